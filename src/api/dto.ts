@@ -1,0 +1,214 @@
+// Wire types of the cloud API (cloud-api.md, SPEC section 9), shared by the client and the
+// emulator and nothing else. Field names are exactly as on the wire. Reads are typed loosely
+// where the API may add values (statuses, types): tolerant readers never crash on them.
+
+export const API_PREFIX = '/public/api/v1';
+
+export type EnvironmentTagDto = 'DEV' | 'PROD';
+export type ServiceTypeDto = 'TIMESERIESDB' | 'POSTGRES' | 'VECTOR';
+export type ServiceStatusDto =
+  | 'QUEUED'
+  | 'CONFIGURING'
+  | 'READY'
+  | 'UNSTABLE'
+  | 'PAUSING'
+  | 'PAUSED'
+  | 'RESUMING'
+  | 'UPGRADING'
+  | 'DELETING'
+  | 'DELETED'
+  | 'OPTIMIZING';
+export type ReplicaSetStatusDto = 'creating' | 'active' | 'resizing' | 'deleting' | 'error';
+export type ForkStrategyDto = 'LAST_SNAPSHOT' | 'NOW' | 'PITR';
+export type AddonDto = 'time-series' | 'ai';
+
+export interface ProjectDto {
+  id: string;
+  name: string;
+}
+
+export interface VpcDto {
+  id: string;
+  cidr: string;
+  name: string;
+  region_code: string;
+}
+
+export interface PeeringDto {
+  id: string;
+  peer_account_id: string;
+  peer_region_code: string;
+  peer_vpc_id: string;
+  error_message?: string;
+  provisioned_id?: string;
+  /** Free string; the emulator uses pending | active | failed. */
+  status?: string;
+}
+
+export interface EndpointDto {
+  host?: string;
+  port?: number;
+}
+
+export interface ConnectionPoolerDto {
+  endpoint?: EndpointDto;
+}
+
+export interface VpcEndpointDto {
+  host?: string;
+  port?: number;
+  vpc_id?: string;
+}
+
+export interface ResourceSpecDto {
+  cpu_millis?: number;
+  memory_gbs?: number;
+  volume_type?: string;
+}
+
+export interface ServiceDto {
+  created: string;
+  name: string;
+  project_id: string;
+  region_code: string;
+  resources: Array<{ id?: string; spec?: ResourceSpecDto }>;
+  service_id: string;
+  service_type: ServiceTypeDto | (string & {});
+  status: ServiceStatusDto | (string & {});
+  connection_pooler?: ConnectionPoolerDto;
+  data_tiering?: { enabled?: boolean };
+  endpoint?: EndpointDto;
+  forked_from?: { is_standby?: boolean; project_id?: string; service_id?: string };
+  ha_replicas?: { replica_count?: number; sync_replica_count?: number };
+  /** A secret: only in create and fork responses. */
+  initial_password?: string;
+  metadata?: { environment?: EnvironmentTagDto | (string & {}) };
+  metrics?: { memory_mb?: number; milli_cpu?: number; storage_mb?: number };
+  read_replica_sets?: ReadReplicaSetDto[];
+  vpc_endpoint?: VpcEndpointDto;
+  vpcEndpoint?: VpcEndpointDto;
+}
+
+export interface ReadReplicaSetDto {
+  id: string;
+  cpu_millis: number;
+  memory_gbs: number;
+  name: string;
+  nodes: number;
+  status: ReplicaSetStatusDto | (string & {});
+  connection_pooler?: ConnectionPoolerDto;
+  endpoint?: EndpointDto;
+  metadata?: { environment?: EnvironmentTagDto | (string & {}) };
+}
+
+export interface MessageResponseDto {
+  message?: string;
+}
+
+export interface ErrorDto {
+  code: string;
+  message: string;
+  details?: string;
+}
+
+export interface LogEntryDto {
+  message: string;
+  severity: string;
+  timestamp: string;
+}
+
+export interface LogsResponseDto {
+  logs: string[];
+  entries?: LogEntryDto[];
+  last_cursor?: string;
+  /** Deprecated duplicate of last_cursor. */
+  lastCursor?: string;
+}
+
+// ---- request bodies ---------------------------------------------------------------------------
+
+export interface CreateVpcRequestDto {
+  cidr: string;
+  name: string;
+  region_code: string;
+}
+
+export interface RenameVpcRequestDto {
+  name: string;
+}
+
+export interface CreatePeeringRequestDto {
+  peer_account_id: string;
+  peer_region_code: string;
+  peer_vpc_id: string;
+}
+
+export interface CreateServiceRequestDto {
+  name: string;
+  addons?: AddonDto[];
+  /** Digits or `shared`. */
+  cpu_millis?: string;
+  /** Digits or `shared`. */
+  memory_gbs?: string;
+  environment_tag?: EnvironmentTagDto;
+  region_code?: string;
+  replica_count?: number;
+}
+
+export interface ForkServiceRequestDto {
+  fork_strategy: ForkStrategyDto;
+  cpu_millis?: string;
+  memory_gbs?: string;
+  environment_tag?: EnvironmentTagDto;
+  name?: string;
+  /** RFC 3339; required with PITR. */
+  target_time?: string;
+}
+
+export interface VpcAttachmentRequestDto {
+  vpc_id: string;
+}
+
+export interface ResizeRequestDto {
+  /** Digits. */
+  cpu_millis: string;
+  /** Digits. */
+  memory_gbs: string;
+}
+
+export interface UpdatePasswordRequestDto {
+  password: string;
+}
+
+export interface SetEnvironmentRequestDto {
+  environment: EnvironmentTagDto;
+}
+
+export interface SetHaRequestDto {
+  replica_count?: number;
+  sync_replica_count?: number;
+}
+
+export interface CreateReplicaSetRequestDto {
+  cpu_millis: number;
+  memory_gbs: number;
+  name: string;
+  nodes: number;
+}
+
+export interface LogsQueryDto {
+  cursor?: string;
+  node?: number;
+  search?: string[];
+  severities?: string[];
+  since?: string;
+  until?: string;
+}
+
+// ---- emulator-only --------------------------------------------------------------------------
+
+export interface EmulatorStatsDto {
+  /** "<METHOD> <route template>" -> count, e.g. "GET /projects/{project_id}/services". */
+  requests: Record<string, number>;
+  total: number;
+}

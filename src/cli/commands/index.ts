@@ -1,0 +1,23 @@
+import type { Command } from 'commander';
+import { registerApply } from './apply.js';
+import { registerDestroy } from './destroy.js';
+import { registerEmulator } from './emulator.js';
+import { registerExport } from './export.js';
+import { registerImport } from './import.js';
+import { registerLogs } from './logs.js';
+import { registerPlan } from './plan.js';
+import { registerProjects } from './projects.js';
+import { registerValidate } from './validate.js';
+
+/** Order here is the order of `dbform --help`. */
+export function registerCommands(program: Command): void {
+  registerValidate(program);
+  registerPlan(program);
+  registerApply(program);
+  registerDestroy(program);
+  registerExport(program);
+  registerImport(program);
+  registerLogs(program);
+  registerProjects(program);
+  registerEmulator(program);
+}

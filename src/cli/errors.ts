@@ -1,0 +1,38 @@
+import { DbformError } from '../model/errors.js';
+
+export function isDebug(argv: readonly string[] = process.argv): boolean {
+  return argv.includes('--debug') || process.env.DBFORM_DEBUG === '1';
+}
+
+/**
+ * The one place that turns an error into a message on stderr and an exit code. Known errors print
+ * their message only; anything else is a bug and says so. Stack traces only with --debug.
+ */
+export function reportError(err: unknown, debug: boolean, stderr: NodeJS.WritableStream = process.stderr): number {
+  if (err instanceof DbformError) {
+    stderr.write(`error: ${err.message}\n`);
+    if (debug && err.stack) stderr.write(`${err.stack}\n`);
+    if (debug && err.cause instanceof Error && err.cause.stack) stderr.write(`caused by: ${err.cause.stack}\n`);
+    return err.exitCode;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  stderr.write(`error: unexpected failure: ${message}\n`);
+  if (debug && err instanceof Error && err.stack) stderr.write(`${err.stack}\n`);
+  else stderr.write('(this is a bug in dbform; run again with --debug for details)\n');
+  return 1;
+}
+
+/**
+ * Wraps a command's action: the returned number (default 0) becomes the exit code, errors go
+ * through reportError. Sets process.exitCode instead of calling process.exit so output flushes.
+ */
+export function action<A extends unknown[]>(run: (...args: A) => Promise<number | void>): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    try {
+      const code = await run(...args);
+      process.exitCode = code ?? 0;
+    } catch (err) {
+      process.exitCode = reportError(err, isDebug());
+    }
+  };
+}

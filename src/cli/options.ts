@@ -1,0 +1,42 @@
+// Options shared by several commands, declared once so every command spells them the same.
+import { Option, type Command } from 'commander';
+
+export interface ConfigOptions {
+  file: string[];
+  lockfile?: string;
+}
+
+export interface ApiOptions {
+  apiUrl?: string;
+  apiKeyFile?: string;
+  emulator?: boolean;
+  allowInsecureHttp?: boolean;
+}
+
+export interface GlobalOptions {
+  debug?: boolean;
+  color?: boolean;
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+export function addConfigOptions(cmd: Command): Command {
+  return cmd
+    .addOption(new Option('-f, --file <path>', 'config file (repeatable; default dbform.yaml)').argParser(collect))
+    .option('--lockfile <path>', 'lockfile path (default: dbform.lock.json beside the first config file)');
+}
+
+export function addApiOptions(cmd: Command): Command {
+  return cmd
+    .addOption(new Option('--api-url <url>', 'API base URL ending in /public/api/v1').env('DBFORM_API_URL'))
+    .option('--api-key-file <path>', 'read the API token from this file (else env DBFORM_API_KEY)')
+    .option('--emulator', 'run against an in-process emulator whose state lives in .dbform/ beside the config')
+    .option('--allow-insecure-http', 'allow plain http:// to a non-loopback host');
+}
+
+/** The config files of a command: `-f` values in order, or the default. */
+export function configFiles(opts: { file?: string[] }): string[] {
+  return opts.file && opts.file.length > 0 ? opts.file : ['dbform.yaml'];
+}

@@ -1,0 +1,2 @@
+export { writeFileAtomic } from './atomic-write.js';
+export { LOCKFILE_NAME, readLockfile, resolveLockfilePath, writeLockfile } from './lockfile-file.js';

@@ -1,0 +1,48 @@
+// Addresses name resources in config, lockfile and plan (SPEC section 2).
+export type Kind = 'vpc' | 'peering' | 'service' | 'replica_set';
+export type Address = string;
+
+export type ParsedAddress =
+  | { kind: 'vpc'; key: string }
+  | { kind: 'peering'; vpcKey: string; peerVpcId: string }
+  | { kind: 'service'; key: string }
+  | { kind: 'replica_set'; serviceKey: string; key: string };
+
+export const KEY_PATTERN = /^[a-z][a-z0-9-]{0,62}$/;
+
+export const vpcAddress = (key: string): Address => `vpc.${key}`;
+export const peeringAddress = (vpcKey: string, peerVpcId: string): Address => `peering.${vpcKey}.${peerVpcId}`;
+export const serviceAddress = (key: string): Address => `service.${key}`;
+export const replicaSetAddress = (serviceKey: string, key: string): Address => `replica_set.${serviceKey}.${key}`;
+
+/** Parses an address; returns undefined when it is not one of the four forms. */
+export function parseAddress(address: string): ParsedAddress | undefined {
+  const [kind, ...rest] = address.split('.');
+  if (kind === 'vpc' && rest.length === 1 && KEY_PATTERN.test(rest[0]!)) return { kind, key: rest[0]! };
+  if (kind === 'service' && rest.length === 1 && KEY_PATTERN.test(rest[0]!)) return { kind, key: rest[0]! };
+  if (kind === 'replica_set' && rest.length === 2 && rest.every((k) => KEY_PATTERN.test(k))) {
+    return { kind, serviceKey: rest[0]!, key: rest[1]! };
+  }
+  // A peer VPC ID may itself contain dots: everything after the VPC key is the peer VPC ID.
+  if (kind === 'peering' && rest.length >= 2 && KEY_PATTERN.test(rest[0]!)) {
+    const peerVpcId = rest.slice(1).join('.');
+    if (peerVpcId.length > 0) return { kind, vpcKey: rest[0]!, peerVpcId };
+  }
+  return undefined;
+}
+
+export function kindOf(address: Address): Kind | undefined {
+  return parseAddress(address)?.kind;
+}
+
+const KIND_ORDER: Record<Kind, number> = { vpc: 0, peering: 1, service: 2, replica_set: 3 };
+
+/** Stable order for output: by kind (vpc, peering, service, replica_set), then by address text. */
+export function compareAddresses(a: Address, b: Address): number {
+  const ka = kindOf(a);
+  const kb = kindOf(b);
+  const oa = ka === undefined ? 9 : KIND_ORDER[ka];
+  const ob = kb === undefined ? 9 : KIND_ORDER[kb];
+  if (oa !== ob) return oa - ob;
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,153 @@
+// The plan is plain data: the planner produces it, renderers print it, the executor walks it,
+// and a saved plan file is its JSON form (SPEC section 3). Internal names are camelCase;
+// toPlanJson/fromPlanJson (src/planner) convert at the edge to the snake_case of the SPEC.
+import type { Address, Kind } from './address.js';
+import type { Diagnostic } from './diagnostics.js';
+
+export type OperationId =
+  | 'createVPC'
+  | 'renameVPC'
+  | 'deleteVPC'
+  | 'createVPCPeering'
+  | 'deleteVPCPeering'
+  | 'createService'
+  | 'forkService'
+  | 'deleteService'
+  | 'resizeService'
+  | 'setHAReplica'
+  | 'startService'
+  | 'stopService'
+  | 'enablePooler'
+  | 'disablePooler'
+  | 'setEnvironment'
+  | 'attachServiceToVPC'
+  | 'detachServiceFromVPC'
+  | 'updatePassword'
+  | 'createReplicaSet'
+  | 'deleteReplicaSet'
+  | 'resizeReplicaSet'
+  | 'enableReplicaPooler'
+  | 'disableReplicaPooler'
+  | 'setReplicaEnvironment';
+
+/** Why an action exists (Terraform's ActionReason). */
+export type ActionReason =
+  | 'missing' // not live, not in the lockfile: create
+  | 'drift' // the lockfile's ID is gone: create again
+  | 'changed' // a managed field differs: in-place update
+  | 'immutable-field' // a field that cannot change in place differs: replace
+  | 'replace-requested' // --replace ADDR
+  | 'removed' // in the lockfile, no longer in the config: delete
+  | 'wake-for-changes' // a paused service started so that changes needing READY can run
+  | 'restore-paused'; // ...and stopped again afterwards
+
+export type Risk = 'data-loss' | 'connectivity' | 'availability' | 'none';
+
+export interface FieldChange {
+  path: string;
+  before: unknown;
+  after: unknown;
+  forcesReplace: boolean;
+  /** Rendered as "(sensitive)"; before/after never hold a secret. */
+  sensitive: boolean;
+}
+
+/** A reference the executor resolves at apply time: a known ID, or the ID bound to an address. */
+export interface ResourceRef {
+  address?: Address;
+  id?: string;
+}
+
+export interface Action {
+  /** Stable within a plan: a1, a2, ... in plan order. */
+  id: string;
+  address: Address;
+  kind: Kind;
+  op: OperationId;
+  reason: ActionReason;
+  risk: Risk;
+  dependsOn: string[];
+  changes: FieldChange[];
+  /** Set when the action may not run: protection or the data-loss guard. */
+  blocked?: string;
+  /**
+   * What the executor needs to run the call without the config:
+   * - target: the resource acted on (unknown ID for one created earlier in the same apply)
+   * - service: the owning service of a replica set / the service attached or detached
+   * - vpc: the VPC of a peering / the VPC attached to or detached from
+   * - forkParent: the service a fork is taken from
+   */
+  refs: { target?: ResourceRef; service?: ResourceRef; vpc?: ResourceRef; forkParent?: ResourceRef };
+  /** The request body as sent on the wire (snake_case). Never holds a secret. */
+  request?: Record<string, unknown>;
+  /** updatePassword only: the environment variable to read at apply time, and the version to record. */
+  password?: { fromEnv: string; version: number };
+  /** Written to the lockfile entry once this action (a create) succeeds. */
+  protect?: boolean;
+}
+
+export type BindingKind =
+  | 'adopt' // a live resource found by its unique name becomes this address
+  | 'move' // a lockfile entry moves to a new address (renamed key, or `moved:`)
+  | 'protect' // only the lockfile's protect flag changes
+  | 'forget'; // a lockfile entry whose resource is already gone and no longer configured
+
+export interface Binding {
+  kind: BindingKind;
+  address: Address;
+  id?: string;
+  /** move: the previous address. */
+  from?: Address;
+  protect?: boolean;
+}
+
+export interface Summary {
+  create: number;
+  update: number;
+  replace: number;
+  delete: number;
+  adopt: number;
+  move: number;
+  unchanged: number;
+  unmanaged: number;
+}
+
+export interface Plan {
+  formatVersion: 1;
+  projectId: string;
+  summary: Summary;
+  actions: Action[];
+  bindings: Binding[];
+  /** Address -> `sha256:<hex>` of the live fields of each resource the plan touches. */
+  fingerprints: Record<Address, string>;
+  stateFingerprint: string;
+  /** Warnings (and, for a failed plan, errors) found while planning. */
+  diagnostics: Diagnostic[];
+  /** Saved plans only: `sha256:<hex>` of the config files the plan came from. */
+  configHash?: string;
+}
+
+/** Operations whose request creates a resource; never re-sent blindly (SPEC section 5). */
+export const CREATE_OPS: ReadonlySet<OperationId> = new Set<OperationId>([
+  'createVPC',
+  'createVPCPeering',
+  'createService',
+  'forkService',
+  'createReplicaSet',
+]);
+
+export const DELETE_OPS: ReadonlySet<OperationId> = new Set<OperationId>([
+  'deleteVPC',
+  'deleteVPCPeering',
+  'deleteService',
+  'deleteReplicaSet',
+]);
+
+export function emptySummary(): Summary {
+  return { create: 0, update: 0, replace: 0, delete: 0, adopt: 0, move: 0, unchanged: 0, unmanaged: 0 };
+}
+
+/** True when applying the plan would change anything (API calls or lockfile bindings). */
+export function planHasChanges(plan: Plan): boolean {
+  return plan.actions.length > 0 || plan.bindings.length > 0;
+}
