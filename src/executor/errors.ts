@@ -1,3 +1,4 @@
+import { ApiError } from '../api/errors.js';
 import { DbformError, type Address, type OperationId } from '../model/index.js';
 
 /**
@@ -22,6 +23,10 @@ export class ActionInputError extends DbformError {}
 
 /** Text of an error as a person should read it: the API's own message when there is one. */
 export function describeCause(cause: unknown): string {
+  if (cause instanceof ApiError && cause.status > 0 && cause.status !== 401) {
+    const details = cause.details ? ` (${cause.details})` : '';
+    return `${cause.status} ${cause.code}: ${cause.apiMessage}${details}`;
+  }
   if (cause instanceof Error) return cause.message;
   return String(cause);
 }

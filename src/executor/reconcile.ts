@@ -1,6 +1,8 @@
 // A create whose outcome is unknown is never re-sent blindly (SPEC section 5): list, adopt the
 // resource with the desired name if it is there, and only otherwise send again (bounded).
 import type * as Dto from '../api/dto.js';
+import { AmbiguousCreateError, ApiError } from '../api/errors.js';
+import { DbformError } from '../model/errors.js';
 import type { Action } from '../model/index.js';
 import type { ActionContext } from './action-context.js';
 import { ActionInputError } from './errors.js';
@@ -19,13 +21,14 @@ export interface CreateSpec<R> {
 
 /** Whether a failed create may have been processed by the API (or, for 409, may mean it exists). */
 function mayExist(err: unknown, conflictMayMeanExists: boolean): { mayExist: boolean; provedNothing: boolean } {
-  const e = err as { name?: string; status?: unknown };
-  if (e?.name === 'AmbiguousCreateError') return { mayExist: true, provedNothing: false };
-  if (typeof e?.status === 'number') {
-    if (e.status === 0 || e.status >= 500) return { mayExist: true, provedNothing: false };
-    if (e.status === 409 && conflictMayMeanExists) return { mayExist: true, provedNothing: true };
+  if (err instanceof AmbiguousCreateError) return { mayExist: true, provedNothing: false };
+  if (err instanceof ApiError) {
+    // The client already re-sent what provably did nothing (429, 503, refused connections).
+    if (err.status === 0 || err.status >= 500) return { mayExist: true, provedNothing: false };
+    if (err.status === 409 && conflictMayMeanExists) return { mayExist: true, provedNothing: true };
     return { mayExist: false, provedNothing: true };
   }
+  if (err instanceof DbformError) return { mayExist: false, provedNothing: true };
   // Not an API answer at all (a bug, a socket error the client did not classify): be careful.
   return { mayExist: true, provedNothing: false };
 }
