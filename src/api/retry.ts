@@ -22,6 +22,11 @@ export type Safety = 'read' | 'repeatable' | 'checked' | 'create';
 export interface RetryPolicy {
   /** Attempts in total, the first included. */
   maxAttempts: number;
+  /**
+   * Attempts when the API cannot be reached at all (connection refused, DNS): usually a wrong URL
+   * or an API that is down, so a person hears of it in seconds rather than after the full budget.
+   */
+  maxUnreachableAttempts: number;
   /** Backoff before the 2nd attempt; doubles each attempt, before jitter. */
   baseDelayMs: number;
   maxDelayMs: number;
@@ -30,7 +35,8 @@ export interface RetryPolicy {
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
-  maxAttempts: 8,
+  maxAttempts: 10,
+  maxUnreachableAttempts: 5,
   baseDelayMs: 200,
   maxDelayMs: 8_000,
   maxRetryAfterMs: 60_000,
@@ -79,6 +85,7 @@ export function decideRetry(
   const rejected = isRejectedBeforeProcessing(outcome);
   if (safety === 'create' && !rejected) return { action: 'ambiguous' };
   if (attempt >= policy.maxAttempts) return { action: 'give-up' };
+  if (outcome.kind === 'network' && !outcome.sent && attempt >= policy.maxUnreachableAttempts) return { action: 'give-up' };
   const retryAfterMs = outcome.kind === 'response' ? outcome.retryAfterMs : undefined;
   if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) return { action: 'give-up' };
   return { action: 'retry', delayMs: retryDelay(attempt, policy, random, retryAfterMs), ambiguous: !rejected };

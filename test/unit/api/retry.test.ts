@@ -56,6 +56,14 @@ describe('decideRetry', () => {
     expect(decideRetry('create', response(429), 5, policy, half)).toEqual({ action: 'give-up' });
   });
 
+  it('gives up sooner when the API cannot be reached at all', () => {
+    const unreachable: AttemptOutcome = { kind: 'network', sent: false };
+    const p = { ...policy, maxAttempts: 10, maxUnreachableAttempts: 3 };
+    expect(decideRetry('read', unreachable, 2, p, half).action).toBe('retry');
+    expect(decideRetry('read', unreachable, 3, p, half)).toEqual({ action: 'give-up' });
+    expect(decideRetry('read', { kind: 'network', sent: true }, 3, p, half).action).toBe('retry');
+  });
+
   it('an ambiguous create is reported even on the last attempt (not a plain give-up)', () => {
     expect(decideRetry('create', response(500), 5, policy, half)).toEqual({ action: 'ambiguous' });
   });
