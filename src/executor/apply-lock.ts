@@ -1,6 +1,7 @@
 // One apply at a time per lockfile (SPEC section 5): `<lockfile>.lock` holds who runs.
 import { randomBytes } from 'node:crypto';
 import { link, open, readFile, unlink } from 'node:fs/promises';
+import { readFileSync, unlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { ApplyLockHeldError } from './errors.js';
@@ -18,6 +19,8 @@ export interface ApplyLock {
   /** The dead holder whose stale lock was taken over, if any (the CLI prints a notice). */
   tookOverFrom?: LockHolder;
   release(): Promise<void>;
+  /** For a process that is about to exit at once (a second Ctrl-C): same as release, synchronous. */
+  releaseSync(): void;
 }
 
 export interface AcquireOptions {
@@ -46,7 +49,13 @@ export async function acquireApplyLock(lockfilePath: string, options: AcquireOpt
   // Two rounds: the second follows the removal of a stale lock.
   for (let round = 0; round < 2; round++) {
     if (await createExclusive(path, text)) {
-      return { path, holder, ...(tookOverFrom ? { tookOverFrom } : {}), release: () => releaseIfOurs(path, holder) };
+      return {
+        path,
+        holder,
+        ...(tookOverFrom ? { tookOverFrom } : {}),
+        release: () => releaseIfOurs(path, holder),
+        releaseSync: () => releaseIfOursSync(path, holder),
+      };
     }
     const { holder: live, raw } = await readHolder(path);
     if (live === undefined) continue; // removed between our create and our read: try again
@@ -160,6 +169,15 @@ async function releaseIfOurs(path: string, holder: LockHolder): Promise<void> {
   const { holder: live } = await readHolder(path).catch(() => ({ holder: undefined }));
   if (live && live.pid === holder.pid && live.host === holder.host && live.started_at === holder.started_at) {
     await unlink(path).catch(ignoreMissing);
+  }
+}
+
+function releaseIfOursSync(path: string, holder: LockHolder): void {
+  try {
+    const live = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockHolder>;
+    if (live.pid === holder.pid && live.host === holder.host && live.started_at === holder.started_at) unlinkSync(path);
+  } catch {
+    // Missing or unreadable: not ours to remove.
   }
 }
 

@@ -21,7 +21,7 @@ export interface Harness {
   client: ApiClient;
   emulator: Awaited<ReturnType<typeof startEmulator>>;
   events: ApplyEvent[];
-  apply(plan: Plan, extra?: Partial<ApplyOptions> & { lock?: Lockfile; api?: ExecutorApi }): ReturnType<typeof applyPlan>;
+  apply(plan: Plan, extra?: Partial<ApplyOptions> & { lock?: Lockfile; api?: ExecutorApi; pollMs?: number }): ReturnType<typeof applyPlan>;
   readLock(): Lockfile;
   close(): Promise<void>;
 }
@@ -44,7 +44,7 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
     events,
     apply(plan, extra = {}) {
       store = new LockStore(lockPath, extra.lock ?? store?.snapshot() ?? emptyLockfile(PROJECT));
-      const poller = new StatusPoller(client, { projectId: PROJECT, pollMs: 10 });
+      const poller = new StatusPoller(client, { projectId: PROJECT, pollMs: extra.pollMs ?? 10 });
       pollers.push(poller);
       return applyPlan(plan, {
         api: extra.api ?? client,
