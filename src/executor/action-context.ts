@@ -19,6 +19,8 @@ export interface ActionContext {
   env: Record<string, string | undefined>;
   /** Sends of one create in total, when earlier sends are known not to have created anything. */
   createAttempts: number;
+  /** The first poll interval (DBFORM_POLL_MS); also paces resends after a 409 on a pending change. */
+  pollMs: number;
 }
 
 export interface ActionOutcome {

@@ -27,6 +27,8 @@ export interface ApplyOptions {
   env?: Record<string, string | undefined>;
   /** Sends of one create in total when earlier ones provably created nothing; default 3. */
   createAttempts?: number;
+  /** DBFORM_POLL_MS: paces resends after a refusal caused by a change still in progress; default 1000. */
+  pollMs?: number;
   now?: () => number;
 }
 
@@ -63,6 +65,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     ...(options.pgpassPath ? { pgpass: new PgpassWriter(options.pgpassPath) } : {}),
     env: options.env ?? {},
     createAttempts: options.createAttempts ?? 3,
+    pollMs: options.pollMs ?? 1000,
   };
 
   if (!options.signal?.aborted) {

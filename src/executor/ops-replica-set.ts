@@ -3,7 +3,9 @@ import type * as Dto from '../api/dto.js';
 import type { Action } from '../model/index.js';
 import { recordCreated, recordDeleted, reportStatus, requestOf, serviceId, targetId, waitOptions, type ActionContext, type ActionOutcome } from './action-context.js';
 import { ignoreNotFound } from './ops-vpc.js';
+import { isConflict } from './api-errors.js';
 import { createOrAdopt, findReplicaSetsNamed } from './reconcile.js';
+import { findReplicaSet, sendWhenReplicaSetSettled, waitIfServiceSettling } from './settle.js';
 
 export async function createReplicaSet(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
   const service = serviceId(ctx, action);
@@ -13,6 +15,7 @@ export async function createReplicaSet(ctx: ActionContext, action: Action): Prom
     find: () => findReplicaSetsNamed(ctx, service, body.name),
     describe: `replica set "${body.name}"`,
     conflictMayMeanExists: true,
+    retryAfterConflict: () => waitIfServiceSettling(ctx, action, service),
   });
   const id = 'created' in outcome ? String(outcome.created.id) : outcome.adoptedId;
   if ('created' in outcome) reportStatus(ctx, action, outcome.created.status);
@@ -24,7 +27,12 @@ export async function createReplicaSet(ctx: ActionContext, action: Action): Prom
 export async function deleteReplicaSet(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
   const service = serviceId(ctx, action);
   const id = targetId(ctx, action);
-  await ignoreNotFound(() => ctx.api.deleteReplicaSet(ctx.projectId, service, id));
+  try {
+    await ignoreNotFound(() => ctx.api.deleteReplicaSet(ctx.projectId, service, id));
+  } catch (err) {
+    // Already being deleted (an earlier, interrupted run): just wait for it to go.
+    if (!isConflict(err) || (await findReplicaSet(ctx, service, id))?.status !== 'deleting') throw err;
+  }
   await recordDeleted(ctx, action, id);
   await ctx.waits.replicaSetGone(service, id, waitOptions(ctx, action));
   return {};
@@ -33,7 +41,8 @@ export async function deleteReplicaSet(ctx: ActionContext, action: Action): Prom
 export async function resizeReplicaSet(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
   const service = serviceId(ctx, action);
   const id = targetId(ctx, action);
-  await ctx.api.resizeReplicaSet(ctx.projectId, service, id, requestOf<Dto.ResizeRequestDto>(action));
+  const body = requestOf<Dto.ResizeRequestDto>(action);
+  await sendWhenReplicaSetSettled(ctx, action, service, id, () => ctx.api.resizeReplicaSet(ctx.projectId, service, id, body));
   await ctx.waits.replicaSetActive(service, id, waitOptions(ctx, action));
   return {};
 }

@@ -17,6 +17,7 @@ import { isConflict } from './api-errors.js';
 import { ActionInputError } from './errors.js';
 import { ignoreNotFound } from './ops-vpc.js';
 import { createOrAdopt, findServicesNamed, type CreateOutcome } from './reconcile.js';
+import { sendWhenServiceSettled, waitIfServiceSettling } from './settle.js';
 
 export async function createService(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
   const body = requestOf<Dto.CreateServiceRequestDto>(action);
@@ -35,6 +36,7 @@ export async function forkService(ctx: ActionContext, action: Action): Promise<A
     send: () => ctx.api.forkService(ctx.projectId, parent, body),
     find: async () => findServicesNamed(ctx, body.name ?? (await forkDefaultName(ctx, parent)), parent),
     describe: `fork "${body.name ?? 'of ' + parent}"`,
+    retryAfterConflict: () => waitIfServiceSettling(ctx, action, parent),
   });
   return finishServiceCreate(ctx, action, outcome);
 }
@@ -94,23 +96,37 @@ async function isBeingDeleted(ctx: ActionContext, id: string): Promise<boolean> 
   return svc === undefined || svc.status === 'DELETING' || svc.status === 'DELETED';
 }
 
-type Transition = (ctx: ActionContext, id: string, action: Action) => Promise<Dto.ServiceDto>;
+type Send = (ctx: ActionContext, id: string) => Promise<Dto.ServiceDto>;
 
-/** Async service operations: send, show the transitional status, wait for the final one. */
-async function transition(ctx: ActionContext, action: Action, send: Transition, until: 'READY' | 'PAUSED'): Promise<ActionOutcome> {
+/** Async service operations: send (waiting out transitions), show the status, wait for the final one. */
+async function transition(ctx: ActionContext, action: Action, send: Send, until: 'READY' | 'PAUSED', achieved: (s: Dto.ServiceDto) => boolean): Promise<ActionOutcome> {
   const id = serviceId(ctx, action);
-  const svc = await send(ctx, id, action);
+  const svc = await sendWhenServiceSettled(ctx, action, id, () => send(ctx, id), { achieved });
   reportStatus(ctx, action, svc?.status);
   await ctx.waits.serviceStatus(id, until, waitOptions(ctx, action));
   return {};
 }
 
-export const resizeService = (ctx: ActionContext, a: Action) =>
-  transition(ctx, a, (c, id) => c.api.resizeService(c.projectId, id, requestOf<Dto.ResizeRequestDto>(a)), 'READY');
-export const setHAReplica = (ctx: ActionContext, a: Action) =>
-  transition(ctx, a, (c, id) => c.api.setHAReplica(c.projectId, id, requestOf<Dto.SetHaRequestDto>(a)), 'READY');
-export const startService = (ctx: ActionContext, a: Action) => transition(ctx, a, (c, id) => c.api.startService(c.projectId, id), 'READY');
-export const stopService = (ctx: ActionContext, a: Action) => transition(ctx, a, (c, id) => c.api.stopService(c.projectId, id), 'PAUSED');
+const sizeIs = (body: Dto.ResizeRequestDto) => (s: Dto.ServiceDto) => {
+  const spec = s.resources?.[0]?.spec;
+  return String(spec?.cpu_millis) === body.cpu_millis && String(spec?.memory_gbs) === body.memory_gbs;
+};
+const haIs = (body: Dto.SetHaRequestDto) => (s: Dto.ServiceDto) =>
+  (body.replica_count === undefined || (s.ha_replicas?.replica_count ?? 0) === body.replica_count) &&
+  (body.sync_replica_count === undefined || (s.ha_replicas?.sync_replica_count ?? 0) === body.sync_replica_count);
+
+export function resizeService(ctx: ActionContext, a: Action): Promise<ActionOutcome> {
+  const body = requestOf<Dto.ResizeRequestDto>(a);
+  return transition(ctx, a, (c, id) => c.api.resizeService(c.projectId, id, body), 'READY', sizeIs(body));
+}
+export function setHAReplica(ctx: ActionContext, a: Action): Promise<ActionOutcome> {
+  const body = requestOf<Dto.SetHaRequestDto>(a);
+  return transition(ctx, a, (c, id) => c.api.setHAReplica(c.projectId, id, body), 'READY', haIs(body));
+}
+export const startService = (ctx: ActionContext, a: Action) =>
+  transition(ctx, a, (c, id) => c.api.startService(c.projectId, id), 'READY', (s) => s.status === 'READY' || s.status === 'RESUMING');
+export const stopService = (ctx: ActionContext, a: Action) =>
+  transition(ctx, a, (c, id) => c.api.stopService(c.projectId, id), 'PAUSED', (s) => s.status === 'PAUSED' || s.status === 'PAUSING');
 
 export async function enablePooler(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
   await ctx.api.enablePooler(ctx.projectId, serviceId(ctx, action));
@@ -127,10 +143,16 @@ export async function setEnvironment(ctx: ActionContext, action: Action): Promis
   return {};
 }
 
+const attachedTo = (s: Dto.ServiceDto): string | undefined => (s.vpc_endpoint ?? s.vpcEndpoint)?.vpc_id;
+
 export async function attachToVpc(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
   const id = serviceId(ctx, action);
   const vpc = vpcId(ctx, action);
-  await ctx.api.attachServiceToVPC(ctx.projectId, id, { ...requestOf<Dto.VpcAttachmentRequestDto>(action), vpc_id: vpc });
+  const body = { ...requestOf<Dto.VpcAttachmentRequestDto>(action), vpc_id: vpc };
+  await sendWhenServiceSettled(ctx, action, id, () => ctx.api.attachServiceToVPC(ctx.projectId, id, body), {
+    achieved: (s) => attachedTo(s) === vpc,
+    retryWhenReady: true,
+  });
   await ctx.waits.serviceVpc(id, vpc, null, waitOptions(ctx, action));
   return {};
 }
@@ -138,7 +160,12 @@ export async function attachToVpc(ctx: ActionContext, action: Action): Promise<A
 export async function detachFromVpc(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
   const id = serviceId(ctx, action);
   const vpc = vpcId(ctx, action);
-  await ctx.api.detachServiceFromVPC(ctx.projectId, id, { ...requestOf<Dto.VpcAttachmentRequestDto>(action), vpc_id: vpc });
+  const body = { ...requestOf<Dto.VpcAttachmentRequestDto>(action), vpc_id: vpc };
+  // While a detach is pending the endpoint is still shown: a 409 then means "send again later".
+  await sendWhenServiceSettled(ctx, action, id, () => ctx.api.detachServiceFromVPC(ctx.projectId, id, body), {
+    achieved: (s) => attachedTo(s) !== vpc,
+    retryWhenReady: true,
+  });
   await ctx.waits.serviceVpc(id, null, vpc, waitOptions(ctx, action));
   return {};
 }

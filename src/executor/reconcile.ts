@@ -5,6 +5,7 @@ import { AmbiguousCreateError, ApiError } from '../api/errors.js';
 import { DbformError } from '../model/errors.js';
 import type { Action } from '../model/index.js';
 import type { ActionContext } from './action-context.js';
+import { isConflict } from './api-errors.js';
 import { ActionInputError } from './errors.js';
 
 export type CreateOutcome<R> = { created: R } | { adoptedId: string };
@@ -17,7 +18,11 @@ export interface CreateSpec<R> {
   describe: string;
   /** A 409 may mean the resource already exists (replica set names, one peering per peer VPC). */
   conflictMayMeanExists?: boolean;
+  /** After a 409 that no existing resource explains: wait for the parent to settle; true to send again. */
+  retryAfterConflict?: () => Promise<boolean>;
 }
+
+const MAX_CONFLICT_RETRIES = 12;
 
 /** Whether a failed create may have been processed by the API (or, for 409, may mean it exists). */
 function mayExist(err: unknown, conflictMayMeanExists: boolean): { mayExist: boolean; provedNothing: boolean } {
@@ -34,34 +39,43 @@ function mayExist(err: unknown, conflictMayMeanExists: boolean): { mayExist: boo
 }
 
 export async function createOrAdopt<R>(ctx: ActionContext, action: Action, spec: CreateSpec<R>): Promise<CreateOutcome<R>> {
-  for (let attempt = 1; ; attempt++) {
+  let sends = 0;
+  let conflicts = 0;
+  for (;;) {
     try {
+      sends++;
       return { created: await spec.send() };
     } catch (err) {
       const verdict = mayExist(err, spec.conflictMayMeanExists ?? false);
-      if (!verdict.mayExist) throw err;
-      const found = await spec.find();
-      if (found.length === 1) {
-        ctx.emit({
-          type: 'warning',
-          address: action.address,
-          message: `the outcome of ${action.op} was unknown; adopted the live ${spec.describe} (${found[0]!.id}) instead of sending it again`,
-        });
-        return { adoptedId: found[0]!.id };
+      if (verdict.mayExist) {
+        const found = await spec.find();
+        if (found.length === 1) {
+          ctx.emit({
+            type: 'warning',
+            address: action.address,
+            message: `the outcome of ${action.op} was unknown; adopted the live ${spec.describe} (${found[0]!.id}) instead of sending it again`,
+          });
+          return { adoptedId: found[0]!.id };
+        }
+        if (found.length > 1) {
+          throw new ActionInputError(
+            `the outcome of the create was unknown and ${found.length} live resources match ${spec.describe} (${found.map((f) => f.id).join(', ')}); ` +
+              'bind the right one with `dbform import` and delete the others',
+            { cause: err },
+          );
+        }
       }
-      if (found.length > 1) {
-        throw new ActionInputError(
-          `the outcome of the create was unknown and ${found.length} live resources match ${spec.describe} (${found.map((f) => f.id).join(', ')}); ` +
-            'bind the right one with `dbform import` and delete the others',
-          { cause: err },
-        );
+      if (isConflict(err) && spec.retryAfterConflict && conflicts < MAX_CONFLICT_RETRIES && (await spec.retryAfterConflict())) {
+        conflicts++;
+        sends--;
+        continue;
       }
-      // A 409 not explained by an existing resource is the API's real answer.
-      if (verdict.provedNothing || attempt >= ctx.createAttempts) throw err;
+      // A refusal not explained by an existing resource is the API's real answer.
+      if (!verdict.mayExist || verdict.provedNothing || sends >= ctx.createAttempts) throw err;
       ctx.emit({
         type: 'warning',
         address: action.address,
-        message: `the outcome of ${action.op} was unknown and no ${spec.describe} exists; sending it again (attempt ${attempt + 1} of ${ctx.createAttempts})`,
+        message: `the outcome of ${action.op} was unknown and no ${spec.describe} exists; sending it again (attempt ${sends + 1} of ${ctx.createAttempts})`,
       });
     }
   }

@@ -93,7 +93,8 @@ async function planAndApply(o: FlowOptions, io: FlowIo, client: ApiClient, signa
 }
 
 async function execute(o: FlowOptions, io: FlowIo, client: ApiClient, plan: Plan, lockfile: Lockfile, signal: AbortSignal): Promise<ApplyResult> {
-  const poller = new StatusPoller(client, { projectId: o.projectId, pollMs: pollMsFromEnv(io.env), defaultTimeoutMs: o.timeoutMs });
+  const pollMs = pollMsFromEnv(io.env);
+  const poller = new StatusPoller(client, { projectId: o.projectId, pollMs, defaultTimeoutMs: o.timeoutMs });
   const view = createProgressView(io.stdout, { color: o.color, verb: o.command === 'destroy' ? 'Destroy' : 'Apply' });
   try {
     return await applyPlan(plan, {
@@ -106,6 +107,7 @@ async function execute(o: FlowOptions, io: FlowIo, client: ApiClient, plan: Plan
       signal,
       pgpassPath: o.pgpassPath,
       env: io.env,
+      pollMs,
     });
   } finally {
     view.close();

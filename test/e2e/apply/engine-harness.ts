@@ -53,6 +53,7 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
         reporter: { emit: (e) => events.push(e) },
         pgpassPath,
         timeoutMs: 20_000,
+        pollMs: extra.pollMs ?? 10,
         ...extra,
       });
     },

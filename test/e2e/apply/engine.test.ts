@@ -180,3 +180,26 @@ describe('applyPlan against the emulator', () => {
     expect(() => readFileSync(h.lockPath)).toThrow();
   });
 });
+
+describe('resuming after an interrupted apply', () => {
+  it('waits out a service still settling instead of failing on 409, and finishes a pending attach', async () => {
+    h = await startHarness({ timeScale: 0.05 });
+    const vpc = await h.client.createVPC(PROJECT, { name: 'main', cidr: '10.0.0.0/16', region_code: 'us-east-1' });
+    const svc = await h.client.createService(PROJECT, { name: 'db', region_code: 'us-east-1' });
+    // As a killed apply leaves it: the service still QUEUED, then an attach still pending.
+    const ref = { address: 'service.db', id: svc.service_id };
+    const rs = act('createReplicaSet', 'replica_set.db.r', { refs: { service: ref }, request: { name: 'r', cpu_millis: 1000, memory_gbs: 4, nodes: 1 } });
+    const attach = act('attachServiceToVPC', 'service.db', { reason: 'changed', refs: { target: ref, vpc: { id: vpc.id } }, request: { vpc_id: vpc.id } });
+    const result = await h.apply(planOf([rs, attach]));
+    expect(result.failed).toEqual([]);
+    expect(h.events.some((e) => e.type === 'action-status' && /^waiting for (QUEUED|CONFIGURING) to finish$/.test(e.status))).toBe(true);
+
+    // A detach sent again while the first is still pending: backs off until it is done.
+    await h.client.detachServiceFromVPC(PROJECT, svc.service_id, { vpc_id: vpc.id });
+    const detach = act('detachServiceFromVPC', 'service.db', { reason: 'changed', refs: { target: ref, vpc: { id: vpc.id } }, request: { vpc_id: vpc.id } });
+    const again = await h.apply(planOf([detach]));
+    expect(again.failed).toEqual([]);
+    const live = (await h.client.listServices(PROJECT))[0]!;
+    expect(live.vpc_endpoint).toBeUndefined();
+  });
+});
