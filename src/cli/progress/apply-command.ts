@@ -73,7 +73,11 @@ export function parseRunOptions(opts: { parallelism: string; timeout: string; pg
 
 export async function loadDesired(files: string[], io: FlowIo): Promise<DesiredState> {
   const loaded = await loadConfig(files, { env: io.env });
-  if (!loaded.ok) throw new ConfigError(loaded.errors.map(formatDiagnostic).join('\n'));
+  if (!loaded.ok) {
+    // A failed load carries its warnings along with the errors; only the errors are the failure.
+    for (const w of loaded.errors.filter((d) => d.severity === 'warning')) io.stderr.write(`${formatDiagnostic(w)}\n`);
+    throw new ConfigError(loaded.errors.filter((d) => d.severity === 'error').map(formatDiagnostic).join('\n'));
+  }
   for (const w of loaded.warnings) io.stderr.write(`${formatDiagnostic(w)}\n`);
   return loaded.value;
 }

@@ -4,12 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ApiClient } from '../../../src/api/client.js';
-import { fetchLiveState } from '../../../src/api/live-state.js';
-import { loadConfig } from '../../../src/config/index.js';
-import { readLockfile } from '../../../src/lockfile/index.js';
 import type { LiveState, Lockfile, Plan } from '../../../src/model/index.js';
-import { planChanges } from '../../../src/planner/index.js';
 
 export const BIN = join(import.meta.dirname, '..', '..', '..', 'bin', 'dbform.js');
 
@@ -69,18 +64,37 @@ export function readLock(ws: Workspace): string {
   return readFileSync(ws.lockfile, 'utf8');
 }
 
-/** The plan the next `dbform plan` would make, computed in process with the same pieces. */
+/**
+ * The plan the next `dbform plan` would make, computed by the built modules in a child process
+ * (the same code the CLI runs) from the workspace's config, lockfile and the live state.
+ */
 export async function nextPlan(ws: Workspace, apiUrl: string): Promise<{ plan: Plan; live: LiveState; lock: Lockfile }> {
-  const loaded = await loadConfig([ws.config], { env: ws.env });
-  if (!loaded.ok) throw new Error(loaded.errors.map((e) => e.message).join('\n'));
-  const client = new ApiClient({ baseUrl: apiUrl, token: 'demo-pat' });
-  try {
+  const dist = join(import.meta.dirname, '..', '..', '..', 'dist');
+  const script = `
+    const { loadConfig } = await import(${JSON.stringify(join(dist, 'config', 'index.js'))});
+    const { ApiClient, fetchLiveState } = await import(${JSON.stringify(join(dist, 'api', 'index.js'))});
+    const { readLockfile } = await import(${JSON.stringify(join(dist, 'lockfile', 'index.js'))});
+    const { planChanges } = await import(${JSON.stringify(join(dist, 'planner', 'index.js'))});
+    const loaded = await loadConfig([process.env.WS_CONFIG]);
+    if (!loaded.ok) throw new Error(JSON.stringify(loaded.errors));
+    const client = new ApiClient({ baseUrl: process.env.WS_API, token: 'demo-pat' });
     const live = await fetchLiveState(client, loaded.value.projectId, { peeringsOf: 'all' });
-    const lock = await readLockfile(ws.lockfile, loaded.value.projectId);
-    return { plan: planChanges(loaded.value, live, lock, { replace: [], target: [], allowDataLoss: false }), live, lock };
-  } finally {
+    const lock = await readLockfile(process.env.WS_LOCK, loaded.value.projectId);
+    const plan = planChanges(loaded.value, live, lock, { replace: [], target: [], allowDataLoss: false });
     await client.close();
-  }
+    process.stdout.write(JSON.stringify({ plan, live, lock }));
+  `;
+  const env = { ...ws.env, WS_CONFIG: ws.config, WS_API: apiUrl, WS_LOCK: ws.lockfile };
+  const run = await new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { env, cwd: ws.dir });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('close', (code) => resolve({ code, out, err }));
+  });
+  if (run.code !== 0) throw new Error(`computing the next plan failed: ${run.err}`);
+  return JSON.parse(run.out) as { plan: Plan; live: LiveState; lock: Lockfile };
 }
 
 /** Names (or peer VPC IDs) that occur more than once among live resources of one kind and scope. */
