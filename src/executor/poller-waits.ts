@@ -7,6 +7,9 @@ import type { ExecutorApi, ExecutorWaits, WaitOptions } from './ports.js';
 export const asExecutorApi = (client: ApiClient): ExecutorApi => client;
 
 function options(o: WaitOptions) {
+  // The poller arms its timeout timer before it looks at the signal; an aborted wait must not
+  // start at all, or that timer keeps the process alive after an interrupt.
+  if (o.signal?.aborted) throw o.signal.reason;
   return {
     timeoutMs: o.timeoutMs,
     ...(o.signal ? { signal: o.signal } : {}),
@@ -19,7 +22,7 @@ export function pollerWaits(poller: StatusPoller): ExecutorWaits {
     async serviceStatus(serviceId, status, o) {
       await poller.waitForServiceStatus(serviceId, status, options(o));
     },
-    serviceGone: (serviceId, o) => poller.waitForServiceGone(serviceId, options(o)),
+    serviceGone: async (serviceId, o) => poller.waitForServiceGone(serviceId, options(o)),
     async serviceVpc(serviceId, vpcId, fromVpcId, o) {
       // Attach/detach leave the status READY; what changes is the VPC endpoint.
       const attached = (s: { vpcId: string | null } | undefined) => s !== undefined && s.vpcId === vpcId;
@@ -29,11 +32,11 @@ export function pollerWaits(poller: StatusPoller): ExecutorWaits {
     async replicaSetActive(serviceId, replicaSetId, o) {
       await poller.waitForReplicaSet(serviceId, replicaSetId, (rs) => rs?.status === 'active', options(o));
     },
-    replicaSetGone: (serviceId, replicaSetId, o) => poller.waitForReplicaSetGone(serviceId, replicaSetId, options(o)),
+    replicaSetGone: async (serviceId, replicaSetId, o) => poller.waitForReplicaSetGone(serviceId, replicaSetId, options(o)),
     async peeringSettled(vpcId, peeringId, o) {
       // Failed/error statuses fail the wait with the peering's own error message (the poller's rule).
       await poller.waitForPeering(vpcId, peeringId, (p) => p?.status === 'active', options(o));
     },
-    peeringGone: (vpcId, peeringId, o) => poller.waitForPeeringGone(vpcId, peeringId, options(o)),
+    peeringGone: async (vpcId, peeringId, o) => poller.waitForPeeringGone(vpcId, peeringId, options(o)),
   };
 }
