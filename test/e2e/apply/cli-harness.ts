@@ -68,13 +68,14 @@ export function readLock(ws: Workspace): string {
  * The plan the next `dbform plan` would make, computed by the built modules in a child process
  * (the same code the CLI runs) from the workspace's config, lockfile and the live state.
  */
-export async function nextPlan(ws: Workspace, apiUrl: string): Promise<{ plan: Plan; live: LiveState; lock: Lockfile }> {
+export async function nextPlan(ws: Workspace, apiUrl: string, savePlanTo?: string): Promise<{ plan: Plan; live: LiveState; lock: Lockfile }> {
   const dist = join(import.meta.dirname, '..', '..', '..', 'dist');
   const script = `
     const { loadConfig } = await import(${JSON.stringify(join(dist, 'config', 'index.js'))});
     const { ApiClient, fetchLiveState } = await import(${JSON.stringify(join(dist, 'api', 'index.js'))});
     const { readLockfile } = await import(${JSON.stringify(join(dist, 'lockfile', 'index.js'))});
-    const { planChanges } = await import(${JSON.stringify(join(dist, 'planner', 'index.js'))});
+    const { planChanges, toPlanJson } = await import(${JSON.stringify(join(dist, 'planner', 'index.js'))});
+    const { writeFileSync } = await import('node:fs');
     const loaded = await loadConfig([process.env.WS_CONFIG]);
     if (!loaded.ok) throw new Error(JSON.stringify(loaded.errors));
     const client = new ApiClient({ baseUrl: process.env.WS_API, token: 'demo-pat' });
@@ -82,9 +83,10 @@ export async function nextPlan(ws: Workspace, apiUrl: string): Promise<{ plan: P
     const lock = await readLockfile(process.env.WS_LOCK, loaded.value.projectId);
     const plan = planChanges(loaded.value, live, lock, { replace: [], target: [], allowDataLoss: false });
     await client.close();
+    if (process.env.WS_OUT) writeFileSync(process.env.WS_OUT, JSON.stringify(toPlanJson(plan), null, 2));
     process.stdout.write(JSON.stringify({ plan, live, lock }));
   `;
-  const env = { ...ws.env, WS_CONFIG: ws.config, WS_API: apiUrl, WS_LOCK: ws.lockfile };
+  const env = { ...ws.env, WS_CONFIG: ws.config, WS_API: apiUrl, WS_LOCK: ws.lockfile, ...(savePlanTo ? { WS_OUT: savePlanTo } : {}) };
   const run = await new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
     const child = spawn(process.execPath, ['--input-type=module', '-e', script], { env, cwd: ws.dir });
     let out = '';
