@@ -8,6 +8,7 @@ import { ApiError } from './errors.js';
 import { HttpTransport, type ApiLogger, type RequestSpec } from './http.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, type Safety } from './retry.js';
 import { defaultUserAgent } from './user-agent.js';
+import { asMessage, logsQuery, peeringPath, projectPath, replicaSetPath, servicePath, vpcPath } from './paths.js';
 import * as verify from './verify.js';
 
 export interface ApiClientOptions {
@@ -34,12 +35,6 @@ export interface CallOptions {
 }
 
 type Id = string;
-const enc = encodeURIComponent;
-const projectPath = (p: Id) => `/projects/${enc(p)}`;
-const vpcPath = (p: Id, v: Id) => `${projectPath(p)}/vpcs/${enc(v)}`;
-const peeringPath = (p: Id, v: Id, x: Id) => `${vpcPath(p, v)}/peerings/${enc(x)}`;
-const servicePath = (p: Id, s: Id) => `${projectPath(p)}/services/${enc(s)}`;
-const replicaSetPath = (p: Id, s: Id, r: Id) => `${servicePath(p, s)}/replicaSets/${enc(r)}`;
 
 export class ApiClient {
   private readonly http: HttpTransport;
@@ -318,22 +313,4 @@ export class ApiClient {
       path: spec.path,
     });
   }
-}
-
-function asMessage(data: unknown): Dto.MessageResponseDto {
-  if (typeof data === 'object' && data !== null && typeof (data as Dto.MessageResponseDto).message === 'string') {
-    return { message: (data as Dto.MessageResponseDto).message! };
-  }
-  return {};
-}
-
-function logsQuery(q: Dto.LogsQueryDto): URLSearchParams {
-  const params = new URLSearchParams();
-  if (q.cursor !== undefined) params.set('cursor', q.cursor);
-  if (q.node !== undefined) params.set('node', String(q.node));
-  for (const s of q.search ?? []) params.append('search', s);
-  for (const s of q.severities ?? []) params.append('severities', s);
-  if (q.since !== undefined) params.set('since', q.since);
-  if (q.until !== undefined) params.set('until', q.until);
-  return params;
 }

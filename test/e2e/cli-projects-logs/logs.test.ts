@@ -108,6 +108,14 @@ describe('dbform logs', () => {
     expect(em.stats().total).toBe(0);
   });
 
+  it('stops quietly when the reader of its output goes away', async () => {
+    const r = await runCli(['logs', serviceId, '--limit', '100000'], { env, closeStdoutAfterFirstChunk: true });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.length).toBeGreaterThan(0);
+    expect(em.stats().requests[LOGS]).toBeLessThanOrEqual(2);
+  });
+
   it('accepts an age for --since', async () => {
     const r = await runCli(['logs', serviceId, '--since', '30m', '--json', '--limit', '10000'], { env });
     expect(r.code).toBe(0);
