@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { API_PREFIX, type ErrorDto } from '../api/dto.js';
 import { authenticate } from './auth.js';
+import { answerControl } from './control.js';
 import type { Clock } from './clock.js';
 import { HttpError } from './errors.js';
 import type { FaultInjector } from './faults.js';
@@ -36,7 +37,7 @@ async function handleRequest(deps: ServerDeps, req: IncomingMessage, res: Server
   const method = req.method ?? 'GET';
   const url = new URL(req.url ?? '/', 'http://emulator.invalid');
   const path = url.pathname;
-  if (path === '/__emulator' || path.startsWith('/__emulator/')) return send(res, controlAnswer(deps, method, path));
+  if (path === '/__emulator' || path.startsWith('/__emulator/')) return sendControl(deps, req, res, method, path);
   if (!path.startsWith(`${API_PREFIX}/`)) {
     deps.stats.count(`${method} (unmatched)`);
     return send(res, errorAnswer(new HttpError(404, 'NOT_FOUND', `no such endpoint: the API lives under ${API_PREFIX}`)));
@@ -79,16 +80,16 @@ async function handleRequest(deps: ServerDeps, req: IncomingMessage, res: Server
   send(res, answer);
 }
 
-function controlAnswer(deps: ServerDeps, method: string, path: string): Answer {
-  const routes: Record<string, string> = { '/__emulator/stats': 'GET', '/__emulator/reset': 'POST' };
-  const allowed = routes[path];
-  if (!allowed) return errorAnswer(new HttpError(404, 'NOT_FOUND', `no such emulator endpoint: ${path}`));
-  if (method !== allowed) {
-    return errorAnswer(new HttpError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`, { headers: { allow: allowed } }));
+async function sendControl(deps: ServerDeps, req: IncomingMessage, res: ServerResponse, method: string, path: string): Promise<void> {
+  let answer: Answer;
+  try {
+    answer = answerControl(deps.world, deps.stats, method, path, deps.clock.now());
+    if (answer.status === 204 && path !== '/__emulator/reset') await deps.persist();
+  } catch (err) {
+    answer = errorAnswer(err);
   }
-  if (path === '/__emulator/stats') return { status: 200, body: deps.stats.snapshot() };
-  deps.stats.reset();
-  return { status: 204 };
+  req.resume();
+  send(res, answer);
 }
 
 function headerOf(req: IncomingMessage, name: string): string | undefined {

@@ -108,4 +108,17 @@ describe('fault injection', () => {
     await expect(startEmulator({ latencyMs: -1 })).rejects.toThrow(/latencyMs/);
     await expect(startEmulator({ timeScale: -1 })).rejects.toThrow(/timeScale/);
   });
+
+  it('close() releases the port: a new emulator can listen on it at once', async () => {
+    const first = await startEmulator({});
+    const port = first.port;
+    await first.close();
+    const second = await startEmulator({ port });
+    try {
+      expect(second.port).toBe(port);
+      expect((await apiOf(() => second)('GET', '/projects')).status).toBe(200);
+    } finally {
+      await second.close();
+    }
+  });
 });

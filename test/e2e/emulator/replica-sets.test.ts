@@ -125,4 +125,21 @@ describe('read replica sets (time scale 0)', () => {
     await api('POST', `${P}/services/${id}/stop`);
     expect(expectError(await api('POST', `${P}/services/${id}/replicaSets`, rsBody), 409, 'CONFLICT').message).toContain('READY');
   });
+
+  it('POST /__emulator/replica-sets/{id}/fail puts a set in the terminal error status', async () => {
+    const id = await newService();
+    const base = `${P}/services/${id}/replicaSets`;
+    const rs = (await api('POST', base, rsBody)).body;
+    const fail = await fetch(`${em().origin}/__emulator/replica-sets/${rs.id}/fail`, { method: 'POST' });
+    expect(fail.status).toBe(204);
+    expect((await api('GET', base)).body[0].status).toBe('error');
+    expect((await api('GET', `${P}/services/${id}`)).body.read_replica_sets[0].status).toBe('error');
+    expect(expectError(await api('POST', `${base}/${rs.id}/resize`, { cpu_millis: '500', memory_gbs: '2' }), 409, 'CONFLICT').message).toContain('error');
+    expect((await api('DELETE', `${base}/${rs.id}`)).status).toBe(202);
+    expect((await api('GET', base)).body).toEqual([]);
+    const unknown = await fetch(`${em().origin}/__emulator/replica-sets/nosuchset0/fail`, { method: 'POST' });
+    expect(unknown.status).toBe(404);
+    expect((await unknown.json()).code).toBe('NOT_FOUND');
+    expect((await fetch(`${em().origin}/__emulator/replica-sets/${rs.id}/fail`)).status).toBe(405);
+  });
 });
