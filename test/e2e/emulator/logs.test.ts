@@ -11,6 +11,7 @@ describe('service logs', () => {
   const em = useEmulator({ timeScale: 0 });
   const api = apiOf(em);
   let id = '';
+  let created = 0;
   let other = '';
   let all: Entry[] = [];
   let pages = 0;
@@ -45,7 +46,9 @@ describe('service logs', () => {
   }
 
   beforeAll(async () => {
-    id = (await api('POST', `${P}/services`, { name: 'logged' })).body.service_id;
+    const svc = (await api('POST', `${P}/services`, { name: 'logged' })).body;
+    id = svc.service_id;
+    created = Date.parse(svc.created);
     other = (await api('POST', `${P}/services`, { name: 'other' })).body.service_id;
     ({ entries: all, pages } = await readAll());
   });
@@ -57,6 +60,9 @@ describe('service logs', () => {
     for (let i = 1; i < all.length; i++) expect(Date.parse(all[i - 1]!.timestamp)).toBeGreaterThan(Date.parse(all[i]!.timestamp));
     expect(new Set(all.map((e) => e.severity))).toEqual(new Set(['LOG', 'INFO', 'WARNING', 'ERROR', 'FATAL']));
     for (const e of all) expect(e.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    // The history ends at the service's creation: nothing is dated in the future.
+    expect(Date.parse(all[0]!.timestamp)).toBeLessThan(created);
+    expect(Date.parse(all[all.length - 1]!.timestamp)).toBeGreaterThanOrEqual(created - all.length * 1000);
   });
 
   it('is stable: the same read gives the same entries; another service has another history', async () => {
