@@ -145,6 +145,22 @@ describe('services and replica sets', () => {
     expect((await errorOf(api.getService(PROJECT, id))).message).toMatch(new RegExp(`^getService: service ${id} was not found \\(404 NOT_FOUND`));
   });
 
+  it('a replica set in error fails its wait; a deleted service fails a wait for READY', async () => {
+    const poller = new StatusPoller(api, { projectId: PROJECT, pollMs: 10 });
+    const svc = await api.createService(PROJECT, { name: 'doomed-db', cpu_millis: '1000', memory_gbs: '4' });
+    await poller.waitForServiceStatus(svc.service_id, 'READY');
+    const rs = await api.createReplicaSet(PROJECT, svc.service_id, { name: 'doomed-rs', cpu_millis: 1000, memory_gbs: 4, nodes: 1 });
+    const failed = await fetch(`${em.origin}/__emulator/replica-sets/${rs.id}/fail`, { method: 'POST' });
+    expect(failed.ok).toBe(true);
+    await expect(poller.waitForReplicaSet(svc.service_id, rs.id, (r) => r?.status === 'active')).rejects.toThrow(
+      `replica set ${rs.id} of service ${svc.service_id} is in error state`,
+    );
+    // A condition that cannot hold any more once the service is being deleted.
+    const waiting = poller.waitForServiceStatus(svc.service_id, 'PAUSED');
+    await api.deleteService(PROJECT, svc.service_id);
+    await expect(waiting).rejects.toThrow(new RegExp(`^service ${svc.service_id} (is gone|is being deleted)`));
+  });
+
   it('reads service logs with a cursor, preferring last_cursor', async () => {
     const svc = await api.createService(PROJECT, { name: 'log-db' });
     const first = await api.getServiceLogs(PROJECT, svc.service_id, { severities: ['LOG'] });
