@@ -5,7 +5,7 @@
 // was done, else they throw AmbiguousCreateError.
 import type * as Dto from './dto.js';
 import { ApiError } from './errors.js';
-import { HttpTransport, type ApiLogger, type RequestSpec } from './http.js';
+import { ambiguousCreate, HttpTransport, type ApiLogger, type RequestSpec } from './http.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, type Safety } from './retry.js';
 import { defaultUserAgent } from './user-agent.js';
 import { asMessage, logsQuery, peeringPath, projectPath, replicaSetPath, servicePath, vpcPath } from './paths.js';
@@ -251,7 +251,12 @@ export class ApiClient {
   private async object<T>(op: string, method: 'GET' | 'POST', path: string, safety: Safety, o?: CallOptions, extra?: { body?: unknown; requestName?: string | undefined }): Promise<T> {
     const spec: RequestSpec = { op, method, path, safety, signal: o?.signal, body: extra?.body };
     if (extra?.requestName !== undefined) spec.requestName = extra.requestName;
-    return this.expectObject(spec, (await this.http.send(spec)).data) as T;
+    const data = (await this.http.send(spec)).data;
+    try {
+      return this.expectObject(spec, data) as T;
+    } catch (err) {
+      throw safety === 'create' ? ambiguousCreate(spec, err) : err;
+    }
   }
 
   private async message(op: string, path: string, safety: Safety, o?: CallOptions, body?: unknown): Promise<Dto.MessageResponseDto> {

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
-import { ApiError } from '../../../src/api/errors.js';
+import { AmbiguousCreateError, ApiError } from '../../../src/api/errors.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 let handler: Handler = (_req, res) => res.end();
@@ -84,6 +84,19 @@ describe('unusable answers', () => {
     expect((await failure(api.listServices('p'))).message).toBe('listServices: the API answered with an unusable body (expected a JSON array)');
     handler = (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('[{"name": "no id"}]');
     expect((await failure(api.listServices('p'))).message).toBe('listServices: the API answered with an unusable body (an item without "service_id")');
+    await api.close();
+  });
+
+  it('a create accepted with an unreadable answer is ambiguous (the new ID is unknown)', async () => {
+    handler = (_req, res) => res.writeHead(201, { 'content-type': 'application/json' }).end('{"id": "12');
+    const api = client();
+    const err = await api.createVPC('p', { name: 'v', cidr: '10.0.0.0/16', region_code: 'us-east-1' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AmbiguousCreateError);
+    expect(err).toMatchObject({ op: 'createVPC', requestName: 'v' });
+    expect(((err as AmbiguousCreateError).cause as ApiError).code).toBe('INVALID_RESPONSE');
+    handler = (_req, res) => res.writeHead(202, { 'content-type': 'application/json' }).end('[]');
+    const err2 = await api.createService('p', { name: 's' }).catch((e: unknown) => e);
+    expect(err2).toBeInstanceOf(AmbiguousCreateError);
     await api.close();
   });
 

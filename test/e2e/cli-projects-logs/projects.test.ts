@@ -47,6 +47,9 @@ describe('dbform projects', () => {
     expect(oauth.code).toBe(0);
     expect(JSON.parse(oauth.stdout).map((p: { id: string }) => p.id)).toEqual(['proj-demo', 'proj-other']);
     expect(existsSync(join(cwd, '.dbform'))).toBe(true);
+    const bad = await runCli(['projects', '--emulator'], { cwd, env: { DBFORM_EMULATOR_TIME_SCALE: 'fast' } });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toBe('error: DBFORM_EMULATOR_TIME_SCALE must be a number >= 0, e.g. 0.1 (found "fast")\n');
   });
 });
 
