@@ -77,7 +77,10 @@ describe('timelines at time scale 1 (manual clock)', () => {
 
   it('delete: DELETING 2 s -> gone; every mutation meanwhile is 409, reads still work', async () => {
     const id = await create();
+    const rs = (await api('POST', `${P}/services/${id}/replicaSets`, { name: 'r', cpu_millis: 500, memory_gbs: 2, nodes: 1 })).body.id;
+    clock.advance(4000);
     await api('DELETE', `${P}/services/${id}`);
+    expect((await api('GET', `${P}/services/${id}/replicaSets`)).body.map((r: any) => r.status)).toEqual(['deleting']);
     clock.advance(1999);
     expect(await status(id)).toBe('DELETING');
     expect((await api('GET', `${P}/services`)).body.find((s: any) => s.service_id === id).status).toBe('DELETING');
@@ -88,6 +91,9 @@ describe('timelines at time scale 1 (manual clock)', () => {
       ['POST', '/updatePassword', { password: 'pw' }],
       ['POST', '/stop', undefined],
       ['POST', '/forkService', { fork_strategy: 'NOW' }],
+      ['POST', '/replicaSets', { name: 'late', cpu_millis: 500, memory_gbs: 2, nodes: 1 }],
+      ['POST', `/replicaSets/${rs}/setEnvironment`, { environment: 'PROD' }],
+      ['DELETE', `/replicaSets/${rs}`, undefined],
     ] as const) {
       expect(expectError(await api(m, `${P}/services/${id}${action}`, body), 409, 'CONFLICT').message, action).toContain('being deleted');
     }
