@@ -5,9 +5,10 @@
 // was done, else they throw AmbiguousCreateError.
 import type * as Dto from './dto.js';
 import { ApiError } from './errors.js';
-import { HttpTransport, type ApiLogger, type RequestSpec } from './http.js';
+import { ambiguousCreate, HttpTransport, type ApiLogger, type RequestSpec } from './http.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, type Safety } from './retry.js';
 import { defaultUserAgent } from './user-agent.js';
+import { asMessage, logsQuery, peeringPath, projectPath, replicaSetPath, servicePath, vpcPath } from './paths.js';
 import * as verify from './verify.js';
 
 export interface ApiClientOptions {
@@ -34,12 +35,6 @@ export interface CallOptions {
 }
 
 type Id = string;
-const enc = encodeURIComponent;
-const projectPath = (p: Id) => `/projects/${enc(p)}`;
-const vpcPath = (p: Id, v: Id) => `${projectPath(p)}/vpcs/${enc(v)}`;
-const peeringPath = (p: Id, v: Id, x: Id) => `${vpcPath(p, v)}/peerings/${enc(x)}`;
-const servicePath = (p: Id, s: Id) => `${projectPath(p)}/services/${enc(s)}`;
-const replicaSetPath = (p: Id, s: Id, r: Id) => `${servicePath(p, s)}/replicaSets/${enc(r)}`;
 
 export class ApiClient {
   private readonly http: HttpTransport;
@@ -256,7 +251,12 @@ export class ApiClient {
   private async object<T>(op: string, method: 'GET' | 'POST', path: string, safety: Safety, o?: CallOptions, extra?: { body?: unknown; requestName?: string | undefined }): Promise<T> {
     const spec: RequestSpec = { op, method, path, safety, signal: o?.signal, body: extra?.body };
     if (extra?.requestName !== undefined) spec.requestName = extra.requestName;
-    return this.expectObject(spec, (await this.http.send(spec)).data) as T;
+    const data = (await this.http.send(spec)).data;
+    try {
+      return this.expectObject(spec, data) as T;
+    } catch (err) {
+      throw safety === 'create' ? ambiguousCreate(spec, err) : err;
+    }
   }
 
   private async message(op: string, path: string, safety: Safety, o?: CallOptions, body?: unknown): Promise<Dto.MessageResponseDto> {
@@ -318,22 +318,4 @@ export class ApiClient {
       path: spec.path,
     });
   }
-}
-
-function asMessage(data: unknown): Dto.MessageResponseDto {
-  if (typeof data === 'object' && data !== null && typeof (data as Dto.MessageResponseDto).message === 'string') {
-    return { message: (data as Dto.MessageResponseDto).message! };
-  }
-  return {};
-}
-
-function logsQuery(q: Dto.LogsQueryDto): URLSearchParams {
-  const params = new URLSearchParams();
-  if (q.cursor !== undefined) params.set('cursor', q.cursor);
-  if (q.node !== undefined) params.set('node', String(q.node));
-  for (const s of q.search ?? []) params.append('search', s);
-  for (const s of q.severities ?? []) params.append('severities', s);
-  if (q.since !== undefined) params.set('since', q.since);
-  if (q.until !== undefined) params.set('until', q.until);
-  return params;
 }

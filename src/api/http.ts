@@ -123,18 +123,14 @@ export class HttpTransport {
         continue;
       }
       this.log(`${spec.method} ${this.pathFor(spec)} -> ${summary} in ${ms} ms (attempt ${attempt})`);
-      if (decision.action === 'ambiguous') {
-        const cause = this.toError(spec, result, attempt, secrets, afterUnknownOutcome);
-        throw new AmbiguousCreateError({
-          op: spec.op as OperationId,
-          requestName: spec.requestName,
-          method: spec.method,
-          path: spec.path,
-          cause,
-        });
-      }
+      if (decision.action === 'ambiguous') throw ambiguousCreate(spec, this.toError(spec, result, attempt, secrets, afterUnknownOutcome));
       if ('status' in result && result.status >= 200 && result.status < 300) {
-        return { status: result.status, data: this.parseBody(spec, result, secrets, afterUnknownOutcome), afterUnknownOutcome };
+        try {
+          return { status: result.status, data: this.parseBody(spec, result, secrets, afterUnknownOutcome), afterUnknownOutcome };
+        } catch (err) {
+          // Accepted, but the answer (and so the new ID) is unreadable: as good as lost.
+          throw spec.safety === 'create' ? ambiguousCreate(spec, err) : err;
+        }
       }
       throw this.toError(spec, result, attempt, secrets, afterUnknownOutcome);
     }
@@ -224,6 +220,11 @@ interface HttpResult {
   retryAfter: string | string[] | undefined;
 }
 type AttemptResult = HttpResult | { failure: 'timeout'; error: unknown } | { failure: 'network'; error: unknown; sent: boolean };
+
+/** The error of a create whose outcome is unknown (see retry.ts). */
+export function ambiguousCreate(spec: RequestSpec, cause: unknown): AmbiguousCreateError {
+  return new AmbiguousCreateError({ op: spec.op as OperationId, requestName: spec.requestName, method: spec.method, path: spec.path, cause });
+}
 
 function toOutcome(result: AttemptResult): AttemptOutcome {
   if ('status' in result) {

@@ -15,7 +15,10 @@
 // - create: re-sent only when the failure proves nothing was done: 429 (throttled), 503 (the API
 //   rejects before processing) or a connection that never opened. Any other failure after the
 //   request may have left (500, 502, 504, reset, timeout) is ambiguous and stops the retries with
-//   AmbiguousCreateError, so that the apply engine can list and adopt instead of duplicating.
+//   AmbiguousCreateError, so that the apply engine can list and adopt instead of duplicating. A
+//   create accepted (2xx) with an unreadable answer is ambiguous too: its new ID is unknown.
+//   503 counts as "rejected before processing" (docs/api-behaviour.md: faults are answered before
+//   anything is done); 502 and 504 do not, since a gateway may have forwarded the request.
 
 export type Safety = 'read' | 'repeatable' | 'checked' | 'create';
 

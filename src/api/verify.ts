@@ -22,13 +22,11 @@ export function showsServiceResize(svc: ServiceDto, body: ResizeRequestDto): boo
   return size !== undefined && String(size.cpuMillis) === body.cpu_millis && String(size.memoryGbs) === body.memory_gbs;
 }
 
+/** An omitted count in setHA means 0 (docs/api-behaviour.md), not "unchanged". */
 export function showsHa(svc: ServiceDto, body: SetHaRequestDto): boolean {
   if (svc.status === 'UPGRADING') return true;
   const ha = mapHa(svc.ha_replicas);
-  return (
-    (body.replica_count === undefined || ha.replicas === body.replica_count) &&
-    (body.sync_replica_count === undefined || ha.syncReplicas === body.sync_replica_count)
-  );
+  return ha.replicas === (body.replica_count ?? 0) && ha.syncReplicas === (body.sync_replica_count ?? 0);
 }
 
 /**

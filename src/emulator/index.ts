@@ -38,6 +38,8 @@ export interface EmulatorOptions {
   lostResponseRate?: number;
   /** Seed of the fault PRNG; random when omitted (see `faultSeed` of the handle). */
   faultSeed?: number;
+  /** The time source (epoch ms); tests pass a controllable one to check timelines exactly. */
+  now?: () => number;
 }
 
 export interface EmulatorHandle {
@@ -83,7 +85,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     ...logRoutes,
   ]);
   const persist = writer ? () => writer.save() : () => Promise.resolve();
-  const server = createServer({ keepAliveTimeout: 30_000 }, createRequestListener({ world, clock: createClock(timeScale), router, stats, faults, persist }));
+  const server = createServer({ keepAliveTimeout: 30_000 }, createRequestListener({ world, clock: createClock(timeScale, options.now), router, stats, faults, persist }));
   const port = await listen(server, host, options.port ?? 0);
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   let closing: Promise<void> | undefined;

@@ -1,6 +1,7 @@
 // A deterministic log history per service: entry i is a pure function of (service ID, i), with
-// timestamps one second apart from the service's creation, so every read is stable and a page is
-// computed without materialising the history.
+// timestamps about one second apart, fixed relative to the service's creation, so every read is
+// stable and a page is computed without materialising the history. The history ends at the
+// creation time rather than starting there, so no entry is ever dated in the future.
 import { hashString, mix32 } from './prng.js';
 
 export const SEVERITIES = ['LOG', 'INFO', 'WARNING', 'ERROR', 'FATAL'] as const;
@@ -24,7 +25,8 @@ export interface LogEntry {
 
 export function historyOf(serviceId: string, createdAt: number): LogHistory {
   const seed = hashString(serviceId);
-  return { seed, count: 3000 + (seed % 1000), startMs: createdAt };
+  const count = 3000 + (seed % 1000);
+  return { seed, count, startMs: createdAt - count * 1000 };
 }
 
 export function timestampAt(h: LogHistory, i: number): number {

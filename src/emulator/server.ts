@@ -3,11 +3,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { API_PREFIX, type ErrorDto } from '../api/dto.js';
 import { authenticate } from './auth.js';
+import { answerControl } from './control.js';
 import type { Clock } from './clock.js';
 import { HttpError } from './errors.js';
-import type { FaultInjector } from './faults.js';
+import type { Fault, FaultInjector } from './faults.js';
 import { readJsonBody } from './http-body.js';
-import type { RouteResult, Router } from './router.js';
+import type { RouteMatch, Router } from './router.js';
 import type { RequestStats } from './stats.js';
 import type { World } from './store.js';
 
@@ -36,7 +37,7 @@ async function handleRequest(deps: ServerDeps, req: IncomingMessage, res: Server
   const method = req.method ?? 'GET';
   const url = new URL(req.url ?? '/', 'http://emulator.invalid');
   const path = url.pathname;
-  if (path === '/__emulator' || path.startsWith('/__emulator/')) return send(res, controlAnswer(deps, method, path));
+  if (path === '/__emulator' || path.startsWith('/__emulator/')) return sendControl(deps, req, res, method, path);
   if (!path.startsWith(`${API_PREFIX}/`)) {
     deps.stats.count(`${method} (unmatched)`);
     return send(res, errorAnswer(new HttpError(404, 'NOT_FOUND', `no such endpoint: the API lives under ${API_PREFIX}`)));
@@ -45,32 +46,11 @@ async function handleRequest(deps: ServerDeps, req: IncomingMessage, res: Server
   deps.stats.count(match.kind === 'found' ? `${method} ${match.route.template}` : `${method} (unmatched)`);
   if (deps.faults.latencyMs > 0) await sleep(deps.faults.latencyMs);
   const fault = deps.faults.draw();
-  if (fault === 'error-500') return send(res, errorAnswer(new HttpError(500, 'INTERNAL_ERROR', 'injected fault: internal error')));
-  if (fault === 'error-503') return send(res, errorAnswer(new HttpError(503, 'SERVICE_UNAVAILABLE', 'injected fault: service unavailable')));
-  if (fault === 'throttle') {
-    return send(res, errorAnswer(new HttpError(429, 'RATE_LIMITED', 'too many requests; retry after 1 second', { headers: { 'retry-after': '1' } })));
-  }
+  const injected = fault === undefined ? undefined : faultError(fault);
+  if (injected) return send(res, errorAnswer(injected));
   let answer: Answer;
   try {
-    if (match.kind === 'none') throw new HttpError(404, 'NOT_FOUND', `no such endpoint: ${method} ${path}`);
-    if (match.kind === 'wrong-method') {
-      throw new HttpError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${path} (allowed: ${match.allow.join(', ')})`, {
-        headers: { allow: match.allow.join(', ') },
-      });
-    }
-    const principal = authenticate(deps.world, headerOf(req, 'authorization'));
-    const body = method === 'GET' || method === 'HEAD' ? undefined : await readJsonBody(req);
-    const result: RouteResult = await match.route.handle({
-      params: match.params,
-      query: url.searchParams,
-      body,
-      principal,
-      world: deps.world,
-      clock: deps.clock,
-      now: deps.clock.now(),
-    });
-    if (result.mutated) await deps.persist();
-    answer = result;
+    answer = await answerApi(deps, req, url, match);
   } catch (err) {
     answer = errorAnswer(err);
   }
@@ -79,16 +59,53 @@ async function handleRequest(deps: ServerDeps, req: IncomingMessage, res: Server
   send(res, answer);
 }
 
-function controlAnswer(deps: ServerDeps, method: string, path: string): Answer {
-  const routes: Record<string, string> = { '/__emulator/stats': 'GET', '/__emulator/reset': 'POST' };
-  const allowed = routes[path];
-  if (!allowed) return errorAnswer(new HttpError(404, 'NOT_FOUND', `no such emulator endpoint: ${path}`));
-  if (method !== allowed) {
-    return errorAnswer(new HttpError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`, { headers: { allow: allowed } }));
+/** The error a fault answers with, before anything else is done; none for a lost response. */
+function faultError(fault: Fault): HttpError | undefined {
+  switch (fault) {
+    case 'error-500':
+      return new HttpError(500, 'INTERNAL_ERROR', 'injected fault: internal error');
+    case 'error-503':
+      return new HttpError(503, 'SERVICE_UNAVAILABLE', 'injected fault: service unavailable');
+    case 'throttle':
+      return new HttpError(429, 'RATE_LIMITED', 'too many requests; retry after 1 second', { headers: { 'retry-after': '1' } });
+    case 'lost-response':
+      return undefined;
   }
-  if (path === '/__emulator/stats') return { status: 200, body: deps.stats.snapshot() };
-  deps.stats.reset();
-  return { status: 204 };
+}
+
+/** Route, auth, body, handler, persistence: the order docs/api-behaviour.md describes. */
+async function answerApi(deps: ServerDeps, req: IncomingMessage, url: URL, match: RouteMatch): Promise<Answer> {
+  const method = req.method ?? 'GET';
+  if (match.kind === 'none') throw new HttpError(404, 'NOT_FOUND', `no such endpoint: ${method} ${url.pathname}`);
+  if (match.kind === 'wrong-method') {
+    const allow = match.allow.join(', ');
+    throw new HttpError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${url.pathname} (allowed: ${allow})`, { headers: { allow } });
+  }
+  const principal = authenticate(deps.world, headerOf(req, 'authorization'));
+  const body = method === 'GET' || method === 'HEAD' ? undefined : await readJsonBody(req);
+  const result = await match.route.handle({
+    params: match.params,
+    query: url.searchParams,
+    body,
+    principal,
+    world: deps.world,
+    clock: deps.clock,
+    now: deps.clock.now(),
+  });
+  if (result.mutated) await deps.persist();
+  return result;
+}
+
+async function sendControl(deps: ServerDeps, req: IncomingMessage, res: ServerResponse, method: string, path: string): Promise<void> {
+  let answer: Answer;
+  try {
+    answer = answerControl(deps.world, deps.stats, method, path, deps.clock.now());
+    if (answer.status === 204 && path !== '/__emulator/reset') await deps.persist();
+  } catch (err) {
+    answer = errorAnswer(err);
+  }
+  req.resume();
+  send(res, answer);
 }
 
 function headerOf(req: IncomingMessage, name: string): string | undefined {

@@ -108,6 +108,9 @@ describe('verification after an unknown outcome', () => {
     expect(verify.showsServiceResize(svc({}), { cpu_millis: '2000', memory_gbs: '8' })).toBe(false);
     expect(verify.showsHa(svc({ ha_replicas: { replica_count: 2, sync_replica_count: 1 } }), { replica_count: 2, sync_replica_count: 1 })).toBe(true);
     expect(verify.showsHa(svc({ ha_replicas: { replica_count: 1 } }), { replica_count: 2 })).toBe(false);
+    // An omitted count means 0.
+    expect(verify.showsHa(svc({ ha_replicas: { replica_count: 2, sync_replica_count: 1 } }), { replica_count: 2 })).toBe(false);
+    expect(verify.showsHa(svc({ ha_replicas: { replica_count: 2, sync_replica_count: 0 } }), { replica_count: 2 })).toBe(true);
   });
 
   it('attach and detach refuse only when the service is attached to another VPC', () => {
