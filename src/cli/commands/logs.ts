@@ -1,15 +1,172 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { DbformError } from '../../model/errors.js';
+import { parseAddress } from '../../model/address.js';
 import { action } from '../errors.js';
+import { addApiOptions, addConfigOptions, configFiles, type ApiOptions, type ConfigOptions, type GlobalOptions } from '../options.js';
+import type { LogsQueryDto } from '../../api/dto.js';
 
-// Placeholder until the issue that owns `dbform logs` lands.
+interface LogsFlags extends ApiOptions, GlobalOptions, Partial<ConfigOptions> {
+  since?: string;
+  until?: string;
+  severity?: string[];
+  search?: string[];
+  node?: string;
+  limit: string;
+  json?: boolean;
+  project?: string;
+}
+
+/** PostgreSQL levels the API filters on. */
+export const SEVERITIES = ['DEBUG', 'DEBUG1', 'DEBUG2', 'DEBUG3', 'DEBUG4', 'DEBUG5', 'INFO', 'NOTICE', 'WARNING', 'ERROR', 'LOG', 'FATAL', 'PANIC'];
+
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
 export function registerLogs(program: Command): void {
-  program
+  const cmd = program
     .command('logs')
-    .description('(not yet available)')
-    .action(
-      action(async () => {
-        throw new DbformError('dbform logs is not available yet');
-      }),
-    );
+    .description('print the logs of a service, newest first')
+    .argument('<service>', 'a service address (service.<key>, resolved through the lockfile) or a service ID')
+    .option('--since <time>', 'only logs after this time: RFC 3339 (2026-01-02T03:04:05Z) or an age such as 15m, 2h, 7d')
+    .option('--until <time>', 'only logs before this time (same forms as --since)')
+    .addOption(new Option('--severity <level>', `only this level (repeatable): ${SEVERITIES.join(', ')}`).argParser(collect))
+    .addOption(new Option('--search <word>', 'only lines containing this word (repeatable: all must match)').argParser(collect))
+    .option('--node <n>', 'only this node of a multi-node service')
+    .option('--limit <n>', 'print at most this many lines', '100')
+    .option('--json', 'print one JSON object per line: {timestamp, severity, message}')
+    .option('--project <id>', 'project of a service ID (default: the only project the token sees)');
+  addApiOptions(addConfigOptions(cmd)).action(
+    action(async (service: string, _flags: LogsFlags, command: Command) => runLogs(service, command.optsWithGlobals<LogsFlags>())),
+  );
+}
+
+async function runLogs(service: string, flags: LogsFlags): Promise<number> {
+  const now = Date.now();
+  const query = buildLogsQuery(flags, now);
+  const limit = positiveInteger('--limit', flags.limit);
+  const target = await resolveServiceTarget(service, flags);
+  const { openApiContext } = await import('../api-context.js');
+  const { iterateServiceLogs } = await import('../../api/logs.js');
+  const ctx = await openApiContext({ ...flags, configFiles: flags.file });
+  try {
+    const projectId = target.projectId ?? (await onlyProject(ctx.client));
+    const out = new LineWriter(process.stdout);
+    for await (const lines of iterateServiceLogs(ctx.client, projectId, target.serviceId, query, { limit })) {
+      const text = lines.map((l) => (flags.json ? JSON.stringify({ timestamp: l.timestamp, severity: l.severity, message: l.message }) : [l.timestamp, l.severity, l.message].filter((x) => x !== undefined).join(' '))).join('\n');
+      if (!(await out.write(`${text}\n`))) break;
+    }
+  } finally {
+    await ctx.close();
+  }
+  return 0;
+}
+
+/** The query from the flags, checked before any request. */
+export function buildLogsQuery(flags: Pick<LogsFlags, 'since' | 'until' | 'severity' | 'search' | 'node'>, nowMs: number): LogsQueryDto {
+  const query: LogsQueryDto = {};
+  if (flags.since !== undefined) query.since = parseTimeFlag('--since', flags.since, nowMs);
+  if (flags.until !== undefined) query.until = parseTimeFlag('--until', flags.until, nowMs);
+  if (query.since !== undefined && query.until !== undefined && Date.parse(query.until) < Date.parse(query.since)) {
+    throw new DbformError(`--until (${query.until}) is before --since (${query.since})`);
+  }
+  if (flags.severity && flags.severity.length > 0) {
+    query.severities = flags.severity.map((s) => {
+      const level = s.trim().toUpperCase();
+      if (!SEVERITIES.includes(level)) throw new DbformError(`--severity "${s}" is not a log level; use one of ${SEVERITIES.join(', ')}`);
+      return level;
+    });
+  }
+  const search = (flags.search ?? []).map((w) => w.trim()).filter((w) => w !== '');
+  if (search.length > 0) query.search = search;
+  if (flags.node !== undefined) {
+    if (!/^\d{1,3}$/.test(flags.node.trim())) throw new DbformError(`--node must be a node number such as 0 or 1 (got "${flags.node}")`);
+    query.node = Number(flags.node.trim());
+  }
+  return query;
+}
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+const AGE_UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** RFC 3339, or an age (`90s`, `15m`, `2h`, `7d`) before now; returned as RFC 3339 UTC. */
+export function parseTimeFlag(flag: string, value: string, nowMs: number): string {
+  const text = value.trim();
+  const age = /^(\d+)([smhd])$/.exec(text);
+  if (age) return new Date(nowMs - Number(age[1]) * AGE_UNITS[age[2]!]!).toISOString();
+  const ms = RFC3339.test(text) ? Date.parse(text.replace(' ', 'T')) : Number.NaN;
+  if (Number.isNaN(ms)) {
+    throw new DbformError(`${flag} "${value}" is not a time; use RFC 3339 (2026-01-02T03:04:05Z) or an age such as 30s, 15m, 2h, 7d`);
+  }
+  return new Date(ms).toISOString();
+}
+
+function positiveInteger(flag: string, value: string): number {
+  const n = /^\d+$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < 1) throw new DbformError(`${flag} must be a whole number >= 1 (got "${value}")`);
+  return n;
+}
+
+/** A service ID, or `service.<key>` looked up in the lockfile (which also gives the project). */
+async function resolveServiceTarget(service: string, flags: LogsFlags): Promise<{ serviceId: string; projectId?: string }> {
+  const address = parseAddress(service);
+  if (address === undefined) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/.test(service)) {
+      throw new DbformError(`"${service}" is neither a service address (service.<key>) nor a service ID`);
+    }
+    return flags.project === undefined ? { serviceId: service } : { serviceId: service, projectId: flags.project };
+  }
+  if (address.kind !== 'service') throw new DbformError(`${service} is a ${address.kind.replace('_', ' ')}; dbform logs needs a service (service.<key>) or a service ID`);
+  const { resolveLockfilePath } = await import('../../lockfile/lockfile-file.js');
+  const { readFile } = await import('node:fs/promises');
+  const { parseLockfileJson } = await import('../../model/lockfile.js');
+  const path = resolveLockfilePath(configFiles(flags), flags.lockfile);
+  let data: unknown;
+  try {
+    data = JSON.parse(await readFile(path, 'utf8'));
+  } catch (err) {
+    const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'it does not exist' : (err as Error).message;
+    throw new DbformError(`cannot resolve ${service}: the lockfile ${path} cannot be read (${why}); give the service ID instead, or point --lockfile / -f at the right place`);
+  }
+  const lock = parseLockfileJson(data);
+  if (!lock.ok) throw new DbformError(lock.errors.map((e) => `${path}: ${e}`).join('\n'));
+  const entry = lock.value.resources[service];
+  if (entry === undefined) throw new DbformError(`${service} is not in the lockfile ${path} (not applied yet?); give the service ID instead`);
+  if (flags.project !== undefined && flags.project !== lock.value.projectId) {
+    throw new DbformError(`--project ${flags.project} does not match the project of the lockfile ${path} (${lock.value.projectId})`);
+  }
+  return { serviceId: entry.id, projectId: lock.value.projectId };
+}
+
+async function onlyProject(client: { listProjects(): Promise<Array<{ id: string }>> }): Promise<string> {
+  const projects = await client.listProjects();
+  if (projects.length === 1) return String(projects[0]!.id);
+  if (projects.length === 0) throw new DbformError('the API token sees no project');
+  throw new DbformError(`the API token sees ${projects.length} projects (${projects.map((p) => p.id).join(', ')}); choose one with --project ID`);
+}
+
+/** Writes with backpressure; a closed pipe (`| head`) ends the output quietly. */
+class LineWriter {
+  private closed = false;
+
+  constructor(private readonly stream: NodeJS.WriteStream) {
+    // EPIPE when the reader went away: stop writing, it is not an error of dbform.
+    stream.on('error', () => {
+      this.closed = true;
+    });
+  }
+
+  async write(text: string): Promise<boolean> {
+    if (this.closed) return false;
+    if (!this.stream.write(text)) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          this.stream.off('drain', done);
+          this.stream.off('close', done);
+          resolve();
+        };
+        this.stream.on('drain', done);
+        this.stream.on('close', done);
+      });
+    }
+    return !this.closed;
+  }
 }

@@ -1,15 +1,34 @@
 import type { Command } from 'commander';
-import { DbformError } from '../../model/errors.js';
 import { action } from '../errors.js';
+import { addApiOptions, type ApiOptions, type GlobalOptions } from '../options.js';
 
-// Placeholder until the issue that owns `dbform projects` lands.
+interface ProjectsFlags extends ApiOptions, GlobalOptions {
+  json?: boolean;
+}
+
 export function registerProjects(program: Command): void {
-  program
+  const cmd = program
     .command('projects')
-    .description('(not yet available)')
-    .action(
-      action(async () => {
-        throw new DbformError('dbform projects is not available yet');
-      }),
-    );
+    .description('list the projects the API token can see')
+    .option('--json', 'print a JSON array of {id, name}');
+  addApiOptions(cmd).action(
+    action(async (_flags: ProjectsFlags, command: Command) => {
+      const flags = command.optsWithGlobals<ProjectsFlags>();
+      const { openApiContext } = await import('../api-context.js');
+      const ctx = await openApiContext(flags);
+      try {
+        const projects = await ctx.client.listProjects();
+        const rows = projects.map((p) => ({ id: String(p.id), name: String(p.name ?? '') })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+        process.stdout.write(flags.json ? `${JSON.stringify(rows, null, 2)}\n` : renderTable(rows));
+      } finally {
+        await ctx.close();
+      }
+    }),
+  );
+}
+
+function renderTable(rows: Array<{ id: string; name: string }>): string {
+  const width = Math.max(2, ...rows.map((r) => r.id.length));
+  const line = (id: string, name: string) => `${id.padEnd(width)}  ${name}`.trimEnd();
+  return [line('ID', 'NAME'), ...rows.map((r) => line(r.id, r.name))].join('\n') + '\n';
 }

@@ -1,0 +1,321 @@
+// The typed API client: one method per operation of cloud-api.md, named by the operation.
+// Retry behaviour per method is its safety class (retry.ts): reads and repeatable changes are
+// retried on any transient failure; checked transitions are retried and read back when a repeat
+// is refused after an unknown outcome; creates are re-sent only when the failure proves nothing
+// was done, else they throw AmbiguousCreateError.
+import type * as Dto from './dto.js';
+import { ApiError } from './errors.js';
+import { ambiguousCreate, HttpTransport, type ApiLogger, type RequestSpec } from './http.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy, type Safety } from './retry.js';
+import { defaultUserAgent } from './user-agent.js';
+import { asMessage, logsQuery, peeringPath, projectPath, replicaSetPath, servicePath, vpcPath } from './paths.js';
+import * as verify from './verify.js';
+
+export interface ApiClientOptions {
+  /** Base URL ending in /public/api/v1 (a bare origin gets that prefix). */
+  baseUrl: string;
+  token: string;
+  /** Default `dbform/<version>`. */
+  userAgent?: string;
+  /** Per attempt; default 30 s. */
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  /** Plain http to a non-loopback host is refused unless this is set. */
+  allowInsecureHttp?: boolean;
+  /** Receives one line per attempt (method, path, status, time, attempt); never a token or a body. */
+  logger?: ApiLogger;
+  /** Parallel connections to the API; default 64. */
+  connections?: number;
+  /** Jitter source, for deterministic tests. */
+  random?: () => number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+type Id = string;
+
+export class ApiClient {
+  private readonly http: HttpTransport;
+  private readonly logger: ApiLogger | undefined;
+
+  constructor(options: ApiClientOptions) {
+    this.logger = options.logger;
+    this.http = new HttpTransport({
+      baseUrl: options.baseUrl,
+      token: options.token,
+      userAgent: options.userAgent ?? defaultUserAgent(),
+      timeoutMs: options.timeoutMs ?? 30_000,
+      retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
+      allowInsecureHttp: options.allowInsecureHttp ?? false,
+      logger: options.logger,
+      connections: options.connections ?? 64,
+      random: options.random ?? Math.random,
+    });
+  }
+
+  /** The normalized base URL, e.g. `http://127.0.0.1:4010/public/api/v1`. */
+  get baseUrl(): string {
+    return this.http.baseUrl.href;
+  }
+
+  /** Closes the keep-alive connections. */
+  close(): Promise<void> {
+    return this.http.close();
+  }
+
+  // ---- projects -------------------------------------------------------------------------------
+
+  listProjects(o?: CallOptions): Promise<Dto.ProjectDto[]> {
+    return this.list('listProjects', '/projects', 'id', o);
+  }
+
+  // ---- VPCs -----------------------------------------------------------------------------------
+
+  listVPCs(p: Id, o?: CallOptions): Promise<Dto.VpcDto[]> {
+    return this.list('listVPCs', `${projectPath(p)}/vpcs`, 'id', o);
+  }
+
+  createVPC(p: Id, body: Dto.CreateVpcRequestDto, o?: CallOptions): Promise<Dto.VpcDto> {
+    return this.object('createVPC', 'POST', `${projectPath(p)}/vpcs`, 'create', o, { body, requestName: body.name });
+  }
+
+  getVPC(p: Id, v: Id, o?: CallOptions): Promise<Dto.VpcDto> {
+    return this.object('getVPC', 'GET', vpcPath(p, v), 'read', o);
+  }
+
+  async deleteVPC(p: Id, v: Id, o?: CallOptions): Promise<void> {
+    await this.checked({ op: 'deleteVPC', method: 'DELETE', path: vpcPath(p, v), safety: 'checked', signal: o?.signal }, async (err) =>
+      err.status === 404 ? true : undefined,
+    );
+  }
+
+  renameVPC(p: Id, v: Id, body: Dto.RenameVpcRequestDto, o?: CallOptions): Promise<Dto.MessageResponseDto> {
+    return this.message('renameVPC', `${vpcPath(p, v)}/rename`, 'repeatable', o, body);
+  }
+
+  // ---- peerings -------------------------------------------------------------------------------
+
+  listVPCPeerings(p: Id, v: Id, o?: CallOptions): Promise<Dto.PeeringDto[]> {
+    return this.list('listVPCPeerings', `${vpcPath(p, v)}/peerings`, 'id', o);
+  }
+
+  /** The peering's identity is its peer_vpc_id: that is the "name" of an ambiguous create. */
+  createVPCPeering(p: Id, v: Id, body: Dto.CreatePeeringRequestDto, o?: CallOptions): Promise<Dto.PeeringDto> {
+    const spec = { body, requestName: body.peer_vpc_id };
+    return this.object('createVPCPeering', 'POST', `${vpcPath(p, v)}/peerings`, 'create', o, spec);
+  }
+
+  getVPCPeering(p: Id, v: Id, x: Id, o?: CallOptions): Promise<Dto.PeeringDto> {
+    return this.object('getVPCPeering', 'GET', peeringPath(p, v, x), 'read', o);
+  }
+
+  async deleteVPCPeering(p: Id, v: Id, x: Id, o?: CallOptions): Promise<void> {
+    const spec: RequestSpec = { op: 'deleteVPCPeering', method: 'DELETE', path: peeringPath(p, v, x), safety: 'checked', signal: o?.signal };
+    await this.checked(spec, async (err) => (err.status === 404 ? true : undefined));
+  }
+
+  // ---- services -------------------------------------------------------------------------------
+
+  listServices(p: Id, o?: CallOptions): Promise<Dto.ServiceDto[]> {
+    return this.list('listServices', `${projectPath(p)}/services`, 'service_id', o);
+  }
+
+  /** The answer carries `initial_password`: a secret the caller must not print or store. */
+  createService(p: Id, body: Dto.CreateServiceRequestDto, o?: CallOptions): Promise<Dto.ServiceDto> {
+    return this.object('createService', 'POST', `${projectPath(p)}/services`, 'create', o, { body, requestName: body.name });
+  }
+
+  getService(p: Id, s: Id, o?: CallOptions): Promise<Dto.ServiceDto> {
+    return this.object('getService', 'GET', servicePath(p, s), 'read', o);
+  }
+
+  async deleteService(p: Id, s: Id, o?: CallOptions): Promise<void> {
+    const spec: RequestSpec = { op: 'deleteService', method: 'DELETE', path: servicePath(p, s), safety: 'checked', signal: o?.signal };
+    await this.checked(spec, async (err) => {
+      if (err.status === 404) return true;
+      return verify.showsDeletion(await this.findService(p, s, o)) ? true : undefined;
+    });
+  }
+
+  startService(p: Id, s: Id, o?: CallOptions): Promise<Dto.ServiceDto> {
+    return this.serviceTransition('startService', p, s, 'start', undefined, o, verify.showsStart);
+  }
+
+  stopService(p: Id, s: Id, o?: CallOptions): Promise<Dto.ServiceDto> {
+    return this.serviceTransition('stopService', p, s, 'stop', undefined, o, verify.showsStop);
+  }
+
+  async attachServiceToVPC(p: Id, s: Id, body: Dto.VpcAttachmentRequestDto, o?: CallOptions): Promise<Dto.MessageResponseDto> {
+    const svc = await this.serviceTransition('attachServiceToVPC', p, s, 'attachToVPC', body, o, (x) => verify.showsAttach(x, body.vpc_id));
+    return asMessage(svc);
+  }
+
+  async detachServiceFromVPC(p: Id, s: Id, body: Dto.VpcAttachmentRequestDto, o?: CallOptions): Promise<Dto.MessageResponseDto> {
+    const svc = await this.serviceTransition('detachServiceFromVPC', p, s, 'detachFromVPC', body, o, (x) => verify.showsDetach(x, body.vpc_id));
+    return asMessage(svc);
+  }
+
+  resizeService(p: Id, s: Id, body: Dto.ResizeRequestDto, o?: CallOptions): Promise<Dto.ServiceDto> {
+    return this.serviceTransition('resizeService', p, s, 'resize', body, o, (x) => verify.showsServiceResize(x, body));
+  }
+
+  enablePooler(p: Id, s: Id, o?: CallOptions): Promise<Dto.MessageResponseDto> {
+    return this.message('enablePooler', `${servicePath(p, s)}/enablePooler`, 'repeatable', o);
+  }
+
+  disablePooler(p: Id, s: Id, o?: CallOptions): Promise<Dto.MessageResponseDto> {
+    return this.message('disablePooler', `${servicePath(p, s)}/disablePooler`, 'repeatable', o);
+  }
+
+  /** A create: the answer carries `initial_password`, a secret. */
+  forkService(p: Id, s: Id, body: Dto.ForkServiceRequestDto, o?: CallOptions): Promise<Dto.ServiceDto> {
+    return this.object('forkService', 'POST', `${servicePath(p, s)}/forkService`, 'create', o, { body, requestName: body.name });
+  }
+
+  /** The password is sent once and scrubbed from every message; never logged. */
+  async updatePassword(p: Id, s: Id, body: Dto.UpdatePasswordRequestDto, o?: CallOptions): Promise<void> {
+    const path = `${servicePath(p, s)}/updatePassword`;
+    await this.http.send({ op: 'updatePassword', method: 'POST', path, body, safety: 'repeatable', secrets: [body.password], signal: o?.signal });
+  }
+
+  setEnvironment(p: Id, s: Id, body: Dto.SetEnvironmentRequestDto, o?: CallOptions): Promise<Dto.MessageResponseDto> {
+    return this.message('setEnvironment', `${servicePath(p, s)}/setEnvironment`, 'repeatable', o, body);
+  }
+
+  /** One page, newest first; pass the previous page's cursor (see logs.ts for paging). */
+  async getServiceLogs(p: Id, s: Id, query: Dto.LogsQueryDto = {}, o?: CallOptions): Promise<Dto.LogsResponseDto> {
+    const spec: RequestSpec = { op: 'getServiceLogs', method: 'GET', path: `${servicePath(p, s)}/logs`, query: logsQuery(query), safety: 'read', signal: o?.signal };
+    const data = this.expectObject(spec, (await this.http.send(spec)).data) as Dto.LogsResponseDto;
+    if (!Array.isArray(data.logs) && !Array.isArray(data.entries)) throw this.invalid(spec, 'a logs answer without "logs" or "entries"');
+    return data;
+  }
+
+  setHAReplica(p: Id, s: Id, body: Dto.SetHaRequestDto, o?: CallOptions): Promise<Dto.ServiceDto> {
+    return this.serviceTransition('setHAReplica', p, s, 'setHA', body, o, (x) => verify.showsHa(x, body));
+  }
+
+  // ---- read replica sets ----------------------------------------------------------------------
+
+  listReplicaSets(p: Id, s: Id, o?: CallOptions): Promise<Dto.ReadReplicaSetDto[]> {
+    return this.list('listReplicaSets', `${servicePath(p, s)}/replicaSets`, 'id', o);
+  }
+
+  createReplicaSet(p: Id, s: Id, body: Dto.CreateReplicaSetRequestDto, o?: CallOptions): Promise<Dto.ReadReplicaSetDto> {
+    const spec = { body, requestName: body.name };
+    return this.object('createReplicaSet', 'POST', `${servicePath(p, s)}/replicaSets`, 'create', o, spec);
+  }
+
+  async deleteReplicaSet(p: Id, s: Id, r: Id, o?: CallOptions): Promise<void> {
+    const spec: RequestSpec = { op: 'deleteReplicaSet', method: 'DELETE', path: replicaSetPath(p, s, r), safety: 'checked', signal: o?.signal };
+    await this.checked(spec, async (err) => {
+      if (err.status === 404) return true;
+      return verify.showsReplicaSetDeletion(await this.findReplicaSet(p, s, r, o)) ? true : undefined;
+    });
+  }
+
+  async resizeReplicaSet(p: Id, s: Id, r: Id, body: Dto.ResizeRequestDto, o?: CallOptions): Promise<Dto.MessageResponseDto> {
+    const spec: RequestSpec = { op: 'resizeReplicaSet', method: 'POST', path: `${replicaSetPath(p, s, r)}/resize`, body, safety: 'checked', signal: o?.signal };
+    const data = await this.checked(spec, async (err) =>
+      err.status === 409 && verify.showsReplicaSetResize(await this.findReplicaSet(p, s, r, o), body) ? {} : undefined,
+    );
+    return asMessage(data);
+  }
+
+  enableReplicaPooler(p: Id, s: Id, r: Id, o?: CallOptions): Promise<Dto.MessageResponseDto> {
+    return this.message('enableReplicaPooler', `${replicaSetPath(p, s, r)}/enablePooler`, 'repeatable', o);
+  }
+
+  disableReplicaPooler(p: Id, s: Id, r: Id, o?: CallOptions): Promise<Dto.MessageResponseDto> {
+    return this.message('disableReplicaPooler', `${replicaSetPath(p, s, r)}/disablePooler`, 'repeatable', o);
+  }
+
+  setReplicaEnvironment(p: Id, s: Id, r: Id, body: Dto.SetEnvironmentRequestDto, o?: CallOptions): Promise<Dto.MessageResponseDto> {
+    return this.message('setReplicaEnvironment', `${replicaSetPath(p, s, r)}/setEnvironment`, 'repeatable', o, body);
+  }
+
+  // ---- plumbing -------------------------------------------------------------------------------
+
+  private async list<T>(op: string, path: string, idField: string, o?: CallOptions): Promise<T[]> {
+    const spec: RequestSpec = { op, method: 'GET', path, safety: 'read', signal: o?.signal };
+    const data = (await this.http.send(spec)).data;
+    if (!Array.isArray(data)) throw this.invalid(spec, 'expected a JSON array');
+    for (const item of data) {
+      const id = (item as Record<string, unknown> | null)?.[idField];
+      if (typeof id !== 'string' && typeof id !== 'number') throw this.invalid(spec, `an item without "${idField}"`);
+    }
+    return data as T[];
+  }
+
+  private async object<T>(op: string, method: 'GET' | 'POST', path: string, safety: Safety, o?: CallOptions, extra?: { body?: unknown; requestName?: string | undefined }): Promise<T> {
+    const spec: RequestSpec = { op, method, path, safety, signal: o?.signal, body: extra?.body };
+    if (extra?.requestName !== undefined) spec.requestName = extra.requestName;
+    const data = (await this.http.send(spec)).data;
+    try {
+      return this.expectObject(spec, data) as T;
+    } catch (err) {
+      throw safety === 'create' ? ambiguousCreate(spec, err) : err;
+    }
+  }
+
+  private async message(op: string, path: string, safety: Safety, o?: CallOptions, body?: unknown): Promise<Dto.MessageResponseDto> {
+    const res = await this.http.send({ op, method: 'POST', path, body, safety, signal: o?.signal });
+    return asMessage(res.data);
+  }
+
+  /** A checked POST on a service whose answer (when any) is the service. */
+  private async serviceTransition(op: string, p: Id, s: Id, action: string, body: unknown, o: CallOptions | undefined, shows: (svc: Dto.ServiceDto) => boolean): Promise<Dto.ServiceDto> {
+    const spec: RequestSpec = { op, method: 'POST', path: `${servicePath(p, s)}/${action}`, body, safety: 'checked', signal: o?.signal };
+    const data = await this.checked(spec, async (err) => {
+      if (err.status !== 409) return undefined;
+      const svc = await this.findService(p, s, o);
+      return svc !== undefined && shows(svc) ? svc : undefined;
+    });
+    return data as Dto.ServiceDto;
+  }
+
+  /**
+   * Sends a checked operation. When a repeat after an unknown outcome is refused, `confirm` reads
+   * the resource back: a defined result means the first attempt took effect.
+   */
+  private async checked(spec: RequestSpec, confirm: (err: ApiError) => Promise<unknown>): Promise<unknown> {
+    try {
+      return (await this.http.send(spec)).data;
+    } catch (err) {
+      if (!(err instanceof ApiError) || !err.afterUnknownOutcome || (err.status !== 409 && err.status !== 404)) throw err;
+      const confirmed = await confirm(err);
+      if (confirmed === undefined) throw err;
+      this.logger?.(`[api] ${spec.op}: the repeat was refused (${err.status}) but the resource shows the first attempt took effect`);
+      return confirmed === true ? undefined : confirmed;
+    }
+  }
+
+  private async findService(p: Id, s: Id, o?: CallOptions): Promise<Dto.ServiceDto | undefined> {
+    try {
+      return await this.getService(p, s, o);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) return undefined;
+      throw err;
+    }
+  }
+
+  private async findReplicaSet(p: Id, s: Id, r: Id, o?: CallOptions): Promise<Dto.ReadReplicaSetDto | undefined> {
+    return (await this.listReplicaSets(p, s, o)).find((rs) => String(rs.id) === r);
+  }
+
+  private expectObject(spec: RequestSpec, data: unknown): object {
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) throw this.invalid(spec, 'expected a JSON object');
+    return data;
+  }
+
+  private invalid(spec: RequestSpec, what: string): ApiError {
+    return new ApiError(`${spec.op}: the API answered with an unusable body (${what})`, {
+      status: 200,
+      code: 'INVALID_RESPONSE',
+      apiMessage: what,
+      method: spec.method,
+      path: spec.path,
+    });
+  }
+}

@@ -1,0 +1,271 @@
+// The HTTP transport under ApiClient: one keep-alive undici Pool per API origin, a time limit per
+// attempt, retries by safety class (retry.ts), debug lines that never hold the token or a body,
+// and errors a person can act on.
+import { Pool } from 'undici';
+import { DbformError } from '../model/errors.js';
+import { AmbiguousCreateError, ApiError } from './errors.js';
+import { describeHttpError, excerpt, readErrorBody, scrub } from './messages.js';
+import { decideRetry, parseRetryAfter, type AttemptOutcome, type RetryPolicy, type Safety } from './retry.js';
+import type { OperationId } from '../model/plan.js';
+
+export type ApiLogger = (line: string) => void;
+
+export interface TransportOptions {
+  baseUrl: string;
+  token: string;
+  userAgent: string;
+  timeoutMs: number;
+  retry: RetryPolicy;
+  allowInsecureHttp: boolean;
+  logger?: ApiLogger;
+  /** Upper bound of parallel connections to the API. */
+  connections: number;
+  random: () => number;
+}
+
+export interface RequestSpec {
+  /** The API operation, for messages: `resizeService`, `listServices`. */
+  op: string;
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Below the base URL, IDs already encoded: `/projects/p/services`. */
+  path: string;
+  query?: URLSearchParams;
+  body?: unknown;
+  safety: Safety;
+  /** Values sent in this request that must never appear in a message (a password). */
+  secrets?: string[];
+  /** create only: the `name` sent, for AmbiguousCreateError. */
+  requestName?: string;
+  signal?: AbortSignal;
+}
+
+export interface ApiResponse {
+  status: number;
+  /** Parsed JSON, or undefined for an empty body. */
+  data: unknown;
+  /** An earlier attempt of this call had an unknown outcome (it may have been processed). */
+  afterUnknownOutcome: boolean;
+}
+
+/** Thrown inside an attempt when its own timer fired (as opposed to the caller's signal). */
+class AttemptTimeout extends Error {}
+
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** The base URL, checked: http(s) only, plain http only to loopback unless allowed. */
+export function parseBaseUrl(raw: string, allowInsecureHttp: boolean): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new DbformError(`the API URL "${raw}" is not a valid URL (expected e.g. https://api.example.com/public/api/v1)`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new DbformError(`the API URL "${raw}" must start with https:// (or http:// for a local emulator)`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new DbformError('the API URL must not carry credentials; give the token with DBFORM_API_KEY or --api-key-file');
+  }
+  if (url.protocol === 'http:' && !allowInsecureHttp && !isLoopback(url.hostname)) {
+    throw new DbformError(
+      `refusing to send the API token over plain http to ${url.host}; use https, or --allow-insecure-http if you really mean it`,
+    );
+  }
+  // A bare origin gets the API prefix, so `--api-url http://127.0.0.1:4010` just works.
+  if (url.pathname === '/' || url.pathname === '') url.pathname = '/public/api/v1';
+  url.pathname = url.pathname.replace(/\/+$/, '');
+  url.search = '';
+  url.hash = '';
+  return url;
+}
+
+export function isLoopback(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+export class HttpTransport {
+  readonly baseUrl: URL;
+  private readonly pool: Pool;
+  private readonly basePath: string;
+
+  constructor(private readonly options: TransportOptions) {
+    this.baseUrl = parseBaseUrl(options.baseUrl, options.allowInsecureHttp);
+    this.basePath = this.baseUrl.pathname;
+    this.pool = new Pool(this.baseUrl.origin, {
+      connections: options.connections,
+      connect: { timeout: Math.min(10_000, options.timeoutMs) },
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+
+  /** Sends with retries; resolves with any 2xx answer, throws ApiError / AmbiguousCreateError otherwise. */
+  async send(spec: RequestSpec): Promise<ApiResponse> {
+    const secrets = [this.options.token, ...(spec.secrets ?? [])];
+    let afterUnknownOutcome = false;
+    for (let attempt = 1; ; attempt++) {
+      spec.signal?.throwIfAborted();
+      const started = performance.now();
+      const result = await this.attempt(spec);
+      const ms = Math.round(performance.now() - started);
+      const outcome = toOutcome(result);
+      const decision = decideRetry(spec.safety, outcome, attempt, this.options.retry, this.options.random);
+      const summary = summarize(result, secrets);
+      if (decision.action === 'retry') {
+        this.log(`${spec.method} ${this.pathFor(spec)} -> ${summary} in ${ms} ms (attempt ${attempt}); retrying in ${decision.delayMs} ms`);
+        afterUnknownOutcome ||= decision.ambiguous;
+        await sleep(decision.delayMs, spec.signal);
+        continue;
+      }
+      this.log(`${spec.method} ${this.pathFor(spec)} -> ${summary} in ${ms} ms (attempt ${attempt})`);
+      if (decision.action === 'ambiguous') throw ambiguousCreate(spec, this.toError(spec, result, attempt, secrets, afterUnknownOutcome));
+      if ('status' in result && result.status >= 200 && result.status < 300) {
+        try {
+          return { status: result.status, data: this.parseBody(spec, result, secrets, afterUnknownOutcome), afterUnknownOutcome };
+        } catch (err) {
+          // Accepted, but the answer (and so the new ID) is unreadable: as good as lost.
+          throw spec.safety === 'create' ? ambiguousCreate(spec, err) : err;
+        }
+      }
+      throw this.toError(spec, result, attempt, secrets, afterUnknownOutcome);
+    }
+  }
+
+  private pathFor(spec: RequestSpec): string {
+    const q = spec.query?.toString();
+    return q ? `${spec.path}?${q}` : spec.path;
+  }
+
+  private log(line: string): void {
+    // Defence in depth: the token is never put in a line, but scrub anyway.
+    this.options.logger?.(scrub(`[api] ${line}`, [this.options.token]));
+  }
+
+  private async attempt(spec: RequestSpec): Promise<AttemptResult> {
+    const timer = new AbortController();
+    const timeout = setTimeout(() => timer.abort(new AttemptTimeout()), this.options.timeoutMs);
+    const signal = spec.signal ? AbortSignal.any([spec.signal, timer.signal]) : timer.signal;
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.options.token}`,
+      'user-agent': this.options.userAgent,
+      accept: 'application/json',
+    };
+    let body: string | undefined;
+    if (spec.body !== undefined) {
+      body = JSON.stringify(spec.body);
+      headers['content-type'] = 'application/json';
+    }
+    try {
+      const res = await this.pool.request({ method: spec.method, path: this.basePath + this.pathFor(spec), headers, body, signal });
+      const text = await res.body.text();
+      return { status: res.statusCode, text, retryAfter: res.headers['retry-after'] };
+    } catch (err) {
+      if (spec.signal?.aborted) throw spec.signal.reason;
+      if (timer.signal.aborted) return { failure: 'timeout', error: err };
+      return { failure: 'network', error: err, sent: !NOT_SENT_CODES.has(errorCode(err)) };
+    } finally {
+      clearTimeout(timeout);
+    }
+  }
+
+  private parseBody(spec: RequestSpec, res: HttpResult, secrets: string[], afterUnknownOutcome: boolean): unknown {
+    if (res.text.trim() === '') return undefined;
+    try {
+      return JSON.parse(res.text);
+    } catch (err) {
+      const message = `${spec.op}: the API answered ${res.status} with a body that is not JSON (truncated or not the API?): ${excerpt(res.text)}`;
+      throw new ApiError(scrub(message, secrets), {
+        status: res.status,
+        code: 'INVALID_RESPONSE',
+        apiMessage: 'invalid JSON body',
+        method: spec.method,
+        path: spec.path,
+        cause: err,
+        afterUnknownOutcome,
+      });
+    }
+  }
+
+  private toError(spec: RequestSpec, result: AttemptResult, attempts: number, secrets: string[], afterUnknownOutcome: boolean): ApiError {
+    const base = { method: spec.method, path: spec.path, afterUnknownOutcome };
+    if ('status' in result) {
+      const error = readErrorBody(result.text, result.status);
+      const clean = { code: error.code, message: scrub(error.message, secrets), details: error.details && scrub(error.details, secrets) };
+      const message = describeHttpError({ op: spec.op, path: spec.path, status: result.status, error: clean, attempts });
+      return new ApiError(message, { ...base, status: result.status, code: clean.code, apiMessage: clean.message, details: clean.details });
+    }
+    const where = this.baseUrl.href;
+    const tries = attempts > 1 ? ` (${attempts} attempts)` : '';
+    if (result.failure === 'timeout') {
+      const message = `${spec.op}: no answer from the API at ${where} within ${this.options.timeoutMs} ms${tries}`;
+      return new ApiError(message, { ...base, status: 0, code: 'TIMEOUT', apiMessage: 'timed out', cause: result.error });
+    }
+    const code = errorCode(result.error) || 'NETWORK_ERROR';
+    const detail = scrub(errorMessage(result.error), secrets);
+    const message = result.sent
+      ? `${spec.op}: the connection to the API at ${where} failed (${code}: ${detail})${tries}`
+      : `cannot reach the API at ${where} (${code}: ${detail})${tries}; is the URL right and the API running?`;
+    return new ApiError(message, { ...base, status: 0, code, apiMessage: detail, cause: result.error });
+  }
+}
+
+interface HttpResult {
+  status: number;
+  text: string;
+  retryAfter: string | string[] | undefined;
+}
+type AttemptResult = HttpResult | { failure: 'timeout'; error: unknown } | { failure: 'network'; error: unknown; sent: boolean };
+
+/** The error of a create whose outcome is unknown (see retry.ts). */
+export function ambiguousCreate(spec: RequestSpec, cause: unknown): AmbiguousCreateError {
+  return new AmbiguousCreateError({ op: spec.op as OperationId, requestName: spec.requestName, method: spec.method, path: spec.path, cause });
+}
+
+function toOutcome(result: AttemptResult): AttemptOutcome {
+  if ('status' in result) {
+    const retryAfterMs = parseRetryAfter(result.retryAfter);
+    return retryAfterMs === undefined ? { kind: 'response', status: result.status } : { kind: 'response', status: result.status, retryAfterMs };
+  }
+  if (result.failure === 'timeout') return { kind: 'timeout' };
+  return { kind: 'network', sent: result.sent };
+}
+
+function summarize(result: AttemptResult, secrets: string[]): string {
+  if ('status' in result) {
+    if (result.status < 400) return String(result.status);
+    return `${result.status} ${readErrorBody(result.text, result.status).code}`;
+  }
+  if (result.failure === 'timeout') return 'timeout';
+  return scrub(`${errorCode(result.error) || 'network error'}${result.sent ? '' : ' (not sent)'}`, secrets);
+}
+
+function errorCode(err: unknown): string {
+  const e = err as { code?: unknown; cause?: { code?: unknown } } | null;
+  if (typeof e?.code === 'string') return e.code;
+  if (typeof e?.cause?.code === 'string') return e.cause.code;
+  return '';
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

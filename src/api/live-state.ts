@@ -1,0 +1,45 @@
+// Reads a whole project in at most 2 + V requests: the services list (which embeds every replica
+// set), the VPC list, and the peerings of each VPC asked for, all in parallel (SPEC section 8).
+import type { LiveState, LiveVpc } from '../model/resources.js';
+import type { ApiClient, CallOptions } from './client.js';
+import { ApiError } from './errors.js';
+import { mapPeering, mapService, mapVpc } from './live-mapping.js';
+
+export interface FetchLiveStateOptions extends CallOptions {
+  /** Which VPCs' peerings to read: `'all'`, or a predicate on the VPC. Others get `peerings: undefined`. */
+  peeringsOf: 'all' | ((vpc: LiveVpc) => boolean);
+  /** Peering lists in flight at once; default 16. */
+  concurrency?: number;
+}
+
+type ReaderClient = Pick<ApiClient, 'listServices' | 'listVPCs' | 'listVPCPeerings'>;
+
+export async function fetchLiveState(client: ReaderClient, projectId: string, options: FetchLiveStateOptions): Promise<LiveState> {
+  const call = { signal: options.signal };
+  const [serviceDtos, vpcDtos] = await Promise.all([client.listServices(projectId, call), client.listVPCs(projectId, call)]);
+  const vpcs = vpcDtos.map(mapVpc);
+  const wanted = vpcs.filter((v) => options.peeringsOf === 'all' || options.peeringsOf(v));
+  const gone = new Set<string>();
+  await runBounded(wanted, options.concurrency ?? 16, async (vpc) => {
+    try {
+      vpc.peerings = (await client.listVPCPeerings(projectId, vpc.id, call)).map((p) => mapPeering(p, vpc.id));
+    } catch (err) {
+      // Deleted between the two reads: it is not live any more.
+      if (err instanceof ApiError && err.status === 404) gone.add(vpc.id);
+      else throw err;
+    }
+  });
+  return {
+    projectId,
+    vpcs: vpcs.filter((v) => !gone.has(v.id)),
+    services: serviceDtos.map(mapService),
+  };
+}
+
+async function runBounded<T>(items: T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await run(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}

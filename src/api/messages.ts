@@ -1,0 +1,106 @@
+// Turning an API answer into a message a person can act on. Pure: no I/O.
+import type { ErrorDto } from './dto.js';
+
+/** What a path below the base URL acts on, in words: `service kd9w2xp4mz`, `project p1`. */
+export function describeTarget(path: string): string {
+  const s = path.split('?')[0]!.split('/').filter((x) => x !== '').map(decodeSegment);
+  if (s[0] !== 'projects' || s.length < 2) return 'the project list';
+  const project = `project ${s[1]}`;
+  if (s[2] === 'vpcs' && s[3] !== undefined) {
+    if (s[4] === 'peerings' && s[5] !== undefined) return `peering ${s[5]} of VPC ${s[3]}`;
+    return `VPC ${s[3]}`;
+  }
+  if (s[2] === 'services' && s[3] !== undefined) {
+    if (s[4] === 'replicaSets' && s[5] !== undefined) return `replica set ${s[5]} of service ${s[3]}`;
+    return `service ${s[3]}`;
+  }
+  return project;
+}
+
+/** The project ID of a path, when the path is project-scoped. */
+export function projectOf(path: string): string | undefined {
+  const s = path.split('?')[0]!.split('/').filter((x) => x !== '');
+  return s[0] === 'projects' && s[1] !== undefined ? decodeSegment(s[1]) : undefined;
+}
+
+function decodeSegment(x: string): string {
+  try {
+    return decodeURIComponent(x);
+  } catch {
+    return x;
+  }
+}
+
+/** Reads an error body tolerantly: the API's JSON shape, or a short excerpt of whatever came. */
+export function readErrorBody(text: string, status: number): ErrorDto {
+  const fallback = `HTTP_${status}`;
+  if (text.trim() === '') return { code: fallback, message: 'no error body' };
+  try {
+    const data = JSON.parse(text) as Partial<Record<keyof ErrorDto, unknown>>;
+    if (typeof data === 'object' && data !== null) {
+      const code = typeof data.code === 'string' && data.code !== '' ? data.code : fallback;
+      const message = typeof data.message === 'string' && data.message !== '' ? data.message : 'no message';
+      const out: ErrorDto = { code, message };
+      if (typeof data.details === 'string' && data.details !== '') out.details = data.details;
+      return out;
+    }
+  } catch {
+    // not JSON: fall through to the excerpt
+  }
+  return { code: fallback, message: `the error body is not JSON: ${excerpt(text)}` };
+}
+
+/** First 80 characters of a body on one line, for messages about unusable answers. */
+export function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return JSON.stringify(flat.length > 80 ? `${flat.slice(0, 80)}...` : flat);
+}
+
+/** Replaces every occurrence of each secret by `[redacted]`. */
+export function scrub(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret.length > 0) out = out.split(secret).join('[redacted]');
+  }
+  return out;
+}
+
+export interface HttpErrorFacts {
+  op: string;
+  path: string;
+  status: number;
+  error: ErrorDto;
+  attempts: number;
+}
+
+/** The message of an ApiError for an HTTP error answer. */
+export function describeHttpError(f: HttpErrorFacts): string {
+  const target = describeTarget(f.path);
+  const tag = `${f.status} ${f.error.code}`;
+  const details = f.error.details === undefined ? '' : ` (${f.error.details})`;
+  const api = `${f.error.message}${details}`;
+  const tries = f.attempts > 1 ? ` after ${f.attempts} attempts` : '';
+  switch (f.status) {
+    case 401:
+      return `the API rejected the token (${tag}: ${api}); check DBFORM_API_KEY or the file given to --api-key-file`;
+    case 403:
+      return `${f.op}: the token is not allowed to act on ${target} (${tag}: ${api})`;
+    case 404: {
+      const project = projectOf(f.path);
+      if (target.startsWith('project ') && project !== undefined) {
+        return `${f.op}: project "${project}" does not exist or the token cannot see it (${tag}: ${api})`;
+      }
+      return `${f.op}: ${target} was not found (${tag}: ${api})`;
+    }
+    case 409:
+      return `${f.op} on ${target} was refused: ${api} (${tag})`;
+    case 400:
+    case 413:
+    case 415:
+      return `${f.op} on ${target}: the API refused the request: ${api} (${tag})`;
+    case 429:
+      return `${f.op} on ${target}: the API kept throttling the request${tries} (${tag}: ${api})`;
+    default:
+      return `${f.op} on ${target} failed${tries}: ${api} (${tag})`;
+  }
+}

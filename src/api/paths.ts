@@ -1,0 +1,27 @@
+// URL paths of the API operations and small body helpers of the client.
+import type { LogsQueryDto, MessageResponseDto } from './dto.js';
+
+const enc = encodeURIComponent;
+export const projectPath = (p: string) => `/projects/${enc(p)}`;
+export const vpcPath = (p: string, v: string) => `${projectPath(p)}/vpcs/${enc(v)}`;
+export const peeringPath = (p: string, v: string, x: string) => `${vpcPath(p, v)}/peerings/${enc(x)}`;
+export const servicePath = (p: string, s: string) => `${projectPath(p)}/services/${enc(s)}`;
+export const replicaSetPath = (p: string, s: string, r: string) => `${servicePath(p, s)}/replicaSets/${enc(r)}`;
+
+export function asMessage(data: unknown): MessageResponseDto {
+  if (typeof data === 'object' && data !== null && typeof (data as MessageResponseDto).message === 'string') {
+    return { message: (data as MessageResponseDto).message! };
+  }
+  return {};
+}
+
+export function logsQuery(q: LogsQueryDto): URLSearchParams {
+  const params = new URLSearchParams();
+  if (q.cursor !== undefined) params.set('cursor', q.cursor);
+  if (q.node !== undefined) params.set('node', String(q.node));
+  for (const s of q.search ?? []) params.append('search', s);
+  for (const s of q.severities ?? []) params.append('severities', s);
+  if (q.since !== undefined) params.set('since', q.since);
+  if (q.until !== undefined) params.set('until', q.until);
+  return params;
+}

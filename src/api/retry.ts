@@ -1,0 +1,120 @@
+// Retry decisions, kept pure so they can be tested without a network.
+//
+// Every operation has a safety class that says what may be re-sent when an attempt fails:
+//
+// - read: GETs. Re-sent on any transient failure.
+// - repeatable: re-sending gives the same result whatever the first attempt did (setEnvironment,
+//   enable/disablePooler, updatePassword, renameVPC and their replica-set twins). Re-sent on any
+//   transient failure, 500 included.
+// - checked: state transitions whose repeat is refused once the first took effect (start, stop,
+//   resize, setHA, attach, detach, deletes, resizeReplicaSet): a second start of a RESUMING
+//   service is 409, a second delete 404 or 409. They are re-sent on any transient failure, and when
+//   an earlier attempt had an unknown outcome and the repeat is refused (409/404), the client reads
+//   the resource back and reports success if it shows the transition (see verify.ts). Without an
+//   unknown outcome a 409/404 is the caller's error as usual.
+// - create: re-sent only when the failure proves nothing was done: 429 (throttled), 503 (the API
+//   rejects before processing) or a connection that never opened. Any other failure after the
+//   request may have left (500, 502, 504, reset, timeout) is ambiguous and stops the retries with
+//   AmbiguousCreateError, so that the apply engine can list and adopt instead of duplicating. A
+//   create accepted (2xx) with an unreadable answer is ambiguous too: its new ID is unknown.
+//   503 counts as "rejected before processing" (docs/api-behaviour.md: faults are answered before
+//   anything is done); 502 and 504 do not, since a gateway may have forwarded the request.
+
+export type Safety = 'read' | 'repeatable' | 'checked' | 'create';
+
+export interface RetryPolicy {
+  /** Attempts in total, the first included. */
+  maxAttempts: number;
+  /**
+   * Attempts when the API cannot be reached at all (connection refused, DNS): usually a wrong URL
+   * or an API that is down, so a person hears of it in seconds rather than after the full budget.
+   */
+  maxUnreachableAttempts: number;
+  /** Backoff before the 2nd attempt; doubles each attempt, before jitter. */
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** A longer Retry-After than this is not waited for: the call fails instead. */
+  maxRetryAfterMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxAttempts: 10,
+  maxUnreachableAttempts: 5,
+  baseDelayMs: 200,
+  maxDelayMs: 8_000,
+  maxRetryAfterMs: 60_000,
+};
+
+/** What one attempt produced, as far as retrying is concerned. */
+export type AttemptOutcome =
+  | { kind: 'response'; status: number; retryAfterMs?: number }
+  /** `sent: false` when the connection never opened (refused, DNS), so nothing reached the API. */
+  | { kind: 'network'; sent: boolean }
+  | { kind: 'timeout' };
+
+export type RetryDecision =
+  | { action: 'done' }
+  | { action: 'retry'; delayMs: number; ambiguous: boolean }
+  | { action: 'give-up' }
+  | { action: 'ambiguous' };
+
+const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
+
+/** Whether the API certainly did nothing with the request. */
+export function isRejectedBeforeProcessing(outcome: AttemptOutcome): boolean {
+  if (outcome.kind === 'network') return !outcome.sent;
+  if (outcome.kind === 'response') return outcome.status === 429 || outcome.status === 503;
+  return false;
+}
+
+/** Whether the outcome is a transient failure worth another attempt (for some safety class). */
+export function isTransient(outcome: AttemptOutcome): boolean {
+  if (outcome.kind === 'response') return RETRYABLE_STATUS.has(outcome.status);
+  return true;
+}
+
+/**
+ * What to do after attempt number `attempt` (1-based) ended with `outcome`. `random` in [0, 1)
+ * drives the jitter.
+ */
+export function decideRetry(
+  safety: Safety,
+  outcome: AttemptOutcome,
+  attempt: number,
+  policy: RetryPolicy,
+  random: () => number = Math.random,
+): RetryDecision {
+  if (!isTransient(outcome)) return { action: 'done' };
+  const rejected = isRejectedBeforeProcessing(outcome);
+  if (safety === 'create' && !rejected) return { action: 'ambiguous' };
+  if (attempt >= policy.maxAttempts) return { action: 'give-up' };
+  if (outcome.kind === 'network' && !outcome.sent && attempt >= policy.maxUnreachableAttempts) return { action: 'give-up' };
+  const retryAfterMs = outcome.kind === 'response' ? outcome.retryAfterMs : undefined;
+  if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) return { action: 'give-up' };
+  return { action: 'retry', delayMs: retryDelay(attempt, policy, random, retryAfterMs), ambiguous: !rejected };
+}
+
+/**
+ * Exponential backoff with jitter: between half and all of min(max, base * 2^(attempt-1)). A
+ * Retry-After is a floor, plus up to 10 % jitter so throttled callers do not return in lockstep.
+ */
+export function retryDelay(attempt: number, policy: RetryPolicy, random: () => number, retryAfterMs?: number): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempt - 1));
+  const backoff = ceiling / 2 + (random() * ceiling) / 2;
+  if (retryAfterMs === undefined || retryAfterMs <= 0) return Math.round(backoff);
+  return Math.round(retryAfterMs * (1 + random() * 0.1));
+}
+
+/**
+ * Parses a Retry-After header: delay-seconds or an HTTP date. Undefined when absent or unreadable
+ * (the normal backoff applies then).
+ */
+export function parseRetryAfter(value: string | string[] | undefined, nowMs: number = Date.now()): number | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (text === undefined) return undefined;
+  const trimmed = text.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - nowMs);
+}

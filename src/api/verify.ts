@@ -1,0 +1,56 @@
+// Checks for "checked" operations (retry.ts): after an attempt with an unknown outcome, a repeat
+// that the API refuses (409, or 404 for a delete) may just mean the first attempt worked. These
+// predicates say whether the resource, read back, shows that the operation took effect.
+import type { ReadReplicaSetDto, ResizeRequestDto, ServiceDto, SetHaRequestDto } from './dto.js';
+import { mapHa, sizeOfSpec, vpcIdOf } from './live-mapping.js';
+
+export function showsStart(svc: ServiceDto): boolean {
+  return svc.status === 'RESUMING' || svc.status === 'READY';
+}
+
+export function showsStop(svc: ServiceDto): boolean {
+  return svc.status === 'PAUSING' || svc.status === 'PAUSED';
+}
+
+export function showsDeletion(svc: ServiceDto | undefined): boolean {
+  return svc === undefined || svc.status === 'DELETING' || svc.status === 'DELETED';
+}
+
+export function showsServiceResize(svc: ServiceDto, body: ResizeRequestDto): boolean {
+  if (svc.status === 'UPGRADING') return true;
+  const size = sizeOfSpec(svc.resources?.[0]?.spec);
+  return size !== undefined && String(size.cpuMillis) === body.cpu_millis && String(size.memoryGbs) === body.memory_gbs;
+}
+
+/** An omitted count in setHA means 0 (docs/api-behaviour.md), not "unchanged". */
+export function showsHa(svc: ServiceDto, body: SetHaRequestDto): boolean {
+  if (svc.status === 'UPGRADING') return true;
+  const ha = mapHa(svc.ha_replicas);
+  return ha.replicas === (body.replica_count ?? 0) && ha.syncReplicas === (body.sync_replica_count ?? 0);
+}
+
+/**
+ * Attached to `vpcId`, or not attached at all: an attach in progress is invisible until it
+ * completes, so "not yet attached" is accepted and the caller's wait for `vpc_endpoint` decides.
+ * Attached to another VPC means the refusal was real.
+ */
+export function showsAttach(svc: ServiceDto, vpcId: string): boolean {
+  const attached = vpcIdOf(svc);
+  return attached === null || attached === vpcId;
+}
+
+/** Detached, or still attached to `vpcId` while the detach completes (the caller's wait decides). */
+export function showsDetach(svc: ServiceDto, vpcId: string): boolean {
+  const attached = vpcIdOf(svc);
+  return attached === null || attached === vpcId;
+}
+
+export function showsReplicaSetResize(rs: ReadReplicaSetDto | undefined, body: ResizeRequestDto): boolean {
+  if (rs === undefined) return false;
+  if (rs.status === 'resizing') return true;
+  return String(rs.cpu_millis) === body.cpu_millis && String(rs.memory_gbs) === body.memory_gbs;
+}
+
+export function showsReplicaSetDeletion(rs: ReadReplicaSetDto | undefined): boolean {
+  return rs === undefined || rs.status === 'deleting';
+}

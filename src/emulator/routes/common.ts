@@ -1,0 +1,52 @@
+// Lookups shared by the route files: each settles what it returns, so handlers see the present.
+import { requireProject } from '../auth.js';
+import { conflict, notFound } from '../errors.js';
+import type { RequestContext, RouteResult } from '../router.js';
+import type { ProjectRecord, ReplicaSetRecord, ServiceRecord, VpcRecord } from '../store.js';
+import { replicaSetStatusAt, serviceStatusAt, settleService } from '../timelines.js';
+
+export function projectOf(ctx: RequestContext): ProjectRecord {
+  return requireProject(ctx.world, ctx.principal, ctx.params.project_id!);
+}
+
+/** The service of the path, settled at the request's instant; 404 when unknown or gone. */
+export function serviceOf(ctx: RequestContext, project: ProjectRecord): ServiceRecord {
+  const id = ctx.params.service_id!;
+  const svc = project.services.get(id);
+  if (!svc || !settleService(project, svc, ctx.now)) throw notFound(`service "${id}" not found`);
+  return svc;
+}
+
+/** The service of the path, refusing one that is being deleted (every mutation but reads). */
+export function liveServiceOf(ctx: RequestContext, project: ProjectRecord): ServiceRecord {
+  const svc = serviceOf(ctx, project);
+  if (serviceStatusAt(svc, ctx.now) === 'DELETING') throw conflict(`service "${svc.id}" is being deleted`);
+  return svc;
+}
+
+/** Refuses the operation unless the service is READY. */
+export function requireReady(svc: ServiceRecord, now: number, operation: string): void {
+  const status = serviceStatusAt(svc, now);
+  if (status !== 'READY') throw conflict(`cannot ${operation} service "${svc.id}" while it is ${status} (it must be READY)`);
+}
+
+export function vpcOf(ctx: RequestContext, project: ProjectRecord, id = ctx.params.vpc_id!): VpcRecord {
+  const vpc = project.vpcs.get(id);
+  if (!vpc) throw notFound(`vpc "${id}" not found`);
+  return vpc;
+}
+
+export function replicaSetOf(ctx: RequestContext, svc: ServiceRecord): ReplicaSetRecord {
+  const id = ctx.params.replica_set_id!;
+  const rs = svc.replicaSets.get(id);
+  if (!rs) throw notFound(`replica set "${id}" not found in service "${svc.id}"`);
+  return rs;
+}
+
+export function requireNotDeleting(rs: ReplicaSetRecord, now: number): void {
+  if (replicaSetStatusAt(rs, now) === 'deleting') throw conflict(`replica set "${rs.id}" is being deleted`);
+}
+
+export const ok = (body: unknown): RouteResult => ({ status: 200, body, mutated: false });
+export const message = (status: number, text: string): RouteResult => ({ status, body: { message: text }, mutated: true });
+export const noContent = (): RouteResult => ({ status: 204, mutated: true });

@@ -1,0 +1,121 @@
+// Lazy timelines: a transition is stored as absolute deadlines, and the status is computed when
+// read. Settling applies a finished transition's effects to the record; it depends only on the
+// clock, so doing it on read needs no persistence (a reload settles to the same result).
+import type { ServiceStatusDto } from '../api/dto.js';
+import type { Clock } from './clock.js';
+import type {
+  ProjectRecord,
+  ReplicaSetRecord,
+  ReplicaSetTimeline,
+  ServiceRecord,
+  ServiceTimeline,
+  VpcAttachment,
+} from './store.js';
+
+/** The status a service shows at `now` (assumes nothing about settling). */
+export function serviceStatusAt(svc: ServiceRecord, now: number): ServiceStatusDto {
+  const t = svc.timeline;
+  if (!t) return svc.status;
+  for (const step of t.steps) if (now < step.until) return step.status;
+  // Finished but not yet settled: what settling would show (GONE is never shown).
+  return t.then === 'GONE' ? 'DELETING' : t.then;
+}
+
+/** The first status of a transition: what a 202 answer shows, even when time scale 0 ends it at once. */
+export function initialStatus(t: ServiceTimeline): ServiceStatusDto {
+  return t.steps[0]!.status;
+}
+
+/** Builds a timeline from nominal durations, scaled by the clock, starting now. */
+export function buildTimeline(
+  clock: Clock,
+  now: number,
+  steps: Array<[ServiceStatusDto, number]>,
+  then: ServiceTimeline['then'],
+): ServiceTimeline {
+  let at = now;
+  const out: ServiceTimeline = { steps: [], then };
+  for (const [status, ms] of steps) {
+    at += clock.scale(ms);
+    out.steps.push({ status, until: at });
+  }
+  return out;
+}
+
+function timelineOver(t: ServiceTimeline, now: number): boolean {
+  return now >= t.steps[t.steps.length - 1]!.until;
+}
+
+/**
+ * Applies whatever has finished by `now` to the service and its replica sets. Returns false when
+ * the service is gone; the caller removes it from its project.
+ */
+export function settleService(project: ProjectRecord, svc: ServiceRecord, now: number): boolean {
+  const t = svc.timeline;
+  if (t && timelineOver(t, now)) {
+    if (t.then === 'GONE') {
+      removeService(project, svc);
+      return false;
+    }
+    if (t.size !== undefined) svc.size = t.size;
+    if (t.ha !== undefined) svc.ha = t.ha;
+    svc.status = t.then;
+    delete svc.timeline;
+  }
+  if (svc.vpc?.pending !== undefined && now >= svc.vpc.until) settleAttachment(project, svc, svc.vpc);
+  for (const rs of svc.replicaSets.values()) settleReplicaSet(svc, rs, now);
+  return true;
+}
+
+function settleAttachment(project: ProjectRecord, svc: ServiceRecord, att: VpcAttachment): void {
+  if (att.pending === 'detach') {
+    project.vpcs.get(att.vpcId)?.attached.delete(svc.id);
+    delete svc.vpc;
+  } else {
+    delete att.pending;
+  }
+}
+
+function settleReplicaSet(svc: ServiceRecord, rs: ReplicaSetRecord, now: number): void {
+  const t = rs.timeline;
+  if (!t || now < t.until) return;
+  if (t.then === 'GONE') {
+    svc.replicaSets.delete(rs.id);
+    return;
+  }
+  if (t.size) {
+    rs.cpuMillis = t.size.cpuMillis;
+    rs.memoryGbs = t.size.memoryGbs;
+  }
+  rs.status = t.then;
+  delete rs.timeline;
+}
+
+export function replicaSetStatusAt(rs: ReplicaSetRecord, now: number): ReplicaSetRecord['status'] | ReplicaSetTimeline['status'] {
+  const t = rs.timeline;
+  if (!t) return rs.status;
+  if (now < t.until) return t.status;
+  return t.then === 'GONE' ? 'deleting' : t.then;
+}
+
+export type AttachmentPhase = 'attaching' | 'attached' | 'detaching' | 'none';
+
+export function attachmentPhaseAt(svc: ServiceRecord, now: number): AttachmentPhase {
+  const att = svc.vpc;
+  if (!att) return 'none';
+  if (att.pending === 'attach') return now < att.until ? 'attaching' : 'attached';
+  if (att.pending === 'detach') return now < att.until ? 'detaching' : 'none';
+  return 'attached';
+}
+
+/** Drops a service from its project and releases its VPC attachment. */
+export function removeService(project: ProjectRecord, svc: ServiceRecord): void {
+  if (svc.vpc) project.vpcs.get(svc.vpc.vpcId)?.attached.delete(svc.id);
+  project.services.delete(svc.id);
+}
+
+/** The peering status at `now`: pending, then active or failed. */
+export function peeringStatusAt(p: { settlesAt: number; fails: boolean }, now: number): 'pending' | 'active' | 'failed' {
+  if (now < p.settlesAt) return 'pending';
+  return p.fails ? 'failed' : 'active';
+}

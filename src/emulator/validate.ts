@@ -1,0 +1,142 @@
+// Request body checks. Each failure is a 400 VALIDATION_ERROR naming the field. Unknown fields
+// are ignored, as a tolerant server does.
+import type { EnvironmentTagDto } from '../api/dto.js';
+import { invalidField } from './errors.js';
+import type { DedicatedSize, ServiceSize } from './store.js';
+
+export type Body = Record<string, unknown>;
+
+export const REGION_PATTERN = /^[a-z]{2}(-[a-z]+)+-[0-9]+$/;
+export const ENVIRONMENTS: readonly EnvironmentTagDto[] = ['DEV', 'PROD'];
+export const ALLOWED_SIZES: readonly DedicatedSize[] = [
+  { cpuMillis: 500, memoryGbs: 2 },
+  { cpuMillis: 1000, memoryGbs: 4 },
+  { cpuMillis: 2000, memoryGbs: 8 },
+  { cpuMillis: 4000, memoryGbs: 16 },
+  { cpuMillis: 8000, memoryGbs: 32 },
+  { cpuMillis: 16000, memoryGbs: 64 },
+  { cpuMillis: 32000, memoryGbs: 128 },
+];
+const ALLOWED_TEXT = `${ALLOWED_SIZES.map((s) => `${s.cpuMillis}/${s.memoryGbs}`).join(', ')}`;
+
+/** The parsed JSON body as an object; a missing body counts as `{}` so required fields are named. */
+export function bodyObject(body: unknown): Body {
+  if (body === undefined) return {};
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw invalidField('(body)', 'the request body must be a JSON object');
+  }
+  return body as Body;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'string' ? `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value)}` : `${typeof value} ${JSON.stringify(value)}`;
+}
+
+export function requireString(b: Body, field: string, opts: { max?: number; pattern?: RegExp; hint?: string } = {}): string {
+  const v = b[field];
+  if (v === undefined) throw invalidField(field, 'is required');
+  return checkString(v, field, opts);
+}
+
+export function optionalString(b: Body, field: string, opts: { max?: number; pattern?: RegExp; hint?: string } = {}): string | undefined {
+  const v = b[field];
+  return v === undefined ? undefined : checkString(v, field, opts);
+}
+
+function checkString(v: unknown, field: string, opts: { max?: number; pattern?: RegExp; hint?: string }): string {
+  if (typeof v !== 'string') throw invalidField(field, `must be a string (got ${describe(v)})`);
+  const max = opts.max ?? 128;
+  if (v.length < 1 || v.length > max) throw invalidField(field, `must be 1-${max} characters long (got ${v.length})`);
+  if (opts.pattern && !opts.pattern.test(v)) throw invalidField(field, `${opts.hint ?? `must match ${opts.pattern}`} (got ${describe(v)})`);
+  return v;
+}
+
+export function requireEnum<T extends string>(b: Body, field: string, values: readonly T[]): T {
+  if (b[field] === undefined) throw invalidField(field, `is required (one of ${values.join(', ')})`);
+  return optionalEnum(b, field, values)!;
+}
+
+export function optionalEnum<T extends string>(b: Body, field: string, values: readonly T[]): T | undefined {
+  const v = b[field];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || !(values as readonly string[]).includes(v)) {
+    throw invalidField(field, `must be one of ${values.join(', ')} (got ${describe(v)})`);
+  }
+  return v as T;
+}
+
+export function requireInt(b: Body, field: string, min: number, max: number): number {
+  if (b[field] === undefined) throw invalidField(field, `is required (an integer ${min}-${max})`);
+  return optionalInt(b, field, min, max)!;
+}
+
+export function optionalInt(b: Body, field: string, min: number, max: number): number | undefined {
+  const v = b[field];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isInteger(v)) throw invalidField(field, `must be an integer (got ${describe(v)})`);
+  if (v < min || v > max) throw invalidField(field, `must be between ${min} and ${max} (got ${v})`);
+  return v;
+}
+
+/** Digit strings for resize bodies; `shared` only where allowed (create and fork). */
+function sizeText(b: Body, field: string, allowShared: boolean): number | 'shared' {
+  const v = b[field];
+  const want = allowShared ? 'a string of digits or "shared"' : 'a string of digits';
+  if (typeof v !== 'string') throw invalidField(field, `must be ${want} (got ${describe(v)})`);
+  if (v === 'shared' && allowShared) return 'shared';
+  if (!/^[0-9]{1,9}$/.test(v)) throw invalidField(field, `must be ${want} (got ${describe(v)})`);
+  return Number(v);
+}
+
+/**
+ * The `cpu_millis`/`memory_gbs` pair of a create, fork or resize body; undefined when both are
+ * absent and `optional`.
+ */
+export function sizePair(b: Body, opts: { optional: boolean; allowShared: boolean }): ServiceSize | undefined {
+  const hasCpu = b.cpu_millis !== undefined;
+  const hasMem = b.memory_gbs !== undefined;
+  if (!hasCpu && !hasMem && opts.optional) return undefined;
+  if (!hasCpu) throw invalidField('cpu_millis', hasMem ? 'is required together with memory_gbs' : 'is required');
+  if (!hasMem) throw invalidField('memory_gbs', hasCpu && opts.optional ? 'is required together with cpu_millis' : 'is required');
+  const cpu = sizeText(b, 'cpu_millis', opts.allowShared);
+  const mem = sizeText(b, 'memory_gbs', opts.allowShared);
+  if (cpu === 'shared' || mem === 'shared') {
+    if (cpu === mem) return 'shared';
+    throw invalidField(cpu === 'shared' ? 'memory_gbs' : 'cpu_millis', '"shared" must be used for both cpu_millis and memory_gbs');
+  }
+  return allowedPair(cpu, mem);
+}
+
+export function allowedPair(cpuMillis: number, memoryGbs: number): DedicatedSize {
+  const size = ALLOWED_SIZES.find((s) => s.cpuMillis === cpuMillis && s.memoryGbs === memoryGbs);
+  if (!size) {
+    throw invalidField('cpu_millis', `${cpuMillis}/${memoryGbs} (cpu_millis/memory_gbs) is not an allowed size; allowed: ${ALLOWED_TEXT}`);
+  }
+  return { ...size };
+}
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** Epoch ms of an RFC 3339 timestamp, or undefined when it is not one. */
+export function parseRfc3339(text: string): number | undefined {
+  if (!RFC3339.test(text)) return undefined;
+  const ms = Date.parse(text.replace(' ', 'T'));
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+const OCTET = '(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])';
+const CIDR = new RegExp(`^${OCTET}\\.${OCTET}\\.${OCTET}\\.${OCTET}/([0-9]|[12][0-9]|3[0-2])$`);
+
+/** The problem with an IPv4 CIDR block, or undefined when it is valid with host bits zero. */
+export function cidrProblem(cidr: string): string | undefined {
+  const m = CIDR.exec(cidr);
+  if (!m) return 'must be an IPv4 CIDR block a.b.c.d/n';
+  const [a, b, c, d] = cidr.split('/')[0]!.split('.').map(Number) as [number, number, number, number];
+  const prefix = Number(cidr.split('/')[1]);
+  const address = ((a << 24) | (b << 16) | (c << 8) | d) >>> 0;
+  const hostMask = prefix === 32 ? 0 : (0xffffffff >>> prefix) >>> 0;
+  if ((address & hostMask) !== 0) return `has host bits set (the /${prefix} network is not aligned)`;
+  return undefined;
+}

@@ -1,0 +1,190 @@
+// The poller's scheduling, driven by an in-memory list source (no HTTP involved: the HTTP side is
+// covered against the emulator in test/e2e/api).
+import { describe, expect, it } from 'vitest';
+import type { PeeringDto, ServiceDto } from '../../../src/api/dto.js';
+import { ApiError, WaitFailedError, WaitTimeoutError } from '../../../src/api/errors.js';
+import { pollMsFromEnv, StatusPoller } from '../../../src/api/waiters.js';
+
+class FakeWorld {
+  services = new Map<string, ServiceDto>();
+  peerings = new Map<string, PeeringDto>();
+  calls: Array<{ what: string; at: number }> = [];
+  /** Resolves a pending list request when set; lets a test hold a tick in flight. */
+  gate: Promise<void> | undefined;
+  failNext: unknown;
+
+  setService(id: string, status: string, rs: ServiceDto['read_replica_sets'] = []) {
+    this.services.set(id, { service_id: id, status, name: id, read_replica_sets: rs, resources: [] } as unknown as ServiceDto);
+  }
+
+  client() {
+    return {
+      listServices: async () => {
+        this.calls.push({ what: 'services', at: Date.now() });
+        const snapshot = [...this.services.values()].map((s) => structuredClone(s));
+        if (this.gate) await this.gate;
+        if (this.failNext) {
+          const err = this.failNext;
+          this.failNext = undefined;
+          throw err;
+        }
+        return snapshot;
+      },
+      listVPCPeerings: async (_p: string, vpcId: string) => {
+        this.calls.push({ what: `peerings:${vpcId}`, at: Date.now() });
+        return [...this.peerings.values()];
+      },
+    };
+  }
+}
+
+const count = (w: FakeWorld, what: string) => w.calls.filter((c) => c.what === what).length;
+
+describe('StatusPoller', () => {
+  it('serves 50 waiting services with one list request per tick', async () => {
+    const world = new FakeWorld();
+    for (let i = 0; i < 50; i++) world.setService(`s${i}`, 'UPGRADING');
+    const poller = new StatusPoller(world.client(), { projectId: 'p', pollMs: 20 });
+    const waits = Array.from({ length: 50 }, (_, i) => poller.waitForServiceStatus(`s${i}`, 'READY'));
+    await new Promise((r) => setTimeout(r, 75));
+    for (let i = 0; i < 50; i++) world.setService(`s${i}`, 'READY');
+    const results = await Promise.all(waits);
+    expect(results.every((s) => s?.status === 'READY')).toBe(true);
+    const ticks = count(world, 'services');
+    expect(ticks).toBeGreaterThanOrEqual(2);
+    expect(ticks).toBeLessThanOrEqual(4);
+    expect(poller.stats().serviceListRequests).toBe(ticks);
+  });
+
+  it('backs off by 1.5x per tick from pollMs, capped at 10x', async () => {
+    const world = new FakeWorld();
+    world.setService('s', 'UPGRADING');
+    const poller = new StatusPoller(world.client(), { projectId: 'p', pollMs: 10 });
+    const started = Date.now();
+    const wait = poller.waitForServiceStatus('s', 'READY', { timeoutMs: 5000 });
+    await new Promise((r) => setTimeout(r, 600));
+    world.setService('s', 'READY');
+    await wait;
+    const gaps = world.calls.map((c, i) => c.at - (i === 0 ? started : world.calls[i - 1]!.at));
+    // 10, 15, 22.5, 33.75, 50.6, 75.9, 100 (cap), 100, ...
+    expect(gaps[0]).toBeGreaterThanOrEqual(9);
+    expect(gaps[1]).toBeGreaterThanOrEqual(14);
+    expect(gaps[3]).toBeGreaterThanOrEqual(32);
+    expect(Math.max(...gaps)).toBeLessThan(100 + 40);
+    expect(world.calls.length).toBeLessThanOrEqual(12);
+  });
+
+  it('a waiter joining while a tick is in flight is served by the next tick', async () => {
+    const world = new FakeWorld();
+    world.setService('a', 'UPGRADING');
+    world.setService('b', 'READY');
+    const poller = new StatusPoller(world.client(), { projectId: 'p', pollMs: 10 });
+    let release!: () => void;
+    world.gate = new Promise<void>((r) => (release = r));
+    const waitA = poller.waitForServiceStatus('a', 'READY', { immediate: true });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(count(world, 'services')).toBe(1);
+    // b joins mid-tick with a condition that the in-flight (older) list would already satisfy.
+    const seenByB: Array<{ status: string; requests: number }> = [];
+    const waitB = poller.waitForServiceStatus('b', 'READY', { immediate: true, onStatus: (s) => seenByB.push({ status: s, requests: count(world, 'services') }) });
+    world.gate = undefined;
+    release();
+    await waitB;
+    expect(seenByB).toEqual([{ status: 'READY', requests: 2 }]);
+    world.setService('a', 'READY');
+    await waitA;
+  });
+
+  it('reports each status change once, then resolves', async () => {
+    const world = new FakeWorld();
+    world.setService('s', 'QUEUED');
+    const poller = new StatusPoller(world.client(), { projectId: 'p', pollMs: 5 });
+    const seen: string[] = [];
+    const wait = poller.waitForServiceStatus('s', 'READY', { onStatus: (s) => seen.push(s) });
+    await new Promise((r) => setTimeout(r, 30));
+    world.setService('s', 'CONFIGURING');
+    await new Promise((r) => setTimeout(r, 60));
+    world.setService('s', 'READY');
+    await wait;
+    expect(seen).toEqual(['QUEUED', 'CONFIGURING', 'READY']);
+  });
+
+  it('fails a wait for READY when the service disappears or is being deleted', async () => {
+    const world = new FakeWorld();
+    world.setService('s', 'UPGRADING');
+    world.setService('t', 'UPGRADING');
+    const poller = new StatusPoller(world.client(), { projectId: 'p', pollMs: 5 });
+    const waitS = poller.waitForServiceStatus('s', 'READY');
+    const waitT = poller.waitForServiceStatus('t', 'READY');
+    world.services.delete('s');
+    world.setService('t', 'DELETING');
+    await expect(waitS).rejects.toThrow(WaitFailedError);
+    await expect(waitS).rejects.toThrow(/service s is gone/);
+    await expect(waitT).rejects.toThrow(/service t is being deleted/);
+  });
+
+  it('waits for a service to be gone through DELETING', async () => {
+    const world = new FakeWorld();
+    world.setService('s', 'DELETING');
+    const poller = new StatusPoller(world.client(), { projectId: 'p', pollMs: 5 });
+    const wait = poller.waitForServiceGone('s');
+    await new Promise((r) => setTimeout(r, 20));
+    world.services.delete('s');
+    await expect(wait).resolves.toBeUndefined();
+  });
+
+  it('replica sets are served by the services list; error is terminal', async () => {
+    const world = new FakeWorld();
+    const rs = (status: string) => [{ id: 'r1', name: 'r', cpu_millis: 1000, memory_gbs: 4, nodes: 1, status }];
+    world.setService('s', 'READY', rs('creating'));
+    const poller = new StatusPoller(world.client(), { projectId: 'p', pollMs: 5 });
+    const ok = poller.waitForReplicaSet('s', 'r1', (r) => r?.status === 'active');
+    await new Promise((r) => setTimeout(r, 20));
+    world.setService('s', 'READY', rs('active'));
+    expect((await ok)?.status).toBe('active');
+    world.setService('s', 'READY', rs('error'));
+    await expect(poller.waitForReplicaSet('s', 'r1', (r) => r?.status === 'active')).rejects.toThrow(/replica set r1 of service s is in error state/);
+  });
+
+  it('a failed peering fails its wait with the peering error_message', async () => {
+    const world = new FakeWorld();
+    world.peerings.set('x', { id: 'x', peer_account_id: 'bad', peer_region_code: 'us-east-1', peer_vpc_id: 'vpc-1', status: 'failed', error_message: 'peer_account_id must be 12 digits' });
+    const poller = new StatusPoller(world.client(), { projectId: 'p', pollMs: 5 });
+    await expect(poller.waitForPeering('123', 'x', (p) => p?.status === 'active')).rejects.toThrow(
+      'peering x of VPC 123 failed: peer_account_id must be 12 digits',
+    );
+  });
+
+  it('times out with the last status seen, and honours an abort signal', async () => {
+    const world = new FakeWorld();
+    world.setService('s', 'UPGRADING');
+    const poller = new StatusPoller(world.client(), { projectId: 'p', pollMs: 5 });
+    const err = await poller.waitForServiceStatus('s', 'READY', { timeoutMs: 40 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(WaitTimeoutError);
+    expect((err as Error).message).toMatch(/waiting for service s \(last status UPGRADING\)/);
+    const ac = new AbortController();
+    const wait = poller.waitForServiceStatus('s', 'READY', { signal: ac.signal });
+    ac.abort(new Error('stop now'));
+    await expect(wait).rejects.toThrow('stop now');
+  });
+
+  it('keeps polling through a transient list failure, fails at once on a fatal one', async () => {
+    const world = new FakeWorld();
+    world.setService('s', 'UPGRADING');
+    const poller = new StatusPoller(world.client(), { projectId: 'p', pollMs: 5 });
+    world.failNext = new ApiError('boom', { status: 503, code: 'SERVICE_UNAVAILABLE', apiMessage: 'x', method: 'GET', path: '/x' });
+    const wait = poller.waitForServiceStatus('s', 'READY');
+    await new Promise((r) => setTimeout(r, 30));
+    world.setService('s', 'READY');
+    await expect(wait).resolves.toMatchObject({ status: 'READY' });
+    world.setService('s', 'UPGRADING');
+    world.failNext = new ApiError('token rejected', { status: 401, code: 'UNAUTHORIZED', apiMessage: 'x', method: 'GET', path: '/x' });
+    await expect(poller.waitForServiceStatus('s', 'READY')).rejects.toThrow('token rejected');
+  });
+
+  it('reads DBFORM_POLL_MS and rejects nonsense', () => {
+    expect(pollMsFromEnv({})).toBe(1000);
+    expect(pollMsFromEnv({ DBFORM_POLL_MS: '50' })).toBe(50);
+    expect(() => pollMsFromEnv({ DBFORM_POLL_MS: 'fast' })).toThrow(/DBFORM_POLL_MS/);
+  });
+});
