@@ -14,16 +14,15 @@ export type ParsedYaml =
   | { ok: true; data: unknown; locator: Locator; empty: boolean; shared: boolean }
   | { ok: false; errors: Diagnostic[] };
 
-const YAML_MESSAGES: Record<string, string> = {
-  TAB_AS_INDENT: 'a tab is used for indentation; YAML indents with spaces only',
-  MULTIPLE_DOCS: 'the file holds more than one YAML document (separated by ---); dbform reads one document per file',
-  TAG_RESOLVE_FAILED: 'custom YAML tags are not supported here',
+const YAML_MESSAGES: Record<string, (message: string) => string> = {
+  TAB_AS_INDENT: () => 'a tab is used for indentation; YAML indents with spaces only',
+  MULTIPLE_DOCS: () => 'the file holds more than one YAML document (separated by ---); dbform reads one document per file',
+  TAG_RESOLVE_FAILED: (m) => `YAML tags such as ${m.replace(/^Unresolved tag: /, '')} are not supported; write plain values`,
+  BAD_DIRECTIVE: (m) => `${m}; dbform reads plain YAML 1.2`,
 };
 
 function yamlMessage(code: string, message: string): string {
-  const known = YAML_MESSAGES[code];
-  if (known) return `${known} (${message})`;
-  return `YAML syntax error: ${message}`;
+  return YAML_MESSAGES[code]?.(message) ?? `YAML syntax error: ${message}`;
 }
 
 export function parseYamlText(text: string, file: string): ParsedYaml {

@@ -59,9 +59,10 @@ const TYPE_WORDS: Record<string, string> = {
   null: 'null',
 };
 
-function orList(items: readonly string[]): string {
-  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
+function joinList(items: readonly string[], word: 'or' | 'and'): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} ${word} ${items[items.length - 1]}`;
 }
+const orList = (items: readonly string[]) => joinList(items, 'or');
 
 function expectedTypes(types: readonly string[]): string {
   if (types.includes('boolean') && types.includes('null') && types.length === 2) return 'true, false or null';
@@ -172,7 +173,8 @@ function invalidKey(e: KeywordError, path: PathSeg[]): Problem {
   const key = String(e.propertyName);
   const kind = path[path.length - 1] === 'vpcs' ? 'VPC' : path[path.length - 1] === 'services' ? 'service' : 'replica set';
   const fixed = key.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^[^a-z]+/, '').replace(/-+$/, '').slice(0, 63);
-  const hint = key.length > 63 ? '; keys are at most 63 characters' : new RegExp(KEY_REGEX).test(fixed) ? ` (such as \`${fixed}\`)` : '';
+  const suggest = /^[A-Za-z]/.test(key) && new RegExp(KEY_REGEX).test(fixed);
+  const hint = key.length > 63 ? '; keys are at most 63 characters' : suggest ? ` (such as \`${fixed}\`)` : '';
   return {
     path: [...path, key],
     target: 'key',
@@ -225,7 +227,7 @@ function missingKeys(e: KeywordError, path: PathSeg[]): Problem {
   const noun = keys.length === 1 ? 'key' : 'keys';
   const where = path.length === 0 ? ' at the top level' : '';
   const hint = hints.length > 0 ? ` (${hints.join('; ')})` : '';
-  return { path, target: 'value', code: 'missing-key', message: `${prefix(path)}missing required ${noun} ${orList(keys)}${where}${hint}` };
+  return { path, target: 'value', code: 'missing-key', message: `${prefix(path)}missing required ${noun} ${joinList(keys, 'and')}${where}${hint}` };
 }
 
 export function describeProblem(e: KeywordError, path: PathSeg[]): Problem {

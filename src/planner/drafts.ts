@@ -55,6 +55,8 @@ export interface Draft {
   needsVpc?: Address;
   /** detach, deleteService, deleteVPCPeering: the live VPC ID this action frees for deletion. */
   freesVpcId?: string;
+  /** deleteReplicaSet: the name it frees within its service (names are unique there). */
+  freesName?: string;
   /** forkService: the parent service that must be READY. */
   forkParent?: Address;
 }

@@ -66,22 +66,33 @@ function liveOf(index: LiveIndex, kind: Kind, id: string): unknown {
 }
 
 /** IDs of live resources a create would collide with by name: a new one makes the plan stale. */
-function sameNamed(live: LiveState, index: LiveIndex, s: FingerprintSubject): string[] {
+function sameNamed(live: LiveState, index: LiveIndex, s: FingerprintSubject, cache: Map<string, Map<string, string[]>>): string[] {
   if (s.name === undefined) return [];
-  let items: Array<{ id: string; name: string }> = [];
-  if (s.kind === 'vpc') items = live.vpcs;
-  else if (s.kind === 'service') items = [...index.services.values()];
-  else if (s.kind === 'replica_set' && s.parentId) items = (index.services.get(s.parentId)?.replicaSets ?? []).filter((r) => !isReplicaSetGone(r));
-  else if (s.kind === 'peering' && s.parentId) items = (index.vpcs.get(s.parentId)?.peerings ?? []).map((p) => ({ id: p.id, name: p.peerVpcId }));
-  return items.filter((x) => x.name === s.name).map((x) => x.id).sort();
+  const scope = `${s.kind}:${s.parentId ?? ''}`;
+  let byName = cache.get(scope);
+  if (!byName) {
+    byName = new Map();
+    for (const x of scopeItems(live, index, s)) byName.set(x.name, [...(byName.get(x.name) ?? []), x.id]);
+    cache.set(scope, byName);
+  }
+  return [...(byName.get(s.name) ?? [])].sort();
+}
+
+function scopeItems(live: LiveState, index: LiveIndex, s: FingerprintSubject): Array<{ id: string; name: string }> {
+  if (s.kind === 'vpc') return live.vpcs;
+  if (s.kind === 'service') return [...index.services.values()];
+  if (s.parentId === undefined) return [];
+  if (s.kind === 'replica_set') return (index.services.get(s.parentId)?.replicaSets ?? []).filter((r) => !isReplicaSetGone(r));
+  return (index.vpcs.get(s.parentId)?.peerings ?? []).map((p) => ({ id: p.id, name: p.peerVpcId }));
 }
 
 export function fingerprintLive(live: LiveState, subjects: readonly FingerprintSubject[]): Record<Address, string> {
   const index = indexLive(live);
   const out: Record<Address, string> = {};
+  const cache = new Map<string, Map<string, string[]>>();
   for (const s of [...subjects].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0))) {
     const found = s.id === undefined ? undefined : liveOf(index, s.kind, s.id);
-    const fields = found ? plannerFor(s.kind).fingerprintFields(found) : { absent: true, same_name: sameNamed(live, index, s) };
+    const fields = found ? plannerFor(s.kind).fingerprintFields(found) : { absent: true, same_name: sameNamed(live, index, s, cache) };
     out[s.address] = sha256(canonicalJson({ kind: s.kind, ...fields }));
   }
   return out;

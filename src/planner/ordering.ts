@@ -29,7 +29,11 @@ export function linkDrafts(drafts: Draft[]): DepGraph {
   const find = (address: Address, op: OperationId) => byKey.get(`${address}#${op}`);
   const readyPoint = (address: Address) => byAddress.get(address)?.filter((d) => READY_POINT.has(d.op)).at(-1);
   const freeing = new Map<string, Draft[]>();
-  for (const d of drafts) if (d.freesVpcId !== undefined) pushTo(freeing, d.freesVpcId, d);
+  const namesFreed = new Map<string, Draft[]>();
+  for (const d of drafts) {
+    if (d.freesVpcId !== undefined) pushTo(freeing, d.freesVpcId, d);
+    if (d.freesName !== undefined) pushTo(namesFreed, `${d.owner} ${d.freesName}`, d);
+  }
 
   // Ops on one resource run one at a time, in plan order.
   for (const chain of byAddress.values()) for (let i = 1; i < chain.length; i++) add(chain[i], chain[i - 1]);
@@ -39,6 +43,8 @@ export function linkDrafts(drafts: Draft[]): DepGraph {
     if (d.kind === 'replica_set' && d.owner) {
       if (isDeleteOp(d.op)) add(find(d.owner, 'deleteService'), d);
       else add(d, readyPoint(d.owner));
+      // Replica set names are unique within a service: reuse one only once its holder is gone.
+      if (d.op === 'createReplicaSet') for (const f of namesFreed.get(`${d.owner} ${String(d.request?.name)}`) ?? []) add(d, f);
       add(find(d.owner, 'stopService'), d);
     }
     if (d.op === 'forkService' && d.forkParent) {

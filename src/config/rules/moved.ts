@@ -44,10 +44,12 @@ function checkEntry(entry: Entry, all: readonly Entry[], addresses: ReadonlySet<
   }
   if (to !== undefined) {
     const twice = earlier.find((o) => str(o.value, 'to') === to);
+    // The middle of a chain: the entry that moves it on again reports the chain.
+    const chained = all.some((o) => o !== entry && str(o.value, 'from') === to);
     if (!toParsed) report('to', `${JSON.stringify(to)} is not an address; addresses look like ${ADDRESS_FORMS}`, 'moved-address');
     else if (fromParsed && fromParsed.kind !== toParsed.kind) report('to', `cannot move a ${fromParsed.kind} to a ${toParsed.kind}; both addresses must be of one kind`, 'moved-kind');
     else if (twice) report('to', `${to} is already the target of ${describe(twice)}`, 'moved-duplicate');
-    else if (!addresses.has(to)) report('to', `${to} is not in the config; \`to\` names the new address, which must be configured`, 'moved-to-missing');
+    else if (!addresses.has(to) && !chained) report('to', `${to} is not in the config; \`to\` names the new address, which must be configured`, 'moved-to-missing');
   }
   return problems;
 }

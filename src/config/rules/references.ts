@@ -1,6 +1,7 @@
 // `vpc:` and `fork.from` name other resources by key; a typo there would otherwise surface
 // only at apply time, as an attach to nothing or a fork of nothing.
 import type { Diagnostic } from '../../model/diagnostics.js';
+import { KEY_PATTERN } from '../../model/address.js';
 import { diagnosticAt, type Entry } from '../merge.js';
 import { closestMatch } from '../suggest.js';
 import { record, str, type Rule } from './rule.js';
@@ -16,7 +17,8 @@ function unknownKeyMessage(where: string, key: string, kind: 'VPC' | 'service', 
 
 function checkVpcRef(service: Entry, vpcs: ReadonlyMap<string, Entry>): Diagnostic[] {
   const key = str(service.value, 'vpc');
-  if (key === undefined) return [];
+  // A string that is not a valid key is reported by the schema.
+  if (key === undefined || !KEY_PATTERN.test(key)) return [];
   const where = `services.${service.key}.vpc`;
   const vpc = vpcs.get(key);
   if (!vpc) return [diagnosticAt(service.origin, ['vpc'], unknownKeyMessage(where, key, 'VPC', [...vpcs.keys()]), 'unresolved-reference')];
@@ -32,7 +34,7 @@ function checkVpcRef(service: Entry, vpcs: ReadonlyMap<string, Entry>): Diagnost
 
 function checkForkRef(service: Entry, services: ReadonlyMap<string, Entry>): Diagnostic[] {
   const key = str(record(service.value, 'fork'), 'from');
-  if (key === undefined) return [];
+  if (key === undefined || !KEY_PATTERN.test(key)) return [];
   const where = `services.${service.key}.fork.from`;
   if (key === service.key) return [diagnosticAt(service.origin, ['fork', 'from'], `${where}: a service cannot fork itself`, 'fork-cycle')];
   if (services.has(key)) return [];

@@ -35,6 +35,7 @@ function deleteDraft(address: Address, owner: Address | undefined, live: LiveRep
     reason,
     changes,
     refs: { target: { address, id: live.id }, service: { ...(owner ? { address: owner } : {}), id: live.serviceId } },
+    freesName: live.name,
     ...(owner ? { owner } : {}),
   });
 }

@@ -76,15 +76,27 @@ function checkRegion(d: DesiredService, vpc: ResourceRef, ctx: PlanContext): voi
   });
 }
 
+function followsVpc(d: DesiredService, l: LiveService, vpc: Address, ctx: PlanContext): boolean {
+  const region = ctx.desired.vpcs.find((v) => v.address === vpc)?.regionCode;
+  if (region === undefined || region === (d.regionCode ?? l.regionCode)) return true;
+  ctx.diagnostics.push({
+    severity: 'warning',
+    code: 'vpc-region',
+    address: d.address,
+    message: `${vpc} is replaced in ${region}, another region than the service's, so the service is detached from it and not attached again`,
+  });
+  return false;
+}
+
 /** Detach and/or attach drafts that bring a live service's attachment to the desired one. */
 export function planServiceVpc(d: DesiredService, l: LiveService, ctx: PlanContext): Draft[] {
   const going = l.vpcId === null ? undefined : ctx.vpcsGoing.get(l.vpcId);
   let want: ResourceRef | null | undefined;
   let reason: ActionReason = 'changed';
   if (d.vpc === undefined && going) {
-    // Unmanaged attachment to a VPC this plan removes: the delete needs it gone; a replaced VPC
-    // is followed, since it is the same logical VPC.
-    want = going.replaced ? { address: going.address } : null;
+    // Unmanaged attachment to a VPC this plan removes: the delete needs it gone. A replaced VPC
+    // is followed, since it is the same logical VPC, unless it moves to another region.
+    want = going.replaced && followsVpc(d, l, going.address, ctx) ? { address: going.address } : null;
     reason = going.replaced ? ctx.fresh.get(going.address)! : 'removed';
   } else want = desiredVpcRef(d, ctx);
   if (want === undefined) return [];

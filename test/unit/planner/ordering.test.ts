@@ -265,3 +265,14 @@ describe('ordering rules', () => {
     expect(ops(p)).toEqual(['vpc.a createVPC', 'vpc.b createVPC', 'service.db createService']);
   });
 });
+
+describe('replica set names', () => {
+  it('a name freed by a replace or delete is reused only after the delete', () => {
+    const p = plan(
+      desiredState({ services: [desiredService('a', { replicaSets: [desiredReplicaSet('x', { name: 'r2' }), desiredReplicaSet('y', { name: 'r1' })] })] }),
+      liveState({ services: [liveService('a', { replicaSets: [liveReplicaSet('r1', { id: 'rs1' })] })] }),
+      lockfile({ 'service.a': 'svc-a', 'replica_set.a.x': 'rs1' }),
+    );
+    expect(dependsOn(p, action(p, 'replica_set.a.y', 'createReplicaSet'), action(p, 'replica_set.a.x', 'deleteReplicaSet'))).toBe(true);
+  });
+});
