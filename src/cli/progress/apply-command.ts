@@ -39,7 +39,7 @@ export async function runApply(planFile: string | undefined, opts: ApplyCommandO
     : async (input: PlanInput) => {
         const live = await fetchLiveState(input.client, desired.projectId, { peeringsOf: 'all', signal: input.signal });
         const plan = planChanges(desired, live, input.lock, { replace: opts.replace ?? [], target: opts.target ?? [], allowDataLoss: opts.allowDataLoss === true });
-        reportPlanDiagnostics(plan, io);
+        reportPlanDiagnostics(plan);
         return plan;
       };
   return runApplyFlow(
@@ -82,10 +82,9 @@ export async function loadDesired(files: string[], io: FlowIo): Promise<DesiredS
   return loaded.value;
 }
 
-/** Plan warnings go to stderr; plan errors stop the command (exit 1) before anything changes. */
-export function reportPlanDiagnostics(plan: Plan, io: FlowIo): void {
+/** Plan errors stop the command (exit 1) before anything changes; warnings show in the plan text. */
+export function reportPlanDiagnostics(plan: Plan): void {
   const errors = plan.diagnostics.filter((d) => d.severity === 'error');
-  for (const w of plan.diagnostics.filter((d) => d.severity === 'warning')) io.stderr.write(`${formatDiagnostic(w)}\n`);
   if (errors.length > 0) throw new ConfigError(errors.map(formatDiagnostic).join('\n'));
 }
 

@@ -26,7 +26,7 @@ export async function runDestroy(opts: DestroyCommandOptions, io: FlowIo = defau
     const live = await fetchLiveState(input.client, desired.projectId, { peeringsOf: 'all', signal: input.signal });
     const nothing: DesiredState = { projectId: desired.projectId, vpcs: [], services: [], moved: [], files: desired.files };
     const plan = planChanges(nothing, live, input.lock, { replace: [], target: [], allowDataLoss: true });
-    reportPlanDiagnostics(plan, io);
+    reportPlanDiagnostics(plan);
     return blockProtectedInConfig(plan, desired);
   };
   return runApplyFlow(
