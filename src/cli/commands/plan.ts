@@ -27,8 +27,9 @@ function outputFormat(flags: PlanFlags): 'text' | 'json' | 'markdown' {
   return flags.json ? 'json' : (flags.format ?? 'text');
 }
 
+/** One line each; formatDiagnostic marks warnings itself, errors get the CLI's `error: ` prefix. */
 function printDiagnostics(list: Diagnostic[]): void {
-  if (list.length > 0) process.stderr.write(`${list.map(formatDiagnostic).map((l) => (l.startsWith('warning: ') ? l : `error: ${l}`)).join('\n')}\n`);
+  if (list.length > 0) process.stderr.write(`${list.map((d) => (d.severity === 'error' ? `error: ${formatDiagnostic(d)}` : formatDiagnostic(d))).join('\n')}\n`);
 }
 
 async function runPlan(flags: PlanFlags): Promise<number> {

@@ -174,6 +174,15 @@ describe('dbform plan', () => {
     expect(both).toEqual({ code: 1, stdout: '', stderr: 'error: --json and --format markdown contradict each other; use one\n' });
   });
 
+  it('prints config warnings on stderr as warnings and still plans', async () => {
+    const dir = project(FRESH.replace('peer_account_id: "123456789012"', 'peer_account_id: "12345"'));
+    const r = await runCli(['plan'], { env, cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^dbform\.yaml:\d+:\d+: warning: /);
+    expect(r.stderr).not.toContain('error');
+    expect(r.stdout).toContain('Plan: 6 to create');
+  });
+
   it('colours follow FORCE_COLOR and NO_COLOR', async () => {
     const dir = project(FRESH);
     const forced = await runCli(['plan'], { env: { ...env, FORCE_COLOR: '1' }, cwd: dir });
