@@ -78,6 +78,7 @@ const REASON_NOTES: Partial<Record<Action['reason'], string>> = {
   removed: 'no longer in the config',
   'replace-requested': 'replace requested',
   'wake-for-changes': 'paused: started for these changes and stopped again',
+  failed: 'the live one failed, so it is replaced',
 };
 
 /** Why a resource is in the plan, when the ops alone do not say it (drift, removal, ...). */

@@ -183,3 +183,35 @@ describe('replica set', () => {
     expect(errors(p)).toEqual([]);
   });
 });
+
+describe('failed live resources are replaced', () => {
+  it('a replica set in error', () => {
+    const p = plan(
+      desiredState({ services: [desiredService('db', { replicaSets: [desiredReplicaSet('r')] })] }),
+      liveState({ services: [liveService('db', { replicaSets: [liveReplicaSet('r', { status: 'error' })] })] }),
+      LOCK,
+    );
+    expect(ops(p)).toEqual(['replica_set.db.r deleteReplicaSet', 'replica_set.db.r createReplicaSet']);
+    expect(p.actions.map((a) => a.reason)).toEqual(['failed', 'failed']);
+    expect(p.actions[0]!.changes).toEqual([{ path: 'status', before: 'error', after: 'active', forcesReplace: true, sensitive: false }]);
+  });
+
+  it('a failed peering', () => {
+    const p = plan(
+      desiredState({ vpcs: [desiredVpc('main', { peerings: [desiredPeering('main', 'pv')] })] }),
+      liveState({ vpcs: [liveVpc('main', { peerings: [livePeering('vpc-main', 'pv', { status: 'failed', errorMessage: 'bad account' })] })] }),
+      LOCK,
+    );
+    expect(ops(p)).toEqual(['peering.main.pv deleteVPCPeering', 'peering.main.pv createVPCPeering']);
+    expect(p.actions[0]!.reason).toBe('failed');
+  });
+
+  it('a pending peering is left alone', () => {
+    const p = plan(
+      desiredState({ vpcs: [desiredVpc('main', { peerings: [desiredPeering('main', 'pv')] })] }),
+      liveState({ vpcs: [liveVpc('main', { peerings: [livePeering('vpc-main', 'pv', { status: 'pending' })] })] }),
+      LOCK,
+    );
+    expect(ops(p)).toEqual([]);
+  });
+});
