@@ -54,7 +54,11 @@ function resourceSection(v: ResourceView): string {
   const ops = v.actions.map((a) => a.op).join(', ');
   const notes = [...reasonNotes(v), ...bindingNotes(v), ...(ops ? [ops] : [])].map(escapeHtml).join('; ');
   const flags = `${v.blocked.length > 0 ? ' 🛑 blocked' : ''}${v.dataLoss ? ' ⚠️ data loss' : ''}`;
-  const lines = [`<details><summary>${code(`${SYMBOLS[v.verb]} ${v.address}`)} ${v.verb}${flags} · ${notes}</summary>`, ''];
+  const title = `${code(`${SYMBOLS[v.verb]} ${v.address}`)} ${v.verb}${flags} · ${notes}`;
+  // Nothing to unfold (a delete, a move): one line is enough.
+  if (v.changes.length === 0 && v.blocked.length === 0) return `- ${title}
+`;
+  const lines = [`<details><summary>${title}</summary>`, ''];
   if (v.changes.length > 0) {
     lines.push('| field | before | after |', '|---|---|---|');
     lines.push(
