@@ -87,7 +87,6 @@ export interface PlanContext {
   vpcsGoing: Map<string, { address: Address; replaced: boolean }>;
   /** Address -> live ID, for every matched or removed resource. */
   liveIds: Map<Address, string>;
-  desiredServices: Map<Address, DesiredService>;
 }
 
 export function indexLive(live: LiveState): LiveIndex {
@@ -113,10 +112,6 @@ export function stableId(ctx: PlanContext, address: Address): string | undefined
 export function refTo(ctx: PlanContext, address: Address): ResourceRef {
   const id = stableId(ctx, address);
   return id === undefined ? { address } : { address, id };
-}
-
-export function addDiagnostic(ctx: PlanContext, d: Diagnostic): void {
-  ctx.diagnostics.push(d);
 }
 
 /** `protect` from the config, else the one recorded in the lockfile (SPEC section 2). */

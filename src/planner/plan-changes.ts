@@ -33,8 +33,7 @@ function newContext(desired: DesiredState, live: LiveState, lock: Lockfile, opti
     if (m.live) liveIds.set(m.address, (m.live as { id: string }).id);
   }
   for (const r of matching.removed) if (r.live) liveIds.set(r.address, r.live.id);
-  const desiredServices = new Map(desired.services.map((s) => [s.address, s]));
-  return { desired, live, lock, options, index, matching, diagnostics, fresh: new Map(), vpcsGoing: new Map(), liveIds, desiredServices };
+  return { desired, live, lock, options, index, matching, diagnostics, fresh: new Map(), vpcsGoing: new Map(), liveIds };
 }
 
 function planAll(ctx: PlanContext): Draft[] {

@@ -2,7 +2,7 @@
 // at the top, then one collapsible section per resource. Stays under GitHub's comment limit by
 // folding long lists into "... and N more".
 import { planHasChanges, type Plan } from '../../model/index.js';
-import { bindingNotes, buildPlanView, describeDiagnostic, formatValue, SYMBOLS, type ResourceView } from './plan-view.js';
+import { bindingNotes, buildPlanView, describeDiagnostic, reasonNotes, formatValue, SYMBOLS, type ResourceView } from './plan-view.js';
 
 /** GitHub rejects comments over 65,536 characters; keep a margin. */
 export const MARKDOWN_LIMIT = 60_000;
@@ -52,9 +52,13 @@ function cell(v: unknown, sensitive: boolean): string {
 
 function resourceSection(v: ResourceView): string {
   const ops = v.actions.map((a) => a.op).join(', ');
-  const notes = [...bindingNotes(v), ...(ops ? [ops] : [])].map(escapeHtml).join('; ');
+  const notes = [...reasonNotes(v), ...bindingNotes(v), ...(ops ? [ops] : [])].map(escapeHtml).join('; ');
   const flags = `${v.blocked.length > 0 ? ' 🛑 blocked' : ''}${v.dataLoss ? ' ⚠️ data loss' : ''}`;
-  const lines = [`<details><summary>${code(`${SYMBOLS[v.verb]} ${v.address}`)} ${v.verb}${flags} · ${notes}</summary>`, ''];
+  const title = `${code(`${SYMBOLS[v.verb]} ${v.address}`)} ${v.verb}${flags} · ${notes}`;
+  // Nothing to unfold (a delete, a move): one line is enough.
+  if (v.changes.length === 0 && v.blocked.length === 0) return `- ${title}
+`;
+  const lines = [`<details><summary>${title}</summary>`, ''];
   if (v.changes.length > 0) {
     lines.push('| field | before | after |', '|---|---|---|');
     lines.push(
@@ -75,7 +79,9 @@ function resourceSection(v: ResourceView): string {
 /** Renders a plan for a pull-request comment; deterministic and under MARKDOWN_LIMIT characters. */
 export function renderPlanMarkdown(plan: Plan): string {
   const head = [`### dbform plan for project ${code(plan.projectId)}`, '', ...summaryTable(plan), ''];
-  if (!planHasChanges(plan)) head.push('**No changes.** The live infrastructure matches the configuration.', '');
+  const errors = plan.diagnostics.filter((d) => d.severity === 'error').length;
+  if (errors > 0) head.push(`**Planning failed** with ${errors} error${errors === 1 ? '' : 's'}; nothing can be applied until they are fixed.`, '');
+  else if (!planHasChanges(plan)) head.push('**No changes.** The live infrastructure matches the configuration.', '');
   head.push(...flagged(plan));
   let text = `${head.join('\n')}\n`;
   const views = buildPlanView(plan);

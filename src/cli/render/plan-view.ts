@@ -73,6 +73,20 @@ export function summaryLine(plan: Plan): string {
   return `Plan: ${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${s.delete} to delete, ${s.adopt} to adopt, ${s.move} to move.`;
 }
 
+const REASON_NOTES: Partial<Record<Action['reason'], string>> = {
+  drift: 'drift: its lockfile ID is gone, so it is created again',
+  removed: 'no longer in the config',
+  'replace-requested': 'replace requested',
+  'wake-for-changes': 'paused: started for these changes and stopped again',
+  failed: 'the live one failed, so it is replaced',
+};
+
+/** Why a resource is in the plan, when the ops alone do not say it (drift, removal, ...). */
+export function reasonNotes(view: ResourceView): string[] {
+  const reasons = new Set(view.actions.map((a) => a.reason));
+  return Object.entries(REASON_NOTES).filter(([r]) => reasons.has(r as Action['reason'])).map(([, note]) => note!);
+}
+
 /** Notes on a resource's lockfile-only changes, e.g. `adopt id kd9w2xp4mz`. */
 export function bindingNotes(view: ResourceView): string[] {
   return view.bindings.map((b) => {
@@ -96,7 +110,7 @@ export function formatValue(v: unknown): string {
 export function formatChange(c: FieldChange, created: boolean): string {
   if (c.sensitive) return `${c.path}: (sensitive)`;
   const tail = c.forcesReplace ? '  (forces replacement)' : '';
-  if (created && (c.before === null || c.before === undefined)) return `${c.path}: ${formatValue(c.after)}${tail}`;
+  if (created && !c.forcesReplace) return `${c.path}: ${formatValue(c.after)}${tail}`;
   return `${c.path}: ${formatValue(c.before)} -> ${formatValue(c.after)}${tail}`;
 }
 

@@ -36,11 +36,20 @@ function deletePeering(address: Address, owner: Address | undefined, live: LiveP
   });
 }
 
+// A failed peering never recovers by itself (Terraform would call it tainted): replace it.
+const FAILED = new Set(['failed', 'error']);
+
 function replaceChanges(d: DesiredPeering, l: LivePeering): FieldChange[] {
   const out: FieldChange[] = [];
+  if (l.status !== undefined && FAILED.has(l.status)) out.push(change('status', l.status, 'active', true));
   if (d.peerAccountId !== l.peerAccountId) out.push(change('peer_account_id', l.peerAccountId, d.peerAccountId, true));
   if (d.peerRegionCode !== l.peerRegionCode) out.push(change('peer_region_code', l.peerRegionCode, d.peerRegionCode, true));
   return out;
+}
+
+function forcedReason(forcing: FieldChange[]): ActionReason {
+  if (forcing.length === 0) return 'replace-requested';
+  return forcing.every((c) => c.path === 'status') ? 'failed' : 'immutable-field';
 }
 
 export const peeringPlanner: KindPlanner<DesiredPeering, LivePeering> = {
@@ -58,7 +67,7 @@ export const peeringPlanner: KindPlanner<DesiredPeering, LivePeering> = {
     const forcing = replaceChanges(d, m.live);
     const requested = ctx.options.replace.includes(d.address);
     if (vpcReason === undefined && forcing.length === 0 && !requested) return [];
-    const reason: ActionReason = vpcReason ?? (forcing.length > 0 ? 'immutable-field' : 'replace-requested');
+    const reason: ActionReason = vpcReason ?? forcedReason(forcing);
     ctx.fresh.set(d.address, reason);
     return [deletePeering(d.address, vpcAddress(d.vpcKey), m.live, reason, forcing), createPeering(d, reason, protect, ctx)];
   },
@@ -66,6 +75,6 @@ export const peeringPlanner: KindPlanner<DesiredPeering, LivePeering> = {
     return [deletePeering(r.address, undefined, live, 'removed', [])];
   },
   fingerprintFields(l) {
-    return { id: l.id, vpc_id: l.vpcId, peer_account_id: l.peerAccountId, peer_region_code: l.peerRegionCode, peer_vpc_id: l.peerVpcId };
+    return { id: l.id, vpc_id: l.vpcId, peer_account_id: l.peerAccountId, peer_region_code: l.peerRegionCode, peer_vpc_id: l.peerVpcId, failed: l.status !== undefined && FAILED.has(l.status) };
   },
 };

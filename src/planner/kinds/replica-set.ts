@@ -42,6 +42,8 @@ function deleteDraft(address: Address, owner: Address | undefined, live: LiveRep
 
 function replaceChanges(d: DesiredReplicaSet, l: LiveReplicaSet): FieldChange[] {
   const out: FieldChange[] = [];
+  // `error` is terminal (resize is refused, delete works): replace it, as Terraform does a tainted resource.
+  if (l.status === 'error') out.push(change('status', 'error', 'active', true));
   if (d.name !== l.name) out.push(change('name', l.name, d.name, true));
   if (d.nodes !== l.nodes) out.push(change('nodes', l.nodes, d.nodes, true));
   return out;
@@ -81,7 +83,8 @@ export const replicaSetPlanner: KindPlanner<DesiredReplicaSet, LiveReplicaSet> =
     const serviceReason = ctx.fresh.get(owner);
     const forcing = replaceChanges(d, m.live);
     if (serviceReason === undefined && forcing.length === 0 && !ctx.options.replace.includes(d.address)) return updateDrafts(d, m.live, ctx);
-    const reason: ActionReason = serviceReason ?? (forcing.length > 0 ? 'immutable-field' : 'replace-requested');
+    const failedOnly = forcing.length > 0 && forcing.every((c) => c.path === 'status');
+    const reason: ActionReason = serviceReason ?? (failedOnly ? 'failed' : forcing.length > 0 ? 'immutable-field' : 'replace-requested');
     ctx.fresh.set(d.address, reason);
     return [deleteDraft(d.address, owner, m.live, reason, forcing), ...createDrafts(d, reason, protect, ctx)];
   },

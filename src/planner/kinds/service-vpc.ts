@@ -4,9 +4,14 @@ import { vpcAddress, type ActionReason, type Address, type DesiredService, type 
 import { refTo, stableId, type PlanContext } from '../context.js';
 import { change, draft, type Draft } from '../drafts.js';
 
-/** How a VPC ID reads in a plan: the address of a managed VPC, else the ID itself. */
+/**
+ * How a VPC ID reads in a plan: the address of a managed VPC, else the ID itself. A VPC this plan
+ * deletes or replaces also shows its ID, so `vpc.main (1234567890) -> vpc.main` reads as a move.
+ */
 export function vpcLabel(ctx: PlanContext, id: string | null): string | null {
   if (id === null) return null;
+  const going = ctx.vpcsGoing.get(id);
+  if (going) return `${going.address} (${id})`;
   for (const v of ctx.desired.vpcs) if (ctx.liveIds.get(v.address) === id) return v.address;
   return id;
 }

@@ -17,6 +17,8 @@ import {
 } from '../../../src/model/index.js';
 import { PROJECT } from './builders.js';
 
+type ValueOf<A> = A extends fc.Arbitrary<infer T> ? T : never;
+
 const REGIONS = ['us-east-1', 'eu-west-1'] as const;
 const VPC_KEYS = ['main', 'edge', 'dev'];
 const SERVICE_KEYS = ['a', 'b', 'c', 'd'];
@@ -39,7 +41,7 @@ const vpcArb = fc.record({
   ),
 });
 
-function toVpc(v: fc.Unwrapped<typeof vpcArb>): DesiredVpc {
+function toVpc(v: ValueOf<typeof vpcArb>): DesiredVpc {
   const i = VPC_KEYS.indexOf(v.key) + (v.altCidr ? 10 : 0);
   return {
     kind: 'vpc',
@@ -49,7 +51,7 @@ function toVpc(v: fc.Unwrapped<typeof vpcArb>): DesiredVpc {
     cidr: `10.${i}.0.0/16`,
     regionCode: v.region,
     ...(v.protect !== undefined ? { protect: v.protect } : {}),
-    peerings: v.peerings.map((p) => ({ kind: 'peering', address: peeringAddress(v.key, p.peer), vpcKey: v.key, peerAccountId: p.account, peerRegionCode: p.region, peerVpcId: p.peer })),
+    peerings: v.peerings.map((p: ValueOf<typeof vpcArb>['peerings'][number]) => ({ kind: 'peering', address: peeringAddress(v.key, p.peer), vpcKey: v.key, peerAccountId: p.account, peerRegionCode: p.region, peerVpcId: p.peer })),
   };
 }
 
@@ -90,7 +92,7 @@ function uniqueBy<T>(items: T[], key: (t: T) => string): T[] {
   return items.filter((t) => !seen.has(key(t)) && (seen.add(key(t)), true));
 }
 
-function toReplicaSets(serviceKey: string, list: fc.Unwrapped<typeof replicaSetArb>[]): DesiredReplicaSet[] {
+function toReplicaSets(serviceKey: string, list: ValueOf<typeof replicaSetArb>[]): DesiredReplicaSet[] {
   return uniqueBy(list, (r) => r.name).map((r) => ({
     kind: 'replica_set',
     address: replicaSetAddress(serviceKey, r.key),
@@ -108,7 +110,7 @@ function toReplicaSets(serviceKey: string, list: fc.Unwrapped<typeof replicaSetA
 
 const nameOf = (s: { key: string; name: string | undefined }) => s.name ?? `${s.key}-db`;
 
-function toService(s: fc.Unwrapped<typeof serviceArb>, vpcs: DesiredVpc[], parent: string | undefined): DesiredService {
+function toService(s: ValueOf<typeof serviceArb>, vpcs: DesiredVpc[], parent: string | undefined): DesiredService {
   const out: DesiredService = { kind: 'service', address: serviceAddress(s.key), key: s.key, name: nameOf(s), replicaSets: toReplicaSets(s.key, s.replicaSets) };
   const fields = { size: s.size, environment: s.environment, ha: s.ha, pooler: s.pooler, paused: s.paused, protect: s.protect };
   for (const [k, v] of Object.entries(fields)) if (v !== undefined) (out as unknown as Record<string, unknown>)[k] = v;

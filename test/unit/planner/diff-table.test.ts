@@ -1,6 +1,6 @@
 // One row per line of SPEC section 3's in-place/replace table, for every kind.
 import { describe, expect, it } from 'vitest';
-import type { DesiredService, LiveService } from '../../../src/model/index.js';
+import type { DesiredPeering, DesiredReplicaSet, DesiredService, LiveService } from '../../../src/model/index.js';
 import {
   action,
   desiredPeering,
@@ -123,10 +123,10 @@ describe('vpc', () => {
 });
 
 describe('peering: any change replaces', () => {
-  it.each([
+  it.each<[string, Partial<DesiredPeering>]>([
     ['peer_account_id', { peerAccountId: '210987654321' }],
     ['peer_region_code', { peerRegionCode: 'eu-west-1' }],
-  ] as const)('%s', (path, d) => {
+  ])('%s', (path, d) => {
     const p = plan(
       desiredState({ vpcs: [desiredVpc('main', { peerings: [desiredPeering('main', 'pv', d)] })] }),
       liveState({ vpcs: [liveVpc('main', { peerings: [livePeering('vpc-main', 'pv')] })] }),
@@ -172,14 +172,46 @@ describe('replica set', () => {
     expect(ops(run(d, l))).toEqual([`replica_set.db.r ${op}`]);
   });
 
-  it.each([
+  it.each<[string, Partial<DesiredReplicaSet>]>([
     ['name', { name: 'renamed' }],
     ['nodes', { nodes: 3 }],
-  ] as const)('%s -> replace', (path, d) => {
+  ])('%s -> replace', (path, d) => {
     const p = run(d);
     expect(ops(p)).toEqual(['replica_set.db.r deleteReplicaSet', 'replica_set.db.r createReplicaSet']);
     expect(p.actions[0]!.changes.map((c) => c.path)).toEqual([path]);
     expect(p.actions[1]!.request).toEqual({ cpu_millis: 1000, memory_gbs: 4, name: d.name ?? 'r', nodes: d.nodes ?? 1 });
     expect(errors(p)).toEqual([]);
+  });
+});
+
+describe('failed live resources are replaced', () => {
+  it('a replica set in error', () => {
+    const p = plan(
+      desiredState({ services: [desiredService('db', { replicaSets: [desiredReplicaSet('r')] })] }),
+      liveState({ services: [liveService('db', { replicaSets: [liveReplicaSet('r', { status: 'error' })] })] }),
+      LOCK,
+    );
+    expect(ops(p)).toEqual(['replica_set.db.r deleteReplicaSet', 'replica_set.db.r createReplicaSet']);
+    expect(p.actions.map((a) => a.reason)).toEqual(['failed', 'failed']);
+    expect(p.actions[0]!.changes).toEqual([{ path: 'status', before: 'error', after: 'active', forcesReplace: true, sensitive: false }]);
+  });
+
+  it('a failed peering', () => {
+    const p = plan(
+      desiredState({ vpcs: [desiredVpc('main', { peerings: [desiredPeering('main', 'pv')] })] }),
+      liveState({ vpcs: [liveVpc('main', { peerings: [livePeering('vpc-main', 'pv', { status: 'failed', errorMessage: 'bad account' })] })] }),
+      LOCK,
+    );
+    expect(ops(p)).toEqual(['peering.main.pv deleteVPCPeering', 'peering.main.pv createVPCPeering']);
+    expect(p.actions[0]!.reason).toBe('failed');
+  });
+
+  it('a pending peering is left alone', () => {
+    const p = plan(
+      desiredState({ vpcs: [desiredVpc('main', { peerings: [desiredPeering('main', 'pv')] })] }),
+      liveState({ vpcs: [liveVpc('main', { peerings: [livePeering('vpc-main', 'pv', { status: 'pending' })] })] }),
+      LOCK,
+    );
+    expect(ops(p)).toEqual([]);
   });
 });

@@ -2,7 +2,6 @@
 import { describe, expect, it } from 'vitest';
 import { planHasChanges } from '../../../src/model/index.js';
 import {
-  action,
   desiredPeering,
   desiredReplicaSet,
   desiredService,

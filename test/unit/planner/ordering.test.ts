@@ -1,6 +1,6 @@
 // SPEC section 3 ordering rules, one test each, plus invariants of every plan's order.
 import { describe, expect, it } from 'vitest';
-import type { Plan } from '../../../src/model/index.js';
+import type { DesiredService, LiveReplicaSet, Plan } from '../../../src/model/index.js';
 import {
   action,
   dependsOn,
@@ -193,12 +193,12 @@ describe('ordering rules', () => {
     expect(warnings(p)[0]).toContain('starts it');
   });
 
-  it.each([
+  it.each<[string, Partial<DesiredService>, LiveReplicaSet[]]>([
     ['setHA', { ha: { replicas: 1, syncReplicas: 0 } }, []],
     ['attach', { vpc: { id: '5555555555' } }, []],
     ['replica set create', { replicaSets: [desiredReplicaSet('r')] }, []],
     ['replica set resize', { replicaSets: [desiredReplicaSet('r', { cpuMillis: 2000, memoryGbs: 8 })] }, [liveReplicaSet('r')]],
-  ] as const)('wakes a paused service for %s', (_n, d, rs) => {
+  ])('wakes a paused service for %s', (_n, d, rs) => {
     const p = plan(
       desiredState({ services: [desiredService('db', { paused: true, ...d })] }),
       liveState({ services: [liveService('db', { status: 'PAUSED', pooler: undefined, replicaSets: [...rs] })] }),

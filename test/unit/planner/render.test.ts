@@ -38,7 +38,7 @@ describe('text', () => {
       '  + vpc.main  (createVPC)',
       '  ~ vpc.edge  (renameVPC)',
       '  -/+ service.ts  (deleteService, createService)',
-      '  - service.gone-soon  (deleteService)',
+      '  - service.gone-soon  (no longer in the config; deleteService)',
       '  -> service.renamed  (moved from service.old-name)',
       '      service_type: "POSTGRES" -> "TIMESERIESDB"  (forces replacement)',
       '      password: (sensitive)',
