@@ -85,12 +85,12 @@ dbform('plan', '--emulator', '--detailed-exitcode');
 header('What next');
 process.stdout.write(
   [
-    `- The files of this demo are in ${work}: dbform.yaml, dbform.lock.json, and the`,
-    '  emulator world in .dbform/emulator-state.json. Initial passwords went to its pgpass file.',
-    '- README.md: "Configuration" for every field, "Commands" for plan/apply/destroy flags,',
-    '  "Apply engine" for what apply does when it is interrupted or an operation fails.',
-    '- `dbform export --emulator` in that directory writes the live world back as YAML.',
-    '- examples/full.yaml shows every feature: peerings, HA, pooler, forks, passwords, protect.',
+    `- The files of this demo are in ${work}: dbform.yaml, dbform.lock.json, the pgpass file with`,
+    '  the initial passwords, and the emulator world in .dbform/emulator-state.json.',
+    `- \`dbform export --emulator\` in ${work} writes the live world back as YAML.`,
+    '- examples/full.yaml shows every field: peerings, HA, pooler, forks, passwords, protect.',
+    '- README.md, "Quickstart" and "Apply in pipelines": these steps by hand, approvals, saved plans,',
+    '  exit codes, interrupted applies, the apply lock and destroy. `dbform <command> --help` lists every flag.',
     '',
   ].join('\n'),
 );
