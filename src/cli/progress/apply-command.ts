@@ -1,6 +1,7 @@
 // `dbform apply [PLAN]`: plan now (or read a saved plan and check it is not stale), then run it.
 import { readFile } from 'node:fs/promises';
 import { fetchLiveState } from '../../api/live-state.js';
+import { pollMsFromEnv } from '../../api/waiters.js';
 import { loadConfig } from '../../config/index.js';
 import { parseDuration } from '../../executor/duration.js';
 import { resolvePgpassPath } from '../../executor/pgpass.js';
@@ -68,6 +69,8 @@ export function parseRunOptions(opts: { parallelism: string; timeout: string; pg
   if (timeoutMs === undefined || timeoutMs <= 0) {
     throw new DbformError(`--timeout must be a duration such as 30m, 90s, 1h, or a number of milliseconds (got "${opts.timeout}")`);
   }
+  // Checked now, not after the approval: a bad DBFORM_POLL_MS must not stop an apply half-way in.
+  pollMsFromEnv(env);
   return { parallelism, timeoutMs, pgpassPath: resolvePgpassPath(opts.pgpass, env) };
 }
 

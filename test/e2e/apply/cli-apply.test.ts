@@ -120,6 +120,10 @@ describe('dbform apply', () => {
     const p = await runCli(ws, ['apply', '--auto-approve', '--parallelism', '0']);
     expect(p.code).toBe(1);
     expect(p.stderr).toContain('--parallelism must be a whole number of at least 1 (got "0")');
+    const poll = await runCli(ws, ['apply', '--auto-approve'], { env: { DBFORM_POLL_MS: 'fast' } });
+    expect(poll.code).toBe(1);
+    expect(poll.stderr).toContain('DBFORM_POLL_MS must be a positive number of milliseconds (found "fast")');
+    expect(existsSync(ws.lockfile)).toBe(false);
   });
 
   it('fails an action that exceeds --timeout, naming it, with its ID kept so no retry duplicates it', async () => {
