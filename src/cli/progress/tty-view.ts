@@ -30,7 +30,8 @@ export interface TtyView extends Reporter {
 export function createTtyView(options: TtyViewOptions): TtyView {
   const { out, paint } = options;
   const now = options.now ?? Date.now;
-  const size = options.size ?? (() => ({ columns: (out as { columns?: number }).columns ?? 100, rows: (out as { rows?: number }).rows ?? 30 }));
+  // A pseudo-terminal may report 0 x 0: treat that as unknown.
+  const size = options.size ?? (() => ({ columns: (out as { columns?: number }).columns || 100, rows: (out as { rows?: number }).rows || 30 }));
   const running = new Map<string, Running>();
   let permanent: string[] = [];
   let drawnLines = 0;
@@ -46,8 +47,10 @@ export function createTtyView(options: TtyViewOptions): TtyView {
     const max = Math.max(1, rows - 2);
     const entries = [...running.values()];
     const shown = entries.length > max ? entries.slice(0, max - 1) : entries;
+    const addressWidth = Math.max(0, ...shown.map((r) => r.ref.address.length));
+    const opWidth = Math.max(0, ...shown.map((r) => r.ref.op.length));
     const lines = shown.map((r) => {
-      const text = `  ${r.ref.address}  ${r.ref.op}  ${r.status}  ${formatElapsed(now() - r.startedAt)}`;
+      const text = `  ${r.ref.address.padEnd(addressWidth)}  ${r.ref.op.padEnd(opWidth)}  ${r.status}  ${formatElapsed(now() - r.startedAt)}`;
       return text.length > width ? `${text.slice(0, width - 1)}…` : text;
     });
     if (shown.length < entries.length) lines.push(`  ... and ${entries.length - shown.length} more running`);

@@ -94,7 +94,7 @@ describe('TTY view', () => {
     view.emit({ type: 'action-status', at: now, action: db, status: 'CONFIGURING' });
     await new Promise((r) => setTimeout(r, 150));
     const live = text();
-    expect(live).toContain('  service.db  createService  CONFIGURING  3s\n');
+    expect(live).toContain('  service.db        createService     CONFIGURING  3s\n');
     expect(live).toContain('  replica_set.db.r  createReplicaSet  starting  3s\n');
     view.emit({ type: 'action-done', at: now, action: db, elapsedMs: 3000 });
     view.emit({ type: 'summary', at: now, result: emptyResult() });
