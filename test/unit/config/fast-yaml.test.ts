@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { parseFastYaml } from '../../../src/config/fast-yaml.js';
 import { LightLocator, type PathSeg } from '../../../src/config/locate.js';
 import { parseWithYamlPackage } from '../../../src/config/parse-yaml.js';
+// @ts-expect-error: a plain JS script without type declarations
+import { generateLargeConfig } from '../../../scripts/gen-large-config.js';
 
 const EXAMPLES = join(import.meta.dirname, '..', '..', '..', 'examples');
 
@@ -37,6 +39,10 @@ function compare(text: string): 'same' | 'handed over' {
 describe('fast YAML reader', () => {
   it.each(['quickstart.yaml'])('reads %s itself', (name) => {
     expect(compare(readFileSync(join(EXAMPLES, name), 'utf8'))).toBe('same');
+  });
+
+  it('reads a generated 1,000-service file itself (the `dbform validate` speed target depends on it)', () => {
+    expect(compare(generateLargeConfig(1000))).toBe('same');
   });
 
   it.each([
