@@ -1,7 +1,7 @@
 // Maps a path inside the parsed data (["services", "db", "ha", "replicas"]) back to the YAML
 // node it came from, so every diagnostic can say FILE:LINE:COL. Follows aliases and `<<` merges;
 // when the path leaves the tree (a missing key), it stops at the deepest node it reached.
-import type { Document, LineCounter, Node, Pair, YAMLMap } from 'yaml';
+import type { Alias, Document, LineCounter, Node, Pair, YAMLMap } from 'yaml';
 import type { SourceRef } from '../model/diagnostics.js';
 import type { LightNode } from './fast-yaml.js';
 import { yamlLib } from './yaml-lib.js';
@@ -28,6 +28,9 @@ export interface Locator {
 
 /** Locator over a document of the `yaml` package. */
 export class YamlLocator implements Locator {
+  /** Each alias's anchor node (see indexAliases in parse-yaml.ts). */
+  aliasTargets = new Map<Alias, Node | undefined>();
+
   constructor(
     readonly file: string,
     private readonly doc: Document | undefined,
@@ -72,11 +75,11 @@ export class YamlLocator implements Locator {
     return best;
   }
 
-  private resolve(node: AnyNode): AnyNode {
+  resolve(node: AnyNode): AnyNode {
     let current = node;
     // A chain of aliases is short; the bound keeps a malformed document from looping.
     const { isAlias } = yamlLib();
-    for (let hops = 0; hops < 100 && isAlias(current) && this.doc; hops++) current = current.resolve(this.doc) as AnyNode;
+    for (let hops = 0; hops < 100 && isAlias(current); hops++) current = this.aliasTargets.get(current);
     return current;
   }
 

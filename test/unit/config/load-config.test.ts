@@ -93,6 +93,20 @@ describe('loadConfigText: normalization', () => {
     ]);
   });
 
+  it('expands one anchor used by thousands of services', () => {
+    let text = `${HEAD}x-small: &small\n  cpu_millis: 500\n  memory_gbs: 2\nservices:\n`;
+    for (let i = 0; i < 3000; i++) text += `  s${i}: *small\n`;
+    const state = load(text);
+    expect(state.services).toHaveLength(3000);
+    expect(state.services[2999]!.size).toEqual({ cpuMillis: 500, memoryGbs: 2 });
+  });
+
+  it('reports a problem inside an anchor once, where the anchor is', () => {
+    let text = `${HEAD}x-small: &small\n  cpu_millis: 500\n  memory_gbs: 2\n  region_code: \${env:REGION}\nservices:\n`;
+    for (let i = 0; i < 50; i++) text += `  s${i}: *small\n`;
+    expect(errorsOf(text)).toEqual(['dbform.yaml:6:16: services.s0.region_code: environment variable REGION is not set (used as ${env:REGION})']);
+  });
+
   it('reads CRLF line endings, a UTF-8 byte order mark and non-ASCII names', () => {
     const bytes = new TextEncoder().encode(`\uFEFF${HEAD}services:\r\n  db:\r\n    name: "café-ü"\r\n`.replace(/\n/g, '\r\n').replace(/\r\r/g, '\r'));
     const result = loadConfigText(bytes, 'dbform.yaml', { env: {} });
