@@ -78,7 +78,9 @@ export function loadConfigInputs(inputs: readonly ConfigInput[], options: LoadOp
   }
   const { config, errors } = mergeFiles(loaded);
   diagnostics.push(...errors);
-  for (const rule of RULES) diagnostics.push(...rule.check(config));
+  // Rules compare resources across files: with a file unread, they would report its resources
+  // as missing. Its own problems come first; the rules run once every file loads.
+  if (loaded.length === inputs.length) for (const rule of RULES) diagnostics.push(...rule.check(config));
 
   // One problem per node and kind: a node shared through a YAML alias is reported once, where
   // it is written, not once for every place that uses it.

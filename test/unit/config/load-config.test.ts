@@ -200,6 +200,25 @@ describe('several files', () => {
   });
 });
 
+describe('one problem, one message', () => {
+  it('a service written without settings still exists for references to it', () => {
+    expect(errorsOf(`${HEAD}services:\n  db:\n  preview: {fork: {from: db, strategy: NOW}}\n`)).toEqual([
+      'dbform.yaml:4:3: services.db: expected the settings of the service as a mapping, found nothing; write `db: {}` for a service that takes every default',
+    ]);
+  });
+
+  it('a file that does not parse does not make the others look wrong', () => {
+    const result = loadConfigInputs(
+      [
+        { file: 'net.yaml', content: `${HEAD}vpcs:\n  main: {cidr: 10.0.0.0/16, region_code: us-east-1\n` },
+        { file: 'db.yaml', content: `${HEAD}services:\n  db: {vpc: main}\n` },
+      ],
+      { env: {} },
+    );
+    expect(result.ok ? [] : result.errors.map((e) => [e.source?.file, e.code])).toEqual([['net.yaml', 'yaml-syntax']]);
+  });
+});
+
 describe('loadConfig (files on disk)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'dbform-config-'));
 
