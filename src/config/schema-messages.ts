@@ -167,6 +167,9 @@ function badPattern(e: KeywordError, path: PathSeg[]): Problem {
   if (field === 'region_code' || field === 'peer_region_code') {
     return { path, target: 'value', code: 'region-code', message: `${prefix(path)}${show(v)} is not a region code; region codes look like us-east-1 or eu-central-1` };
   }
+  if (field === 'cidr') {
+    return { path, target: 'value', code: 'cidr', message: `${prefix(path)}${show(v)} is not an IPv4 CIDR block like 10.10.0.0/16` };
+  }
   if (field === 'from_env') {
     return { path, target: 'value', code: 'env-name', message: `${prefix(path)}${show(v)} is not an environment variable name; use letters, digits and underscores, not starting with a digit` };
   }
