@@ -123,8 +123,9 @@ export class LightLocator implements Locator {
     let node: LightNode | undefined = this.root;
     let best = this.root.offset;
     for (let i = 0; i < path.length && node; i++) {
+      while (node.kind === 'alias') node = node.target;
       if (node.kind === 'map') {
-        const pair = node.pairs.get(String(path[i]));
+        const pair = findLightPair(node, String(path[i]));
         if (!pair) break;
         if (i === path.length - 1 && target === 'key') return this.position(pair.keyOffset);
         best = pair.value.offset >= 0 ? pair.value.offset : pair.keyOffset;
@@ -150,6 +151,17 @@ export class LightLocator implements Locator {
     }
     return { file: this.file, line: lo + 1, col: offset - starts[lo]! + 1 };
   }
+}
+
+/** Own keys first, then those merged in with `<<`, as YamlLocator.findPair. */
+function findLightPair(map: Extract<LightNode, { kind: 'map' }>, key: string): { keyOffset: number; value: LightNode } | undefined {
+  const own = map.pairs.get(key);
+  if (own) return own;
+  for (const source of map.merges) {
+    const found = source.kind === 'map' ? findLightPair(source, key) : undefined;
+    if (found) return found;
+  }
+  return undefined;
 }
 
 function lineStartsOf(text: string): number[] {

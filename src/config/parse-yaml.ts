@@ -27,7 +27,7 @@ function yamlMessage(code: string, message: string): string {
 
 export function parseYamlText(text: string, file: string): ParsedYaml {
   const light = parseFastYaml(text);
-  if (light) return { ok: true, data: light.value, locator: new LightLocator(file, text, light), empty: false, shared: false };
+  if (light) return { ok: true, data: light.root.value, locator: new LightLocator(file, text, light.root), empty: false, shared: light.shared };
   return parseWithYamlPackage(text, file);
 }
 
