@@ -1,15 +1,72 @@
 import type { Command } from 'commander';
-import { DbformError } from '../../model/errors.js';
+import { formatDiagnostic, type Diagnostic } from '../../model/diagnostics.js';
+import type { DesiredState } from '../../model/resources.js';
 import { action } from '../errors.js';
+import { addConfigOptions, configFiles } from '../options.js';
 
-// Placeholder until the issue that owns `dbform validate` lands.
+interface ValidateOptions {
+  file?: string[];
+  json?: boolean;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+export function summarizeDesiredState(state: DesiredState) {
+  return {
+    vpcs: state.vpcs.length,
+    peerings: state.vpcs.reduce((n, v) => n + v.peerings.length, 0),
+    services: state.services.length,
+    replica_sets: state.services.reduce((n, s) => n + s.replicaSets.length, 0),
+    moved: state.moved.length,
+  };
+}
+
+function summaryLine(files: readonly string[], state: DesiredState): string {
+  const s = summarizeDesiredState(state);
+  const parts = [plural(s.vpcs, 'VPC'), plural(s.peerings, 'peering'), plural(s.services, 'service'), plural(s.replica_sets, 'replica set')];
+  if (s.moved > 0) parts.push(`${s.moved} moved`);
+  return `${files.join(', ')}: valid (${parts.join(', ')})`;
+}
+
+const diagnosticJson = (d: Diagnostic) => ({
+  file: d.source?.file ?? null,
+  line: d.source?.line ?? null,
+  col: d.source?.col ?? null,
+  message: d.message,
+  path: d.path ?? null,
+  code: d.code ?? null,
+});
+
 export function registerValidate(program: Command): void {
-  program
+  const cmd = program
     .command('validate')
-    .description('(not yet available)')
-    .action(
-      action(async () => {
-        throw new DbformError('dbform validate is not available yet');
-      }),
-    );
+    .description('check the config files without touching the network; exit 0 when valid, 1 when not')
+    .option('--json', 'print the result as JSON on stdout: {valid, errors, warnings, summary}');
+  addConfigOptions(cmd).action(
+    action(async (opts: ValidateOptions) => {
+      // The loader pulls in the YAML parser and the validator: load it only when validating.
+      const { loadConfig } = await import('../../config/index.js');
+      const files = configFiles(opts);
+      const result = await loadConfig(files);
+      const all = result.ok ? result.warnings : result.errors;
+      const errors = all.filter((d) => d.severity === 'error');
+      const warnings = all.filter((d) => d.severity === 'warning');
+      if (opts.json) {
+        const summary = result.ok ? { files, ...summarizeDesiredState(result.value) } : null;
+        const out = { valid: result.ok, errors: errors.map(diagnosticJson), warnings: warnings.map(diagnosticJson), summary };
+        process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+        return result.ok ? 0 : 1;
+      }
+      const lines = all.map(formatDiagnostic);
+      if (!result.ok) {
+        const counts = [plural(errors.length, 'error')];
+        if (warnings.length > 0) counts.push(plural(warnings.length, 'warning'));
+        process.stderr.write(`${[...lines, counts.join(', ')].join('\n')}\n`);
+        return 1;
+      }
+      if (lines.length > 0) process.stderr.write(`${lines.join('\n')}\n`);
+      process.stdout.write(`${summaryLine(files, result.value)}\n`);
+      return 0;
+    }),
+  );
 }

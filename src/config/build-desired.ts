@@ -1,0 +1,147 @@
+// Valid merged config -> the normalized desired state the planner reads (src/model/resources.ts).
+// Only called once the schema and every rule passed, so values have their schema types.
+import { peeringAddress, replicaSetAddress, serviceAddress, vpcAddress } from '../model/address.js';
+import type {
+  Addon,
+  DesiredFork,
+  DesiredPeering,
+  DesiredReplicaSet,
+  DesiredService,
+  DesiredState,
+  DesiredVpc,
+  EnvironmentTag,
+  ForkStrategy,
+  HaConfig,
+  MovedEntry,
+} from '../model/resources.js';
+import { sourceOf, type Entry, type MergedConfig } from './merge.js';
+import { peeringsOf, replicaSetsOf } from './rules/rule.js';
+
+type Raw = Record<string, unknown>;
+
+/** `null` manages absence: DEV, not paused, no pooler (SPEC section 1). */
+const environmentOf = (v: unknown): EnvironmentTag | undefined => (v === undefined ? undefined : v === null ? 'DEV' : (v as EnvironmentTag));
+const flagOf = (v: unknown): boolean | undefined => (v === undefined ? undefined : v === null ? false : (v as boolean));
+
+function haOf(v: unknown): HaConfig | undefined {
+  if (v === undefined) return undefined;
+  const ha = (v ?? {}) as Raw;
+  return { replicas: (ha.replicas as number | undefined) ?? 0, syncReplicas: (ha.sync_replicas as number | undefined) ?? 0 };
+}
+
+function buildPeering(vpcKey: string, entry: Entry): DesiredPeering {
+  const v = entry.value;
+  const peerVpcId = v.peer_vpc_id as string;
+  return {
+    kind: 'peering',
+    address: peeringAddress(vpcKey, peerVpcId),
+    vpcKey,
+    peerAccountId: v.peer_account_id as string,
+    peerRegionCode: v.peer_region_code as string,
+    peerVpcId,
+    source: sourceOf(entry.origin),
+  };
+}
+
+function buildVpc(entry: Entry): DesiredVpc {
+  const v = entry.value;
+  const vpc: DesiredVpc = {
+    kind: 'vpc',
+    address: vpcAddress(entry.key),
+    key: entry.key,
+    name: (v.name as string | undefined) ?? entry.key,
+    cidr: v.cidr as string,
+    regionCode: v.region_code as string,
+    peerings: peeringsOf(entry).map((p) => buildPeering(entry.key, p)),
+    source: sourceOf(entry.origin, [], 'key'),
+  };
+  if (v.protect !== undefined) vpc.protect = v.protect as boolean;
+  return vpc;
+}
+
+function buildReplicaSet(serviceKey: string, entry: Entry): DesiredReplicaSet {
+  const v = entry.value;
+  const rs: DesiredReplicaSet = {
+    kind: 'replica_set',
+    address: replicaSetAddress(serviceKey, entry.key),
+    serviceKey,
+    key: entry.key,
+    name: (v.name as string | undefined) ?? entry.key,
+    cpuMillis: v.cpu_millis as number,
+    memoryGbs: v.memory_gbs as number,
+    nodes: v.nodes as number,
+    source: sourceOf(entry.origin, [], 'key'),
+  };
+  const pooler = flagOf(v.pooler);
+  if (pooler !== undefined) rs.pooler = pooler;
+  const environment = environmentOf(v.environment);
+  if (environment !== undefined) rs.environment = environment;
+  if (v.protect !== undefined) rs.protect = v.protect as boolean;
+  return rs;
+}
+
+function buildFork(v: Raw): DesiredFork {
+  const from = v.from as string | { service_id: string };
+  const fork: DesiredFork = {
+    from: typeof from === 'string' ? { key: from } : { serviceId: from.service_id },
+    strategy: v.strategy as ForkStrategy,
+  };
+  if (v.target_time !== undefined) fork.targetTime = v.target_time as string;
+  return fork;
+}
+
+/** Optional settings: each is set only when written, so that undefined keeps meaning "unmanaged". */
+function applyServiceSettings(service: DesiredService, v: Raw): void {
+  if (Array.isArray(v.addons)) service.addons = [...new Set(v.addons as Addon[])].sort();
+  if (v.region_code !== undefined) service.regionCode = v.region_code as string;
+  if (v.cpu_millis !== undefined) {
+    service.size = { cpuMillis: v.cpu_millis as number | 'shared', memoryGbs: v.memory_gbs as number | 'shared' };
+  }
+  const environment = environmentOf(v.environment);
+  if (environment !== undefined) service.environment = environment;
+  const ha = haOf(v.ha);
+  if (ha !== undefined) service.ha = ha;
+  const pooler = flagOf(v.pooler);
+  if (pooler !== undefined) service.pooler = pooler;
+  if (v.vpc !== undefined) {
+    const vpc = v.vpc as string | { id: string } | null;
+    service.vpc = vpc === null ? null : typeof vpc === 'string' ? { key: vpc } : { id: vpc.id };
+  }
+  const paused = flagOf(v.paused);
+  if (paused !== undefined) service.paused = paused;
+  if (v.password !== undefined) {
+    const password = v.password as Raw;
+    service.password = { fromEnv: password.from_env as string, version: (password.version as number | undefined) ?? 1 };
+  }
+  if (v.protect !== undefined) service.protect = v.protect as boolean;
+  if (v.fork !== undefined) service.fork = buildFork(v.fork as Raw);
+}
+
+function buildService(entry: Entry): DesiredService {
+  const service: DesiredService = {
+    kind: 'service',
+    address: serviceAddress(entry.key),
+    key: entry.key,
+    name: (entry.value.name as string | undefined) ?? entry.key,
+    replicaSets: replicaSetsOf(entry).map((rs) => buildReplicaSet(entry.key, rs)),
+    source: sourceOf(entry.origin, [], 'key'),
+  };
+  applyServiceSettings(service, entry.value);
+  return service;
+}
+
+const buildMoved = (entry: Entry): MovedEntry => ({
+  from: entry.value.from as string,
+  to: entry.value.to as string,
+  source: sourceOf(entry.origin),
+});
+
+export function buildDesiredState(config: MergedConfig): DesiredState {
+  return {
+    projectId: config.projectId ?? '',
+    vpcs: config.vpcs.map(buildVpc),
+    services: config.services.map(buildService),
+    moved: config.moved.map(buildMoved),
+    files: config.files,
+  };
+}

@@ -1,0 +1,2 @@
+// Public surface of the config layer.
+export { loadConfig, loadConfigInputs, loadConfigText, type ConfigInput, type LoadOptions } from './load-config.js';

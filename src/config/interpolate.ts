@@ -1,0 +1,96 @@
+// `${env:NAME}` in any string value; `$${` writes a literal `${`. Keys are never interpolated:
+// they are addresses, and an address that depends on the environment would break the lockfile.
+import type { PathSeg } from './locate.js';
+import { formatPath } from './paths.js';
+
+export interface InterpolationProblem {
+  path: PathSeg[];
+  message: string;
+  code: string;
+}
+
+const REFERENCE = /^env:([A-Za-z_][A-Za-z0-9_]*)$/;
+
+function interpolateString(text: string, path: PathSeg[], env: NodeJS.ProcessEnv, problems: InterpolationProblem[]): string {
+  const lead = path.length > 0 ? `${formatPath(path)}: ` : '';
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    if (text.startsWith('$${', i)) {
+      out += '${';
+      i += 3;
+    } else if (text.startsWith('${', i)) {
+      const end = text.indexOf('}', i + 2);
+      if (end < 0) {
+        problems.push({ path, code: 'interpolation', message: `${lead}\`\${\` is not closed; write \${env:NAME}, or $\${ for a literal \${` });
+        return out + text.slice(i);
+      }
+      const expression = text.slice(i + 2, end);
+      const name = REFERENCE.exec(expression)?.[1];
+      const value = name === undefined ? undefined : env[name];
+      if (name === undefined) {
+        problems.push({ path, code: 'interpolation', message: `${lead}\`\${${expression}}\` is not supported; write \${env:NAME} to read an environment variable, or $\${ for a literal \${` });
+      } else if (value === undefined) {
+        problems.push({ path, code: 'env-unset', message: `${lead}environment variable ${name} is not set (used as \${env:${name}})` });
+      }
+      out += value ?? '';
+      i = end + 1;
+    } else {
+      out += text[i];
+      i += 1;
+    }
+  }
+  return out;
+}
+
+/**
+ * `data` with every string value interpolated, and the problems found on the way. With `inPlace`
+ * the containers are updated rather than copied: only for data that shares no container (data
+ * built through YAML aliases does, and an escape `$${` must not be undone by a second visit).
+ */
+export function interpolateEnv(
+  data: unknown,
+  env: NodeJS.ProcessEnv,
+  options: { inPlace?: boolean } = {},
+): { data: unknown; problems: InterpolationProblem[] } {
+  const inPlace = options.inPlace === true;
+  const problems: InterpolationProblem[] = [];
+  // One path array, pushed and popped on the way down; copied only when a problem is found.
+  const path: PathSeg[] = [];
+  // A container reached again through an alias gets the same copy (and its problems once).
+  const copies = new WeakMap<object, unknown>();
+  const walk = (value: unknown): unknown => {
+    if (typeof value === 'string') return value.includes('${') ? interpolateString(value, [...path], env, problems) : value;
+    if (value === null || typeof value !== 'object') return value;
+    if (inPlace) return copyContainer(value);
+    const seen = copies.get(value);
+    if (seen !== undefined) return seen;
+    const copy = copyContainer(value);
+    copies.set(value, copy);
+    return copy;
+  };
+  const copyContainer = (value: object): unknown => {
+    if (Array.isArray(value)) {
+      const out: unknown[] = inPlace ? value : new Array(value.length);
+      for (let i = 0; i < value.length; i++) {
+        path.push(i);
+        out[i] = walk(value[i]);
+        path.pop();
+      }
+      return out;
+    }
+    const out = (inPlace ? value : {}) as Record<string, unknown>;
+    for (const key of Object.keys(value)) {
+      const item = (value as Record<string, unknown>)[key];
+      path.push(key);
+      // Top-level `x-` blocks only hold anchors; their uses are interpolated where they land.
+      const copy = path.length === 1 && key.startsWith('x-') ? item : walk(item);
+      path.pop();
+      // A `__proto__` key must stay data (the schema rejects it), never become a prototype.
+      if (key === '__proto__') Object.defineProperty(out, key, { value: copy, enumerable: true, writable: true, configurable: true });
+      else out[key] = copy;
+    }
+    return out;
+  };
+  return { data: walk(data), problems };
+}

@@ -1,0 +1,131 @@
+// The config loader: files -> bytes -> text -> YAML -> interpolated data -> schema -> merge ->
+// rules -> desired state. Every stage reports all it finds; nothing is thrown at the caller.
+import { readFile } from 'node:fs/promises';
+import type { Diagnostic, Result, SourceRef } from '../model/diagnostics.js';
+import type { DesiredState } from '../model/resources.js';
+import { buildDesiredState } from './build-desired.js';
+import { decodeConfigBytes } from './decode.js';
+import { interpolateEnv } from './interpolate.js';
+import { mergeFiles, type LoadedFile } from './merge.js';
+import { formatPath } from './paths.js';
+import { parseYamlText } from './parse-yaml.js';
+import { RULES } from './rules/index.js';
+import { translateSchemaErrors } from './schema-errors.js';
+import { findSchemaErrors } from './validator.js';
+
+export interface LoadOptions {
+  /** Environment for `${env:NAME}` (default: process.env). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** A config file's content, already read. */
+export interface ConfigInput {
+  file: string;
+  content: string | Uint8Array;
+}
+
+function loadOne(input: ConfigInput, env: NodeJS.ProcessEnv): { loaded?: LoadedFile; diagnostics: Diagnostic[] } {
+  const { file } = input;
+  let text: string;
+  if (typeof input.content === 'string') text = input.content.replace(/^\uFEFF/, '');
+  else {
+    const decoded = decodeConfigBytes(input.content, file);
+    if (!decoded.ok) return { diagnostics: [decoded.error] };
+    text = decoded.text;
+  }
+  const parsed = parseYamlText(text, file);
+  if (!parsed.ok) return { diagnostics: parsed.errors };
+  const { locator } = parsed;
+  if (parsed.empty) {
+    const message = 'the file is empty; a config needs at least `version: 1` and `project_id: <your project ID>`';
+    return { diagnostics: [{ severity: 'error', message, source: { file, line: 1, col: 1 }, code: 'empty-file' }] };
+  }
+  const diagnostics: Diagnostic[] = [];
+  const { data, problems } = interpolateEnv(parsed.data, env, { inPlace: !parsed.shared });
+  for (const p of problems) {
+    diagnostics.push({ severity: 'error', message: p.message, path: formatPath(p.path), source: locator.at(p.path), code: p.code });
+  }
+  // A string whose interpolation failed is wrong only because of that: say it once.
+  const failed = new Set(diagnostics.map((d) => positionKey(d.source)));
+  for (const p of translateSchemaErrors(findSchemaErrors(data), data)) {
+    const source = locator.at(p.path, p.target);
+    if (!failed.has(positionKey(source))) diagnostics.push({ severity: 'error', message: p.message, path: formatPath(p.path), source, code: p.code });
+  }
+  return { loaded: { file, locator, data }, diagnostics };
+}
+
+const positionKey = (s: SourceRef | undefined) => (s ? `${s.file}:${s.line}:${s.col}` : '');
+
+function compareDiagnostics(files: readonly string[]) {
+  return (a: Diagnostic, b: Diagnostic): number => {
+    const fa = a.source ? files.indexOf(a.source.file) : -1;
+    const fb = b.source ? files.indexOf(b.source.file) : -1;
+    if (fa !== fb) return fa - fb;
+    return (a.source?.line ?? 0) - (b.source?.line ?? 0) || (a.source?.col ?? 0) - (b.source?.col ?? 0);
+  };
+}
+
+/** Loads config contents already in memory (tests, and the CLI after reading the files). */
+export function loadConfigInputs(inputs: readonly ConfigInput[], options: LoadOptions = {}): Result<DesiredState> {
+  if (inputs.length === 0) return { ok: false, errors: [{ severity: 'error', message: 'no config file given', code: 'no-config' }] };
+  const env = options.env ?? process.env;
+  const diagnostics: Diagnostic[] = [];
+  const loaded: LoadedFile[] = [];
+  for (const input of inputs) {
+    const one = loadOne(input, env);
+    diagnostics.push(...one.diagnostics);
+    if (one.loaded) loaded.push(one.loaded);
+  }
+  const { config, errors } = mergeFiles(loaded);
+  diagnostics.push(...errors);
+  // Rules compare resources across files: with a file unread, they would report its resources
+  // as missing. Its own problems come first; the rules run once every file loads.
+  if (loaded.length === inputs.length) for (const rule of RULES) diagnostics.push(...rule.check(config));
+
+  // One problem per node and kind: a node shared through a YAML alias is reported once, where
+  // it is written, not once for every place that uses it.
+  const seen = new Set<string>();
+  const unique = diagnostics.filter((d) => {
+    const id = d.source ? `${positionKey(d.source)}:${d.code}` : d.message;
+    return seen.has(id) ? false : (seen.add(id), true);
+  });
+  unique.sort(compareDiagnostics(inputs.map((i) => i.file)));
+  const errorList = unique.filter((d) => d.severity === 'error');
+  const warnings = unique.filter((d) => d.severity === 'warning');
+  // A file that did not parse has no data: its resources are unknown, so never report success.
+  // Warnings ride along with the errors of a failed load (each carries its severity).
+  if (errorList.length > 0 || loaded.length < inputs.length) return { ok: false, errors: unique };
+  return { ok: true, value: buildDesiredState(config), warnings };
+}
+
+/** Loads one config text (tests and property tests). */
+export function loadConfigText(text: string | Uint8Array, fileName: string, options: LoadOptions = {}): Result<DesiredState> {
+  return loadConfigInputs([{ file: fileName, content: text }], options);
+}
+
+async function readInput(file: string): Promise<ConfigInput | Diagnostic> {
+  try {
+    return { file, content: await readFile(file) };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const reason =
+      code === 'ENOENT'
+        ? 'no such file (pass the config with -f PATH, or run dbform where dbform.yaml is)'
+        : code === 'EISDIR'
+          ? 'is a directory, not a config file'
+          : code === 'EACCES'
+            ? 'permission denied'
+            : (err as Error).message;
+    return { severity: 'error', message: `${file}: ${reason}`, code: code === 'ENOENT' ? 'file-not-found' : 'file-unreadable' };
+  }
+}
+
+/** Reads, validates and normalizes the config files (SPEC section 1), in the order given. */
+export async function loadConfig(files: string[], options: LoadOptions = {}): Promise<Result<DesiredState>> {
+  const read = await Promise.all(files.map(readInput));
+  const unreadable = read.filter((r): r is Diagnostic => 'severity' in r);
+  if (unreadable.length === read.length && read.length > 0) return { ok: false, errors: unreadable };
+  const result = loadConfigInputs(read.filter((r): r is ConfigInput => !('severity' in r)), options);
+  if (unreadable.length === 0) return result;
+  return { ok: false, errors: [...unreadable, ...(result.ok ? [] : result.errors)] };
+}

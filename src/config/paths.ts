@@ -1,0 +1,30 @@
+// Paths inside the config data: segments for walking, dotted text for messages.
+import type { PathSeg } from './locate.js';
+
+/** `services.db.ha.replicas`, `vpcs.main.peerings[0].peer_vpc_id`, `moved[1].to`. */
+export function formatPath(path: readonly PathSeg[]): string {
+  let out = '';
+  for (const seg of path) {
+    if (typeof seg === 'number') out += `[${seg}]`;
+    else out += out === '' ? seg : `.${seg}`;
+  }
+  return out;
+}
+
+/** Segments of a JSON pointer (`/vpcs/main/peerings/0`), with array indices as numbers. */
+export function pointerToPath(pointer: string, data: unknown): PathSeg[] {
+  if (pointer === '') return [];
+  const path: PathSeg[] = [];
+  let node = data;
+  for (const raw of pointer.slice(1).split('/')) {
+    const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(node)) {
+      path.push(Number(seg));
+      node = node[Number(seg)];
+    } else {
+      path.push(seg);
+      node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[seg] : undefined;
+    }
+  }
+  return path;
+}

@@ -1,0 +1,51 @@
+// `vpc:` and `fork.from` name other resources by key; a typo there would otherwise surface
+// only at apply time, as an attach to nothing or a fork of nothing.
+import type { Diagnostic } from '../../model/diagnostics.js';
+import { KEY_PATTERN } from '../../model/address.js';
+import { diagnosticAt, type Entry } from '../merge.js';
+import { closestMatch } from '../suggest.js';
+import { record, str, type Rule } from './rule.js';
+
+function unknownKeyMessage(where: string, key: string, kind: 'VPC' | 'service', known: readonly string[]): string {
+  const section = kind === 'VPC' ? 'vpcs' : 'services';
+  const guess = closestMatch(key, known);
+  if (guess) return `${where}: no ${kind} \`${key}\` under ${section}:; did you mean \`${guess}\`?`;
+  const byId = kind === 'VPC' ? '{ id: "<vpc id>" }' : '{ service_id: "<service id>" }';
+  const list = known.length > 0 ? `defined ${section}: ${known.join(', ')}` : `there are no ${section}`;
+  return `${where}: no ${kind} \`${key}\` under ${section}: (${list}); for a ${kind} dbform does not manage write ${byId}`;
+}
+
+function checkVpcRef(service: Entry, vpcs: ReadonlyMap<string, Entry>): Diagnostic[] {
+  const key = str(service.value, 'vpc');
+  // A string that is not a valid key is reported by the schema.
+  if (key === undefined || !KEY_PATTERN.test(key)) return [];
+  const where = `services.${service.key}.vpc`;
+  const vpc = vpcs.get(key);
+  if (!vpc) return [diagnosticAt(service.origin, ['vpc'], unknownKeyMessage(where, key, 'VPC', [...vpcs.keys()]), 'unresolved-reference')];
+  // The cloud refuses to attach a service to a VPC of another region (409): say so now.
+  const serviceRegion = str(service.value, 'region_code');
+  const vpcRegion = str(vpc.value, 'region_code');
+  if (serviceRegion && vpcRegion && serviceRegion !== vpcRegion) {
+    const message = `${where}: VPC \`${key}\` is in ${vpcRegion} but the service is in ${serviceRegion}; a service attaches only to a VPC of its own region`;
+    return [diagnosticAt(service.origin, ['vpc'], message, 'vpc-region')];
+  }
+  return [];
+}
+
+function checkForkRef(service: Entry, services: ReadonlyMap<string, Entry>): Diagnostic[] {
+  const key = str(record(service.value, 'fork'), 'from');
+  if (key === undefined || !KEY_PATTERN.test(key)) return [];
+  const where = `services.${service.key}.fork.from`;
+  if (key === service.key) return [diagnosticAt(service.origin, ['fork', 'from'], `${where}: a service cannot fork itself`, 'fork-cycle')];
+  if (services.has(key)) return [];
+  return [diagnosticAt(service.origin, ['fork', 'from'], unknownKeyMessage(where, key, 'service', [...services.keys()]), 'unresolved-reference')];
+}
+
+export const referencesRule: Rule = {
+  code: 'unresolved-reference',
+  check(config) {
+    const vpcs = new Map(config.vpcs.map((v) => [v.key, v]));
+    const services = new Map(config.services.map((s) => [s.key, s]));
+    return config.services.flatMap((service) => [...checkVpcRef(service, vpcs), ...checkForkRef(service, services)]);
+  },
+};

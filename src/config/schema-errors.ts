@@ -1,0 +1,73 @@
+// ajv's errors -> one plain message per problem. ajv reports every failed branch of a union
+// and several errors per value; a developer wants the one that explains their mistake.
+import type { PathSeg, Target } from './locate.js';
+import { pointerToPath } from './paths.js';
+import { describeProblem, type KeywordError } from './schema-messages.js';
+
+export type { KeywordError } from './schema-messages.js';
+
+export interface SchemaProblem {
+  path: PathSeg[];
+  target: Target;
+  message: string;
+  code: string;
+}
+
+const typeOfValue = (v: unknown): string =>
+  v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : typeof v === 'object' ? 'object' : typeof v;
+
+function branchAccepts(branch: Record<string, unknown> | undefined, value: unknown): boolean {
+  const declared = branch?.type;
+  if (declared === undefined) return false;
+  const types = Array.isArray(declared) ? declared : [declared];
+  const actual = typeOfValue(value);
+  return types.includes(actual) || (actual === 'integer' && types.includes('number'));
+}
+
+/**
+ * Keeps, for each failed `anyOf`, only the errors of the branch whose type fits the value (a VPC
+ * key that is not a valid key) or, when no branch fits, the `anyOf` error itself (a number
+ * where a key or a mapping was expected).
+ */
+function resolveUnions(errors: readonly KeywordError[]): KeywordError[] {
+  const unions = errors.filter((e) => e.keyword === 'anyOf');
+  const dropped = new Set<KeywordError>();
+  for (const union of unions) {
+    const branches = ((union.schema as unknown[]) ?? []) as Record<string, unknown>[];
+    const fitting = branches.findIndex((b) => branchAccepts(b, union.data));
+    for (const e of errors) {
+      if (!e.schemaPath.startsWith(`${union.schemaPath}/`)) continue;
+      const index = Number(e.schemaPath.slice(union.schemaPath.length + 1).split('/')[0]);
+      if (index !== fitting) dropped.add(e);
+    }
+    if (fitting >= 0) dropped.add(union);
+  }
+  return errors.filter((e) => !dropped.has(e));
+}
+
+/** A wrong type says everything about a value: drop the other complaints about the same value. */
+function dropShadowed(errors: readonly KeywordError[]): KeywordError[] {
+  const typed = new Set(errors.filter((e) => e.keyword === 'type' || e.keyword === 'anyOf').map((e) => e.instancePath));
+  return errors.filter((e) => e.keyword === 'type' || e.keyword === 'anyOf' || !typed.has(e.instancePath));
+}
+
+export function translateSchemaErrors(errors: readonly KeywordError[], data: unknown): SchemaProblem[] {
+  const kept = dropShadowed(resolveUnions(errors)).filter((e) => e.keyword !== 'propertyNames');
+  const problems: SchemaProblem[] = [];
+  const missing = new Map<string, { path: PathSeg[]; keys: string[] }>();
+  for (const e of kept) {
+    const path = pointerToPath(e.instancePath, data);
+    if (e.keyword === 'required') {
+      // Several missing keys of one mapping read better as one message.
+      const entry = missing.get(e.instancePath) ?? { path, keys: [] };
+      entry.keys.push(String(e.params.missingProperty));
+      missing.set(e.instancePath, entry);
+      continue;
+    }
+    problems.push(describeProblem(e, path));
+  }
+  for (const { path, keys } of missing.values()) {
+    problems.push(describeProblem({ keyword: 'required', instancePath: '', schemaPath: '', params: { keys } }, path));
+  }
+  return problems;
+}

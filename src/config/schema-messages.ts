@@ -1,0 +1,274 @@
+// One ajv keyword error -> a sentence for someone who never read the API docs.
+import { describeAllowedSizes } from '../model/sizes.js';
+import type { PathSeg, Target } from './locate.js';
+import { formatPath } from './paths.js';
+import { buildConfigSchema, KEY_REGEX } from './schema.js';
+import { closestMatch } from './suggest.js';
+
+/** The fields of an ajv ErrorObject (compiled with verbose: true) that the messages use. */
+export interface KeywordError {
+  keyword: string;
+  instancePath: string;
+  schemaPath: string;
+  params: Record<string, unknown>;
+  message?: string;
+  propertyName?: string;
+  schema?: unknown;
+  parentSchema?: Record<string, unknown>;
+  data?: unknown;
+}
+
+interface Problem {
+  path: PathSeg[];
+  target: Target;
+  message: string;
+  code: string;
+}
+
+type Json = Record<string, unknown>;
+
+const KEY_RULE = 'keys start with a lowercase letter, then up to 62 lowercase letters, digits or hyphens';
+const SIZES = describeAllowedSizes();
+const DEDICATED_SIZES = SIZES.replace(', shared/shared', '');
+
+const last = (path: readonly PathSeg[]) => path[path.length - 1];
+const prefix = (path: readonly PathSeg[]) => (path.length === 0 ? '' : `${formatPath(path)}: `);
+
+function show(v: unknown): string {
+  if (typeof v === 'string') {
+    const text = JSON.stringify(v);
+    return text.length > 60 ? `${text.slice(0, 57)}..."` : text;
+  }
+  return v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'a mapping' : String(v);
+}
+
+function found(v: unknown): string {
+  if (v === null) return 'nothing (null)';
+  if (typeof v === 'string') return `the string ${show(v)}`;
+  if (typeof v === 'number') return `the number ${v}`;
+  return show(v);
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  string: 'a string',
+  integer: 'a whole number',
+  number: 'a number',
+  boolean: 'true or false',
+  object: 'a mapping',
+  array: 'a list',
+  null: 'null',
+};
+
+function joinList(items: readonly string[], word: 'or' | 'and'): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} ${word} ${items[items.length - 1]}`;
+}
+const orList = (items: readonly string[]) => joinList(items, 'or');
+
+function expectedTypes(types: readonly string[]): string {
+  if (types.includes('boolean') && types.includes('null') && types.length === 2) return 'true, false or null';
+  return orList(types.map((t) => TYPE_WORDS[t] ?? t));
+}
+
+let rootSchema: Json | undefined;
+
+/** The schema of the mapping that holds `path`'s last key, following properties and unions. */
+function schemaOfParent(path: readonly PathSeg[]): Json | undefined {
+  let schema: Json | undefined = (rootSchema ??= buildConfigSchema());
+  for (const seg of path.slice(0, -1)) {
+    if (!schema) return undefined;
+    if (Array.isArray(schema.anyOf)) schema = (schema.anyOf as Json[]).find((b) => b.type === 'object' || b.type === 'array');
+    if (!schema) return undefined;
+    if (typeof seg === 'number') schema = schema.items as Json | undefined;
+    else schema = ((schema.properties as Json | undefined)?.[seg] ?? schema.additionalProperties) as Json | undefined;
+  }
+  return typeof schema === 'object' ? schema : undefined;
+}
+
+const RESOURCE_NEEDS: Record<string, string> = {
+  vpc: 'a VPC needs at least cidr and region_code',
+  service: 'write `KEY: {}` for a service that takes every default',
+  'replica set': 'a replica set needs cpu_millis, memory_gbs and nodes',
+};
+
+function resourceKind(path: readonly PathSeg[]): string | undefined {
+  if (path.length === 2 && path[0] === 'vpcs') return 'vpc';
+  if (path.length === 2 && path[0] === 'services') return 'service';
+  if (path.length === 4 && path[0] === 'services' && path[2] === 'replica_sets') return 'replica set';
+  return undefined;
+}
+
+function wrongType(e: KeywordError, path: PathSeg[]): Problem {
+  const types = (Array.isArray(e.params.type) ? e.params.type : String(e.params.type).split(',')) as string[];
+  const expected = expectedTypes(types);
+  const v = e.data;
+  const kind = resourceKind(path);
+  if (path.length === 0) {
+    return { path, target: 'value', code: 'wrong-type', message: `the file must be a mapping of settings (version, project_id, vpcs, services, moved), found ${found(v)}` };
+  }
+  if (kind && v === null) {
+    const hint = RESOURCE_NEEDS[kind]!.replace('KEY', String(last(path)));
+    return { path, target: 'value', code: 'null-not-allowed', message: `${prefix(path)}expected the settings of the ${kind === 'vpc' ? 'VPC' : kind} as a mapping, found nothing; ${hint}` };
+  }
+  if (v === null) {
+    const field = String(last(path));
+    const required = ((schemaOfParent(path)?.required as string[] | undefined) ?? []).includes(field);
+    // Resource lists are managed by presence: an empty one means none, not "unmanaged".
+    const container = ['vpcs', 'services', 'replica_sets', 'peerings', 'moved'].includes(field);
+    const hint = required
+      ? `expected ${expected}`
+      : container
+        ? `write ${types.includes('array') ? '[]' : '{}'} for none`
+        : `give ${expected}, or remove \`${field}\` to leave it unmanaged`;
+    return { path, target: 'value', code: 'null-not-allowed', message: `${prefix(path)}null is not allowed here; ${hint}` };
+  }
+  let hint = '';
+  if (types.includes('string') && (typeof v === 'number' || typeof v === 'boolean')) hint = `; put it in quotes: "${String(v)}"`;
+  else if (typeof v === 'string' && /^(yes|no|on|off|y|n)$/i.test(v) && types.includes('boolean')) {
+    hint = `; YAML 1.2 reads ${v} as a string: write true or false`;
+  } else if (typeof v === 'string' && /^(-?\d+(\.\d+)?|true|false)$/.test(v.trim())) hint = '; write it without quotes';
+  else if (types.includes('array') && (typeof v === 'string' || typeof v === 'number')) hint = `; write a list: [${String(v)}]`;
+  return { path, target: 'value', code: 'wrong-type', message: `${prefix(path)}expected ${expected}, found ${found(v)}${hint}` };
+}
+
+function wrongUnion(e: KeywordError, path: PathSeg[]): Problem {
+  const field = last(path);
+  const expected =
+    field === 'vpc'
+      ? 'a key under vpcs:, { id: "<vpc id>" } for a VPC dbform does not manage, or null'
+      : field === 'from'
+        ? 'a key under services: or { service_id: "<service id>" }'
+        : expectedTypes(((e.schema as Json[]) ?? []).map((b) => String(b.type)));
+  return { path, target: 'value', code: 'wrong-type', message: `${prefix(path)}expected ${expected}, found ${found(e.data)}` };
+}
+
+function notAllowed(e: KeywordError, path: PathSeg[]): Problem {
+  const v = e.data;
+  const field = String(last(path));
+  if (field === 'cpu_millis' || field === 'memory_gbs') {
+    const unquote = typeof v === 'string' && /^\d+$/.test(v) ? '; write the number without quotes' : '';
+    const pairs = path.includes('replica_sets')
+      ? `replica sets take one of the dedicated cpu_millis/memory_gbs pairs ${DEDICATED_SIZES}`
+      : `allowed cpu_millis/memory_gbs pairs are ${SIZES}`;
+    return { path, target: 'value', code: 'size-not-allowed', message: `${prefix(path)}${show(v)} is not an allowed size; ${pairs}${unquote}` };
+  }
+  const allowed = ((e.schema as unknown[]) ?? []).filter((a) => a !== null).map(String);
+  const noun =
+    field === 'environment' ? 'an environment tag' : field === 'strategy' ? 'a fork strategy' : path[path.length - 2] === 'addons' ? 'an addon' : 'allowed';
+  const nullNote = field === 'environment' ? ' (null means DEV)' : '';
+  const guess = typeof v === 'string' ? closestMatch(v, allowed) : undefined;
+  const suggestion = guess ? `; did you mean ${guess}?` : '';
+  const what = noun === 'allowed' ? 'is not allowed' : `is not ${noun}`;
+  return { path, target: 'value', code: 'not-allowed-value', message: `${prefix(path)}${show(v)} ${what}; use ${orList(allowed)}${nullNote}${suggestion}` };
+}
+
+function badPattern(e: KeywordError, path: PathSeg[]): Problem {
+  const v = e.data;
+  const field = String(last(path));
+  if (field === 'region_code' || field === 'peer_region_code') {
+    return { path, target: 'value', code: 'region-code', message: `${prefix(path)}${show(v)} is not a region code; region codes look like us-east-1 or eu-central-1` };
+  }
+  if (field === 'cidr') {
+    return { path, target: 'value', code: 'cidr', message: `${prefix(path)}${show(v)} is not an IPv4 CIDR block like 10.10.0.0/16` };
+  }
+  if (field === 'from_env') {
+    return { path, target: 'value', code: 'env-name', message: `${prefix(path)}${show(v)} is not an environment variable name; use letters, digits and underscores, not starting with a digit` };
+  }
+  if (e.schema === KEY_REGEX) {
+    const what = field === 'vpc' ? 'VPC key' : 'service key';
+    return { path, target: 'value', code: 'invalid-key', message: `${prefix(path)}${show(v)} is not a valid ${what}; ${KEY_RULE}` };
+  }
+  return { path, target: 'value', code: 'pattern', message: `${prefix(path)}${show(v)} does not match the pattern ${String(e.schema)}` };
+}
+
+function invalidKey(e: KeywordError, path: PathSeg[]): Problem {
+  const key = String(e.propertyName);
+  const kind = path[path.length - 1] === 'vpcs' ? 'VPC' : path[path.length - 1] === 'services' ? 'service' : 'replica set';
+  const fixed = key.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^[^a-z]+/, '').replace(/-+$/, '').slice(0, 63);
+  const suggest = /^[A-Za-z]/.test(key) && new RegExp(KEY_REGEX).test(fixed);
+  const hint = key.length > 63 ? '; keys are at most 63 characters' : suggest ? ` (such as \`${fixed}\`)` : '';
+  return {
+    path: [...path, key],
+    target: 'key',
+    code: 'invalid-key',
+    message: `\`${key}\` is not a valid ${kind} key under ${formatPath(path)}; ${KEY_RULE}${hint}`,
+  };
+}
+
+function badLength(e: KeywordError, path: PathSeg[]): Problem {
+  const isName = last(path) === 'name';
+  if (e.keyword === 'minLength') {
+    const message = `${prefix(path)}must not be empty${isName ? '; names are 1-128 characters' : ''}`;
+    return { path, target: 'value', code: isName ? 'name-length' : 'empty-value', message };
+  }
+  const length = [...String(e.data)].length;
+  return { path, target: 'value', code: 'name-length', message: `${prefix(path)}is ${length} characters long; names are at most ${String(e.params.limit)} characters` };
+}
+
+function outOfRange(e: KeywordError, path: PathSeg[]): Problem {
+  const schema = e.parentSchema ?? {};
+  const field = String(last(path));
+  const range =
+    schema.minimum !== undefined && schema.maximum !== undefined
+      ? `${field} is ${String(schema.minimum)}-${String(schema.maximum)}`
+      : `${field} is at least ${String(schema.minimum)}`;
+  return { path, target: 'value', code: 'out-of-range', message: `${prefix(path)}${show(e.data)} is out of range; ${range}` };
+}
+
+function unknownKey(e: KeywordError, path: PathSeg[]): Problem {
+  const key = String(e.params.additionalProperty);
+  const allowed = Object.keys((e.parentSchema?.properties as Json | undefined) ?? {});
+  const guess = closestMatch(key, allowed);
+  const tail = guess ? `; did you mean \`${guess}\`?` : `; allowed keys: ${allowed.join(', ')}`;
+  const where = path.length === 0 ? 'unknown top-level key' : 'unknown key';
+  const under = path.length === 0 ? '' : ` under ${formatPath(path)}`;
+  return { path: [...path, key], target: 'key', code: 'unknown-key', message: `${where} \`${key}\`${under}${tail}` };
+}
+
+const MISSING_HINTS: Record<string, string> = {
+  version: 'add `version: 1`',
+  project_id: 'add `project_id: <your project ID>`',
+  strategy: 'LAST_SNAPSHOT, NOW or PITR',
+};
+
+function missingKeys(e: KeywordError, path: PathSeg[]): Problem {
+  const keys = (e.params.keys as string[]).map((k) => `\`${k}\``);
+  const hints = (e.params.keys as string[]).map((k) => MISSING_HINTS[k]).filter((h) => h !== undefined);
+  const kind = resourceKind(path);
+  if (kind === 'replica set') hints.push('a replica set is created with cpu_millis, memory_gbs and nodes');
+  const noun = keys.length === 1 ? 'key' : 'keys';
+  const where = path.length === 0 ? ' at the top level' : '';
+  const hint = hints.length > 0 ? ` (${hints.join('; ')})` : '';
+  return { path, target: 'value', code: 'missing-key', message: `${prefix(path)}missing required ${noun} ${joinList(keys, 'and')}${where}${hint}` };
+}
+
+export function describeProblem(e: KeywordError, path: PathSeg[]): Problem {
+  switch (e.keyword) {
+    case 'additionalProperties':
+      return unknownKey(e, path);
+    case 'required':
+      return missingKeys(e, path);
+    case 'type':
+      return wrongType(e, path);
+    case 'anyOf':
+      return wrongUnion(e, path);
+    case 'enum':
+      return notAllowed(e, path);
+    case 'const':
+      return { path, target: 'value', code: 'version', message: `${prefix(path)}must be 1 (the only version of the format), found ${found(e.data)}` };
+    case 'pattern':
+      return e.propertyName !== undefined ? invalidKey(e, path) : badPattern(e, path);
+    case 'minLength':
+    case 'maxLength':
+      return badLength(e, path);
+    case 'minimum':
+    case 'maximum':
+      return outOfRange(e, path);
+    case 'dependentRequired': {
+      const [given, missing] = [String(e.params.property), String(e.params.missingProperty)];
+      const message = `${prefix(path)}${given} is given without ${missing}; give both, as one of the allowed pairs ${SIZES}`;
+      return { path, target: 'value', code: 'incomplete-size', message };
+    }
+    default:
+      return { path, target: 'value', code: 'schema', message: `${prefix(path)}${e.message ?? e.keyword}` };
+  }
+}

@@ -1,0 +1,205 @@
+// The fast reader must agree with the `yaml` package on everything it accepts: same data, same
+// positions. Everything else it must hand over (return undefined), never guess.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseFastYaml } from '../../../src/config/fast-yaml.js';
+import { LightLocator, type PathSeg } from '../../../src/config/locate.js';
+import { parseWithYamlPackage } from '../../../src/config/parse-yaml.js';
+// @ts-expect-error: a plain JS script without type declarations
+import { generateLargeConfig } from '../../../scripts/gen-large-config.js';
+
+const EXAMPLES = join(import.meta.dirname, '..', '..', '..', 'examples');
+
+function pathsOf(value: unknown, prefix: PathSeg[] = []): PathSeg[][] {
+  const out: PathSeg[][] = [prefix];
+  if (Array.isArray(value)) value.forEach((v, i) => out.push(...pathsOf(v, [...prefix, i])));
+  else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) out.push(...pathsOf(v, [...prefix, k]));
+  }
+  return out;
+}
+
+/** 'same' when the fast reader accepted the text and agrees with the yaml package; 'handed over' when it declined. */
+function compare(text: string): 'same' | 'handed over' {
+  const parsed = parseFastYaml(text);
+  if (!parsed) return 'handed over';
+  const light = parsed.root;
+  const full = parseWithYamlPackage(text, 'f.yaml');
+  if (!full.ok) throw new Error(`fast reader accepted what yaml refuses:\n${text}\n${full.errors.map((e) => e.message).join('\n')}`);
+  expect(light.value).toStrictEqual(full.data);
+  const fast = new LightLocator('f.yaml', text, light);
+  for (const path of pathsOf(full.data)) {
+    expect(fast.at(path), `value ${path.join('.')}`).toEqual(full.locator.at(path));
+    if (typeof path[path.length - 1] === 'string') expect(fast.at(path, 'key'), `key ${path.join('.')}`).toEqual(full.locator.at(path, 'key'));
+  }
+  return 'same';
+}
+
+describe('fast YAML reader', () => {
+  it.each(['quickstart.yaml', 'full.yaml'])('reads %s itself', (name) => {
+    expect(compare(readFileSync(join(EXAMPLES, name), 'utf8'))).toBe('same');
+  });
+
+  it('reads a generated 1,000-service file itself (the `dbform validate` speed target depends on it)', () => {
+    expect(compare(generateLargeConfig(1000))).toBe('same');
+  });
+
+  it.each([
+    'a: 1\nb: [1, "two", {c: ~}]\n',
+    '# c\na:\n  b: x # comment\n  c: "q#x"\n',
+    'a:\n- 1\n- x: 1\n  y: 2\n-   z: 3\nb: {}\n',
+    "a: 'it''s'\nb: \"t\\tab \\u00e9 \\x41\"\nc: -1\nd: 0x1F\ne: 0o17\nf: .5\ng: 1e3\nh: .nan\ni: -.inf\nj: Null\nk: TRUE\n",
+    'a: x:y\nb: a#b\nc: 2026-01-01T00:00:00Z\nd: "1"\ne:\nf: ""\n',
+    'a: 1\r\nb:\r\n  c: 2\r\n',
+    '"quoted key": 1\n\'single\': 2\n',
+    'a: [ ]\nb: { }\nc: [[1, 2], [3]]\n',
+    'x: café\ny: 😀\n',
+    'x-d: &d\n  a: 1\n  b: [1, 2]\ns:\n  <<: *d\n  b: 3\nt: *d\nu:\n  - *d\n  - &e {c: 1}\n  - *e\n',
+    'a: &x 1\nb: *x\nc: &y\n  - p\n  - q\nd: *y # comment\n',
+    // The latest anchor of a name in document order wins, even when it is inside the earlier one.
+    'services: &a0\n a: &a0 x\n cidr:\n - x\na:\n- *a0\n',
+    'a: &a\n  k: 1\nb:\n  k: 2\n  <<: *a\n  m: {}\n',
+  ])('agrees with the yaml package on %j', (text) => {
+    expect(compare(text)).toBe('same');
+  });
+
+  it.each([
+    ['a merge of a mapping written in place', 'a: {x: 1}\nb:\n  <<: {y: 2}\n'],
+    ['a merge of a list of anchors', 'a: &a {x: 1}\nb: &b {y: 1}\nc:\n  <<: [*a, *b]\n'],
+    ['a merge of a scalar', 'a: &a 1\nc:\n  <<: *a\n'],
+    ['two merges in one mapping', 'a: &a {x: 1}\nb: &b {y: 1}\nc:\n  <<: *a\n  <<: *b\n'],
+    ['an alias before its anchor', 'a: *x\nb: &x 1\n'],
+    ['an alias to no anchor', 'a: *nope\n'],
+    ['an anchor on nothing', 'a: &x\nb: 1\n'],
+    ['aliases inside an anchored value', 'a: &a [1]\nb: &b\n  c: *a\n'],
+    ['aliases in flow collections', 'a: &a 1\nb: [*a]\n'],
+    ['an anchor on a key', '&k a: 1\n'],
+    ['block scalars', 'a: |\n  text\n'],
+    ['multi-line plain scalars', 'a: one\n  two\n'],
+    ['multi-line quoted scalars', 'a: "one\n  two"\n'],
+    ['tags', 'a: !!str 1\n'],
+    ['tabs', 'a:\n\tb: 1\n'],
+    ['duplicate keys', 'a: 1\na: 2\n'],
+    ['document markers', '---\na: 1\n'],
+    ['directives', '%YAML 1.2\n---\na: 1\n'],
+    ['a root sequence', '- a\n- b\n'],
+    ['an empty document', '# nothing\n'],
+    ['a nested mapping on one line', 'a: b: c\n'],
+    ['bad indentation', 'a:\n    b: 1\n  c: 2\n'],
+    ['a trailing comma in flow', 'a: [1, 2,]\n'],
+    ['a flow collection over two lines', 'a: [1,\n  2]\n'],
+    ['an unknown escape', 'a: "\\q"\n'],
+    ['complex keys', '? a\n: 1\n'],
+    ['empty sequence items', 'a:\n  -\n  - 1\n'],
+    ['__proto__ keys', '__proto__: 1\n'],
+    ['a key that is not a string', '1: a\n'],
+  ])('hands %s to the yaml package', (_what, text) => {
+    expect(compare(text)).toBe('handed over');
+  });
+
+  const KEYS = ['a', 'b', 'name', 'x-y', 'a.b', '1', 'true', 'null', '"q"', "'s'", 'a b', '<<', 'k:'];
+  const PROPS = ['&a0 ', '&a1 ', '&a0', '*a0', '*a1', '*a1 ', '*a0 # c'];
+  const SCALARS = [
+    '', '~', 'null', 'Null', 'nUll', 'true', 'True', 'tRue', 'FALSE', '0', '-0', '+1', '007', '0o17', '0O17', '0x1F', '0X1F',
+    '1.5', '1.', '.5', '1e3', '1E-3', '+.inf', '-.Inf', '.nan', '.NaN', '1_000', '2026-01-01', 'a b', 'a#b', 'a #b', 'a:b', 'a: b',
+    'a:', '-a', '- a', '?a', ':a', '"q"', "'s'", '"a\\"b"', "'it''s'", '"\\u00e9"', '"\\x41"', '"\\t"', '"\\e"', '"\\', '[1, 2]',
+    '[]', '{}', '{a: 1}', '{a: [1, {b: c}]}', '[a, b,]', '[a b]', '{a: 1, a: 2}', '{a:1}', '[a: 1]', '&x v', '*x', '!t v', '|', '>',
+    '@x', '`x', '%x', 'é', '😀', 'x ', '#c', ' # c', '"unterminated', "'", ',a', ']', '{', 'a\tb', '\u0085', '\uFEFFx',
+    ...PROPS, '&a0 x', '&a1 [1, 2]', '&a0 {k: v}', '&a1 "q"', '& x', '*', '*a0 x', '&a0 *a1',
+  ];
+  const line = fc.tuple(fc.integer({ min: 0, max: 6 }), fc.constantFrom(...KEYS), fc.constantFrom(...SCALARS), fc.integer({ min: 0, max: 6 })).map(
+    ([indent, key, scalar, kind]) => {
+      const pad = ' '.repeat(indent);
+      return [`${pad}${key}: ${scalar}`, `${pad}${key}:`, `${pad}- ${scalar}`, `${pad}- ${key}: ${scalar}`, `${pad}-`, `${pad}# note`, ''][kind]!;
+    },
+  );
+
+  it('agrees with the yaml package on random lines (seeded)', () => {
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 12 }), fc.constantFrom('\n', '\r\n'), (lines, eol) => {
+        compare(lines.join(eol) + eol);
+      }),
+      { seed: 20261122, numRuns: 2000 },
+    );
+  });
+
+  // Well-formed trees rendered in block style, with tricky scalars and keys at the leaves.
+  type Tree = string | { map: Array<[string, Tree]> } | { seq: Tree[] };
+  const scalar = fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom('x', 'db', '10.0.0.0/16', '2000', 'us-east-1', 'PROD') },
+    { weight: 2, arbitrary: fc.constantFrom(...SCALARS) },
+    { weight: 1, arbitrary: fc.constantFrom('*a0', '*a1') },
+  );
+  const { tree } = fc.letrec<{ tree: Tree; map: Tree; seq: Tree }>((tie) => ({
+    tree: fc.oneof({ depthSize: 'small', withCrossShrink: true }, scalar, tie('map'), tie('seq')),
+    map: fc.array(fc.tuple(fc.oneof({ weight: 4, arbitrary: fc.constantFrom('a', 'b', 'name', 'cidr') }, { weight: 1, arbitrary: fc.constantFrom(...KEYS, '<<') }), tie('tree')), { minLength: 1, maxLength: 4 }).map((map) => ({ map })),
+    seq: fc.array(tie('tree'), { minLength: 1, maxLength: 3 }).map((seq) => ({ seq })),
+  }));
+
+  // Every third block collection gets an anchor; scalars may be aliases (`*a0`) or merges.
+  const anchorFor = (n: number) => (n % 3 === 0 ? ` &a${n % 2}` : '');
+
+  function render(node: Tree, indent: number, step: number, out: string[], lead = ''): void {
+    const pad = ' '.repeat(indent);
+    if (typeof node === 'string') {
+      out.push(`${pad}${lead}${node}`);
+      return;
+    }
+    if ('map' in node) {
+      node.map.forEach(([key, value], i) => {
+        const first = i === 0 ? `${pad}${lead}` : ' '.repeat(indent + lead.length);
+        const inner = indent + lead.length;
+        if (typeof value === 'string') out.push(`${first}${key === '<<' ? '<<' : key}: ${value}`);
+        else {
+          out.push(`${first}${key}:${anchorFor(out.length)}`);
+          render(value, 'seq' in value && step === 0 ? inner : inner + Math.max(step, 1), step, out);
+        }
+      });
+      return;
+    }
+    for (const item of node.seq) {
+      if (typeof item !== 'string' && 'map' in item) render(item, indent, step, out, '- ');
+      else if (typeof item === 'string') out.push(`${pad}- ${item}`);
+      else {
+        out.push(`${pad}-`);
+        render(item, indent + 2, step, out);
+      }
+    }
+  }
+
+  it('agrees with the yaml package on random documents (seeded)', () => {
+    let accepted = 0;
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.constantFrom('a', 'services', 'x-y'), tree), { minLength: 1, maxLength: 3 }), fc.constantFrom(0, 2, 4), (entries, step) => {
+        const out: string[] = [];
+        render({ map: entries }, 0, step, out);
+        if (compare(`${out.join('\n')}\n`) === 'same') accepted += 1;
+      }),
+      { seed: 20261122, numRuns: 3000 },
+    );
+    // The generator must exercise the fast path, not only the hand-over.
+    expect(accepted).toBeGreaterThan(300);
+  });
+
+  it('agrees with the yaml package on line-level edits of the examples (seeded)', () => {
+    const lines = readFileSync(join(EXAMPLES, 'quickstart.yaml'), 'utf8').split('\n');
+    const edit = fc.tuple(fc.nat(lines.length - 1), fc.integer({ min: 0, max: 4 }), fc.integer({ min: -3, max: 3 }));
+    fc.assert(
+      fc.property(fc.array(edit, { minLength: 1, maxLength: 4 }), (edits) => {
+        const out = [...lines];
+        for (const [at, kind, shift] of edits) {
+          const i = Math.min(at, out.length - 1);
+          if (kind === 0) out.splice(i, 1);
+          else if (kind === 1) out.splice(i, 0, out[i]!);
+          else if (kind === 2) out[i] = ' '.repeat(Math.max(0, out[i]!.search(/\S|$/) + shift)) + out[i]!.trimStart();
+          else if (kind === 3) out[i] = out[i]!.replace(/: .*/, ': [x, {y: 1}]');
+          else out[i] = out[i]!.replace(/(\S+)$/, '"$1"');
+        }
+        compare(out.join('\n'));
+      }),
+      { seed: 7, numRuns: 1500 },
+    );
+  });
+});

@@ -1,0 +1,240 @@
+// The desired state the loader builds: defaults, `null` semantics, references, interpolation,
+// anchors, several files, positions.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig, loadConfigInputs, loadConfigText } from '../../../src/config/index.js';
+import type { DesiredState } from '../../../src/model/resources.js';
+import { formatDiagnostic } from '../../../src/model/diagnostics.js';
+
+const HEAD = 'version: 1\nproject_id: proj-demo\n';
+
+function load(text: string, env: NodeJS.ProcessEnv = {}): DesiredState {
+  const result = loadConfigText(text, 'dbform.yaml', { env });
+  if (!result.ok) throw new Error(result.errors.map(formatDiagnostic).join('\n'));
+  return result.value;
+}
+
+function errorsOf(text: string, env: NodeJS.ProcessEnv = {}): string[] {
+  const result = loadConfigText(text, 'dbform.yaml', { env });
+  return result.ok ? [] : result.errors.map(formatDiagnostic);
+}
+
+describe('loadConfigText: normalization', () => {
+  it('a minimal config is an empty desired state', () => {
+    expect(load(HEAD)).toEqual({ projectId: 'proj-demo', vpcs: [], services: [], moved: [], files: ['dbform.yaml'] });
+  });
+
+  it('defaults name to the key and leaves unwritten settings undefined (unmanaged)', () => {
+    const state = load(`${HEAD}services:\n  db: {}\n`);
+    expect(state.services).toEqual([
+      { kind: 'service', address: 'service.db', key: 'db', name: 'db', replicaSets: [], source: { file: 'dbform.yaml', line: 4, col: 3 } },
+    ]);
+  });
+
+  it('turns null into the absence it manages', () => {
+    const [db] = load(`${HEAD}services:\n  db: {environment: null, ha: null, pooler: null, paused: null, vpc: null}\n`).services;
+    expect(db).toMatchObject({ environment: 'DEV', ha: { replicas: 0, syncReplicas: 0 }, pooler: false, paused: false, vpc: null });
+  });
+
+  it('sorts and de-duplicates addons, and reads sizes, HA and password', () => {
+    const [db] = load(
+      `${HEAD}services:\n  db:\n    addons: [time-series, ai, time-series]\n    cpu_millis: 4000\n    memory_gbs: 16\n` +
+        '    ha: {replicas: 2}\n    password: {from_env: DB_PW}\n',
+    ).services;
+    expect(db).toMatchObject({
+      addons: ['ai', 'time-series'],
+      size: { cpuMillis: 4000, memoryGbs: 16 },
+      ha: { replicas: 2, syncReplicas: 0 },
+      password: { fromEnv: 'DB_PW', version: 1 },
+    });
+    const [shared] = load(`${HEAD}services:\n  s: {cpu_millis: shared, memory_gbs: shared}\n`).services;
+    expect(shared!.size).toEqual({ cpuMillis: 'shared', memoryGbs: 'shared' });
+  });
+
+  it('resolves both forms of vpc and fork.from', () => {
+    const state = load(
+      `${HEAD}vpcs:\n  main: {cidr: 10.0.0.0/16, region_code: us-east-1}\nservices:\n  a: {vpc: main}\n  b: {vpc: {id: "1234567890"}}\n` +
+        '  c: {fork: {from: a, strategy: NOW}}\n  d: {fork: {from: {service_id: kd9w2xp4mz}, strategy: PITR, target_time: "2026-11-01T00:00:00+02:00"}}\n',
+    );
+    expect(state.services.map((s) => s.vpc)).toEqual([{ key: 'main' }, { id: '1234567890' }, undefined, undefined]);
+    expect(state.services[2]!.fork).toEqual({ from: { key: 'a' }, strategy: 'NOW' });
+    expect(state.services[3]!.fork).toEqual({ from: { serviceId: 'kd9w2xp4mz' }, strategy: 'PITR', targetTime: '2026-11-01T00:00:00+02:00' });
+  });
+
+  it('fills addresses and positions of VPCs, peerings, replica sets and moved entries', () => {
+    const state = load(
+      `${HEAD}vpcs:\n  main:\n    name: prod\n    cidr: 10.0.0.0/16\n    region_code: us-east-1\n    protect: true\n    peerings:\n` +
+        '      - {peer_account_id: "123456789012", peer_region_code: us-west-2, peer_vpc_id: vpc-1}\n' +
+        'services:\n  db:\n    replica_sets:\n      r1: {cpu_millis: 500, memory_gbs: 2, nodes: 3, pooler: null, environment: null}\n' +
+        'moved:\n  - {from: service.old, to: service.db}\n',
+    );
+    expect(state.vpcs[0]).toEqual({
+      kind: 'vpc', address: 'vpc.main', key: 'main', name: 'prod', cidr: '10.0.0.0/16', regionCode: 'us-east-1', protect: true,
+      source: { file: 'dbform.yaml', line: 4, col: 3 },
+      peerings: [{
+        kind: 'peering', address: 'peering.main.vpc-1', vpcKey: 'main', peerAccountId: '123456789012', peerRegionCode: 'us-west-2',
+        peerVpcId: 'vpc-1', source: { file: 'dbform.yaml', line: 10, col: 9 },
+      }],
+    });
+    expect(state.services[0]!.replicaSets).toEqual([{
+      kind: 'replica_set', address: 'replica_set.db.r1', serviceKey: 'db', key: 'r1', name: 'r1', cpuMillis: 500, memoryGbs: 2,
+      nodes: 3, pooler: false, environment: 'DEV', source: { file: 'dbform.yaml', line: 14, col: 7 },
+    }]);
+    expect(state.moved).toEqual([{ from: 'service.old', to: 'service.db', source: { file: 'dbform.yaml', line: 16, col: 5 } }]);
+  });
+
+  it('ignores top-level x- blocks, whose anchors and merges land where they are used', () => {
+    const state = load(`${HEAD}x-small: &small\n  cpu_millis: 500\n  memory_gbs: 2\nservices:\n  a:\n    <<: *small\n    environment: PROD\n  b: *small\n`);
+    expect(state.services.map((s) => [s.key, s.size, s.environment])).toEqual([
+      ['a', { cpuMillis: 500, memoryGbs: 2 }, 'PROD'],
+      ['b', { cpuMillis: 500, memoryGbs: 2 }, undefined],
+    ]);
+  });
+
+  it('expands one anchor used by thousands of services', () => {
+    let text = `${HEAD}x-small: &small\n  cpu_millis: 500\n  memory_gbs: 2\nservices:\n`;
+    for (let i = 0; i < 3000; i++) text += `  s${i}: *small\n`;
+    const state = load(text);
+    expect(state.services).toHaveLength(3000);
+    expect(state.services[2999]!.size).toEqual({ cpuMillis: 500, memoryGbs: 2 });
+  });
+
+  it('reports a problem inside an anchor once, where the anchor is', () => {
+    let text = `${HEAD}x-small: &small\n  cpu_millis: 500\n  memory_gbs: 2\n  region_code: \${env:REGION}\nservices:\n`;
+    for (let i = 0; i < 50; i++) text += `  s${i}: *small\n`;
+    expect(errorsOf(text)).toEqual(['dbform.yaml:6:16: services.s0.region_code: environment variable REGION is not set (used as ${env:REGION})']);
+  });
+
+  it('reads CRLF line endings, a UTF-8 byte order mark and non-ASCII names', () => {
+    const bytes = new TextEncoder().encode(`\uFEFF${HEAD}services:\r\n  db:\r\n    name: "café-ü"\r\n`.replace(/\n/g, '\r\n').replace(/\r\r/g, '\r'));
+    const result = loadConfigText(bytes, 'dbform.yaml', { env: {} });
+    expect(result.ok && result.value.services[0]!.name).toBe('café-ü');
+  });
+
+  it('accepts YAML 1.1 spellings only as strings (yes is not a boolean)', () => {
+    expect(errorsOf(`${HEAD}services:\n  db: {pooler: on}\n`)).toEqual([
+      'dbform.yaml:4:16: services.db.pooler: expected true, false or null, found the string "on"; YAML 1.2 reads on as a string: write true or false',
+    ]);
+  });
+
+  it('warns, without failing, about a peer account ID that is not 12 digits', () => {
+    const result = loadConfigText(
+      `${HEAD}vpcs:\n  main:\n    cidr: 10.0.0.0/16\n    region_code: us-east-1\n    peerings:\n      - {peer_account_id: "12345", peer_region_code: us-east-1, peer_vpc_id: v}\n`,
+      'dbform.yaml',
+      { env: {} },
+    );
+    expect(result.ok).toBe(true);
+    if (result.ok) {
+      expect(result.warnings.map(formatDiagnostic)).toEqual([
+        'dbform.yaml:8:27: warning: vpcs.main.peerings[0].peer_account_id: "12345" is not a 12-digit account ID; the peering will fail',
+      ]);
+    }
+  });
+});
+
+describe('loadConfigText: ${env:NAME} interpolation', () => {
+  it('substitutes variables in any string value, several per string', () => {
+    const state = load(`version: 1\nproject_id: \${env:PROJECT}\nservices:\n  db:\n    name: "\${env:APP}-\${env:STAGE}"\n`, {
+      PROJECT: 'proj-x',
+      APP: 'shop',
+      STAGE: 'prod',
+    });
+    expect(state.projectId).toBe('proj-x');
+    expect(state.services[0]!.name).toBe('shop-prod');
+  });
+
+  it('writes $${ as a literal ${ and leaves a lone $ alone', () => {
+    const [db] = load(`${HEAD}services:\n  db:\n    name: "cost-$5-$\${env:X}"\n`, { X: 'unused' }).services;
+    expect(db!.name).toBe('cost-$5-${env:X}');
+  });
+
+  it('does not interpolate keys', () => {
+    expect(errorsOf(`${HEAD}services:\n  \${env:KEY}: {}\n`, { KEY: 'db' })[0]).toContain('is not a valid service key');
+  });
+
+  it('names every unset variable and where it is used', () => {
+    expect(errorsOf(`${HEAD}services:\n  a: {name: "\${env:A_NAME}"}\n  b:\n    password: {from_env: PW}\n    name: x\${env:B_NAME}\n`)).toEqual([
+      'dbform.yaml:4:13: services.a.name: environment variable A_NAME is not set (used as ${env:A_NAME})',
+      'dbform.yaml:7:11: services.b.name: environment variable B_NAME is not set (used as ${env:B_NAME})',
+    ]);
+  });
+
+  it('reads process.env when no environment is given', () => {
+    process.env.DBFORM_TEST_LOADER_PROJECT = 'proj-from-process';
+    try {
+      const result = loadConfigText('version: 1\nproject_id: ${env:DBFORM_TEST_LOADER_PROJECT}\n', 'x.yaml');
+      expect(result.ok && result.value.projectId).toBe('proj-from-process');
+    } finally {
+      delete process.env.DBFORM_TEST_LOADER_PROJECT;
+    }
+  });
+});
+
+describe('several files', () => {
+  it('merge their vpcs, services and moved entries in the order given', () => {
+    const result = loadConfigInputs(
+      [
+        { file: 'net.yaml', content: `${HEAD}vpcs:\n  main: {cidr: 10.0.0.0/16, region_code: us-east-1}\nmoved:\n  - {from: service.x, to: service.db}\n` },
+        { file: 'db.yaml', content: `${HEAD}services:\n  db: {vpc: main}\nmoved:\n  - {from: service.y, to: service.web}\n` },
+        { file: 'web.yaml', content: `${HEAD}services:\n  web: {}\n` },
+      ],
+      { env: {} },
+    );
+    if (!result.ok) throw new Error(result.errors.map(formatDiagnostic).join('\n'));
+    expect(result.value.files).toEqual(['net.yaml', 'db.yaml', 'web.yaml']);
+    expect(result.value.services.map((s) => [s.key, s.source?.file])).toEqual([['db', 'db.yaml'], ['web', 'web.yaml']]);
+    expect(result.value.moved.map((m) => [m.to, m.source?.file])).toEqual([['service.db', 'net.yaml'], ['service.web', 'db.yaml']]);
+  });
+
+  it('report problems of every file, in the order the files were given', () => {
+    const result = loadConfigInputs(
+      [
+        { file: 'b.yaml', content: `${HEAD}services:\n  db: {environment: live}\n` },
+        { file: 'a.yaml', content: 'version: 1\nproject_id: proj-demo\nservices: [\n' },
+      ],
+      { env: {} },
+    );
+    expect(result.ok ? [] : result.errors.map((e) => e.source?.file)).toEqual(['b.yaml', 'a.yaml']);
+  });
+});
+
+describe('one problem, one message', () => {
+  it('a service written without settings still exists for references to it', () => {
+    expect(errorsOf(`${HEAD}services:\n  db:\n  preview: {fork: {from: db, strategy: NOW}}\n`)).toEqual([
+      'dbform.yaml:4:3: services.db: expected the settings of the service as a mapping, found nothing; write `db: {}` for a service that takes every default',
+    ]);
+  });
+
+  it('a file that does not parse does not make the others look wrong', () => {
+    const result = loadConfigInputs(
+      [
+        { file: 'net.yaml', content: `${HEAD}vpcs:\n  main: {cidr: 10.0.0.0/16, region_code: us-east-1\n` },
+        { file: 'db.yaml', content: `${HEAD}services:\n  db: {vpc: main}\n` },
+      ],
+      { env: {} },
+    );
+    expect(result.ok ? [] : result.errors.map((e) => [e.source?.file, e.code])).toEqual([['net.yaml', 'yaml-syntax']]);
+  });
+});
+
+describe('loadConfig (files on disk)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dbform-config-'));
+
+  it('reads the files and reports a missing one by name', async () => {
+    const good = join(dir, 'dbform.yaml');
+    writeFileSync(good, `${HEAD}services:\n  db: {}\n`);
+    const ok = await loadConfig([good], { env: {} });
+    expect(ok.ok && ok.value.services.map((s) => s.source?.file)).toEqual([good]);
+    const missing = await loadConfig([good, join(dir, 'nope.yaml')], { env: {} });
+    expect(missing.ok ? [] : missing.errors.map((e) => [e.message, e.code])).toEqual([
+      [`${join(dir, 'nope.yaml')}: no such file (pass the config with -f PATH, or run dbform where dbform.yaml is)`, 'file-not-found'],
+    ]);
+  });
+
+  it('says so when a path is a directory', async () => {
+    const result = await loadConfig([dir], { env: {} });
+    expect(result.ok ? [] : result.errors.map((e) => e.message)).toEqual([`${dir}: is a directory, not a config file`]);
+  });
+});
