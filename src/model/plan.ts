@@ -39,7 +39,8 @@ export type ActionReason =
   | 'replace-requested' // --replace ADDR
   | 'removed' // in the lockfile, no longer in the config: delete
   | 'wake-for-changes' // a paused service started so that changes needing READY can run
-  | 'restore-paused'; // ...and stopped again afterwards
+  | 'restore-paused' // ...and stopped again afterwards
+  | 'failed'; // the live resource is in a terminal failed state: replace it
 
 export type Risk = 'data-loss' | 'connectivity' | 'availability' | 'none';
 

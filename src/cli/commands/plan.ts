@@ -1,15 +1,87 @@
-import type { Command } from 'commander';
+// `dbform plan`: read the config, the lockfile and the live state, print what apply would do.
+// Never mutates anything. Heavy modules are loaded inside the action (start-up stays fast).
+import { Option, type Command } from 'commander';
+import { formatDiagnostic, type Diagnostic } from '../../model/diagnostics.js';
 import { DbformError } from '../../model/errors.js';
 import { action } from '../errors.js';
+import { addApiOptions, addConfigOptions, configFiles, type ApiOptions, type GlobalOptions } from '../options.js';
 
-// Placeholder until the issue that owns `dbform plan` lands.
+interface PlanFlags extends ApiOptions, GlobalOptions {
+  file?: string[];
+  lockfile?: string;
+  out?: string;
+  json?: boolean;
+  format?: 'text' | 'json' | 'markdown';
+  detailedExitcode?: boolean;
+  replace?: string[];
+  target?: string[];
+  allowDataLoss?: boolean;
+}
+
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
+function outputFormat(flags: PlanFlags): 'text' | 'json' | 'markdown' {
+  if (flags.json && flags.format !== undefined && flags.format !== 'json') {
+    throw new DbformError(`--json and --format ${flags.format} contradict each other; use one`);
+  }
+  return flags.json ? 'json' : (flags.format ?? 'text');
+}
+
+/** One line each; formatDiagnostic marks warnings itself, errors get the CLI's `error: ` prefix. */
+function printDiagnostics(list: Diagnostic[]): void {
+  if (list.length > 0) process.stderr.write(`${list.map((d) => (d.severity === 'error' ? `error: ${formatDiagnostic(d)}` : formatDiagnostic(d))).join('\n')}\n`);
+}
+
+async function runPlan(flags: PlanFlags): Promise<number> {
+  const format = outputFormat(flags);
+  const files = configFiles(flags);
+  const { preparePlan, hashConfigFiles, planExitCode } = await import('../plan-pipeline.js');
+  const prepared = await preparePlan({
+    files,
+    ...(flags.lockfile !== undefined ? { lockfile: flags.lockfile } : {}),
+    replace: flags.replace ?? [],
+    target: flags.target ?? [],
+    allowDataLoss: flags.allowDataLoss === true,
+    api: flags,
+  });
+  if (!prepared.ok) {
+    printDiagnostics(prepared.configErrors);
+    return 1;
+  }
+  printDiagnostics(prepared.configWarnings);
+  const plan = prepared.plan;
+  const errors = plan.diagnostics.filter((d) => d.severity === 'error');
+  const render = await import('../render/index.js');
+  if (errors.length > 0) {
+    // A failed plan is not shown as a plan (it is not one); JSON readers still get the whole object.
+    if (format === 'json') process.stdout.write(render.renderPlanJson(plan));
+    printDiagnostics(errors);
+    return 1;
+  }
+  if (flags.out !== undefined) {
+    const { writeFileAtomic } = await import('../../lockfile/atomic-write.js');
+    await writeFileAtomic(flags.out, render.renderPlanJson({ ...plan, configHash: await hashConfigFiles(files) }));
+  }
+  const { shouldUseColor } = await import('../color.js');
+  if (format === 'json') process.stdout.write(render.renderPlanJson(plan));
+  else if (format === 'markdown') process.stdout.write(render.renderPlanMarkdown(plan));
+  else process.stdout.write(render.renderPlanText(plan, { color: shouldUseColor(process.stdout, flags.color) }));
+  if (flags.out !== undefined) process.stderr.write(`Saved the plan to ${flags.out}; run \`dbform apply ${flags.out}\` to apply exactly this plan.\n`);
+  return planExitCode(plan, flags.detailedExitcode === true);
+}
+
 export function registerPlan(program: Command): void {
-  program
+  const cmd = program
     .command('plan')
-    .description('(not yet available)')
-    .action(
-      action(async () => {
-        throw new DbformError('dbform plan is not available yet');
-      }),
-    );
+    .description('show what apply would change: reads the live state, changes nothing (exit 0; 2 with --detailed-exitcode and changes; 3 blocked; 1 error)')
+    .option('--out <plan>', 'also save the plan (JSON, no secrets) for `dbform apply PLAN`')
+    .option('--json', 'print the plan as JSON (same as --format json)')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']))
+    .option('--detailed-exitcode', 'exit 2 when the plan has changes, 0 when it has none')
+    .addOption(new Option('--replace <address>', 'plan this resource as delete + create (repeatable)').argParser(collect))
+    .addOption(new Option('--target <address>', 'plan only this resource and what it depends on (repeatable)').argParser(collect))
+    .option('--allow-data-loss', 'allow actions that destroy data (deleting or replacing a service) unless protected');
+  addApiOptions(addConfigOptions(cmd)).action(
+    action(async (_opts: PlanFlags, command: Command) => runPlan(command.optsWithGlobals<PlanFlags>())),
+  );
 }

@@ -1,0 +1,5 @@
+export { renderPlanJson } from './json.js';
+export { MARKDOWN_LIMIT, renderPlanMarkdown } from './markdown.js';
+export { renderPlanText, type TextOptions } from './text.js';
+
+export type PlanFormat = 'text' | 'json' | 'markdown';

@@ -1,0 +1,98 @@
+// A plan as a pull-request comment: summary table first, blocked and data-loss actions flagged
+// at the top, then one collapsible section per resource. Stays under GitHub's comment limit by
+// folding long lists into "... and N more".
+import { planHasChanges, type Plan } from '../../model/index.js';
+import { bindingNotes, buildPlanView, describeDiagnostic, reasonNotes, formatValue, SYMBOLS, type ResourceView } from './plan-view.js';
+
+/** GitHub rejects comments over 65,536 characters; keep a margin. */
+export const MARKDOWN_LIMIT = 60_000;
+const LIST_LIMIT = 20;
+const CHANGE_LIMIT = 30;
+
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '&#124;');
+const code = (s: string) => `<code>${escapeHtml(s)}</code>`;
+
+function folded<T>(items: T[], limit: number, line: (t: T) => string, more: (n: number) => string): string[] {
+  const out = items.slice(0, limit).map(line);
+  if (items.length > limit) out.push(more(items.length - limit));
+  return out;
+}
+
+function summaryTable(plan: Plan): string[] {
+  const s = plan.summary;
+  const cols = ['create', 'update', 'replace', 'delete', 'adopt', 'move', 'unchanged', 'unmanaged'] as const;
+  return [`| ${cols.join(' | ')} |`, `|${cols.map(() => '---:').join('|')}|`, `| ${cols.map((k) => s[k]).join(' | ')} |`];
+}
+
+function flagged(plan: Plan): string[] {
+  const out: string[] = [];
+  const blocked = plan.actions.filter((a) => a.blocked !== undefined);
+  if (blocked.length > 0) {
+    out.push('> [!CAUTION]', `> **Blocked:** ${blocked.length} action${blocked.length === 1 ? '' : 's'} may not run, so apply refuses this plan (exit 3).`);
+    out.push(...folded(blocked, LIST_LIMIT, (a) => `> - ${code(a.address)} ${a.op}: ${escapeHtml(a.blocked!)}`, (n) => `> - ... and ${n} more`), '');
+  }
+  const loss = plan.actions.filter((a) => a.risk === 'data-loss');
+  if (loss.length > 0) {
+    out.push('> [!WARNING]', `> **Data loss:** ${loss.length} action${loss.length === 1 ? '' : 's'} destroy${loss.length === 1 ? 's' : ''} data.`);
+    out.push(...folded(loss, LIST_LIMIT, (a) => `> - ${code(a.address)} ${a.op} (${a.reason})`, (n) => `> - ... and ${n} more`), '');
+  }
+  const errors = plan.diagnostics.filter((d) => d.severity === 'error');
+  const warnings = plan.diagnostics.filter((d) => d.severity === 'warning');
+  for (const [title, list] of [['Errors', errors], ['Warnings', warnings]] as const) {
+    if (list.length === 0) continue;
+    out.push(`**${title}**`, '', ...folded(list, LIST_LIMIT, (d) => `- ${escapeHtml(describeDiagnostic(d))}`, (n) => `- ... and ${n} more`), '');
+  }
+  return out;
+}
+
+function cell(v: unknown, sensitive: boolean): string {
+  if (sensitive) return '<em>(sensitive)</em>';
+  return v === null || v === undefined ? '' : code(formatValue(v));
+}
+
+function resourceSection(v: ResourceView): string {
+  const ops = v.actions.map((a) => a.op).join(', ');
+  const notes = [...reasonNotes(v), ...bindingNotes(v), ...(ops ? [ops] : [])].map(escapeHtml).join('; ');
+  const flags = `${v.blocked.length > 0 ? ' 🛑 blocked' : ''}${v.dataLoss ? ' ⚠️ data loss' : ''}`;
+  const title = `${code(`${SYMBOLS[v.verb]} ${v.address}`)} ${v.verb}${flags} · ${notes}`;
+  // Nothing to unfold (a delete, a move): one line is enough.
+  if (v.changes.length === 0 && v.blocked.length === 0) return `- ${title}
+`;
+  const lines = [`<details><summary>${title}</summary>`, ''];
+  if (v.changes.length > 0) {
+    lines.push('| field | before | after |', '|---|---|---|');
+    lines.push(
+      ...folded(
+        v.changes,
+        CHANGE_LIMIT,
+        (c) => `| ${code(c.path)}${c.forcesReplace ? ' (forces replacement)' : ''} | ${cell(c.before, c.sensitive)} | ${cell(c.after, c.sensitive)} |`,
+        (n) => `| ... and ${n} more | | |`,
+      ),
+      '',
+    );
+  }
+  for (const reason of v.blocked) lines.push(`**Blocked:** ${escapeHtml(reason)}`, '');
+  lines.push('</details>', '');
+  return lines.join('\n');
+}
+
+/** Renders a plan for a pull-request comment; deterministic and under MARKDOWN_LIMIT characters. */
+export function renderPlanMarkdown(plan: Plan): string {
+  const head = [`### dbform plan for project ${code(plan.projectId)}`, '', ...summaryTable(plan), ''];
+  const errors = plan.diagnostics.filter((d) => d.severity === 'error').length;
+  if (errors > 0) head.push(`**Planning failed** with ${errors} error${errors === 1 ? '' : 's'}; nothing can be applied until they are fixed.`, '');
+  else if (!planHasChanges(plan)) head.push('**No changes.** The live infrastructure matches the configuration.', '');
+  head.push(...flagged(plan));
+  let text = `${head.join('\n')}\n`;
+  const views = buildPlanView(plan);
+  const reserve = 200;
+  for (let i = 0; i < views.length; i++) {
+    const section = resourceSection(views[i]!);
+    if (text.length + section.length + reserve > MARKDOWN_LIMIT) {
+      text += `... and ${views.length - i} more resources not shown here; see \`dbform plan\` or \`--json\` for the full plan.\n`;
+      break;
+    }
+    text += `${section}\n`;
+  }
+  return text;
+}

@@ -1,0 +1,121 @@
+// One entry per resource, shared by the text and markdown renderers: what happens to it, with
+// which API calls, and each changed field once.
+import { compareAddresses, type Action, type Address, type Binding, type Diagnostic, type FieldChange, type Plan } from '../../model/index.js';
+import { verbOf } from '../../planner/index.js';
+
+export type ResourceVerb = 'create' | 'update' | 'replace' | 'delete' | 'adopt' | 'move' | 'protect' | 'forget';
+
+export const SYMBOLS: Record<ResourceVerb, string> = {
+  create: '+',
+  update: '~',
+  replace: '-/+',
+  delete: '-',
+  adopt: '<=',
+  move: '->',
+  protect: '~',
+  forget: '-',
+};
+
+export interface ResourceView {
+  address: Address;
+  verb: ResourceVerb;
+  actions: Action[];
+  changes: FieldChange[];
+  bindings: Binding[];
+  blocked: string[];
+  dataLoss: boolean;
+}
+
+/** Changes of all actions, each (path, before, after) once: a replace repeats paths on both halves. */
+function mergeChanges(actions: Action[]): FieldChange[] {
+  const seen = new Set<string>();
+  const forced = new Set(actions.flatMap((a) => a.changes.filter((c) => c.forcesReplace).map((c) => c.path)));
+  const out: FieldChange[] = [];
+  for (const c of actions.flatMap((a) => a.changes)) {
+    if (!c.forcesReplace && forced.has(c.path)) continue;
+    const key = JSON.stringify([c.path, c.before, c.after]);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(c);
+  }
+  return out;
+}
+
+function bindingVerb(bindings: Binding[]): ResourceVerb {
+  for (const kind of ['move', 'adopt', 'forget', 'protect'] as const) if (bindings.some((b) => b.kind === kind)) return kind;
+  return 'protect';
+}
+
+export function buildPlanView(plan: Plan): ResourceView[] {
+  const actions = new Map<Address, Action[]>();
+  for (const a of plan.actions) actions.set(a.address, [...(actions.get(a.address) ?? []), a]);
+  const bindings = new Map<Address, Binding[]>();
+  for (const b of plan.bindings) bindings.set(b.address, [...(bindings.get(b.address) ?? []), b]);
+  const addresses = [...new Set([...actions.keys(), ...bindings.keys()])].sort(compareAddresses);
+  return addresses.map((address) => {
+    const own = actions.get(address) ?? [];
+    const bound = bindings.get(address) ?? [];
+    return {
+      address,
+      verb: own.length > 0 ? verbOf(own.map((a) => a.op)) : bindingVerb(bound),
+      actions: own,
+      changes: mergeChanges(own),
+      bindings: bound,
+      blocked: [...new Set(own.flatMap((a) => (a.blocked ? [a.blocked] : [])))],
+      dataLoss: own.some((a) => a.risk === 'data-loss'),
+    };
+  });
+}
+
+/** `Plan: N to create, ...` (SPEC section 3's Terraform-like summary line). */
+export function summaryLine(plan: Plan): string {
+  const s = plan.summary;
+  return `Plan: ${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${s.delete} to delete, ${s.adopt} to adopt, ${s.move} to move.`;
+}
+
+const REASON_NOTES: Partial<Record<Action['reason'], string>> = {
+  drift: 'drift: its lockfile ID is gone, so it is created again',
+  removed: 'no longer in the config',
+  'replace-requested': 'replace requested',
+  'wake-for-changes': 'paused: started for these changes and stopped again',
+  failed: 'the live one failed, so it is replaced',
+};
+
+/** Why a resource is in the plan, when the ops alone do not say it (drift, removal, ...). */
+export function reasonNotes(view: ResourceView): string[] {
+  const reasons = new Set(view.actions.map((a) => a.reason));
+  return Object.entries(REASON_NOTES).filter(([r]) => reasons.has(r as Action['reason'])).map(([, note]) => note!);
+}
+
+/** Notes on a resource's lockfile-only changes, e.g. `adopt id kd9w2xp4mz`. */
+export function bindingNotes(view: ResourceView): string[] {
+  return view.bindings.map((b) => {
+    if (b.kind === 'adopt') return `adopt existing ${b.id}${b.protect ? ', protected' : ''}`;
+    if (b.kind === 'move') return `moved from ${b.from}`;
+    if (b.kind === 'protect') return `protect: ${!b.protect} -> ${b.protect} (lockfile only)`;
+    return `already gone: forget ${b.id} (lockfile only)`;
+  });
+}
+
+const MARKERS = new Set(['(sensitive)', '(unknown)']);
+
+/** A value as one line: strings quoted, markers bare, anything else as compact JSON. */
+export function formatValue(v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  if (typeof v === 'string') return MARKERS.has(v) ? v : JSON.stringify(v);
+  return JSON.stringify(v);
+}
+
+/** `path: before -> after`, or `path: after` for a field that did not exist. */
+export function formatChange(c: FieldChange, created: boolean): string {
+  if (c.sensitive) return `${c.path}: (sensitive)`;
+  const tail = c.forcesReplace ? '  (forces replacement)' : '';
+  if (created && !c.forcesReplace) return `${c.path}: ${formatValue(c.after)}${tail}`;
+  return `${c.path}: ${formatValue(c.before)} -> ${formatValue(c.after)}${tail}`;
+}
+
+/** `FILE:LINE:COL: message` or `address: message`, without a severity prefix (the renderer adds one). */
+export function describeDiagnostic(d: Diagnostic): string {
+  if (d.source) return `${d.source.file}:${d.source.line}:${d.source.col}: ${d.message}`;
+  return d.address ? `${d.address}: ${d.message}` : d.message;
+}

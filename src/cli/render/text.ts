@@ -1,0 +1,50 @@
+// The Terraform-like text plan (SPEC section 3): one block per changed resource, one line per
+// changed field; unchanged resources are only counted, so a quiet plan stays a few lines.
+import { planHasChanges, type Plan } from '../../model/index.js';
+import { createPalette, type Palette } from './palette.js';
+import { bindingNotes, buildPlanView, reasonNotes, describeDiagnostic, formatChange, SYMBOLS, summaryLine, type ResourceView } from './plan-view.js';
+
+export interface TextOptions {
+  color: boolean;
+}
+
+function resourceLines(v: ResourceView, c: Palette): string[] {
+  const ops = v.actions.map((a) => a.op);
+  const notes = [...reasonNotes(v), ...bindingNotes(v), ...(ops.length > 0 ? [ops.join(', ')] : [])];
+  const header = `  ${c.verb(v.verb, `${SYMBOLS[v.verb]} ${v.address}`)}${notes.length > 0 ? `  ${c.dim(`(${notes.join('; ')})`)}` : ''}`;
+  const created = v.verb === 'create' || v.verb === 'replace';
+  const lines = [header, ...v.changes.map((ch) => `      ${formatChange(ch, created)}`)];
+  for (const reason of v.blocked) lines.push(`      ${c.blocked(`blocked: ${reason}`)}`);
+  return lines;
+}
+
+function footer(plan: Plan, c: Palette): string[] {
+  const s = plan.summary;
+  const counts = `${s.unchanged} unchanged, ${s.unmanaged} unmanaged (not in the config or lockfile; left alone).`;
+  const errors = plan.diagnostics.filter((d) => d.severity === 'error').length;
+  if (errors > 0) return [c.error(`Planning failed with ${errors} error${errors === 1 ? '' : 's'} (above); nothing can be applied until they are fixed.`), counts];
+  if (!planHasChanges(plan)) return [`${c.bold('No changes.')} ${counts}`];
+  const lines = [c.bold(summaryLine(plan)), counts];
+  const blocked = plan.actions.filter((a) => a.blocked !== undefined).length;
+  if (blocked > 0) lines.push(c.blocked(`Blocked: ${blocked} action${blocked === 1 ? '' : 's'} may not run (see above); apply refuses this plan.`));
+  return lines;
+}
+
+/** Renders a plan as text; the same plan gives byte-identical output. */
+export function renderPlanText(plan: Plan, opts: TextOptions): string {
+  const c = createPalette(opts.color);
+  const out: string[] = [];
+  const views = buildPlanView(plan);
+  if (views.length > 0) {
+    out.push(`dbform will make these changes in project ${plan.projectId}:`, '');
+    for (const v of views) out.push(...resourceLines(v, c));
+    out.push('');
+  }
+  for (const d of plan.diagnostics) {
+    const text = describeDiagnostic(d);
+    out.push(d.severity === 'error' ? c.error(`Error: ${text}`) : c.warning(`Warning: ${text}`));
+  }
+  if (plan.diagnostics.length > 0) out.push('');
+  out.push(...footer(plan, c));
+  return `${out.join('\n')}\n`;
+}

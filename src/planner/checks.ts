@@ -1,0 +1,78 @@
+// Plan-level problems reported as diagnostics (Terraform's tfdiags): collected, never thrown.
+import { kindOf, parseAddress, type DesiredState, type Diagnostic, type LiveState, type Lockfile } from '../model/index.js';
+import type { PlanContext } from './context.js';
+import { desiredAddresses } from './match.js';
+
+export function projectChecks(desired: DesiredState, live: LiveState, lock: Lockfile, diagnostics: Diagnostic[]): void {
+  if (live.projectId !== desired.projectId) {
+    diagnostics.push({ severity: 'error', code: 'project', message: `the live state is of project "${live.projectId}" but the config targets "${desired.projectId}"` });
+  }
+  if (lock.projectId !== desired.projectId) {
+    diagnostics.push({
+      severity: 'error',
+      code: 'project',
+      message: `the lockfile belongs to project "${lock.projectId}" but the config targets "${desired.projectId}"; use --lockfile to point at the right one`,
+    });
+  }
+}
+
+/** `--replace` and `--target` must name resources the config (or, for targets, the lockfile) knows. */
+export function addressChecks(ctx: PlanContext): void {
+  const wanted = desiredAddresses(ctx.desired);
+  const known = new Set([...wanted, ...ctx.matching.removed.map((r) => r.address)]);
+  for (const a of ctx.options.replace) {
+    if (parseAddress(a) === undefined) ctx.diagnostics.push(badAddress('--replace', a));
+    else if (!wanted.has(a)) ctx.diagnostics.push({ severity: 'error', code: 'replace-address', message: `--replace ${a}: no such resource in the config` });
+    else if (!ctx.liveIds.has(a) && !ctx.matching.skipped.has(a)) {
+      ctx.diagnostics.push({ severity: 'warning', code: 'replace-address', address: a, message: `--replace ${a}: it does not exist yet, so it is simply created` });
+    }
+  }
+  for (const a of ctx.options.target) {
+    if (parseAddress(a) === undefined) ctx.diagnostics.push(badAddress('--target', a));
+    else if (!known.has(a)) ctx.diagnostics.push({ severity: 'error', code: 'target-address', message: `--target ${a}: no such resource in the config or the lockfile` });
+  }
+  if (ctx.options.target.length > 0) {
+    ctx.diagnostics.push({
+      severity: 'warning',
+      code: 'target',
+      message: '--target is in effect: this plan covers only the targeted resources and what they depend on; run a full plan afterwards',
+    });
+  }
+}
+
+function badAddress(flag: string, a: string): Diagnostic {
+  return {
+    severity: 'error',
+    code: 'address',
+    message: `${flag} ${JSON.stringify(a)}: not an address (vpc.<key>, peering.<vpc>.<peer_vpc_id>, service.<key> or replica_set.<service>.<key>)`,
+  };
+}
+
+/**
+ * A VPC that this plan deletes or replaces must first lose its peerings and attachments; ones
+ * dbform does not manage would make the delete fail (409), so the plan says so now.
+ */
+export function unmanagedBlockers(ctx: PlanContext): void {
+  const managed = new Set<string>();
+  for (const [address, id] of ctx.liveIds) managed.add(`${kindOf(address)}:${id}`);
+  for (const [vpcId, going] of ctx.vpcsGoing) {
+    for (const p of ctx.index.vpcs.get(vpcId)?.peerings ?? []) {
+      if (managed.has(`peering:${p.id}`)) continue;
+      ctx.diagnostics.push({
+        severity: 'error',
+        code: 'vpc-blocked',
+        address: going.address,
+        message: `cannot delete the live VPC ${vpcId}: it has a peering to ${p.peerVpcId} (${p.id}) that dbform does not manage; add it to the config or delete it first`,
+      });
+    }
+    for (const s of ctx.index.services.values()) {
+      if (s.vpcId !== vpcId || managed.has(`service:${s.id}`)) continue;
+      ctx.diagnostics.push({
+        severity: 'error',
+        code: 'vpc-blocked',
+        address: going.address,
+        message: `cannot delete the live VPC ${vpcId}: service "${s.name}" (${s.id}), which dbform does not manage, is attached to it; detach it first`,
+      });
+    }
+  }
+}

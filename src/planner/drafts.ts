@@ -1,0 +1,87 @@
+// Actions under construction. A draft becomes an Action once the whole plan is known: ids are
+// assigned in plan order and dependency keys become action ids (see ordering.ts).
+import type { Action, ActionReason, Address, FieldChange, Kind, OperationId } from '../model/index.js';
+
+/**
+ * The order of operations on one resource. Every resource gets each operation at most once per
+ * plan, so a draft is identified by `address#op`, and sorting a resource's drafts by this order
+ * gives the chain in which they run (SPEC section 3: one at a time, in plan order).
+ */
+export const OP_ORDER: readonly OperationId[] = [
+  'deleteReplicaSet',
+  'deleteVPCPeering',
+  'deleteService',
+  'deleteVPC',
+  'createVPC',
+  'createVPCPeering',
+  'createService',
+  'forkService',
+  'createReplicaSet',
+  'startService',
+  'renameVPC',
+  'resizeService',
+  'setHAReplica',
+  'resizeReplicaSet',
+  'setEnvironment',
+  'setReplicaEnvironment',
+  'enablePooler',
+  'disablePooler',
+  'enableReplicaPooler',
+  'disableReplicaPooler',
+  'detachServiceFromVPC',
+  'attachServiceToVPC',
+  'updatePassword',
+  'stopService',
+];
+
+const RANK = new Map(OP_ORDER.map((op, i) => [op, i]));
+export const opRank = (op: OperationId): number => RANK.get(op)!;
+
+export interface Draft {
+  key: string;
+  address: Address;
+  kind: Kind;
+  op: OperationId;
+  reason: ActionReason;
+  changes: FieldChange[];
+  refs: Action['refs'];
+  request?: Record<string, unknown>;
+  password?: Action['password'];
+  protect?: boolean;
+  // Ordering facts (not part of the Action):
+  /** Replica set: its service; peering: its VPC. */
+  owner?: Address;
+  /** attachServiceToVPC: the VPC that must exist first. */
+  needsVpc?: Address;
+  /** detach, deleteService, deleteVPCPeering: the live VPC ID this action frees for deletion. */
+  freesVpcId?: string;
+  /** deleteReplicaSet: the name it frees within its service (names are unique there). */
+  freesName?: string;
+  /** forkService: the parent service that must be READY. */
+  forkParent?: Address;
+}
+
+export type DraftInit = Omit<Draft, 'key' | 'changes' | 'refs'> & Partial<Pick<Draft, 'changes' | 'refs'>>;
+
+export function draft(init: DraftInit): Draft {
+  return { changes: [], refs: {}, ...init, key: `${init.address}#${init.op}` };
+}
+
+export function change(path: string, before: unknown, after: unknown, forcesReplace = false): FieldChange {
+  return { path, before: before ?? null, after: after ?? null, forcesReplace, sensitive: false };
+}
+
+export const SENSITIVE = '(sensitive)';
+export const UNKNOWN = '(unknown)';
+
+export function sensitiveChange(path: string): FieldChange {
+  return { path, before: SENSITIVE, after: SENSITIVE, forcesReplace: false, sensitive: true };
+}
+
+export const isDeleteOp = (op: OperationId): boolean => op.startsWith('delete');
+export const isCreateOp = (op: OperationId): boolean => op.startsWith('create') || op === 'forkService';
+
+/** Reason for the create of a resource that is not live: drift when the lockfile had its ID. */
+export function createReason(hadLockEntry: boolean): ActionReason {
+  return hadLockEntry ? 'drift' : 'missing';
+}

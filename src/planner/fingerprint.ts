@@ -1,0 +1,110 @@
+// Fingerprints make a saved plan go stale only when a resource it touches changed (SPEC
+// section 3, USERS.md item 5). They are derived from the plan itself, so `apply` recomputes them
+// from a fresh live state with the same function and compares.
+import { createHash } from 'node:crypto';
+import { kindOf, type Action, type Address, type Binding, type Kind, type LiveState, type Plan } from '../model/index.js';
+import { indexLive, type LiveIndex } from './context.js';
+import { plannerFor } from './kinds/index.js';
+import { isReplicaSetGone } from './normalize.js';
+
+/** What a plan says about one touched resource: its live ID, or for a create its name and parent. */
+export interface FingerprintSubject {
+  address: Address;
+  kind: Kind;
+  id?: string;
+  name?: string;
+  /** Replica set: the service ID; peering: the VPC ID. Absent when the parent is created by the plan. */
+  parentId?: string;
+}
+
+export function sha256(text: string): string {
+  return `sha256:${createHash('sha256').update(text).digest('hex')}`;
+}
+
+/** JSON with object keys sorted at every level, so equal values hash equally. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+    const obj = v as Record<string, unknown>;
+    return Object.fromEntries(Object.keys(obj).sort().map((k) => [k, obj[k]]));
+  });
+}
+
+function subjectOfCreate(a: Action): FingerprintSubject {
+  const kind = a.kind;
+  const name = a.request?.[kind === 'peering' ? 'peer_vpc_id' : 'name'];
+  const parent = kind === 'replica_set' ? a.refs.service : kind === 'peering' ? a.refs.vpc : undefined;
+  return {
+    address: a.address,
+    kind,
+    ...(typeof name === 'string' ? { name } : {}),
+    ...(parent?.id !== undefined ? { parentId: parent.id } : {}),
+  };
+}
+
+export function fingerprintSubjects(plan: { actions: readonly Action[]; bindings: readonly Binding[] }): FingerprintSubject[] {
+  const out = new Map<Address, FingerprintSubject>();
+  for (const a of plan.actions) {
+    const known = out.get(a.address);
+    if (known?.id !== undefined) continue;
+    const id = a.refs.target?.id;
+    if (id !== undefined) out.set(a.address, { address: a.address, kind: a.kind, id });
+    else if (!known) out.set(a.address, subjectOfCreate(a));
+  }
+  for (const b of plan.bindings) {
+    const kind = kindOf(b.address);
+    if (kind && b.id !== undefined && out.get(b.address)?.id === undefined) out.set(b.address, { address: b.address, kind, id: b.id });
+  }
+  return [...out.values()];
+}
+
+function liveOf(index: LiveIndex, kind: Kind, id: string): unknown {
+  if (kind === 'vpc') return index.vpcs.get(id);
+  if (kind === 'peering') return index.peerings.get(id);
+  if (kind === 'service') return index.services.get(id);
+  return index.replicaSets.get(id);
+}
+
+/** IDs of live resources a create would collide with by name: a new one makes the plan stale. */
+function sameNamed(live: LiveState, index: LiveIndex, s: FingerprintSubject, cache: Map<string, Map<string, string[]>>): string[] {
+  if (s.name === undefined) return [];
+  const scope = `${s.kind}:${s.parentId ?? ''}`;
+  let byName = cache.get(scope);
+  if (!byName) {
+    byName = new Map();
+    for (const x of scopeItems(live, index, s)) byName.set(x.name, [...(byName.get(x.name) ?? []), x.id]);
+    cache.set(scope, byName);
+  }
+  return [...(byName.get(s.name) ?? [])].sort();
+}
+
+function scopeItems(live: LiveState, index: LiveIndex, s: FingerprintSubject): Array<{ id: string; name: string }> {
+  if (s.kind === 'vpc') return live.vpcs;
+  if (s.kind === 'service') return [...index.services.values()];
+  if (s.parentId === undefined) return [];
+  if (s.kind === 'replica_set') return (index.services.get(s.parentId)?.replicaSets ?? []).filter((r) => !isReplicaSetGone(r));
+  return (index.vpcs.get(s.parentId)?.peerings ?? []).map((p) => ({ id: p.id, name: p.peerVpcId }));
+}
+
+export function fingerprintLive(live: LiveState, subjects: readonly FingerprintSubject[]): Record<Address, string> {
+  const index = indexLive(live);
+  const out: Record<Address, string> = {};
+  const cache = new Map<string, Map<string, string[]>>();
+  for (const s of [...subjects].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0))) {
+    const found = s.id === undefined ? undefined : liveOf(index, s.kind, s.id);
+    const fields = found ? plannerFor(s.kind).fingerprintFields(found) : { absent: true, same_name: sameNamed(live, index, s, cache) };
+    out[s.address] = sha256(canonicalJson({ kind: s.kind, ...fields }));
+  }
+  return out;
+}
+
+export function stateFingerprint(fingerprints: Record<Address, string>): string {
+  return sha256(canonicalJson(fingerprints));
+}
+
+/** Addresses whose live fingerprint differs from the one recorded in a saved plan. */
+export function findStaleAddresses(plan: Plan, live: LiveState): Address[] {
+  const now = fingerprintLive(live, fingerprintSubjects(plan));
+  const addresses = new Set([...Object.keys(now), ...Object.keys(plan.fingerprints)]);
+  return [...addresses].filter((a) => now[a] !== plan.fingerprints[a]).sort();
+}

@@ -1,0 +1,13 @@
+// The planner's public surface. Pure: imports only src/model (and node:crypto for hashes).
+export { planChanges, type PlanOptions } from './plan-changes.js';
+export { fromPlanJson, toPlanJson, type PlanJson } from './plan-json.js';
+export {
+  canonicalJson,
+  findStaleAddresses,
+  fingerprintLive,
+  fingerprintSubjects,
+  sha256,
+  stateFingerprint,
+  type FingerprintSubject,
+} from './fingerprint.js';
+export { verbOf, type ResourceVerb } from './summary.js';

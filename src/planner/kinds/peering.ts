@@ -1,0 +1,80 @@
+// Peering: identified by peer_vpc_id within its VPC; any other change replaces it (SPEC section 3).
+import { vpcAddress, type ActionReason, type Address, type DesiredPeering, type FieldChange, type LivePeering } from '../../model/index.js';
+import { effectiveProtect, refTo, type PlanContext } from '../context.js';
+import { change, createReason, draft, type Draft } from '../drafts.js';
+import type { KindPlanner } from './types.js';
+
+function createPeering(d: DesiredPeering, reason: ActionReason, protect: boolean, ctx: PlanContext): Draft {
+  const owner = vpcAddress(d.vpcKey);
+  return draft({
+    address: d.address,
+    kind: 'peering',
+    op: 'createVPCPeering',
+    reason,
+    changes: [
+      change('peer_account_id', null, d.peerAccountId),
+      change('peer_region_code', null, d.peerRegionCode),
+      change('peer_vpc_id', null, d.peerVpcId),
+    ],
+    refs: { target: { address: d.address }, vpc: refTo(ctx, owner) },
+    request: { peer_account_id: d.peerAccountId, peer_region_code: d.peerRegionCode, peer_vpc_id: d.peerVpcId },
+    owner,
+    ...(protect ? { protect: true } : {}),
+  });
+}
+
+function deletePeering(address: Address, owner: Address | undefined, live: LivePeering, reason: ActionReason, changes: FieldChange[]): Draft {
+  return draft({
+    address,
+    kind: 'peering',
+    op: 'deleteVPCPeering',
+    reason,
+    changes,
+    refs: { target: { address, id: live.id }, vpc: { id: live.vpcId } },
+    freesVpcId: live.vpcId,
+    ...(owner ? { owner } : {}),
+  });
+}
+
+// A failed peering never recovers by itself (Terraform would call it tainted): replace it.
+const FAILED = new Set(['failed', 'error']);
+
+function replaceChanges(d: DesiredPeering, l: LivePeering): FieldChange[] {
+  const out: FieldChange[] = [];
+  if (l.status !== undefined && FAILED.has(l.status)) out.push(change('status', l.status, 'active', true));
+  if (d.peerAccountId !== l.peerAccountId) out.push(change('peer_account_id', l.peerAccountId, d.peerAccountId, true));
+  if (d.peerRegionCode !== l.peerRegionCode) out.push(change('peer_region_code', l.peerRegionCode, d.peerRegionCode, true));
+  return out;
+}
+
+function forcedReason(forcing: FieldChange[]): ActionReason {
+  if (forcing.length === 0) return 'replace-requested';
+  return forcing.every((c) => c.path === 'status') ? 'failed' : 'immutable-field';
+}
+
+export const peeringPlanner: KindPlanner<DesiredPeering, LivePeering> = {
+  kind: 'peering',
+  planDesired(m, ctx) {
+    const d = m.desired;
+    const protect = effectiveProtect(undefined, m.entry);
+    if (!m.live) {
+      const reason = createReason(m.entry !== undefined);
+      ctx.fresh.set(d.address, reason);
+      return [createPeering(d, reason, protect, ctx)];
+    }
+    // A replaced VPC takes its peerings with it: delete them first (deleteVPC needs that), recreate after.
+    const vpcReason = ctx.fresh.get(vpcAddress(d.vpcKey));
+    const forcing = replaceChanges(d, m.live);
+    const requested = ctx.options.replace.includes(d.address);
+    if (vpcReason === undefined && forcing.length === 0 && !requested) return [];
+    const reason: ActionReason = vpcReason ?? forcedReason(forcing);
+    ctx.fresh.set(d.address, reason);
+    return [deletePeering(d.address, vpcAddress(d.vpcKey), m.live, reason, forcing), createPeering(d, reason, protect, ctx)];
+  },
+  planRemoved(r, live) {
+    return [deletePeering(r.address, undefined, live, 'removed', [])];
+  },
+  fingerprintFields(l) {
+    return { id: l.id, vpc_id: l.vpcId, peer_account_id: l.peerAccountId, peer_region_code: l.peerRegionCode, peer_vpc_id: l.peerVpcId, failed: l.status !== undefined && FAILED.has(l.status) };
+  },
+};

@@ -1,0 +1,124 @@
+// A service born in this plan: createService (only managed fields in the body) or forkService,
+// then the settings the create body cannot carry, each as its own action.
+import { serviceAddress, type ActionReason, type DesiredService, type FieldChange, type ResourceRef } from '../../model/index.js';
+import { refTo, type PlanContext } from '../context.js';
+import { change, draft, sensitiveChange, type Draft } from '../drafts.js';
+import { isLivePaused, serviceTypeOf, sizeWire } from '../normalize.js';
+import { attachDraft, desiredVpcRef } from './service-vpc.js';
+
+function sizeFields(d: DesiredService): { request: Record<string, unknown>; changes: FieldChange[] } {
+  if (!d.size) return { request: {}, changes: [] };
+  return {
+    request: { cpu_millis: sizeWire(d.size.cpuMillis), memory_gbs: sizeWire(d.size.memoryGbs) },
+    changes: [change('cpu_millis', null, d.size.cpuMillis), change('memory_gbs', null, d.size.memoryGbs)],
+  };
+}
+
+function createDraft(d: DesiredService, reason: ActionReason, protect: boolean): Draft {
+  const size = sizeFields(d);
+  const request: Record<string, unknown> = { name: d.name };
+  const changes = [change('name', null, d.name)];
+  if (d.addons) {
+    request.addons = [...d.addons];
+    changes.push(change('service_type', null, serviceTypeOf(d.addons)));
+  }
+  Object.assign(request, size.request);
+  changes.push(...size.changes);
+  if (d.environment) {
+    request.environment_tag = d.environment;
+    changes.push(change('environment', null, d.environment));
+  }
+  if (d.regionCode) {
+    request.region_code = d.regionCode;
+    changes.push(change('region_code', null, d.regionCode));
+  }
+  if (d.ha) {
+    request.replica_count = d.ha.replicas;
+    changes.push(change('ha.replicas', null, d.ha.replicas));
+  }
+  return draft({ address: d.address, kind: 'service', op: 'createService', reason, changes, refs: { target: { address: d.address } }, request, ...(protect ? { protect: true } : {}) });
+}
+
+function forkParentRef(d: DesiredService, ctx: PlanContext): ResourceRef {
+  const from = d.fork!.from;
+  if ('serviceId' in from) {
+    const parent = ctx.index.services.get(from.serviceId);
+    if (parent && isLivePaused(parent)) {
+      ctx.diagnostics.push({ severity: 'warning', code: 'fork-parent-paused', address: d.address, message: `fork parent ${from.serviceId} is ${parent.status}; forkService needs it READY` });
+    }
+    return { id: from.serviceId };
+  }
+  return refTo(ctx, serviceAddress(from.key));
+}
+
+function forkDraft(d: DesiredService, reason: ActionReason, protect: boolean, ctx: PlanContext): Draft {
+  const fork = d.fork!;
+  const parent = forkParentRef(d, ctx);
+  const size = sizeFields(d);
+  const request: Record<string, unknown> = { fork_strategy: fork.strategy, name: d.name, ...size.request };
+  const changes = [change('name', null, d.name), change('fork.from', null, parent.address ?? parent.id), change('fork.strategy', null, fork.strategy), ...size.changes];
+  if (d.environment) {
+    request.environment_tag = d.environment;
+    changes.push(change('environment', null, d.environment));
+  }
+  if (fork.targetTime) {
+    request.target_time = fork.targetTime;
+    changes.push(change('fork.target_time', null, fork.targetTime));
+  }
+  return draft({
+    address: d.address,
+    kind: 'service',
+    op: 'forkService',
+    reason,
+    changes,
+    refs: { target: { address: d.address }, forkParent: parent },
+    request,
+    ...(parent.address ? { forkParent: parent.address } : {}),
+    ...(protect ? { protect: true } : {}),
+  });
+}
+
+/** HA the create body could not express: sync replicas, or any HA on a fork (forks start with none). */
+function haAfterCreate(d: DesiredService, reason: ActionReason): Draft[] {
+  if (!d.ha) return [];
+  const forked = d.fork !== undefined;
+  if (!forked && d.ha.syncReplicas === 0) return [];
+  if (forked && d.ha.replicas === 0 && d.ha.syncReplicas === 0) return [];
+  const changes = forked ? [change('ha.replicas', 0, d.ha.replicas)] : [];
+  if (d.ha.syncReplicas !== 0) changes.push(change('ha.sync_replicas', 0, d.ha.syncReplicas));
+  return [
+    draft({
+      address: d.address,
+      kind: 'service',
+      op: 'setHAReplica',
+      reason,
+      changes,
+      refs: { target: { address: d.address } },
+      request: { replica_count: d.ha.replicas, sync_replica_count: d.ha.syncReplicas },
+    }),
+  ];
+}
+
+export function passwordDraft(d: DesiredService, reason: ActionReason, ctx: PlanContext): Draft {
+  return draft({
+    address: d.address,
+    kind: 'service',
+    op: 'updatePassword',
+    reason,
+    changes: [sensitiveChange('password')],
+    refs: { target: refTo(ctx, d.address) },
+    password: { fromEnv: d.password!.fromEnv, version: d.password!.version },
+  });
+}
+
+/** The drafts of a service created (or re-created) in this plan; `ctx.fresh` already holds it. */
+export function planServiceCreate(d: DesiredService, reason: ActionReason, protect: boolean, ctx: PlanContext): Draft[] {
+  const out = [d.fork ? forkDraft(d, reason, protect, ctx) : createDraft(d, reason, protect), ...haAfterCreate(d, reason)];
+  if (d.pooler) {
+    out.push(draft({ address: d.address, kind: 'service', op: 'enablePooler', reason, changes: [change('pooler', false, true)], refs: { target: { address: d.address } } }));
+  }
+  const vpc = desiredVpcRef(d, ctx);
+  if (vpc) out.push(attachDraft(d, vpc, reason, null, ctx));
+  if (d.password) out.push(passwordDraft(d, reason, ctx));
+  return out;
+}

@@ -1,0 +1,194 @@
+// Matching live to desired (SPEC section 2): lockfile ID, else a unique live resource with the
+// desired name (adopt, or a move when a removed address held that ID), else create.
+import {
+  kindOf,
+  type Address,
+  type Binding,
+  type DesiredState,
+  type Diagnostic,
+  type Kind,
+  type LiveState,
+  type Lockfile,
+  type SourceRef,
+} from '../model/index.js';
+import type { LiveIndex, LiveResource, Match, Matching, RemovedEntry } from './context.js';
+import { applyExplicitMoves, buildLockView, moveEntry, type LockView } from './moves.js';
+import { isReplicaSetGone } from './normalize.js';
+
+interface Scope<L> {
+  byId: Map<string, L>;
+  byName: Map<string, L[]>;
+}
+
+interface MatchState {
+  view: LockView;
+  /** `kind:id` held by lockfile entries of desired addresses: not up for adoption. */
+  claimed: Set<string>;
+  /** `kind:id` -> the removed address (no longer in the config) whose lockfile entry holds it. */
+  holders: Map<string, Address>;
+  diagnostics: Diagnostic[];
+  skipped: Set<Address>;
+}
+
+const KIND_LABEL: Record<Kind, string> = { vpc: 'VPCs', peering: 'peerings', service: 'services', replica_set: 'replica sets' };
+
+function scopeOf<L extends { id: string }>(items: readonly L[], nameOf: (l: L) => string): Scope<L> {
+  const byId = new Map<string, L>();
+  const byName = new Map<string, L[]>();
+  for (const l of items) {
+    byId.set(l.id, l);
+    const name = nameOf(l);
+    const list = byName.get(name);
+    if (list) list.push(l);
+    else byName.set(name, [l]);
+  }
+  return { byId, byName };
+}
+
+interface Wanted<D> {
+  kind: Kind;
+  address: Address;
+  desired: D;
+  name: string;
+  source?: SourceRef;
+}
+
+function matchOne<D, L extends { id: string }>(st: MatchState, w: Wanted<D>, scope: Scope<L> | undefined): Match<D, L> | undefined {
+  const bound = st.view.entries.get(w.address);
+  if (bound) {
+    const live = scope?.byId.get(bound.entry.id);
+    return live ? { address: w.address, desired: w.desired, how: 'lock', live, entry: bound.entry } : { address: w.address, desired: w.desired, how: 'drift', entry: bound.entry };
+  }
+  const candidates = (scope?.byName.get(w.name) ?? []).filter((l) => !st.claimed.has(`${w.kind}:${l.id}`));
+  if (candidates.length > 1) {
+    st.skipped.add(w.address);
+    st.diagnostics.push(ambiguity(w, candidates.map((c) => c.id)));
+    return undefined;
+  }
+  const live = candidates[0];
+  if (!live) return { address: w.address, desired: w.desired, how: 'new' };
+  st.claimed.add(`${w.kind}:${live.id}`);
+  const holder = st.holders.get(`${w.kind}:${live.id}`);
+  if (holder !== undefined) {
+    st.holders.delete(`${w.kind}:${live.id}`);
+    moveEntry(st.view, holder, w.address);
+    return { address: w.address, desired: w.desired, how: 'move', live, entry: st.view.entries.get(w.address)!.entry };
+  }
+  return { address: w.address, desired: w.desired, how: 'adopt', live };
+}
+
+function ambiguity<D>(w: Wanted<D>, ids: string[]): Diagnostic {
+  const what = w.kind === 'peering' ? `peer_vpc_id "${w.name}"` : `name "${w.name}"`;
+  return {
+    severity: 'error',
+    code: 'ambiguous-match',
+    address: w.address,
+    ...(w.source ? { source: w.source } : {}),
+    message: `${ids.length} live ${KIND_LABEL[w.kind]} have the ${what} (${ids.sort().join(', ')}); choose one with \`dbform import ${w.address} <ID>\``,
+  };
+}
+
+export function desiredAddresses(desired: DesiredState): Set<Address> {
+  const out = new Set<Address>();
+  for (const v of desired.vpcs) {
+    out.add(v.address);
+    for (const p of v.peerings) out.add(p.address);
+  }
+  for (const s of desired.services) {
+    out.add(s.address);
+    for (const r of s.replicaSets) out.add(r.address);
+  }
+  return out;
+}
+
+export function matchResources(desired: DesiredState, live: LiveState, lock: Lockfile, index: LiveIndex, diagnostics: Diagnostic[]): Matching {
+  const wanted = desiredAddresses(desired);
+  const view = buildLockView(lock, diagnostics);
+  applyExplicitMoves(view, desired.moved, wanted, diagnostics);
+  const claimed = new Set<string>();
+  const holders = new Map<string, Address>();
+  for (const [address, held] of view.entries) {
+    const key = `${kindOf(address)}:${held.entry.id}`;
+    if (wanted.has(address)) claimed.add(key);
+    else holders.set(key, address);
+  }
+  const st: MatchState = { view, claimed, holders, diagnostics, skipped: new Set() };
+  const matching = matchAll(st, desired, live, index);
+  matching.removed = removedEntries(view, wanted, index);
+  matching.bindings = [...view.bindings, ...matching.bindings];
+  matching.unmanaged = countUnmanaged(live, index, matching, lock);
+  return matching;
+}
+
+function matchAll(st: MatchState, desired: DesiredState, live: LiveState, index: LiveIndex): Matching {
+  const m: Matching = { vpcs: [], peerings: [], services: [], replicaSets: [], removed: [], bindings: [], skipped: st.skipped, unmanaged: 0 };
+  const vpcScope = scopeOf(live.vpcs, (v) => v.name);
+  for (const v of desired.vpcs) {
+    const vm = matchOne(st, { kind: 'vpc', address: v.address, desired: v, name: v.name, ...src(v.source) }, vpcScope);
+    if (vm) m.vpcs.push(vm);
+    const peerScope = vm?.live ? scopeOf(vm.live.peerings ?? [], (p) => p.peerVpcId) : undefined;
+    for (const p of v.peerings) {
+      if (!vm) st.skipped.add(p.address);
+      const pm = vm && matchOne(st, { kind: 'peering', address: p.address, desired: p, name: p.peerVpcId, ...src(p.source) }, peerScope);
+      if (pm) m.peerings.push(pm);
+    }
+  }
+  const serviceScope = scopeOf([...index.services.values()], (s) => s.name);
+  for (const s of desired.services) {
+    const sm = matchOne(st, { kind: 'service', address: s.address, desired: s, name: s.name, ...src(s.source) }, serviceScope);
+    if (sm) m.services.push(sm);
+    const rsScope = sm?.live ? scopeOf(sm.live.replicaSets.filter((r) => !isReplicaSetGone(r)), (r) => r.name) : undefined;
+    for (const r of s.replicaSets) {
+      if (!sm) st.skipped.add(r.address);
+      const rm = sm && matchOne(st, { kind: 'replica_set', address: r.address, desired: r, name: r.name, ...src(r.source) }, rsScope);
+      if (rm) m.replicaSets.push(rm);
+    }
+  }
+  for (const x of [...m.vpcs, ...m.peerings, ...m.services, ...m.replicaSets]) {
+    if (x.how === 'adopt') m.bindings.push(adoptBinding(x));
+  }
+  return m;
+}
+
+const src = (source: SourceRef | undefined) => (source ? { source } : {});
+
+function adoptBinding(x: Match<unknown, unknown>): Binding {
+  const protect = (x.desired as { protect?: boolean }).protect === true;
+  return { kind: 'adopt', address: x.address, id: (x.live as { id: string }).id, ...(protect ? { protect: true } : {}) };
+}
+
+function liveById(index: LiveIndex, kind: Kind, id: string): LiveResource | undefined {
+  if (kind === 'vpc') return index.vpcs.get(id);
+  if (kind === 'peering') return index.peerings.get(id);
+  if (kind === 'service') return index.services.get(id);
+  return index.replicaSets.get(id);
+}
+
+function removedEntries(view: LockView, wanted: Set<Address>, index: LiveIndex): RemovedEntry[] {
+  const out: RemovedEntry[] = [];
+  for (const [address, held] of view.entries) {
+    if (wanted.has(address)) continue;
+    const kind = kindOf(address)!;
+    const live = liveById(index, kind, held.entry.id);
+    out.push({ address, kind, entry: held.entry, ...(live ? { live } : {}) });
+  }
+  return out;
+}
+
+/** Live resources that neither the config nor the lockfile names (SPEC section 2). */
+function countUnmanaged(live: LiveState, index: LiveIndex, m: Matching, lock: Lockfile): number {
+  const known = new Set<string>();
+  for (const x of [...m.vpcs, ...m.peerings, ...m.services, ...m.replicaSets]) if (x.live) known.add(`${kindOf(x.address)}:${(x.live as { id: string }).id}`);
+  for (const r of m.removed) known.add(`${r.kind}:${r.entry.id}`);
+  for (const [address, e] of Object.entries(lock.resources)) known.add(`${kindOf(address)}:${e.id}`);
+  let count = 0;
+  for (const v of live.vpcs) {
+    if (!known.has(`vpc:${v.id}`)) count++;
+    for (const p of v.peerings ?? []) if (!known.has(`peering:${p.id}`)) count++;
+  }
+  for (const s of index.services.values()) {
+    if (!known.has(`service:${s.id}`)) count++;
+    for (const r of s.replicaSets) if (!isReplicaSetGone(r) && !known.has(`replica_set:${r.id}`)) count++;
+  }
+  return count;
+}

@@ -1,0 +1,64 @@
+// The lockfile as the plan sees it: entries keyed by address after `moved:` entries are applied.
+import { kindOf, parseAddress, type Address, type Binding, type Diagnostic, type Lockfile, type LockEntry, type MovedEntry } from '../model/index.js';
+
+export interface LockView {
+  entries: Map<Address, { entry: LockEntry; origin: Address }>;
+  bindings: Binding[];
+}
+
+export function buildLockView(lock: Lockfile, diagnostics: Diagnostic[]): LockView {
+  const entries = new Map<Address, { entry: LockEntry; origin: Address }>();
+  for (const [address, entry] of Object.entries(lock.resources)) {
+    if (parseAddress(address) === undefined) {
+      diagnostics.push({
+        severity: 'warning',
+        code: 'lockfile-address',
+        message: `the lockfile entry "${address}" is not a valid address; it is ignored`,
+      });
+      continue;
+    }
+    entries.set(address, { entry, origin: address });
+  }
+  return { entries, bindings: [] };
+}
+
+/**
+ * Applies explicit `moved:` entries in order. One whose `to` already holds the entry was applied
+ * before (the config keeps it), so it is a no-op rather than an error.
+ */
+export function applyExplicitMoves(view: LockView, moved: MovedEntry[], desired: Set<Address>, diagnostics: Diagnostic[]): void {
+  for (const m of moved) {
+    const problem = movedProblem(view, m, desired);
+    if (problem === 'done') continue;
+    if (problem) {
+      diagnostics.push({ severity: 'error', code: 'moved', message: problem, address: m.to, ...(m.source ? { source: m.source } : {}) });
+      continue;
+    }
+    moveEntry(view, m.from, m.to);
+  }
+}
+
+function movedProblem(view: LockView, m: MovedEntry, desired: Set<Address>): string | 'done' | undefined {
+  const where = `moved: ${m.from} -> ${m.to}`;
+  const fromKind = kindOf(m.from);
+  const toKind = kindOf(m.to);
+  if (!fromKind || !toKind) return `${where}: both sides must be addresses such as service.<key>`;
+  if (fromKind !== toKind) return `${where}: a ${fromKind} cannot move to a ${toKind}`;
+  if (!desired.has(m.to)) return `${where}: ${m.to} is not in the config`;
+  const hasFrom = view.entries.has(m.from);
+  const hasTo = view.entries.has(m.to);
+  if (hasFrom && hasTo) return `${where}: the lockfile already binds both addresses; remove one entry with care or drop this moved entry`;
+  if (!hasFrom && hasTo) return 'done';
+  if (!hasFrom) return `${where}: ${m.from} is not in the lockfile, so there is nothing to move; remove this moved entry`;
+  return undefined;
+}
+
+/** Moves a lockfile entry to a new address, collapsing a chain of moves into one binding. */
+export function moveEntry(view: LockView, from: Address, to: Address): void {
+  const held = view.entries.get(from)!;
+  view.entries.delete(from);
+  view.entries.set(to, held);
+  const previous = view.bindings.findIndex((b) => b.kind === 'move' && b.address === from);
+  if (previous >= 0) view.bindings.splice(previous, 1);
+  view.bindings.push({ kind: 'move', address: to, from: held.origin, id: held.entry.id });
+}

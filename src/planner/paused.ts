@@ -1,0 +1,79 @@
+// Start and stop (SPEC section 3): a service that will be paused gets its other changes first;
+// one that will be started gets them after the start; one that is and stays paused but needs
+// READY-only changes is started, changed and stopped again, with a warning.
+import type { ActionReason, Address, DesiredService, LiveService, OperationId } from '../model/index.js';
+import { refTo, type Match, type PlanContext } from './context.js';
+import { change, draft, UNKNOWN, type Draft } from './drafts.js';
+import { isLivePaused } from './normalize.js';
+
+/** Operations the API accepts only while the service (or, for forks, the parent) is READY. */
+const NEEDS_READY: ReadonlySet<OperationId> = new Set<OperationId>([
+  'resizeService',
+  'setHAReplica',
+  'attachServiceToVPC',
+  'detachServiceFromVPC',
+  'createReplicaSet',
+  'resizeReplicaSet',
+  'forkService',
+]);
+
+/** Services that some draft needs READY: its own ops, its replica sets' and forks taken from it. */
+function servicesNeedingReady(drafts: Draft[]): Set<Address> {
+  const out = new Set<Address>();
+  for (const d of drafts) {
+    if (!NEEDS_READY.has(d.op)) continue;
+    if (d.kind === 'service' && d.op !== 'forkService') out.add(d.address);
+    if (d.owner !== undefined) out.add(d.owner);
+    if (d.forkParent !== undefined) out.add(d.forkParent);
+  }
+  return out;
+}
+
+function startStop(address: Address, op: 'startService' | 'stopService', reason: ActionReason, ctx: PlanContext): Draft {
+  const paused = op === 'stopService';
+  return draft({ address, kind: 'service', op, reason, changes: [change('paused', !paused, paused)], refs: { target: refTo(ctx, address) } });
+}
+
+/** The pooler of a paused service cannot be read; once it runs, set it as desired. */
+function unknownPooler(d: DesiredService, l: LiveService, ctx: PlanContext): Draft[] {
+  if (d.pooler === undefined || l.pooler !== undefined) return [];
+  return [
+    draft({
+      address: d.address,
+      kind: 'service',
+      op: d.pooler ? 'enablePooler' : 'disablePooler',
+      reason: 'changed',
+      changes: [change('pooler', UNKNOWN, d.pooler)],
+      refs: { target: refTo(ctx, d.address) },
+    }),
+  ];
+}
+
+function pausedDrafts(m: Match<DesiredService, LiveService>, needReady: Set<Address>, ctx: PlanContext): Draft[] {
+  const d = m.desired;
+  const freshReason = ctx.fresh.get(d.address);
+  if (freshReason !== undefined || !m.live) return d.paused ? [startStop(d.address, 'stopService', freshReason ?? 'missing', ctx)] : [];
+  const livePaused = isLivePaused(m.live);
+  const wantPaused = d.paused ?? livePaused;
+  if (!livePaused) return wantPaused ? [startStop(d.address, 'stopService', 'changed', ctx)] : [];
+  if (!wantPaused) return [startStop(d.address, 'startService', 'changed', ctx), ...unknownPooler(d, m.live, ctx)];
+  if (!needReady.has(d.address)) return [];
+  ctx.diagnostics.push({
+    severity: 'warning',
+    code: 'wake-paused',
+    address: d.address,
+    message: 'the service is paused and stays paused, but some changes need it READY: the plan starts it, makes them, and stops it again',
+  });
+  return [
+    startStop(d.address, 'startService', 'wake-for-changes', ctx),
+    ...unknownPooler(d, m.live, ctx),
+    startStop(d.address, 'stopService', 'restore-paused', ctx),
+  ];
+}
+
+export function planPaused(ctx: PlanContext, drafts: Draft[]): Draft[] {
+  const needReady = servicesNeedingReady(drafts);
+  const out: Draft[] = [];
+  for (const m of ctx.matching.services) out.push(...pausedDrafts(m, needReady, ctx));
+  return out;
+}

@@ -1,0 +1,126 @@
+// planChanges: the pure core. One function of its inputs: match, diff per kind, order, guard.
+import {
+  compareAddresses,
+  type Action,
+  type Address,
+  type Binding,
+  type DesiredState,
+  type Diagnostic,
+  type Kind,
+  type LiveState,
+  type Lockfile,
+  type Plan,
+} from '../model/index.js';
+import { addressChecks, projectChecks, unmanagedBlockers } from './checks.js';
+import { indexLive, type Match, type PlanContext, type PlanOptions } from './context.js';
+import type { Draft } from './drafts.js';
+import { fingerprintLive, fingerprintSubjects, stateFingerprint } from './fingerprint.js';
+import { plannerFor } from './kinds/index.js';
+import { desiredAddresses, matchResources } from './match.js';
+import { linkDrafts, selectTargets, sortDrafts, type DepGraph } from './ordering.js';
+import { planPaused } from './paused.js';
+import { forgetBindings, protectBindings, protectionSources } from './protect.js';
+import { blockReason, riskOf, type ProtectSource } from './risk.js';
+import { forkParentsFirst } from './service-order.js';
+import { summarize } from './summary.js';
+
+export type { PlanOptions } from './context.js';
+
+function newContext(desired: DesiredState, live: LiveState, lock: Lockfile, options: PlanOptions, diagnostics: Diagnostic[]): PlanContext {
+  const index = indexLive(live);
+  const matching = matchResources(desired, live, lock, index, diagnostics);
+  const liveIds = new Map<Address, string>();
+  for (const m of [...matching.vpcs, ...matching.peerings, ...matching.services, ...matching.replicaSets]) {
+    if (m.live) liveIds.set(m.address, (m.live as { id: string }).id);
+  }
+  for (const r of matching.removed) if (r.live) liveIds.set(r.address, r.live.id);
+  return { desired, live, lock, options, index, matching, diagnostics, fresh: new Map(), vpcsGoing: new Map(), liveIds };
+}
+
+function planAll(ctx: PlanContext): Draft[] {
+  const { matching } = ctx;
+  const out: Draft[] = [];
+  const plan = (list: Match<unknown, unknown>[], kind: Kind) => {
+    for (const m of list) if (!matching.skipped.has(m.address)) out.push(...plannerFor(kind).planDesired(m, ctx));
+  };
+  plan(matching.vpcs, 'vpc');
+  // Services planned next must know which live VPCs go away, removed ones included.
+  for (const r of matching.removed) if (r.kind === 'vpc' && r.live) ctx.vpcsGoing.set(r.live.id, { address: r.address, replaced: false });
+  plan(matching.peerings, 'peering');
+  plan(forkParentsFirst(matching.services), 'service');
+  plan(matching.replicaSets, 'replica_set');
+  for (const r of matching.removed) if (r.live) out.push(...plannerFor(r.kind).planRemoved(r, r.live, ctx));
+  unmanagedBlockers(ctx);
+  out.push(...planPaused(ctx, out));
+  return out;
+}
+
+function toActions(order: Draft[], deps: DepGraph, protectedBy: Map<Address, ProtectSource>, allowDataLoss: boolean): Action[] {
+  const ids = new Map(order.map((d, i) => [d.key, `a${i + 1}`]));
+  return order.map((d) => {
+    const risk = riskOf(d);
+    const blocked = blockReason(d, risk, protectedBy, allowDataLoss);
+    const dependsOn = [...deps.get(d.key)!].filter((k) => ids.has(k)).map((k) => ids.get(k)!);
+    dependsOn.sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
+    const action: Action = { id: ids.get(d.key)!, address: d.address, kind: d.kind, op: d.op, reason: d.reason, risk, dependsOn, changes: d.changes, refs: d.refs };
+    if (blocked !== undefined) action.blocked = blocked;
+    if (d.request !== undefined) action.request = d.request;
+    if (d.password !== undefined) action.password = d.password;
+    if (d.protect !== undefined) action.protect = d.protect;
+    return action;
+  });
+}
+
+const BINDING_ORDER: Record<Binding['kind'], number> = { move: 0, adopt: 1, protect: 2, forget: 3 };
+
+function sortBindings(bindings: Binding[]): Binding[] {
+  return [...bindings].sort((a, b) => compareAddresses(a.address, b.address) || BINDING_ORDER[a.kind] - BINDING_ORDER[b.kind]);
+}
+
+function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
+  const rank = (d: Diagnostic) => (d.severity === 'error' ? 0 : 1);
+  return [...list].sort(
+    (a, b) =>
+      rank(a) - rank(b) ||
+      (a.address === undefined ? 1 : 0) - (b.address === undefined ? 1 : 0) ||
+      compareAddresses(a.address ?? '', b.address ?? '') ||
+      (a.message < b.message ? -1 : a.message > b.message ? 1 : 0),
+  );
+}
+
+/**
+ * The plan that brings `live` to `desired` (SPEC sections 2 and 3). Pure: no I/O, clock,
+ * randomness or colour; the same inputs give the same plan. Problems that make the plan unusable
+ * are returned as error diagnostics, never thrown.
+ */
+export function planChanges(desired: DesiredState, live: LiveState, lock: Lockfile, options: PlanOptions): Plan {
+  const diagnostics: Diagnostic[] = [];
+  projectChecks(desired, live, lock, diagnostics);
+  const ctx = newContext(desired, live, lock, options, diagnostics);
+  addressChecks(ctx);
+  const drafts = planAll(ctx);
+  const deps = linkDrafts(drafts);
+  const selected = options.target.length > 0 ? selectTargets(drafts, deps, options.target) : undefined;
+  const kept = selected ? drafts.filter((d) => selected.has(d.key)) : drafts;
+  const { order, cyclic } = sortDrafts(kept, deps);
+  if (cyclic.length > 0) {
+    diagnostics.push({ severity: 'error', code: 'internal-cycle', message: `internal error: a dependency cycle among ${cyclic.map((d) => d.key).join(', ')}; please report this` });
+  }
+  const actions = toActions([...order, ...cyclic], deps, protectionSources(ctx), options.allowDataLoss);
+  const allBindings = [...ctx.matching.bindings, ...protectBindings(ctx), ...forgetBindings(ctx)];
+  const keptAddresses = new Set([...options.target, ...kept.map((d) => d.address)]);
+  const bindings = sortBindings(selected ? allBindings.filter((b) => keptAddresses.has(b.address)) : allBindings);
+  const touched = new Set([...drafts.map((d) => d.address), ...allBindings.filter((b) => b.kind === 'adopt' || b.kind === 'move').map((b) => b.address)]);
+  const unchanged = [...desiredAddresses(desired)].filter((a) => !touched.has(a) && !ctx.matching.skipped.has(a)).length;
+  const fingerprints = fingerprintLive(live, fingerprintSubjects({ actions, bindings }));
+  return {
+    formatVersion: 1,
+    projectId: desired.projectId,
+    summary: summarize(actions, bindings, unchanged, ctx.matching.unmanaged),
+    actions,
+    bindings,
+    fingerprints,
+    stateFingerprint: stateFingerprint(fingerprints),
+    diagnostics: sortDiagnostics(diagnostics),
+  };
+}

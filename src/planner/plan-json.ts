@@ -1,0 +1,96 @@
+// The plan's JSON form (SPEC section 3): snake_case, fixed key order, `null` for absent values.
+// The saved plan file is this object; `fromPlanJson` reads one back for `apply`.
+import type { Action, Binding, Diagnostic, FieldChange, Plan, ResourceRef, Summary } from '../model/index.js';
+import { readPlanJson } from './plan-json-read.js';
+
+type Json = Record<string, unknown>;
+
+export interface PlanJson {
+  format_version: 1;
+  project_id: string;
+  summary: Summary;
+  actions: Json[];
+  bindings: Json[];
+  fingerprints: Record<string, string>;
+  state_fingerprint: string;
+  diagnostics: Json[];
+  config_hash?: string;
+}
+
+function refJson(r: ResourceRef): Json {
+  return { ...(r.address !== undefined ? { address: r.address } : {}), ...(r.id !== undefined ? { id: r.id } : {}) };
+}
+
+function changeJson(c: FieldChange): Json {
+  return {
+    path: c.path,
+    before: c.before ?? null,
+    after: c.after ?? null,
+    ...(c.forcesReplace ? { forces_replace: true } : {}),
+    ...(c.sensitive ? { sensitive: true } : {}),
+  };
+}
+
+function actionJson(a: Action): Json {
+  const refs: Json = {};
+  if (a.refs.target) refs.target = refJson(a.refs.target);
+  if (a.refs.service) refs.service = refJson(a.refs.service);
+  if (a.refs.vpc) refs.vpc = refJson(a.refs.vpc);
+  if (a.refs.forkParent) refs.fork_parent = refJson(a.refs.forkParent);
+  return {
+    id: a.id,
+    address: a.address,
+    kind: a.kind,
+    op: a.op,
+    reason: a.reason,
+    risk: a.risk,
+    depends_on: [...a.dependsOn],
+    changes: a.changes.map(changeJson),
+    ...(a.blocked !== undefined ? { blocked: a.blocked } : {}),
+    refs,
+    ...(a.request !== undefined ? { request: a.request } : {}),
+    ...(a.password !== undefined ? { password: { from_env: a.password.fromEnv, version: a.password.version } } : {}),
+    ...(a.protect !== undefined ? { protect: a.protect } : {}),
+  };
+}
+
+function bindingJson(b: Binding): Json {
+  return {
+    kind: b.kind,
+    address: b.address,
+    ...(b.id !== undefined ? { id: b.id } : {}),
+    ...(b.from !== undefined ? { from: b.from } : {}),
+    ...(b.protect !== undefined ? { protect: b.protect } : {}),
+  };
+}
+
+function diagnosticJson(d: Diagnostic): Json {
+  return {
+    severity: d.severity,
+    message: d.message,
+    ...(d.address !== undefined ? { address: d.address } : {}),
+    ...(d.path !== undefined ? { path: d.path } : {}),
+    ...(d.code !== undefined ? { code: d.code } : {}),
+    ...(d.source !== undefined ? { source: { file: d.source.file, line: d.source.line, col: d.source.col } } : {}),
+  };
+}
+
+export function toPlanJson(plan: Plan): PlanJson {
+  const s = plan.summary;
+  return {
+    format_version: 1,
+    project_id: plan.projectId,
+    summary: { create: s.create, update: s.update, replace: s.replace, delete: s.delete, adopt: s.adopt, move: s.move, unchanged: s.unchanged, unmanaged: s.unmanaged },
+    actions: plan.actions.map(actionJson),
+    bindings: plan.bindings.map(bindingJson),
+    fingerprints: Object.fromEntries(Object.keys(plan.fingerprints).sort().map((k) => [k, plan.fingerprints[k]!])),
+    state_fingerprint: plan.stateFingerprint,
+    diagnostics: plan.diagnostics.map(diagnosticJson),
+    ...(plan.configHash !== undefined ? { config_hash: plan.configHash } : {}),
+  };
+}
+
+/** Reads a plan JSON object back; every problem names the offending field. */
+export function fromPlanJson(data: unknown): { ok: true; value: Plan } | { ok: false; errors: string[] } {
+  return readPlanJson(data);
+}

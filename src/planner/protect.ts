@@ -1,0 +1,32 @@
+// `protect` lives in the config and in the lockfile; the lockfile keeps it after the block is
+// deleted, so unprotecting takes an applied `protect: false` (SPEC section 2).
+import type { Address, Binding } from '../model/index.js';
+import type { PlanContext } from './context.js';
+import type { ProtectSource } from './risk.js';
+
+export function protectionSources(ctx: PlanContext): Map<Address, ProtectSource> {
+  const out = new Map<Address, ProtectSource>();
+  for (const m of [...ctx.matching.vpcs, ...ctx.matching.peerings, ...ctx.matching.services, ...ctx.matching.replicaSets]) {
+    const configured = (m.desired as { protect?: boolean }).protect;
+    if (configured === true) out.set(m.address, 'config');
+    else if (configured === undefined && m.entry?.protect === true) out.set(m.address, 'lockfile');
+  }
+  for (const r of ctx.matching.removed) if (r.entry.protect === true) out.set(r.address, 'lockfile');
+  return out;
+}
+
+/** A protect flag that differs from the lockfile's on a resource that stays: a lockfile-only change. */
+export function protectBindings(ctx: PlanContext): Binding[] {
+  const out: Binding[] = [];
+  for (const m of [...ctx.matching.vpcs, ...ctx.matching.services, ...ctx.matching.replicaSets]) {
+    const configured = (m.desired as { protect?: boolean }).protect;
+    if (configured === undefined || !m.live || !m.entry || ctx.fresh.has(m.address)) continue;
+    if (configured !== (m.entry.protect ?? false)) out.push({ kind: 'protect', address: m.address, id: m.entry.id, protect: configured });
+  }
+  return out;
+}
+
+/** Lockfile entries whose resource is gone and no longer configured: dropped from the lockfile. */
+export function forgetBindings(ctx: PlanContext): Binding[] {
+  return ctx.matching.removed.filter((r) => !r.live).map((r) => ({ kind: 'forget', address: r.address, id: r.entry.id }));
+}

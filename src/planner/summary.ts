@@ -1,0 +1,34 @@
+// `summary` counts resources, not API calls (SPEC section 3).
+import { emptySummary, type Action, type Address, type Binding, type Summary } from '../model/index.js';
+import { isCreateOp, isDeleteOp } from './drafts.js';
+
+export type ResourceVerb = 'create' | 'update' | 'replace' | 'delete';
+
+/** What happens to one resource, from the ops of its actions. */
+export function verbOf(ops: ReadonlyArray<Action['op']>): ResourceVerb {
+  const creates = ops.some(isCreateOp);
+  const deletes = ops.some(isDeleteOp);
+  if (creates && deletes) return 'replace';
+  if (creates) return 'create';
+  if (deletes) return 'delete';
+  return 'update';
+}
+
+export function summarize(
+  actions: readonly Action[],
+  bindings: readonly Binding[],
+  unchanged: number,
+  unmanaged: number,
+): Summary {
+  const summary = emptySummary();
+  const ops = new Map<Address, Action['op'][]>();
+  for (const a of actions) ops.set(a.address, [...(ops.get(a.address) ?? []), a.op]);
+  for (const list of ops.values()) summary[verbOf(list)]++;
+  for (const b of bindings) {
+    if (b.kind === 'adopt') summary.adopt++;
+    if (b.kind === 'move') summary.move++;
+  }
+  summary.unchanged = unchanged;
+  summary.unmanaged = unmanaged;
+  return summary;
+}

@@ -1,0 +1,205 @@
+// SPEC section 2: lockfile ID, adoption by unique name, ambiguity, drift, removal, moves, unmanaged.
+import { describe, expect, it } from 'vitest';
+import { planHasChanges } from '../../../src/model/index.js';
+import {
+  desiredPeering,
+  desiredReplicaSet,
+  desiredService,
+  desiredState,
+  desiredVpc,
+  errors,
+  livePeering,
+  liveReplicaSet,
+  liveService,
+  liveState,
+  liveVpc,
+  lockfile,
+  ops,
+  plan,
+} from './builders.js';
+
+describe('matching by lockfile ID', () => {
+  it('binds by ID even when a same-named resource exists', () => {
+    const p = plan(
+      desiredState({ services: [desiredService('db')] }),
+      liveState({ services: [liveService('db', { id: 'one' }), liveService('db', { id: 'two' })] }),
+      lockfile({ 'service.db': 'two' }),
+    );
+    expect(errors(p)).toEqual([]);
+    expect(ops(p)).toEqual([]);
+    expect(p.bindings).toEqual([]);
+    expect(p.summary).toMatchObject({ unchanged: 1, unmanaged: 1 });
+  });
+
+  it('a VPC bound by ID whose name changed is renamed, not adopted or created', () => {
+    const p = plan(desiredState({ vpcs: [desiredVpc('main', { name: 'new' })] }), liveState({ vpcs: [liveVpc('old', { id: 'v1' })] }), lockfile({ 'vpc.main': 'v1' }));
+    expect(ops(p)).toEqual(['vpc.main renameVPC']);
+  });
+});
+
+describe('adoption by unique name', () => {
+  it('binds a unique live resource with the desired name: adopt, no API call', () => {
+    const p = plan(desiredState({ services: [desiredService('db')] }), liveState({ services: [liveService('db')] }));
+    expect(ops(p)).toEqual([]);
+    expect(p.bindings).toEqual([{ kind: 'adopt', address: 'service.db', id: 'svc-db' }]);
+    expect(p.summary).toMatchObject({ adopt: 1, unchanged: 0, create: 0 });
+    expect(planHasChanges(p)).toBe(true);
+  });
+
+  it('an adopted resource that differs is adopted and updated', () => {
+    const p = plan(desiredState({ services: [desiredService('db', { environment: 'PROD' })] }), liveState({ services: [liveService('db')] }));
+    expect(ops(p)).toEqual(['service.db setEnvironment']);
+    expect(p.summary).toMatchObject({ adopt: 1, update: 1 });
+  });
+
+  it('adopting a protected resource records protect in the binding', () => {
+    const p = plan(desiredState({ services: [desiredService('db', { protect: true })] }), liveState({ services: [liveService('db')] }));
+    expect(p.bindings).toEqual([{ kind: 'adopt', address: 'service.db', id: 'svc-db', protect: true }]);
+  });
+
+  it('two live resources with the name is an error telling to run dbform import', () => {
+    const p = plan(
+      desiredState({ services: [desiredService('db', { size: { cpuMillis: 1000, memoryGbs: 4 }, replicaSets: [desiredReplicaSet('r')] })] }),
+      liveState({ services: [liveService('db', { id: 'bbbbbbbbbb' }), liveService('db', { id: 'aaaaaaaaaa' })] }),
+    );
+    expect(errors(p)).toEqual([
+      '2 live services have the name "db" (aaaaaaaaaa, bbbbbbbbbb); choose one with `dbform import service.db <ID>`',
+    ]);
+    expect(p.diagnostics[0]!.address).toBe('service.db');
+    expect(ops(p)).toEqual([]);
+  });
+
+  it('peerings are identified by peer_vpc_id within their VPC', () => {
+    const p = plan(
+      desiredState({ vpcs: [desiredVpc('a', { peerings: [desiredPeering('a', 'pv')] }), desiredVpc('b')] }),
+      liveState({ vpcs: [liveVpc('a'), liveVpc('b', { peerings: [livePeering('vpc-b', 'pv')] })] }),
+      lockfile({ 'vpc.a': 'vpc-a', 'vpc.b': 'vpc-b' }),
+    );
+    expect(ops(p)).toEqual(['peering.a.pv createVPCPeering']);
+    expect(p.summary.unmanaged).toBe(1);
+  });
+
+  it('replica sets are identified by name within their service', () => {
+    const p = plan(
+      desiredState({ services: [desiredService('a', { replicaSets: [desiredReplicaSet('r')] }), desiredService('b')] }),
+      liveState({ services: [liveService('a'), liveService('b', { replicaSets: [liveReplicaSet('r')] })] }),
+      lockfile({ 'service.a': 'svc-a', 'service.b': 'svc-b' }),
+    );
+    expect(ops(p)).toEqual(['replica_set.a.r createReplicaSet']);
+    expect(p.summary.unmanaged).toBe(1);
+  });
+
+  it('adopts a peering by its peer_vpc_id', () => {
+    const p = plan(
+      desiredState({ vpcs: [desiredVpc('a', { peerings: [desiredPeering('a', 'pv')] })] }),
+      liveState({ vpcs: [liveVpc('a', { peerings: [livePeering('vpc-a', 'pv')] })] }),
+    );
+    expect(p.bindings.map((b) => `${b.kind} ${b.address} ${b.id}`)).toEqual(['adopt vpc.a vpc-a', 'adopt peering.a.pv pcx-pv']);
+  });
+});
+
+describe('drift', () => {
+  it('a lockfile ID whose resource is gone is planned as a create with reason drift', () => {
+    const p = plan(desiredState({ services: [desiredService('db')] }), liveState(), lockfile({ 'service.db': 'gone000000' }));
+    expect(ops(p)).toEqual(['service.db createService']);
+    expect(p.actions[0]!.reason).toBe('drift');
+    expect(p.summary.create).toBe(1);
+  });
+
+  it('a service that is DELETING counts as gone', () => {
+    const p = plan(desiredState({ services: [desiredService('db')] }), liveState({ services: [liveService('db', { status: 'DELETING' })] }), lockfile({ 'service.db': 'svc-db' }));
+    expect(ops(p)).toEqual(['service.db createService']);
+    expect(p.actions[0]!.reason).toBe('drift');
+    expect(p.summary.unmanaged).toBe(0);
+  });
+
+  it('children of a drifted service are created again after it', () => {
+    const p = plan(
+      desiredState({ services: [desiredService('db', { replicaSets: [desiredReplicaSet('r')] })] }),
+      liveState(),
+      lockfile({ 'service.db': 'gone000000', 'replica_set.db.r': 'gonegone00' }),
+    );
+    expect(ops(p)).toEqual(['service.db createService', 'replica_set.db.r createReplicaSet']);
+    expect(p.actions.map((a) => a.reason)).toEqual(['drift', 'drift']);
+    expect(p.actions[1]!.refs.service).toEqual({ address: 'service.db' });
+  });
+});
+
+describe('removed from the config', () => {
+  it('a live resource in the lockfile but not the config is deleted (reason removed)', () => {
+    const p = plan(desiredState(), liveState({ vpcs: [liveVpc('old')] }), lockfile({ 'vpc.old': 'vpc-old' }));
+    expect(ops(p)).toEqual(['vpc.old deleteVPC']);
+    expect(p.actions[0]!.reason).toBe('removed');
+    expect(p.summary.delete).toBe(1);
+  });
+
+  it('one already gone is forgotten: a lockfile-only binding', () => {
+    const p = plan(desiredState(), liveState(), lockfile({ 'service.old': 'gone000000' }));
+    expect(ops(p)).toEqual([]);
+    expect(p.bindings).toEqual([{ kind: 'forget', address: 'service.old', id: 'gone000000' }]);
+    expect(planHasChanges(p)).toBe(true);
+  });
+});
+
+describe('unmanaged', () => {
+  it('counts live resources neither configured nor in the lockfile, and never touches them', () => {
+    const p = plan(
+      desiredState({ services: [desiredService('db')] }),
+      liveState({
+        vpcs: [liveVpc('x', { peerings: [livePeering('vpc-x', 'p1')] })],
+        services: [liveService('db'), liveService('other', { replicaSets: [liveReplicaSet('r1'), liveReplicaSet('r2')] })],
+      }),
+      lockfile({ 'service.db': 'svc-db' }),
+    );
+    expect(ops(p)).toEqual([]);
+    expect(p.summary.unmanaged).toBe(5);
+  });
+});
+
+describe('moves', () => {
+  it('a renamed key whose old lockfile entry holds the ID it would adopt becomes a move', () => {
+    const p = plan(
+      desiredState({ services: [desiredService('new', { name: 'db', replicaSets: [desiredReplicaSet('r')] })] }),
+      liveState({ services: [liveService('db', { replicaSets: [liveReplicaSet('r')] })] }),
+      lockfile({ 'service.old': 'svc-db', 'replica_set.old.r': 'rs-r' }),
+    );
+    expect(errors(p)).toEqual([]);
+    expect(ops(p)).toEqual([]);
+    expect(p.bindings).toEqual([
+      { kind: 'move', address: 'service.new', from: 'service.old', id: 'svc-db' },
+      { kind: 'move', address: 'replica_set.new.r', from: 'replica_set.old.r', id: 'rs-r' },
+    ]);
+    expect(p.summary).toMatchObject({ move: 2, delete: 0 });
+  });
+
+  it('an explicit moved entry moves the lockfile entry when the name changes too', () => {
+    const p = plan(
+      desiredState({ vpcs: [desiredVpc('new', { name: 'renamed' })], moved: [{ from: 'vpc.old', to: 'vpc.new' }] }),
+      liveState({ vpcs: [liveVpc('old', { id: 'v1' })] }),
+      lockfile({ 'vpc.old': { id: 'v1', protect: true } }),
+    );
+    expect(errors(p)).toEqual([]);
+    expect(ops(p)).toEqual(['vpc.new renameVPC']);
+    expect(p.bindings).toEqual([{ kind: 'move', address: 'vpc.new', from: 'vpc.old', id: 'v1' }]);
+  });
+
+  it('a moved entry already applied (to in the lockfile, from not) is a no-op', () => {
+    const p = plan(
+      desiredState({ vpcs: [desiredVpc('new')], moved: [{ from: 'vpc.old', to: 'vpc.new' }] }),
+      liveState({ vpcs: [liveVpc('new', { id: 'v1' })] }),
+      lockfile({ 'vpc.new': 'v1' }),
+    );
+    expect(p.diagnostics).toEqual([]);
+    expect(planHasChanges(p)).toBe(false);
+  });
+
+  it.each([
+    ['from not in the lockfile', { from: 'vpc.nowhere', to: 'vpc.new' }, {}, 'vpc.nowhere is not in the lockfile'],
+    ['both bound', { from: 'vpc.old', to: 'vpc.new' }, { 'vpc.old': 'v1', 'vpc.new': 'v2' }, 'already binds both'],
+    ['to not configured', { from: 'vpc.old', to: 'vpc.other' }, { 'vpc.old': 'v1' }, 'vpc.other is not in the config'],
+    ['kind mismatch', { from: 'service.old', to: 'vpc.new' }, { 'service.old': 's1' }, 'a service cannot move to a vpc'],
+  ])('%s is an error', (_n, moved, lock, message) => {
+    const p = plan(desiredState({ vpcs: [desiredVpc('new')], moved: [moved] }), liveState(), lockfile(lock));
+    expect(errors(p).join('\n')).toContain(message);
+  });
+});

@@ -1,0 +1,77 @@
+// The plan JSON (SPEC section 3): schema-valid, round-trips, and a bad saved plan is refused
+// with messages naming the field.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Ajv2020 from 'ajv/dist/2020.js';
+import { describe, expect, it } from 'vitest';
+import { fromPlanJson, toPlanJson } from '../../../src/planner/index.js';
+import { desiredService, desiredState, liveState, plan } from './builders.js';
+import { oneChangePlan, richPlan } from './scenarios.js';
+
+const schema = JSON.parse(readFileSync(join(import.meta.dirname, '../../../schemas/plan.schema.json'), 'utf8'));
+const validate = new Ajv2020.default({ allErrors: true, strict: true }).compile(schema);
+
+const cases = {
+  rich: richPlan(),
+  'rich, data loss allowed': richPlan(true),
+  'one change': oneChangePlan(3),
+  empty: plan(desiredState(), liveState()),
+  'create with password': plan(desiredState({ services: [desiredService('db', { password: { fromEnv: 'PW', version: 1 } })] }), liveState()),
+};
+
+describe('plan JSON', () => {
+  it.each(Object.entries(cases))('%s validates against schemas/plan.schema.json', (_n, p) => {
+    const json = JSON.parse(JSON.stringify(toPlanJson(p)));
+    const ok = validate(json);
+    expect(validate.errors ?? [], JSON.stringify(validate.errors)).toEqual([]);
+    expect(ok).toBe(true);
+  });
+
+  it('the schema rejects a secret in a request body and an unknown field', () => {
+    const json = JSON.parse(JSON.stringify(toPlanJson(richPlan())));
+    json.actions[0].request = { password: 'hunter2' };
+    expect(validate(json)).toBe(false);
+    const other = JSON.parse(JSON.stringify(toPlanJson(richPlan())));
+    other.surprise = 1;
+    expect(validate(other)).toBe(false);
+  });
+
+  it('has the SPEC key order and snake_case', () => {
+    const json = toPlanJson(richPlan());
+    expect(Object.keys(json)).toEqual(['format_version', 'project_id', 'summary', 'actions', 'bindings', 'fingerprints', 'state_fingerprint', 'diagnostics']);
+    expect(Object.keys(json.actions[0]!).slice(0, 8)).toEqual(['id', 'address', 'kind', 'op', 'reason', 'risk', 'depends_on', 'changes']);
+    const pw = json.actions.find((a) => a.op === 'updatePassword')!;
+    expect(pw.password).toEqual({ from_env: 'DB_PASSWORD', version: 2 });
+    expect(pw.changes).toEqual([{ path: 'password', before: '(sensitive)', after: '(sensitive)', sensitive: true }]);
+  });
+
+  it.each(Object.entries(cases))('%s round-trips through fromPlanJson', (_n, p) => {
+    const back = fromPlanJson(JSON.parse(JSON.stringify(toPlanJson(p))));
+    expect(back.ok).toBe(true);
+    if (back.ok) expect(back.value).toEqual(p);
+  });
+
+  it('keeps config_hash', () => {
+    const p = { ...oneChangePlan(1), configHash: `sha256:${'a'.repeat(64)}` };
+    const json = toPlanJson(p);
+    expect(json.config_hash).toBe(p.configHash);
+    const back = fromPlanJson(JSON.parse(JSON.stringify(json)));
+    expect(back.ok && back.value.configHash).toBe(p.configHash);
+  });
+
+  it.each([
+    ['not an object', () => 3, ['plan: must be an object']],
+    ['format version', (j: any) => ({ ...j, format_version: 2 }), ['format_version: this dbform reads plan format 1 (found 2); create the plan again with this version']],
+    ['unknown op', (j: any) => ({ ...j, actions: [{ ...j.actions[0], op: 'explode' }] }), ['actions[0].op: must be one of']],
+    ['dependency on a later action', (j: any) => ({ ...j, actions: [{ ...j.actions[0], depends_on: ['a9'] }] }), ['actions[0].depends_on: "a9" is not an earlier action']],
+    ['kind/address mismatch', (j: any) => ({ ...j, actions: [{ ...j.actions[0], kind: 'vpc' }] }), ['actions[0].address: "service.svc-0000" is not a vpc address']],
+    ['bad fingerprint', (j: any) => ({ ...j, fingerprints: { 'service.x': 'md5:1' } }), ['fingerprints["service.x"]: must be "sha256:<64 hex digits>"']],
+    ['missing summary count', (j: any) => ({ ...j, summary: { ...j.summary, create: -1 } }), ['summary.create: must be a non-negative integer']],
+    ['move binding without from', (j: any) => ({ ...j, bindings: [{ kind: 'move', address: 'service.a', id: 'x' }] }), ['bindings[0].from: must be a non-empty string']],
+  ])('refuses %s', (_n, mutate, expected) => {
+    const json = JSON.parse(JSON.stringify(toPlanJson(oneChangePlan(1))));
+    const back = fromPlanJson(mutate(json));
+    expect(back.ok).toBe(false);
+    if (!back.ok) for (const e of expected) expect(back.errors.join('\n')).toContain(e);
+  });
+});
