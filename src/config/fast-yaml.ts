@@ -1,15 +1,14 @@
-// A fast reader for the plain subset of YAML that config files are written in: block mappings
-// and sequences, one-line scalars (plain, single- or double-quoted), one-line flow collections,
-// comments. The `yaml` package needs about a second, cold, for a 1,000-service file; this reads
-// it in a few tens of milliseconds. Anything outside the subset (anchors, aliases, tags, block
-// scalars, multi-line values, directives, tabs, duplicate keys, any syntax error) returns
-// undefined and the caller falls back to the `yaml` package, which also words the errors.
-// A differential property test checks that both give the same data and positions.
+// A fast reader for the subset of YAML that config files are written in: block mappings and
+// sequences, one-line scalars (plain, single- or double-quoted) and flow collections, comments,
+// and anchors, aliases and `<<` merges of whole values. The `yaml` package needs about a second,
+// cold, for a 1,000-service file; this reads it in a few tens of milliseconds. Anything outside
+// the subset (tags, block scalars, multi-line values, directives, tabs, duplicate keys, aliases
+// inside anchored values, any syntax error) returns undefined and the caller falls back to the
+// `yaml` package, which also words the errors. A differential property test checks that both
+// give the same data and positions.
+import { BAIL, bail, readInline, readKey, type LightNode, type LightPairs } from './fast-yaml-inline.js';
 
-export type LightNode =
-  | { kind: 'scalar'; offset: number; value: unknown }
-  | { kind: 'map'; offset: number; pairs: Map<string, { keyOffset: number; value: LightNode }>; value: Record<string, unknown> }
-  | { kind: 'seq'; offset: number; items: LightNode[]; value: unknown[] };
+export type { LightNode } from './fast-yaml-inline.js';
 
 interface Line {
   start: number;
@@ -17,37 +16,20 @@ interface Line {
   text: string;
 }
 
-const BAIL = Symbol('outside the fast subset');
-const bail = (): never => {
-  throw BAIL;
-};
-
-const KEY = /[A-Za-z0-9_$][A-Za-z0-9_.$/-]*/y;
 const FORBIDDEN = /[\t\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFEFF\u2028\u2029]|\r(?!\n)/;
-
-/** YAML 1.2 core schema, in the order the `yaml` package tries it. */
-export function resolvePlain(s: string): unknown {
-  // Most values are words: a letter other than n, t, f (null, true, false) starts a string.
-  const c = s.charCodeAt(0) | 32;
-  if (c >= 97 && c <= 122 && c !== 110 && c !== 116 && c !== 102) return s;
-  if (/^(?:~|[Nn]ull|NULL)?$/.test(s)) return null;
-  if (/^(?:[Tt]rue|TRUE)$/.test(s)) return true;
-  if (/^(?:[Ff]alse|FALSE)$/.test(s)) return false;
-  if (/^0o[0-7]+$/.test(s)) return parseInt(s.substring(2), 8);
-  if (/^[-+]?[0-9]+$/.test(s)) return parseInt(s, 10);
-  if (/^0x[0-9a-fA-F]+$/.test(s)) return parseInt(s.substring(2), 16);
-  if (/^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/.test(s)) {
-    return s.slice(-3).toLowerCase() === 'nan' ? NaN : s[0] === '-' ? -Infinity : Infinity;
-  }
-  if (/^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/.test(s) || /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/.test(s)) return parseFloat(s);
-  return s;
-}
-
-const ESCAPES: Record<string, string> = { '\\': '\\', '"': '"', '/': '/', n: '\n', t: '\t', r: '\r', '0': '\0', b: '\b', f: '\f', ' ': ' ' };
+const ANCHOR = /[&*]([A-Za-z0-9_-]+)(?=$| )/y;
+/** The `yaml` package refuses more uses of one anchor than this (its maxAliasCount): let it say so. */
+const MAX_ALIAS_USES = 10_000;
 
 class FastParser {
   private readonly lines: Line[] = [];
   private i = 0;
+  /** Anchor name -> node, and the order its `&` was read in (document order: pre-order). */
+  private readonly anchors = new Map<string, { node: LightNode; order: number }>();
+  private anchorsRead = 0;
+  private readonly uses = new Map<LightNode, number>();
+  /** Aliases read so far: an anchored value that contains one could multiply (alias bombs). */
+  aliasCount = 0;
 
   constructor(text: string) {
     let start = 0;
@@ -89,29 +71,6 @@ class FastParser {
     return line.text[col] === '-' && (line.text.length === col + 1 || line.text[col + 1] === ' ');
   }
 
-  /** Key at `col` of the current line, and where its value text starts; undefined if no key there. */
-  private readKey(line: Line, col: number): { key: string; valueCol: number } | undefined {
-    const c = line.text[col];
-    let key: string;
-    let after: number;
-    if (c === '"' || c === "'") {
-      const quoted = this.readQuoted(line, col);
-      if (typeof quoted.value !== 'string') return undefined;
-      key = quoted.value;
-      after = quoted.end;
-    } else {
-      KEY.lastIndex = col;
-      const m = KEY.exec(line.text);
-      if (!m || typeof resolvePlain(m[0]) !== 'string') return undefined;
-      key = m[0];
-      after = col + key.length;
-    }
-    if (line.text[after] !== ':' || (after + 1 < line.text.length && line.text[after + 1] !== ' ')) return undefined;
-    // `__proto__` needs special care in objects, and YAML caps implicit keys at 1024 characters.
-    if (key === '__proto__' || key.length > 1000) bail();
-    return { key, valueCol: after + 1 };
-  }
-
   private parseNode(col: number): LightNode {
     const line = this.lines[this.i]!;
     return this.isSeqItem(line, col) ? this.parseSeq(col) : this.parseMap(col);
@@ -119,21 +78,34 @@ class FastParser {
 
   private parseMap(col: number): LightNode {
     const offset = this.lines[this.i]!.start + col;
-    const pairs = new Map<string, { keyOffset: number; value: LightNode }>();
+    const pairs: LightPairs = new Map();
+    const merges: LightNode[] = [];
     const value: Record<string, unknown> = {};
     for (;;) {
       const line = this.lines[this.i]!;
-      const entry = this.readKey(line, col) ?? bail();
-      if (pairs.has(entry.key)) bail();
-      const node = this.parseValueAfter(line, entry.valueCol, col, true);
-      pairs.set(entry.key, { keyOffset: line.start + col, value: node });
-      value[entry.key] = node.value;
+      if (line.text.startsWith('<<: ', col)) this.parseMerge(line, col, merges, value);
+      else {
+        const entry = readKey(line.text, col) ?? bail();
+        if (pairs.has(entry.key)) bail();
+        const node = this.parseValueAfter(line, entry.valueCol, col, true);
+        pairs.set(entry.key, { keyOffset: line.start + col, value: node });
+        value[entry.key] = node.value;
+      }
       this.skipBlank();
       const next = this.lines[this.i];
       if (!next || next.indent < col) break;
       if (next.indent > col || this.isSeqItem(next, col)) bail();
     }
-    return { kind: 'map', offset, pairs, value };
+    return { kind: 'map', offset, pairs, merges, value };
+  }
+
+  /** `<<: *anchor`: the anchor's keys that the mapping does not have yet, as the `yaml` package merges. */
+  private parseMerge(line: Line, col: number, merges: LightNode[], value: Record<string, unknown>): void {
+    if (merges.length > 0) bail();
+    const source = this.parseValueAfter(line, col + 3, col, true);
+    if (source.kind !== 'alias' || source.target.kind !== 'map') return bail();
+    merges.push(source.target);
+    for (const [key, item] of Object.entries(source.target.value)) if (!Object.hasOwn(value, key)) value[key] = item;
   }
 
   private parseSeq(col: number): LightNode {
@@ -144,7 +116,7 @@ class FastParser {
       let p = col + 1;
       while (line.text[p] === ' ') p += 1;
       if (p >= line.text.length || line.text[p] === '#' || this.isSeqItem(line, p)) bail();
-      const item = this.readKey(line, p) ? this.parseMap(p) : this.parseValueAfter(line, p, col, false);
+      const item = readKey(line.text, p) ? this.parseMap(p) : this.parseValueAfter(line, p, col, false);
       items.push(item);
       this.skipBlank();
       const next = this.lines[this.i];
@@ -158,6 +130,17 @@ class FastParser {
   private parseValueAfter(line: Line, from: number, col: number, inMap: boolean): LightNode {
     let p = from;
     while (line.text[p] === ' ') p += 1;
+    if (line.text[p] === '&') {
+      const name = this.readName(line, p);
+      const [aliasesBefore, order] = [this.aliasCount, this.anchorsRead++];
+      const node = this.parseValueAfter(line, p + name.length + 1, col, inMap);
+      // An anchor on nothing, or on a value holding aliases, is left to the yaml package.
+      if (node.offset < 0 || node.kind === 'alias' || this.aliasCount !== aliasesBefore) bail();
+      // An anchor of the same name inside this value was written later, so it stays the current one.
+      if ((this.anchors.get(name)?.order ?? -1) < order) this.anchors.set(name, { node, order });
+      return node;
+    }
+    if (line.text[p] === '*') return this.finishLine(line, p + this.readName(line, p).length + 1, col, this.readAlias(line, p));
     if (p >= line.text.length || line.text[p] === '#') {
       if (p < line.text.length && p === from) bail();
       this.i += 1;
@@ -168,135 +151,46 @@ class FastParser {
       // `key:` with nothing: null, positioned at the key by the locator.
       return { kind: 'scalar', offset: -1, value: null };
     }
-    const { node, end } = this.readInline(line, p);
-    this.expectLineEnd(line, end);
+    const { node, end } = readInline(line.text, p, line.start);
+    return this.finishLine(line, end, col, node);
+  }
+
+  private readName(line: Line, p: number): string {
+    ANCHOR.lastIndex = p;
+    return ANCHOR.exec(line.text)?.[1] ?? bail();
+  }
+
+  private readAlias(line: Line, p: number): LightNode {
+    const target = this.anchors.get(this.readName(line, p))?.node ?? bail();
+    const uses = (this.uses.get(target) ?? 0) + 1;
+    if (uses > MAX_ALIAS_USES) bail();
+    this.uses.set(target, uses);
+    this.aliasCount += 1;
+    return { kind: 'alias', offset: line.start + p, target, value: target.value };
+  }
+
+  /** After a one-line value: only a comment may follow, and no deeper line (a multi-line scalar). */
+  private finishLine(line: Line, end: number, col: number, node: LightNode): LightNode {
+    const rest = line.text.slice(end);
+    if (rest.trim() !== '' && !/^ +#/.test(rest)) bail();
     this.i += 1;
     this.skipBlank();
-    // A deeper line after a one-line value continues a multi-line scalar, or is an error.
     const next = this.lines[this.i];
     if (next && next.indent > col) bail();
     return node;
   }
-
-  private expectLineEnd(line: Line, end: number): void {
-    const rest = line.text.slice(end);
-    if (rest.trim() !== '' && !/^ +#/.test(rest)) bail();
-  }
-
-  private readInline(line: Line, p: number): { node: LightNode; end: number } {
-    const c = line.text[p]!;
-    if (c === '"' || c === "'") {
-      const q = this.readQuoted(line, p);
-      return { node: { kind: 'scalar', offset: line.start + p, value: q.value }, end: q.end };
-    }
-    if (c === '[' || c === '{') return this.readFlow(line, p);
-    if ('&*!|>%@`,]}#'.includes(c) || ('-?:'.includes(c) && (line.text[p + 1] === ' ' || p + 1 === line.text.length))) bail();
-    const commentAt = line.text.indexOf(' #', p);
-    const raw = (commentAt < 0 ? line.text.slice(p) : line.text.slice(p, commentAt)).trimEnd();
-    if (raw.includes(': ') || raw.endsWith(':')) bail();
-    return { node: { kind: 'scalar', offset: line.start + p, value: resolvePlain(raw) }, end: p + raw.length };
-  }
-
-  private readQuoted(line: Line, p: number): { value: string; end: number } {
-    const quote = line.text[p];
-    let out = '';
-    let k = p + 1;
-    while (k < line.text.length) {
-      const c = line.text[k]!;
-      if (c === quote) {
-        if (quote === "'" && line.text[k + 1] === "'") {
-          out += "'";
-          k += 2;
-          continue;
-        }
-        return { value: out, end: k + 1 };
-      }
-      if (c === '\\' && quote === '"') {
-        const e = line.text[k + 1] ?? bail();
-        const hex = e === 'x' ? 2 : e === 'u' ? 4 : e === 'U' ? 8 : 0;
-        if (hex > 0) {
-          const digits = line.text.slice(k + 2, k + 2 + hex);
-          if (!/^[0-9a-fA-F]+$/.test(digits) || digits.length !== hex) bail();
-          const code = parseInt(digits, 16);
-          if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) bail();
-          out += String.fromCodePoint(code);
-          k += 2 + hex;
-          continue;
-        }
-        out += ESCAPES[e] ?? bail();
-        k += 2;
-        continue;
-      }
-      out += c;
-      k += 1;
-    }
-    return bail();
-  }
-
-  private readFlow(line: Line, p: number): { node: LightNode; end: number } {
-    const text = line.text;
-    const open = text[p]!;
-    const close = open === '[' ? ']' : '}';
-    const offset = line.start + p;
-    const skip = (k: number) => {
-      while (text[k] === ' ') k += 1;
-      return k;
-    };
-    let k = skip(p + 1);
-    const items: LightNode[] = [];
-    const pairs = new Map<string, { keyOffset: number; value: LightNode }>();
-    const value: Record<string, unknown> = {};
-    if (text[k] === close) k += 1;
-    else {
-      for (;;) {
-        if (open === '{') {
-          const keyAt = k;
-          const entry = this.readKey(line, k) ?? bail();
-          if (pairs.has(entry.key)) bail();
-          const item = this.readFlowValue(line, skip(entry.valueCol));
-          pairs.set(entry.key, { keyOffset: line.start + keyAt, value: item.node });
-          value[entry.key] = item.node.value;
-          k = skip(item.end);
-        } else {
-          const item = this.readFlowValue(line, k);
-          items.push(item.node);
-          k = skip(item.end);
-        }
-        if (text[k] === close) {
-          k += 1;
-          break;
-        }
-        if (text[k] !== ',') bail();
-        k = skip(k + 1);
-        if (text[k] === close || text[k] === ',') bail();
-      }
-    }
-    const node: LightNode =
-      open === '[' ? { kind: 'seq', offset, items, value: items.map((n) => n.value) } : { kind: 'map', offset, pairs, value };
-    return { node, end: k };
-  }
-
-  private readFlowValue(line: Line, k: number): { node: LightNode; end: number } {
-    const c = line.text[k];
-    if (c === undefined) return bail();
-    if (c === '"' || c === "'") {
-      const q = this.readQuoted(line, k);
-      return { node: { kind: 'scalar', offset: line.start + k, value: q.value }, end: q.end };
-    }
-    if (c === '[' || c === '{') return this.readFlow(line, k);
-    const m = /^[^,[\]{}#:&*!|>%@`'"?\s-][^,[\]{}#:]*/.exec(line.text.slice(k)) ?? bail();
-    const raw = m[0].trimEnd();
-    const end = k + m[0].length;
-    if (line.text[end] === ':' || line.text[end] === '#') bail();
-    return { node: { kind: 'scalar', offset: line.start + k, value: resolvePlain(raw) }, end: k + raw.length };
-  }
 }
 
-/** The document as light nodes and data, or undefined when it is outside the fast subset. */
-export function parseFastYaml(text: string): LightNode | undefined {
+/**
+ * The document as light nodes and data, or undefined when it is outside the fast subset.
+ * `shared`: the data reaches some containers twice (through aliases).
+ */
+export function parseFastYaml(text: string): { root: LightNode; shared: boolean } | undefined {
   if (FORBIDDEN.test(text)) return undefined;
   try {
-    return new FastParser(text).parseDocument();
+    const parser = new FastParser(text);
+    const root = parser.parseDocument();
+    return { root, shared: parser.aliasCount > 0 };
   } catch (err) {
     if (err === BAIL) return undefined;
     throw err;

@@ -57,9 +57,19 @@ export function interpolateEnv(
   const problems: InterpolationProblem[] = [];
   // One path array, pushed and popped on the way down; copied only when a problem is found.
   const path: PathSeg[] = [];
+  // A container reached again through an alias gets the same copy (and its problems once).
+  const copies = new WeakMap<object, unknown>();
   const walk = (value: unknown): unknown => {
     if (typeof value === 'string') return value.includes('${') ? interpolateString(value, [...path], env, problems) : value;
     if (value === null || typeof value !== 'object') return value;
+    if (inPlace) return copyContainer(value);
+    const seen = copies.get(value);
+    if (seen !== undefined) return seen;
+    const copy = copyContainer(value);
+    copies.set(value, copy);
+    return copy;
+  };
+  const copyContainer = (value: object): unknown => {
     if (Array.isArray(value)) {
       const out: unknown[] = inPlace ? value : new Array(value.length);
       for (let i = 0; i < value.length; i++) {

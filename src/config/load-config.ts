@@ -1,7 +1,7 @@
 // The config loader: files -> bytes -> text -> YAML -> interpolated data -> schema -> merge ->
 // rules -> desired state. Every stage reports all it finds; nothing is thrown at the caller.
 import { readFile } from 'node:fs/promises';
-import type { Diagnostic, Result } from '../model/diagnostics.js';
+import type { Diagnostic, Result, SourceRef } from '../model/diagnostics.js';
 import type { DesiredState } from '../model/resources.js';
 import { buildDesiredState } from './build-desired.js';
 import { decodeConfigBytes } from './decode.js';
@@ -46,13 +46,15 @@ function loadOne(input: ConfigInput, env: NodeJS.ProcessEnv): { loaded?: LoadedF
     diagnostics.push({ severity: 'error', message: p.message, path: formatPath(p.path), source: locator.at(p.path), code: p.code });
   }
   // A string whose interpolation failed is wrong only because of that: say it once.
-  const interpolated = new Set(problems.map((p) => formatPath(p.path)));
+  const failed = new Set(diagnostics.map((d) => positionKey(d.source)));
   for (const p of translateSchemaErrors(findSchemaErrors(data), data)) {
-    if (interpolated.has(formatPath(p.path))) continue;
-    diagnostics.push({ severity: 'error', message: p.message, path: formatPath(p.path), source: locator.at(p.path, p.target), code: p.code });
+    const source = locator.at(p.path, p.target);
+    if (!failed.has(positionKey(source))) diagnostics.push({ severity: 'error', message: p.message, path: formatPath(p.path), source, code: p.code });
   }
   return { loaded: { file, locator, data }, diagnostics };
 }
+
+const positionKey = (s: SourceRef | undefined) => (s ? `${s.file}:${s.line}:${s.col}` : '');
 
 function compareDiagnostics(files: readonly string[]) {
   return (a: Diagnostic, b: Diagnostic): number => {
@@ -76,11 +78,15 @@ export function loadConfigInputs(inputs: readonly ConfigInput[], options: LoadOp
   }
   const { config, errors } = mergeFiles(loaded);
   diagnostics.push(...errors);
-  for (const rule of RULES) diagnostics.push(...rule.check(config));
+  // Rules compare resources across files: with a file unread, they would report its resources
+  // as missing. Its own problems come first; the rules run once every file loads.
+  if (loaded.length === inputs.length) for (const rule of RULES) diagnostics.push(...rule.check(config));
 
+  // One problem per node and kind: a node shared through a YAML alias is reported once, where
+  // it is written, not once for every place that uses it.
   const seen = new Set<string>();
   const unique = diagnostics.filter((d) => {
-    const id = `${d.source?.file}:${d.source?.line}:${d.source?.col}:${d.message}`;
+    const id = d.source ? `${positionKey(d.source)}:${d.code}` : d.message;
     return seen.has(id) ? false : (seen.add(id), true);
   });
   unique.sort(compareDiagnostics(inputs.map((i) => i.file)));

@@ -1,7 +1,7 @@
 // Maps a path inside the parsed data (["services", "db", "ha", "replicas"]) back to the YAML
 // node it came from, so every diagnostic can say FILE:LINE:COL. Follows aliases and `<<` merges;
 // when the path leaves the tree (a missing key), it stops at the deepest node it reached.
-import type { Document, LineCounter, Node, Pair, YAMLMap } from 'yaml';
+import type { Alias, Document, LineCounter, Node, Pair, YAMLMap } from 'yaml';
 import type { SourceRef } from '../model/diagnostics.js';
 import type { LightNode } from './fast-yaml.js';
 import { yamlLib } from './yaml-lib.js';
@@ -28,6 +28,9 @@ export interface Locator {
 
 /** Locator over a document of the `yaml` package. */
 export class YamlLocator implements Locator {
+  /** Each alias's anchor node (see indexAliases in parse-yaml.ts). */
+  aliasTargets = new Map<Alias, Node | undefined>();
+
   constructor(
     readonly file: string,
     private readonly doc: Document | undefined,
@@ -72,11 +75,11 @@ export class YamlLocator implements Locator {
     return best;
   }
 
-  private resolve(node: AnyNode): AnyNode {
+  resolve(node: AnyNode): AnyNode {
     let current = node;
     // A chain of aliases is short; the bound keeps a malformed document from looping.
     const { isAlias } = yamlLib();
-    for (let hops = 0; hops < 100 && isAlias(current) && this.doc; hops++) current = current.resolve(this.doc) as AnyNode;
+    for (let hops = 0; hops < 100 && isAlias(current); hops++) current = this.aliasTargets.get(current);
     return current;
   }
 
@@ -120,8 +123,9 @@ export class LightLocator implements Locator {
     let node: LightNode | undefined = this.root;
     let best = this.root.offset;
     for (let i = 0; i < path.length && node; i++) {
+      while (node.kind === 'alias') node = node.target;
       if (node.kind === 'map') {
-        const pair = node.pairs.get(String(path[i]));
+        const pair = findLightPair(node, String(path[i]));
         if (!pair) break;
         if (i === path.length - 1 && target === 'key') return this.position(pair.keyOffset);
         best = pair.value.offset >= 0 ? pair.value.offset : pair.keyOffset;
@@ -147,6 +151,17 @@ export class LightLocator implements Locator {
     }
     return { file: this.file, line: lo + 1, col: offset - starts[lo]! + 1 };
   }
+}
+
+/** Own keys first, then those merged in with `<<`, as YamlLocator.findPair. */
+function findLightPair(map: Extract<LightNode, { kind: 'map' }>, key: string): { keyOffset: number; value: LightNode } | undefined {
+  const own = map.pairs.get(key);
+  if (own) return own;
+  for (const source of map.merges) {
+    const found = source.kind === 'map' ? findLightPair(source, key) : undefined;
+    if (found) return found;
+  }
+  return undefined;
 }
 
 function lineStartsOf(text: string): number[] {

@@ -11,7 +11,7 @@ export interface Origin {
   path: PathSeg[];
 }
 
-/** A VPC, service or `moved` item whose value is a mapping (anything else is a schema error). */
+/** A VPC, service or `moved` item (its value is `{}` when it is not a mapping: a schema error). */
 export interface Entry {
   key: string;
   origin: Origin;
@@ -71,7 +71,8 @@ function mergeMap(section: 'vpcs' | 'services', file: LoadedFile, into: Entry[],
       continue;
     }
     seen.set(key, origin);
-    if (isRecord(value)) into.push({ key, origin, value });
+    // A key whose value is not a mapping is a schema error; it still exists for references.
+    into.push({ key, origin, value: isRecord(value) ? value : {} });
   }
 }
 

@@ -1,13 +1,13 @@
 // Text -> YAML document -> plain data, keeping the document for positions. YAML problems
 // (syntax, tabs, duplicate keys, unknown aliases, alias bombs) become positioned diagnostics.
-import type { Document, Node, YAMLMap } from 'yaml';
+import type { Alias, Document, Node, YAMLMap } from 'yaml';
 import type { Diagnostic } from '../model/diagnostics.js';
 import { parseFastYaml } from './fast-yaml.js';
 import { isMergeKey, keyText, LightLocator, YamlLocator, type Locator } from './locate.js';
 import { yamlLib } from './yaml-lib.js';
 
 /** Alias expansions allowed when building the data: generous for real files, fatal to alias bombs. */
-export const MAX_ALIAS_COUNT = 1000;
+export const MAX_ALIAS_COUNT = 10_000;
 
 export type ParsedYaml =
   /** `shared`: containers may be reached twice (YAML aliases), so never update them in place. */
@@ -27,7 +27,7 @@ function yamlMessage(code: string, message: string): string {
 
 export function parseYamlText(text: string, file: string): ParsedYaml {
   const light = parseFastYaml(text);
-  if (light) return { ok: true, data: light.value, locator: new LightLocator(file, text, light), empty: false, shared: false };
+  if (light) return { ok: true, data: light.root.value, locator: new LightLocator(file, text, light.root), empty: false, shared: light.shared };
   return parseWithYamlPackage(text, file);
 }
 
@@ -46,6 +46,8 @@ export function parseWithYamlPackage(text: string, file: string): ParsedYaml {
     version: '1.2',
   });
   const locator = new YamlLocator(file, doc, lineCounter);
+  const aliases = indexAliases(doc);
+  locator.aliasTargets = aliases.targets;
   const diag = (node: unknown, message: string, code: string): Diagnostic => ({
     severity: 'error',
     message,
@@ -70,9 +72,27 @@ export function parseWithYamlPackage(text: string, file: string): ParsedYaml {
     const message = /alias count/i.test((err as Error).message)
       ? `too many alias expansions (more than ${MAX_ALIAS_COUNT}); anchors that nest aliases multiply, simplify them`
       : `cannot read the YAML: ${(err as Error).message}`;
-    return { ok: false, errors: [diag(structural.firstAlias ?? doc.contents, message, 'yaml-alias')] };
+    return { ok: false, errors: [diag(aliases.first ?? doc.contents, message, 'yaml-alias')] };
   }
   return { ok: true, data, locator, empty: doc.contents === null, shared: true };
+}
+
+/**
+ * Each alias's anchor (the last of that name defined before it), in one pass: the yaml package's
+ * own Alias.resolve walks the whole document on every call, quadratic for a file of many aliases.
+ */
+function indexAliases(doc: Document): { targets: Map<Alias, Node | undefined>; first?: Alias } {
+  const { isAlias, isNode, visit } = yamlLib();
+  const anchors = new Map<string, Node>();
+  const targets = new Map<Alias, Node | undefined>();
+  let first: Alias | undefined;
+  visit(doc, (_key, node) => {
+    if (isAlias(node)) {
+      first ??= node;
+      targets.set(node, anchors.get(node.source));
+    } else if (isNode(node) && node.anchor) anchors.set(node.anchor, node);
+  });
+  return { targets, first };
 }
 
 /** Duplicate keys, non-scalar keys, unknown aliases and bad merges, all at once. */
@@ -80,40 +100,34 @@ function checkStructure(
   doc: Document,
   locator: YamlLocator,
   diag: (node: unknown, message: string, code: string) => Diagnostic,
-): { errors: Diagnostic[]; firstAlias?: Node } {
+): { errors: Diagnostic[] } {
   const errors: Diagnostic[] = [];
-  let firstAlias: Node | undefined;
   const { visit } = yamlLib();
   const pathOf = (ancestors: readonly unknown[]): string => describeKeyPath(ancestors);
+  for (const [alias, target] of locator.aliasTargets) {
+    if (target === undefined) errors.push(diag(alias, `alias *${alias.source} refers to no anchor &${alias.source} defined before it`, 'yaml-alias'));
+  }
   visit(doc, {
-    Alias(_key, node) {
-      firstAlias ??= node;
-      if (node.resolve(doc) === undefined) {
-        errors.push(diag(node, `alias *${node.source} refers to no anchor &${node.source} defined before it`, 'yaml-alias'));
-      }
-    },
     Map(_key, map, ancestors) {
-      checkMap(map, pathOf(ancestors), { doc, locator, diag, errors });
+      checkMap(map, pathOf(ancestors), { locator, diag, errors });
     },
   });
-  return { errors, firstAlias };
+  return { errors };
 }
 
 interface CheckContext {
-  doc: Document;
   locator: YamlLocator;
   diag: (node: unknown, message: string, code: string) => Diagnostic;
   errors: Diagnostic[];
 }
 
-function checkMap(map: YAMLMap, where: string, { doc, locator, diag, errors }: CheckContext): void {
+function checkMap(map: YAMLMap, where: string, { locator, diag, errors }: CheckContext): void {
   const seen = new Map<string, Node>();
-  const { isAlias, isCollection, isMap, isSeq } = yamlLib();
+  const { isCollection, isMap, isSeq } = yamlLib();
   for (const pair of map.items) {
     if (isMergeKey(pair.key)) {
-      let value = pair.value as unknown;
-      if (isAlias(value)) value = value.resolve(doc);
-      const ok = isMap(value) || (isSeq(value) && value.items.every((i) => isMap(isAlias(i) ? i.resolve(doc) : i)));
+      const value = locator.resolve(pair.value as Node | null);
+      const ok = isMap(value) || (isSeq(value) && value.items.every((i) => isMap(locator.resolve(i as Node))));
       if (!ok) errors.push(diag(pair.value ?? pair.key, '`<<` merges a mapping: write `<<: *anchor` (or a list of anchors of mappings)', 'yaml-merge'));
       continue;
     }

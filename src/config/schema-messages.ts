@@ -110,8 +110,15 @@ function wrongType(e: KeywordError, path: PathSeg[]): Problem {
     return { path, target: 'value', code: 'null-not-allowed', message: `${prefix(path)}expected the settings of the ${kind === 'vpc' ? 'VPC' : kind} as a mapping, found nothing; ${hint}` };
   }
   if (v === null) {
-    const required = ((schemaOfParent(path)?.required as string[] | undefined) ?? []).includes(String(last(path)));
-    const hint = required ? `expected ${expected}` : `give ${expected}, or remove \`${String(last(path))}\` to leave it unmanaged`;
+    const field = String(last(path));
+    const required = ((schemaOfParent(path)?.required as string[] | undefined) ?? []).includes(field);
+    // Resource lists are managed by presence: an empty one means none, not "unmanaged".
+    const container = ['vpcs', 'services', 'replica_sets', 'peerings', 'moved'].includes(field);
+    const hint = required
+      ? `expected ${expected}`
+      : container
+        ? `write ${types.includes('array') ? '[]' : '{}'} for none`
+        : `give ${expected}, or remove \`${field}\` to leave it unmanaged`;
     return { path, target: 'value', code: 'null-not-allowed', message: `${prefix(path)}null is not allowed here; ${hint}` };
   }
   let hint = '';
@@ -119,6 +126,7 @@ function wrongType(e: KeywordError, path: PathSeg[]): Problem {
   else if (typeof v === 'string' && /^(yes|no|on|off|y|n)$/i.test(v) && types.includes('boolean')) {
     hint = `; YAML 1.2 reads ${v} as a string: write true or false`;
   } else if (typeof v === 'string' && /^(-?\d+(\.\d+)?|true|false)$/.test(v.trim())) hint = '; write it without quotes';
+  else if (types.includes('array') && (typeof v === 'string' || typeof v === 'number')) hint = `; write a list: [${String(v)}]`;
   return { path, target: 'value', code: 'wrong-type', message: `${prefix(path)}expected ${expected}, found ${found(v)}${hint}` };
 }
 
@@ -158,6 +166,9 @@ function badPattern(e: KeywordError, path: PathSeg[]): Problem {
   const field = String(last(path));
   if (field === 'region_code' || field === 'peer_region_code') {
     return { path, target: 'value', code: 'region-code', message: `${prefix(path)}${show(v)} is not a region code; region codes look like us-east-1 or eu-central-1` };
+  }
+  if (field === 'cidr') {
+    return { path, target: 'value', code: 'cidr', message: `${prefix(path)}${show(v)} is not an IPv4 CIDR block like 10.10.0.0/16` };
   }
   if (field === 'from_env') {
     return { path, target: 'value', code: 'env-name', message: `${prefix(path)}${show(v)} is not an environment variable name; use letters, digits and underscores, not starting with a digit` };

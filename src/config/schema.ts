@@ -9,6 +9,8 @@ export const SCHEMA_ID = 'https://dbform.dev/schemas/dbform.schema.json';
 export const KEY_REGEX = '^[a-z][a-z0-9-]{0,62}$';
 export const REGION_REGEX = '^[a-z]{2}(-[a-z]+)+-[0-9]+$';
 export const ENV_NAME_REGEX = '^[A-Za-z_][A-Za-z0-9_]*$';
+/** The shape of a CIDR block; octet ranges and host bits are checked by rules/cidr.ts. */
+export const CIDR_SHAPE_REGEX = '^[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}$';
 
 type Json = Record<string, unknown>;
 
@@ -75,6 +77,7 @@ const vpc: Json = {
     name: name('VPC'),
     cidr: {
       type: 'string',
+      pattern: CIDR_SHAPE_REGEX,
       description: 'IPv4 block of the VPC as a.b.c.d/n with the host bits zero (e.g. 10.10.0.0/16). Must not overlap another VPC of the project. Changing it replaces the VPC.',
     },
     region_code: regionCode('Cloud region of the VPC, such as us-east-1. Changing it replaces the VPC.'),

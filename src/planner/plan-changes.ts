@@ -6,6 +6,7 @@ import {
   type Binding,
   type DesiredState,
   type Diagnostic,
+  type Kind,
   type LiveState,
   type Lockfile,
   type Plan,
@@ -39,7 +40,7 @@ function newContext(desired: DesiredState, live: LiveState, lock: Lockfile, opti
 function planAll(ctx: PlanContext): Draft[] {
   const { matching } = ctx;
   const out: Draft[] = [];
-  const plan = (list: Match<unknown, unknown>[], kind: Parameters<typeof plannerFor>[0]) => {
+  const plan = (list: Match<unknown, unknown>[], kind: Kind) => {
     for (const m of list) if (!matching.skipped.has(m.address)) out.push(...plannerFor(kind).planDesired(m, ctx));
   };
   plan(matching.vpcs, 'vpc');

@@ -13,11 +13,12 @@ function ucs2length(str) {
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://dbform.dev/schemas/dbform.schema.json","title":"dbform configuration","description":"Cloud database infrastructure (VPCs, peerings, services, read replica sets) kept in version control by dbform. Any string may use ${env:NAME}; $${ writes a literal ${.","type":"object","additionalProperties":false,"required":["version","project_id"],"properties":{"version":{"const":1,"description":"Version of the file format; always 1."},"project_id":{"type":"string","minLength":1,"description":"ID of the cloud project all resources live in, e.g. ${env:DBFORM_PROJECT_ID}."},"vpcs":{"type":"object","description":"VPCs managed by dbform, by key (address vpc.<key>).","propertyNames":{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a VPC: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},"additionalProperties":{"type":"object","description":"A VPC managed by dbform (address vpc.<key>).","additionalProperties":false,"required":["cidr","region_code"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"description":"Name of the VPC in the cloud (1-128 characters). Optional; defaults to the key."},"cidr":{"type":"string","description":"IPv4 block of the VPC as a.b.c.d/n with the host bits zero (e.g. 10.10.0.0/16). Must not overlap another VPC of the project. Changing it replaces the VPC."},"region_code":{"type":"string","pattern":"^[a-z]{2}(-[a-z]+)+-[0-9]+$","description":"Cloud region of the VPC, such as us-east-1. Changing it replaces the VPC."},"protect":{"type":"boolean","description":"When true, a plan that would delete or replace this VPC fails instead. Remembered in the lockfile: only an applied `protect: false` lifts it."},"peerings":{"type":"array","description":"Peering connections of this VPC, each identified by its peer_vpc_id (address peering.<vpcKey>.<peer_vpc_id>).","items":{"type":"object","description":"A VPC peering connection to a VPC of another cloud account. Its identity is peer_vpc_id; changing any field replaces it.","additionalProperties":false,"required":["peer_account_id","peer_region_code","peer_vpc_id"],"properties":{"peer_account_id":{"type":"string","minLength":1,"description":"Cloud account ID that owns the peer VPC: 12 digits, quoted so YAML keeps it a string (\"123456789012\")."},"peer_region_code":{"type":"string","pattern":"^[a-z]{2}(-[a-z]+)+-[0-9]+$","description":"Cloud region of the peer VPC, such as us-east-1."},"peer_vpc_id":{"type":"string","minLength":1,"description":"ID of the peer VPC in the other account (e.g. vpc-0a1b2c3d). Unique among the peerings of this VPC."}}}}}}},"services":{"type":"object","description":"Database services managed by dbform, by key (address service.<key>).","propertyNames":{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a service: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},"additionalProperties":{"type":"object","description":"A database service (address service.<key>). Fields left out are not managed: the API default applies at create and dbform never changes them.","additionalProperties":false,"dependentRequired":{"cpu_millis":["memory_gbs"],"memory_gbs":["cpu_millis"]},"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"description":"Name of the service in the cloud (1-128 characters). Optional; defaults to the key."},"addons":{"type":"array","description":"Extensions: time-series (service type TIMESERIESDB; without it POSTGRES) and ai. Changing them replaces the service.","items":{"enum":["time-series","ai"],"description":"time-series or ai."}},"region_code":{"type":"string","pattern":"^[a-z]{2}(-[a-z]+)+-[0-9]+$","description":"Cloud region of the service, such as us-east-1. Left out, the service chooses. Changing it replaces the service."},"cpu_millis":{"enum":[500,1000,2000,4000,8000,16000,32000,"shared"],"description":"CPU in millicores, given together with memory_gbs as an allowed pair (cpu_millis/memory_gbs): 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128, shared/shared."},"memory_gbs":{"enum":[2,4,8,16,32,64,128,"shared"],"description":"Memory in GB, given together with cpu_millis as an allowed pair (cpu_millis/memory_gbs): 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128, shared/shared."},"environment":{"enum":["DEV","PROD",null],"description":"Environment tag of the service: DEV or PROD. null manages it as DEV; leave it out to leave it unmanaged."},"ha":{"type":["object","null"],"description":"High-availability replicas. null means none (replicas 0, sync_replicas 0).","additionalProperties":false,"properties":{"replicas":{"type":"integer","minimum":0,"maximum":2,"description":"Number of HA replicas, 0-2 (default 0)."},"sync_replicas":{"type":"integer","minimum":0,"maximum":1,"description":"How many of the HA replicas are synchronous, 0-1 (default 0); 1 needs replicas: 2."}}},"pooler":{"type":["boolean","null"],"description":"Connection pooler of the service (port 6432): true enables it, false or null disables it; leave it out to leave it unmanaged."},"vpc":{"description":"VPC the service is attached to: a key under vpcs:, { id: \"<vpc id>\" } for a VPC dbform does not manage, or null to keep it detached. Leave it out to leave attachment unmanaged.","anyOf":[{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a VPC under vpcs:: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},{"type":"object","description":"A VPC that dbform does not manage, by its ID.","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","minLength":1,"description":"ID of the VPC (a digit string such as 1234567890)."}}},{"type":"null","description":"Detached from any VPC."}]},"paused":{"type":["boolean","null"],"description":"true stops the service, false or null keeps it running; leave it out to leave it unmanaged."},"password":{"type":"object","description":"Password of tsdbadmin, write-only: read from an environment variable at apply, never stored.","additionalProperties":false,"required":["from_env"],"properties":{"from_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","description":"Name of the environment variable that holds the password at apply time."},"version":{"type":"integer","minimum":1,"description":"Bump to rotate the password (default 1); the applied version is kept in the lockfile."}}},"protect":{"type":"boolean","description":"When true, a plan that would delete or replace this service fails instead. Remembered in the lockfile: only an applied `protect: false` lifts it."},"fork":{"type":"object","description":"Create this service as a fork of another one. Create-time only: ignored once the service exists.","additionalProperties":false,"required":["from","strategy"],"properties":{"from":{"description":"The service to fork: a key under services:, or { service_id: \"...\" } for any service by its ID.","anyOf":[{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a service under services:: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},{"type":"object","description":"Any service of the project, by its ID.","additionalProperties":false,"required":["service_id"],"properties":{"service_id":{"type":"string","minLength":1,"description":"ID of the parent service (10 lowercase letters or digits)."}}}]},"strategy":{"enum":["LAST_SNAPSHOT","NOW","PITR"],"description":"LAST_SNAPSHOT forks from the latest snapshot (fast), NOW takes a new snapshot (up to date), PITR restores to target_time."},"target_time":{"type":"string","format":"date-time","description":"Point in time to restore, RFC 3339 (e.g. 2026-11-01T00:00:00Z). Required with strategy PITR, not allowed otherwise."}}},"replica_sets":{"type":"object","description":"Read replica sets of this service, by key.","propertyNames":{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a replica set: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},"additionalProperties":{"type":"object","description":"A read replica set of the service (address replica_set.<serviceKey>.<key>).","additionalProperties":false,"required":["cpu_millis","memory_gbs","nodes"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"description":"Name of the replica set in the cloud (1-128 characters). Optional; defaults to the key."},"cpu_millis":{"enum":[500,1000,2000,4000,8000,16000,32000],"description":"CPU in millicores, given together with memory_gbs as an allowed pair (cpu_millis/memory_gbs): 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128."},"memory_gbs":{"enum":[2,4,8,16,32,64,128],"description":"Memory in GB, given together with cpu_millis as an allowed pair (cpu_millis/memory_gbs): 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128."},"nodes":{"type":"integer","minimum":1,"maximum":10,"description":"Number of nodes in the replica set, 1-10. Changing it replaces the replica set."},"pooler":{"type":["boolean","null"],"description":"Connection pooler of the replica set (port 6432): true enables it, false or null disables it; leave it out to leave it unmanaged."},"environment":{"enum":["DEV","PROD",null],"description":"Environment tag of the replica set: DEV or PROD. null manages it as DEV; leave it out to leave it unmanaged."},"protect":{"type":"boolean","description":"When true, a plan that would delete or replace this replica set fails instead. Remembered in the lockfile: only an applied `protect: false` lifts it."}}}}}}},"moved":{"type":"array","description":"Renamed addresses: each entry moves a lockfile binding from one address to another.","items":{"type":"object","description":"Declares that the resource once at `from` now lives at `to`: the plan rewrites the lockfile instead of deleting and creating.","additionalProperties":false,"required":["from","to"],"properties":{"from":{"type":"string","description":"The old address, e.g. service.old (no longer in the config)."},"to":{"type":"string","description":"The new address, e.g. service.new (defined in the config)."}}}}},"patternProperties":{"^x-":{"description":"Free-form extension, ignored by dbform: a place for YAML anchors shared by several resources."}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://dbform.dev/schemas/dbform.schema.json","title":"dbform configuration","description":"Cloud database infrastructure (VPCs, peerings, services, read replica sets) kept in version control by dbform. Any string may use ${env:NAME}; $${ writes a literal ${.","type":"object","additionalProperties":false,"required":["version","project_id"],"properties":{"version":{"const":1,"description":"Version of the file format; always 1."},"project_id":{"type":"string","minLength":1,"description":"ID of the cloud project all resources live in, e.g. ${env:DBFORM_PROJECT_ID}."},"vpcs":{"type":"object","description":"VPCs managed by dbform, by key (address vpc.<key>).","propertyNames":{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a VPC: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},"additionalProperties":{"type":"object","description":"A VPC managed by dbform (address vpc.<key>).","additionalProperties":false,"required":["cidr","region_code"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"description":"Name of the VPC in the cloud (1-128 characters). Optional; defaults to the key."},"cidr":{"type":"string","pattern":"^[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}$","description":"IPv4 block of the VPC as a.b.c.d/n with the host bits zero (e.g. 10.10.0.0/16). Must not overlap another VPC of the project. Changing it replaces the VPC."},"region_code":{"type":"string","pattern":"^[a-z]{2}(-[a-z]+)+-[0-9]+$","description":"Cloud region of the VPC, such as us-east-1. Changing it replaces the VPC."},"protect":{"type":"boolean","description":"When true, a plan that would delete or replace this VPC fails instead. Remembered in the lockfile: only an applied `protect: false` lifts it."},"peerings":{"type":"array","description":"Peering connections of this VPC, each identified by its peer_vpc_id (address peering.<vpcKey>.<peer_vpc_id>).","items":{"type":"object","description":"A VPC peering connection to a VPC of another cloud account. Its identity is peer_vpc_id; changing any field replaces it.","additionalProperties":false,"required":["peer_account_id","peer_region_code","peer_vpc_id"],"properties":{"peer_account_id":{"type":"string","minLength":1,"description":"Cloud account ID that owns the peer VPC: 12 digits, quoted so YAML keeps it a string (\"123456789012\")."},"peer_region_code":{"type":"string","pattern":"^[a-z]{2}(-[a-z]+)+-[0-9]+$","description":"Cloud region of the peer VPC, such as us-east-1."},"peer_vpc_id":{"type":"string","minLength":1,"description":"ID of the peer VPC in the other account (e.g. vpc-0a1b2c3d). Unique among the peerings of this VPC."}}}}}}},"services":{"type":"object","description":"Database services managed by dbform, by key (address service.<key>).","propertyNames":{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a service: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},"additionalProperties":{"type":"object","description":"A database service (address service.<key>). Fields left out are not managed: the API default applies at create and dbform never changes them.","additionalProperties":false,"dependentRequired":{"cpu_millis":["memory_gbs"],"memory_gbs":["cpu_millis"]},"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"description":"Name of the service in the cloud (1-128 characters). Optional; defaults to the key."},"addons":{"type":"array","description":"Extensions: time-series (service type TIMESERIESDB; without it POSTGRES) and ai. Changing them replaces the service.","items":{"enum":["time-series","ai"],"description":"time-series or ai."}},"region_code":{"type":"string","pattern":"^[a-z]{2}(-[a-z]+)+-[0-9]+$","description":"Cloud region of the service, such as us-east-1. Left out, the service chooses. Changing it replaces the service."},"cpu_millis":{"enum":[500,1000,2000,4000,8000,16000,32000,"shared"],"description":"CPU in millicores, given together with memory_gbs as an allowed pair (cpu_millis/memory_gbs): 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128, shared/shared."},"memory_gbs":{"enum":[2,4,8,16,32,64,128,"shared"],"description":"Memory in GB, given together with cpu_millis as an allowed pair (cpu_millis/memory_gbs): 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128, shared/shared."},"environment":{"enum":["DEV","PROD",null],"description":"Environment tag of the service: DEV or PROD. null manages it as DEV; leave it out to leave it unmanaged."},"ha":{"type":["object","null"],"description":"High-availability replicas. null means none (replicas 0, sync_replicas 0).","additionalProperties":false,"properties":{"replicas":{"type":"integer","minimum":0,"maximum":2,"description":"Number of HA replicas, 0-2 (default 0)."},"sync_replicas":{"type":"integer","minimum":0,"maximum":1,"description":"How many of the HA replicas are synchronous, 0-1 (default 0); 1 needs replicas: 2."}}},"pooler":{"type":["boolean","null"],"description":"Connection pooler of the service (port 6432): true enables it, false or null disables it; leave it out to leave it unmanaged."},"vpc":{"description":"VPC the service is attached to: a key under vpcs:, { id: \"<vpc id>\" } for a VPC dbform does not manage, or null to keep it detached. Leave it out to leave attachment unmanaged.","anyOf":[{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a VPC under vpcs:: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},{"type":"object","description":"A VPC that dbform does not manage, by its ID.","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","minLength":1,"description":"ID of the VPC (a digit string such as 1234567890)."}}},{"type":"null","description":"Detached from any VPC."}]},"paused":{"type":["boolean","null"],"description":"true stops the service, false or null keeps it running; leave it out to leave it unmanaged."},"password":{"type":"object","description":"Password of tsdbadmin, write-only: read from an environment variable at apply, never stored.","additionalProperties":false,"required":["from_env"],"properties":{"from_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","description":"Name of the environment variable that holds the password at apply time."},"version":{"type":"integer","minimum":1,"description":"Bump to rotate the password (default 1); the applied version is kept in the lockfile."}}},"protect":{"type":"boolean","description":"When true, a plan that would delete or replace this service fails instead. Remembered in the lockfile: only an applied `protect: false` lifts it."},"fork":{"type":"object","description":"Create this service as a fork of another one. Create-time only: ignored once the service exists.","additionalProperties":false,"required":["from","strategy"],"properties":{"from":{"description":"The service to fork: a key under services:, or { service_id: \"...\" } for any service by its ID.","anyOf":[{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a service under services:: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},{"type":"object","description":"Any service of the project, by its ID.","additionalProperties":false,"required":["service_id"],"properties":{"service_id":{"type":"string","minLength":1,"description":"ID of the parent service (10 lowercase letters or digits)."}}}]},"strategy":{"enum":["LAST_SNAPSHOT","NOW","PITR"],"description":"LAST_SNAPSHOT forks from the latest snapshot (fast), NOW takes a new snapshot (up to date), PITR restores to target_time."},"target_time":{"type":"string","format":"date-time","description":"Point in time to restore, RFC 3339 (e.g. 2026-11-01T00:00:00Z). Required with strategy PITR, not allowed otherwise."}}},"replica_sets":{"type":"object","description":"Read replica sets of this service, by key.","propertyNames":{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a replica set: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},"additionalProperties":{"type":"object","description":"A read replica set of the service (address replica_set.<serviceKey>.<key>).","additionalProperties":false,"required":["cpu_millis","memory_gbs","nodes"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"description":"Name of the replica set in the cloud (1-128 characters). Optional; defaults to the key."},"cpu_millis":{"enum":[500,1000,2000,4000,8000,16000,32000],"description":"CPU in millicores, given together with memory_gbs as an allowed pair (cpu_millis/memory_gbs): 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128."},"memory_gbs":{"enum":[2,4,8,16,32,64,128],"description":"Memory in GB, given together with cpu_millis as an allowed pair (cpu_millis/memory_gbs): 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128."},"nodes":{"type":"integer","minimum":1,"maximum":10,"description":"Number of nodes in the replica set, 1-10. Changing it replaces the replica set."},"pooler":{"type":["boolean","null"],"description":"Connection pooler of the replica set (port 6432): true enables it, false or null disables it; leave it out to leave it unmanaged."},"environment":{"enum":["DEV","PROD",null],"description":"Environment tag of the replica set: DEV or PROD. null manages it as DEV; leave it out to leave it unmanaged."},"protect":{"type":"boolean","description":"When true, a plan that would delete or replace this replica set fails instead. Remembered in the lockfile: only an applied `protect: false` lifts it."}}}}}}},"moved":{"type":"array","description":"Renamed addresses: each entry moves a lockfile binding from one address to another.","items":{"type":"object","description":"Declares that the resource once at `from` now lives at `to`: the plan rewrites the lockfile instead of deleting and creating.","additionalProperties":false,"required":["from","to"],"properties":{"from":{"type":"string","description":"The old address, e.g. service.old (no longer in the config)."},"to":{"type":"string","description":"The new address, e.g. service.new (defined in the config)."}}}}},"patternProperties":{"^x-":{"description":"Free-form extension, ignored by dbform: a place for YAML anchors shared by several resources."}}};
 const pattern4 = new RegExp("^x-", "u");
 const pattern5 = new RegExp("^[a-z][a-z0-9-]{0,62}$", "u");
-const pattern6 = new RegExp("^[a-z]{2}(-[a-z]+)+-[0-9]+$", "u");
-const pattern11 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
+const pattern6 = new RegExp("^[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}$", "u");
+const pattern7 = new RegExp("^[a-z]{2}(-[a-z]+)+-[0-9]+$", "u");
+const pattern12 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
 const func1 = { default: ucs2length }.default;
 const func6 = Object.prototype.hasOwnProperty;
 
@@ -214,8 +215,9 @@ errors++;
 }
 if(data3.cidr !== undefined){
 let data5 = data3.cidr;
-if(typeof data5 !== "string"){
-const err15 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/cidr",schemaPath:"#/properties/vpcs/additionalProperties/properties/cidr/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.additionalProperties.properties.cidr.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.cidr,data:data5};
+if(typeof data5 === "string"){
+if(!pattern6.test(data5)){
+const err15 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/cidr",schemaPath:"#/properties/vpcs/additionalProperties/properties/cidr/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}$"},message:"must match pattern \""+"^[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}$"+"\"",schema:"^[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}$",parentSchema:schema31.properties.vpcs.additionalProperties.properties.cidr,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -225,11 +227,8 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data3.region_code !== undefined){
-let data6 = data3.region_code;
-if(typeof data6 === "string"){
-if(!pattern6.test(data6)){
-const err16 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/region_code",schemaPath:"#/properties/vpcs/additionalProperties/properties/region_code/pattern",keyword:"pattern",params:{pattern: "^[a-z]{2}(-[a-z]+)+-[0-9]+$"},message:"must match pattern \""+"^[a-z]{2}(-[a-z]+)+-[0-9]+$"+"\"",schema:"^[a-z]{2}(-[a-z]+)+-[0-9]+$",parentSchema:schema31.properties.vpcs.additionalProperties.properties.region_code,data:data6};
+else {
+const err16 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/cidr",schemaPath:"#/properties/vpcs/additionalProperties/properties/cidr/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.additionalProperties.properties.cidr.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.cidr,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -239,8 +238,11 @@ vErrors.push(err16);
 errors++;
 }
 }
-else {
-const err17 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/region_code",schemaPath:"#/properties/vpcs/additionalProperties/properties/region_code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.additionalProperties.properties.region_code.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.region_code,data:data6};
+if(data3.region_code !== undefined){
+let data6 = data3.region_code;
+if(typeof data6 === "string"){
+if(!pattern7.test(data6)){
+const err17 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/region_code",schemaPath:"#/properties/vpcs/additionalProperties/properties/region_code/pattern",keyword:"pattern",params:{pattern: "^[a-z]{2}(-[a-z]+)+-[0-9]+$"},message:"must match pattern \""+"^[a-z]{2}(-[a-z]+)+-[0-9]+$"+"\"",schema:"^[a-z]{2}(-[a-z]+)+-[0-9]+$",parentSchema:schema31.properties.vpcs.additionalProperties.properties.region_code,data:data6};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -250,15 +252,26 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data3.protect !== undefined){
-let data7 = data3.protect;
-if(typeof data7 !== "boolean"){
-const err18 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/protect",schemaPath:"#/properties/vpcs/additionalProperties/properties/protect/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.vpcs.additionalProperties.properties.protect.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.protect,data:data7};
+else {
+const err18 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/region_code",schemaPath:"#/properties/vpcs/additionalProperties/properties/region_code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.additionalProperties.properties.region_code.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.region_code,data:data6};
 if(vErrors === null){
 vErrors = [err18];
 }
 else {
 vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data3.protect !== undefined){
+let data7 = data3.protect;
+if(typeof data7 !== "boolean"){
+const err19 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/protect",schemaPath:"#/properties/vpcs/additionalProperties/properties/protect/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.vpcs.additionalProperties.properties.protect.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.protect,data:data7};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
 }
 errors++;
 }
@@ -271,17 +284,7 @@ for(let i0=0; i0<len0; i0++){
 let data9 = data8[i0];
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 if(data9.peer_account_id === undefined){
-const err19 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0,schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/required",keyword:"required",params:{missingProperty: "peer_account_id"},message:"must have required property '"+"peer_account_id"+"'",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.required,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items,data:data9};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if(data9.peer_region_code === undefined){
-const err20 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0,schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/required",keyword:"required",params:{missingProperty: "peer_region_code"},message:"must have required property '"+"peer_region_code"+"'",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.required,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items,data:data9};
+const err20 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0,schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/required",keyword:"required",params:{missingProperty: "peer_account_id"},message:"must have required property '"+"peer_account_id"+"'",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.required,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items,data:data9};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -290,8 +293,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(data9.peer_vpc_id === undefined){
-const err21 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0,schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/required",keyword:"required",params:{missingProperty: "peer_vpc_id"},message:"must have required property '"+"peer_vpc_id"+"'",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.required,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items,data:data9};
+if(data9.peer_region_code === undefined){
+const err21 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0,schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/required",keyword:"required",params:{missingProperty: "peer_region_code"},message:"must have required property '"+"peer_region_code"+"'",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.required,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items,data:data9};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -300,9 +303,8 @@ vErrors.push(err21);
 }
 errors++;
 }
-for(const key4 in data9){
-if(!(((key4 === "peer_account_id") || (key4 === "peer_region_code")) || (key4 === "peer_vpc_id"))){
-const err22 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0,schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items,data:data9};
+if(data9.peer_vpc_id === undefined){
+const err22 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0,schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/required",keyword:"required",params:{missingProperty: "peer_vpc_id"},message:"must have required property '"+"peer_vpc_id"+"'",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.required,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items,data:data9};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -311,12 +313,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-if(data9.peer_account_id !== undefined){
-let data10 = data9.peer_account_id;
-if(typeof data10 === "string"){
-if(func1(data10) < 1){
-const err23 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0+"/peer_account_id",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/properties/peer_account_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_account_id,data:data10};
+for(const key4 in data9){
+if(!(((key4 === "peer_account_id") || (key4 === "peer_region_code")) || (key4 === "peer_vpc_id"))){
+const err23 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0,schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items,data:data9};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -326,8 +325,11 @@ vErrors.push(err23);
 errors++;
 }
 }
-else {
-const err24 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0+"/peer_account_id",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/properties/peer_account_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_account_id.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_account_id,data:data10};
+if(data9.peer_account_id !== undefined){
+let data10 = data9.peer_account_id;
+if(typeof data10 === "string"){
+if(func1(data10) < 1){
+const err24 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0+"/peer_account_id",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/properties/peer_account_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_account_id,data:data10};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -337,11 +339,8 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data9.peer_region_code !== undefined){
-let data11 = data9.peer_region_code;
-if(typeof data11 === "string"){
-if(!pattern6.test(data11)){
-const err25 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0+"/peer_region_code",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/properties/peer_region_code/pattern",keyword:"pattern",params:{pattern: "^[a-z]{2}(-[a-z]+)+-[0-9]+$"},message:"must match pattern \""+"^[a-z]{2}(-[a-z]+)+-[0-9]+$"+"\"",schema:"^[a-z]{2}(-[a-z]+)+-[0-9]+$",parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_region_code,data:data11};
+else {
+const err25 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0+"/peer_account_id",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/properties/peer_account_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_account_id.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_account_id,data:data10};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -351,8 +350,11 @@ vErrors.push(err25);
 errors++;
 }
 }
-else {
-const err26 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0+"/peer_region_code",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/properties/peer_region_code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_region_code.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_region_code,data:data11};
+if(data9.peer_region_code !== undefined){
+let data11 = data9.peer_region_code;
+if(typeof data11 === "string"){
+if(!pattern7.test(data11)){
+const err26 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0+"/peer_region_code",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/properties/peer_region_code/pattern",keyword:"pattern",params:{pattern: "^[a-z]{2}(-[a-z]+)+-[0-9]+$"},message:"must match pattern \""+"^[a-z]{2}(-[a-z]+)+-[0-9]+$"+"\"",schema:"^[a-z]{2}(-[a-z]+)+-[0-9]+$",parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_region_code,data:data11};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -362,11 +364,8 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data9.peer_vpc_id !== undefined){
-let data12 = data9.peer_vpc_id;
-if(typeof data12 === "string"){
-if(func1(data12) < 1){
-const err27 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0+"/peer_vpc_id",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/properties/peer_vpc_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_vpc_id,data:data12};
+else {
+const err27 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0+"/peer_region_code",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/properties/peer_region_code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_region_code.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_region_code,data:data11};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -376,8 +375,11 @@ vErrors.push(err27);
 errors++;
 }
 }
-else {
-const err28 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0+"/peer_vpc_id",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/properties/peer_vpc_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_vpc_id.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_vpc_id,data:data12};
+if(data9.peer_vpc_id !== undefined){
+let data12 = data9.peer_vpc_id;
+if(typeof data12 === "string"){
+if(func1(data12) < 1){
+const err28 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0+"/peer_vpc_id",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/properties/peer_vpc_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_vpc_id,data:data12};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -387,9 +389,8 @@ vErrors.push(err28);
 errors++;
 }
 }
-}
 else {
-const err29 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0,schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items,data:data9};
+const err29 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0+"/peer_vpc_id",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/properties/peer_vpc_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_vpc_id.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_vpc_id,data:data12};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -401,7 +402,7 @@ errors++;
 }
 }
 else {
-const err30 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings,data:data8};
+const err30 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0,schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items,data:data9};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -413,7 +414,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/vpcs/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.vpcs.additionalProperties.type,parentSchema:schema31.properties.vpcs.additionalProperties,data:data3};
+const err31 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings,data:data8};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -425,12 +426,24 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/vpcs",schemaPath:"#/properties/vpcs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.vpcs.type,parentSchema:schema31.properties.vpcs,data:data2};
+const err32 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/vpcs/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.vpcs.additionalProperties.type,parentSchema:schema31.properties.vpcs.additionalProperties,data:data3};
 if(vErrors === null){
 vErrors = [err32];
 }
 else {
 vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/vpcs",schemaPath:"#/properties/vpcs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.vpcs.type,parentSchema:schema31.properties.vpcs,data:data2};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
 }
 errors++;
 }
@@ -442,18 +455,7 @@ for(const key5 in data13){
 const _errs34 = errors;
 if(typeof key5 === "string"){
 if(!pattern5.test(key5)){
-const err33 = {instancePath:instancePath+"/services",schemaPath:"#/properties/services/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,62}$"+"\"",schema:"^[a-z][a-z0-9-]{0,62}$",parentSchema:schema31.properties.services.propertyNames,data:key5,propertyName:key5};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-}
-else {
-const err34 = {instancePath:instancePath+"/services",schemaPath:"#/properties/services/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.propertyNames.type,parentSchema:schema31.properties.services.propertyNames,data:key5,propertyName:key5};
+const err34 = {instancePath:instancePath+"/services",schemaPath:"#/properties/services/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,62}$"+"\"",schema:"^[a-z][a-z0-9-]{0,62}$",parentSchema:schema31.properties.services.propertyNames,data:key5,propertyName:key5};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -462,9 +464,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-var valid7 = _errs34 === errors;
-if(!valid7){
-const err35 = {instancePath:instancePath+"/services",schemaPath:"#/properties/services/propertyNames",keyword:"propertyNames",params:{propertyName: key5},message:"property name must be valid",schema:schema31.properties.services.propertyNames,parentSchema:schema31.properties.services,data:data13};
+}
+else {
+const err35 = {instancePath:instancePath+"/services",schemaPath:"#/properties/services/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.propertyNames.type,parentSchema:schema31.properties.services.propertyNames,data:key5,propertyName:key5};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -473,13 +475,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-for(const key6 in data13){
-let data14 = data13[key6];
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-for(const key7 in data14){
-if(!(func6.call(schema31.properties.services.additionalProperties.properties, key7))){
-const err36 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties,data:data14};
+var valid7 = _errs34 === errors;
+if(!valid7){
+const err36 = {instancePath:instancePath+"/services",schemaPath:"#/properties/services/propertyNames",keyword:"propertyNames",params:{propertyName: key5},message:"property name must be valid",schema:schema31.properties.services.propertyNames,parentSchema:schema31.properties.services,data:data13};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -489,11 +487,12 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data14.name !== undefined){
-let data15 = data14.name;
-if(typeof data15 === "string"){
-if(func1(data15) > 128){
-const err37 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/name/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema31.properties.services.additionalProperties.properties.name,data:data15};
+for(const key6 in data13){
+let data14 = data13[key6];
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+for(const key7 in data14){
+if(!(func6.call(schema31.properties.services.additionalProperties.properties, key7))){
+const err37 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties,data:data14};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -502,8 +501,12 @@ vErrors.push(err37);
 }
 errors++;
 }
-if(func1(data15) < 1){
-const err38 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.name,data:data15};
+}
+if(data14.name !== undefined){
+let data15 = data14.name;
+if(typeof data15 === "string"){
+if(func1(data15) > 128){
+const err38 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/name/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema31.properties.services.additionalProperties.properties.name,data:data15};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -512,14 +515,24 @@ vErrors.push(err38);
 }
 errors++;
 }
-}
-else {
-const err39 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.name.type,parentSchema:schema31.properties.services.additionalProperties.properties.name,data:data15};
+if(func1(data15) < 1){
+const err39 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.name,data:data15};
 if(vErrors === null){
 vErrors = [err39];
 }
 else {
 vErrors.push(err39);
+}
+errors++;
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.name.type,parentSchema:schema31.properties.services.additionalProperties.properties.name,data:data15};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
 }
 errors++;
 }
@@ -531,19 +544,7 @@ const len1 = data16.length;
 for(let i1=0; i1<len1; i1++){
 let data17 = data16[i1];
 if(!((data17 === "time-series") || (data17 === "ai"))){
-const err40 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/addons/" + i1,schemaPath:"#/properties/services/additionalProperties/properties/addons/items/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.addons.items.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.addons.items.enum,parentSchema:schema31.properties.services.additionalProperties.properties.addons.items,data:data17};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-}
-}
-else {
-const err41 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/addons",schemaPath:"#/properties/services/additionalProperties/properties/addons/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.services.additionalProperties.properties.addons.type,parentSchema:schema31.properties.services.additionalProperties.properties.addons,data:data16};
+const err41 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/addons/" + i1,schemaPath:"#/properties/services/additionalProperties/properties/addons/items/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.addons.items.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.addons.items.enum,parentSchema:schema31.properties.services.additionalProperties.properties.addons.items,data:data17};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -553,11 +554,9 @@ vErrors.push(err41);
 errors++;
 }
 }
-if(data14.region_code !== undefined){
-let data18 = data14.region_code;
-if(typeof data18 === "string"){
-if(!pattern6.test(data18)){
-const err42 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/region_code",schemaPath:"#/properties/services/additionalProperties/properties/region_code/pattern",keyword:"pattern",params:{pattern: "^[a-z]{2}(-[a-z]+)+-[0-9]+$"},message:"must match pattern \""+"^[a-z]{2}(-[a-z]+)+-[0-9]+$"+"\"",schema:"^[a-z]{2}(-[a-z]+)+-[0-9]+$",parentSchema:schema31.properties.services.additionalProperties.properties.region_code,data:data18};
+}
+else {
+const err42 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/addons",schemaPath:"#/properties/services/additionalProperties/properties/addons/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.services.additionalProperties.properties.addons.type,parentSchema:schema31.properties.services.additionalProperties.properties.addons,data:data16};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -567,8 +566,11 @@ vErrors.push(err42);
 errors++;
 }
 }
-else {
-const err43 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/region_code",schemaPath:"#/properties/services/additionalProperties/properties/region_code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.region_code.type,parentSchema:schema31.properties.services.additionalProperties.properties.region_code,data:data18};
+if(data14.region_code !== undefined){
+let data18 = data14.region_code;
+if(typeof data18 === "string"){
+if(!pattern7.test(data18)){
+const err43 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/region_code",schemaPath:"#/properties/services/additionalProperties/properties/region_code/pattern",keyword:"pattern",params:{pattern: "^[a-z]{2}(-[a-z]+)+-[0-9]+$"},message:"must match pattern \""+"^[a-z]{2}(-[a-z]+)+-[0-9]+$"+"\"",schema:"^[a-z]{2}(-[a-z]+)+-[0-9]+$",parentSchema:schema31.properties.services.additionalProperties.properties.region_code,data:data18};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -578,10 +580,8 @@ vErrors.push(err43);
 errors++;
 }
 }
-if(data14.cpu_millis !== undefined){
-let data19 = data14.cpu_millis;
-if(!((((((((data19 === 500) || (data19 === 1000)) || (data19 === 2000)) || (data19 === 4000)) || (data19 === 8000)) || (data19 === 16000)) || (data19 === 32000)) || (data19 === "shared"))){
-const err44 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/cpu_millis",schemaPath:"#/properties/services/additionalProperties/properties/cpu_millis/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.cpu_millis.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.cpu_millis.enum,parentSchema:schema31.properties.services.additionalProperties.properties.cpu_millis,data:data19};
+else {
+const err44 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/region_code",schemaPath:"#/properties/services/additionalProperties/properties/region_code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.region_code.type,parentSchema:schema31.properties.services.additionalProperties.properties.region_code,data:data18};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -591,10 +591,10 @@ vErrors.push(err44);
 errors++;
 }
 }
-if(data14.memory_gbs !== undefined){
-let data20 = data14.memory_gbs;
-if(!((((((((data20 === 2) || (data20 === 4)) || (data20 === 8)) || (data20 === 16)) || (data20 === 32)) || (data20 === 64)) || (data20 === 128)) || (data20 === "shared"))){
-const err45 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/memory_gbs",schemaPath:"#/properties/services/additionalProperties/properties/memory_gbs/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.memory_gbs.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.memory_gbs.enum,parentSchema:schema31.properties.services.additionalProperties.properties.memory_gbs,data:data20};
+if(data14.cpu_millis !== undefined){
+let data19 = data14.cpu_millis;
+if(!((((((((data19 === 500) || (data19 === 1000)) || (data19 === 2000)) || (data19 === 4000)) || (data19 === 8000)) || (data19 === 16000)) || (data19 === 32000)) || (data19 === "shared"))){
+const err45 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/cpu_millis",schemaPath:"#/properties/services/additionalProperties/properties/cpu_millis/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.cpu_millis.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.cpu_millis.enum,parentSchema:schema31.properties.services.additionalProperties.properties.cpu_millis,data:data19};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -604,10 +604,10 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data14.environment !== undefined){
-let data21 = data14.environment;
-if(!(((data21 === "DEV") || (data21 === "PROD")) || (data21 === null))){
-const err46 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/environment",schemaPath:"#/properties/services/additionalProperties/properties/environment/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.environment.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.environment.enum,parentSchema:schema31.properties.services.additionalProperties.properties.environment,data:data21};
+if(data14.memory_gbs !== undefined){
+let data20 = data14.memory_gbs;
+if(!((((((((data20 === 2) || (data20 === 4)) || (data20 === 8)) || (data20 === 16)) || (data20 === 32)) || (data20 === 64)) || (data20 === 128)) || (data20 === "shared"))){
+const err46 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/memory_gbs",schemaPath:"#/properties/services/additionalProperties/properties/memory_gbs/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.memory_gbs.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.memory_gbs.enum,parentSchema:schema31.properties.services.additionalProperties.properties.memory_gbs,data:data20};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -617,10 +617,10 @@ vErrors.push(err46);
 errors++;
 }
 }
-if(data14.ha !== undefined){
-let data22 = data14.ha;
-if((!(data22 && typeof data22 == "object" && !Array.isArray(data22))) && (data22 !== null)){
-const err47 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha",schemaPath:"#/properties/services/additionalProperties/properties/ha/type",keyword:"type",params:{type: schema31.properties.services.additionalProperties.properties.ha.type},message:"must be object,null",schema:schema31.properties.services.additionalProperties.properties.ha.type,parentSchema:schema31.properties.services.additionalProperties.properties.ha,data:data22};
+if(data14.environment !== undefined){
+let data21 = data14.environment;
+if(!(((data21 === "DEV") || (data21 === "PROD")) || (data21 === null))){
+const err47 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/environment",schemaPath:"#/properties/services/additionalProperties/properties/environment/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.environment.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.environment.enum,parentSchema:schema31.properties.services.additionalProperties.properties.environment,data:data21};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -629,10 +629,11 @@ vErrors.push(err47);
 }
 errors++;
 }
-if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
-for(const key8 in data22){
-if(!((key8 === "replicas") || (key8 === "sync_replicas"))){
-const err48 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha",schemaPath:"#/properties/services/additionalProperties/properties/ha/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.ha,data:data22};
+}
+if(data14.ha !== undefined){
+let data22 = data14.ha;
+if((!(data22 && typeof data22 == "object" && !Array.isArray(data22))) && (data22 !== null)){
+const err48 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha",schemaPath:"#/properties/services/additionalProperties/properties/ha/type",keyword:"type",params:{type: schema31.properties.services.additionalProperties.properties.ha.type},message:"must be object,null",schema:schema31.properties.services.additionalProperties.properties.ha.type,parentSchema:schema31.properties.services.additionalProperties.properties.ha,data:data22};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -641,11 +642,10 @@ vErrors.push(err48);
 }
 errors++;
 }
-}
-if(data22.replicas !== undefined){
-let data23 = data22.replicas;
-if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
-const err49 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha/replicas",schemaPath:"#/properties/services/additionalProperties/properties/ha/properties/replicas/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.services.additionalProperties.properties.ha.properties.replicas.type,parentSchema:schema31.properties.services.additionalProperties.properties.ha.properties.replicas,data:data23};
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+for(const key8 in data22){
+if(!((key8 === "replicas") || (key8 === "sync_replicas"))){
+const err49 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha",schemaPath:"#/properties/services/additionalProperties/properties/ha/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.ha,data:data22};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -654,9 +654,11 @@ vErrors.push(err49);
 }
 errors++;
 }
-if((typeof data23 == "number") && (isFinite(data23))){
-if(data23 > 2 || isNaN(data23)){
-const err50 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha/replicas",schemaPath:"#/properties/services/additionalProperties/properties/ha/properties/replicas/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2},message:"must be <= 2",schema:2,parentSchema:schema31.properties.services.additionalProperties.properties.ha.properties.replicas,data:data23};
+}
+if(data22.replicas !== undefined){
+let data23 = data22.replicas;
+if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
+const err50 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha/replicas",schemaPath:"#/properties/services/additionalProperties/properties/ha/properties/replicas/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.services.additionalProperties.properties.ha.properties.replicas.type,parentSchema:schema31.properties.services.additionalProperties.properties.ha.properties.replicas,data:data23};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -665,8 +667,9 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(data23 < 0 || isNaN(data23)){
-const err51 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha/replicas",schemaPath:"#/properties/services/additionalProperties/properties/ha/properties/replicas/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.services.additionalProperties.properties.ha.properties.replicas,data:data23};
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 > 2 || isNaN(data23)){
+const err51 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha/replicas",schemaPath:"#/properties/services/additionalProperties/properties/ha/properties/replicas/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2},message:"must be <= 2",schema:2,parentSchema:schema31.properties.services.additionalProperties.properties.ha.properties.replicas,data:data23};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -675,12 +678,8 @@ vErrors.push(err51);
 }
 errors++;
 }
-}
-}
-if(data22.sync_replicas !== undefined){
-let data24 = data22.sync_replicas;
-if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
-const err52 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha/sync_replicas",schemaPath:"#/properties/services/additionalProperties/properties/ha/properties/sync_replicas/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.services.additionalProperties.properties.ha.properties.sync_replicas.type,parentSchema:schema31.properties.services.additionalProperties.properties.ha.properties.sync_replicas,data:data24};
+if(data23 < 0 || isNaN(data23)){
+const err52 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha/replicas",schemaPath:"#/properties/services/additionalProperties/properties/ha/properties/replicas/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.services.additionalProperties.properties.ha.properties.replicas,data:data23};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -689,9 +688,12 @@ vErrors.push(err52);
 }
 errors++;
 }
-if((typeof data24 == "number") && (isFinite(data24))){
-if(data24 > 1 || isNaN(data24)){
-const err53 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha/sync_replicas",schemaPath:"#/properties/services/additionalProperties/properties/ha/properties/sync_replicas/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.ha.properties.sync_replicas,data:data24};
+}
+}
+if(data22.sync_replicas !== undefined){
+let data24 = data22.sync_replicas;
+if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
+const err53 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha/sync_replicas",schemaPath:"#/properties/services/additionalProperties/properties/ha/properties/sync_replicas/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.services.additionalProperties.properties.ha.properties.sync_replicas.type,parentSchema:schema31.properties.services.additionalProperties.properties.ha.properties.sync_replicas,data:data24};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -700,13 +702,24 @@ vErrors.push(err53);
 }
 errors++;
 }
-if(data24 < 0 || isNaN(data24)){
-const err54 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha/sync_replicas",schemaPath:"#/properties/services/additionalProperties/properties/ha/properties/sync_replicas/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.services.additionalProperties.properties.ha.properties.sync_replicas,data:data24};
+if((typeof data24 == "number") && (isFinite(data24))){
+if(data24 > 1 || isNaN(data24)){
+const err54 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha/sync_replicas",schemaPath:"#/properties/services/additionalProperties/properties/ha/properties/sync_replicas/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.ha.properties.sync_replicas,data:data24};
 if(vErrors === null){
 vErrors = [err54];
 }
 else {
 vErrors.push(err54);
+}
+errors++;
+}
+if(data24 < 0 || isNaN(data24)){
+const err55 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha/sync_replicas",schemaPath:"#/properties/services/additionalProperties/properties/ha/properties/sync_replicas/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.services.additionalProperties.properties.ha.properties.sync_replicas,data:data24};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
 }
 errors++;
 }
@@ -717,12 +730,12 @@ errors++;
 if(data14.pooler !== undefined){
 let data25 = data14.pooler;
 if((typeof data25 !== "boolean") && (data25 !== null)){
-const err55 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/pooler",schemaPath:"#/properties/services/additionalProperties/properties/pooler/type",keyword:"type",params:{type: schema31.properties.services.additionalProperties.properties.pooler.type},message:"must be boolean,null",schema:schema31.properties.services.additionalProperties.properties.pooler.type,parentSchema:schema31.properties.services.additionalProperties.properties.pooler,data:data25};
+const err56 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/pooler",schemaPath:"#/properties/services/additionalProperties/properties/pooler/type",keyword:"type",params:{type: schema31.properties.services.additionalProperties.properties.pooler.type},message:"must be boolean,null",schema:schema31.properties.services.additionalProperties.properties.pooler.type,parentSchema:schema31.properties.services.additionalProperties.properties.pooler,data:data25};
 if(vErrors === null){
-vErrors = [err55];
+vErrors = [err56];
 }
 else {
-vErrors.push(err55);
+vErrors.push(err56);
 }
 errors++;
 }
@@ -734,18 +747,7 @@ let valid13 = false;
 const _errs61 = errors;
 if(typeof data26 === "string"){
 if(!pattern5.test(data26)){
-const err56 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,62}$"+"\"",schema:"^[a-z][a-z0-9-]{0,62}$",parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[0],data:data26};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
-errors++;
-}
-}
-else {
-const err57 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[0].type,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[0],data:data26};
+const err57 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,62}$"+"\"",schema:"^[a-z][a-z0-9-]{0,62}$",parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[0],data:data26};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -754,12 +756,9 @@ vErrors.push(err57);
 }
 errors++;
 }
-var _valid0 = _errs61 === errors;
-valid13 = valid13 || _valid0;
-const _errs63 = errors;
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-if(data26.id === undefined){
-const err58 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/1/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1].required,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1],data:data26};
+}
+else {
+const err58 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[0].type,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[0],data:data26};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -768,9 +767,12 @@ vErrors.push(err58);
 }
 errors++;
 }
-for(const key9 in data26){
-if(!(key9 === "id")){
-const err59 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1],data:data26};
+var _valid0 = _errs61 === errors;
+valid13 = valid13 || _valid0;
+const _errs63 = errors;
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+if(data26.id === undefined){
+const err59 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/1/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1].required,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1],data:data26};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -779,12 +781,9 @@ vErrors.push(err59);
 }
 errors++;
 }
-}
-if(data26.id !== undefined){
-let data27 = data26.id;
-if(typeof data27 === "string"){
-if(func1(data27) < 1){
-const err60 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc/id",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/1/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1].properties.id,data:data27};
+for(const key9 in data26){
+if(!(key9 === "id")){
+const err60 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1],data:data26};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -794,8 +793,11 @@ vErrors.push(err60);
 errors++;
 }
 }
-else {
-const err61 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc/id",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/1/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1].properties.id.type,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1].properties.id,data:data27};
+if(data26.id !== undefined){
+let data27 = data26.id;
+if(typeof data27 === "string"){
+if(func1(data27) < 1){
+const err61 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc/id",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/1/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1].properties.id,data:data27};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -805,9 +807,8 @@ vErrors.push(err61);
 errors++;
 }
 }
-}
 else {
-const err62 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1].type,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1],data:data26};
+const err62 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc/id",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/1/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1].properties.id.type,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1].properties.id,data:data27};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -816,11 +817,10 @@ vErrors.push(err62);
 }
 errors++;
 }
-var _valid0 = _errs63 === errors;
-valid13 = valid13 || _valid0;
-const _errs68 = errors;
-if(data26 !== null){
-const err63 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[2].type,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[2],data:data26};
+}
+}
+else {
+const err63 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1].type,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1],data:data26};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -829,15 +829,28 @@ vErrors.push(err63);
 }
 errors++;
 }
-var _valid0 = _errs68 === errors;
+var _valid0 = _errs63 === errors;
 valid13 = valid13 || _valid0;
-if(!valid13){
-const err64 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema31.properties.services.additionalProperties.properties.vpc.anyOf,parentSchema:schema31.properties.services.additionalProperties.properties.vpc,data:data26};
+const _errs68 = errors;
+if(data26 !== null){
+const err64 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[2].type,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[2],data:data26};
 if(vErrors === null){
 vErrors = [err64];
 }
 else {
 vErrors.push(err64);
+}
+errors++;
+}
+var _valid0 = _errs68 === errors;
+valid13 = valid13 || _valid0;
+if(!valid13){
+const err65 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema31.properties.services.additionalProperties.properties.vpc.anyOf,parentSchema:schema31.properties.services.additionalProperties.properties.vpc,data:data26};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
 }
 errors++;
 }
@@ -856,21 +869,7 @@ vErrors = null;
 if(data14.paused !== undefined){
 let data28 = data14.paused;
 if((typeof data28 !== "boolean") && (data28 !== null)){
-const err65 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/paused",schemaPath:"#/properties/services/additionalProperties/properties/paused/type",keyword:"type",params:{type: schema31.properties.services.additionalProperties.properties.paused.type},message:"must be boolean,null",schema:schema31.properties.services.additionalProperties.properties.paused.type,parentSchema:schema31.properties.services.additionalProperties.properties.paused,data:data28};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
-errors++;
-}
-}
-if(data14.password !== undefined){
-let data29 = data14.password;
-if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
-if(data29.from_env === undefined){
-const err66 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password",schemaPath:"#/properties/services/additionalProperties/properties/password/required",keyword:"required",params:{missingProperty: "from_env"},message:"must have required property '"+"from_env"+"'",schema:schema31.properties.services.additionalProperties.properties.password.required,parentSchema:schema31.properties.services.additionalProperties.properties.password,data:data29};
+const err66 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/paused",schemaPath:"#/properties/services/additionalProperties/properties/paused/type",keyword:"type",params:{type: schema31.properties.services.additionalProperties.properties.paused.type},message:"must be boolean,null",schema:schema31.properties.services.additionalProperties.properties.paused.type,parentSchema:schema31.properties.services.additionalProperties.properties.paused,data:data28};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -879,9 +878,12 @@ vErrors.push(err66);
 }
 errors++;
 }
-for(const key10 in data29){
-if(!((key10 === "from_env") || (key10 === "version"))){
-const err67 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password",schemaPath:"#/properties/services/additionalProperties/properties/password/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.password,data:data29};
+}
+if(data14.password !== undefined){
+let data29 = data14.password;
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+if(data29.from_env === undefined){
+const err67 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password",schemaPath:"#/properties/services/additionalProperties/properties/password/required",keyword:"required",params:{missingProperty: "from_env"},message:"must have required property '"+"from_env"+"'",schema:schema31.properties.services.additionalProperties.properties.password.required,parentSchema:schema31.properties.services.additionalProperties.properties.password,data:data29};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -890,12 +892,9 @@ vErrors.push(err67);
 }
 errors++;
 }
-}
-if(data29.from_env !== undefined){
-let data30 = data29.from_env;
-if(typeof data30 === "string"){
-if(!pattern11.test(data30)){
-const err68 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password/from_env",schemaPath:"#/properties/services/additionalProperties/properties/password/properties/from_env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_]*$",parentSchema:schema31.properties.services.additionalProperties.properties.password.properties.from_env,data:data30};
+for(const key10 in data29){
+if(!((key10 === "from_env") || (key10 === "version"))){
+const err68 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password",schemaPath:"#/properties/services/additionalProperties/properties/password/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.password,data:data29};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -905,8 +904,11 @@ vErrors.push(err68);
 errors++;
 }
 }
-else {
-const err69 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password/from_env",schemaPath:"#/properties/services/additionalProperties/properties/password/properties/from_env/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.password.properties.from_env.type,parentSchema:schema31.properties.services.additionalProperties.properties.password.properties.from_env,data:data30};
+if(data29.from_env !== undefined){
+let data30 = data29.from_env;
+if(typeof data30 === "string"){
+if(!pattern12.test(data30)){
+const err69 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password/from_env",schemaPath:"#/properties/services/additionalProperties/properties/password/properties/from_env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_]*$",parentSchema:schema31.properties.services.additionalProperties.properties.password.properties.from_env,data:data30};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -916,10 +918,8 @@ vErrors.push(err69);
 errors++;
 }
 }
-if(data29.version !== undefined){
-let data31 = data29.version;
-if(!(((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31))) && (isFinite(data31)))){
-const err70 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password/version",schemaPath:"#/properties/services/additionalProperties/properties/password/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.services.additionalProperties.properties.password.properties.version.type,parentSchema:schema31.properties.services.additionalProperties.properties.password.properties.version,data:data31};
+else {
+const err70 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password/from_env",schemaPath:"#/properties/services/additionalProperties/properties/password/properties/from_env/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.password.properties.from_env.type,parentSchema:schema31.properties.services.additionalProperties.properties.password.properties.from_env,data:data30};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -928,9 +928,11 @@ vErrors.push(err70);
 }
 errors++;
 }
-if((typeof data31 == "number") && (isFinite(data31))){
-if(data31 < 1 || isNaN(data31)){
-const err71 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password/version",schemaPath:"#/properties/services/additionalProperties/properties/password/properties/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.password.properties.version,data:data31};
+}
+if(data29.version !== undefined){
+let data31 = data29.version;
+if(!(((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31))) && (isFinite(data31)))){
+const err71 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password/version",schemaPath:"#/properties/services/additionalProperties/properties/password/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.services.additionalProperties.properties.password.properties.version.type,parentSchema:schema31.properties.services.additionalProperties.properties.password.properties.version,data:data31};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -939,11 +941,9 @@ vErrors.push(err71);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err72 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password",schemaPath:"#/properties/services/additionalProperties/properties/password/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.password.type,parentSchema:schema31.properties.services.additionalProperties.properties.password,data:data29};
+if((typeof data31 == "number") && (isFinite(data31))){
+if(data31 < 1 || isNaN(data31)){
+const err72 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password/version",schemaPath:"#/properties/services/additionalProperties/properties/password/properties/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.password.properties.version,data:data31};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -953,10 +953,10 @@ vErrors.push(err72);
 errors++;
 }
 }
-if(data14.protect !== undefined){
-let data32 = data14.protect;
-if(typeof data32 !== "boolean"){
-const err73 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/protect",schemaPath:"#/properties/services/additionalProperties/properties/protect/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.services.additionalProperties.properties.protect.type,parentSchema:schema31.properties.services.additionalProperties.properties.protect,data:data32};
+}
+}
+else {
+const err73 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password",schemaPath:"#/properties/services/additionalProperties/properties/password/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.password.type,parentSchema:schema31.properties.services.additionalProperties.properties.password,data:data29};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -966,11 +966,10 @@ vErrors.push(err73);
 errors++;
 }
 }
-if(data14.fork !== undefined){
-let data33 = data14.fork;
-if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
-if(data33.from === undefined){
-const err74 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema31.properties.services.additionalProperties.properties.fork.required,parentSchema:schema31.properties.services.additionalProperties.properties.fork,data:data33};
+if(data14.protect !== undefined){
+let data32 = data14.protect;
+if(typeof data32 !== "boolean"){
+const err74 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/protect",schemaPath:"#/properties/services/additionalProperties/properties/protect/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.services.additionalProperties.properties.protect.type,parentSchema:schema31.properties.services.additionalProperties.properties.protect,data:data32};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -979,8 +978,12 @@ vErrors.push(err74);
 }
 errors++;
 }
-if(data33.strategy === undefined){
-const err75 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/required",keyword:"required",params:{missingProperty: "strategy"},message:"must have required property '"+"strategy"+"'",schema:schema31.properties.services.additionalProperties.properties.fork.required,parentSchema:schema31.properties.services.additionalProperties.properties.fork,data:data33};
+}
+if(data14.fork !== undefined){
+let data33 = data14.fork;
+if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
+if(data33.from === undefined){
+const err75 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema31.properties.services.additionalProperties.properties.fork.required,parentSchema:schema31.properties.services.additionalProperties.properties.fork,data:data33};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -989,14 +992,24 @@ vErrors.push(err75);
 }
 errors++;
 }
-for(const key11 in data33){
-if(!(((key11 === "from") || (key11 === "strategy")) || (key11 === "target_time"))){
-const err76 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.fork,data:data33};
+if(data33.strategy === undefined){
+const err76 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/required",keyword:"required",params:{missingProperty: "strategy"},message:"must have required property '"+"strategy"+"'",schema:schema31.properties.services.additionalProperties.properties.fork.required,parentSchema:schema31.properties.services.additionalProperties.properties.fork,data:data33};
 if(vErrors === null){
 vErrors = [err76];
 }
 else {
 vErrors.push(err76);
+}
+errors++;
+}
+for(const key11 in data33){
+if(!(((key11 === "from") || (key11 === "strategy")) || (key11 === "target_time"))){
+const err77 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.fork,data:data33};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
 }
 errors++;
 }
@@ -1008,18 +1021,7 @@ let valid17 = false;
 const _errs86 = errors;
 if(typeof data34 === "string"){
 if(!pattern5.test(data34)){
-const err77 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,62}$"+"\"",schema:"^[a-z][a-z0-9-]{0,62}$",parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[0],data:data34};
-if(vErrors === null){
-vErrors = [err77];
-}
-else {
-vErrors.push(err77);
-}
-errors++;
-}
-}
-else {
-const err78 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[0].type,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[0],data:data34};
+const err78 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,62}$"+"\"",schema:"^[a-z][a-z0-9-]{0,62}$",parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[0],data:data34};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1028,12 +1030,9 @@ vErrors.push(err78);
 }
 errors++;
 }
-var _valid1 = _errs86 === errors;
-valid17 = valid17 || _valid1;
-const _errs88 = errors;
-if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
-if(data34.service_id === undefined){
-const err79 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/required",keyword:"required",params:{missingProperty: "service_id"},message:"must have required property '"+"service_id"+"'",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].required,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1],data:data34};
+}
+else {
+const err79 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[0].type,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[0],data:data34};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1042,9 +1041,12 @@ vErrors.push(err79);
 }
 errors++;
 }
-for(const key12 in data34){
-if(!(key12 === "service_id")){
-const err80 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1],data:data34};
+var _valid1 = _errs86 === errors;
+valid17 = valid17 || _valid1;
+const _errs88 = errors;
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+if(data34.service_id === undefined){
+const err80 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/required",keyword:"required",params:{missingProperty: "service_id"},message:"must have required property '"+"service_id"+"'",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].required,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1],data:data34};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1053,12 +1055,9 @@ vErrors.push(err80);
 }
 errors++;
 }
-}
-if(data34.service_id !== undefined){
-let data35 = data34.service_id;
-if(typeof data35 === "string"){
-if(func1(data35) < 1){
-const err81 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from/service_id",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/properties/service_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].properties.service_id,data:data35};
+for(const key12 in data34){
+if(!(key12 === "service_id")){
+const err81 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1],data:data34};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1068,8 +1067,11 @@ vErrors.push(err81);
 errors++;
 }
 }
-else {
-const err82 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from/service_id",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/properties/service_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].properties.service_id.type,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].properties.service_id,data:data35};
+if(data34.service_id !== undefined){
+let data35 = data34.service_id;
+if(typeof data35 === "string"){
+if(func1(data35) < 1){
+const err82 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from/service_id",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/properties/service_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].properties.service_id,data:data35};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1079,9 +1081,8 @@ vErrors.push(err82);
 errors++;
 }
 }
-}
 else {
-const err83 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].type,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1],data:data34};
+const err83 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from/service_id",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/properties/service_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].properties.service_id.type,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].properties.service_id,data:data35};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1090,15 +1091,27 @@ vErrors.push(err83);
 }
 errors++;
 }
-var _valid1 = _errs88 === errors;
-valid17 = valid17 || _valid1;
-if(!valid17){
-const err84 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from,data:data34};
+}
+}
+else {
+const err84 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].type,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1],data:data34};
 if(vErrors === null){
 vErrors = [err84];
 }
 else {
 vErrors.push(err84);
+}
+errors++;
+}
+var _valid1 = _errs88 === errors;
+valid17 = valid17 || _valid1;
+if(!valid17){
+const err85 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from,data:data34};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
 }
 errors++;
 }
@@ -1117,20 +1130,7 @@ vErrors = null;
 if(data33.strategy !== undefined){
 let data36 = data33.strategy;
 if(!(((data36 === "LAST_SNAPSHOT") || (data36 === "NOW")) || (data36 === "PITR"))){
-const err85 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/strategy",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/strategy/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.fork.properties.strategy.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.fork.properties.strategy.enum,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.strategy,data:data36};
-if(vErrors === null){
-vErrors = [err85];
-}
-else {
-vErrors.push(err85);
-}
-errors++;
-}
-}
-if(data33.target_time !== undefined){
-let data37 = data33.target_time;
-if(!(typeof data37 === "string")){
-const err86 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/target_time",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/target_time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.fork.properties.target_time.type,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.target_time,data:data37};
+const err86 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/strategy",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/strategy/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.fork.properties.strategy.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.fork.properties.strategy.enum,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.strategy,data:data36};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1140,14 +1140,27 @@ vErrors.push(err86);
 errors++;
 }
 }
-}
-else {
-const err87 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.fork.type,parentSchema:schema31.properties.services.additionalProperties.properties.fork,data:data33};
+if(data33.target_time !== undefined){
+let data37 = data33.target_time;
+if(!(typeof data37 === "string")){
+const err87 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/target_time",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/target_time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.fork.properties.target_time.type,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.target_time,data:data37};
 if(vErrors === null){
 vErrors = [err87];
 }
 else {
 vErrors.push(err87);
+}
+errors++;
+}
+}
+}
+else {
+const err88 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.fork.type,parentSchema:schema31.properties.services.additionalProperties.properties.fork,data:data33};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
 }
 errors++;
 }
@@ -1159,18 +1172,7 @@ for(const key13 in data38){
 const _errs98 = errors;
 if(typeof key13 === "string"){
 if(!pattern5.test(key13)){
-const err88 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,62}$"+"\"",schema:"^[a-z][a-z0-9-]{0,62}$",parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.propertyNames,data:key13,propertyName:key13};
-if(vErrors === null){
-vErrors = [err88];
-}
-else {
-vErrors.push(err88);
-}
-errors++;
-}
-}
-else {
-const err89 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.replica_sets.propertyNames.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.propertyNames,data:key13,propertyName:key13};
+const err89 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,62}$"+"\"",schema:"^[a-z][a-z0-9-]{0,62}$",parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.propertyNames,data:key13,propertyName:key13};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1179,9 +1181,9 @@ vErrors.push(err89);
 }
 errors++;
 }
-var valid19 = _errs98 === errors;
-if(!valid19){
-const err90 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/propertyNames",keyword:"propertyNames",params:{propertyName: key13},message:"property name must be valid",schema:schema31.properties.services.additionalProperties.properties.replica_sets.propertyNames,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets,data:data38};
+}
+else {
+const err90 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.replica_sets.propertyNames.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.propertyNames,data:key13,propertyName:key13};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1190,12 +1192,9 @@ vErrors.push(err90);
 }
 errors++;
 }
-}
-for(const key14 in data38){
-let data39 = data38[key14];
-if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
-if(data39.cpu_millis === undefined){
-const err91 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/required",keyword:"required",params:{missingProperty: "cpu_millis"},message:"must have required property '"+"cpu_millis"+"'",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.required,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data39};
+var valid19 = _errs98 === errors;
+if(!valid19){
+const err91 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/propertyNames",keyword:"propertyNames",params:{propertyName: key13},message:"property name must be valid",schema:schema31.properties.services.additionalProperties.properties.replica_sets.propertyNames,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets,data:data38};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1204,8 +1203,12 @@ vErrors.push(err91);
 }
 errors++;
 }
-if(data39.memory_gbs === undefined){
-const err92 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/required",keyword:"required",params:{missingProperty: "memory_gbs"},message:"must have required property '"+"memory_gbs"+"'",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.required,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data39};
+}
+for(const key14 in data38){
+let data39 = data38[key14];
+if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
+if(data39.cpu_millis === undefined){
+const err92 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/required",keyword:"required",params:{missingProperty: "cpu_millis"},message:"must have required property '"+"cpu_millis"+"'",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.required,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data39};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1214,8 +1217,8 @@ vErrors.push(err92);
 }
 errors++;
 }
-if(data39.nodes === undefined){
-const err93 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/required",keyword:"required",params:{missingProperty: "nodes"},message:"must have required property '"+"nodes"+"'",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.required,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data39};
+if(data39.memory_gbs === undefined){
+const err93 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/required",keyword:"required",params:{missingProperty: "memory_gbs"},message:"must have required property '"+"memory_gbs"+"'",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.required,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data39};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1224,9 +1227,8 @@ vErrors.push(err93);
 }
 errors++;
 }
-for(const key15 in data39){
-if(!(((((((key15 === "name") || (key15 === "cpu_millis")) || (key15 === "memory_gbs")) || (key15 === "nodes")) || (key15 === "pooler")) || (key15 === "environment")) || (key15 === "protect"))){
-const err94 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data39};
+if(data39.nodes === undefined){
+const err94 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/required",keyword:"required",params:{missingProperty: "nodes"},message:"must have required property '"+"nodes"+"'",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.required,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data39};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1235,12 +1237,9 @@ vErrors.push(err94);
 }
 errors++;
 }
-}
-if(data39.name !== undefined){
-let data40 = data39.name;
-if(typeof data40 === "string"){
-if(func1(data40) > 128){
-const err95 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/name/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.name,data:data40};
+for(const key15 in data39){
+if(!(((((((key15 === "name") || (key15 === "cpu_millis")) || (key15 === "memory_gbs")) || (key15 === "nodes")) || (key15 === "pooler")) || (key15 === "environment")) || (key15 === "protect"))){
+const err95 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data39};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1249,8 +1248,12 @@ vErrors.push(err95);
 }
 errors++;
 }
-if(func1(data40) < 1){
-const err96 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.name,data:data40};
+}
+if(data39.name !== undefined){
+let data40 = data39.name;
+if(typeof data40 === "string"){
+if(func1(data40) > 128){
+const err96 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/name/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.name,data:data40};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1259,9 +1262,8 @@ vErrors.push(err96);
 }
 errors++;
 }
-}
-else {
-const err97 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.name.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.name,data:data40};
+if(func1(data40) < 1){
+const err97 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.name,data:data40};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1271,10 +1273,8 @@ vErrors.push(err97);
 errors++;
 }
 }
-if(data39.cpu_millis !== undefined){
-let data41 = data39.cpu_millis;
-if(!(((((((data41 === 500) || (data41 === 1000)) || (data41 === 2000)) || (data41 === 4000)) || (data41 === 8000)) || (data41 === 16000)) || (data41 === 32000))){
-const err98 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/cpu_millis",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/cpu_millis/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.cpu_millis.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.cpu_millis.enum,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.cpu_millis,data:data41};
+else {
+const err98 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.name.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.name,data:data40};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1284,10 +1284,10 @@ vErrors.push(err98);
 errors++;
 }
 }
-if(data39.memory_gbs !== undefined){
-let data42 = data39.memory_gbs;
-if(!(((((((data42 === 2) || (data42 === 4)) || (data42 === 8)) || (data42 === 16)) || (data42 === 32)) || (data42 === 64)) || (data42 === 128))){
-const err99 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/memory_gbs",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/memory_gbs/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.memory_gbs.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.memory_gbs.enum,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.memory_gbs,data:data42};
+if(data39.cpu_millis !== undefined){
+let data41 = data39.cpu_millis;
+if(!(((((((data41 === 500) || (data41 === 1000)) || (data41 === 2000)) || (data41 === 4000)) || (data41 === 8000)) || (data41 === 16000)) || (data41 === 32000))){
+const err99 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/cpu_millis",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/cpu_millis/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.cpu_millis.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.cpu_millis.enum,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.cpu_millis,data:data41};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1297,10 +1297,10 @@ vErrors.push(err99);
 errors++;
 }
 }
-if(data39.nodes !== undefined){
-let data43 = data39.nodes;
-if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
-const err100 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/nodes",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/nodes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.nodes.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.nodes,data:data43};
+if(data39.memory_gbs !== undefined){
+let data42 = data39.memory_gbs;
+if(!(((((((data42 === 2) || (data42 === 4)) || (data42 === 8)) || (data42 === 16)) || (data42 === 32)) || (data42 === 64)) || (data42 === 128))){
+const err100 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/memory_gbs",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/memory_gbs/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.memory_gbs.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.memory_gbs.enum,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.memory_gbs,data:data42};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1309,9 +1309,11 @@ vErrors.push(err100);
 }
 errors++;
 }
-if((typeof data43 == "number") && (isFinite(data43))){
-if(data43 > 10 || isNaN(data43)){
-const err101 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/nodes",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/nodes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10",schema:10,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.nodes,data:data43};
+}
+if(data39.nodes !== undefined){
+let data43 = data39.nodes;
+if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
+const err101 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/nodes",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/nodes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.nodes.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.nodes,data:data43};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1320,8 +1322,9 @@ vErrors.push(err101);
 }
 errors++;
 }
-if(data43 < 1 || isNaN(data43)){
-const err102 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/nodes",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/nodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.nodes,data:data43};
+if((typeof data43 == "number") && (isFinite(data43))){
+if(data43 > 10 || isNaN(data43)){
+const err102 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/nodes",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/nodes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10",schema:10,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.nodes,data:data43};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1330,12 +1333,8 @@ vErrors.push(err102);
 }
 errors++;
 }
-}
-}
-if(data39.pooler !== undefined){
-let data44 = data39.pooler;
-if((typeof data44 !== "boolean") && (data44 !== null)){
-const err103 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/pooler",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/pooler/type",keyword:"type",params:{type: schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.pooler.type},message:"must be boolean,null",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.pooler.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.pooler,data:data44};
+if(data43 < 1 || isNaN(data43)){
+const err103 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/nodes",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/nodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.nodes,data:data43};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1345,10 +1344,11 @@ vErrors.push(err103);
 errors++;
 }
 }
-if(data39.environment !== undefined){
-let data45 = data39.environment;
-if(!(((data45 === "DEV") || (data45 === "PROD")) || (data45 === null))){
-const err104 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/environment",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/environment/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.environment.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.environment.enum,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.environment,data:data45};
+}
+if(data39.pooler !== undefined){
+let data44 = data39.pooler;
+if((typeof data44 !== "boolean") && (data44 !== null)){
+const err104 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/pooler",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/pooler/type",keyword:"type",params:{type: schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.pooler.type},message:"must be boolean,null",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.pooler.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.pooler,data:data44};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1358,10 +1358,10 @@ vErrors.push(err104);
 errors++;
 }
 }
-if(data39.protect !== undefined){
-let data46 = data39.protect;
-if(typeof data46 !== "boolean"){
-const err105 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/protect",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/protect/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.protect.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.protect,data:data46};
+if(data39.environment !== undefined){
+let data45 = data39.environment;
+if(!(((data45 === "DEV") || (data45 === "PROD")) || (data45 === null))){
+const err105 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/environment",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/environment/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.environment.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.environment.enum,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.environment,data:data45};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1371,9 +1371,10 @@ vErrors.push(err105);
 errors++;
 }
 }
-}
-else {
-const err106 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data39};
+if(data39.protect !== undefined){
+let data46 = data39.protect;
+if(typeof data46 !== "boolean"){
+const err106 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/protect",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/protect/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.protect.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.protect,data:data46};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1385,7 +1386,7 @@ errors++;
 }
 }
 else {
-const err107 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.replica_sets.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets,data:data38};
+const err107 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data39};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1395,12 +1396,9 @@ vErrors.push(err107);
 errors++;
 }
 }
-if(data14.cpu_millis !== undefined){
-if(data14.memory_gbs === undefined){
-const err108 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/dependentRequired",keyword:"dependentRequired",params:{property: "cpu_millis",
-    missingProperty: "memory_gbs",
-    depsCount: 1,
-    deps: "memory_gbs"},message:"must have property memory_gbs when property cpu_millis is present",schema:schema31.properties.services.additionalProperties.dependentRequired,parentSchema:schema31.properties.services.additionalProperties,data:data14};
+}
+else {
+const err108 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.replica_sets.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets,data:data38};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1410,12 +1408,12 @@ vErrors.push(err108);
 errors++;
 }
 }
-if(data14.memory_gbs !== undefined){
-if(data14.cpu_millis === undefined){
-const err109 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/dependentRequired",keyword:"dependentRequired",params:{property: "memory_gbs",
-    missingProperty: "cpu_millis",
+if(data14.cpu_millis !== undefined){
+if(data14.memory_gbs === undefined){
+const err109 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/dependentRequired",keyword:"dependentRequired",params:{property: "cpu_millis",
+    missingProperty: "memory_gbs",
     depsCount: 1,
-    deps: "cpu_millis"},message:"must have property cpu_millis when property memory_gbs is present",schema:schema31.properties.services.additionalProperties.dependentRequired,parentSchema:schema31.properties.services.additionalProperties,data:data14};
+    deps: "memory_gbs"},message:"must have property memory_gbs when property cpu_millis is present",schema:schema31.properties.services.additionalProperties.dependentRequired,parentSchema:schema31.properties.services.additionalProperties,data:data14};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1425,9 +1423,12 @@ vErrors.push(err109);
 errors++;
 }
 }
-}
-else {
-const err110 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.type,parentSchema:schema31.properties.services.additionalProperties,data:data14};
+if(data14.memory_gbs !== undefined){
+if(data14.cpu_millis === undefined){
+const err110 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/dependentRequired",keyword:"dependentRequired",params:{property: "memory_gbs",
+    missingProperty: "cpu_millis",
+    depsCount: 1,
+    deps: "cpu_millis"},message:"must have property cpu_millis when property memory_gbs is present",schema:schema31.properties.services.additionalProperties.dependentRequired,parentSchema:schema31.properties.services.additionalProperties,data:data14};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1439,12 +1440,24 @@ errors++;
 }
 }
 else {
-const err111 = {instancePath:instancePath+"/services",schemaPath:"#/properties/services/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.type,parentSchema:schema31.properties.services,data:data13};
+const err111 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.type,parentSchema:schema31.properties.services.additionalProperties,data:data14};
 if(vErrors === null){
 vErrors = [err111];
 }
 else {
 vErrors.push(err111);
+}
+errors++;
+}
+}
+}
+else {
+const err112 = {instancePath:instancePath+"/services",schemaPath:"#/properties/services/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.type,parentSchema:schema31.properties.services,data:data13};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
 }
 errors++;
 }
@@ -1457,17 +1470,7 @@ for(let i2=0; i2<len2; i2++){
 let data48 = data47[i2];
 if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
 if(data48.from === undefined){
-const err112 = {instancePath:instancePath+"/moved/" + i2,schemaPath:"#/properties/moved/items/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema31.properties.moved.items.required,parentSchema:schema31.properties.moved.items,data:data48};
-if(vErrors === null){
-vErrors = [err112];
-}
-else {
-vErrors.push(err112);
-}
-errors++;
-}
-if(data48.to === undefined){
-const err113 = {instancePath:instancePath+"/moved/" + i2,schemaPath:"#/properties/moved/items/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema31.properties.moved.items.required,parentSchema:schema31.properties.moved.items,data:data48};
+const err113 = {instancePath:instancePath+"/moved/" + i2,schemaPath:"#/properties/moved/items/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema31.properties.moved.items.required,parentSchema:schema31.properties.moved.items,data:data48};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1476,9 +1479,8 @@ vErrors.push(err113);
 }
 errors++;
 }
-for(const key16 in data48){
-if(!((key16 === "from") || (key16 === "to"))){
-const err114 = {instancePath:instancePath+"/moved/" + i2,schemaPath:"#/properties/moved/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.moved.items,data:data48};
+if(data48.to === undefined){
+const err114 = {instancePath:instancePath+"/moved/" + i2,schemaPath:"#/properties/moved/items/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema31.properties.moved.items.required,parentSchema:schema31.properties.moved.items,data:data48};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1487,11 +1489,9 @@ vErrors.push(err114);
 }
 errors++;
 }
-}
-if(data48.from !== undefined){
-let data49 = data48.from;
-if(typeof data49 !== "string"){
-const err115 = {instancePath:instancePath+"/moved/" + i2+"/from",schemaPath:"#/properties/moved/items/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.moved.items.properties.from.type,parentSchema:schema31.properties.moved.items.properties.from,data:data49};
+for(const key16 in data48){
+if(!((key16 === "from") || (key16 === "to"))){
+const err115 = {instancePath:instancePath+"/moved/" + i2,schemaPath:"#/properties/moved/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.moved.items,data:data48};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1501,10 +1501,10 @@ vErrors.push(err115);
 errors++;
 }
 }
-if(data48.to !== undefined){
-let data50 = data48.to;
-if(typeof data50 !== "string"){
-const err116 = {instancePath:instancePath+"/moved/" + i2+"/to",schemaPath:"#/properties/moved/items/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.moved.items.properties.to.type,parentSchema:schema31.properties.moved.items.properties.to,data:data50};
+if(data48.from !== undefined){
+let data49 = data48.from;
+if(typeof data49 !== "string"){
+const err116 = {instancePath:instancePath+"/moved/" + i2+"/from",schemaPath:"#/properties/moved/items/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.moved.items.properties.from.type,parentSchema:schema31.properties.moved.items.properties.from,data:data49};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1514,9 +1514,10 @@ vErrors.push(err116);
 errors++;
 }
 }
-}
-else {
-const err117 = {instancePath:instancePath+"/moved/" + i2,schemaPath:"#/properties/moved/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.moved.items.type,parentSchema:schema31.properties.moved.items,data:data48};
+if(data48.to !== undefined){
+let data50 = data48.to;
+if(typeof data50 !== "string"){
+const err117 = {instancePath:instancePath+"/moved/" + i2+"/to",schemaPath:"#/properties/moved/items/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.moved.items.properties.to.type,parentSchema:schema31.properties.moved.items.properties.to,data:data50};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1528,7 +1529,7 @@ errors++;
 }
 }
 else {
-const err118 = {instancePath:instancePath+"/moved",schemaPath:"#/properties/moved/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.moved.type,parentSchema:schema31.properties.moved,data:data47};
+const err118 = {instancePath:instancePath+"/moved/" + i2,schemaPath:"#/properties/moved/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.moved.items.type,parentSchema:schema31.properties.moved.items,data:data48};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1540,12 +1541,24 @@ errors++;
 }
 }
 else {
-const err119 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+const err119 = {instancePath:instancePath+"/moved",schemaPath:"#/properties/moved/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.moved.type,parentSchema:schema31.properties.moved,data:data47};
 if(vErrors === null){
 vErrors = [err119];
 }
 else {
 vErrors.push(err119);
+}
+errors++;
+}
+}
+}
+else {
+const err120 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
 }
 errors++;
 }

@@ -2,6 +2,7 @@
 // project overlapping (peering and routing need disjoint blocks).
 import type { Diagnostic } from '../../model/diagnostics.js';
 import { describeSource, diagnosticAt, sourceOf, type Entry } from '../merge.js';
+import { CIDR_SHAPE_REGEX } from '../schema.js';
 import { str, type Rule } from './rule.js';
 
 export interface Cidr {
@@ -29,6 +30,8 @@ export function parseCidr(text: string): Cidr | string {
   return { base, prefix };
 }
 
+const CIDR_SHAPE = new RegExp(CIDR_SHAPE_REGEX);
+
 const lastAddress = (c: Cidr): number => c.base + 2 ** (32 - c.prefix) - 1;
 
 export const cidrRule: Rule = {
@@ -38,7 +41,8 @@ export const cidrRule: Rule = {
     const valid: Array<{ vpc: Entry; text: string; cidr: Cidr }> = [];
     for (const vpc of config.vpcs) {
       const text = str(vpc.value, 'cidr');
-      if (text === undefined) continue;
+      // A string without the a.b.c.d/n shape is reported by the schema.
+      if (text === undefined || !CIDR_SHAPE.test(text)) continue;
       const parsed = parseCidr(text);
       if (typeof parsed === 'string') {
         errors.push(diagnosticAt(vpc.origin, ['cidr'], `vpcs.${vpc.key}.cidr: ${JSON.stringify(text)} ${parsed}`, 'cidr'));

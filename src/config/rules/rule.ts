@@ -35,9 +35,11 @@ export function replicaSetsOf(service: Entry): Entry[] {
   const sets = record(service.value, 'replica_sets');
   const entries = !sets
     ? []
-    : Object.entries(sets).flatMap(([key, value]) =>
-        isRecord(value) ? [{ key, value, origin: { ...service.origin, path: [...service.origin.path, 'replica_sets', key] } }] : [],
-      );
+    : Object.entries(sets).map(([key, value]) => ({
+        key,
+        value: isRecord(value) ? value : {},
+        origin: { ...service.origin, path: [...service.origin.path, 'replica_sets', key] },
+      }));
   replicaSetCache.set(service, entries);
   return entries;
 }

@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { parseFastYaml } from '../../../src/config/fast-yaml.js';
 import { LightLocator, type PathSeg } from '../../../src/config/locate.js';
 import { parseWithYamlPackage } from '../../../src/config/parse-yaml.js';
+// @ts-expect-error: a plain JS script without type declarations
+import { generateLargeConfig } from '../../../scripts/gen-large-config.js';
 
 const EXAMPLES = join(import.meta.dirname, '..', '..', '..', 'examples');
 
@@ -21,8 +23,9 @@ function pathsOf(value: unknown, prefix: PathSeg[] = []): PathSeg[][] {
 
 /** 'same' when the fast reader accepted the text and agrees with the yaml package; 'handed over' when it declined. */
 function compare(text: string): 'same' | 'handed over' {
-  const light = parseFastYaml(text);
-  if (!light) return 'handed over';
+  const parsed = parseFastYaml(text);
+  if (!parsed) return 'handed over';
+  const light = parsed.root;
   const full = parseWithYamlPackage(text, 'f.yaml');
   if (!full.ok) throw new Error(`fast reader accepted what yaml refuses:\n${text}\n${full.errors.map((e) => e.message).join('\n')}`);
   expect(light.value).toStrictEqual(full.data);
@@ -35,8 +38,12 @@ function compare(text: string): 'same' | 'handed over' {
 }
 
 describe('fast YAML reader', () => {
-  it.each(['quickstart.yaml'])('reads %s itself', (name) => {
+  it.each(['quickstart.yaml', 'full.yaml'])('reads %s itself', (name) => {
     expect(compare(readFileSync(join(EXAMPLES, name), 'utf8'))).toBe('same');
+  });
+
+  it('reads a generated 1,000-service file itself (the `dbform validate` speed target depends on it)', () => {
+    expect(compare(generateLargeConfig(1000))).toBe('same');
   });
 
   it.each([
@@ -49,13 +56,26 @@ describe('fast YAML reader', () => {
     '"quoted key": 1\n\'single\': 2\n',
     'a: [ ]\nb: { }\nc: [[1, 2], [3]]\n',
     'x: café\ny: 😀\n',
+    'x-d: &d\n  a: 1\n  b: [1, 2]\ns:\n  <<: *d\n  b: 3\nt: *d\nu:\n  - *d\n  - &e {c: 1}\n  - *e\n',
+    'a: &x 1\nb: *x\nc: &y\n  - p\n  - q\nd: *y # comment\n',
+    // The latest anchor of a name in document order wins, even when it is inside the earlier one.
+    'services: &a0\n a: &a0 x\n cidr:\n - x\na:\n- *a0\n',
+    'a: &a\n  k: 1\nb:\n  k: 2\n  <<: *a\n  m: {}\n',
   ])('agrees with the yaml package on %j', (text) => {
     expect(compare(text)).toBe('same');
   });
 
   it.each([
-    ['anchors', 'a: &x 1\nb: *x\n'],
-    ['merge keys', 'a: {x: 1}\nb:\n  <<: {y: 2}\n'],
+    ['a merge of a mapping written in place', 'a: {x: 1}\nb:\n  <<: {y: 2}\n'],
+    ['a merge of a list of anchors', 'a: &a {x: 1}\nb: &b {y: 1}\nc:\n  <<: [*a, *b]\n'],
+    ['a merge of a scalar', 'a: &a 1\nc:\n  <<: *a\n'],
+    ['two merges in one mapping', 'a: &a {x: 1}\nb: &b {y: 1}\nc:\n  <<: *a\n  <<: *b\n'],
+    ['an alias before its anchor', 'a: *x\nb: &x 1\n'],
+    ['an alias to no anchor', 'a: *nope\n'],
+    ['an anchor on nothing', 'a: &x\nb: 1\n'],
+    ['aliases inside an anchored value', 'a: &a [1]\nb: &b\n  c: *a\n'],
+    ['aliases in flow collections', 'a: &a 1\nb: [*a]\n'],
+    ['an anchor on a key', '&k a: 1\n'],
     ['block scalars', 'a: |\n  text\n'],
     ['multi-line plain scalars', 'a: one\n  two\n'],
     ['multi-line quoted scalars', 'a: "one\n  two"\n'],
@@ -80,12 +100,14 @@ describe('fast YAML reader', () => {
   });
 
   const KEYS = ['a', 'b', 'name', 'x-y', 'a.b', '1', 'true', 'null', '"q"', "'s'", 'a b', '<<', 'k:'];
+  const PROPS = ['&a0 ', '&a1 ', '&a0', '*a0', '*a1', '*a1 ', '*a0 # c'];
   const SCALARS = [
     '', '~', 'null', 'Null', 'nUll', 'true', 'True', 'tRue', 'FALSE', '0', '-0', '+1', '007', '0o17', '0O17', '0x1F', '0X1F',
     '1.5', '1.', '.5', '1e3', '1E-3', '+.inf', '-.Inf', '.nan', '.NaN', '1_000', '2026-01-01', 'a b', 'a#b', 'a #b', 'a:b', 'a: b',
     'a:', '-a', '- a', '?a', ':a', '"q"', "'s'", '"a\\"b"', "'it''s'", '"\\u00e9"', '"\\x41"', '"\\t"', '"\\e"', '"\\', '[1, 2]',
     '[]', '{}', '{a: 1}', '{a: [1, {b: c}]}', '[a, b,]', '[a b]', '{a: 1, a: 2}', '{a:1}', '[a: 1]', '&x v', '*x', '!t v', '|', '>',
     '@x', '`x', '%x', 'é', '😀', 'x ', '#c', ' # c', '"unterminated', "'", ',a', ']', '{', 'a\tb', '\u0085', '\uFEFFx',
+    ...PROPS, '&a0 x', '&a1 [1, 2]', '&a0 {k: v}', '&a1 "q"', '& x', '*', '*a0 x', '&a0 *a1',
   ];
   const line = fc.tuple(fc.integer({ min: 0, max: 6 }), fc.constantFrom(...KEYS), fc.constantFrom(...SCALARS), fc.integer({ min: 0, max: 6 })).map(
     ([indent, key, scalar, kind]) => {
@@ -105,12 +127,19 @@ describe('fast YAML reader', () => {
 
   // Well-formed trees rendered in block style, with tricky scalars and keys at the leaves.
   type Tree = string | { map: Array<[string, Tree]> } | { seq: Tree[] };
-  const scalar = fc.oneof({ weight: 3, arbitrary: fc.constantFrom('x', 'db', '10.0.0.0/16', '2000', 'us-east-1', 'PROD') }, { weight: 2, arbitrary: fc.constantFrom(...SCALARS) });
+  const scalar = fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom('x', 'db', '10.0.0.0/16', '2000', 'us-east-1', 'PROD') },
+    { weight: 2, arbitrary: fc.constantFrom(...SCALARS) },
+    { weight: 1, arbitrary: fc.constantFrom('*a0', '*a1') },
+  );
   const { tree } = fc.letrec<{ tree: Tree; map: Tree; seq: Tree }>((tie) => ({
     tree: fc.oneof({ depthSize: 'small', withCrossShrink: true }, scalar, tie('map'), tie('seq')),
-    map: fc.array(fc.tuple(fc.oneof({ weight: 4, arbitrary: fc.constantFrom('a', 'b', 'name', 'cidr') }, { weight: 1, arbitrary: fc.constantFrom(...KEYS) }), tie('tree')), { minLength: 1, maxLength: 4 }).map((map) => ({ map })),
+    map: fc.array(fc.tuple(fc.oneof({ weight: 4, arbitrary: fc.constantFrom('a', 'b', 'name', 'cidr') }, { weight: 1, arbitrary: fc.constantFrom(...KEYS, '<<') }), tie('tree')), { minLength: 1, maxLength: 4 }).map((map) => ({ map })),
     seq: fc.array(tie('tree'), { minLength: 1, maxLength: 3 }).map((seq) => ({ seq })),
   }));
+
+  // Every third block collection gets an anchor; scalars may be aliases (`*a0`) or merges.
+  const anchorFor = (n: number) => (n % 3 === 0 ? ` &a${n % 2}` : '');
 
   function render(node: Tree, indent: number, step: number, out: string[], lead = ''): void {
     const pad = ' '.repeat(indent);
@@ -122,9 +151,9 @@ describe('fast YAML reader', () => {
       node.map.forEach(([key, value], i) => {
         const first = i === 0 ? `${pad}${lead}` : ' '.repeat(indent + lead.length);
         const inner = indent + lead.length;
-        if (typeof value === 'string') out.push(`${first}${key}: ${value}`);
+        if (typeof value === 'string') out.push(`${first}${key === '<<' ? '<<' : key}: ${value}`);
         else {
-          out.push(`${first}${key}:`);
+          out.push(`${first}${key}:${anchorFor(out.length)}`);
           render(value, 'seq' in value && step === 0 ? inner : inner + Math.max(step, 1), step, out);
         }
       });
@@ -151,7 +180,7 @@ describe('fast YAML reader', () => {
       { seed: 20261122, numRuns: 3000 },
     );
     // The generator must exercise the fast path, not only the hand-over.
-    expect(accepted).toBeGreaterThan(500);
+    expect(accepted).toBeGreaterThan(300);
   });
 
   it('agrees with the yaml package on line-level edits of the examples (seeded)', () => {

@@ -93,6 +93,20 @@ describe('loadConfigText: normalization', () => {
     ]);
   });
 
+  it('expands one anchor used by thousands of services', () => {
+    let text = `${HEAD}x-small: &small\n  cpu_millis: 500\n  memory_gbs: 2\nservices:\n`;
+    for (let i = 0; i < 3000; i++) text += `  s${i}: *small\n`;
+    const state = load(text);
+    expect(state.services).toHaveLength(3000);
+    expect(state.services[2999]!.size).toEqual({ cpuMillis: 500, memoryGbs: 2 });
+  });
+
+  it('reports a problem inside an anchor once, where the anchor is', () => {
+    let text = `${HEAD}x-small: &small\n  cpu_millis: 500\n  memory_gbs: 2\n  region_code: \${env:REGION}\nservices:\n`;
+    for (let i = 0; i < 50; i++) text += `  s${i}: *small\n`;
+    expect(errorsOf(text)).toEqual(['dbform.yaml:6:16: services.s0.region_code: environment variable REGION is not set (used as ${env:REGION})']);
+  });
+
   it('reads CRLF line endings, a UTF-8 byte order mark and non-ASCII names', () => {
     const bytes = new TextEncoder().encode(`\uFEFF${HEAD}services:\r\n  db:\r\n    name: "café-ü"\r\n`.replace(/\n/g, '\r\n').replace(/\r\r/g, '\r'));
     const result = loadConfigText(bytes, 'dbform.yaml', { env: {} });
@@ -183,6 +197,25 @@ describe('several files', () => {
       { env: {} },
     );
     expect(result.ok ? [] : result.errors.map((e) => e.source?.file)).toEqual(['b.yaml', 'a.yaml']);
+  });
+});
+
+describe('one problem, one message', () => {
+  it('a service written without settings still exists for references to it', () => {
+    expect(errorsOf(`${HEAD}services:\n  db:\n  preview: {fork: {from: db, strategy: NOW}}\n`)).toEqual([
+      'dbform.yaml:4:3: services.db: expected the settings of the service as a mapping, found nothing; write `db: {}` for a service that takes every default',
+    ]);
+  });
+
+  it('a file that does not parse does not make the others look wrong', () => {
+    const result = loadConfigInputs(
+      [
+        { file: 'net.yaml', content: `${HEAD}vpcs:\n  main: {cidr: 10.0.0.0/16, region_code: us-east-1\n` },
+        { file: 'db.yaml', content: `${HEAD}services:\n  db: {vpc: main}\n` },
+      ],
+      { env: {} },
+    );
+    expect(result.ok ? [] : result.errors.map((e) => [e.source?.file, e.code])).toEqual([['net.yaml', 'yaml-syntax']]);
   });
 });
 
