@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+// `npm run bench [-- --quick] [-- --only plan,apply,startup] [-- --no-write]`: measures every
+// SPEC section 8 target against the emulator on loopback (see BENCHMARKS.md for the method),
+// prints the tables, and (full run of every family) rewrites the generated part of BENCHMARKS.md.
+// Exits 1 only when the bench itself fails; a missed target is a MISS line, not a failure.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { benchApply } from './apply.js';
+import { machine, REPO } from './measure.js';
+import { benchPlan } from './plan.js';
+import { renderReport, spliceReport } from './report.js';
+import { benchStartup } from './startup.js';
+
+const FAMILIES = ['plan', 'apply', 'startup'];
+
+/** Sizes, runs and time scales per mode. Quick: a smoke check in well under a minute. */
+const MODES = {
+  full: {
+    plan: { sizes: [10, 100, 1000, 5000], latencies: [0, 50], cliRuns: (s) => (s >= 5000 ? 3 : 5), readerRuns: 3, workRuns: (s) => (s >= 5000 ? 3 : 5), naiveUpTo: Infinity, renderSize: 1000 },
+    apply: { width: 100, timeScale: 0.2, pollMs: 20, runs: 3, chains: ['chain', 'chain-attach', 'deep'], cli: { timeScale: 1, pollMs: 100, deep: true, defaultPoll: true } },
+    startup: { runs: 7, services: 1000 },
+  },
+  quick: {
+    plan: { sizes: [10, 1000], latencies: [0, 50], cliRuns: () => 1, readerRuns: 1, workRuns: () => 1, naiveUpTo: 100, renderSize: 1000 },
+    apply: { width: 20, timeScale: 0.1, pollMs: 10, runs: 1, chains: ['deep'], cli: { timeScale: 1, pollMs: 100, deep: false } },
+    startup: { runs: 3, services: 1000 },
+  },
+};
+
+function parseArgs(argv) {
+  const args = { quick: false, write: true, only: FAMILIES };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--quick') args.quick = true;
+    else if (a === '--no-write') args.write = false;
+    else if (a === '--only') args.only = (argv[++i] ?? '').split(',').filter(Boolean);
+    else if (a.startsWith('--only=')) args.only = a.slice('--only='.length).split(',').filter(Boolean);
+    else throw new Error(`unknown option ${a} (use --quick, --only plan,apply,startup, --no-write)`);
+  }
+  const unknown = args.only.filter((f) => !FAMILIES.includes(f));
+  if (unknown.length > 0 || args.only.length === 0) throw new Error(`--only takes a list of ${FAMILIES.join(', ')}`);
+  return args;
+}
+
+const log = (line) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const mode = args.quick ? 'quick' : 'full';
+  const settings = MODES[mode];
+  const started = performance.now();
+  const results = {
+    mode,
+    command: `npm run bench${args.quick ? ' -- --quick' : ''}${args.only.length < FAMILIES.length ? ` -- --only ${args.only.join(',')}` : ''}`,
+    startedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    machine: machine(),
+  };
+  log(`${mode} run; load average ${results.machine.loadAvg.join(', ')} on ${results.machine.cores} cores`);
+  if (args.only.includes('plan')) results.plan = await benchPlan({ ...settings.plan, log });
+  if (args.only.includes('apply')) results.apply = await benchApply({ ...settings.apply, log });
+  if (args.only.includes('startup')) results.startup = await benchStartup({ ...settings.startup, log });
+  results.durationMs = performance.now() - started;
+  results.loadAvgEnd = loadavg().map((x) => Math.round(x * 100) / 100);
+
+  writeFileSync(join(REPO, 'bench', 'out', `results-${mode}.json`), `${JSON.stringify(results, null, 2)}\n`);
+  const { markdown, verdicts } = renderReport(results);
+  process.stdout.write(markdown);
+  const complete = mode === 'full' && args.only.length === FAMILIES.length;
+  if (args.write && complete) {
+    const path = join(REPO, 'BENCHMARKS.md');
+    writeFileSync(path, spliceReport(readFileSync(path, 'utf8'), markdown));
+    log('wrote the results into BENCHMARKS.md');
+  } else {
+    log('BENCHMARKS.md left unchanged (only a full run of every family rewrites it)');
+  }
+  for (const v of verdicts) process.stderr.write(`${v.pass ? 'PASS' : 'MISS'} ${v.target}: ${v.measured}\n`);
+  const missed = verdicts.filter((v) => !v.pass).length;
+  log(`${verdicts.length - missed} of ${verdicts.length} target rows pass; ${missed} MISS; ${(results.durationMs / 1000).toFixed(0)} s`);
+}
+
+main().catch((err) => {
+  process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

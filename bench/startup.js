@@ -1,0 +1,47 @@
+// Start-up benchmarks (SPEC section 8): `dbform --version` and `dbform validate` of a
+// 1,000-service file, each in a new process every run (cold: nothing is cached in the process),
+// median of several runs; `node -e 0` alongside, as the floor Node itself sets. With hyperfine
+// installed, the same commands are also measured by it.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CLI, expectExit, hasHyperfine, median, run, runCli } from './measure.js';
+import { scratchDir, shown, worldConfig } from './world.js';
+
+async function coldRuns(runs, start) {
+  const results = [];
+  for (let i = 0; i < runs; i++) results.push(await start());
+  const walls = results.map((r) => r.wallMs);
+  const cpu = results.map((r) => r.cpuMs).filter((x) => x !== undefined);
+  return { medianMs: median(walls), minMs: Math.min(...walls), maxMs: Math.max(...walls), cpuMedianMs: cpu.length ? median(cpu) : undefined, runs };
+}
+
+async function hyperfine(command, runs, dir) {
+  const out = join(dir, 'hyperfine.json');
+  const r = await run('hyperfine', ['--warmup', '1', '--runs', String(runs), '--export-json', out, command], { memory: false });
+  expectExit(r, [0], `hyperfine ${command}`);
+  const result = JSON.parse(readFileSync(out, 'utf8')).results[0];
+  return { medianMs: result.median * 1000, meanMs: result.mean * 1000, stddevMs: result.stddev * 1000 };
+}
+
+/** options: { runs, services (of the validated file), log } */
+export async function benchStartup({ runs, services, log }) {
+  const dir = scratchDir('startup');
+  const file = join(dir, 'dbform.yaml');
+  writeFileSync(file, worldConfig(services));
+  log(`startup: node -e 0, dbform --version, dbform validate (${services} services), ${runs} runs each`);
+  const out = {
+    services,
+    file: shown(file),
+    node: await coldRuns(runs, () => run(process.execPath, ['-e', '0'])),
+    version: await coldRuns(runs, async () => expectExit(await runCli(['--version']), [0], 'dbform --version')),
+    validate: await coldRuns(runs, async () => expectExit(await runCli(['validate', '-f', file]), [0], 'dbform validate')),
+  };
+  if (hasHyperfine) {
+    log('startup: hyperfine');
+    out.hyperfine = {
+      version: await hyperfine(`${process.execPath} ${CLI} --version`, runs, dir),
+      validate: await hyperfine(`${process.execPath} ${CLI} validate -f ${file}`, runs, dir),
+    };
+  }
+  return out;
+}
