@@ -3,7 +3,7 @@
 // of the result is empty, then write (YAML first: a lockfile without its config would plan
 // deletions). Lines for people go to `report`; the YAML for stdout goes to `print`.
 import { mkdir, readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { ApiClient } from '../api/client.js';
 import { fetchLiveState } from '../api/live-state.js';
 import { loadConfigText } from '../config/index.js';
@@ -42,7 +42,7 @@ interface Job {
 
 export async function runExport(req: ExportRequest): Promise<void> {
   const projects = await chooseProjects(req);
-  if (req.allProjects) await mkdir(req.output!, { recursive: true });
+  if (req.allProjects) await makeDirectory(req.output!);
   const jobs: Job[] = [];
   for (const projectId of projects) {
     const yamlPath = req.allProjects ? join(req.output!, `${projectId}.yaml`) : req.output;
@@ -51,6 +51,24 @@ export async function runExport(req: ExportRequest): Promise<void> {
     jobs.push(await prepareJob(req, projectId, yamlPath, lockPath));
   }
   for (const job of jobs) await writeJob(req, job);
+}
+
+async function makeDirectory(path: string): Promise<void> {
+  try {
+    await mkdir(path, { recursive: true });
+  } catch (err) {
+    throw new DbformError(`cannot create the directory ${path}: ${(err as Error).message}`);
+  }
+}
+
+/** Writes a file, creating its directory; a failure names the file. */
+async function writing(path: string, write: () => Promise<void>): Promise<void> {
+  await makeDirectory(dirname(path));
+  try {
+    await write();
+  } catch (err) {
+    throw new DbformError(`cannot write ${path}: ${(err as Error).message}`);
+  }
 }
 
 async function chooseProjects(req: ExportRequest): Promise<string[]> {
@@ -85,8 +103,8 @@ async function writeJob(req: ExportRequest, job: Job): Promise<void> {
   const { result } = job;
   for (const s of result.document.skipped) req.report(`note: not exported: ${s}`);
   if (job.yamlPath === undefined) req.print(result.yaml);
-  else if (job.writeYaml) await writeFileAtomic(job.yamlPath, result.yaml);
-  await writeLockfile(job.lockPath, result.lock);
+  else if (job.writeYaml) await writing(job.yamlPath, () => writeFileAtomic(job.yamlPath!, result.yaml));
+  await writing(job.lockPath, () => writeLockfile(job.lockPath, result.lock));
   const c = countResources(result.document);
   const what = `${c.vpcs} VPCs, ${c.peerings} peerings, ${c.services} services and ${c.replicaSets} replica sets`;
   req.report(`Exported ${what} of project ${job.projectId} to ${job.yamlPath ?? 'stdout'}; lockfile ${job.lockPath}.`);

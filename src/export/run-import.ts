@@ -43,7 +43,8 @@ interface Lists {
 export async function runImport(req: ImportRequest): Promise<void> {
   const parsed = parseImportAddress(req.address);
   const loaded = await loadConfig(req.files);
-  if (!loaded.ok) throw new ConfigError(loaded.errors.map(formatDiagnostic).join('\n'));
+  // One `error: ` line per problem, as `plan` and `validate` print them.
+  if (!loaded.ok) throw new ConfigError(loaded.errors.filter((d) => d.severity === 'error').map(formatDiagnostic).join('\nerror: '));
   const desired = loaded.value;
   checkInConfig(req.address, desired);
   const lock = await readLockfile(req.lockPath, desired.projectId);

@@ -86,6 +86,14 @@ describe('dbform export: flags and projects', () => {
     }
   });
 
+  it('creates the directories of -o and --lockfile', async () => {
+    const dir = tmp();
+    const r = await runCli(['export', '-o', join(dir, 'a', 'b', 'dbform.yaml'), '--lockfile', join(dir, 'c', 'd.lock.json')], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'a', 'b', 'dbform.yaml'), 'utf8')).toContain('  billing:\n');
+    expect(lockOf(join(dir, 'c', 'd.lock.json')).project_id).toBe('proj-demo');
+  });
+
   it('prints the YAML on stdout with --lockfile PATH', async () => {
     const dir = tmp();
     const r = await runCli(['export', '--lockfile', join(dir, 'my.lock.json')], { env, cwd: dir });

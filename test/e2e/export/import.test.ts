@@ -89,6 +89,17 @@ describe('dbform import: refusals', () => {
     expect(em.stats().total).toBe(0);
   });
 
+  it('refuses to import against a config with errors, one line per problem, without a request', async () => {
+    writeFileSync(config, 'version: 1\nproject_id: proj-demo\nservices:\n  billing:\n    pooler: maybe\n    colour: red\n');
+    const r = await runImport('service.billing', ids.billing!);
+    expect(r.code).toBe(1);
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(new RegExp(`^error: ${config.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:5:13: .*pooler`));
+    expect(lines[1]).toMatch(/^error: .*:6:5: .*colour/);
+    expect(em.stats().total).toBe(0);
+  });
+
   it('refuses an ID that does not exist', async () => {
     const r = await runImport('service.billing', 'nosuchid00');
     expect(r.stderr).toBe('error: no service with ID nosuchid00 in project proj-demo\n');
