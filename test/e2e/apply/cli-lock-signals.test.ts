@@ -108,6 +108,7 @@ describe('SIGINT during an apply', () => {
     run.child.kill('SIGINT');
     const result = await run.done;
     expect(result.code).toBe(130);
+    expect(result.stderr).toContain('SIGINT received again: exiting now');
     expect(() => JSON.parse(readFileSync(ws.lockfile, 'utf8'))).not.toThrow();
     expect(existsSync(lockPathOf(ws))).toBe(false);
   });
