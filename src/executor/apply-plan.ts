@@ -1,4 +1,5 @@
 // applyPlan: lockfile-only bindings first, then the plan's DAG, one API operation per action.
+import type { StatusPoller } from '../api/waiters.js';
 import { DbformError, type Action, type Binding, type Plan } from '../model/index.js';
 import type { ActionContext } from './action-context.js';
 import { ActionError } from './errors.js';
@@ -6,13 +7,16 @@ import { refOf, silentReporter, type ApplyEventBody, type Reporter } from './eve
 import { walkGraph } from './graph-walker.js';
 import type { LockStore } from './lock-store.js';
 import { PgpassWriter } from './pgpass.js';
+import { pollerWaits } from './poller-waits.js';
 import type { ExecutorApi, ExecutorWaits } from './ports.js';
 import { emptyResult, type ApplyResult } from './result.js';
 import { runAction } from './run-action.js';
 
 export interface ApplyOptions {
   api: ExecutorApi;
-  waits: ExecutorWaits;
+  /** The client's batched StatusPoller, or (for another poller) the wait conditions themselves. */
+  poller?: StatusPoller;
+  waits?: ExecutorWaits;
   lockStore: LockStore;
   reporter?: Reporter;
   /** API operations (waits included) in flight at once; default 10. */
@@ -57,7 +61,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   const ctx: ActionContext = {
     api: options.api,
     projectId: plan.projectId,
-    waits: options.waits,
+    waits: waitsOf(options),
     lock,
     emit,
     timeoutMs: options.timeoutMs ?? 30 * 60_000,
@@ -91,6 +95,12 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   sortByPlanOrder(plan, result);
   emit({ type: 'summary', result });
   return result;
+}
+
+function waitsOf(options: ApplyOptions): ExecutorWaits {
+  if (options.waits) return options.waits;
+  if (options.poller) return pollerWaits(options.poller);
+  throw new DbformError('applyPlan needs a poller (or waits) to wait for asynchronous operations');
 }
 
 async function runOne(ctx: ActionContext, action: Action, result: ApplyResult, now: () => number): Promise<void> {

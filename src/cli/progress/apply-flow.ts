@@ -6,7 +6,6 @@ import { pollMsFromEnv, StatusPoller } from '../../api/waiters.js';
 import { acquireApplyLock, forceUnlock } from '../../executor/apply-lock.js';
 import { applyPlan } from '../../executor/apply-plan.js';
 import { LockStore } from '../../executor/lock-store.js';
-import { pollerWaits } from '../../executor/poller-waits.js';
 import type { ApplyResult } from '../../executor/result.js';
 import { readLockfile } from '../../lockfile/index.js';
 import { BlockedPlanError, DbformError, InterruptedError, planHasChanges, type Lockfile, type Plan } from '../../model/index.js';
@@ -99,7 +98,7 @@ async function execute(o: FlowOptions, io: FlowIo, client: ApiClient, plan: Plan
   try {
     return await applyPlan(plan, {
       api: client,
-      waits: pollerWaits(poller),
+      poller,
       lockStore: new LockStore(o.lockfilePath, lockfile),
       reporter: view,
       parallelism: o.parallelism,

@@ -48,9 +48,11 @@ describe('dbform apply', () => {
     expect(plan.bindings).toEqual([]);
     expect(duplicates(live)).toEqual([]);
     expect(lock.resources['service.metrics']).toMatchObject({ passwordVersion: 1, protect: true });
+    emulator!.resetStats();
     const second = await runCli(ws, ['apply', '--auto-approve'], { env });
     expect(second.code).toBe(0);
     expect(second.stdout).toContain('No changes.');
+    expect(Object.keys(emulator!.stats().requests).filter((k) => !k.startsWith('GET'))).toEqual([]);
   });
 
   it('refuses on a non-TTY without --auto-approve, after showing the plan, and changes nothing', async () => {
