@@ -1,4 +1,5 @@
 // applyPlan: lockfile-only bindings first, then the plan's DAG, one API operation per action.
+import { formatDuration, WaitTimeoutError } from '../api/errors.js';
 import type { StatusPoller } from '../api/waiters.js';
 import { DbformError, type Action, type Binding, type Plan } from '../model/index.js';
 import type { ActionContext } from './action-context.js';
@@ -103,8 +104,9 @@ function waitsOf(options: ApplyOptions): ExecutorWaits {
   throw new DbformError('applyPlan needs a poller (or waits) to wait for asynchronous operations');
 }
 
-async function runOne(ctx: ActionContext, action: Action, result: ApplyResult, now: () => number): Promise<void> {
+async function runOne(shared: ActionContext, action: Action, result: ApplyResult, now: () => number): Promise<void> {
   const started = now();
+  const ctx: ActionContext = { ...shared, deadline: Date.now() + shared.timeoutMs };
   ctx.emit({ type: 'action-start', action: refOf(action) });
   try {
     const outcome = await runAction(ctx, action);
@@ -117,11 +119,18 @@ async function runOne(ctx: ActionContext, action: Action, result: ApplyResult, n
       ctx.emit({ type: 'action-skipped', action: refOf(action), reason: 'interrupted' });
       return;
     }
-    const error = err instanceof ActionError ? err : new ActionError(action.address, action.op, err);
+    const error = err instanceof ActionError ? err : new ActionError(action.address, action.op, asActionTimeout(err, ctx.timeoutMs));
     result.failed.push(error);
     ctx.emit({ type: 'action-failed', action: refOf(action), elapsedMs: now() - started, message: error.message });
     throw error;
   }
+}
+
+/** A wait cut short by the action's deadline reports the whole --timeout, not what was left of it. */
+function asActionTimeout(err: unknown, timeoutMs: number): unknown {
+  if (!(err instanceof WaitTimeoutError)) return err;
+  const seen = err.lastStatus === undefined ? 'no status observed' : `last status ${err.lastStatus}`;
+  return new DbformError(`timed out after ${formatDuration(timeoutMs)} waiting for ${err.resource} (${seen})`, { cause: err });
 }
 
 function isAbort(err: unknown): boolean {
