@@ -1,5 +1,5 @@
 // applyPlan with hand-written plans, the real client and the emulator over HTTP.
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AmbiguousCreateError } from '../../../src/api/errors.js';
 import type { ExecutorApi } from '../../../src/executor/ports.js';
@@ -88,6 +88,31 @@ describe('applyPlan against the emulator', () => {
     expect(services).toHaveLength(1);
     expect(h.readLock().resources['service.db']!.id).toBe(services[0]!.service_id);
     expect(h.events.some((e) => e.type === 'warning' && /adopted the live service "db"/.test(e.message))).toBe(true);
+  });
+
+  it('adopts a replica set whose name the API says is taken (409) instead of failing', async () => {
+    h = await startHarness({ timeScale: 0 });
+    const svc = await h.client.createService(PROJECT, { name: 'db', cpu_millis: '1000', memory_gbs: '4' });
+    await h.client.listServices(PROJECT);
+    const existing = await h.client.createReplicaSet(PROJECT, svc.service_id, { name: 'r', cpu_millis: 1000, memory_gbs: 4, nodes: 1 });
+    const rs = act('createReplicaSet', 'replica_set.db.r', { refs: { service: { id: svc.service_id } }, request: { name: 'r', cpu_millis: 1000, memory_gbs: 4, nodes: 1 } });
+    const result = await h.apply(planOf([rs]));
+    expect(result.failed).toEqual([]);
+    expect(result.done[0]).toMatchObject({ resourceId: existing.id, adopted: true });
+    expect(h.readLock().resources['replica_set.db.r']!.id).toBe(existing.id);
+  });
+
+  it('refuses to guess when an unknown outcome leaves two resources with the desired name', async () => {
+    h = await startHarness({ timeScale: 0 });
+    const api: ExecutorApi = Object.create(h.client);
+    api.createService = async (p, body) => {
+      await h.client.createService(p, body);
+      await h.client.createService(p, body);
+      throw new AmbiguousCreateError({ op: 'createService', requestName: body.name, method: 'POST', path: '/x', cause: new Error('reset') });
+    };
+    const result = await h.apply(planOf([stack().svc]), { api });
+    expect(result.failed[0]!.message).toMatch(/2 live resources match service "db" \(\w+, \w+\); bind the right one with `dbform import`/);
+    expect(existsSync(h.lockPath) ? h.readLock().resources['service.db'] : undefined).toBeUndefined();
   });
 
   it('sends a create again when its outcome was unknown and nothing was created, at most createAttempts times', async () => {
