@@ -167,6 +167,27 @@ describe('applyPlan against the emulator', () => {
     expect(result.failed[0]!.message).toMatch(/^createService service\.db failed: service \w+ is (gone|being deleted)/);
   });
 
+  it('fails a replica set create that ends in the error state, with the resource named', async () => {
+    h = await startHarness({ timeScale: 0.2 });
+    const svc = await h.client.createService(PROJECT, { name: 'db', cpu_millis: '1000', memory_gbs: '4' });
+    const { rs } = stack();
+    rs.dependsOn = [];
+    rs.refs = { service: { id: svc.service_id } };
+    await new Promise((r) => setTimeout(r, 1100));
+    const running = h.apply(planOf([rs]));
+    let rsId: string | undefined;
+    while (!rsId) {
+      await new Promise((r) => setTimeout(r, 10));
+      rsId = (await h.client.listReplicaSets(PROJECT, svc.service_id))[0]?.id;
+    }
+    const failed = await fetch(`${h.emulator.origin}/__emulator/replica-sets/${rsId}/fail`, { method: 'POST' });
+    expect(failed.status).toBe(204);
+    const result = await running;
+    expect(result.failed.map((f) => f.message)).toEqual([`createReplicaSet replica_set.db.r failed: replica set ${rsId} of service ${svc.service_id} is in error state`]);
+    // Recorded all the same: the next plan sees it failed and replaces it.
+    expect(h.readLock().resources['replica_set.db.r']!.id).toBe(rsId);
+  });
+
   it('deletes in the given order, removes lockfile entries, and treats an already-gone resource as deleted', async () => {
     h = await startHarness();
     const { vpc, svc, rs } = stack();
