@@ -33,11 +33,10 @@ services:
 
 describe('dbform apply', () => {
   it('applies examples/full.yaml and the next plan is empty', async () => {
-    // KNOWN ISSUE (planner/config): full.yaml's `moved:` entry names an address that a fresh
-    // project's lockfile cannot hold, and the planner rejects such an entry instead of ignoring it
-    // as Terraform does. Until one of them changes, the entry is cut here and only here.
+    // full.yaml keeps a `moved:` entry whose `from` a fresh lockfile never held: it must be a no-op.
     const text = readFileSync(join(ROOT, 'examples', 'full.yaml'), 'utf8');
-    const ws = await setup(text.replace(/^moved:[\s\S]*$/m, ''));
+    expect(text).toMatch(/^moved:/m);
+    const ws = await setup(text);
     const env = { METRICS_DB_PASSWORD: 'canary-pw-123' };
     const first = await runCli(ws, ['apply', '--auto-approve'], { env });
     expect(first.stderr).toBe('');
