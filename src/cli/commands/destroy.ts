@@ -1,15 +1,20 @@
 import type { Command } from 'commander';
-import { DbformError } from '../../model/errors.js';
 import { action } from '../errors.js';
+import { addApiOptions, addConfigOptions } from '../options.js';
 
-// Placeholder until the issue that owns `dbform destroy` lands.
 export function registerDestroy(program: Command): void {
-  program
-    .command('destroy')
-    .description('(not yet available)')
+  const cmd = program.command('destroy').description('delete everything the lockfile binds, in reverse dependency order (protect still holds)');
+  addConfigOptions(cmd);
+  addApiOptions(cmd);
+  cmd
+    .option('--auto-approve', 'destroy without asking (required when stdin is not a terminal)')
+    .option('--parallelism <n>', 'API operations in flight at once, waits included', '10')
+    .option('--timeout <duration>', 'limit per action: 30m, 90s, 1h or milliseconds', '30m')
+    .option('--force-unlock', 'remove the apply lock left by another run before taking it')
     .action(
-      action(async () => {
-        throw new DbformError('dbform destroy is not available yet');
+      action(async (_opts: unknown, command: Command) => {
+        const { runDestroy } = await import('../progress/destroy-command.js');
+        return runDestroy(command.optsWithGlobals());
       }),
     );
 }

@@ -1,0 +1,133 @@
+// `dbform apply [PLAN]`: plan now (or read a saved plan and check it is not stale), then run it.
+import { readFile } from 'node:fs/promises';
+import { fetchLiveState } from '../../api/live-state.js';
+import { pollMsFromEnv } from '../../api/waiters.js';
+import { loadConfig } from '../../config/index.js';
+import { parseDuration } from '../../executor/duration.js';
+import { resolvePgpassPath } from '../../executor/pgpass.js';
+import { resolveLockfilePath } from '../../lockfile/index.js';
+import { ConfigError, DbformError, formatDiagnostic, StalePlanError, type DesiredState, type Diagnostic, type Plan } from '../../model/index.js';
+import { findStaleAddresses, fromPlanJson, planChanges } from '../../planner/index.js';
+import { shouldUseColor } from '../color.js';
+import { hashConfigFiles } from '../plan-pipeline.js';
+import { configFiles, type ApiOptions, type ConfigOptions, type GlobalOptions } from '../options.js';
+import { runApplyFlow, type FlowIo, type PlanInput } from './apply-flow.js';
+
+export interface ApplyCommandOptions extends ConfigOptions, ApiOptions, GlobalOptions {
+  autoApprove?: boolean;
+  parallelism: string;
+  timeout: string;
+  replace?: string[];
+  target?: string[];
+  allowDataLoss?: boolean;
+  pgpass?: string;
+  forceUnlock?: boolean;
+}
+
+export function defaultIo(): FlowIo {
+  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env };
+}
+
+export async function runApply(planFile: string | undefined, opts: ApplyCommandOptions, io: FlowIo = defaultIo()): Promise<number> {
+  const run = parseRunOptions(opts, io.env);
+  const files = configFiles(opts);
+  const desired = await loadDesired(files, io);
+  const saved = planFile === undefined ? undefined : await readSavedPlan(planFile);
+  if (saved && saved.projectId !== desired.projectId) {
+    throw new DbformError(`${planFile} is a plan for project "${saved.projectId}" but the config targets "${desired.projectId}"`);
+  }
+  if (saved?.configHash !== undefined && saved.configHash !== (await hashConfigFiles(files))) {
+    io.stderr.write(`note: the config changed since ${planFile} was made; applying the plan as it was saved (run \`dbform plan\` to see what else would change)\n`);
+  }
+  const makePlan = saved
+    ? (input: PlanInput) => checkNotStale(saved, planFile!, input)
+    : async (input: PlanInput) => {
+        const live = await fetchLiveState(input.client, desired.projectId, { peeringsOf: 'all', signal: input.signal });
+        const plan = planChanges(desired, live, input.lock, { replace: opts.replace ?? [], target: opts.target ?? [], allowDataLoss: opts.allowDataLoss === true });
+        reportPlanDiagnostics(plan);
+        return plan;
+      };
+  return runApplyFlow(
+    {
+      command: 'apply',
+      projectId: desired.projectId,
+      lockfilePath: resolveLockfilePath(files, opts.lockfile),
+      api: { ...opts, configFiles: files },
+      color: shouldUseColor(io.stdout, opts.color, io.env),
+      autoApprove: opts.autoApprove === true,
+      confirm: saved === undefined,
+      ...run,
+      forceUnlock: opts.forceUnlock === true,
+      makePlan,
+    },
+    io,
+  );
+}
+
+export function parseRunOptions(opts: { parallelism: string; timeout: string; pgpass?: string }, env: NodeJS.ProcessEnv) {
+  const parallelism = Number(opts.parallelism);
+  if (!/^\d+$/.test(opts.parallelism.trim()) || parallelism < 1) {
+    throw new DbformError(`--parallelism must be a whole number of at least 1 (got "${opts.parallelism}")`);
+  }
+  const timeoutMs = parseDuration(opts.timeout);
+  if (timeoutMs === undefined || timeoutMs <= 0) {
+    throw new DbformError(`--timeout must be a duration such as 30m, 90s, 1h, or a number of milliseconds (got "${opts.timeout}")`);
+  }
+  // Checked now, not after the approval: a bad DBFORM_POLL_MS must not stop an apply half-way in.
+  pollMsFromEnv(env);
+  return { parallelism, timeoutMs, pgpassPath: resolvePgpassPath(opts.pgpass, env) };
+}
+
+export async function loadDesired(files: string[], io: FlowIo): Promise<DesiredState> {
+  const loaded = await loadConfig(files, { env: io.env });
+  if (!loaded.ok) {
+    // A failed load carries its warnings along with the errors; only the errors are the failure.
+    for (const w of loaded.errors.filter((d) => d.severity === 'warning')) io.stderr.write(`${formatDiagnostic(w)}\n`);
+    throw new ConfigError(errorLines(loaded.errors.filter((d) => d.severity === 'error')));
+  }
+  for (const w of loaded.warnings) io.stderr.write(`${formatDiagnostic(w)}\n`);
+  return loaded.value;
+}
+
+/** Plan errors stop the command (exit 1) before anything changes; warnings show in the plan text. */
+export function reportPlanDiagnostics(plan: Plan): void {
+  const errors = plan.diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length > 0) throw new ConfigError(errorLines(errors));
+}
+
+/** One problem per line, each marked as an error like `dbform plan` does (the first gets its mark from the CLI). */
+function errorLines(errors: Diagnostic[]): string {
+  return errors.map(formatDiagnostic).join('\nerror: ');
+}
+
+async function readSavedPlan(path: string): Promise<Plan> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new DbformError(`cannot read the plan file ${path}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new DbformError(`${path} is not a plan file: ${(err as Error).message} (save one with \`dbform plan --out ${path}\`)`);
+  }
+  const parsed = fromPlanJson(data);
+  if (!parsed.ok) throw new DbformError(`${path} is not a valid plan file:\n${parsed.errors.map((e) => `  ${e}`).join('\n')}`);
+  return parsed.value;
+}
+
+/** A saved plan runs only while every resource it touches is as it was when planned. */
+async function checkNotStale(plan: Plan, planFile: string, input: PlanInput): Promise<Plan> {
+  const live = await fetchLiveState(input.client, plan.projectId, { peeringsOf: 'all', signal: input.signal });
+  const stale = findStaleAddresses(plan, live);
+  if (stale.length > 0) {
+    throw new StalePlanError(
+      `stale plan: ${planFile} no longer matches the live state of ${stale.join(', ')}; ` +
+        'these resources changed since the plan was made. Run `dbform plan` again and review the new plan.',
+    );
+  }
+  return plan;
+}

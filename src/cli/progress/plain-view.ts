@@ -1,0 +1,77 @@
+// Progress for logs (CI, pipes): one timestamped line per state change, nothing redrawn.
+// `2026-11-22T10:00:00Z service.db createService QUEUED`
+import { formatElapsed } from '../../executor/duration.js';
+import type { ApplyEvent, Reporter } from '../../executor/events.js';
+import type { Paint } from './paint.js';
+import { renderSummary } from './summary.js';
+
+export interface ViewOptions {
+  out: NodeJS.WritableStream;
+  paint: Paint;
+  /** "Apply" or "Destroy": the summary's first word. */
+  verb?: string;
+}
+
+export function timestamp(at: number): string {
+  return new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** The text after the address and op for an event, or undefined when it prints nothing. */
+export function describeEvent(event: ApplyEvent, paint: Paint): string | undefined {
+  switch (event.type) {
+    case 'action-start':
+      return 'started';
+    case 'action-status':
+      return event.status;
+    case 'action-done': {
+      const id = event.resourceId ? `${event.adopted ? 'adopted ' : 'id '}${event.resourceId}, ` : '';
+      return paint.green(`done (${id}${formatElapsed(event.elapsedMs)})`);
+    }
+    case 'action-failed':
+      return paint.red(`failed after ${formatElapsed(event.elapsedMs)}: ${event.message}`);
+    case 'action-skipped':
+      if (event.reason === 'interrupted') return paint.yellow('not started (interrupted)');
+      if (event.root) return paint.yellow(`skipped: upstream ${event.root.op} ${event.root.address} ${event.reason === 'upstream-blocked' ? 'is blocked' : 'failed'}`);
+      return paint.yellow('skipped');
+    default:
+      return undefined;
+  }
+}
+
+export function createPlainView(options: ViewOptions): Reporter {
+  const { out, paint } = options;
+  const lastStatus = new Map<string, string>();
+  const write = (at: number, text: string) => out.write(`${timestamp(at)} ${text}\n`);
+  return {
+    emit(event) {
+      switch (event.type) {
+        case 'plan-start':
+          write(event.at, `${(options.verb ?? 'Apply').toLowerCase()} started: ${event.actions} action(s), ${event.bindings} lockfile binding(s), parallelism ${event.parallelism}`);
+          return;
+        case 'binding': {
+          const b = event.binding;
+          const detail = b.kind === 'move' ? `from ${b.from}` : b.kind === 'protect' ? `protect=${b.protect}` : (b.id ?? '');
+          write(event.at, `${b.address} ${b.kind} ${detail}`.trimEnd());
+          return;
+        }
+        case 'warning':
+          write(event.at, paint.yellow(`warning: ${event.address ? `${event.address}: ` : ''}${event.message}`));
+          return;
+        case 'lockfile-written':
+          return;
+        case 'summary':
+          for (const line of renderSummary(event.result, paint, options.verb)) out.write(`${line}\n`);
+          return;
+        case 'action-status':
+          // The same status seen on consecutive polls is not a state change.
+          if (lastStatus.get(event.action.id) === event.status) return;
+          lastStatus.set(event.action.id, event.status);
+          break;
+        default:
+          break;
+      }
+      const text = describeEvent(event, paint);
+      if (text !== undefined && 'action' in event) write(event.at, `${event.action.address} ${event.action.op} ${text}`);
+    },
+  };
+}

@@ -1,0 +1,90 @@
+// Everything one action needs while it runs, and the small helpers all kinds share.
+import type { Action, ResourceRef } from '../model/index.js';
+import { ActionInputError } from './errors.js';
+import type { ApplyEventBody } from './events.js';
+import type { LockStore } from './lock-store.js';
+import type { PgpassWriter } from './pgpass.js';
+import type { ExecutorApi, ExecutorWaits, WaitOptions } from './ports.js';
+
+export interface ActionContext {
+  api: ExecutorApi;
+  projectId: string;
+  waits: ExecutorWaits;
+  lock: LockStore;
+  emit(event: ApplyEventBody): void;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Undefined: initial passwords are not written anywhere (the CLI always gives one). */
+  pgpass?: PgpassWriter;
+  env: Record<string, string | undefined>;
+  /** Sends of one create in total, when earlier sends are known not to have created anything. */
+  createAttempts: number;
+  /** The first poll interval (DBFORM_POLL_MS); also paces resends after a 409 on a pending change. */
+  pollMs: number;
+  /** When this action's `--timeout` runs out (epoch ms); every wait of the action shares it. */
+  deadline?: number;
+}
+
+export interface ActionOutcome {
+  resourceId?: string;
+  adopted?: boolean;
+}
+
+/**
+ * The ID behind a reference: its own ID, else the ID the lockfile binds to its address (which
+ * includes resources created earlier in this apply).
+ */
+export function resolveRef(ctx: ActionContext, ref: ResourceRef | undefined, role: string): string {
+  if (ref?.id) return ref.id;
+  if (ref?.address) {
+    const id = ctx.lock.idOf(ref.address);
+    if (id) return id;
+    throw new ActionInputError(`no ID is known for ${ref.address} (the ${role} of this action); it was neither in the lockfile nor created by this apply`);
+  }
+  throw new ActionInputError(`the plan gives no ${role} for this action`);
+}
+
+/** The resource an action acts on; for a service op, the service. */
+export function targetId(ctx: ActionContext, action: Action): string {
+  return resolveRef(ctx, action.refs.target ?? (action.kind === 'service' ? action.refs.service : undefined), 'target');
+}
+
+/** The owning service of a replica set action, or the service of a service action. */
+export function serviceId(ctx: ActionContext, action: Action): string {
+  if (action.kind === 'service') return resolveRef(ctx, action.refs.target ?? action.refs.service, 'service');
+  return resolveRef(ctx, action.refs.service, 'service');
+}
+
+export function vpcId(ctx: ActionContext, action: Action): string {
+  if (action.kind === 'vpc') return resolveRef(ctx, action.refs.target ?? action.refs.vpc, 'VPC');
+  return resolveRef(ctx, action.refs.vpc, 'VPC');
+}
+
+export function waitOptions(ctx: ActionContext, action: Action): WaitOptions {
+  return {
+    timeoutMs: ctx.deadline === undefined ? ctx.timeoutMs : Math.max(1, ctx.deadline - Date.now()),
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+    onStatus: (status) => ctx.emit({ type: 'action-status', action: { id: action.id, address: action.address, op: action.op }, status }),
+  };
+}
+
+export function reportStatus(ctx: ActionContext, action: Action, status: unknown): void {
+  if (typeof status === 'string' && status !== '') {
+    ctx.emit({ type: 'action-status', action: { id: action.id, address: action.address, op: action.op }, status });
+  }
+}
+
+/** The request body the planner wrote, as a typed wire body. */
+export function requestOf<T>(action: Action): T {
+  return { ...(action.request ?? {}) } as T;
+}
+
+/** Writes the lockfile entry of a resource this action created or adopted. */
+export async function recordCreated(ctx: ActionContext, action: Action, id: string): Promise<void> {
+  await ctx.lock.bind(action.address, id, action.protect === undefined ? {} : { protect: action.protect });
+}
+
+/** Removes the lockfile entry of a deleted resource, unless it already names a newer one. */
+export async function recordDeleted(ctx: ActionContext, action: Action, id: string): Promise<void> {
+  if (ctx.lock.idOf(action.address) === id) await ctx.lock.remove(action.address);
+}

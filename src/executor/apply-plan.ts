@@ -1,0 +1,166 @@
+// applyPlan: lockfile-only bindings first, then the plan's DAG, one API operation per action.
+import { formatDuration, WaitTimeoutError } from '../api/errors.js';
+import type { StatusPoller } from '../api/waiters.js';
+import { DbformError, type Action, type Binding, type Plan } from '../model/index.js';
+import type { ActionContext } from './action-context.js';
+import { ActionError } from './errors.js';
+import { refOf, silentReporter, type ApplyEventBody, type Reporter } from './events.js';
+import { walkGraph } from './graph-walker.js';
+import type { LockStore } from './lock-store.js';
+import { PgpassWriter } from './pgpass.js';
+import { pollerWaits } from './poller-waits.js';
+import type { ExecutorApi, ExecutorWaits } from './ports.js';
+import { emptyResult, type ApplyResult } from './result.js';
+import { runAction } from './run-action.js';
+
+export interface ApplyOptions {
+  api: ExecutorApi;
+  /** The client's batched StatusPoller, or (for another poller) the wait conditions themselves. */
+  poller?: StatusPoller;
+  waits?: ExecutorWaits;
+  lockStore: LockStore;
+  reporter?: Reporter;
+  /** API operations (waits included) in flight at once; default 10. */
+  parallelism?: number;
+  /** Per action; default 30 minutes. */
+  timeoutMs?: number;
+  /** First Ctrl-C: start nothing new, abandon waits, return what happened. */
+  signal?: AbortSignal;
+  /** Where initial passwords of created services go; undefined: nowhere. */
+  pgpassPath?: string;
+  /** Where `password.from_env` variables are read. */
+  env?: Record<string, string | undefined>;
+  /** Sends of one create in total when earlier ones provably created nothing; default 3. */
+  createAttempts?: number;
+  /** DBFORM_POLL_MS: paces resends after a refusal caused by a change still in progress; default 1000. */
+  pollMs?: number;
+  now?: () => number;
+}
+
+export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<ApplyResult> {
+  const reporter = options.reporter ?? silentReporter;
+  const now = options.now ?? Date.now;
+  const emit = (e: ApplyEventBody) => reporter.emit({ ...e, at: now() } as Parameters<Reporter['emit']>[0]);
+  const lock = options.lockStore;
+  if (lock.projectId !== plan.projectId) {
+    throw new DbformError(`the plan is for project "${plan.projectId}" but the lockfile ${lock.path} belongs to "${lock.projectId}"`);
+  }
+  const parallelism = Math.max(1, options.parallelism ?? 10);
+  const result = emptyResult();
+  emit({ type: 'plan-start', actions: plan.actions.length, bindings: plan.bindings.length, parallelism });
+
+  const blocked = plan.actions.filter((a) => a.blocked !== undefined);
+  if (blocked.length > 0) {
+    // Blocked plans change nothing at all (SPEC section 3), not even the lockfile.
+    result.blocked = blocked;
+    for (const a of plan.actions.filter((x) => x.blocked === undefined)) result.skipped.push({ action: a, reason: 'upstream-blocked' });
+    emit({ type: 'summary', result });
+    return result;
+  }
+
+  lock.onWritten((entries) => emit({ type: 'lockfile-written', path: lock.path, entries }));
+  const ctx: ActionContext = {
+    api: options.api,
+    projectId: plan.projectId,
+    waits: waitsOf(options),
+    lock,
+    emit,
+    timeoutMs: options.timeoutMs ?? 30 * 60_000,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.pgpassPath ? { pgpass: new PgpassWriter(options.pgpassPath) } : {}),
+    env: options.env ?? {},
+    createAttempts: options.createAttempts ?? 3,
+    pollMs: options.pollMs ?? 1000,
+  };
+
+  if (!options.signal?.aborted) {
+    for (const binding of plan.bindings) {
+      await applyBinding(lock, binding);
+      emit({ type: 'binding', binding });
+      result.bindingsApplied++;
+    }
+    await lock.flush();
+  }
+
+  await walkGraph(plan.actions, {
+    parallelism,
+    ...(options.signal ? { signal: options.signal } : {}),
+    run: (action) => runOne(ctx, action, result, now),
+    onSkip: (action, reason, root) => {
+      result.skipped.push({ action, reason, ...(root ? { root: refOf(root) } : {}) });
+      emit({ type: 'action-skipped', action: refOf(action), reason, ...(root ? { root: refOf(root) } : {}) });
+    },
+  });
+  await lock.flush();
+  result.interrupted = options.signal?.aborted === true && (result.skipped.some((s) => s.reason === 'interrupted'));
+  sortByPlanOrder(plan, result);
+  emit({ type: 'summary', result });
+  return result;
+}
+
+function waitsOf(options: ApplyOptions): ExecutorWaits {
+  if (options.waits) return options.waits;
+  if (options.poller) return pollerWaits(options.poller);
+  throw new DbformError('applyPlan needs a poller (or waits) to wait for asynchronous operations');
+}
+
+async function runOne(shared: ActionContext, action: Action, result: ApplyResult, now: () => number): Promise<void> {
+  const started = now();
+  const ctx: ActionContext = { ...shared, deadline: Date.now() + shared.timeoutMs };
+  ctx.emit({ type: 'action-start', action: refOf(action) });
+  try {
+    const outcome = await runAction(ctx, action);
+    result.done.push({ action, ...outcome });
+    ctx.emit({ type: 'action-done', action: refOf(action), elapsedMs: now() - started, ...outcome });
+  } catch (err) {
+    if (ctx.signal?.aborted && (isAbort(err) || err === ctx.signal.reason)) {
+      // The operation was sent; only its wait was abandoned. The next apply picks it up.
+      result.skipped.push({ action, reason: 'interrupted' });
+      ctx.emit({ type: 'action-skipped', action: refOf(action), reason: 'interrupted' });
+      return;
+    }
+    const error = err instanceof ActionError ? err : new ActionError(action.address, action.op, asActionTimeout(err, ctx.timeoutMs));
+    result.failed.push(error);
+    ctx.emit({ type: 'action-failed', action: refOf(action), elapsedMs: now() - started, message: error.message });
+    throw error;
+  }
+}
+
+/** A wait cut short by the action's deadline reports the whole --timeout, not what was left of it. */
+function asActionTimeout(err: unknown, timeoutMs: number): unknown {
+  if (!(err instanceof WaitTimeoutError)) return err;
+  const seen = err.lastStatus === undefined ? 'no status observed' : `last status ${err.lastStatus}`;
+  return new DbformError(`timed out after ${formatDuration(timeoutMs)} waiting for ${err.resource} (${seen})`, { cause: err });
+}
+
+function isAbort(err: unknown): boolean {
+  const name = (err as { name?: string } | null)?.name;
+  return name === 'AbortError' || name === 'InterruptedError';
+}
+
+async function applyBinding(lock: LockStore, binding: Binding): Promise<void> {
+  switch (binding.kind) {
+    case 'adopt':
+      if (binding.id) await lock.bind(binding.address, binding.id, binding.protect === undefined ? {} : { protect: binding.protect });
+      return;
+    case 'move':
+      if (binding.from) await lock.move(binding.from, binding.address);
+      if (binding.protect !== undefined) await lock.update(binding.address, { protect: binding.protect });
+      return;
+    case 'protect':
+      await lock.update(binding.address, { protect: binding.protect ?? false });
+      return;
+    case 'forget':
+      await lock.remove(binding.address);
+      return;
+  }
+}
+
+function sortByPlanOrder(plan: Plan, result: ApplyResult): void {
+  const index = new Map(plan.actions.map((a, i) => [a.id, i]));
+  const at = (id: string) => index.get(id) ?? 0;
+  result.done.sort((a, b) => at(a.action.id) - at(b.action.id));
+  result.skipped.sort((a, b) => at(a.action.id) - at(b.action.id));
+  const failedIndex = (e: ActionError) => plan.actions.findIndex((a) => a.address === e.address && a.op === e.op);
+  result.failed.sort((a, b) => failedIndex(a) - failedIndex(b));
+}

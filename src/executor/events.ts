@@ -1,0 +1,39 @@
+// Progress of an apply as plain events. The engine emits them to an injected Reporter and never
+// prints; the CLI's views (src/cli/progress/) turn the same events into TTY or plain output.
+import type { Action, Address, Binding, OperationId } from '../model/index.js';
+import type { ApplyResult } from './result.js';
+
+/** What a view needs to know about an action, without its request body. */
+export interface ActionRef {
+  id: string;
+  address: Address;
+  op: OperationId;
+}
+
+export type ApplyEvent =
+  | { type: 'plan-start'; at: number; actions: number; bindings: number; parallelism: number }
+  | { type: 'binding'; at: number; binding: Binding }
+  | { type: 'action-start'; at: number; action: ActionRef }
+  /** A status observed on the API (the 202 body's transitional status, then each poll's). */
+  | { type: 'action-status'; at: number; action: ActionRef; status: string }
+  | { type: 'action-done'; at: number; action: ActionRef; elapsedMs: number; resourceId?: string; adopted?: boolean }
+  | { type: 'action-failed'; at: number; action: ActionRef; elapsedMs: number; message: string }
+  | { type: 'action-skipped'; at: number; action: ActionRef; reason: SkipReason; root?: ActionRef }
+  | { type: 'lockfile-written'; at: number; path: string; entries: number }
+  | { type: 'warning'; at: number; message: string; address?: Address }
+  | { type: 'summary'; at: number; result: ApplyResult };
+
+export type SkipReason = 'upstream-failed' | 'upstream-blocked' | 'interrupted';
+
+/** Distributes an event without its `at`, which the engine stamps. */
+export type ApplyEventBody = ApplyEvent extends infer E ? (E extends ApplyEvent ? Omit<E, 'at'> : never) : never;
+
+export interface Reporter {
+  emit(event: ApplyEvent): void;
+}
+
+export const silentReporter: Reporter = { emit: () => undefined };
+
+export function refOf(action: Action): ActionRef {
+  return { id: action.id, address: action.address, op: action.op };
+}

@@ -1,0 +1,100 @@
+// The lockfile as the apply changes it. Every change lands in memory at once (so the address ->
+// ID map is always current) and is then persisted: writes are serialized and each one writes the
+// latest snapshot atomically, so parallel actions never lose an entry and a crash at any moment
+// leaves a whole file holding every ID recorded before it.
+import { writeLockfile } from '../lockfile/index.js';
+import type { Address, LockEntry, Lockfile } from '../model/index.js';
+
+export type LockWriter = (path: string, lock: Lockfile) => Promise<void>;
+
+export class LockStore {
+  readonly path: string;
+  private readonly lock: Lockfile;
+  private readonly write: LockWriter;
+  /** The write in progress (or the last one); the next write chains after it. */
+  private writing: Promise<void> = Promise.resolve();
+  /** A write queued behind `writing`; later changes ride along with it. */
+  private queued: Promise<void> | undefined;
+  private readonly listeners: Array<(entries: number) => void> = [];
+
+  constructor(path: string, lock: Lockfile, write: LockWriter = writeLockfile) {
+    this.path = path;
+    this.lock = { version: 1, projectId: lock.projectId, resources: { ...lock.resources } };
+    this.write = write;
+  }
+
+  get projectId(): string {
+    return this.lock.projectId;
+  }
+
+  get(address: Address): LockEntry | undefined {
+    const entry = this.lock.resources[address];
+    return entry ? { ...entry } : undefined;
+  }
+
+  idOf(address: Address): string | undefined {
+    return this.lock.resources[address]?.id;
+  }
+
+  /** A copy of the lockfile as it is in memory now. */
+  snapshot(): Lockfile {
+    const resources: Record<Address, LockEntry> = {};
+    for (const [a, e] of Object.entries(this.lock.resources)) resources[a] = { ...e };
+    return { version: 1, projectId: this.lock.projectId, resources };
+  }
+
+  onWritten(listener: (entries: number) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Binds `address` to `id`, keeping the entry's other fields when the ID is unchanged. */
+  bind(address: Address, id: string, extra: Omit<LockEntry, 'id'> = {}): Promise<void> {
+    const previous = this.lock.resources[address];
+    const base = previous && previous.id === id ? previous : {};
+    this.lock.resources[address] = { ...base, ...extra, id };
+    return this.persist();
+  }
+
+  /** Changes fields of an existing entry; a missing entry is left alone. */
+  update(address: Address, patch: Omit<LockEntry, 'id'>): Promise<void> {
+    const entry = this.lock.resources[address];
+    if (!entry) return this.persist();
+    this.lock.resources[address] = { ...entry, ...patch };
+    return this.persist();
+  }
+
+  remove(address: Address): Promise<void> {
+    delete this.lock.resources[address];
+    return this.persist();
+  }
+
+  move(from: Address, to: Address): Promise<void> {
+    const entry = this.lock.resources[from];
+    if (entry) {
+      delete this.lock.resources[from];
+      this.lock.resources[to] = entry;
+    }
+    return this.persist();
+  }
+
+  /** Resolves once every change made so far is on disk. */
+  flush(): Promise<void> {
+    return this.queued ?? this.writing;
+  }
+
+  private persist(): Promise<void> {
+    if (this.queued) return this.queued;
+    const next = this.writing
+      .catch(() => undefined)
+      .then(async () => {
+        this.queued = undefined;
+        const snapshot = this.snapshot();
+        await this.write(this.path, snapshot);
+        const count = Object.keys(snapshot.resources).length;
+        for (const l of this.listeners) l(count);
+      });
+    this.queued = next;
+    this.writing = next;
+    return next;
+  }
+}

@@ -1,0 +1,64 @@
+// Read replica sets: create, delete, resize and the metadata operations.
+import type * as Dto from '../api/dto.js';
+import type { Action } from '../model/index.js';
+import { recordCreated, recordDeleted, reportStatus, requestOf, serviceId, targetId, waitOptions, type ActionContext, type ActionOutcome } from './action-context.js';
+import { ignoreNotFound } from './ops-vpc.js';
+import { isConflict } from './api-errors.js';
+import { createOrAdopt, findReplicaSetsNamed } from './reconcile.js';
+import { findReplicaSet, sendWhenReplicaSetSettled, waitIfServiceSettling } from './settle.js';
+
+export async function createReplicaSet(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
+  const service = serviceId(ctx, action);
+  const body = requestOf<Dto.CreateReplicaSetRequestDto>(action);
+  const outcome = await createOrAdopt(ctx, action, {
+    send: () => ctx.api.createReplicaSet(ctx.projectId, service, body),
+    find: () => findReplicaSetsNamed(ctx, service, body.name),
+    describe: `replica set "${body.name}"`,
+    conflictMayMeanExists: true,
+    retryAfterConflict: () => waitIfServiceSettling(ctx, action, service),
+  });
+  const id = 'created' in outcome ? String(outcome.created.id) : outcome.adoptedId;
+  if ('created' in outcome) reportStatus(ctx, action, outcome.created.status);
+  await recordCreated(ctx, action, id);
+  await ctx.waits.replicaSetActive(service, id, waitOptions(ctx, action));
+  return { resourceId: id, adopted: 'adoptedId' in outcome };
+}
+
+export async function deleteReplicaSet(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
+  const service = serviceId(ctx, action);
+  const id = targetId(ctx, action);
+  try {
+    await ignoreNotFound(() => ctx.api.deleteReplicaSet(ctx.projectId, service, id));
+  } catch (err) {
+    // Already being deleted (an earlier, interrupted run): just wait for it to go.
+    if (!isConflict(err) || (await findReplicaSet(ctx, service, id))?.status !== 'deleting') throw err;
+  }
+  await recordDeleted(ctx, action, id);
+  await ctx.waits.replicaSetGone(service, id, waitOptions(ctx, action));
+  return {};
+}
+
+export async function resizeReplicaSet(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
+  const service = serviceId(ctx, action);
+  const id = targetId(ctx, action);
+  const body = requestOf<Dto.ResizeRequestDto>(action);
+  await sendWhenReplicaSetSettled(ctx, action, service, id, () => ctx.api.resizeReplicaSet(ctx.projectId, service, id, body));
+  await ctx.waits.replicaSetActive(service, id, waitOptions(ctx, action));
+  return {};
+}
+
+export async function enableReplicaPooler(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
+  await ctx.api.enableReplicaPooler(ctx.projectId, serviceId(ctx, action), targetId(ctx, action));
+  return {};
+}
+
+export async function disableReplicaPooler(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
+  await ctx.api.disableReplicaPooler(ctx.projectId, serviceId(ctx, action), targetId(ctx, action));
+  return {};
+}
+
+export async function setReplicaEnvironment(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
+  const body = requestOf<Dto.SetEnvironmentRequestDto>(action);
+  await ctx.api.setReplicaEnvironment(ctx.projectId, serviceId(ctx, action), targetId(ctx, action), body);
+  return {};
+}

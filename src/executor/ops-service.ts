@@ -1,0 +1,185 @@
+// Services: create, fork, delete, and every in-place operation with its wait (SPEC section 3).
+import type * as Dto from '../api/dto.js';
+import type { Action } from '../model/index.js';
+import {
+  recordCreated,
+  recordDeleted,
+  reportStatus,
+  requestOf,
+  resolveRef,
+  serviceId,
+  vpcId,
+  waitOptions,
+  type ActionContext,
+  type ActionOutcome,
+} from './action-context.js';
+import { isConflict } from './api-errors.js';
+import { ActionInputError } from './errors.js';
+import { ignoreNotFound } from './ops-vpc.js';
+import { createOrAdopt, findServicesNamed, type CreateOutcome } from './reconcile.js';
+import { sendWhenServiceSettled, waitIfServiceSettling } from './settle.js';
+
+export async function createService(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
+  const body = requestOf<Dto.CreateServiceRequestDto>(action);
+  const outcome = await createOrAdopt(ctx, action, {
+    send: () => ctx.api.createService(ctx.projectId, body),
+    find: () => findServicesNamed(ctx, body.name),
+    describe: `service "${body.name}"`,
+  });
+  return finishServiceCreate(ctx, action, outcome);
+}
+
+export async function forkService(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
+  const parent = resolveRef(ctx, action.refs.forkParent, 'fork parent');
+  const body = requestOf<Dto.ForkServiceRequestDto>(action);
+  const outcome = await createOrAdopt(ctx, action, {
+    send: () => ctx.api.forkService(ctx.projectId, parent, body),
+    find: async () => findServicesNamed(ctx, body.name ?? (await forkDefaultName(ctx, parent)), parent),
+    describe: `fork "${body.name ?? 'of ' + parent}"`,
+    retryAfterConflict: () => waitIfServiceSettling(ctx, action, parent),
+  });
+  return finishServiceCreate(ctx, action, outcome);
+}
+
+/** The API names an unnamed fork `<parent name>-fork`. */
+async function forkDefaultName(ctx: ActionContext, parentId: string): Promise<string> {
+  const parent = (await ctx.api.listServices(ctx.projectId)).find((s) => s.service_id === parentId);
+  if (!parent) throw new ActionInputError(`the fork parent ${parentId} no longer exists`);
+  return `${parent.name}-fork`;
+}
+
+/** Lockfile first (the ID must survive any interruption), then the password, then READY. */
+async function finishServiceCreate(ctx: ActionContext, action: Action, outcome: CreateOutcome<Dto.ServiceDto>): Promise<ActionOutcome> {
+  const id = 'created' in outcome ? String(outcome.created.service_id) : outcome.adoptedId;
+  await recordCreated(ctx, action, id);
+  if ('created' in outcome) {
+    reportStatus(ctx, action, outcome.created.status);
+    await saveInitialPassword(ctx, action, outcome.created);
+  } else {
+    ctx.emit({
+      type: 'warning',
+      address: action.address,
+      message: 'its initial password was in the lost response and is unknown; configure `password:` to set one',
+    });
+  }
+  await ctx.waits.serviceStatus(id, 'READY', waitOptions(ctx, action));
+  return { resourceId: id, adopted: 'adoptedId' in outcome };
+}
+
+async function saveInitialPassword(ctx: ActionContext, action: Action, svc: Dto.ServiceDto): Promise<void> {
+  const password = svc.initial_password;
+  if (!password || !ctx.pgpass) return;
+  const host = svc.endpoint?.host;
+  const port = svc.endpoint?.port;
+  if (!host || !port) {
+    ctx.emit({ type: 'warning', address: action.address, message: 'the create response has no endpoint; its initial password was not saved' });
+    return;
+  }
+  await ctx.pgpass.append({ host, port, database: 'tsdb', user: 'tsdbadmin', password });
+}
+
+export async function deleteService(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
+  const id = serviceId(ctx, action);
+  try {
+    await ignoreNotFound(() => ctx.api.deleteService(ctx.projectId, id));
+  } catch (err) {
+    // A service already being deleted (an earlier, interrupted apply) is on its way: just wait.
+    if (!isConflict(err) || !(await isBeingDeleted(ctx, id))) throw err;
+  }
+  await recordDeleted(ctx, action, id);
+  await ctx.waits.serviceGone(id, waitOptions(ctx, action));
+  return {};
+}
+
+async function isBeingDeleted(ctx: ActionContext, id: string): Promise<boolean> {
+  const svc = (await ctx.api.listServices(ctx.projectId)).find((s) => s.service_id === id);
+  return svc === undefined || svc.status === 'DELETING' || svc.status === 'DELETED';
+}
+
+type Send = (ctx: ActionContext, id: string) => Promise<Dto.ServiceDto>;
+
+/** Async service operations: send (waiting out transitions), show the status, wait for the final one. */
+async function transition(ctx: ActionContext, action: Action, send: Send, until: 'READY' | 'PAUSED', achieved: (s: Dto.ServiceDto) => boolean): Promise<ActionOutcome> {
+  const id = serviceId(ctx, action);
+  const svc = await sendWhenServiceSettled(ctx, action, id, () => send(ctx, id), { achieved });
+  reportStatus(ctx, action, svc?.status);
+  await ctx.waits.serviceStatus(id, until, waitOptions(ctx, action));
+  return {};
+}
+
+const sizeIs = (body: Dto.ResizeRequestDto) => (s: Dto.ServiceDto) => {
+  const spec = s.resources?.[0]?.spec;
+  return String(spec?.cpu_millis) === body.cpu_millis && String(spec?.memory_gbs) === body.memory_gbs;
+};
+const haIs = (body: Dto.SetHaRequestDto) => (s: Dto.ServiceDto) =>
+  (body.replica_count === undefined || (s.ha_replicas?.replica_count ?? 0) === body.replica_count) &&
+  (body.sync_replica_count === undefined || (s.ha_replicas?.sync_replica_count ?? 0) === body.sync_replica_count);
+
+export function resizeService(ctx: ActionContext, a: Action): Promise<ActionOutcome> {
+  const body = requestOf<Dto.ResizeRequestDto>(a);
+  return transition(ctx, a, (c, id) => c.api.resizeService(c.projectId, id, body), 'READY', sizeIs(body));
+}
+export function setHAReplica(ctx: ActionContext, a: Action): Promise<ActionOutcome> {
+  const body = requestOf<Dto.SetHaRequestDto>(a);
+  return transition(ctx, a, (c, id) => c.api.setHAReplica(c.projectId, id, body), 'READY', haIs(body));
+}
+export const startService = (ctx: ActionContext, a: Action) =>
+  transition(ctx, a, (c, id) => c.api.startService(c.projectId, id), 'READY', (s) => s.status === 'READY' || s.status === 'RESUMING');
+export const stopService = (ctx: ActionContext, a: Action) =>
+  transition(ctx, a, (c, id) => c.api.stopService(c.projectId, id), 'PAUSED', (s) => s.status === 'PAUSED' || s.status === 'PAUSING');
+
+export async function enablePooler(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
+  await ctx.api.enablePooler(ctx.projectId, serviceId(ctx, action));
+  return {};
+}
+
+export async function disablePooler(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
+  await ctx.api.disablePooler(ctx.projectId, serviceId(ctx, action));
+  return {};
+}
+
+export async function setEnvironment(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
+  await ctx.api.setEnvironment(ctx.projectId, serviceId(ctx, action), requestOf<Dto.SetEnvironmentRequestDto>(action));
+  return {};
+}
+
+const attachedTo = (s: Dto.ServiceDto): string | undefined => (s.vpc_endpoint ?? s.vpcEndpoint)?.vpc_id;
+
+export async function attachToVpc(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
+  const id = serviceId(ctx, action);
+  const vpc = vpcId(ctx, action);
+  const body = { ...requestOf<Dto.VpcAttachmentRequestDto>(action), vpc_id: vpc };
+  await sendWhenServiceSettled(ctx, action, id, () => ctx.api.attachServiceToVPC(ctx.projectId, id, body), {
+    achieved: (s) => attachedTo(s) === vpc,
+    retryWhenReady: true,
+  });
+  await ctx.waits.serviceVpc(id, vpc, null, waitOptions(ctx, action));
+  return {};
+}
+
+export async function detachFromVpc(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
+  const id = serviceId(ctx, action);
+  const vpc = vpcId(ctx, action);
+  const body = { ...requestOf<Dto.VpcAttachmentRequestDto>(action), vpc_id: vpc };
+  // While a detach is pending the endpoint is still shown: a 409 then means "send again later".
+  await sendWhenServiceSettled(ctx, action, id, () => ctx.api.detachServiceFromVPC(ctx.projectId, id, body), {
+    achieved: (s) => attachedTo(s) !== vpc,
+    retryWhenReady: true,
+  });
+  await ctx.waits.serviceVpc(id, null, vpc, waitOptions(ctx, action));
+  return {};
+}
+
+/** The password comes from the environment at apply time and goes only to the API. */
+export async function updatePassword(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
+  const spec = action.password;
+  if (!spec) throw new ActionInputError('the plan does not say which environment variable holds the password');
+  const password = ctx.env[spec.fromEnv];
+  if (password === undefined || password === '') {
+    throw new ActionInputError(`environment variable ${spec.fromEnv} (password.from_env of ${action.address}) is not set or empty`);
+  }
+  const id = serviceId(ctx, action);
+  await ctx.api.updatePassword(ctx.projectId, id, { password });
+  await ctx.lock.update(action.address, { passwordVersion: spec.version });
+  return {};
+}

@@ -1,0 +1,65 @@
+// VPCs and peerings: createVPC, renameVPC, deleteVPC, createVPCPeering, deleteVPCPeering.
+import type * as Dto from '../api/dto.js';
+import type { Action } from '../model/index.js';
+import { recordCreated, recordDeleted, reportStatus, requestOf, targetId, vpcId, waitOptions, type ActionContext, type ActionOutcome } from './action-context.js';
+import { createOrAdopt, findPeerings, findVpcsNamed } from './reconcile.js';
+import { isNotFound } from './api-errors.js';
+
+export async function createVpc(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
+  const body = requestOf<Dto.CreateVpcRequestDto>(action);
+  const outcome = await createOrAdopt(ctx, action, {
+    send: () => ctx.api.createVPC(ctx.projectId, body),
+    find: () => findVpcsNamed(ctx, body.name),
+    describe: `VPC "${body.name}"`,
+  });
+  const id = 'created' in outcome ? String(outcome.created.id) : outcome.adoptedId;
+  await recordCreated(ctx, action, id);
+  return { resourceId: id, adopted: 'adoptedId' in outcome };
+}
+
+export async function renameVpc(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
+  await ctx.api.renameVPC(ctx.projectId, vpcId(ctx, action), requestOf<Dto.RenameVpcRequestDto>(action));
+  return {};
+}
+
+export async function deleteVpc(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
+  const id = vpcId(ctx, action);
+  await ignoreNotFound(() => ctx.api.deleteVPC(ctx.projectId, id));
+  await recordDeleted(ctx, action, id);
+  return {};
+}
+
+export async function createPeering(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
+  const vpc = vpcId(ctx, action);
+  const body = requestOf<Dto.CreatePeeringRequestDto>(action);
+  const outcome = await createOrAdopt(ctx, action, {
+    send: () => ctx.api.createVPCPeering(ctx.projectId, vpc, body),
+    find: () => findPeerings(ctx, vpc, body.peer_vpc_id),
+    describe: `peering to ${body.peer_vpc_id}`,
+    conflictMayMeanExists: true,
+  });
+  const id = 'created' in outcome ? String(outcome.created.id) : outcome.adoptedId;
+  if ('created' in outcome) reportStatus(ctx, action, outcome.created.status);
+  await recordCreated(ctx, action, id);
+  // A failed peering stays bound: the next plan sees it and replaces it once the config is fixed.
+  await ctx.waits.peeringSettled(vpc, id, waitOptions(ctx, action));
+  return { resourceId: id, adopted: 'adoptedId' in outcome };
+}
+
+export async function deletePeering(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
+  const vpc = vpcId(ctx, action);
+  const id = targetId(ctx, action);
+  await ignoreNotFound(() => ctx.api.deleteVPCPeering(ctx.projectId, vpc, id));
+  await recordDeleted(ctx, action, id);
+  await ctx.waits.peeringGone(vpc, id, waitOptions(ctx, action));
+  return {};
+}
+
+/** A delete of something already gone has done its job. */
+export async function ignoreNotFound(run: () => Promise<unknown>): Promise<void> {
+  try {
+    await run();
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+  }
+}

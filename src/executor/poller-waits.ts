@@ -1,0 +1,39 @@
+// The engine's wait conditions (SPEC section 3) over the client's batched StatusPoller.
+import type { ApiClient } from '../api/client.js';
+import type { StatusPoller } from '../api/waiters.js';
+import type { ExecutorApi, ExecutorWaits, WaitOptions } from './ports.js';
+
+/** The real client is an ExecutorApi as it is; this keeps that true at compile time. */
+export const asExecutorApi = (client: ApiClient): ExecutorApi => client;
+
+function options(o: WaitOptions) {
+  return {
+    timeoutMs: o.timeoutMs,
+    ...(o.signal ? { signal: o.signal } : {}),
+    ...(o.onStatus ? { onStatus: (status: string) => o.onStatus!(status) } : {}),
+  };
+}
+
+export function pollerWaits(poller: StatusPoller): ExecutorWaits {
+  return {
+    async serviceStatus(serviceId, status, o) {
+      await poller.waitForServiceStatus(serviceId, status, options(o));
+    },
+    serviceGone: async (serviceId, o) => poller.waitForServiceGone(serviceId, options(o)),
+    async serviceVpc(serviceId, vpcId, fromVpcId, o) {
+      // Attach/detach leave the status READY; what changes is the VPC endpoint.
+      const attached = (s: { vpcId: string | null } | undefined) => s !== undefined && s.vpcId === vpcId;
+      const detached = (s: { vpcId: string | null } | undefined) => s !== undefined && (s.vpcId === null || s.vpcId !== fromVpcId);
+      await poller.waitForService(serviceId, vpcId === null ? detached : attached, options(o));
+    },
+    async replicaSetActive(serviceId, replicaSetId, o) {
+      await poller.waitForReplicaSet(serviceId, replicaSetId, (rs) => rs?.status === 'active', options(o));
+    },
+    replicaSetGone: async (serviceId, replicaSetId, o) => poller.waitForReplicaSetGone(serviceId, replicaSetId, options(o)),
+    async peeringSettled(vpcId, peeringId, o) {
+      // Failed/error statuses fail the wait with the peering's own error message (the poller's rule).
+      await poller.waitForPeering(vpcId, peeringId, (p) => p?.status === 'active', options(o));
+    },
+    peeringGone: async (vpcId, peeringId, o) => poller.waitForPeeringGone(vpcId, peeringId, options(o)),
+  };
+}

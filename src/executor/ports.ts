@@ -1,0 +1,63 @@
+// What the engine needs from the outside world, as narrow interfaces. The API client
+// (src/api/client.ts) satisfies ExecutorApi structurally: its methods are named after the
+// operations and take the project ID first. ExecutorWaits is built over the client's batched
+// StatusPoller (see poller-waits.ts).
+import type * as Dto from '../api/dto.js';
+
+type Id = string;
+
+export interface ExecutorApi {
+  listVPCs(p: Id): Promise<Dto.VpcDto[]>;
+  createVPC(p: Id, body: Dto.CreateVpcRequestDto): Promise<Dto.VpcDto>;
+  renameVPC(p: Id, v: Id, body: Dto.RenameVpcRequestDto): Promise<unknown>;
+  deleteVPC(p: Id, v: Id): Promise<void>;
+
+  listVPCPeerings(p: Id, v: Id): Promise<Dto.PeeringDto[]>;
+  createVPCPeering(p: Id, v: Id, body: Dto.CreatePeeringRequestDto): Promise<Dto.PeeringDto>;
+  deleteVPCPeering(p: Id, v: Id, x: Id): Promise<void>;
+
+  listServices(p: Id): Promise<Dto.ServiceDto[]>;
+  createService(p: Id, body: Dto.CreateServiceRequestDto): Promise<Dto.ServiceDto>;
+  forkService(p: Id, s: Id, body: Dto.ForkServiceRequestDto): Promise<Dto.ServiceDto>;
+  deleteService(p: Id, s: Id): Promise<void>;
+  startService(p: Id, s: Id): Promise<Dto.ServiceDto>;
+  stopService(p: Id, s: Id): Promise<Dto.ServiceDto>;
+  resizeService(p: Id, s: Id, body: Dto.ResizeRequestDto): Promise<Dto.ServiceDto>;
+  setHAReplica(p: Id, s: Id, body: Dto.SetHaRequestDto): Promise<Dto.ServiceDto>;
+  enablePooler(p: Id, s: Id): Promise<unknown>;
+  disablePooler(p: Id, s: Id): Promise<unknown>;
+  setEnvironment(p: Id, s: Id, body: Dto.SetEnvironmentRequestDto): Promise<unknown>;
+  attachServiceToVPC(p: Id, s: Id, body: Dto.VpcAttachmentRequestDto): Promise<unknown>;
+  detachServiceFromVPC(p: Id, s: Id, body: Dto.VpcAttachmentRequestDto): Promise<unknown>;
+  updatePassword(p: Id, s: Id, body: Dto.UpdatePasswordRequestDto): Promise<void>;
+
+  listReplicaSets(p: Id, s: Id): Promise<Dto.ReadReplicaSetDto[]>;
+  createReplicaSet(p: Id, s: Id, body: Dto.CreateReplicaSetRequestDto): Promise<Dto.ReadReplicaSetDto>;
+  deleteReplicaSet(p: Id, s: Id, r: Id): Promise<void>;
+  resizeReplicaSet(p: Id, s: Id, r: Id, body: Dto.ResizeRequestDto): Promise<unknown>;
+  enableReplicaPooler(p: Id, s: Id, r: Id): Promise<unknown>;
+  disableReplicaPooler(p: Id, s: Id, r: Id): Promise<unknown>;
+  setReplicaEnvironment(p: Id, s: Id, r: Id, body: Dto.SetEnvironmentRequestDto): Promise<unknown>;
+}
+
+export interface WaitOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Called with each status observed while waiting. */
+  onStatus?: (status: string) => void;
+}
+
+/**
+ * The wait conditions of SPEC section 3. Each resolves when the condition holds and rejects with
+ * a timeout, a terminal failure (the resource's own error message) or the signal's abort.
+ */
+export interface ExecutorWaits {
+  serviceStatus(serviceId: Id, status: 'READY' | 'PAUSED', o: WaitOptions): Promise<void>;
+  serviceGone(serviceId: Id, o: WaitOptions): Promise<void>;
+  /** vpcId null: detached from `fromVpcId`. */
+  serviceVpc(serviceId: Id, vpcId: Id | null, fromVpcId: Id | null, o: WaitOptions): Promise<void>;
+  replicaSetActive(serviceId: Id, replicaSetId: Id, o: WaitOptions): Promise<void>;
+  replicaSetGone(serviceId: Id, replicaSetId: Id, o: WaitOptions): Promise<void>;
+  peeringSettled(vpcId: Id, peeringId: Id, o: WaitOptions): Promise<void>;
+  peeringGone(vpcId: Id, peeringId: Id, o: WaitOptions): Promise<void>;
+}

@@ -1,0 +1,108 @@
+// A create whose outcome is unknown is never re-sent blindly (SPEC section 5): list, adopt the
+// resource with the desired name if it is there, and only otherwise send again (bounded).
+import type * as Dto from '../api/dto.js';
+import { AmbiguousCreateError, ApiError } from '../api/errors.js';
+import { DbformError } from '../model/errors.js';
+import type { Action } from '../model/index.js';
+import type { ActionContext } from './action-context.js';
+import { isConflict } from './api-errors.js';
+import { ActionInputError } from './errors.js';
+
+export type CreateOutcome<R> = { created: R } | { adoptedId: string };
+
+export interface CreateSpec<R> {
+  send(): Promise<R>;
+  /** The live resources this create would have made (matched by name or identity). */
+  find(): Promise<Array<{ id: string }>>;
+  /** What the resource is called, for messages: `service "metrics"`. */
+  describe: string;
+  /** A 409 may mean the resource already exists (replica set names, one peering per peer VPC). */
+  conflictMayMeanExists?: boolean;
+  /** After a 409 that no existing resource explains: wait for the parent to settle; true to send again. */
+  retryAfterConflict?: () => Promise<boolean>;
+}
+
+const MAX_CONFLICT_RETRIES = 12;
+
+/** Whether a failed create may have been processed by the API (or, for 409, may mean it exists). */
+function mayExist(err: unknown, conflictMayMeanExists: boolean): { mayExist: boolean; provedNothing: boolean } {
+  if (err instanceof AmbiguousCreateError) return { mayExist: true, provedNothing: false };
+  if (err instanceof ApiError) {
+    // The client already re-sent what provably did nothing (429, 503, refused connections).
+    if (err.status === 0 || err.status >= 500) return { mayExist: true, provedNothing: false };
+    if (err.status === 409 && conflictMayMeanExists) return { mayExist: true, provedNothing: true };
+    return { mayExist: false, provedNothing: true };
+  }
+  if (err instanceof DbformError) return { mayExist: false, provedNothing: true };
+  // Not an API answer at all (a bug, a socket error the client did not classify): be careful.
+  return { mayExist: true, provedNothing: false };
+}
+
+export async function createOrAdopt<R>(ctx: ActionContext, action: Action, spec: CreateSpec<R>): Promise<CreateOutcome<R>> {
+  let sends = 0;
+  let conflicts = 0;
+  for (;;) {
+    try {
+      sends++;
+      return { created: await spec.send() };
+    } catch (err) {
+      const verdict = mayExist(err, spec.conflictMayMeanExists ?? false);
+      if (verdict.mayExist) {
+        const found = await spec.find();
+        if (found.length === 1) {
+          ctx.emit({
+            type: 'warning',
+            address: action.address,
+            message: `the outcome of ${action.op} was unknown; adopted the live ${spec.describe} (${found[0]!.id}) instead of sending it again`,
+          });
+          return { adoptedId: found[0]!.id };
+        }
+        if (found.length > 1) {
+          throw new ActionInputError(
+            `the outcome of the create was unknown and ${found.length} live resources match ${spec.describe} (${found.map((f) => f.id).join(', ')}); ` +
+              'bind the right one with `dbform import` and delete the others',
+            { cause: err },
+          );
+        }
+      }
+      if (isConflict(err) && spec.retryAfterConflict && conflicts < MAX_CONFLICT_RETRIES && (await spec.retryAfterConflict())) {
+        conflicts++;
+        sends--;
+        continue;
+      }
+      // A refusal not explained by an existing resource is the API's real answer.
+      if (!verdict.mayExist || verdict.provedNothing || sends >= ctx.createAttempts) throw err;
+      ctx.emit({
+        type: 'warning',
+        address: action.address,
+        message: `the outcome of ${action.op} was unknown and no ${spec.describe} exists; sending it again (attempt ${sends + 1} of ${ctx.createAttempts})`,
+      });
+    }
+  }
+}
+
+// ---- finders: the resource a create would have made -----------------------------------------
+
+const GONE_SERVICE = new Set(['DELETING', 'DELETED']);
+
+export async function findServicesNamed(ctx: ActionContext, name: string, forkedFrom?: string): Promise<Array<{ id: string; dto: Dto.ServiceDto }>> {
+  const services = await ctx.api.listServices(ctx.projectId);
+  return services
+    .filter((s) => s.name === name && !GONE_SERVICE.has(String(s.status)))
+    .filter((s) => forkedFrom === undefined || s.forked_from?.service_id === undefined || s.forked_from.service_id === forkedFrom)
+    .map((s) => ({ id: String(s.service_id), dto: s }));
+}
+
+export async function findVpcsNamed(ctx: ActionContext, name: string): Promise<Array<{ id: string }>> {
+  return (await ctx.api.listVPCs(ctx.projectId)).filter((v) => v.name === name).map((v) => ({ id: String(v.id) }));
+}
+
+export async function findPeerings(ctx: ActionContext, vpcId: string, peerVpcId: string): Promise<Array<{ id: string }>> {
+  return (await ctx.api.listVPCPeerings(ctx.projectId, vpcId)).filter((p) => p.peer_vpc_id === peerVpcId).map((p) => ({ id: String(p.id) }));
+}
+
+export async function findReplicaSetsNamed(ctx: ActionContext, serviceId: string, name: string): Promise<Array<{ id: string }>> {
+  return (await ctx.api.listReplicaSets(ctx.projectId, serviceId))
+    .filter((r) => r.name === name && r.status !== 'deleting')
+    .map((r) => ({ id: String(r.id) }));
+}

@@ -1,0 +1,39 @@
+import type { Action } from '../model/index.js';
+import type { ActionError } from './errors.js';
+import type { ActionRef, SkipReason } from './events.js';
+
+export interface DoneAction {
+  action: Action;
+  /** The ID of the resource created or adopted by this action, when it made one. */
+  resourceId?: string;
+  /** True when a create's outcome was unknown and the live resource was adopted instead. */
+  adopted?: boolean;
+}
+
+export interface SkippedAction {
+  action: Action;
+  reason: SkipReason;
+  /** The failed or blocked action that caused the skip (the root cause, never an intermediate). */
+  root?: ActionRef;
+}
+
+/** The outcome of applyPlan: every action of the plan lands in exactly one list. */
+export interface ApplyResult {
+  done: DoneAction[];
+  failed: ActionError[];
+  skipped: SkippedAction[];
+  blocked: Action[];
+  /** Bindings (adopt, move, protect, forget) written to the lockfile. */
+  bindingsApplied: number;
+  /** True when the signal aborted the apply before every action settled. */
+  interrupted: boolean;
+}
+
+export function emptyResult(): ApplyResult {
+  return { done: [], failed: [], skipped: [], blocked: [], bindingsApplied: 0, interrupted: false };
+}
+
+/** True when the apply did everything it was asked to. */
+export function isSuccess(result: ApplyResult): boolean {
+  return result.failed.length === 0 && result.skipped.length === 0 && result.blocked.length === 0 && !result.interrupted;
+}

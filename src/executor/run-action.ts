@@ -1,0 +1,41 @@
+// One registry from operation to handler (decK's crud registry in miniature).
+import type { Action, OperationId } from '../model/index.js';
+import type { ActionContext, ActionOutcome } from './action-context.js';
+import * as rs from './ops-replica-set.js';
+import * as svc from './ops-service.js';
+import * as vpc from './ops-vpc.js';
+
+type Handler = (ctx: ActionContext, action: Action) => Promise<ActionOutcome>;
+
+const HANDLERS: Record<OperationId, Handler> = {
+  createVPC: vpc.createVpc,
+  renameVPC: vpc.renameVpc,
+  deleteVPC: vpc.deleteVpc,
+  createVPCPeering: vpc.createPeering,
+  deleteVPCPeering: vpc.deletePeering,
+  createService: svc.createService,
+  forkService: svc.forkService,
+  deleteService: svc.deleteService,
+  resizeService: svc.resizeService,
+  setHAReplica: svc.setHAReplica,
+  startService: svc.startService,
+  stopService: svc.stopService,
+  enablePooler: svc.enablePooler,
+  disablePooler: svc.disablePooler,
+  setEnvironment: svc.setEnvironment,
+  attachServiceToVPC: svc.attachToVpc,
+  detachServiceFromVPC: svc.detachFromVpc,
+  updatePassword: svc.updatePassword,
+  createReplicaSet: rs.createReplicaSet,
+  deleteReplicaSet: rs.deleteReplicaSet,
+  resizeReplicaSet: rs.resizeReplicaSet,
+  enableReplicaPooler: rs.enableReplicaPooler,
+  disableReplicaPooler: rs.disableReplicaPooler,
+  setReplicaEnvironment: rs.setReplicaEnvironment,
+};
+
+export function runAction(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
+  const handler = HANDLERS[action.op];
+  if (!handler) return Promise.reject(new Error(`unknown operation ${String(action.op)}`));
+  return handler(ctx, action);
+}

@@ -1,0 +1,141 @@
+// `dbform apply` end to end: the built CLI against an emulator over HTTP.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../../src/emulator/index.js';
+import { duplicates, nextPlan, runCli, workspace } from './cli-harness.js';
+
+let emulator: Awaited<ReturnType<typeof startEmulator>> | undefined;
+afterEach(async () => {
+  await emulator?.close();
+  emulator = undefined;
+});
+
+async function setup(config: string, timeScale = 0.02) {
+  emulator = await startEmulator({ timeScale });
+  return workspace(config, emulator.url);
+}
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+const small = `version: 1
+project_id: proj-demo
+vpcs:
+  main:
+    cidr: 10.0.0.0/16
+    region_code: us-east-1
+services:
+  db:
+    region_code: us-east-1
+    cpu_millis: 500
+    memory_gbs: 2
+    vpc: main
+`;
+
+describe('dbform apply', () => {
+  it('applies examples/full.yaml and the next plan is empty', async () => {
+    // full.yaml keeps a `moved:` entry whose `from` a fresh lockfile never held: it must be a no-op.
+    const text = readFileSync(join(ROOT, 'examples', 'full.yaml'), 'utf8');
+    expect(text).toMatch(/^moved:/m);
+    const ws = await setup(text);
+    const env = { METRICS_DB_PASSWORD: 'canary-pw-123' };
+    const first = await runCli(ws, ['apply', '--auto-approve'], { env });
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/Apply complete: \d+ done, 0 failed, 0 skipped, 0 blocked/);
+    const { plan, live, lock } = await nextPlan(ws, emulator!.url);
+    expect(plan.actions).toEqual([]);
+    expect(plan.bindings).toEqual([]);
+    expect(duplicates(live)).toEqual([]);
+    expect(lock.resources['service.metrics']).toMatchObject({ passwordVersion: 1, protect: true });
+    emulator!.resetStats();
+    const second = await runCli(ws, ['apply', '--auto-approve'], { env });
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain('No changes.');
+    expect(Object.keys(emulator!.stats().requests).filter((k) => !k.startsWith('GET'))).toEqual([]);
+  });
+
+  it('refuses on a non-TTY without --auto-approve, after showing the plan, and changes nothing', async () => {
+    const ws = await setup(small);
+    const run = await runCli(ws, ['apply']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('vpc.main');
+    expect(run.stderr).toMatch(/refusing to apply without confirmation: standard input is not a terminal.*--auto-approve/s);
+    expect(existsSync(ws.lockfile)).toBe(false);
+    expect(emulator!.stats().requests['POST /projects/{project_id}/vpcs']).toBeUndefined();
+  });
+
+  it('exits 3 without changing anything when the plan is blocked by protection', async () => {
+    const ws = await setup(small.replace('    vpc: main\n', '    vpc: main\n    protect: true\n'));
+    expect((await runCli(ws, ['apply', '--auto-approve'])).code).toBe(0);
+    const before = readFileSync(ws.lockfile, 'utf8');
+    // Removing the protected service from the config plans its deletion: blocked.
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(ws.config, small.replace(/services:[\s\S]*$/, 'services: {}\n'));
+    emulator!.resetStats();
+    const run = await runCli(ws, ['apply', '--auto-approve']);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/blocked.*service\.db/s);
+    expect(readFileSync(ws.lockfile, 'utf8')).toBe(before);
+    const mutations = Object.keys(emulator!.stats().requests).filter((k) => !k.startsWith('GET'));
+    expect(mutations).toEqual([]);
+  });
+
+  it('leaves the rest applied when a peering fails, exiting 1 with the peering error message', async () => {
+    const ws = await setup(
+      small.replace(
+        '    region_code: us-east-1\nservices:',
+        '    region_code: us-east-1\n    peerings:\n      - peer_account_id: "12345"\n        peer_region_code: us-east-1\n        peer_vpc_id: vpc-bad\nservices:',
+      ),
+    );
+    const run = await runCli(ws, ['apply', '--auto-approve']);
+    expect(run.code).toBe(1);
+    const failure = /createVPCPeering peering\.main\.vpc-bad failed: peering \d+ of VPC \d+ failed: (.+)/.exec(run.stderr);
+    expect(failure, run.stderr).not.toBeNull();
+    expect(failure![1]).toMatch(/12-digit/);
+    expect(run.stdout).toContain('Failed:');
+    const lock = JSON.parse(readFileSync(ws.lockfile, 'utf8'));
+    expect(Object.keys(lock.resources).sort()).toEqual(['peering.main.vpc-bad', 'service.db', 'vpc.main']);
+    const services = await (await fetch(`${emulator!.url}/projects/proj-demo/services`, { headers: { authorization: 'Bearer demo-pat' } })).json();
+    expect(services[0].vpc_endpoint.vpc_id).toBe(lock.resources['vpc.main'].id);
+  });
+
+  it('exits 1 on a plan error before changing anything', async () => {
+    const noVpc = small.replace('    vpc: main\n', '');
+    const ws = await setup(noVpc);
+    expect((await runCli(ws, ['apply', '--auto-approve'])).code).toBe(0);
+    const { writeFileSync } = await import('node:fs');
+    // A new region needs a replace, which is planned only with --replace.
+    writeFileSync(ws.config, noVpc.replace('  db:\n    region_code: us-east-1', '  db:\n    region_code: eu-west-1'));
+    emulator!.resetStats();
+    const run = await runCli(ws, ['apply', '--auto-approve']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/region_code.*cannot be done in place.*--replace service\.db/);
+    expect(Object.keys(emulator!.stats().requests).filter((k) => !k.startsWith('GET'))).toEqual([]);
+  });
+
+  it('rejects a bad --timeout or --parallelism with a clear message', async () => {
+    const ws = await setup(small);
+    const t = await runCli(ws, ['apply', '--auto-approve', '--timeout', 'soon']);
+    expect(t.code).toBe(1);
+    expect(t.stderr).toBe('error: --timeout must be a duration such as 30m, 90s, 1h, or a number of milliseconds (got "soon")\n');
+    const p = await runCli(ws, ['apply', '--auto-approve', '--parallelism', '0']);
+    expect(p.code).toBe(1);
+    expect(p.stderr).toContain('--parallelism must be a whole number of at least 1 (got "0")');
+    const poll = await runCli(ws, ['apply', '--auto-approve'], { env: { DBFORM_POLL_MS: 'fast' } });
+    expect(poll.code).toBe(1);
+    expect(poll.stderr).toContain('DBFORM_POLL_MS must be a positive number of milliseconds (found "fast")');
+    expect(existsSync(ws.lockfile)).toBe(false);
+  });
+
+  it('fails an action that exceeds --timeout, naming it, with its ID kept so no retry duplicates it', async () => {
+    const ws = await setup(small, 1);
+    const run = await runCli(ws, ['apply', '--auto-approve', '--timeout', '300ms']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/createService service\.db failed: timed out after 300 ms waiting for service \w+ \(last status QUEUED\)/);
+    expect(run.stderr).toMatch(/1 dependent action\(s\) skipped/);
+    const id = JSON.parse(readFileSync(ws.lockfile, 'utf8')).resources['service.db'].id;
+    await runCli(ws, ['apply', '--auto-approve', '--timeout', '300ms']);
+    const { live } = await nextPlan(ws, emulator!.url);
+    expect(live.services.map((s) => s.id)).toEqual([id]);
+  });
+});

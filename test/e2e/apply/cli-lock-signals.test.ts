@@ -1,0 +1,124 @@
+// One apply at a time per lockfile, stale locks, --force-unlock, and Ctrl-C (SIGINT).
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { hostname } from 'node:os';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../../src/emulator/index.js';
+import { duplicates, nextPlan, runCli, spawnCli, unboundIds, workspace, type Workspace } from './cli-harness.js';
+
+let emulator: Awaited<ReturnType<typeof startEmulator>> | undefined;
+afterEach(async () => {
+  await emulator?.close();
+  emulator = undefined;
+});
+
+const config = (n: number) =>
+  `version: 1\nproject_id: proj-demo\nservices:\n${Array.from({ length: n }, (_, i) => `  s${i}:\n    cpu_millis: 500\n    memory_gbs: 2\n    replica_sets:\n      r:\n        cpu_millis: 500\n        memory_gbs: 2\n        nodes: 1\n`).join('')}`;
+
+async function setup(timeScale: number, n = 3, latencyMs = 0): Promise<Workspace> {
+  emulator = await startEmulator({ timeScale, latencyMs });
+  return workspace(config(n), emulator.url);
+}
+
+const lockPathOf = (ws: Workspace) => `${ws.lockfile}.lock`;
+
+async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+const deadPid = () => Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+
+describe('the apply lock', () => {
+  it('makes a second concurrent apply exit 1 naming the holder and --force-unlock', async () => {
+    const ws = await setup(0.2);
+    const first = spawnCli(ws, ['apply', '--auto-approve']);
+    await until(() => existsSync(lockPathOf(ws)), 'the first apply to take the lock');
+    const holder = JSON.parse(readFileSync(lockPathOf(ws), 'utf8'));
+    expect(holder).toMatchObject({ pid: first.child.pid, host: hostname(), command: 'dbform apply' });
+    const second = await runCli(ws, ['apply', '--auto-approve']);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(`pid ${first.child.pid} on ${hostname()}`);
+    expect(second.stderr).toContain(`started ${holder.started_at}`);
+    expect(second.stderr).toContain('--force-unlock');
+    const done = await first.done;
+    expect(done.code).toBe(0);
+    expect(existsSync(lockPathOf(ws))).toBe(false);
+  });
+
+  it('takes over the stale lock of a dead local process with a notice', async () => {
+    const ws = await setup(0.01, 1);
+    writeFileSync(lockPathOf(ws), JSON.stringify({ pid: deadPid(), host: hostname(), started_at: '2026-01-01T00:00:00.000Z', command: 'dbform apply' }));
+    const run = await runCli(ws, ['apply', '--auto-approve']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/notice: took over the stale apply lock of pid \d+ on .* \(started 2026-01-01T00:00:00.000Z\)/);
+    expect(existsSync(lockPathOf(ws))).toBe(false);
+  });
+
+  it('refuses the lock of another host, and --force-unlock removes it', async () => {
+    const ws = await setup(0.01, 1);
+    writeFileSync(lockPathOf(ws), JSON.stringify({ pid: 4242, host: 'ci-runner-9', started_at: '2026-01-01T00:00:00.000Z', command: 'dbform apply' }));
+    const refused = await runCli(ws, ['apply', '--auto-approve']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/pid 4242 on ci-runner-9 .*started 2026-01-01T00:00:00.000Z.*--force-unlock/);
+    const forced = await runCli(ws, ['apply', '--auto-approve', '--force-unlock']);
+    expect(forced.code).toBe(0);
+    expect(forced.stderr).toContain('notice: removed the apply lock');
+    expect(existsSync(lockPathOf(ws))).toBe(false);
+  });
+});
+
+describe('SIGINT during an apply', () => {
+  it('exits 130 with every created ID in the lockfile, and the next apply converges', async () => {
+    const ws = await setup(0.2, 3);
+    const run = spawnCli(ws, ['apply', '--auto-approve']);
+    let out = '';
+    run.child.stdout!.on('data', (d) => (out += d));
+    await until(() => /createService (QUEUED|CONFIGURING)/.test(out), 'a service to be created');
+    run.child.kill('SIGINT');
+    const result = await run.done;
+    expect(result.code).toBe(130);
+    expect(result.stderr).toContain('SIGINT received');
+    expect(result.stdout).toMatch(/Apply interrupted: /);
+    expect(existsSync(lockPathOf(ws))).toBe(false);
+    const { live, lock } = await nextPlan(ws, emulator!.url);
+    expect(live.services.length).toBeGreaterThan(0);
+    expect(unboundIds(live, lock)).toEqual([]);
+
+    const again = await runCli(ws, ['apply', '--auto-approve']);
+    expect(again.code).toBe(0);
+    const after = await nextPlan(ws, emulator!.url);
+    expect(after.plan.actions).toEqual([]);
+    expect(duplicates(after.live)).toEqual([]);
+    expect(after.live.services).toHaveLength(3);
+    expect(unboundIds(after.live, after.lock)).toEqual([]);
+  });
+
+  it('exits 130 at once on a second SIGINT, and the next apply adopts what was created meanwhile', async () => {
+    // Slow answers keep the graceful stop busy: it lets the creates already sent finish.
+    const ws = await setup(0.05, 2, 600);
+    const run = spawnCli(ws, ['apply', '--auto-approve']);
+    let out = '';
+    run.child.stdout!.on('data', (d) => (out += d));
+    await until(() => /createService started/.test(out), 'a create to be sent');
+    run.child.kill('SIGINT');
+    await new Promise((r) => setTimeout(r, 100));
+    run.child.kill('SIGINT');
+    const result = await run.done;
+    expect(result.code).toBe(130);
+    expect(result.stderr).toContain('SIGINT received again: exiting now');
+    expect(existsSync(lockPathOf(ws))).toBe(false);
+    // The creates went through but their IDs were never recorded: the next apply adopts them.
+    emulator!.setFaults({ latencyMs: 0 });
+    const again = await runCli(ws, ['apply', '--auto-approve']);
+    expect(again.code).toBe(0);
+    const { plan, live, lock } = await nextPlan(ws, emulator!.url);
+    expect(plan.actions).toEqual([]);
+    expect(duplicates(live)).toEqual([]);
+    expect(live.services).toHaveLength(2);
+    expect(unboundIds(live, lock)).toEqual([]);
+  });
+});

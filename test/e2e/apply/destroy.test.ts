@@ -1,0 +1,104 @@
+// `dbform destroy`: everything the lockfile binds, deleted in reverse dependency order.
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../../src/api/client.js';
+import { startEmulator } from '../../../src/emulator/index.js';
+import { runCli, workspace } from './cli-harness.js';
+
+let emulator: Awaited<ReturnType<typeof startEmulator>> | undefined;
+let client: ApiClient | undefined;
+afterEach(async () => {
+  await client?.close();
+  await emulator?.close();
+  emulator = undefined;
+  client = undefined;
+});
+
+const config = (protect: boolean) => `version: 1
+project_id: proj-demo
+vpcs:
+  main:
+    cidr: 10.0.0.0/16
+    region_code: us-east-1
+    peerings:
+      - peer_account_id: "123456789012"
+        peer_region_code: us-east-1
+        peer_vpc_id: vpc-peer
+services:
+  db:
+    region_code: us-east-1
+    cpu_millis: 500
+    memory_gbs: 2
+    vpc: main
+    protect: ${protect}
+    replica_sets:
+      r:
+        cpu_millis: 500
+        memory_gbs: 2
+        nodes: 1
+`;
+
+async function setup(protect: boolean) {
+  emulator = await startEmulator({ timeScale: 0.01 });
+  client = new ApiClient({ baseUrl: emulator.url, token: 'demo-pat' });
+  const ws = workspace(config(protect), emulator.url);
+  expect((await runCli(ws, ['apply', '--auto-approve'])).code).toBe(0);
+  // An unmanaged service that destroy must leave alone.
+  await client.createService('proj-demo', { name: 'not-ours' });
+  return ws;
+}
+
+describe('dbform destroy', () => {
+  it('deletes everything the lockfile binds, in reverse dependency order, and empties the lockfile', async () => {
+    const ws = await setup(false);
+    const run = await runCli(ws, ['destroy', '--auto-approve']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    // Progress lines in order: "<time> <address> <op> started|done (...)".
+    const events = [...run.stdout.matchAll(/^\S+ (\S+) (delete\w+) (started|done)/gm)].map((m) => `${m[2]} ${m[1]} ${m[3]}`);
+    const at = (s: string) => events.indexOf(s);
+    expect(events.filter((e) => e.endsWith('started'))).toHaveLength(4);
+    expect(at('deleteReplicaSet replica_set.db.r done')).toBeLessThan(at('deleteService service.db started'));
+    expect(at('deleteVPCPeering peering.main.vpc-peer done')).toBeLessThan(at('deleteVPC vpc.main started'));
+    expect(at('deleteService service.db done')).toBeLessThan(at('deleteVPC vpc.main started'));
+    expect(JSON.parse(readFileSync(ws.lockfile, 'utf8')).resources).toEqual({});
+    expect((await client!.listServices('proj-demo')).map((s) => s.name)).toEqual(['not-ours']);
+    expect(await client!.listVPCs('proj-demo')).toEqual([]);
+    const again = await runCli(ws, ['destroy', '--auto-approve']);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('No changes.');
+  });
+
+  it('honours protect from the lockfile even once the config no longer says it: exit 3, nothing deleted', async () => {
+    const ws = await setup(true);
+    writeFileSync(ws.config, 'version: 1\nproject_id: proj-demo\n');
+    const before = readFileSync(ws.lockfile, 'utf8');
+    emulator!.resetStats();
+    const run = await runCli(ws, ['destroy', '--auto-approve']);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/blocked.*service\.db/s);
+    expect(readFileSync(ws.lockfile, 'utf8')).toBe(before);
+    expect(Object.keys(emulator!.stats().requests).filter((k) => !k.startsWith('GET'))).toEqual([]);
+  });
+
+  it('also honours protect written in the config but not applied yet', async () => {
+    const ws = await setup(false);
+    writeFileSync(ws.config, config(true));
+    const run = await runCli(ws, ['destroy', '--auto-approve']);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('service.db is protected (protect: true in the config)');
+    expect((await client!.listServices('proj-demo')).map((s) => s.name).sort()).toEqual(['db', 'not-ours']);
+  });
+
+  it('refuses on a non-TTY without --auto-approve, and works from the lockfile when the config is gone', async () => {
+    const ws = await setup(false);
+    const refused = await runCli(ws, ['destroy']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('refusing to destroy without confirmation');
+    rmSync(ws.config);
+    const run = await runCli(ws, ['destroy', '--auto-approve']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/warning: the config could not be loaded; destroying what .*dbform\.lock\.json binds in project proj-demo/);
+    expect(JSON.parse(readFileSync(ws.lockfile, 'utf8')).resources).toEqual({});
+  });
+});

@@ -1,0 +1,81 @@
+// A real emulator on 127.0.0.1:0, the real client over HTTP, and the engine's dependencies.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ApiClient } from '../../../src/api/client.js';
+import { StatusPoller } from '../../../src/api/waiters.js';
+import { startEmulator, type EmulatorOptions } from '../../../src/emulator/index.js';
+import { applyPlan, type ApplyOptions } from '../../../src/executor/apply-plan.js';
+import type { ApplyEvent } from '../../../src/executor/events.js';
+import { LockStore } from '../../../src/executor/lock-store.js';
+import type { ExecutorApi } from '../../../src/executor/ports.js';
+import { emptyLockfile, emptySummary, parseLockfileJson, type Action, type Lockfile, type Plan } from '../../../src/model/index.js';
+
+export const PROJECT = 'proj-demo';
+
+export interface Harness {
+  dir: string;
+  lockPath: string;
+  pgpassPath: string;
+  client: ApiClient;
+  emulator: Awaited<ReturnType<typeof startEmulator>>;
+  events: ApplyEvent[];
+  apply(plan: Plan, extra?: Partial<ApplyOptions> & { lock?: Lockfile; api?: ExecutorApi; pollMs?: number }): ReturnType<typeof applyPlan>;
+  readLock(): Lockfile;
+  close(): Promise<void>;
+}
+
+export async function startHarness(options: EmulatorOptions = {}): Promise<Harness> {
+  const emulator = await startEmulator({ timeScale: 0.01, ...options });
+  const client = new ApiClient({ baseUrl: emulator.url, token: 'demo-pat', retry: { baseDelayMs: 5, maxDelayMs: 50 } });
+  const dir = mkdtempSync(join(tmpdir(), 'dbform-engine-'));
+  const lockPath = join(dir, 'dbform.lock.json');
+  const pgpassPath = join(dir, 'pgpass');
+  const events: ApplyEvent[] = [];
+  let store: LockStore | undefined;
+  const pollers: StatusPoller[] = [];
+  return {
+    dir,
+    lockPath,
+    pgpassPath,
+    client,
+    emulator,
+    events,
+    apply(plan, extra = {}) {
+      store = new LockStore(lockPath, extra.lock ?? store?.snapshot() ?? emptyLockfile(PROJECT));
+      const poller = new StatusPoller(client, { projectId: PROJECT, pollMs: extra.pollMs ?? 10 });
+      pollers.push(poller);
+      return applyPlan(plan, {
+        api: extra.api ?? client,
+        poller,
+        lockStore: store,
+        reporter: { emit: (e) => events.push(e) },
+        pgpassPath,
+        timeoutMs: 20_000,
+        pollMs: extra.pollMs ?? 10,
+        ...extra,
+      });
+    },
+    readLock() {
+      const parsed = parseLockfileJson(JSON.parse(readFileSync(lockPath, 'utf8')));
+      if (!parsed.ok) throw new Error(parsed.errors.join('; '));
+      return parsed.value;
+    },
+    async close() {
+      for (const p of pollers) p.close();
+      await client.close();
+      await emulator.close();
+    },
+  };
+}
+
+let counter = 0;
+/** A hand-written action (the planner's shape) for engine tests that need no config. */
+export function act(op: Action['op'], address: string, fields: Partial<Action> = {}): Action {
+  const kind = address.split('.')[0] as Action['kind'];
+  return { id: `a${++counter}`, address, kind, op, reason: 'missing', risk: 'none', dependsOn: [], changes: [], refs: {}, ...fields };
+}
+
+export function planOf(actions: Action[], bindings: Plan['bindings'] = []): Plan {
+  return { formatVersion: 1, projectId: PROJECT, summary: emptySummary(), actions, bindings, fingerprints: {}, stateFingerprint: 'sha256:0', diagnostics: [] };
+}

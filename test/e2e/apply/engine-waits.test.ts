@@ -1,0 +1,89 @@
+// Waiting: batched polls, parallelism that counts waits, timeouts and interruption.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ApplyEvent } from '../../../src/executor/events.js';
+import { act, planOf, PROJECT, startHarness, type Harness } from './engine-harness.js';
+
+let h: Harness;
+afterEach(async () => h?.close());
+
+async function createServices(n: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) ids.push((await h.client.createService(PROJECT, { name: `s${i}`, cpu_millis: '500', memory_gbs: '2' })).service_id);
+  // Let them reach READY (time scale 0 completes a transition at the next read).
+  await h.client.listServices(PROJECT);
+  await h.client.listServices(PROJECT);
+  return ids;
+}
+
+const resize = (id: string, i: number) =>
+  act('resizeService', `service.s${i}`, { reason: 'changed', refs: { target: { id } }, request: { cpu_millis: '1000', memory_gbs: '4' } });
+
+function maxConcurrent(events: ApplyEvent[]): number {
+  let running = 0;
+  let max = 0;
+  for (const e of events) {
+    if (e.type === 'action-start') max = Math.max(max, ++running);
+    if (e.type === 'action-done' || e.type === 'action-failed') running--;
+  }
+  return max;
+}
+
+describe('waiting for asynchronous operations', () => {
+  it('costs about one services list per tick however many actions wait', async () => {
+    // As in real use, the poll interval is long compared with the spread of the 20 sends.
+    h = await startHarness({ timeScale: 0.1 });
+    const ids = await createServices(21);
+    await new Promise((r) => setTimeout(r, 600));
+    h.emulator.resetStats();
+    await h.apply(planOf([resize(ids[0]!, 0)]), { parallelism: 50, pollMs: 60 });
+    const one = h.emulator.stats().requests['GET /projects/{project_id}/services'] ?? 0;
+    h.emulator.resetStats();
+    h.events.length = 0;
+    const result = await h.apply(planOf(ids.slice(1).map((id, i) => resize(id, i + 1))), { parallelism: 50, pollMs: 60 });
+    expect(result.failed).toEqual([]);
+    expect(result.done).toHaveLength(20);
+    const twenty = h.emulator.stats().requests['GET /projects/{project_id}/services'] ?? 0;
+    expect(h.emulator.stats().requests['POST /projects/{project_id}/services/{service_id}/resize']).toBe(20);
+    expect(maxConcurrent(h.events)).toBe(20);
+    expect(one).toBeGreaterThan(2);
+    expect(twenty).toBeLessThanOrEqual(one + 1);
+  });
+
+  it('holds at most --parallelism actions in flight, waits included', async () => {
+    h = await startHarness({ timeScale: 0.01 });
+    const ids = await createServices(9);
+    await new Promise((r) => setTimeout(r, 80));
+    const result = await h.apply(planOf(ids.map(resize)), { parallelism: 3 });
+    expect(result.done).toHaveLength(9);
+    expect(maxConcurrent(h.events)).toBe(3);
+  });
+
+  it('fails an action whose wait exceeds --timeout, with the last status seen', async () => {
+    h = await startHarness({ timeScale: 1 });
+    const svc = act('createService', 'service.slow', { request: { name: 'slow' } });
+    const result = await h.apply(planOf([svc]), { timeoutMs: 300 });
+    expect(result.failed[0]?.message).toMatch(/^createService service\.slow failed: timed out after 300 ms waiting for service \w+ \(last status QUEUED\)/);
+    // The ID is recorded even though the wait failed: the next apply must not create it again.
+    expect(h.readLock().resources['service.slow']?.id).toMatch(/^[a-z0-9]{10}$/);
+  });
+
+  it('on abort starts nothing new, abandons waits, keeps every created ID and marks the apply interrupted', async () => {
+    h = await startHarness({ timeScale: 1 });
+    const svc = act('createService', 'service.a', { request: { name: 'a' } });
+    const rs = act('createReplicaSet', 'replica_set.a.r', { dependsOn: [svc.id], refs: { service: { address: 'service.a' } }, request: { name: 'r', cpu_millis: 1000, memory_gbs: 4, nodes: 1 } });
+    const controller = new AbortController();
+    const running = h.apply(planOf([svc, rs]), { signal: controller.signal });
+    while (!h.events.some((e) => e.type === 'action-status')) await new Promise((r) => setTimeout(r, 5));
+    const started = Date.now();
+    controller.abort(new Error('SIGINT'));
+    const result = await running;
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(result.interrupted).toBe(true);
+    expect(result.skipped.map((s) => [s.action.address, s.reason])).toEqual([
+      ['service.a', 'interrupted'],
+      ['replica_set.a.r', 'interrupted'],
+    ]);
+    expect(h.readLock().resources['service.a']?.id).toBe((await h.client.listServices(PROJECT))[0]!.service_id);
+    expect(h.events.at(-1)?.type).toBe('summary');
+  });
+});

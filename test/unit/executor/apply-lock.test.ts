@@ -1,0 +1,71 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { acquireApplyLock, applyLockPath, forceUnlock, isPidAlive } from '../../../src/executor/apply-lock.js';
+
+const lockfileIn = () => join(mkdtempSync(join(tmpdir(), 'dbform-applylock-')), 'dbform.lock.json');
+
+/** A pid that certainly no longer runs: a child that already exited. */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+  return Number(child.stdout);
+}
+
+describe('apply lock', () => {
+  it('writes pid, host, start time and command, and removes the lock on release', async () => {
+    const lockfile = lockfileIn();
+    const lock = await acquireApplyLock(lockfile, { command: 'apply' });
+    const content = JSON.parse(readFileSync(applyLockPath(lockfile), 'utf8'));
+    expect(content).toMatchObject({ pid: process.pid, host: hostname(), command: 'apply' });
+    expect(new Date(content.started_at).toString()).not.toBe('Invalid Date');
+    await lock.release();
+    expect(existsSync(applyLockPath(lockfile))).toBe(false);
+  });
+
+  it('refuses a second holder, naming pid, host and start time and mentioning --force-unlock', async () => {
+    const lockfile = lockfileIn();
+    const first = await acquireApplyLock(lockfile, { command: 'apply' });
+    const second = acquireApplyLock(lockfile, { command: 'apply', pid: process.pid + 1 });
+    await expect(second).rejects.toThrow(new RegExp(`pid ${process.pid} on ${hostname()}.*started ${first.holder.started_at}.*--force-unlock`));
+    await first.release();
+  });
+
+  it('takes over the stale lock of a dead local process, with the old holder reported', async () => {
+    const lockfile = lockfileIn();
+    const pid = deadPid();
+    expect(isPidAlive(pid)).toBe(false);
+    writeFileSync(applyLockPath(lockfile), JSON.stringify({ pid, host: hostname(), started_at: '2026-01-01T00:00:00.000Z', command: 'apply' }));
+    const lock = await acquireApplyLock(lockfile, { command: 'apply' });
+    expect(lock.tookOverFrom).toMatchObject({ pid, host: hostname() });
+    expect(JSON.parse(readFileSync(applyLockPath(lockfile), 'utf8')).pid).toBe(process.pid);
+    await lock.release();
+  });
+
+  it('never takes over the lock of another host, even with a dead-looking pid', async () => {
+    const lockfile = lockfileIn();
+    writeFileSync(applyLockPath(lockfile), JSON.stringify({ pid: deadPid(), host: 'ci-runner-7', started_at: 'x', command: 'apply' }));
+    await expect(acquireApplyLock(lockfile, { command: 'apply' })).rejects.toThrow(/on ci-runner-7/);
+  });
+
+  it('refuses an unreadable lock and --force-unlock removes any lock', async () => {
+    const lockfile = lockfileIn();
+    writeFileSync(applyLockPath(lockfile), 'garbage');
+    await expect(acquireApplyLock(lockfile, { command: 'apply' })).rejects.toThrow(/unreadable lock.*--force-unlock/);
+    expect(await forceUnlock(lockfile)).toBeNull();
+    const lock = await acquireApplyLock(lockfile, { command: 'apply' });
+    await lock.release();
+  });
+
+  it('release leaves a lock that is no longer ours alone', async () => {
+    const lockfile = lockfileIn();
+    const lock = await acquireApplyLock(lockfile, { command: 'apply' });
+    await forceUnlock(lockfile);
+    const other = await acquireApplyLock(lockfile, { command: 'apply', pid: process.pid + 1 });
+    await lock.release();
+    expect(existsSync(applyLockPath(lockfile))).toBe(true);
+    await other.release();
+    expect(existsSync(applyLockPath(lockfile))).toBe(false);
+  });
+});

@@ -1,0 +1,130 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { ActionError } from '../../../src/executor/errors.js';
+import type { ApplyEvent } from '../../../src/executor/events.js';
+import { emptyResult, type ApplyResult } from '../../../src/executor/result.js';
+import { createPaint } from '../../../src/cli/progress/paint.js';
+import { createPlainView } from '../../../src/cli/progress/plain-view.js';
+import { createTtyView } from '../../../src/cli/progress/tty-view.js';
+import { renderSummary } from '../../../src/cli/progress/summary.js';
+import type { Action } from '../../../src/model/index.js';
+
+const T0 = Date.parse('2026-11-22T10:00:00Z');
+const db = { id: 'a1', address: 'service.db', op: 'createService' as const };
+const rs = { id: 'a2', address: 'replica_set.db.r', op: 'createReplicaSet' as const };
+
+function capture() {
+  const out = new PassThrough();
+  let text = '';
+  out.on('data', (d: Buffer) => (text += d.toString('utf8')));
+  return { out, text: () => text };
+}
+
+function fullAction(ref: { id: string; address: string; op: Action['op'] }, extra: Partial<Action> = {}): Action {
+  return { ...ref, kind: 'service', reason: 'missing', risk: 'none', dependsOn: [], changes: [], refs: {}, ...extra };
+}
+
+function sampleResult(): ApplyResult {
+  const r = emptyResult();
+  r.done.push({ action: fullAction({ id: 'a0', address: 'vpc.main', op: 'createVPC' }), resourceId: '1234567890' });
+  r.failed.push(new ActionError('service.db', 'createService', new Error('409 CONFLICT: name taken')));
+  r.skipped.push({ action: fullAction(rs), reason: 'upstream-failed', root: db });
+  r.blocked.push(fullAction({ id: 'a9', address: 'service.keep', op: 'deleteService' }, { blocked: 'service.keep is protected' }));
+  return r;
+}
+
+describe('plain view', () => {
+  it('prints one timestamped line per state change, deduplicating repeated statuses', () => {
+    const { out, text } = capture();
+    const view = createPlainView({ out, paint: createPaint(false) });
+    const events: ApplyEvent[] = [
+      { type: 'action-start', at: T0, action: db },
+      { type: 'action-status', at: T0, action: db, status: 'QUEUED' },
+      { type: 'action-status', at: T0 + 500, action: db, status: 'QUEUED' },
+      { type: 'action-status', at: T0 + 1000, action: db, status: 'READY' },
+      { type: 'action-done', at: T0 + 1000, action: db, elapsedMs: 1000, resourceId: 'kd9w2xp4mz' },
+      { type: 'action-skipped', at: T0 + 1000, action: rs, reason: 'upstream-failed', root: db },
+    ];
+    for (const e of events) view.emit(e);
+    expect(text().split('\n')).toEqual([
+      '2026-11-22T10:00:00Z service.db createService started',
+      '2026-11-22T10:00:00Z service.db createService QUEUED',
+      '2026-11-22T10:00:01Z service.db createService READY',
+      '2026-11-22T10:00:01Z service.db createService done (id kd9w2xp4mz, 1s)',
+      '2026-11-22T10:00:01Z replica_set.db.r createReplicaSet skipped: upstream createService service.db failed',
+      '',
+    ]);
+  });
+});
+
+describe('summary', () => {
+  it('lists done, failed with the API message, skipped naming the root, and blocked', () => {
+    const lines = renderSummary(sampleResult(), createPaint(false));
+    expect(lines).toEqual([
+      'Apply finished with errors: 1 done, 1 failed, 1 skipped, 1 blocked.',
+      'Done:',
+      '  ✓ vpc.main createVPC (1234567890)',
+      'Failed:',
+      '  ✗ createService service.db failed: 409 CONFLICT: name taken',
+      'Skipped:',
+      '  - replica_set.db.r createReplicaSet: upstream createService service.db failed',
+      'Blocked:',
+      '  ! service.keep deleteService: service.keep is protected',
+    ]);
+  });
+
+  it('says how to resume after an interruption', () => {
+    const r = emptyResult();
+    r.interrupted = true;
+    r.skipped.push({ action: fullAction(rs), reason: 'interrupted' });
+    const lines = renderSummary(r, createPaint(false));
+    expect(lines[0]).toBe('Apply interrupted: 0 done, 0 failed, 1 skipped, 0 blocked.');
+    expect(lines.at(-1)).toMatch(/1 action\(s\) not started.*run the same command again/);
+  });
+});
+
+describe('TTY view', () => {
+  it('redraws one live line per running action in place and prints finished ones above', async () => {
+    const { out, text } = capture();
+    let now = T0;
+    const view = createTtyView({ out, paint: createPaint(false), now: () => now, size: () => ({ columns: 80, rows: 24 }) });
+    view.emit({ type: 'action-start', at: now, action: db });
+    view.emit({ type: 'action-start', at: now, action: rs });
+    now += 3000;
+    view.emit({ type: 'action-status', at: now, action: db, status: 'CONFIGURING' });
+    await new Promise((r) => setTimeout(r, 150));
+    const live = text();
+    expect(live).toContain('  service.db        createService     CONFIGURING  3s\n');
+    expect(live).toContain('  replica_set.db.r  createReplicaSet  starting  3s\n');
+    view.emit({ type: 'action-done', at: now, action: db, elapsedMs: 3000 });
+    view.emit({ type: 'summary', at: now, result: emptyResult() });
+    const all = text();
+    // The live region (2 lines) is erased before the finished line is printed above it.
+    expect(all).toContain('\x1b[2A\r\x1b[Jservice.db createService done (3s)\n');
+    expect(all.trimEnd().endsWith('Apply complete: 0 done, 0 failed, 0 skipped, 0 blocked.')).toBe(true);
+    view.close();
+  });
+
+  it('draws at most every 100 ms however many events arrive', async () => {
+    const { out, text } = capture();
+    const view = createTtyView({ out, paint: createPaint(false), size: () => ({ columns: 80, rows: 24 }) });
+    view.emit({ type: 'action-start', at: Date.now(), action: db });
+    for (let i = 0; i < 200; i++) view.emit({ type: 'action-status', at: Date.now(), action: db, status: `S${i}` });
+    await new Promise((r) => setTimeout(r, 120));
+    const redraws = text().split('\r\x1b[J').length - 1;
+    expect(redraws).toBeLessThanOrEqual(2);
+    expect(text()).toContain('S199');
+    view.close();
+  });
+
+  it('cuts live lines to the terminal width so redraws never wrap', async () => {
+    const { out, text } = capture();
+    const long = { id: 'a3', address: `service.${'x'.repeat(60)}`, op: 'resizeService' as const };
+    const view = createTtyView({ out, paint: createPaint(false), size: () => ({ columns: 40, rows: 24 }) });
+    view.emit({ type: 'action-start', at: Date.now(), action: long });
+    await new Promise((r) => setTimeout(r, 120));
+    const liveLine = text().split('\n').find((l) => l.includes('service.xxx'))!;
+    expect(liveLine.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').replace('\r', '').length).toBeLessThanOrEqual(39);
+    view.close();
+  });
+});
