@@ -7,7 +7,7 @@ import type { Addon, EnvironmentTag, LivePeering, LiveReplicaSet, LiveService, L
 import { isLivePaused, isReplicaSetGone, isServiceGone } from '../planner/normalize.js';
 import type { ExportDocument, ExportedPeering, ExportedReplicaSet, ExportedService, ExportedVpc, ExportedVpcRef } from './document.js';
 import { deriveKeys, KEY_PREFIX } from './keys.js';
-import { describe, isWritableName, keepDisjointVpcs, keepUniqueNames, rankBy, REGION_PATTERN } from './select.js';
+import { describeResource, isWritableName, keepDisjointVpcs, keepUniqueNames, rankBy, REGION_PATTERN } from './select.js';
 import { commentText, quotedName } from './yaml-text.js';
 
 const FAILED_PEERING = new Set(['failed', 'error']);
@@ -46,27 +46,39 @@ const environmentOf = (env: string | undefined): EnvironmentTag | undefined => (
 
 function selectVpcs(live: LiveVpc[], ctx: BuildContext): LiveVpc[] {
   const writable = live.filter((v) => {
-    if (!isWritableName(v.name)) ctx.skipped.push(`${describe('VPC', v.name, v.id)}: its name is not 1-128 characters`);
-    else if (!REGION_PATTERN.test(v.regionCode)) ctx.skipped.push(`${describe('VPC', v.name, v.id)}: its region ${quotedName(v.regionCode)} is not a region code`);
+    if (!isWritableName(v.name)) ctx.skipped.push(`${describeResource('VPC', v.name, v.id)}: its name is not 1-128 characters`);
+    else if (!REGION_PATTERN.test(v.regionCode)) ctx.skipped.push(`${describeResource('VPC', v.name, v.id)}: its region ${quotedName(v.regionCode)} is not a region code`);
     else return true;
     return false;
   });
   const rank = rankBy<LiveVpc>(new Set(ctx.bound.vpc.keys()), (v) => v.name);
   const unique = keepUniqueNames(writable, rank);
   for (const { item, holder } of unique.dropped) {
-    ctx.skipped.push(`${describe('VPC', item.name, item.id)}: VPC ${holder.id} has the same name, and names must be unique in a config`);
+    ctx.skipped.push(`${describeResource('VPC', item.name, item.id)}: VPC ${holder.id} has the same name, and names must be unique in a config`);
   }
   const disjoint = keepDisjointVpcs(unique.kept, rank);
-  for (const { vpc, why } of disjoint.dropped) ctx.skipped.push(`${describe('VPC', vpc.name, vpc.id)}: ${why}`);
+  for (const { vpc, why } of disjoint.dropped) ctx.skipped.push(`${describeResource('VPC', vpc.name, vpc.id)}: ${why}`);
   return disjoint.kept;
 }
 
-function exportPeerings(vpc: LiveVpc): ExportedPeering[] {
+function peeringProblem(p: LivePeering, seen: ReadonlySet<string>): string | undefined {
+  if (p.peerAccountId === '') return 'it has no peer_account_id';
+  if (p.peerVpcId === '') return 'it has no peer_vpc_id';
+  if (!REGION_PATTERN.test(p.peerRegionCode)) return `its peer region ${quotedName(p.peerRegionCode)} is not a region code`;
+  if (seen.has(p.peerVpcId)) return 'another peering of the VPC has the same peer_vpc_id';
+  return undefined;
+}
+
+function exportPeerings(vpc: LiveVpc, ctx: BuildContext): ExportedPeering[] {
   const out: ExportedPeering[] = [];
   const seen = new Set<string>();
   const sorted = [...(vpc.peerings ?? [])].sort((a, b) => (a.peerVpcId < b.peerVpcId ? -1 : a.peerVpcId > b.peerVpcId ? 1 : a.id < b.id ? -1 : 1));
   for (const p of sorted) {
-    if (p.peerAccountId === '' || p.peerVpcId === '' || !REGION_PATTERN.test(p.peerRegionCode) || seen.has(p.peerVpcId)) continue;
+    const problem = peeringProblem(p, seen);
+    if (problem !== undefined) {
+      ctx.skipped.push(`peering ${p.id} of ${describeResource('VPC', vpc.name, vpc.id)} to ${quotedName(p.peerVpcId)}: ${problem}`);
+      continue;
+    }
     seen.add(p.peerVpcId);
     out.push({ id: p.id, peerAccountId: p.peerAccountId, peerRegionCode: p.peerRegionCode, peerVpcId: p.peerVpcId, comments: peeringComments(p) });
   }
@@ -79,35 +91,24 @@ function peeringComments(p: LivePeering): string[] {
   return [`status ${p.status}${why}; a plan replaces this peering (delete + create)`];
 }
 
-function skippedPeerings(vpc: LiveVpc, kept: ExportedPeering[], ctx: BuildContext): void {
-  const keptIds = new Set(kept.map((p) => p.id));
-  for (const p of vpc.peerings ?? []) {
-    if (!keptIds.has(p.id)) ctx.skipped.push(`peering ${p.id} of ${describe('VPC', vpc.name, vpc.id)} to ${quotedName(p.peerVpcId)}: its fields cannot be written in a config or another peering has the same peer_vpc_id`);
-  }
-}
-
 function buildVpcs(live: LiveVpc[], ctx: BuildContext): ExportedVpc[] {
   const kept = selectVpcs(live, ctx);
   const keys = deriveKeys(kept, KEY_PREFIX.vpc, reservedKeys(ctx.bound.vpc, (a) => (a.startsWith('vpc.') ? a.slice(4) : undefined)));
   return kept
-    .map((v) => {
-      const peerings = exportPeerings(v);
-      skippedPeerings(v, peerings, ctx);
-      return { key: keys.get(v.id)!, id: v.id, name: v.name, cidr: v.cidr, regionCode: v.regionCode, peerings };
-    })
+    .map((v) => ({ key: keys.get(v.id)!, id: v.id, name: v.name, cidr: v.cidr, regionCode: v.regionCode, peerings: exportPeerings(v, ctx) }))
     .sort(byKey);
 }
 
 function selectServices(live: LiveService[], ctx: BuildContext): LiveService[] {
   const writable = live.filter((s) => {
-    if (isServiceGone(s)) ctx.skipped.push(`${describe('service', s.name, s.id)}: it is ${s.status}`);
-    else if (!isWritableName(s.name)) ctx.skipped.push(`${describe('service', s.name, s.id)}: its name is not 1-128 characters`);
+    if (isServiceGone(s)) ctx.skipped.push(`${describeResource('service', s.name, s.id)}: it is ${s.status}`);
+    else if (!isWritableName(s.name)) ctx.skipped.push(`${describeResource('service', s.name, s.id)}: its name is not 1-128 characters`);
     else return true;
     return false;
   });
   const unique = keepUniqueNames(writable, rankBy<LiveService>(new Set(ctx.bound.service.keys()), (s) => s.created));
   for (const { item, holder } of unique.dropped) {
-    ctx.skipped.push(`${describe('service', item.name, item.id)}: service ${holder.id} has the same name, and names must be unique in a config`);
+    ctx.skipped.push(`${describeResource('service', item.name, item.id)}: service ${holder.id} has the same name, and names must be unique in a config`);
   }
   return unique.kept;
 }
@@ -115,7 +116,7 @@ function selectServices(live: LiveService[], ctx: BuildContext): LiveService[] {
 function selectReplicaSets(s: LiveService, serviceKey: string, ctx: BuildContext): { sets: LiveReplicaSet[]; keys: Map<string, string> } {
   const where = `of service.${serviceKey}`;
   const writable = s.replicaSets.filter((r) => {
-    const what = `${describe('replica set', r.name, r.id)} ${where}`;
+    const what = `${describeResource('replica set', r.name, r.id)} ${where}`;
     if (isReplicaSetGone(r)) ctx.skipped.push(`${what}: it is ${r.status}`);
     else if (!isWritableName(r.name)) ctx.skipped.push(`${what}: its name is not 1-128 characters`);
     else if (!isAllowedServiceSize(r.cpuMillis, r.memoryGbs)) ctx.skipped.push(`${what}: its size ${r.cpuMillis}/${r.memoryGbs} is not an allowed size`);
@@ -125,7 +126,7 @@ function selectReplicaSets(s: LiveService, serviceKey: string, ctx: BuildContext
   });
   const unique = keepUniqueNames(writable, rankBy<LiveReplicaSet>(new Set(ctx.bound.replica_set.keys())));
   for (const { item, holder } of unique.dropped) {
-    ctx.skipped.push(`${describe('replica set', item.name, item.id)} ${where}: replica set ${holder.id} has the same name`);
+    ctx.skipped.push(`${describeResource('replica set', item.name, item.id)} ${where}: replica set ${holder.id} has the same name`);
   }
   const prefix = `replica_set.${serviceKey}.`;
   const reserved = reservedKeys(ctx.bound.replica_set, (a) => (a.startsWith(prefix) ? a.slice(prefix.length) : undefined));

@@ -13,7 +13,7 @@ export function isWritableName(name: string): boolean {
   return length >= 1 && length <= 128;
 }
 
-export const describe = (kind: string, name: string, id: string): string => `${kind} ${quotedName(name)} (${id})`;
+export const describeResource = (kind: string, name: string, id: string): string => `${kind} ${quotedName(name)} (${id})`;
 
 const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -67,7 +67,7 @@ export function keepDisjointVpcs(vpcs: readonly LiveVpc[], rank: (a: LiveVpc, b:
       continue;
     }
     const clash = kept.find((k) => k.cidr.base <= lastAddress(cidr) && cidr.base <= lastAddress(k.cidr));
-    if (clash) dropped.push({ vpc, why: `its CIDR ${vpc.cidr} overlaps ${clash.vpc.cidr} of ${describe('VPC', clash.vpc.name, clash.vpc.id)}, and VPC blocks in a config must not overlap` });
+    if (clash) dropped.push({ vpc, why: `its CIDR ${vpc.cidr} overlaps ${clash.vpc.cidr} of ${describeResource('VPC', clash.vpc.name, clash.vpc.id)}, and VPC blocks in a config must not overlap` });
     else kept.push({ vpc, cidr });
   }
   return { kept: kept.map((k) => k.vpc), dropped };
