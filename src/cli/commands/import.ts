@@ -15,7 +15,8 @@ ADDR is one of vpc.<key>, peering.<vpc_key>.<peer_vpc_id>, service.<key> or
 replica_set.<service_key>.<key>, and must already be in the config (a typo cannot bind an ID
 to nonsense). ID must be a live resource of that kind: a service ID for service.x, a VPC ID for
 vpc.x, a peering of that VPC with that peer_vpc_id for peering.x.y (the VPC found through the
-lockfile, else by its unique name), a replica set of that service for replica_set.s.r.
+lockfile, else by its unique name), a replica set of that service for replica_set.s.r (the
+service found the same way).
 
 An ID already bound to another address is refused. An address already bound to another ID is
 refused unless --force (the old resource stays live, unmanaged). The lockfile is written

@@ -183,6 +183,14 @@ describe('dbform export --emulator', () => {
     const plan = await runCli(['plan', '--emulator', '--detailed-exitcode', '-f', join(dir, 'dbform.yaml')], { env: isolated });
     expect(plan.code, plan.stderr + plan.stdout).toBe(0);
     expect(plan.stdout).toContain('No changes.');
+    const lockPath = join(dir, 'dbform.lock.json');
+    const lock = JSON.parse(readFileSync(lockPath, 'utf8'));
+    const id = lock.resources['service.local-db'].id;
+    delete lock.resources['service.local-db'];
+    writeFileSync(lockPath, JSON.stringify(lock));
+    const imported = await runCli(['import', 'service.local-db', id, '--emulator', '-f', join(dir, 'dbform.yaml')], { env: isolated });
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(lockPath, 'utf8')).resources['service.local-db']).toEqual({ id });
   });
 });
 
