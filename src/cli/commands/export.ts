@@ -41,7 +41,8 @@ a commented \`# password:\` line shows where one would go.
 
 The $schema comment points at the schema of this dbform by a relative path when it lies in the
 same project as the output (e.g. node_modules/dbform), else at the schema's URL.
-With --emulator the emulator state lives in .dbform/ beside the output.
+With --emulator, export reads the world in .dbform/ of the current directory: the one
+\`dbform apply --emulator\` keeps beside a dbform.yaml there.
 `;
 
 function checkFlags(flags: ExportFlags): void {
@@ -56,11 +57,10 @@ function checkFlags(flags: ExportFlags): void {
 
 async function runExportCommand(flags: ExportFlags): Promise<void> {
   checkFlags(flags);
-  const { join } = await import('node:path');
   const { openApiContext } = await import('../api-context.js');
   const { runExport } = await import('../../export/run-export.js');
-  const configFiles = flags.output === undefined ? undefined : [flags.allProjects ? join(flags.output, 'dbform.yaml') : flags.output];
-  const ctx = await openApiContext({ ...flags, ...(configFiles ? { configFiles } : {}) });
+  // No config file: the emulator world is the current directory's, as for every other command.
+  const ctx = await openApiContext(flags);
   try {
     await runExport({
       client: ctx.client,

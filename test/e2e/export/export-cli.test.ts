@@ -169,7 +169,7 @@ describe('dbform export: existing files', () => {
 });
 
 describe('dbform export --emulator', () => {
-  it('reads the emulator state beside the output, and plan --emulator on the result shows no changes', async () => {
+  it('reads the emulator world of the current directory (wherever -o points), and plan --emulator on the result shows no changes', async () => {
     const dir = tmp();
     const local = await startEmulator({ host: '127.0.0.1', port: 0, timeScale: 0, stateFile: join(dir, '.dbform', 'emulator-state.json') });
     const c = new ApiClient({ baseUrl: local.url, token: 'demo-pat' });
@@ -177,9 +177,16 @@ describe('dbform export --emulator', () => {
     await c.close();
     await local.close();
     const isolated = { DBFORM_EMULATOR_TIME_SCALE: '0' };
-    const r = await runCli(['export', '--emulator', '-o', join(dir, 'dbform.yaml')], { env: isolated });
+    // From elsewhere, the current directory's (empty) world is exported: nothing of local-db.
+    const elsewhere = tmp();
+    const other = await runCli(['export', '--emulator', '-o', join(elsewhere, 'out.yaml')], { env: isolated, cwd: elsewhere });
+    expect(other.code, other.stderr).toBe(0);
+    expect(readFileSync(join(elsewhere, 'out.yaml'), 'utf8')).not.toContain('local-db');
+    const r = await runCli(['export', '--emulator', '-o', join('sub', 'dbform.yaml')], { env: isolated, cwd: dir });
     expect(r.code, r.stderr).toBe(0);
-    expect(readFileSync(join(dir, 'dbform.yaml'), 'utf8')).toContain('  local-db:\n');
+    expect(readFileSync(join(dir, 'sub', 'dbform.yaml'), 'utf8')).toContain('  local-db:\n');
+    const again = await runCli(['export', '--emulator', '-o', 'dbform.yaml'], { env: isolated, cwd: dir });
+    expect(again.code, again.stderr).toBe(0);
     const plan = await runCli(['plan', '--emulator', '--detailed-exitcode', '-f', join(dir, 'dbform.yaml')], { env: isolated });
     expect(plan.code, plan.stderr + plan.stdout).toBe(0);
     expect(plan.stdout).toContain('No changes.');
