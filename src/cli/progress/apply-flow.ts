@@ -6,6 +6,7 @@ import { pollMsFromEnv, StatusPoller } from '../../api/waiters.js';
 import { acquireApplyLock, forceUnlock } from '../../executor/apply-lock.js';
 import { applyPlan } from '../../executor/apply-plan.js';
 import { LockStore } from '../../executor/lock-store.js';
+import { describeMissingPasswordEnv, findMissingPasswordEnv } from '../../executor/preflight.js';
 import type { ApplyResult } from '../../executor/result.js';
 import { readLockfile } from '../../lockfile/index.js';
 import { BlockedPlanError, DbformError, InterruptedError, planHasChanges, type Lockfile, type Plan } from '../../model/index.js';
@@ -77,6 +78,10 @@ async function planAndApply(o: FlowOptions, io: FlowIo, client: ApiClient, signa
     throw new BlockedPlanError(
       `the plan is blocked; nothing was changed:\n${blocked.map((a) => `  ${a.address} ${a.op}: ${a.blocked}`).join('\n')}`,
     );
+  }
+  const missing = findMissingPasswordEnv(plan, io.env);
+  if (missing.length > 0) {
+    throw new DbformError(`nothing was changed: the plan sets passwords that are not available:\n  ${describeMissingPasswordEnv(missing)}`);
   }
   if (o.confirm) {
     const question = o.command === 'destroy' ? 'Destroy all the resources above?' : 'Apply these changes?';

@@ -139,3 +139,34 @@ describe('dbform apply', () => {
     expect(live.services.map((s) => s.id)).toEqual([id]);
   });
 });
+
+describe('dbform apply with a password variable that is not set', () => {
+  const withPassword = `version: 1
+project_id: proj-demo
+services:
+  db:
+    cpu_millis: 500
+    memory_gbs: 2
+    password: { from_env: NOT_SET_ANYWHERE, version: 1 }
+`;
+
+  it('plan warns; apply refuses before any change instead of creating the service and failing later', async () => {
+    const ws = await setup(withPassword);
+    const plan = await runCli(ws, ['plan']);
+    expect(plan.code).toBe(0);
+    expect(plan.stderr).toContain('warning: service.db: password.from_env NOT_SET_ANYWHERE is not set here; apply will refuse to start until it is');
+    await emulator!.resetStats();
+    const apply = await runCli(ws, ['apply', '--auto-approve'], { env: { NOT_SET_ANYWHERE: '' } });
+    expect(apply.code).toBe(1);
+    expect(apply.stderr).toBe(
+      'error: nothing was changed: the plan sets passwords that are not available:\n' +
+        '  environment variable NOT_SET_ANYWHERE (password.from_env of service.db) is not set or empty\n',
+    );
+    const stats = await emulator!.stats();
+    expect(Object.keys(stats.requests).filter((k) => !k.startsWith('GET '))).toEqual([]);
+    expect(existsSync(ws.lockfile)).toBe(false);
+    const withVariable = await runCli(ws, ['apply', '--auto-approve'], { env: { NOT_SET_ANYWHERE: 'pw-1234567' } });
+    expect(withVariable.code, withVariable.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(ws.lockfile, 'utf8')).resources['service.db'].password_version).toBe(1);
+  });
+});
