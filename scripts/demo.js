@@ -21,19 +21,22 @@ delete env.DBFORM_API_KEY;
 delete env.DBFORM_API_URL;
 
 let step = 0;
+const bold = process.stdout.isTTY && !process.env.NO_COLOR ? (s) => `\x1b[1m${s}\x1b[0m` : (s) => s;
 function header(title) {
   step++;
-  process.stdout.write(`\n\x1b[1m== ${step}. ${title}\x1b[0m\n`);
+  process.stdout.write(`\n${bold(`== ${step}. ${title}`)}\n`);
+}
+
+function fail(message) {
+  process.stderr.write(`\ndemo failed: ${message} (work directory: ${work})\n`);
+  process.exit(1);
 }
 
 function dbform(...args) {
   process.stdout.write(`$ dbform ${args.join(' ')}\n`);
   const started = Date.now();
   const run = spawnSync(process.execPath, [bin, ...args], { cwd: work, env, stdio: 'inherit' });
-  if (run.status !== 0) {
-    process.stderr.write(`\ndemo failed: \`dbform ${args.join(' ')}\` exited with ${run.status ?? run.signal} (work directory: ${work})\n`);
-    process.exit(1);
-  }
+  if (run.status !== 0) fail(`\`dbform ${args.join(' ')}\` exited with ${run.status ?? run.signal}`);
   process.stdout.write(`(${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
 }
 
@@ -52,7 +55,7 @@ function resizeOneService() {
     writeFileSync(config, String(doc));
     return `services.${key}: cpu_millis ${cpu} -> ${next}, memory_gbs ${cpu / 250} -> ${next / 250}`;
   }
-  throw new Error('examples/quickstart.yaml has no service with a dedicated size to resize');
+  return fail('examples/quickstart.yaml has no service with a dedicated size to resize');
 }
 
 process.stdout.write(`dbform demo in ${work} (a copy of examples/quickstart.yaml as dbform.yaml)\n`);
@@ -67,7 +70,12 @@ header('Apply: create everything, in dependency order, waiting for each resource
 dbform('apply', '--emulator', '--auto-approve');
 
 header('Edit one field');
-const edit = resizeOneService();
+let edit;
+try {
+  edit = resizeOneService();
+} catch (err) {
+  fail(`could not edit dbform.yaml: ${err.message}`);
+}
 process.stdout.write(`edited dbform.yaml: ${edit}\n`);
 
 header('Plan the change: exactly one resize');

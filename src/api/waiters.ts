@@ -166,6 +166,8 @@ export class StatusPoller {
     options: WaitOptions<T>,
   ): Promise<T | undefined> {
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
+    // Checked before any timer exists: an already-abandoned wait must not keep the process alive.
+    if (options.signal?.aborted) return Promise.reject(options.signal.reason);
     return new Promise<T | undefined>((resolve, reject) => {
       let lastStatus: string | undefined;
       let lastError: unknown;
@@ -201,7 +203,6 @@ export class StatusPoller {
           lastError = err;
         },
       };
-      if (options.signal?.aborted) return reject(options.signal.reason);
       options.signal?.addEventListener('abort', onAbort, { once: true });
       channel.add(waiter);
     });

@@ -21,6 +21,8 @@ export interface ActionContext {
   createAttempts: number;
   /** The first poll interval (DBFORM_POLL_MS); also paces resends after a 409 on a pending change. */
   pollMs: number;
+  /** When this action's `--timeout` runs out (epoch ms); every wait of the action shares it. */
+  deadline?: number;
 }
 
 export interface ActionOutcome {
@@ -60,7 +62,7 @@ export function vpcId(ctx: ActionContext, action: Action): string {
 
 export function waitOptions(ctx: ActionContext, action: Action): WaitOptions {
   return {
-    timeoutMs: ctx.timeoutMs,
+    timeoutMs: ctx.deadline === undefined ? ctx.timeoutMs : Math.max(1, ctx.deadline - Date.now()),
     ...(ctx.signal ? { signal: ctx.signal } : {}),
     onStatus: (status) => ctx.emit({ type: 'action-status', action: { id: action.id, address: action.address, op: action.op }, status }),
   };

@@ -1,4 +1,6 @@
 // applyPlan: lockfile-only bindings first, then the plan's DAG, one API operation per action.
+import { formatDuration, WaitTimeoutError } from '../api/errors.js';
+import type { StatusPoller } from '../api/waiters.js';
 import { DbformError, type Action, type Binding, type Plan } from '../model/index.js';
 import type { ActionContext } from './action-context.js';
 import { ActionError } from './errors.js';
@@ -6,13 +8,16 @@ import { refOf, silentReporter, type ApplyEventBody, type Reporter } from './eve
 import { walkGraph } from './graph-walker.js';
 import type { LockStore } from './lock-store.js';
 import { PgpassWriter } from './pgpass.js';
+import { pollerWaits } from './poller-waits.js';
 import type { ExecutorApi, ExecutorWaits } from './ports.js';
 import { emptyResult, type ApplyResult } from './result.js';
 import { runAction } from './run-action.js';
 
 export interface ApplyOptions {
   api: ExecutorApi;
-  waits: ExecutorWaits;
+  /** The client's batched StatusPoller, or (for another poller) the wait conditions themselves. */
+  poller?: StatusPoller;
+  waits?: ExecutorWaits;
   lockStore: LockStore;
   reporter?: Reporter;
   /** API operations (waits included) in flight at once; default 10. */
@@ -57,7 +62,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   const ctx: ActionContext = {
     api: options.api,
     projectId: plan.projectId,
-    waits: options.waits,
+    waits: waitsOf(options),
     lock,
     emit,
     timeoutMs: options.timeoutMs ?? 30 * 60_000,
@@ -93,8 +98,15 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   return result;
 }
 
-async function runOne(ctx: ActionContext, action: Action, result: ApplyResult, now: () => number): Promise<void> {
+function waitsOf(options: ApplyOptions): ExecutorWaits {
+  if (options.waits) return options.waits;
+  if (options.poller) return pollerWaits(options.poller);
+  throw new DbformError('applyPlan needs a poller (or waits) to wait for asynchronous operations');
+}
+
+async function runOne(shared: ActionContext, action: Action, result: ApplyResult, now: () => number): Promise<void> {
   const started = now();
+  const ctx: ActionContext = { ...shared, deadline: Date.now() + shared.timeoutMs };
   ctx.emit({ type: 'action-start', action: refOf(action) });
   try {
     const outcome = await runAction(ctx, action);
@@ -107,11 +119,18 @@ async function runOne(ctx: ActionContext, action: Action, result: ApplyResult, n
       ctx.emit({ type: 'action-skipped', action: refOf(action), reason: 'interrupted' });
       return;
     }
-    const error = err instanceof ActionError ? err : new ActionError(action.address, action.op, err);
+    const error = err instanceof ActionError ? err : new ActionError(action.address, action.op, asActionTimeout(err, ctx.timeoutMs));
     result.failed.push(error);
     ctx.emit({ type: 'action-failed', action: refOf(action), elapsedMs: now() - started, message: error.message });
     throw error;
   }
+}
+
+/** A wait cut short by the action's deadline reports the whole --timeout, not what was left of it. */
+function asActionTimeout(err: unknown, timeoutMs: number): unknown {
+  if (!(err instanceof WaitTimeoutError)) return err;
+  const seen = err.lastStatus === undefined ? 'no status observed' : `last status ${err.lastStatus}`;
+  return new DbformError(`timed out after ${formatDuration(timeoutMs)} waiting for ${err.resource} (${seen})`, { cause: err });
 }
 
 function isAbort(err: unknown): boolean {

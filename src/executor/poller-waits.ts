@@ -7,9 +7,6 @@ import type { ExecutorApi, ExecutorWaits, WaitOptions } from './ports.js';
 export const asExecutorApi = (client: ApiClient): ExecutorApi => client;
 
 function options(o: WaitOptions) {
-  // The poller arms its timeout timer before it looks at the signal; an aborted wait must not
-  // start at all, or that timer keeps the process alive after an interrupt.
-  if (o.signal?.aborted) throw o.signal.reason;
   return {
     timeoutMs: o.timeoutMs,
     ...(o.signal ? { signal: o.signal } : {}),

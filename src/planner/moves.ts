@@ -23,8 +23,9 @@ export function buildLockView(lock: Lockfile, diagnostics: Diagnostic[]): LockVi
 }
 
 /**
- * Applies explicit `moved:` entries in order. One whose `to` already holds the entry was applied
- * before (the config keeps it), so it is a no-op rather than an error.
+ * Applies explicit `moved:` entries in order. An entry whose `from` is not in the lockfile is a
+ * no-op rather than an error (as in Terraform): either it was applied before and the config keeps
+ * it as a record, or this lockfile (a fresh environment using the same config) never held `from`.
  */
 export function applyExplicitMoves(view: LockView, moved: MovedEntry[], desired: Set<Address>, diagnostics: Diagnostic[]): void {
   for (const m of moved) {
@@ -46,10 +47,8 @@ function movedProblem(view: LockView, m: MovedEntry, desired: Set<Address>): str
   if (fromKind !== toKind) return `${where}: a ${fromKind} cannot move to a ${toKind}`;
   if (!desired.has(m.to)) return `${where}: ${m.to} is not in the config`;
   const hasFrom = view.entries.has(m.from);
-  const hasTo = view.entries.has(m.to);
-  if (hasFrom && hasTo) return `${where}: the lockfile already binds both addresses; remove one entry with care or drop this moved entry`;
-  if (!hasFrom && hasTo) return 'done';
-  if (!hasFrom) return `${where}: ${m.from} is not in the lockfile, so there is nothing to move; remove this moved entry`;
+  if (hasFrom && view.entries.has(m.to)) return `${where}: the lockfile already binds both addresses; remove one entry with care or drop this moved entry`;
+  if (!hasFrom) return 'done';
   return undefined;
 }
 

@@ -1,15 +1,92 @@
+// `dbform export`: today's live infrastructure as YAML + lockfile, planning to zero changes.
+// Heavy modules (client, export, config, planner) are loaded inside the action.
 import type { Command } from 'commander';
 import { DbformError } from '../../model/errors.js';
 import { action } from '../errors.js';
+import { addApiOptions, type ApiOptions, type GlobalOptions } from '../options.js';
 
-// Placeholder until the issue that owns `dbform export` lands.
+interface ExportFlags extends ApiOptions, GlobalOptions {
+  project?: string;
+  allProjects?: boolean;
+  output?: string;
+  lockfile?: string;
+  force?: boolean;
+}
+
+const HELP = `
+Output:
+  -o FILE          writes the YAML to FILE and the lockfile beside it (dbform.lock.json), or
+                   to --lockfile PATH.
+  --lockfile PATH  without -o: the YAML goes to stdout and the lockfile to PATH.
+  --all-projects -o DIR
+                   one <project-id>.yaml and <project-id>.lock.json per project in DIR
+                   (plan one with: dbform plan -f DIR/<id>.yaml --lockfile DIR/<id>.lock.json).
+  One of -o and --lockfile is required: an export without its lockfile would not plan to zero.
+
+Project: a token that sees one project exports it; with several, pass --project ID or
+--all-projects.
+
+Existing files are never overwritten silently:
+  - the YAML file: left alone when it already holds this export, else needs --force;
+  - the lockfile: its keys are reused (a re-export keeps your addresses), its password versions
+    and protect flags kept; if this export would drop or rebind any binding it holds (or it is
+    of another project, or unreadable), export refuses and lists them, unless --force.
+
+Keys come from names: lowercased, accents folded, other characters turned into "-", a "svc-",
+"vpc-" or "rs-" prefix when the name does not start with a letter, at most 63 characters; names
+that collide get -2, -3, ... (a name that already is a valid key keeps it). \`name:\` is written
+when it differs from the key. Services being deleted, and resources the config cannot hold
+(duplicate names, overlapping VPC blocks) are listed as not exported. No secret is exported:
+a commented \`# password:\` line shows where one would go.
+
+The $schema comment points at the schema of this dbform by a relative path when it lies in the
+same project as the output (e.g. node_modules/dbform), else at the schema's URL.
+With --emulator, export reads the world in .dbform/ of the current directory: the one
+\`dbform apply --emulator\` keeps beside a dbform.yaml there.
+`;
+
+function checkFlags(flags: ExportFlags): void {
+  if (flags.allProjects) {
+    if (flags.project !== undefined) throw new DbformError('--project and --all-projects contradict each other; use one');
+    if (flags.output === undefined) throw new DbformError('--all-projects needs -o DIR: it writes one <project-id>.yaml and <project-id>.lock.json per project there');
+    if (flags.lockfile !== undefined) throw new DbformError('--lockfile cannot be used with --all-projects: each lockfile is DIR/<project-id>.lock.json');
+  } else if (flags.output === undefined && flags.lockfile === undefined) {
+    throw new DbformError('export writes YAML and a lockfile: give -o FILE (the lockfile goes beside it as dbform.lock.json), or --lockfile PATH to print the YAML on stdout');
+  }
+}
+
+async function runExportCommand(flags: ExportFlags): Promise<void> {
+  checkFlags(flags);
+  const { openApiContext } = await import('../api-context.js');
+  const { runExport } = await import('../../export/run-export.js');
+  // No config file: the emulator world is the current directory's, as for every other command.
+  const ctx = await openApiContext(flags);
+  try {
+    await runExport({
+      client: ctx.client,
+      ...(flags.project !== undefined ? { project: flags.project } : {}),
+      allProjects: flags.allProjects === true,
+      ...(flags.output !== undefined ? { output: flags.output } : {}),
+      ...(flags.lockfile !== undefined ? { lockfile: flags.lockfile } : {}),
+      force: flags.force === true,
+      cwd: process.cwd(),
+      report: (line) => void process.stderr.write(`${line}\n`),
+      print: (text) => void process.stdout.write(text),
+    });
+  } finally {
+    await ctx.close();
+  }
+}
+
 export function registerExport(program: Command): void {
-  program
+  const cmd = program
     .command('export')
-    .description('(not yet available)')
-    .action(
-      action(async () => {
-        throw new DbformError('dbform export is not available yet');
-      }),
-    );
+    .description('write the live VPCs, peerings, services and replica sets as YAML + lockfile; `plan` right after shows no changes')
+    .option('--project <id>', 'the project to export (needed when the token sees several)')
+    .option('--all-projects', 'export every project the token sees (needs -o DIR)')
+    .option('-o, --output <path>', 'YAML file to write (the lockfile goes beside it); a directory with --all-projects')
+    .option('--lockfile <path>', 'lockfile path (default: dbform.lock.json beside -o FILE)')
+    .option('--force', 'overwrite an existing YAML file that differs, or a lockfile whose bindings this export would drop')
+    .addHelpText('after', HELP);
+  addApiOptions(cmd).action(action(async (_opts: ExportFlags, command: Command) => runExportCommand(command.optsWithGlobals<ExportFlags>())));
 }

@@ -1,15 +1,60 @@
+// `dbform import ADDR ID`: bind an existing resource to a config address in the lockfile.
+// Heavy modules (client, config, lockfile) are loaded inside the action.
 import type { Command } from 'commander';
-import { DbformError } from '../../model/errors.js';
 import { action } from '../errors.js';
+import { addApiOptions, addConfigOptions, configFiles, type ApiOptions, type GlobalOptions } from '../options.js';
 
-// Placeholder until the issue that owns `dbform import` lands.
+interface ImportFlags extends ApiOptions, GlobalOptions {
+  file?: string[];
+  lockfile?: string;
+  force?: boolean;
+}
+
+const HELP = `
+ADDR is one of vpc.<key>, peering.<vpc_key>.<peer_vpc_id>, service.<key> or
+replica_set.<service_key>.<key>, and must already be in the config (a typo cannot bind an ID
+to nonsense). ID must be a live resource of that kind: a service ID for service.x, a VPC ID for
+vpc.x, a peering of that VPC with that peer_vpc_id for peering.x.y (the VPC found through the
+lockfile, else by its unique name), a replica set of that service for replica_set.s.r (the
+service found the same way).
+
+An ID already bound to another address is refused. An address already bound to another ID is
+refused unless --force (the old resource stays live, unmanaged). The lockfile is written
+atomically; nothing in the cloud changes. Run \`dbform plan\` afterwards.
+
+Example: dbform import service.billing kd9w2xp4mz
+`;
+
 export function registerImport(program: Command): void {
-  program
+  const cmd = program
     .command('import')
-    .description('(not yet available)')
-    .action(
-      action(async () => {
-        throw new DbformError('dbform import is not available yet');
-      }),
-    );
+    .description('bind an existing resource to a config address in the lockfile')
+    .argument('<address>', 'config address, e.g. service.billing')
+    .argument('<id>', 'ID of the live resource')
+    .option('--force', 'rebind an address that the lockfile already binds to another ID')
+    .addHelpText('after', HELP);
+  addApiOptions(addConfigOptions(cmd)).action(
+    action(async (address: string, id: string, _opts: ImportFlags, command: Command) => {
+      const flags = command.optsWithGlobals<ImportFlags>();
+      const files = configFiles(flags);
+      const { resolveLockfilePath } = await import('../../lockfile/index.js');
+      const { openApiContext } = await import('../api-context.js');
+      const { runImport } = await import('../../export/run-import.js');
+      let ctx: Awaited<ReturnType<typeof openApiContext>> | undefined;
+      try {
+        await runImport({
+          connect: async () => (ctx = await openApiContext({ ...flags, configFiles: files })).client,
+          files,
+          lockPath: resolveLockfilePath(files, flags.lockfile),
+          address,
+          id,
+          force: flags.force === true,
+          report: (line) => void process.stderr.write(`${line}\n`),
+          print: (line) => void process.stdout.write(`${line}\n`),
+        });
+      } finally {
+        await ctx?.close();
+      }
+    }),
+  );
 }

@@ -50,6 +50,15 @@ async function runPlan(flags: PlanFlags): Promise<number> {
   }
   printDiagnostics(prepared.configWarnings);
   const plan = prepared.plan;
+  // Environment-dependent, so a warning on stderr and not part of the (deterministic) plan.
+  const { findMissingPasswordEnv } = await import('../../executor/preflight.js');
+  printDiagnostics(
+    findMissingPasswordEnv(plan, process.env).map((m): Diagnostic => ({
+      severity: 'warning',
+      address: m.address,
+      message: `password.from_env ${m.variable} is not set here; apply will refuse to start until it is`,
+    })),
+  );
   const errors = plan.diagnostics.filter((d) => d.severity === 'error');
   const render = await import('../render/index.js');
   if (errors.length > 0) {

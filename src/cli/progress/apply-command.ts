@@ -9,6 +9,7 @@ import { resolveLockfilePath } from '../../lockfile/index.js';
 import { ConfigError, DbformError, formatDiagnostic, StalePlanError, type DesiredState, type Diagnostic, type Plan } from '../../model/index.js';
 import { findStaleAddresses, fromPlanJson, planChanges } from '../../planner/index.js';
 import { shouldUseColor } from '../color.js';
+import { hashConfigFiles } from '../plan-pipeline.js';
 import { configFiles, type ApiOptions, type ConfigOptions, type GlobalOptions } from '../options.js';
 import { runApplyFlow, type FlowIo, type PlanInput } from './apply-flow.js';
 
@@ -34,6 +35,9 @@ export async function runApply(planFile: string | undefined, opts: ApplyCommandO
   const saved = planFile === undefined ? undefined : await readSavedPlan(planFile);
   if (saved && saved.projectId !== desired.projectId) {
     throw new DbformError(`${planFile} is a plan for project "${saved.projectId}" but the config targets "${desired.projectId}"`);
+  }
+  if (saved?.configHash !== undefined && saved.configHash !== (await hashConfigFiles(files))) {
+    io.stderr.write(`note: the config changed since ${planFile} was made; applying the plan as it was saved (run \`dbform plan\` to see what else would change)\n`);
   }
   const makePlan = saved
     ? (input: PlanInput) => checkNotStale(saved, planFile!, input)

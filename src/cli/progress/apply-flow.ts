@@ -6,7 +6,7 @@ import { pollMsFromEnv, StatusPoller } from '../../api/waiters.js';
 import { acquireApplyLock, forceUnlock } from '../../executor/apply-lock.js';
 import { applyPlan } from '../../executor/apply-plan.js';
 import { LockStore } from '../../executor/lock-store.js';
-import { pollerWaits } from '../../executor/poller-waits.js';
+import { describeMissingPasswordEnv, findMissingPasswordEnv } from '../../executor/preflight.js';
 import type { ApplyResult } from '../../executor/result.js';
 import { readLockfile } from '../../lockfile/index.js';
 import { BlockedPlanError, DbformError, InterruptedError, planHasChanges, type Lockfile, type Plan } from '../../model/index.js';
@@ -79,6 +79,10 @@ async function planAndApply(o: FlowOptions, io: FlowIo, client: ApiClient, signa
       `the plan is blocked; nothing was changed:\n${blocked.map((a) => `  ${a.address} ${a.op}: ${a.blocked}`).join('\n')}`,
     );
   }
+  const missing = findMissingPasswordEnv(plan, io.env);
+  if (missing.length > 0) {
+    throw new DbformError(`nothing was changed: the plan sets passwords that are not available:\n  ${describeMissingPasswordEnv(missing)}`);
+  }
   if (o.confirm) {
     const question = o.command === 'destroy' ? 'Destroy all the resources above?' : 'Apply these changes?';
     const yes = await confirmChanges({ input: io.stdin, output: io.stdout, autoApprove: o.autoApprove, signal, question, command: o.command });
@@ -99,7 +103,7 @@ async function execute(o: FlowOptions, io: FlowIo, client: ApiClient, plan: Plan
   try {
     return await applyPlan(plan, {
       api: client,
-      waits: pollerWaits(poller),
+      poller,
       lockStore: new LockStore(o.lockfilePath, lockfile),
       reporter: view,
       parallelism: o.parallelism,

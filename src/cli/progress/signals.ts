@@ -38,6 +38,9 @@ export function installInterruptHandlers(options: {
   return {
     signal: controller.signal,
     dispose: () => {
+      // Once interrupted, the process is on its way out: a further signal during the clean-up
+      // still means "exit now" with 130, not Node's default death by signal.
+      if (count > 0) return;
       process.off('SIGINT', handler);
       process.off('SIGTERM', handler);
     },

@@ -33,11 +33,10 @@ services:
 
 describe('dbform apply', () => {
   it('applies examples/full.yaml and the next plan is empty', async () => {
-    // KNOWN ISSUE (planner/config): full.yaml's `moved:` entry names an address that a fresh
-    // project's lockfile cannot hold, and the planner rejects such an entry instead of ignoring it
-    // as Terraform does. Until one of them changes, the entry is cut here and only here.
+    // full.yaml keeps a `moved:` entry whose `from` a fresh lockfile never held: it must be a no-op.
     const text = readFileSync(join(ROOT, 'examples', 'full.yaml'), 'utf8');
-    const ws = await setup(text.replace(/^moved:[\s\S]*$/m, ''));
+    expect(text).toMatch(/^moved:/m);
+    const ws = await setup(text);
     const env = { METRICS_DB_PASSWORD: 'canary-pw-123' };
     const first = await runCli(ws, ['apply', '--auto-approve'], { env });
     expect(first.stderr).toBe('');
@@ -48,9 +47,11 @@ describe('dbform apply', () => {
     expect(plan.bindings).toEqual([]);
     expect(duplicates(live)).toEqual([]);
     expect(lock.resources['service.metrics']).toMatchObject({ passwordVersion: 1, protect: true });
+    emulator!.resetStats();
     const second = await runCli(ws, ['apply', '--auto-approve'], { env });
     expect(second.code).toBe(0);
     expect(second.stdout).toContain('No changes.');
+    expect(Object.keys(emulator!.stats().requests).filter((k) => !k.startsWith('GET'))).toEqual([]);
   });
 
   it('refuses on a non-TTY without --auto-approve, after showing the plan, and changes nothing', async () => {
@@ -136,5 +137,36 @@ describe('dbform apply', () => {
     await runCli(ws, ['apply', '--auto-approve', '--timeout', '300ms']);
     const { live } = await nextPlan(ws, emulator!.url);
     expect(live.services.map((s) => s.id)).toEqual([id]);
+  });
+});
+
+describe('dbform apply with a password variable that is not set', () => {
+  const withPassword = `version: 1
+project_id: proj-demo
+services:
+  db:
+    cpu_millis: 500
+    memory_gbs: 2
+    password: { from_env: NOT_SET_ANYWHERE, version: 1 }
+`;
+
+  it('plan warns; apply refuses before any change instead of creating the service and failing later', async () => {
+    const ws = await setup(withPassword);
+    const plan = await runCli(ws, ['plan']);
+    expect(plan.code).toBe(0);
+    expect(plan.stderr).toContain('warning: service.db: password.from_env NOT_SET_ANYWHERE is not set here; apply will refuse to start until it is');
+    await emulator!.resetStats();
+    const apply = await runCli(ws, ['apply', '--auto-approve'], { env: { NOT_SET_ANYWHERE: '' } });
+    expect(apply.code).toBe(1);
+    expect(apply.stderr).toBe(
+      'error: nothing was changed: the plan sets passwords that are not available:\n' +
+        '  environment variable NOT_SET_ANYWHERE (password.from_env of service.db) is not set or empty\n',
+    );
+    const stats = await emulator!.stats();
+    expect(Object.keys(stats.requests).filter((k) => !k.startsWith('GET '))).toEqual([]);
+    expect(existsSync(ws.lockfile)).toBe(false);
+    const withVariable = await runCli(ws, ['apply', '--auto-approve'], { env: { NOT_SET_ANYWHERE: 'pw-1234567' } });
+    expect(withVariable.code, withVariable.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(ws.lockfile, 'utf8')).resources['service.db'].password_version).toBe(1);
   });
 });

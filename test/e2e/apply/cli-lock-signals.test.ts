@@ -15,8 +15,8 @@ afterEach(async () => {
 const config = (n: number) =>
   `version: 1\nproject_id: proj-demo\nservices:\n${Array.from({ length: n }, (_, i) => `  s${i}:\n    cpu_millis: 500\n    memory_gbs: 2\n    replica_sets:\n      r:\n        cpu_millis: 500\n        memory_gbs: 2\n        nodes: 1\n`).join('')}`;
 
-async function setup(timeScale: number, n = 3): Promise<Workspace> {
-  emulator = await startEmulator({ timeScale });
+async function setup(timeScale: number, n = 3, latencyMs = 0): Promise<Workspace> {
+  emulator = await startEmulator({ timeScale, latencyMs });
   return workspace(config(n), emulator.url);
 }
 
@@ -97,18 +97,28 @@ describe('SIGINT during an apply', () => {
     expect(unboundIds(after.live, after.lock)).toEqual([]);
   });
 
-  it('exits at once on a second SIGINT, leaving a lockfile that is whole', async () => {
-    const ws = await setup(0.5, 2);
+  it('exits 130 at once on a second SIGINT, and the next apply adopts what was created meanwhile', async () => {
+    // Slow answers keep the graceful stop busy: it lets the creates already sent finish.
+    const ws = await setup(0.05, 2, 600);
     const run = spawnCli(ws, ['apply', '--auto-approve']);
     let out = '';
     run.child.stdout!.on('data', (d) => (out += d));
-    await until(() => /createService QUEUED/.test(out), 'a service to be created');
+    await until(() => /createService started/.test(out), 'a create to be sent');
     run.child.kill('SIGINT');
-    await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 100));
     run.child.kill('SIGINT');
     const result = await run.done;
     expect(result.code).toBe(130);
-    expect(() => JSON.parse(readFileSync(ws.lockfile, 'utf8'))).not.toThrow();
+    expect(result.stderr).toContain('SIGINT received again: exiting now');
     expect(existsSync(lockPathOf(ws))).toBe(false);
+    // The creates went through but their IDs were never recorded: the next apply adopts them.
+    emulator!.setFaults({ latencyMs: 0 });
+    const again = await runCli(ws, ['apply', '--auto-approve']);
+    expect(again.code).toBe(0);
+    const { plan, live, lock } = await nextPlan(ws, emulator!.url);
+    expect(plan.actions).toEqual([]);
+    expect(duplicates(live)).toEqual([]);
+    expect(live.services).toHaveLength(2);
+    expect(unboundIds(live, lock)).toEqual([]);
   });
 });

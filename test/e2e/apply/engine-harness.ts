@@ -8,7 +8,6 @@ import { startEmulator, type EmulatorOptions } from '../../../src/emulator/index
 import { applyPlan, type ApplyOptions } from '../../../src/executor/apply-plan.js';
 import type { ApplyEvent } from '../../../src/executor/events.js';
 import { LockStore } from '../../../src/executor/lock-store.js';
-import { pollerWaits } from '../../../src/executor/poller-waits.js';
 import type { ExecutorApi } from '../../../src/executor/ports.js';
 import { emptyLockfile, emptySummary, parseLockfileJson, type Action, type Lockfile, type Plan } from '../../../src/model/index.js';
 
@@ -48,7 +47,7 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
       pollers.push(poller);
       return applyPlan(plan, {
         api: extra.api ?? client,
-        waits: pollerWaits(poller),
+        poller,
         lockStore: store,
         reporter: { emit: (e) => events.push(e) },
         pgpassPath,

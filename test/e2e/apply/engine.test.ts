@@ -1,5 +1,5 @@
 // applyPlan with hand-written plans, the real client and the emulator over HTTP.
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AmbiguousCreateError } from '../../../src/api/errors.js';
 import type { ExecutorApi } from '../../../src/executor/ports.js';
@@ -90,6 +90,31 @@ describe('applyPlan against the emulator', () => {
     expect(h.events.some((e) => e.type === 'warning' && /adopted the live service "db"/.test(e.message))).toBe(true);
   });
 
+  it('adopts a replica set whose name the API says is taken (409) instead of failing', async () => {
+    h = await startHarness({ timeScale: 0 });
+    const svc = await h.client.createService(PROJECT, { name: 'db', cpu_millis: '1000', memory_gbs: '4' });
+    await h.client.listServices(PROJECT);
+    const existing = await h.client.createReplicaSet(PROJECT, svc.service_id, { name: 'r', cpu_millis: 1000, memory_gbs: 4, nodes: 1 });
+    const rs = act('createReplicaSet', 'replica_set.db.r', { refs: { service: { id: svc.service_id } }, request: { name: 'r', cpu_millis: 1000, memory_gbs: 4, nodes: 1 } });
+    const result = await h.apply(planOf([rs]));
+    expect(result.failed).toEqual([]);
+    expect(result.done[0]).toMatchObject({ resourceId: existing.id, adopted: true });
+    expect(h.readLock().resources['replica_set.db.r']!.id).toBe(existing.id);
+  });
+
+  it('refuses to guess when an unknown outcome leaves two resources with the desired name', async () => {
+    h = await startHarness({ timeScale: 0 });
+    const api: ExecutorApi = Object.create(h.client);
+    api.createService = async (p, body) => {
+      await h.client.createService(p, body);
+      await h.client.createService(p, body);
+      throw new AmbiguousCreateError({ op: 'createService', requestName: body.name, method: 'POST', path: '/x', cause: new Error('reset') });
+    };
+    const result = await h.apply(planOf([stack().svc]), { api });
+    expect(result.failed[0]!.message).toMatch(/2 live resources match service "db" \(\w+, \w+\); bind the right one with `dbform import`/);
+    expect(existsSync(h.lockPath) ? h.readLock().resources['service.db'] : undefined).toBeUndefined();
+  });
+
   it('sends a create again when its outcome was unknown and nothing was created, at most createAttempts times', async () => {
     h = await startHarness();
     let sends = 0;
@@ -140,6 +165,27 @@ describe('applyPlan against the emulator', () => {
     const result = await running;
     expect(result.failed).toHaveLength(1);
     expect(result.failed[0]!.message).toMatch(/^createService service\.db failed: service \w+ is (gone|being deleted)/);
+  });
+
+  it('fails a replica set create that ends in the error state, with the resource named', async () => {
+    h = await startHarness({ timeScale: 0.2 });
+    const svc = await h.client.createService(PROJECT, { name: 'db', cpu_millis: '1000', memory_gbs: '4' });
+    const { rs } = stack();
+    rs.dependsOn = [];
+    rs.refs = { service: { id: svc.service_id } };
+    await new Promise((r) => setTimeout(r, 1100));
+    const running = h.apply(planOf([rs]));
+    let rsId: string | undefined;
+    while (!rsId) {
+      await new Promise((r) => setTimeout(r, 10));
+      rsId = (await h.client.listReplicaSets(PROJECT, svc.service_id))[0]?.id;
+    }
+    const failed = await fetch(`${h.emulator.origin}/__emulator/replica-sets/${rsId}/fail`, { method: 'POST' });
+    expect(failed.status).toBe(204);
+    const result = await running;
+    expect(result.failed.map((f) => f.message)).toEqual([`createReplicaSet replica_set.db.r failed: replica set ${rsId} of service ${svc.service_id} is in error state`]);
+    // Recorded all the same: the next plan sees it failed and replaces it.
+    expect(h.readLock().resources['replica_set.db.r']!.id).toBe(rsId);
   });
 
   it('deletes in the given order, removes lockfile entries, and treats an already-gone resource as deleted', async () => {

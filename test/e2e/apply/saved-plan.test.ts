@@ -74,10 +74,12 @@ describe('dbform apply PLAN', () => {
   it('executes exactly the saved plan, not what the config says now', async () => {
     const { ws, ids } = await applied();
     writeFileSync(ws.config, resizedA);
-    const planFile = await savePlan(ws);
+    const saved = await runCli(ws, ['plan', '--out', 'cli.plan.json']);
+    expect(saved.code).toBe(0);
     writeFileSync(ws.config, `${resizedA}  c:\n    cpu_millis: 500\n    memory_gbs: 2\n`);
-    const run = await runCli(ws, ['apply', planFile]);
+    const run = await runCli(ws, ['apply', 'cli.plan.json']);
     expect(run.code).toBe(0);
+    expect(run.stderr).toContain('note: the config changed since cli.plan.json was made');
     expect(await sizeOf(ids.a!)).toMatchObject({ cpu_millis: 1000 });
     expect((await client!.listServices('proj-demo')).map((s) => s.name).sort()).toEqual(['a', 'b']);
   });

@@ -168,6 +168,20 @@ describe('StatusPoller', () => {
     await expect(wait).rejects.toThrow('stop now');
   });
 
+  it('a wait whose signal is already aborted rejects at once and leaves no timer behind', async () => {
+    const world = new FakeWorld();
+    world.setService('s', 'UPGRADING');
+    const poller = new StatusPoller(world.client(), { projectId: 'p', pollMs: 5 });
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    const ac = new AbortController();
+    ac.abort(new Error('interrupted'));
+    const wait = poller.waitForServiceStatus('s', 'READY', { signal: ac.signal, timeoutMs: 30 * 60_000 });
+    expect(timers()).toBe(before);
+    await expect(wait).rejects.toThrow('interrupted');
+    expect(world.calls).toEqual([]);
+  });
+
   it('keeps polling through a transient list failure, fails at once on a fatal one', async () => {
     const world = new FakeWorld();
     world.setService('s', 'UPGRADING');

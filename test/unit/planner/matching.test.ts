@@ -193,8 +193,18 @@ describe('moves', () => {
     expect(planHasChanges(p)).toBe(false);
   });
 
+  it('a moved entry whose from this lockfile never held is a no-op (a fresh environment keeps the record)', () => {
+    const p = plan(
+      desiredState({ vpcs: [desiredVpc('new')], moved: [{ from: 'vpc.nowhere', to: 'vpc.new' }] }),
+      liveState(),
+      lockfile({}),
+    );
+    expect(p.diagnostics).toEqual([]);
+    expect(p.actions.map((a) => `${a.op} ${a.address}`)).toEqual(['createVPC vpc.new']);
+    expect(p.bindings).toEqual([]);
+  });
+
   it.each([
-    ['from not in the lockfile', { from: 'vpc.nowhere', to: 'vpc.new' }, {}, 'vpc.nowhere is not in the lockfile'],
     ['both bound', { from: 'vpc.old', to: 'vpc.new' }, { 'vpc.old': 'v1', 'vpc.new': 'v2' }, 'already binds both'],
     ['to not configured', { from: 'vpc.old', to: 'vpc.other' }, { 'vpc.old': 'v1' }, 'vpc.other is not in the config'],
     ['kind mismatch', { from: 'service.old', to: 'vpc.new' }, { 'service.old': 's1' }, 'a service cannot move to a vpc'],

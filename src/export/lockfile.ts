@@ -1,0 +1,50 @@
+// The lockfile of an export, and what it would take away from a lockfile already on disk.
+import { peeringAddress, replicaSetAddress, serviceAddress, vpcAddress, type Address } from '../model/address.js';
+import type { LockEntry, Lockfile } from '../model/lockfile.js';
+import type { ExportDocument } from './document.js';
+
+/**
+ * Binds every exported address to its ID. From `previous` (same project) an entry for the same
+ * address and ID keeps its `password_version` and `protect`: neither can be read from the API.
+ */
+export function buildExportLockfile(doc: ExportDocument, previous?: Lockfile): Lockfile {
+  const resources: Record<Address, LockEntry> = {};
+  const bind = (address: Address, id: string) => {
+    const old = previous?.resources[address];
+    resources[address] = old?.id === id ? { ...old } : { id };
+  };
+  for (const v of doc.vpcs) {
+    bind(vpcAddress(v.key), v.id);
+    for (const p of v.peerings) bind(peeringAddress(v.key, p.peerVpcId), p.id);
+  }
+  for (const s of doc.services) {
+    bind(serviceAddress(s.key), s.id);
+    for (const r of s.replicaSets) bind(replicaSetAddress(s.key, r.key), r.id);
+  }
+  return { version: 1, projectId: doc.projectId, resources };
+}
+
+export interface LostBinding {
+  address: Address;
+  id: string;
+  /** The address the ID moves to in the new lockfile, when it stays bound. */
+  movedTo?: Address;
+}
+
+/** Entries of `previous` that `next` does not hold as they are (dropped, or bound elsewhere). */
+export function lostBindings(previous: Lockfile, next: Lockfile): LostBinding[] {
+  const addressOfId = new Map<string, Address>();
+  for (const [address, e] of Object.entries(next.resources)) addressOfId.set(`${address.split('.')[0]}:${e.id}`, address);
+  const out: LostBinding[] = [];
+  for (const address of Object.keys(previous.resources).sort()) {
+    const id = previous.resources[address]!.id;
+    if (next.resources[address]?.id === id) continue;
+    const movedTo = addressOfId.get(`${address.split('.')[0]}:${id}`);
+    out.push(movedTo === undefined ? { address, id } : { address, id, movedTo });
+  }
+  return out;
+}
+
+export function describeLostBinding(b: LostBinding): string {
+  return b.movedTo === undefined ? `${b.address} (${b.id}): not in this export` : `${b.address} (${b.id}): now ${b.movedTo}`;
+}

@@ -1,0 +1,176 @@
+// `dbform export` without the terminal: choose the project(s), read each live state (2 + V
+// requests), build YAML and lockfile, refuse to overwrite what that would lose, check that a plan
+// of the result is empty, then write (YAML first: a lockfile without its config would plan
+// deletions). Lines for people go to `report`; the YAML for stdout goes to `print`.
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import type { ApiClient } from '../api/client.js';
+import { fetchLiveState } from '../api/live-state.js';
+import { loadConfigText } from '../config/index.js';
+import { resolveLockfilePath, writeFileAtomic, writeLockfile } from '../lockfile/index.js';
+import { formatDiagnostic } from '../model/diagnostics.js';
+import { DbformError } from '../model/errors.js';
+import { parseLockfileJson, type Lockfile } from '../model/lockfile.js';
+import type { LiveState } from '../model/resources.js';
+import { planChanges } from '../planner/index.js';
+import { countResources, describeLostBinding, exportLiveState, lostBindings, type ExportResult } from './index.js';
+import { schemaRefFor } from './schema-ref.js';
+
+export type ExportClient = Pick<ApiClient, 'listProjects' | 'listServices' | 'listVPCs' | 'listVPCPeerings'>;
+
+export interface ExportRequest {
+  client: ExportClient;
+  project?: string;
+  allProjects: boolean;
+  /** `-o`: the YAML file; with `allProjects` the directory. */
+  output?: string;
+  lockfile?: string;
+  force: boolean;
+  cwd: string;
+  report: (line: string) => void;
+  print: (text: string) => void;
+}
+
+interface Job {
+  projectId: string;
+  yamlPath?: string;
+  lockPath: string;
+  result: ExportResult;
+  /** False when the YAML file already holds exactly this text. */
+  writeYaml: boolean;
+}
+
+export async function runExport(req: ExportRequest): Promise<void> {
+  const projects = await chooseProjects(req);
+  if (req.allProjects) await makeDirectory(req.output!);
+  const jobs: Job[] = [];
+  for (const projectId of projects) {
+    const yamlPath = req.allProjects ? join(req.output!, `${projectId}.yaml`) : req.output;
+    const lockPath = req.allProjects ? join(req.output!, `${projectId}.lock.json`) : resolveLockfilePath(yamlPath === undefined ? [] : [yamlPath], req.lockfile);
+    if (yamlPath !== undefined && resolve(yamlPath) === resolve(lockPath)) throw new DbformError(`the YAML and the lockfile would both be written to ${lockPath}; choose another --lockfile`);
+    jobs.push(await prepareJob(req, projectId, yamlPath, lockPath));
+  }
+  for (const job of jobs) await writeJob(req, job);
+}
+
+async function makeDirectory(path: string): Promise<void> {
+  try {
+    await mkdir(path, { recursive: true });
+  } catch (err) {
+    throw new DbformError(`cannot create the directory ${path}: ${(err as Error).message}`);
+  }
+}
+
+/** Writes a file, creating its directory; a failure names the file. */
+async function writing(path: string, write: () => Promise<void>): Promise<void> {
+  await makeDirectory(dirname(path));
+  try {
+    await write();
+  } catch (err) {
+    throw new DbformError(`cannot write ${path}: ${(err as Error).message}`);
+  }
+}
+
+async function chooseProjects(req: ExportRequest): Promise<string[]> {
+  const projects = (await req.client.listProjects()).map((p) => ({ id: String(p.id), name: String(p.name ?? '') })).sort((a, b) => (a.id < b.id ? -1 : 1));
+  const width = Math.max(0, ...projects.map((p) => p.id.length));
+  const listing = projects.map((p) => `  ${p.id.padEnd(width)}  ${p.name}`.trimEnd()).join('\n');
+  if (projects.length === 0) throw new DbformError('the API token sees no project: there is nothing to export');
+  if (req.project !== undefined) {
+    if (!projects.some((p) => p.id === req.project)) throw new DbformError(`project "${req.project}" is not visible to this API token; it sees:\n${listing}`);
+    return [req.project];
+  }
+  if (req.allProjects) {
+    const bad = projects.find((p) => !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(p.id));
+    if (bad) throw new DbformError(`project ID "${bad.id}" cannot be used as a file name; export it alone with --project and -o FILE`);
+    return projects.map((p) => p.id);
+  }
+  if (projects.length === 1) return [projects[0]!.id];
+  throw new DbformError(`the API token sees ${projects.length} projects; choose one with --project ID, or export each with --all-projects -o DIR:\n${listing}`);
+}
+
+async function prepareJob(req: ExportRequest, projectId: string, yamlPath: string | undefined, lockPath: string): Promise<Job> {
+  const live = await fetchLiveState(req.client, projectId, { peeringsOf: 'all' });
+  const previous = await readPreviousLockfile(lockPath, projectId, req);
+  const result = exportLiveState(live, { schemaRef: schemaRefFor(yamlPath, req.cwd), ...(previous ? { previous } : {}) });
+  if (previous) guardLockfile(previous, result.lock, lockPath, req);
+  const writeYaml = yamlPath === undefined ? false : await guardOutput(yamlPath, result.yaml, req.force);
+  checkRoundTrip(result, live, yamlPath ?? 'dbform.yaml', req.report);
+  return { projectId, ...(yamlPath !== undefined ? { yamlPath } : {}), lockPath, result, writeYaml };
+}
+
+async function writeJob(req: ExportRequest, job: Job): Promise<void> {
+  const { result } = job;
+  for (const s of result.document.skipped) req.report(`note: not exported: ${s}`);
+  if (job.yamlPath === undefined) req.print(result.yaml);
+  else if (job.writeYaml) await writing(job.yamlPath, () => writeFileAtomic(job.yamlPath!, result.yaml));
+  await writing(job.lockPath, () => writeLockfile(job.lockPath, result.lock));
+  const c = countResources(result.document);
+  const what = `${c.vpcs} VPCs, ${c.peerings} peerings, ${c.services} services and ${c.replicaSets} replica sets`;
+  req.report(`Exported ${what} of project ${job.projectId} to ${job.yamlPath ?? 'stdout'}; lockfile ${job.lockPath}.`);
+}
+
+/** An existing lockfile at the path: kept keys come from it; anything it cannot be merged with needs --force. */
+async function readPreviousLockfile(path: string, projectId: string, req: ExportRequest): Promise<Lockfile | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new DbformError(`${path}: cannot read the existing lockfile: ${(err as Error).message}`);
+  }
+  let problem: string;
+  try {
+    const parsed = parseLockfileJson(JSON.parse(text));
+    if (parsed.ok && parsed.value.projectId === projectId) return parsed.value;
+    problem = parsed.ok ? `is the lockfile of project "${parsed.value.projectId}", not "${projectId}"` : `cannot be read as a lockfile (${parsed.errors.join('; ')})`;
+  } catch (err) {
+    problem = `cannot be read as a lockfile (not valid JSON: ${(err as Error).message})`;
+  }
+  if (!req.force) throw new DbformError(`${path} ${problem}; pass --force to replace it, or --lockfile PATH to write another file`);
+  req.report(`note: --force: replacing ${path}, which ${problem}`);
+  return undefined;
+}
+
+function guardLockfile(previous: Lockfile, next: Lockfile, path: string, req: ExportRequest): void {
+  const lost = lostBindings(previous, next);
+  if (lost.length === 0) return;
+  const list = lost.map((b) => `  ${describeLostBinding(b)}`).join('\n');
+  if (!req.force) {
+    throw new DbformError(
+      `${path} already binds ${lost.length === 1 ? 'a resource' : `${lost.length} resources`} that this export would drop or rebind:\n${list}\n` +
+        'pass --force to overwrite the lockfile (those bindings are lost), or --lockfile PATH to write another file',
+    );
+  }
+  req.report(`note: --force: dropping ${lost.length} binding(s) from ${path}:\n${list}`);
+}
+
+/** True when the file must be written; an existing file that differs needs --force. */
+async function guardOutput(path: string, text: string, force: boolean): Promise<boolean> {
+  let existing: string;
+  try {
+    existing = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return true;
+    throw new DbformError(`${path}: cannot read the existing file: ${(err as Error).message}`);
+  }
+  if (existing === text) return false;
+  if (!force) throw new DbformError(`${path} already exists and differs from this export; pass --force to overwrite it, or -o another file`);
+  return true;
+}
+
+/**
+ * The export's own promise: the YAML loads, and a plan of it against the live state just read is
+ * empty. A failure to load is a bug (nothing is written); a non-empty plan is reported (e.g. a
+ * failed peering or replica set, which a plan replaces).
+ */
+function checkRoundTrip(result: ExportResult, live: LiveState, file: string, report: (line: string) => void): void {
+  const loaded = loadConfigText(result.yaml, file, { env: {} });
+  if (!loaded.ok) {
+    const problems = loaded.errors.map((d) => `  ${formatDiagnostic(d)}`).join('\n');
+    throw new DbformError(`internal error: the exported YAML does not pass validation; nothing was written. Please report this:\n${problems}`);
+  }
+  const plan = planChanges(loaded.value, live, result.lock, { replace: [], target: [], allowDataLoss: false });
+  for (const d of plan.diagnostics) report(`note: the next plan reports: ${formatDiagnostic(d)}`);
+  for (const a of plan.actions) report(`note: the next plan will not be empty: ${a.address} ${a.op} (${a.reason})`);
+}

@@ -1,0 +1,27 @@
+// `npm run demo` is the README quickstart: it must pass on a fresh checkout and leave it clean.
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+
+it('npm run demo runs every step, applies one resize, ends with no changes, and leaves the repository as it was', async () => {
+  const before = readdirSync(ROOT).sort();
+  const env = { ...process.env, NO_COLOR: '1', DBFORM_API_KEY: 'must-be-ignored', DBFORM_API_URL: 'http://127.0.0.1:1/nothing' };
+  const run = await new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+    const child = spawn(process.execPath, [join(ROOT, 'scripts', 'demo.js')], { cwd: ROOT, env });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('close', (code) => resolve({ code, out, err }));
+  });
+  expect(run.err).toBe('');
+  expect(run.code).toBe(0);
+  const headers = run.out.split('\n').filter((l) => l.startsWith('== '));
+  expect(headers).toHaveLength(9);
+  expect(run.out).toMatch(/== 5\. Plan the change[\s\S]*~ service\.app-db {2}\(resizeService\)[\s\S]*== 6\./);
+  expect(run.out).toMatch(/== 8\. Nothing left to do\n\$ dbform plan --emulator --detailed-exitcode\nNo changes\./);
+  expect(readdirSync(ROOT).sort()).toEqual(before);
+}, 60_000);
