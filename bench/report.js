@@ -173,7 +173,7 @@ function applyPollSection(a, v) {
   return [
     '### Waiting costs one list request per poll tick, however many actions wait',
     '',
-    `Poll requests = GETs made while waiting (service lists; for per-resource polling, service GETs), from the emulator's stats during the apply (CLI rows: service lists minus the plan's own read). "Sends answered within" is how long after the start the last resize request was answered: waits that start after the first tick was sent get their own first tick. Settings as above.`,
+    `Poll requests = GETs made while waiting (service lists; for per-resource polling, service GETs), from the emulator's stats during the apply (CLI rows: service lists minus the plan's own read). Settings as above. "Sends answered within" is how long after the start the last resize request was answered. Every tick is one list request that serves every wait then pending, but each wait schedules its own first look (DBFORM_POLL_MS after its request was answered): when the sends take longer than one poll interval, the waits that joined after the first tick was sent cause a tick of their own before the schedules line up, so a wide apply can cost a tick or two more than a single wait.`,
     '',
     table(['Apply', 'Waiting at once', 'Poll requests', 'vs one resize', 'Result', 'Sends answered within'], rows),
   ].join('\n');

@@ -2,6 +2,7 @@
 // `npm run bench [-- --quick] [-- --only plan,apply,startup] [-- --no-write]`: measures every
 // SPEC section 8 target against the emulator on loopback (see BENCHMARKS.md for the method),
 // prints the tables, and (full run of every family) rewrites the generated part of BENCHMARKS.md.
+// `--from FILE` measures nothing: it renders the figures a run saved (bench/out/results-*.json).
 // Exits 1 only when the bench itself fails; a missed target is a MISS line, not a failure.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -29,14 +30,15 @@ const MODES = {
 };
 
 function parseArgs(argv) {
-  const args = { quick: false, write: true, only: FAMILIES };
+  const args = { quick: false, write: true, only: FAMILIES, from: undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--quick') args.quick = true;
     else if (a === '--no-write') args.write = false;
+    else if (a === '--from') args.from = argv[++i];
     else if (a === '--only') args.only = (argv[++i] ?? '').split(',').filter(Boolean);
     else if (a.startsWith('--only=')) args.only = a.slice('--only='.length).split(',').filter(Boolean);
-    else throw new Error(`unknown option ${a} (use --quick, --only plan,apply,startup, --no-write)`);
+    else throw new Error(`unknown option ${a} (use --quick, --only plan,apply,startup, --no-write, --from RESULTS.json)`);
   }
   const unknown = args.only.filter((f) => !FAMILIES.includes(f));
   if (unknown.length > 0 || args.only.length === 0) throw new Error(`--only takes a list of ${FAMILIES.join(', ')}`);
@@ -45,13 +47,13 @@ function parseArgs(argv) {
 
 const log = (line) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 
-async function main() {
-  const args = parseArgs(process.argv.slice(2));
+async function measure(args) {
   const mode = args.quick ? 'quick' : 'full';
   const settings = MODES[mode];
   const started = performance.now();
   const results = {
     mode,
+    families: args.only,
     command: `npm run bench${args.quick ? ' -- --quick' : ''}${args.only.length < FAMILIES.length ? ` -- --only ${args.only.join(',')}` : ''}`,
     startedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
     machine: machine(),
@@ -62,11 +64,16 @@ async function main() {
   if (args.only.includes('startup')) results.startup = await benchStartup({ ...settings.startup, log });
   results.durationMs = performance.now() - started;
   results.loadAvgEnd = loadavg().map((x) => Math.round(x * 100) / 100);
-
   writeFileSync(join(REPO, 'bench', 'out', `results-${mode}.json`), `${JSON.stringify(results, null, 2)}\n`);
+  return results;
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const results = args.from ? JSON.parse(readFileSync(args.from, 'utf8')) : await measure(args);
   const { markdown, verdicts } = renderReport(results);
   process.stdout.write(markdown);
-  const complete = mode === 'full' && args.only.length === FAMILIES.length;
+  const complete = results.mode === 'full' && (results.families ?? FAMILIES).length === FAMILIES.length;
   if (args.write && complete) {
     const path = join(REPO, 'BENCHMARKS.md');
     writeFileSync(path, spliceReport(readFileSync(path, 'utf8'), markdown));
@@ -76,7 +83,7 @@ async function main() {
   }
   for (const v of verdicts) process.stderr.write(`${v.pass ? 'PASS' : 'MISS'} ${v.target}: ${v.measured}\n`);
   const missed = verdicts.filter((v) => !v.pass).length;
-  log(`${verdicts.length - missed} of ${verdicts.length} target rows pass; ${missed} MISS; ${(results.durationMs / 1000).toFixed(0)} s`);
+  log(`${verdicts.length - missed} of ${verdicts.length} target rows pass; ${missed} MISS; measuring took ${(results.durationMs / 1000).toFixed(0)} s`);
 }
 
 main().catch((err) => {
