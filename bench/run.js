@@ -15,6 +15,8 @@ import { benchStartup } from './startup.js';
 
 const FAMILIES = ['plan', 'apply', 'startup'];
 
+class UsageError extends Error {}
+
 /** Sizes, runs and time scales per mode. Quick: a smoke check in well under a minute. */
 const MODES = {
   full: {
@@ -38,10 +40,10 @@ function parseArgs(argv) {
     else if (a === '--from') args.from = argv[++i];
     else if (a === '--only') args.only = (argv[++i] ?? '').split(',').filter(Boolean);
     else if (a.startsWith('--only=')) args.only = a.slice('--only='.length).split(',').filter(Boolean);
-    else throw new Error(`unknown option ${a} (use --quick, --only plan,apply,startup, --no-write, --from RESULTS.json)`);
+    else throw new UsageError(`unknown option ${a} (use --quick, --only plan,apply,startup, --no-write, --from RESULTS.json)`);
   }
   const unknown = args.only.filter((f) => !FAMILIES.includes(f));
-  if (unknown.length > 0 || args.only.length === 0) throw new Error(`--only takes a list of ${FAMILIES.join(', ')}`);
+  if (unknown.length > 0 || args.only.length === 0) throw new UsageError(`--only takes a list of ${FAMILIES.join(', ')}`);
   return args;
 }
 
@@ -87,6 +89,10 @@ async function main() {
 }
 
 main().catch((err) => {
+  if (err instanceof UsageError) {
+    process.stderr.write(`bench: ${err.message}\n`);
+    process.exit(2);
+  }
   process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exit(1);
 });
