@@ -66,14 +66,25 @@ export class PollChannel<T> {
     this.timer = undefined;
   }
 
-  /** (Re)arms the timer for the earliest due waiter; a tick in flight reschedules when it ends. */
+  /**
+   * (Re)arms the timer; a tick in flight reschedules when it ends. The tick fires at the latest due
+   * time that keeps every waiter within a third of its next interval (half its current spacing) of
+   * its own due time, so waits that started a few milliseconds apart (100 resizes answered one by
+   * one) share one request per tick instead of drifting into several. A lone waiter is never late.
+   */
   private schedule(): void {
     if (this.inFlight || this.closed) return;
     this.clearTimer();
     if (this.waiters.size === 0) return;
     let due = Infinity;
-    for (const w of this.waiters) due = Math.min(due, w.dueAt);
-    this.timer = setTimeout(() => void this.tick(), Math.max(0, due - this.options.now()));
+    let deadline = Infinity;
+    for (const w of this.waiters) {
+      due = Math.min(due, w.dueAt);
+      deadline = Math.min(deadline, w.dueAt + w.intervalMs / 3);
+    }
+    let fireAt = due;
+    for (const w of this.waiters) if (w.dueAt <= deadline && w.dueAt > fireAt) fireAt = w.dueAt;
+    this.timer = setTimeout(() => void this.tick(), Math.max(0, fireAt - this.options.now()));
   }
 
   private async tick(): Promise<void> {

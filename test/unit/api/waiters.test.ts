@@ -168,6 +168,31 @@ describe('StatusPoller', () => {
     await expect(wait).rejects.toThrow('stop now');
   });
 
+  it('waits that join after the first poll went out share its later polls: ten staggered waits cost what one does', async () => {
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const run = async (joinDelays: number[]) => {
+      const world = new FakeWorld();
+      const poller = new StatusPoller(world.client(), { projectId: 'p', pollMs: 60 });
+      const waits: Array<Promise<unknown>> = [];
+      const started = Date.now();
+      for (const [i, delay] of joinDelays.entries()) {
+        await sleep(Math.max(0, started + delay - Date.now()));
+        world.setService(`s${i}`, 'UPGRADING');
+        waits.push(poller.waitForServiceStatus(`s${i}`, 'READY'));
+      }
+      await sleep(Math.max(0, started + 700 - Date.now()));
+      for (const i of joinDelays.keys()) world.setService(`s${i}`, 'READY');
+      await Promise.all(waits);
+      poller.close();
+      return world.calls.length;
+    };
+    const one = await run([0]);
+    // The first poll goes out at 60 ms; these answer one by one after it, as parallel resizes do.
+    const ten = await run([0, 65, 70, 75, 80, 85, 90, 95, 100, 105]);
+    expect(one).toBeGreaterThanOrEqual(3);
+    expect(ten).toBeLessThanOrEqual(one);
+  });
+
   it('a wait whose signal is already aborted rejects at once and leaves no timer behind', async () => {
     const world = new FakeWorld();
     world.setService('s', 'UPGRADING');
