@@ -7,6 +7,7 @@ import { AmbiguousCreateError, ApiError } from './errors.js';
 import { describeHttpError, excerpt, readErrorBody, scrub } from './messages.js';
 import { decideRetry, parseRetryAfter, type AttemptOutcome, type RetryPolicy, type Safety } from './retry.js';
 import type { OperationId } from '../model/plan.js';
+import { sleep } from './sleep.js';
 
 export type ApiLogger = (line: string) => void;
 
@@ -255,17 +256,3 @@ function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}

@@ -7,6 +7,7 @@ import type * as Dto from '../api/dto.js';
 import type { Action } from '../model/index.js';
 import { waitOptions, type ActionContext } from './action-context.js';
 import { isConflict } from './api-errors.js';
+import { sleep } from '../api/sleep.js';
 
 const SETTLES_TO_READY = new Set(['QUEUED', 'CONFIGURING', 'UPGRADING', 'RESUMING', 'UNSTABLE']);
 const MAX_SENDS = 12;
@@ -81,17 +82,3 @@ export async function waitIfServiceSettling(ctx: ActionContext, action: Action, 
   return true;
 }
 
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
