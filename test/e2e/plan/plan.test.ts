@@ -195,7 +195,7 @@ describe('dbform plan', () => {
 
   it('--emulator plans against the in-process emulator', async () => {
     const dir = project(FRESH);
-    const r = await runCli(['plan', '--emulator', '--detailed-exitcode'], { cwd: dir });
+    const r = await runCli(['plan', '--emulator', '--detailed-exitcode'], { cwd: dir, env: { METRICS_DB_PASSWORD: 'set-for-apply' } });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(2);
     expect(r.stdout).toContain('Plan: 6 to create, 0 to update, 0 to replace, 0 to delete, 0 to adopt, 0 to move.');
