@@ -1,19 +1,16 @@
-// Spawning the built CLI (`npx tsc -p tsconfig.json` first; `npm test` does) against an emulator
-// running in the test process, and checking what an apply left behind.
-import { spawn, type ChildProcess } from 'node:child_process';
+// A workspace for running the built CLI against an emulator in the test process, and checks of
+// what an apply left behind.
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ApiClient, fetchLiveState } from '../../../src/api/index.js';
+import { loadConfig } from '../../../src/config/index.js';
+import { readLockfile } from '../../../src/lockfile/index.js';
 import type { LiveState, Lockfile, Plan } from '../../../src/model/index.js';
+import { planChanges, toPlanJson } from '../../../src/planner/index.js';
+import { spawnCli as spawnBuiltCli, type CliResult } from '../../support/cli.js';
 
-export const BIN = join(import.meta.dirname, '..', '..', '..', 'bin', 'dbform.js');
-
-export interface CliResult {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
+export type { CliResult } from '../../support/cli.js';
 
 export interface Workspace {
   dir: string;
@@ -44,16 +41,9 @@ export function workspace(configText: string, apiUrl: string, extraEnv: NodeJS.P
   return { dir, config, lockfile: join(dir, 'dbform.lock.json'), pgpass, env };
 }
 
-export function spawnCli(ws: Workspace, args: string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}): { child: ChildProcess; done: Promise<CliResult> } {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ws.dir, env: { ...ws.env, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d) => (stdout += d));
-  child.stderr!.on('data', (d) => (stderr += d));
-  if (options.input !== undefined) child.stdin!.end(options.input);
-  else child.stdin!.end();
-  const done = new Promise<CliResult>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
-  return { child, done };
+/** The CLI in the workspace, with exactly the workspace's environment (plus `options.env`). */
+export function spawnCli(ws: Workspace, args: string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}) {
+  return spawnBuiltCli(args, { cwd: ws.dir, exactEnv: { ...ws.env, ...options.env }, input: options.input });
 }
 
 export function runCli(ws: Workspace, args: string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<CliResult> {
@@ -65,38 +55,22 @@ export function readLock(ws: Workspace): string {
 }
 
 /**
- * The plan the next `dbform plan` would make, computed by the built modules in a child process
- * (the same code the CLI runs) from the workspace's config, lockfile and the live state.
+ * The plan the next `dbform plan` would make from the workspace's config, lockfile and the live
+ * state, by the same modules the CLI runs; `savePlanTo` writes it as a saved plan file would be.
  */
 export async function nextPlan(ws: Workspace, apiUrl: string, savePlanTo?: string): Promise<{ plan: Plan; live: LiveState; lock: Lockfile }> {
-  const dist = join(import.meta.dirname, '..', '..', '..', 'dist');
-  const script = `
-    const { loadConfig } = await import(${JSON.stringify(join(dist, 'config', 'index.js'))});
-    const { ApiClient, fetchLiveState } = await import(${JSON.stringify(join(dist, 'api', 'index.js'))});
-    const { readLockfile } = await import(${JSON.stringify(join(dist, 'lockfile', 'index.js'))});
-    const { planChanges, toPlanJson } = await import(${JSON.stringify(join(dist, 'planner', 'index.js'))});
-    const { writeFileSync } = await import('node:fs');
-    const loaded = await loadConfig([process.env.WS_CONFIG]);
-    if (!loaded.ok) throw new Error(JSON.stringify(loaded.errors));
-    const client = new ApiClient({ baseUrl: process.env.WS_API, token: 'demo-pat' });
+  const loaded = await loadConfig([ws.config], { env: ws.env });
+  if (!loaded.ok) throw new Error(`the workspace config is invalid: ${JSON.stringify(loaded.errors)}`);
+  const client = new ApiClient({ baseUrl: apiUrl, token: 'demo-pat' });
+  try {
     const live = await fetchLiveState(client, loaded.value.projectId, { peeringsOf: 'all' });
-    const lock = await readLockfile(process.env.WS_LOCK, loaded.value.projectId);
+    const lock = await readLockfile(ws.lockfile, loaded.value.projectId);
     const plan = planChanges(loaded.value, live, lock, { replace: [], target: [], allowDataLoss: false });
+    if (savePlanTo) writeFileSync(savePlanTo, JSON.stringify(toPlanJson(plan), null, 2));
+    return { plan, live, lock };
+  } finally {
     await client.close();
-    if (process.env.WS_OUT) writeFileSync(process.env.WS_OUT, JSON.stringify(toPlanJson(plan), null, 2));
-    process.stdout.write(JSON.stringify({ plan, live, lock }));
-  `;
-  const env = { ...ws.env, WS_CONFIG: ws.config, WS_API: apiUrl, WS_LOCK: ws.lockfile, ...(savePlanTo ? { WS_OUT: savePlanTo } : {}) };
-  const run = await new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { env, cwd: ws.dir });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('close', (code) => resolve({ code, out, err }));
-  });
-  if (run.code !== 0) throw new Error(`computing the next plan failed: ${run.err}`);
-  return JSON.parse(run.out) as { plan: Plan; live: LiveState; lock: Lockfile };
+  }
 }
 
 /** Names (or peer VPC IDs) that occur more than once among live resources of one kind and scope. */

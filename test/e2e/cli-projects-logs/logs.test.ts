@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { startEmulator, type EmulatorHandle } from '../../../src/emulator/index.js';
-import { runCli } from './run-cli.js';
+import { runCli } from '../../support/cli.js';
 
 const LOGS = 'GET /projects/{project_id}/services/{service_id}/logs';
 let em: EmulatorHandle;

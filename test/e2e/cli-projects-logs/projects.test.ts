@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../../../src/emulator/index.js';
-import { runCli } from './run-cli.js';
+import { runCli } from '../../support/cli.js';
 
 let em: EmulatorHandle;
 let dir: string;
@@ -18,7 +18,7 @@ afterAll(async () => em.close());
 describe('dbform projects', () => {
   it('shows the one project of the PAT as a table', async () => {
     const r = await runCli(['projects'], { env: { DBFORM_API_URL: em.url, DBFORM_API_KEY: 'demo-pat' } });
-    expect(r).toEqual({ code: 0, stdout: 'ID         NAME\nproj-demo  Demo\n', stderr: '' });
+    expect(r).toEqual({ code: 0, signal: null, stdout: 'ID         NAME\nproj-demo  Demo\n', stderr: '' });
   });
 
   it('shows both projects of the OAuth token, as JSON too', async () => {
@@ -42,7 +42,7 @@ describe('dbform projects', () => {
   it('starts an in-process emulator with --emulator, keeping its state in .dbform/', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'dbform-emu-'));
     const pat = await runCli(['projects', '--emulator'], { cwd, env: {} });
-    expect(pat).toEqual({ code: 0, stdout: 'ID         NAME\nproj-demo  Demo\n', stderr: '' });
+    expect(pat).toEqual({ code: 0, signal: null, stdout: 'ID         NAME\nproj-demo  Demo\n', stderr: '' });
     const oauth = await runCli(['projects', '--emulator', '--json'], { cwd, env: { DBFORM_API_KEY: 'demo-oauth' } });
     expect(oauth.code).toBe(0);
     expect(JSON.parse(oauth.stdout).map((p: { id: string }) => p.id)).toEqual(['proj-demo', 'proj-other']);

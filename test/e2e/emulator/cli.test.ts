@@ -4,8 +4,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { BIN } from '../../support/cli.js';
 
-const BIN = join(import.meta.dirname, '..', '..', '..', 'bin', 'dbform.js');
 
 /** Starts `dbform emulator ARGS` and resolves with the first stdout line. */
 function startCli(args: string[]): Promise<{ child: ChildProcess; line: string; exited: Promise<{ code: number | null; stderr: string }> }> {

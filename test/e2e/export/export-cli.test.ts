@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { startEmulator, type EmulatorHandle } from '../../../src/emulator/index.js';
-import { runCli } from '../plan/helpers.js';
+import { runCli } from '../../support/cli.js';
 import { buildWorld, P } from './world.js';
 
 let em: EmulatorHandle;

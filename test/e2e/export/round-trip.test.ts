@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { loadConfig } from '../../../src/config/index.js';
 import { startEmulator, type EmulatorHandle } from '../../../src/emulator/index.js';
-import { runCli } from '../plan/helpers.js';
+import { runCli } from '../../support/cli.js';
 import { buildWorld, generatedServices, SPECIAL_SERVICES, type World } from './world.js';
 
 let em: EmulatorHandle;

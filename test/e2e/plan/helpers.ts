@@ -1,31 +1,7 @@
-// Spawns the built CLI (`npx tsc -p tsconfig.json` first) against a real emulator.
-import { spawn } from 'node:child_process';
+// A project directory for `dbform plan` tests: the config and, when given, its lockfile.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-
-const BIN = join(import.meta.dirname, '..', '..', '..', 'bin', 'dbform.js');
-
-export interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-export function runCli(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): Promise<CliResult> {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('DBFORM_') && k !== 'NO_COLOR' && k !== 'FORCE_COLOR') env[k] = v;
-  Object.assign(env, options.env);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 /** A temp directory holding `dbform.yaml` (and `dbform.lock.json` when given). */
 export function project(yaml: string, lock?: Record<string, unknown>): string {

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { startEmulator, type EmulatorHandle } from '../../../src/emulator/index.js';
 import { fromPlanJson } from '../../../src/planner/index.js';
-import { project, runCli } from './helpers.js';
+import { runCli } from '../../support/cli.js';
+import { project } from './helpers.js';
 
 const P = 'proj-demo';
 let em: EmulatorHandle;
@@ -111,7 +112,7 @@ describe('dbform plan', () => {
     expect(adopt.stdout).toContain('  <= service.db  (adopt existing');
     const bound = project(yaml, { 'vpc.main': { id: vpc.id }, 'service.db': { id: svc.service_id } });
     const none = await runCli(['plan', '--detailed-exitcode'], { env, cwd: bound });
-    expect(none).toEqual({ code: 0, stdout: 'No changes. 2 unchanged, 0 unmanaged (not in the config or lockfile; left alone).\n', stderr: '' });
+    expect(none).toEqual({ code: 0, signal: null, stdout: 'No changes. 2 unchanged, 0 unmanaged (not in the config or lockfile; left alone).\n', stderr: '' });
     const withoutFlag = await runCli(['plan'], { env, cwd: unbound });
     expect(withoutFlag.code).toBe(0);
   });
@@ -171,7 +172,7 @@ describe('dbform plan', () => {
     expect(r.stderr).toMatch(/^error: dbform\.yaml:5:11: /);
     expect(em.stats().total).toBe(0);
     const both = await runCli(['plan', '--json', '--format', 'markdown'], { env, cwd: dir });
-    expect(both).toEqual({ code: 1, stdout: '', stderr: 'error: --json and --format markdown contradict each other; use one\n' });
+    expect(both).toEqual({ code: 1, signal: null, stdout: '', stderr: 'error: --json and --format markdown contradict each other; use one\n' });
   });
 
   it('prints config warnings on stderr as warnings and still plans', async () => {

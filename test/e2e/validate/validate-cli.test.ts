@@ -4,11 +4,11 @@ import { existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { BIN } from '../../support/cli.js';
 // @ts-expect-error: a plain JS script without type declarations
 import { generateLargeConfig } from '../../../scripts/gen-large-config.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
-const BIN = join(ROOT, 'bin', 'dbform.js');
 const BAD = join(ROOT, 'test', 'fixtures', 'config', 'bad');
 const work = mkdtempSync(join(tmpdir(), 'dbform-validate-'));
 
