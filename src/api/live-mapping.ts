@@ -4,9 +4,6 @@
 import type { Endpoint, HaConfig, LivePeering, LiveReplicaSet, LiveService, LiveVpc, ServiceSize } from '../model/resources.js';
 import type { EndpointDto, PeeringDto, ReadReplicaSetDto, ResourceSpecDto, ServiceDto, VpcDto, VpcEndpointDto } from './dto.js';
 
-/** Statuses in which the API reports no pooler whatever its setting (docs/api-behaviour.md). */
-const POOLER_HIDDEN_STATUSES = new Set(['PAUSED', 'PAUSING']);
-
 export function mapService(dto: ServiceDto): LiveService {
   const status = str(dto.status) ?? 'UNKNOWN';
   const live: LiveService = {
@@ -19,12 +16,12 @@ export function mapService(dto: ServiceDto): LiveService {
     created: str(dto.created) ?? '',
     environment: str(dto.metadata?.environment) ?? 'DEV',
     ha: mapHa(dto.ha_replicas),
+    pooler: isPresent(dto.connection_pooler),
     vpcId: vpcIdOf(dto),
     replicaSets: (Array.isArray(dto.read_replica_sets) ? dto.read_replica_sets : []).map((rs) => mapReplicaSet(rs, dto.service_id)),
   };
   const size = sizeOfSpec(Array.isArray(dto.resources) ? dto.resources[0]?.spec : undefined);
   if (size) live.size = size;
-  if (!POOLER_HIDDEN_STATUSES.has(status)) live.pooler = isPresent(dto.connection_pooler);
   const endpoint = mapEndpoint(dto.endpoint);
   if (endpoint) live.endpoint = endpoint;
   const poolerEndpoint = mapEndpoint(dto.connection_pooler?.endpoint);

@@ -70,6 +70,8 @@ export interface ServiceRecord {
   timeline?: ServiceTimeline;
   vpc?: VpcAttachment;
   forkedFrom?: { projectId: string; serviceId: string };
+  /** Whose data the storage holds (its ID seeds `metrics.storage_mb`): a fork keeps its parent's. */
+  storageOf?: string;
   replicaSets: Map<string, ReplicaSetRecord>;
 }
 

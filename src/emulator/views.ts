@@ -83,7 +83,7 @@ export function toServiceDto(project: ProjectRecord, svc: ServiceRecord, now: nu
     read_replica_sets: [],
   };
   const paused = status === 'PAUSED' || status === 'PAUSING';
-  if (svc.pooler && !paused) dto.connection_pooler = { endpoint: { host, port: POOLER_PORT } };
+  if (svc.pooler) dto.connection_pooler = { endpoint: { host, port: POOLER_PORT } };
   if (!paused) dto.metrics = metricsOf(svc);
   if (svc.forkedFrom) {
     dto.forked_from = { is_standby: false, project_id: svc.forkedFrom.projectId, service_id: svc.forkedFrom.serviceId };
@@ -113,6 +113,6 @@ function metricsOf(svc: ServiceRecord): NonNullable<ServiceDto['metrics']> {
   return {
     milli_cpu: 10 + (mix32(h, 1) % Math.max(1, Math.floor(cpu / 2))),
     memory_mb: 128 + (mix32(h, 2) % Math.max(1, mem * 512)),
-    storage_mb: 64 + (mix32(h, 3) % 100_000),
+    storage_mb: 64 + (mix32(svc.storageOf ? hashString(svc.storageOf) : h, 3) % 100_000),
   };
 }

@@ -178,8 +178,6 @@ function serviceSettings(s: LiveService, out: ExportedService): void {
   const { replicas, syncReplicas } = s.ha;
   if ([0, 1, 2].includes(replicas) && [0, 1].includes(syncReplicas) && (syncReplicas === 0 || replicas === 2)) out.ha = { replicas, syncReplicas };
   else out.comments.push(`HA ${replicas}/${syncReplicas} (replicas/sync) cannot be written in a config: ha left unmanaged`);
-  if (s.pooler !== undefined) out.pooler = s.pooler;
-  else out.comments.push('pooler left unmanaged: a paused service does not report it');
 }
 
 function vpcRefOf(vpcId: string | null, vpcKeys: Map<string, string>): ExportedVpcRef {
@@ -195,7 +193,7 @@ function buildServices(live: LiveService[], vpcKeys: Map<string, string>, ctx: B
     .map((s) => {
       const key = keys.get(s.id)!;
       const from = lineage(s, keys, ctx.projectId);
-      const out: ExportedService = { key, id: s.id, name: s.name, vpc: vpcRefOf(s.vpcId, vpcKeys), paused: isLivePaused(s), comments: from ? [from] : [], replicaSets: [] };
+      const out: ExportedService = { key, id: s.id, name: s.name, vpc: vpcRefOf(s.vpcId, vpcKeys), pooler: s.pooler, paused: isLivePaused(s), comments: from ? [from] : [], replicaSets: [] };
       serviceSettings(s, out);
       out.replicaSets = buildReplicaSets(s, key, ctx);
       return out;

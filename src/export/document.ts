@@ -43,7 +43,7 @@ export interface ExportedService {
   size?: ServiceSize;
   environment?: EnvironmentTag;
   ha?: HaConfig;
-  pooler?: boolean;
+  pooler: boolean;
   vpc: ExportedVpcRef;
   paused: boolean;
   /** Comments written first inside the entry (lineage, fields left unmanaged and why). */

@@ -77,7 +77,7 @@ function renderService(s: ExportedService): string[] {
   if (s.size !== undefined) lines.push(...sizeLines(i, s.size));
   if (s.environment !== undefined) lines.push(`${i}environment: ${s.environment}`);
   if (s.ha !== undefined) lines.push(`${i}ha: ${haText(s.ha)}`);
-  if (s.pooler !== undefined) lines.push(`${i}pooler: ${s.pooler}`);
+  lines.push(`${i}pooler: ${s.pooler}`);
   lines.push(`${i}vpc: ${vpcText(s.vpc)}`, `${i}paused: ${s.paused}`, `${i}# password: { from_env: ${passwordEnvName(s.key)}, version: 1 }`);
   if (s.replicaSets.length > 0) lines.push(`${i}replica_sets:`, ...s.replicaSets.flatMap(renderReplicaSet));
   return lines;

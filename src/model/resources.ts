@@ -173,8 +173,8 @@ export interface LiveService {
   /** Undefined when not reported. */
   environment?: string;
   ha: HaConfig;
-  /** Undefined when the pooler state cannot be read (a paused service reports no pooler). */
-  pooler?: boolean;
+  /** Whether the connection pooler is enabled: `connection_pooler` is present exactly then. */
+  pooler: boolean;
   /** The VPC the service is attached to (from vpc_endpoint, then vpcEndpoint), or null. */
   vpcId: string | null;
   endpoint?: Endpoint;

@@ -72,7 +72,6 @@ export function change(path: string, before: unknown, after: unknown, forcesRepl
 }
 
 export const SENSITIVE = '(sensitive)';
-export const UNKNOWN = '(unknown)';
 
 export function sensitiveChange(path: string): FieldChange {
   return { path, before: SENSITIVE, after: SENSITIVE, forcesReplace: false, sensitive: true };

@@ -3,7 +3,7 @@
 // READY-only changes is started, changed and stopped again, with a warning.
 import type { ActionReason, Address, DesiredService, LiveService, OperationId } from '../model/index.js';
 import { refTo, type Match, type PlanContext } from './context.js';
-import { change, draft, UNKNOWN, type Draft } from './drafts.js';
+import { change, draft, type Draft } from './drafts.js';
 import { isLivePaused } from './normalize.js';
 
 /** Operations the API accepts only while the service (or, for forks, the parent) is READY. */
@@ -34,21 +34,6 @@ function startStop(address: Address, op: 'startService' | 'stopService', reason:
   return draft({ address, kind: 'service', op, reason, changes: [change('paused', !paused, paused)], refs: { target: refTo(ctx, address) } });
 }
 
-/** The pooler of a paused service cannot be read; once it runs, set it as desired. */
-function unknownPooler(d: DesiredService, l: LiveService, ctx: PlanContext): Draft[] {
-  if (d.pooler === undefined || l.pooler !== undefined) return [];
-  return [
-    draft({
-      address: d.address,
-      kind: 'service',
-      op: d.pooler ? 'enablePooler' : 'disablePooler',
-      reason: 'changed',
-      changes: [change('pooler', UNKNOWN, d.pooler)],
-      refs: { target: refTo(ctx, d.address) },
-    }),
-  ];
-}
-
 function pausedDrafts(m: Match<DesiredService, LiveService>, needReady: Set<Address>, ctx: PlanContext): Draft[] {
   const d = m.desired;
   const freshReason = ctx.fresh.get(d.address);
@@ -56,7 +41,7 @@ function pausedDrafts(m: Match<DesiredService, LiveService>, needReady: Set<Addr
   const livePaused = isLivePaused(m.live);
   const wantPaused = d.paused ?? livePaused;
   if (!livePaused) return wantPaused ? [startStop(d.address, 'stopService', 'changed', ctx)] : [];
-  if (!wantPaused) return [startStop(d.address, 'startService', 'changed', ctx), ...unknownPooler(d, m.live, ctx)];
+  if (!wantPaused) return [startStop(d.address, 'startService', 'changed', ctx)];
   if (!needReady.has(d.address)) return [];
   ctx.diagnostics.push({
     severity: 'warning',
@@ -66,7 +51,6 @@ function pausedDrafts(m: Match<DesiredService, LiveService>, needReady: Set<Addr
   });
   return [
     startStop(d.address, 'startService', 'wake-for-changes', ctx),
-    ...unknownPooler(d, m.live, ctx),
     startStop(d.address, 'stopService', 'restore-paused', ctx),
   ];
 }

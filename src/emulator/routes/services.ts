@@ -7,6 +7,7 @@ import type { HaRecord, ProjectRecord, ServiceRecord, ServiceSize } from '../sto
 import { buildTimeline, initialStatus, settleService } from '../timelines.js';
 import {
   bodyObject,
+  charCount,
   ENVIRONMENTS,
   optionalEnum,
   optionalInt,
@@ -78,7 +79,7 @@ function forkService(ctx: RequestContext): RouteResult {
   const strategy = requireEnum(b, 'fork_strategy', FORK_STRATEGIES);
   const size = sizePair(b, { optional: true, allowShared: true });
   const environment = optionalEnum(b, 'environment_tag', ENVIRONMENTS) ?? 'DEV';
-  const name = b.name === undefined ? `${parent.name.slice(0, 123)}-fork` : requireName(b);
+  const name = b.name === undefined ? `${[...parent.name].slice(0, 123).join('')}-fork` : requireName(b);
   checkTargetTime(b, strategy, parent, ctx.now);
   requireReady(parent, ctx.now, 'fork');
   const svc = addService(ctx, project, {
@@ -89,6 +90,7 @@ function forkService(ctx: RequestContext): RouteResult {
     ha: { replicaCount: 0, syncReplicaCount: 0 },
     environment,
     forkedFrom: { projectId: project.id, serviceId: parent.id },
+    storageOf: parent.storageOf ?? parent.id,
   });
   return bornAnswer(project, svc, ctx.now);
 }
@@ -132,6 +134,7 @@ interface NewService {
   ha: HaRecord;
   environment: ServiceRecord['environment'];
   forkedFrom?: ServiceRecord['forkedFrom'];
+  storageOf?: string;
 }
 
 function addService(ctx: RequestContext, project: ProjectRecord, fields: NewService): ServiceRecord {
@@ -146,6 +149,7 @@ function addService(ctx: RequestContext, project: ProjectRecord, fields: NewServ
     replicaSets: new Map(),
   };
   if (!fields.forkedFrom) delete svc.forkedFrom;
+  if (!fields.storageOf) delete svc.storageOf;
   project.services.set(svc.id, svc);
   return svc;
 }
@@ -161,7 +165,8 @@ function requireName(b: Body): string {
   const v = b.name;
   if (v === undefined) throw invalidField('name', 'is required');
   if (typeof v !== 'string') throw invalidField('name', 'must be a string');
-  if (v.length < 1 || v.length > 128) throw invalidField('name', `must be 1-128 characters long (got ${v.length})`);
+  const length = charCount(v);
+  if (length < 1 || length > 128) throw invalidField('name', `must be 1-128 characters long (got ${length})`);
   return v;
 }
 

@@ -47,9 +47,8 @@ const setEnvironment: Op = (d, l) => {
   return { op: 'setEnvironment', changes: [change('environment', live, d.environment)], request: { environment: d.environment } };
 };
 
-// A paused service's pooler cannot be read (undefined): paused.ts decides what to do then.
 const pooler: Op = (d, l) => {
-  if (d.pooler === undefined || l.pooler === undefined || d.pooler === l.pooler) return undefined;
+  if (d.pooler === undefined || d.pooler === l.pooler) return undefined;
   return { op: d.pooler ? 'enablePooler' : 'disablePooler', changes: [change('pooler', l.pooler, d.pooler)] };
 };
 

@@ -63,7 +63,7 @@ export const servicePlanner: KindPlanner<DesiredService, LiveService> = {
       size: l.size ?? null,
       environment: liveEnvironment(l.environment),
       ha: l.ha,
-      pooler: l.pooler ?? null,
+      pooler: l.pooler,
       vpc_id: l.vpcId,
     };
   },

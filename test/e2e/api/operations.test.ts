@@ -132,7 +132,7 @@ describe('services and replica sets', () => {
     await poller.waitForServiceStatus(fork.service_id, 'READY');
 
     await api.stopService(PROJECT, id);
-    expect((await poller.waitForServiceStatus(id, 'PAUSED'))?.pooler).toBeUndefined();
+    expect((await poller.waitForServiceStatus(id, 'PAUSED'))?.pooler).toBe(false);
     const refused = await errorOf(api.stopService(PROJECT, id));
     expect(refused.status).toBe(409);
     expect(refused.message).toMatch(new RegExp(`^stopService on service ${id} was refused: `));

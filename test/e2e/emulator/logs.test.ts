@@ -147,6 +147,9 @@ describe('service logs', () => {
       [[['severities', 'LOUD']], 'severities'],
       [[['since', 'yesterday']], 'since'],
       [[['since', '2026-02-30T25:00:00Z']], 'since'],
+      [[['since', '2026-02-30T00:00:00Z']], 'since'],
+      [[['since', '2026-04-31T00:00:00Z']], 'since'],
+      [[['until', '2026-01-01T24:00:00Z']], 'until'],
       [[['until', '2026-01-01']], 'until'],
       [
         [

@@ -14,23 +14,24 @@ describe('service actions and their 409 rules (time scale 0)', () => {
   const newVpc = async (region = 'us-east-1', cidr = '10.1.0.0/16') =>
     (await api('POST', `${P}/vpcs`, { name: 'net', cidr, region_code: region })).body.id as string;
 
-  it('stop then start: 202 PAUSING / RESUMING, then PAUSED / READY; pooler and metrics hidden while paused', async () => {
+  it('stop then start: 202 PAUSING / RESUMING, then PAUSED / READY; the pooler shows while paused, metrics do not', async () => {
     const id = await newService();
     expect((await api('POST', svcPath(id, 'enablePooler'))).status).toBe(200);
     const stop = await api('POST', svcPath(id, 'stop'));
     expect(stop.status).toBe(202);
     expect(stop.body.status).toBe('PAUSING');
-    expect(stop.body.connection_pooler).toBeUndefined();
+    const pooler = { endpoint: { host: `${id}.proj-demo.tsdb.cloud.example`, port: 6432 } };
+    expect(stop.body.connection_pooler).toEqual(pooler);
     const paused = await get(id);
     expect(paused.status).toBe('PAUSED');
-    expect(paused.connection_pooler).toBeUndefined();
+    expect(paused.connection_pooler).toEqual(pooler);
     expect(paused.metrics).toBeUndefined();
     const start = await api('POST', svcPath(id, 'start'));
     expect(start.status).toBe(202);
     expect(start.body.status).toBe('RESUMING');
     const ready = await get(id);
     expect(ready.status).toBe('READY');
-    expect(ready.connection_pooler).toEqual({ endpoint: { host: `${id}.proj-demo.tsdb.cloud.example`, port: 6432 } });
+    expect(ready.connection_pooler).toEqual(pooler);
     expect(ready.metrics).toEqual({ memory_mb: expect.any(Number), milli_cpu: expect.any(Number), storage_mb: expect.any(Number) });
   });
 
@@ -129,7 +130,7 @@ describe('service actions and their 409 rules (time scale 0)', () => {
     expect(pw.headers.get('content-type')).toBeNull();
     const paused = await get(id);
     expect(paused.metadata.environment).toBe('PROD');
-    expect(paused.connection_pooler).toBeUndefined();
+    expect(paused.connection_pooler.endpoint.port).toBe(6432);
     await api('POST', svcPath(id, 'start'));
     expect((await get(id)).connection_pooler.endpoint.port).toBe(6432);
     expect((await api('POST', svcPath(id, 'disablePooler'))).status).toBe(200);

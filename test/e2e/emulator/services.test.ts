@@ -150,6 +150,9 @@ describe('services: create, read, list, delete, fork (time scale 0)', () => {
     const read = (await api('GET', `${P}/services/${fork.body.service_id}`)).body;
     expect(read.initial_password).toBeUndefined();
     expect(read.forked_from.service_id).toBe(parent.service_id);
+    // A fork holds its parent's data (SPEC section 9: it inherits storage).
+    const parentRead = (await api('GET', `${P}/services/${parent.service_id}`)).body;
+    expect(read.metrics.storage_mb).toBe(parentRead.metrics.storage_mb);
 
     const custom = await api('POST', `${P}/services/${parent.service_id}/forkService`, {
       fork_strategy: 'LAST_SNAPSHOT',
@@ -174,6 +177,7 @@ describe('services: create, read, list, delete, fork (time scale 0)', () => {
       [{ fork_strategy: 'PITR' }, 'target_time', 'required'],
       [{ fork_strategy: 'PITR', target_time: 'yesterday' }, 'target_time', 'RFC 3339'],
       [{ fork_strategy: 'PITR', target_time: '2026-13-45T00:00:00Z' }, 'target_time', 'RFC 3339'],
+      [{ fork_strategy: 'PITR', target_time: '2026-02-30T00:00:00Z' }, 'target_time', 'RFC 3339'],
       [{ fork_strategy: 'PITR', target_time: 12 }, 'target_time', 'RFC 3339'],
       [{ fork_strategy: 'PITR', target_time: new Date(Date.now() + 3_600_000).toISOString() }, 'target_time', 'in the past'],
       [{ fork_strategy: 'PITR', target_time: new Date(created - 60_000).toISOString() }, 'target_time', "parent's creation"],
@@ -207,5 +211,18 @@ describe('services: create, read, list, delete, fork (time scale 0)', () => {
     const fork = await api('POST', `${P}/services/${id}/forkService`, { fork_strategy: 'NOW' });
     expect(fork.body.name).toHaveLength(128);
     expect(fork.body.name.endsWith('-fork')).toBe(true);
+  });
+
+  it('counts name lengths in characters, so emoji count once and are never cut in half', async () => {
+    const emoji = '\u{1F600}'; // two UTF-16 units, one character
+    const long = await api('POST', `${P}/services`, { name: emoji.repeat(128) });
+    expect(long.status).toBe(202);
+    expectError(await api('POST', `${P}/services`, { name: emoji.repeat(129) }), 400, 'VALIDATION_ERROR');
+    expect((await api('POST', `${P}/vpcs`, { name: emoji.repeat(70), cidr: '10.77.0.0/16', region_code: 'us-east-1' })).status).toBe(201);
+    const parent = (await api('POST', `${P}/services`, { name: `${'a'.repeat(122)}${emoji}${emoji}` })).body.service_id;
+    await api('GET', `${P}/services/${parent}`);
+    const fork = await api('POST', `${P}/services/${parent}/forkService`, { fork_strategy: 'NOW' });
+    expect(fork.body.name).toBe(`${'a'.repeat(122)}${emoji}-fork`);
+    expect(fork.body.name.isWellFormed()).toBe(true);
   });
 });

@@ -144,9 +144,7 @@ describe('dbform export of a varied world', () => {
     const data = parse(yamlText);
     expect(data.services['on-null'].vpc).toBe('null');
     expect(data.services['on-overlap'].vpc).toEqual({ id: world.vpcs.get('overlap') });
-    expect(data.services['paused-pooler-on']).not.toHaveProperty('pooler');
-    expect(data.services['paused-pooler-on']).toMatchObject({ paused: true, vpc: 'vpc-9net' });
-    expect(yamlText).toContain('  paused-pooler-on:\n    # pooler left unmanaged: a paused service does not report it\n');
+    expect(data.services['paused-pooler-on']).toMatchObject({ pooler: true, paused: true, vpc: 'vpc-9net' });
     expect(data.services['billing-db-2']).toMatchObject({
       addons: ['time-series'], cpu_millis: 2000, memory_gbs: 8, environment: 'PROD', ha: { replicas: 2, sync_replicas: 1 }, pooler: true, vpc: 'prod-vpc', paused: false,
       replica_sets: { 'analytics-rs': { name: 'Analytics RS', cpu_millis: 500, memory_gbs: 2, nodes: 1, pooler: false, environment: 'DEV' }, reporting: { cpu_millis: 1000, memory_gbs: 4, nodes: 2, pooler: true, environment: 'PROD' } },

@@ -72,10 +72,10 @@ describe('mapService', () => {
     expect(live.environment).toBe('DEV');
   });
 
-  it('reports the pooler as off when absent on a running service, unknown on a paused one', () => {
+  it('reports the pooler as on exactly when connection_pooler is present, in any status', () => {
     expect(mapService(serviceDto()).pooler).toBe(false);
-    expect(mapService(serviceDto({ status: 'PAUSED' })).pooler).toBeUndefined();
-    expect(mapService(serviceDto({ status: 'PAUSING' })).pooler).toBeUndefined();
+    expect(mapService(serviceDto({ status: 'PAUSED' })).pooler).toBe(false);
+    expect(mapService(serviceDto({ status: 'PAUSED', connection_pooler: { endpoint: { host: 'h', port: 6432 } } })).pooler).toBe(true);
     expect(mapService(serviceDto({ status: 'RESUMING', connection_pooler: {} })).pooler).toBe(true);
   });
 

@@ -45,13 +45,13 @@ describe('export of services', () => {
     expect(r.plan.actions.every((a) => a.reason === 'failed')).toBe(true);
   });
 
-  it('leaves the pooler of a paused service unmanaged and plans nothing', () => {
-    const paused = liveService('paused', { status: 'PAUSED', pooler: undefined });
-    const pausing = liveService('pausing', { status: 'PAUSING', pooler: undefined, ha: { replicas: 1, syncReplicas: 0 }, size: { cpuMillis: 500, memoryGbs: 2 } });
+  it('writes paused, pausing and resuming services with their pooler, and plans nothing', () => {
+    const paused = liveService('paused', { status: 'PAUSED', pooler: true });
+    const pausing = liveService('pausing', { status: 'PAUSING', pooler: false, ha: { replicas: 1, syncReplicas: 0 }, size: { cpuMillis: 500, memoryGbs: 2 } });
     const resuming = liveService('resuming', { status: 'RESUMING', pooler: true });
     const r = roundTrip(liveState([paused, pausing, resuming]));
-    expect(r.yaml).toContain('  paused:\n    # pooler left unmanaged: a paused service does not report it\n');
-    expect(r.yaml).toMatch(/ {2}paused:\n(?:.*\n)*? {4}paused: true\n/);
+    expect(r.yaml).toMatch(/ {2}paused:\n(?:.*\n)*? {4}pooler: true\n {4}vpc: null\n {4}paused: true\n/);
+    expect(r.yaml).toMatch(/ {2}pausing:\n(?:.*\n)*? {4}pooler: false\n {4}vpc: null\n {4}paused: true\n/);
     expect(r.yaml).toMatch(/ {2}resuming:\n(?:.*\n)*? {4}pooler: true\n {4}vpc: null\n {4}paused: false\n/);
     expect(r.plan.actions).toEqual([]);
   });

@@ -45,7 +45,7 @@ const serviceInPlace: ServiceRow[] = [
   { name: 'vpc null -> detachServiceFromVPC', desired: { vpc: null }, live: { vpcId: '5555555555' }, ops: ['detachServiceFromVPC'], request: { vpc_id: '5555555555' } },
   { name: 'vpc moves -> detach then attach', desired: { vpc: { id: '6666666666' } }, live: { vpcId: '5555555555' }, ops: ['detachServiceFromVPC', 'attachServiceToVPC'] },
   { name: 'paused true -> stopService', desired: { paused: true }, live: {}, ops: ['stopService'] },
-  { name: 'paused false -> startService', desired: { paused: false }, live: { status: 'PAUSED', pooler: undefined }, ops: ['startService'] },
+  { name: 'paused false -> startService', desired: { paused: false }, live: { status: 'PAUSED' }, ops: ['startService'] },
   { name: 'password.version -> updatePassword', desired: { password: { fromEnv: 'DB_PW', version: 2 } }, live: {}, ops: ['updatePassword'] },
   { name: 'fork is create-time only', desired: { fork: { from: { serviceId: 'parentid00' }, strategy: 'NOW' } }, live: {}, ops: [] },
 ];

@@ -24,8 +24,8 @@ describe('values that must not diff', () => {
     ['vpc key resolves through the matched VPC ID', { vpc: { key: 'main' } }, { vpcId: 'vpc-main' }],
     ['vpc id equal to the live attachment', { vpc: { id: '9999999999' } }, { vpcId: '9999999999' }],
     ['vpc null and detached', { vpc: null }, {}],
-    ['paused pooler unknown while it stays paused', { paused: true, pooler: true }, { status: 'PAUSED', pooler: undefined }],
-    ['PAUSING counts as paused', { paused: true }, { status: 'PAUSING', pooler: undefined }],
+    ['the pooler of a paused service, as the API reports it', { paused: true, pooler: true }, { status: 'PAUSED', pooler: true }],
+    ['PAUSING counts as paused', { paused: true }, { status: 'PAUSING' }],
     ['a transitional status counts as running', { paused: false }, { status: 'CONFIGURING' }],
     ['password version equal to the lockfile', { password: { fromEnv: 'PW', version: 1 } }, {}],
   ])('%s', (_name, d, l) => {
@@ -45,10 +45,17 @@ describe('values that must not diff', () => {
 });
 
 describe('values that must diff', () => {
-  it('a paused service that will be started gets its unreadable pooler set after the start', () => {
-    const p = planOne({ paused: false, pooler: true }, { status: 'PAUSED', pooler: undefined });
+  it('a paused service that will be started gets its pooler change after the start', () => {
+    const p = planOne({ paused: false, pooler: true }, { status: 'PAUSED', pooler: false });
     expect(ops(p)).toEqual(['service.db startService', 'service.db enablePooler']);
-    expect(action(p, 'service.db', 'enablePooler').changes[0]).toMatchObject({ path: 'pooler', before: '(unknown)', after: true });
+    expect(action(p, 'service.db', 'enablePooler').changes[0]).toMatchObject({ path: 'pooler', before: false, after: true });
+    expect(action(p, 'service.db', 'enablePooler').dependsOn).toEqual([action(p, 'service.db', 'startService').id]);
+  });
+
+  it('a pooler change of a service that stays paused needs no start (the API takes it while paused)', () => {
+    const p = planOne({ paused: true, pooler: true }, { status: 'PAUSED', pooler: false });
+    expect(ops(p)).toEqual(['service.db enablePooler']);
+    expect(p.diagnostics.filter((d) => d.code === 'wake-paused')).toEqual([]);
   });
 
   it('vpc key of another VPC: detach from the live one, attach to the desired ID', () => {

@@ -166,7 +166,7 @@ describe('ordering rules', () => {
   it('a service that will be started gets its changes after the start', () => {
     const p = plan(
       desiredState({ services: [desiredService('db', { paused: false, size: { cpuMillis: 2000, memoryGbs: 8 }, replicaSets: [desiredReplicaSet('r')] })] }),
-      liveState({ services: [liveService('db', { status: 'PAUSED', pooler: undefined })] }),
+      liveState({ services: [liveService('db', { status: 'PAUSED' })] }),
       lockfile({ 'service.db': 'svc-db' }),
     );
     expect(ops(p)[0]).toBe('service.db startService');
@@ -184,7 +184,7 @@ describe('ordering rules', () => {
   it('a paused service that stays paused but needs READY-only changes: start, changes, stop, with a warning', () => {
     const p = plan(
       desiredState({ services: [desiredService('db', { size: { cpuMillis: 2000, memoryGbs: 8 } })] }),
-      liveState({ services: [liveService('db', { status: 'PAUSED', pooler: undefined, size: { cpuMillis: 1000, memoryGbs: 4 } })] }),
+      liveState({ services: [liveService('db', { status: 'PAUSED', size: { cpuMillis: 1000, memoryGbs: 4 } })] }),
       lockfile({ 'service.db': 'svc-db' }),
     );
     expect(ops(p)).toEqual(['service.db startService', 'service.db resizeService', 'service.db stopService']);
@@ -201,7 +201,7 @@ describe('ordering rules', () => {
   ])('wakes a paused service for %s', (_n, d, rs) => {
     const p = plan(
       desiredState({ services: [desiredService('db', { paused: true, ...d })] }),
-      liveState({ services: [liveService('db', { status: 'PAUSED', pooler: undefined, replicaSets: [...rs] })] }),
+      liveState({ services: [liveService('db', { status: 'PAUSED', replicaSets: [...rs] })] }),
       lockfile({ 'service.db': 'svc-db', 'replica_set.db.r': 'rs-r' }),
     );
     expect(ops(p)[0]).toBe('service.db startService');
@@ -212,7 +212,7 @@ describe('ordering rules', () => {
   it('metadata changes on a paused service do not wake it', () => {
     const p = plan(
       desiredState({ services: [desiredService('db', { environment: 'PROD', password: { fromEnv: 'PW', version: 1 } })] }),
-      liveState({ services: [liveService('db', { status: 'PAUSED', pooler: undefined })] }),
+      liveState({ services: [liveService('db', { status: 'PAUSED' })] }),
       lockfile({ 'service.db': 'svc-db' }),
     );
     expect(ops(p)).toEqual(['service.db setEnvironment', 'service.db updatePassword']);
@@ -222,7 +222,7 @@ describe('ordering rules', () => {
   it('a fork of a paused parent wakes the parent around the fork', () => {
     const p = plan(
       desiredState({ services: [desiredService('db'), desiredService('preview', { fork: { from: { key: 'db' }, strategy: 'LAST_SNAPSHOT' } })] }),
-      liveState({ services: [liveService('db', { status: 'PAUSED', pooler: undefined })] }),
+      liveState({ services: [liveService('db', { status: 'PAUSED' })] }),
       lockfile({ 'service.db': 'svc-db' }),
     );
     before(p, ['service.db', 'startService'], ['service.preview', 'forkService']);

@@ -43,7 +43,7 @@ export function richPlan(allowDataLoss = false): Plan {
         liveService('adopted', { id: 'adadadadad' }),
         liveService('legacy', { id: 'lglglglglg' }),
         liveService('ts', { id: 'tststststs', serviceType: 'POSTGRES' }),
-        liveService('sleepy', { id: 'slslslslsl', status: 'PAUSED', pooler: undefined }),
+        liveService('sleepy', { id: 'slslslslsl', status: 'PAUSED' }),
         liveService('gone-soon', { id: 'gsgsgsgsgs' }),
         liveService('stranger', { id: 'stststststs' }),
       ],

@@ -8,8 +8,6 @@ export class SimulationError extends Error {}
 interface World {
   live: LiveState;
   lock: Lockfile;
-  /** The pooler of paused services is kept here: the live view cannot read it. */
-  pooler: Map<string, boolean>;
   /** Shared by successive simulations of one world, so IDs never repeat. */
   ids: { next: number };
 }
@@ -95,7 +93,6 @@ function createService(w: World, a: Action): void {
     vpcId: null,
     replicaSets: [],
   });
-  w.pooler.set(id, false);
   bind(w, a, id);
 }
 
@@ -122,7 +119,7 @@ function runServiceAction(w: World, a: Action): void {
       return;
     case 'enablePooler':
     case 'disablePooler':
-      w.pooler.set(s.id, a.op === 'enablePooler');
+      s.pooler = a.op === 'enablePooler';
       return;
     case 'setEnvironment':
       s.environment = r.environment as string;
@@ -185,13 +182,6 @@ function applyBindings(w: World, plan: Plan): void {
   }
 }
 
-/** The live state as the API reports it: a paused service's pooler cannot be read. */
-function view(w: World): LiveState {
-  const live = structuredClone(w.live);
-  for (const s of live.services) s.pooler = s.status === 'PAUSED' ? undefined : (w.pooler.get(s.id) ?? false);
-  return live;
-}
-
 /**
  * Applies `plan` (bindings first, then every action) and returns the live state and lockfile an
  * ideal apply would leave. `choose(n)` picks which of n ready actions runs next.
@@ -204,8 +194,7 @@ export function simulateApply(
 ): { live: LiveState; lock: Lockfile } {
   const ids = opts.ids ?? { next: 1 };
   const choose = opts.choose ?? (() => 0);
-  const w: World = { live: structuredClone(live), lock: structuredClone(lock), pooler: new Map(), ids };
-  for (const s of w.live.services) w.pooler.set(s.id, s.pooler ?? false);
+  const w: World = { live: structuredClone(live), lock: structuredClone(lock), ids };
   applyBindings(w, plan);
   const done = new Set<string>();
   let pending = [...plan.actions];
@@ -220,6 +209,6 @@ export function simulateApply(
     done.add(a.id);
     pending = pending.filter((x) => x !== a);
   }
-  return { live: view(w), lock: w.lock };
+  return { live: w.live, lock: w.lock };
 }
 
