@@ -37,6 +37,7 @@ export type ActionReason =
   | 'changed' // a managed field differs: in-place update
   | 'immutable-field' // a field that cannot change in place differs: replace
   | 'replace-requested' // --replace ADDR
+  | 'parent-replaced' // its service or VPC is replaced, which takes it along: created again under the new one
   | 'removed' // in the lockfile, no longer in the config: delete
   | 'wake-for-changes' // a paused service started so that changes needing READY can run
   | 'restore-paused' // ...and stopped again afterwards

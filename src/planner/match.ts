@@ -28,6 +28,7 @@ interface MatchState {
   holders: Map<string, Address>;
   diagnostics: Diagnostic[];
   skipped: Set<Address>;
+  index: LiveIndex;
 }
 
 const KIND_LABEL: Record<Kind, string> = { vpc: 'VPCs', peering: 'peerings', service: 'services', replica_set: 'replica sets' };
@@ -57,7 +58,12 @@ function matchOne<D, L extends { id: string }>(st: MatchState, w: Wanted<D>, sco
   const bound = st.view.entries.get(w.address);
   if (bound) {
     const live = scope?.byId.get(bound.entry.id);
-    return live ? { address: w.address, desired: w.desired, how: 'lock', live, entry: bound.entry } : { address: w.address, desired: w.desired, how: 'drift', entry: bound.entry };
+    if (live) return { address: w.address, desired: w.desired, how: 'lock', live, entry: bound.entry };
+    const elsewhere = otherParent(st.index, w.kind, bound.entry.id);
+    if (elsewhere === undefined) return { address: w.address, desired: w.desired, how: 'drift', entry: bound.entry };
+    st.skipped.add(w.address);
+    st.diagnostics.push(wrongParent(w, bound.entry.id, bound.origin, elsewhere));
+    return undefined;
   }
   const candidates = (scope?.byName.get(w.name) ?? []).filter((l) => !st.claimed.has(`${w.kind}:${l.id}`));
   if (candidates.length > 1) {
@@ -75,6 +81,30 @@ function matchOne<D, L extends { id: string }>(st: MatchState, w: Wanted<D>, sco
     return { address: w.address, desired: w.desired, how: 'move', live, entry: st.view.entries.get(w.address)!.entry };
   }
   return { address: w.address, desired: w.desired, how: 'adopt', live };
+}
+
+/**
+ * The parent (service or VPC ID) of a live replica set or peering, when the ID is alive but not
+ * under the parent the address names: a lockfile entry or `moved:` that crosses parents.
+ */
+function otherParent(index: LiveIndex, kind: Kind, id: string): string | undefined {
+  if (kind === 'replica_set') return index.replicaSets.get(id)?.serviceId;
+  if (kind === 'peering') return index.peerings.get(id)?.vpcId;
+  return undefined;
+}
+
+function wrongParent<D>(w: Wanted<D>, id: string, origin: Address, parentId: string): Diagnostic {
+  const [what, parent] = w.kind === 'replica_set' ? ['replica set', 'service'] : ['peering', 'VPC'];
+  const via = origin === w.address ? 'the lockfile binds it to' : `moved from ${origin}, it would take`;
+  return {
+    severity: 'error',
+    code: 'moved',
+    address: w.address,
+    ...(w.source ? { source: w.source } : {}),
+    message:
+      `${via} ${what} ${id}, which belongs to ${parent} ${parentId}, not to this address's ${parent}: a ${what} cannot change ${parent}. ` +
+      `Drop the \`moved\` entry (or the lockfile edit) to delete the old ${what} and create a new one`,
+  };
 }
 
 function ambiguity<D>(w: Wanted<D>, ids: string[]): Diagnostic {
@@ -112,7 +142,7 @@ export function matchResources(desired: DesiredState, live: LiveState, lock: Loc
     if (wanted.has(address)) claimed.add(key);
     else holders.set(key, address);
   }
-  const st: MatchState = { view, claimed, holders, diagnostics, skipped: new Set() };
+  const st: MatchState = { view, claimed, holders, diagnostics, skipped: new Set(), index };
   const matching = matchAll(st, desired, live, index);
   matching.removed = removedEntries(view, wanted, index);
   matching.bindings = [...view.bindings, ...matching.bindings];

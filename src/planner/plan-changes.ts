@@ -110,7 +110,7 @@ export function planChanges(desired: DesiredState, live: LiveState, lock: Lockfi
   const allBindings = [...ctx.matching.bindings, ...protectBindings(ctx), ...forgetBindings(ctx)];
   const keptAddresses = new Set([...options.target, ...kept.map((d) => d.address)]);
   const bindings = sortBindings(selected ? allBindings.filter((b) => keptAddresses.has(b.address)) : allBindings);
-  const touched = new Set([...drafts.map((d) => d.address), ...allBindings.filter((b) => b.kind === 'adopt' || b.kind === 'move').map((b) => b.address)]);
+  const touched = new Set([...drafts.map((d) => d.address), ...allBindings.filter((b) => b.kind !== 'forget').map((b) => b.address)]);
   const unchanged = [...desiredAddresses(desired)].filter((a) => !touched.has(a) && !ctx.matching.skipped.has(a)).length;
   const fingerprints = fingerprintLive(live, fingerprintSubjects({ actions, bindings }));
   return {

@@ -24,10 +24,14 @@ export function summarize(
   const ops = new Map<Address, Action['op'][]>();
   for (const a of actions) ops.set(a.address, [...(ops.get(a.address) ?? []), a.op]);
   for (const list of ops.values()) summary[verbOf(list)]++;
+  const bound = new Set<Address>();
   for (const b of bindings) {
     if (b.kind === 'adopt') summary.adopt++;
     if (b.kind === 'move') summary.move++;
+    if (b.kind === 'adopt' || b.kind === 'move') bound.add(b.address);
   }
+  // A protect change alone rewrites only the lockfile, yet it is a change the reviewer approves.
+  for (const b of bindings) if (b.kind === 'protect' && !ops.has(b.address) && !bound.has(b.address)) summary.update++;
   summary.unchanged = unchanged;
   summary.unmanaged = unmanaged;
   return summary;

@@ -67,7 +67,7 @@ export const peeringPlanner: KindPlanner<DesiredPeering, LivePeering> = {
     const forcing = replaceChanges(d, m.live);
     const requested = ctx.options.replace.includes(d.address);
     if (vpcReason === undefined && forcing.length === 0 && !requested) return [];
-    const reason: ActionReason = vpcReason ?? forcedReason(forcing);
+    const reason: ActionReason = vpcReason !== undefined ? 'parent-replaced' : forcedReason(forcing);
     ctx.fresh.set(d.address, reason);
     return [deletePeering(d.address, vpcAddress(d.vpcKey), m.live, reason, forcing), createPeering(d, reason, protect, ctx)];
   },

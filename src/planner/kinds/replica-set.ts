@@ -84,7 +84,8 @@ export const replicaSetPlanner: KindPlanner<DesiredReplicaSet, LiveReplicaSet> =
     const forcing = replaceChanges(d, m.live);
     if (serviceReason === undefined && forcing.length === 0 && !ctx.options.replace.includes(d.address)) return updateDrafts(d, m.live, ctx);
     const failedOnly = forcing.length > 0 && forcing.every((c) => c.path === 'status');
-    const reason: ActionReason = serviceReason ?? (failedOnly ? 'failed' : forcing.length > 0 ? 'immutable-field' : 'replace-requested');
+    const ownReason: ActionReason = failedOnly ? 'failed' : forcing.length > 0 ? 'immutable-field' : 'replace-requested';
+    const reason: ActionReason = serviceReason !== undefined ? 'parent-replaced' : ownReason;
     ctx.fresh.set(d.address, reason);
     return [deleteDraft(d.address, owner, m.live, reason, forcing), ...createDrafts(d, reason, protect, ctx)];
   },

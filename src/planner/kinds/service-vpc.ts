@@ -29,6 +29,11 @@ export function desiredVpcRef(d: DesiredService, ctx: PlanContext): ResourceRef 
       });
       return undefined;
     }
+    if (!ctx.index.vpcs.has(d.vpc.id)) {
+      const message = `vpc: { id: "${d.vpc.id}" }: project ${ctx.live.projectId} has no VPC with that ID`;
+      ctx.diagnostics.push({ severity: 'error', code: 'vpc-ref', address: d.address, message, ...(d.source ? { source: d.source } : {}) });
+      return undefined;
+    }
     return { id: d.vpc.id };
   }
   const address = vpcAddress(d.vpc.key);
@@ -69,7 +74,8 @@ function detachDraft(address: Address, vpcId: string, after: string | null, reas
 
 /** Attaching to a VPC of another region fails at the API (409); say so at plan time. */
 function checkRegion(d: DesiredService, vpc: ResourceRef, ctx: PlanContext): void {
-  const v = ctx.desired.vpcs.find((x) => x.address === vpc.address);
+  const managed = ctx.desired.vpcs.find((x) => x.address === vpc.address);
+  const v = managed ? { label: managed.address, regionCode: managed.regionCode } : vpcById(ctx, vpc.id);
   const live = d.regionCode === undefined ? ctx.index.services.get(stableId(ctx, d.address) ?? '') : undefined;
   const region = d.regionCode ?? live?.regionCode;
   if (v === undefined || region === undefined || region === v.regionCode) return;
@@ -77,8 +83,13 @@ function checkRegion(d: DesiredService, vpc: ResourceRef, ctx: PlanContext): voi
     severity: 'error',
     code: 'vpc-region',
     address: d.address,
-    message: `cannot attach to ${v.address}: the service is in ${region} and the VPC in ${v.regionCode}`,
+    message: `cannot attach to ${v.label}: the service is in ${region} and the VPC in ${v.regionCode}`,
   });
+}
+
+function vpcById(ctx: PlanContext, id: string | undefined): { label: string; regionCode: string } | undefined {
+  const live = id === undefined ? undefined : ctx.index.vpcs.get(id);
+  return live && { label: `VPC ${live.id} ("${live.name}")`, regionCode: live.regionCode };
 }
 
 function followsVpc(d: DesiredService, l: LiveService, vpc: Address, ctx: PlanContext): boolean {

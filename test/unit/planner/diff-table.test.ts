@@ -52,7 +52,9 @@ const serviceInPlace: ServiceRow[] = [
 
 describe('service: in-place changes', () => {
   it.each(serviceInPlace)('$name', (row) => {
-    const p = plan(desiredState({ services: [desiredService('db', row.desired)] }), liveState({ services: [liveService('db', row.live)] }), LOCK);
+    // VPCs dbform does not manage, by ID: the plan checks that they exist.
+    const vpcs = ['5555555555', '6666666666'].map((id) => liveVpc(`unmanaged-${id}`, { id }));
+    const p = plan(desiredState({ services: [desiredService('db', row.desired)] }), liveState({ vpcs, services: [liveService('db', row.live)] }), LOCK);
     expect(errors(p)).toEqual([]);
     expect(ops(p)).toEqual(row.ops.map((op) => `service.db ${op}`));
     if (row.request) expect(p.actions.at(-1)!.request).toEqual(row.request);

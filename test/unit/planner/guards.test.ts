@@ -50,7 +50,8 @@ describe('protect', () => {
     expect(ops(p)).toEqual([]);
     expect(p.bindings).toEqual([{ kind: 'protect', address: 'service.db', id: 'svc-db', protect: true }]);
     expect(planHasChanges(p)).toBe(true);
-    expect(p.summary.unchanged).toBe(1);
+    // Only the lockfile changes, but it is a change the reviewer approves: counted as an update.
+    expect(p.summary).toMatchObject({ update: 1, unchanged: 0 });
   });
 
   it('an applied protect: false unprotects; after that a delete is only data-loss blocked', () => {
@@ -169,5 +170,56 @@ describe('VPC deletion blocked by unmanaged resources', () => {
     expect(errors(p)).toHaveLength(2);
     expect(errors(p).join('\n')).toContain('service "stranger" (svc-stranger), which dbform does not manage, is attached');
     expect(errors(p).join('\n')).toContain('peering to pv (pcx-pv) that dbform does not manage');
+  });
+});
+
+describe('references the live state can check', () => {
+  const fork = (from: { key: string } | { serviceId: string }) => ({ from, strategy: 'NOW' as const });
+
+  it('vpc: { id } of a VPC the project does not have is an error, not a 404 at apply', () => {
+    const p = plan(desiredState({ services: [desiredService('db', { vpc: { id: '999' } })] }), liveState({ vpcs: [liveVpc('main')], services: [liveService('db')] }), lockfile({ 'service.db': 'svc-db' }));
+    expect(errors(p)).toEqual(['vpc: { id: "999" }: project proj-demo has no VPC with that ID']);
+    expect(p.actions).toEqual([]);
+  });
+
+  it('vpc: { id } of a live VPC in another region is an error', () => {
+    const p = plan(
+      desiredState({ services: [desiredService('db', { vpc: { id: 'vpc-west' } })] }),
+      liveState({ vpcs: [liveVpc('west', { regionCode: 'eu-west-1' })], services: [liveService('db')] }),
+      lockfile({ 'service.db': 'svc-db' }),
+    );
+    expect(errors(p)).toEqual(['cannot attach to VPC vpc-west ("west"): the service is in us-east-1 and the VPC in eu-west-1']);
+  });
+
+  it('fork.from { service_id } of a service the project does not have is an error', () => {
+    const p = plan(desiredState({ services: [desiredService('preview', { fork: fork({ serviceId: 'nosuchsvc1' }) })] }), liveState(), lockfile());
+    expect(errors(p)).toEqual(['fork.from: { service_id: "nosuchsvc1" }: project proj-demo has no such service (or it is being deleted)']);
+  });
+
+  it('a fork whose addons differ from its live parent is an error (it would be replaced on the next plan)', () => {
+    const p = plan(
+      desiredState({ services: [desiredService('db'), desiredService('preview', { addons: ['time-series'], fork: fork({ key: 'db' }) })] }),
+      liveState({ services: [liveService('db')] }),
+      lockfile({ 'service.db': 'svc-db' }),
+    );
+    expect(errors(p)).toEqual([
+      'its addons ask for service type TIMESERIESDB, but a fork has its parent\'s type and service.db is POSTGRES; remove the setting from the fork or make it match',
+    ]);
+  });
+
+  it('a fork of a parent created in the same plan without addons must not ask for time-series', () => {
+    const p = plan(desiredState({ services: [desiredService('db'), desiredService('preview', { addons: ['time-series'], fork: fork({ key: 'db' }) })] }), liveState(), lockfile());
+    expect(errors(p)).toEqual([
+      'its addons ask for service type TIMESERIESDB, but a fork has its parent\'s type and service.db is POSTGRES; remove the setting from the fork or make it match',
+    ]);
+  });
+
+  it('a fork of a live service by ID in another region is an error; matching addons and region are fine', () => {
+    const live = liveState({ services: [liveService('ts', { id: 'tstststs01', serviceType: 'TIMESERIESDB', regionCode: 'eu-west-1' })] });
+    const bad = plan(desiredState({ services: [desiredService('preview', { regionCode: 'us-east-1', fork: fork({ serviceId: 'tstststs01' }) })] }), live, lockfile());
+    expect(errors(bad)).toEqual(['its region_code is us-east-1, but a fork lives in its parent\'s region and service tstststs01 is in eu-west-1; remove the setting from the fork or make it match']);
+    const good = plan(desiredState({ services: [desiredService('preview', { addons: ['time-series'], regionCode: 'eu-west-1', fork: fork({ serviceId: 'tstststs01' }) })] }), live, lockfile());
+    expect(errors(good)).toEqual([]);
+    expect(ops(good)).toEqual(['service.preview forkService']);
   });
 });

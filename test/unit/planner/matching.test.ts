@@ -212,4 +212,44 @@ describe('moves', () => {
     const p = plan(desiredState({ vpcs: [desiredVpc('new')], moved: [moved] }), liveState(), lockfile(lock));
     expect(errors(p).join('\n')).toContain(message);
   });
+
+  it('a replica set cannot move to another service: an error, and the live one is neither lost nor re-created', () => {
+    const p = plan(
+      desiredState({
+        services: [desiredService('a'), desiredService('b', { replicaSets: [desiredReplicaSet('r')] })],
+        moved: [{ from: 'replica_set.a.r', to: 'replica_set.b.r' }],
+      }),
+      liveState({ services: [liveService('a', { replicaSets: [liveReplicaSet('r')] }), liveService('b')] }),
+      lockfile({ 'service.a': 'svc-a', 'service.b': 'svc-b', 'replica_set.a.r': 'rs-r' }),
+    );
+    expect(errors(p)).toEqual([
+      'moved from replica_set.a.r, it would take replica set rs-r, which belongs to service svc-a, not to this address\'s service: a replica set cannot change service. ' +
+        'Drop the `moved` entry (or the lockfile edit) to delete the old replica set and create a new one',
+    ]);
+    expect(ops(p)).toEqual([]);
+  });
+
+  it('a lockfile entry that binds a peering of another VPC is an error, not drift', () => {
+    const p = plan(
+      desiredState({ vpcs: [desiredVpc('one'), desiredVpc('two', { cidr: '10.1.0.0/16', peerings: [desiredPeering('two', 'vpc-x')] })] }),
+      liveState({ vpcs: [liveVpc('one', { peerings: [livePeering('vpc-one', 'vpc-x')] }), liveVpc('two', { cidr: '10.1.0.0/16' })] }),
+      lockfile({ 'vpc.one': 'vpc-one', 'vpc.two': 'vpc-two', 'peering.two.vpc-x': 'pcx-vpc-x' }),
+    );
+    expect(errors(p)).toEqual([
+      'the lockfile binds it to peering pcx-vpc-x, which belongs to VPC vpc-one, not to this address\'s VPC: a peering cannot change VPC. ' +
+        'Drop the `moved` entry (or the lockfile edit) to delete the old peering and create a new one',
+    ]);
+    expect(p.actions.filter((a) => a.op === 'createVPCPeering')).toEqual([]);
+  });
+
+  it('replica sets follow their service when the service moves too', () => {
+    const p = plan(
+      desiredState({ services: [desiredService('b', { name: 'a', replicaSets: [desiredReplicaSet('r')] })], moved: [{ from: 'replica_set.a.r', to: 'replica_set.b.r' }] }),
+      liveState({ services: [liveService('a', { replicaSets: [liveReplicaSet('r')] })] }),
+      lockfile({ 'service.a': 'svc-a', 'replica_set.a.r': 'rs-r' }),
+    );
+    expect(errors(p)).toEqual([]);
+    expect(ops(p)).toEqual([]);
+    expect(p.summary).toMatchObject({ move: 2 });
+  });
 });

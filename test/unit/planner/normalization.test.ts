@@ -22,7 +22,7 @@ describe('values that must not diff', () => {
     ['region not given is unmanaged', {}, { regionCode: 'eu-central-1' }],
     ['unset fields are unmanaged', {}, { size: { cpuMillis: 4000, memoryGbs: 16 }, environment: 'PROD', ha: { replicas: 2, syncReplicas: 1 }, pooler: true, vpcId: '9999999999', status: 'PAUSED' }],
     ['vpc key resolves through the matched VPC ID', { vpc: { key: 'main' } }, { vpcId: 'vpc-main' }],
-    ['vpc id equal to the live attachment', { vpc: { id: '9999999999' } }, { vpcId: '9999999999' }],
+    ['vpc id equal to the live attachment', { vpc: { id: 'vpc-main' } }, { vpcId: 'vpc-main' }],
     ['vpc null and detached', { vpc: null }, {}],
     ['the pooler of a paused service, as the API reports it', { paused: true, pooler: true }, { status: 'PAUSED', pooler: true }],
     ['PAUSING counts as paused', { paused: true }, { status: 'PAUSING' }],

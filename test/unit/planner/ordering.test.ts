@@ -201,7 +201,7 @@ describe('ordering rules', () => {
   ])('wakes a paused service for %s', (_n, d, rs) => {
     const p = plan(
       desiredState({ services: [desiredService('db', { paused: true, ...d })] }),
-      liveState({ services: [liveService('db', { status: 'PAUSED', replicaSets: [...rs] })] }),
+      liveState({ vpcs: [liveVpc('other', { id: '5555555555' })], services: [liveService('db', { status: 'PAUSED', replicaSets: [...rs] })] }),
       lockfile({ 'service.db': 'svc-db', 'replica_set.db.r': 'rs-r' }),
     );
     expect(ops(p)[0]).toBe('service.db startService');
