@@ -1,7 +1,7 @@
 // A plan as a pull-request comment: summary table first, blocked and data-loss actions flagged
 // at the top, then one collapsible section per resource. Stays under GitHub's comment limit by
 // folding long lists into "... and N more".
-import { planHasChanges, type Plan } from '../../model/index.js';
+import { planHasChanges, type FieldChange, type Plan } from '../../model/index.js';
 import { bindingNotes, buildPlanView, describeDiagnostic, reasonNotes, formatValue, SYMBOLS, type ResourceView } from './plan-view.js';
 
 /** GitHub rejects comments over 65,536 characters; keep a margin. */
@@ -50,6 +50,24 @@ function cell(v: unknown, sensitive: boolean): string {
   return v === null || v === undefined ? '' : code(formatValue(v));
 }
 
+/**
+ * One row per changed field, as the text format shows it: a created resource has only values; a
+ * replaced one has a before only where a field forces the replacement (the rest is what the new
+ * one gets, not a change of the old one).
+ */
+function changeTable(v: ResourceView): string[] {
+  const more = (n: number) => `| ... and ${n} more | |${v.verb === 'create' ? '' : ' |'}`;
+  if (v.verb === 'create') {
+    return ['| field | value |', '|---|---|', ...folded(v.changes, CHANGE_LIMIT, (c) => `| ${code(c.path)} | ${cell(c.after, c.sensitive)} |`, more)];
+  }
+  const replaced = v.verb === 'replace';
+  const row = (c: FieldChange) => {
+    const before = replaced && !c.forcesReplace && !c.sensitive ? '' : cell(c.before, c.sensitive);
+    return `| ${code(c.path)}${c.forcesReplace ? ' (forces replacement)' : ''} | ${before} | ${cell(c.after, c.sensitive)} |`;
+  };
+  return ['| field | before | after |', '|---|---|---|', ...folded(v.changes, CHANGE_LIMIT, row, more)];
+}
+
 function resourceSection(v: ResourceView): string {
   const ops = v.actions.map((a) => a.op).join(', ');
   const notes = [...reasonNotes(v), ...bindingNotes(v), ...(ops ? [ops] : [])].map(escapeHtml).join('; ');
@@ -59,18 +77,7 @@ function resourceSection(v: ResourceView): string {
   if (v.changes.length === 0 && v.blocked.length === 0) return `- ${title}
 `;
   const lines = [`<details><summary>${title}</summary>`, ''];
-  if (v.changes.length > 0) {
-    lines.push('| field | before | after |', '|---|---|---|');
-    lines.push(
-      ...folded(
-        v.changes,
-        CHANGE_LIMIT,
-        (c) => `| ${code(c.path)}${c.forcesReplace ? ' (forces replacement)' : ''} | ${cell(c.before, c.sensitive)} | ${cell(c.after, c.sensitive)} |`,
-        (n) => `| ... and ${n} more | | |`,
-      ),
-      '',
-    );
-  }
+  if (v.changes.length > 0) lines.push(...changeTable(v), '');
   for (const reason of v.blocked) lines.push(`**Blocked:** ${escapeHtml(reason)}`, '');
   lines.push('</details>', '');
   return lines.join('\n');

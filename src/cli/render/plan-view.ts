@@ -26,14 +26,17 @@ export interface ResourceView {
   dataLoss: boolean;
 }
 
-/** Changes of all actions, each (path, before, after) once: a replace repeats paths on both halves. */
-function mergeChanges(actions: Action[]): FieldChange[] {
+/**
+ * Changes of all actions, each (path, before, after) once: a replace repeats paths on both halves.
+ * A resource created here shows the values it gets, so there one row per (path, after) is enough.
+ */
+function mergeChanges(actions: Action[], created: boolean): FieldChange[] {
   const seen = new Set<string>();
   const forced = new Set(actions.flatMap((a) => a.changes.filter((c) => c.forcesReplace).map((c) => c.path)));
   const out: FieldChange[] = [];
   for (const c of actions.flatMap((a) => a.changes)) {
     if (!c.forcesReplace && forced.has(c.path)) continue;
-    const key = JSON.stringify([c.path, c.before, c.after]);
+    const key = JSON.stringify(created && !c.forcesReplace ? [c.path, c.after] : [c.path, c.before, c.after]);
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(c);
@@ -55,11 +58,12 @@ export function buildPlanView(plan: Plan): ResourceView[] {
   return addresses.map((address) => {
     const own = actions.get(address) ?? [];
     const bound = bindings.get(address) ?? [];
+    const verb = own.length > 0 ? verbOf(own.map((a) => a.op)) : bindingVerb(bound);
     return {
       address,
-      verb: own.length > 0 ? verbOf(own.map((a) => a.op)) : bindingVerb(bound),
+      verb,
       actions: own,
-      changes: mergeChanges(own),
+      changes: mergeChanges(own, verb === 'create' || verb === 'replace'),
       bindings: bound,
       blocked: [...new Set(own.flatMap((a) => (a.blocked ? [a.blocked] : [])))],
       dataLoss: own.some((a) => a.risk === 'data-loss'),
@@ -77,6 +81,7 @@ const REASON_NOTES: Partial<Record<Action['reason'], string>> = {
   drift: 'drift: its lockfile ID is gone, so it is created again',
   removed: 'no longer in the config',
   'replace-requested': 'replace requested',
+  'parent-replaced': 'its parent is replaced, which takes it along',
   'wake-for-changes': 'paused: started for these changes and stopped again',
   failed: 'the live one failed, so it is replaced',
 };
