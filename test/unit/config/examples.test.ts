@@ -72,6 +72,8 @@ describe('examples', () => {
     expect(workflow.concurrency.group).toContain('dbform');
     expect(workflow.concurrency['cancel-in-progress']).toBe(false);
     expect(workflow.env.DBFORM_API_KEY).toBe('${{ secrets.DBFORM_API_KEY }}');
+    // Without the URL every dbform command that reads the API stops at once.
+    expect(workflow.env.DBFORM_API_URL).toBe('${{ vars.DBFORM_API_URL }}');
     const runs = (job: string) => workflow.jobs[job]!.steps.map((s) => s.run ?? s.uses ?? '').join('\n');
     expect(workflow.jobs.plan!.if).toContain('pull_request');
     expect(runs('plan')).toContain('dbform plan --format markdown');
