@@ -76,3 +76,27 @@ export function unmanagedBlockers(ctx: PlanContext): void {
     }
   }
 }
+
+/**
+ * A key renamed without keeping the name (the name defaults to the key) plans a delete and a
+ * create: legal (SPEC section 2), but rarely meant. Say how to make it a move.
+ */
+export function renameHints(ctx: PlanContext): void {
+  for (const kind of ['vpc', 'service'] as const) {
+    const desired: Array<{ address: string }> = kind === 'vpc' ? ctx.desired.vpcs : ctx.desired.services;
+    const created = desired.filter((d) => ctx.fresh.get(d.address) === 'missing').map((d) => d.address);
+    if (created.length === 0) continue;
+    const list = created.length > 3 ? `${created.slice(0, 3).join(', ')} and ${created.length - 3} more` : created.join(', ');
+    for (const r of ctx.matching.removed) {
+      if (r.kind !== kind || !r.live || !('name' in r.live)) continue;
+      ctx.diagnostics.push({
+        severity: 'warning',
+        code: 'rename-hint',
+        address: r.address,
+        message:
+          `deleted while ${list} ${created.length === 1 ? 'is' : 'are'} created: if you renamed its key, keep the live name with name: ${JSON.stringify(r.live.name)} ` +
+          `under the new key, or add a moved: entry from ${r.address}, so the plan only moves the lockfile entry`,
+      });
+    }
+  }
+}

@@ -11,7 +11,7 @@ import {
   type Lockfile,
   type Plan,
 } from '../model/index.js';
-import { addressChecks, projectChecks, unmanagedBlockers } from './checks.js';
+import { addressChecks, projectChecks, renameHints, unmanagedBlockers } from './checks.js';
 import { indexLive, type Match, type PlanContext, type PlanOptions } from './context.js';
 import type { Draft } from './drafts.js';
 import { fingerprintLive, fingerprintSubjects, stateFingerprint } from './fingerprint.js';
@@ -99,6 +99,7 @@ export function planChanges(desired: DesiredState, live: LiveState, lock: Lockfi
   const ctx = newContext(desired, live, lock, options, diagnostics);
   addressChecks(ctx);
   const drafts = planAll(ctx);
+  renameHints(ctx);
   const deps = linkDrafts(drafts);
   const selected = options.target.length > 0 ? selectTargets(drafts, deps, options.target) : undefined;
   const kept = selected ? drafts.filter((d) => selected.has(d.key)) : drafts;

@@ -253,3 +253,18 @@ describe('moves', () => {
     expect(p.summary).toMatchObject({ move: 2 });
   });
 });
+
+describe('rename hints', () => {
+  it('a key renamed without keeping the name: delete plus create, with a warning that says how to move it', () => {
+    const p = plan(desiredState({ services: [desiredService('metrics-v2')] }), liveState({ services: [liveService('metrics')] }), lockfile({ 'service.metrics': 'svc-metrics' }));
+    expect(ops(p)).toEqual(['service.metrics deleteService', 'service.metrics-v2 createService']);
+    expect(p.diagnostics.filter((d) => d.code === 'rename-hint').map((d) => `${d.address}: ${d.message}`)).toEqual([
+      'service.metrics: deleted while service.metrics-v2 is created: if you renamed its key, keep the live name with name: "metrics" under the new key, or add a moved: entry from service.metrics, so the plan only moves the lockfile entry',
+    ]);
+  });
+
+  it('no hint when nothing of the kind is created', () => {
+    const p = plan(desiredState({ vpcs: [desiredVpc('other')] }), liveState({ vpcs: [liveVpc('other')], services: [liveService('metrics')] }), lockfile({ 'service.metrics': 'svc-metrics', 'vpc.other': 'vpc-other' }));
+    expect(p.diagnostics.filter((d) => d.code === 'rename-hint')).toEqual([]);
+  });
+});
