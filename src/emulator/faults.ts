@@ -59,8 +59,8 @@ function checkFaults(s: FaultSettings): FaultSettings {
     const v = s[key];
     if (typeof v !== 'number' || !(v >= 0 && v <= 1)) throw new EmulatorConfigError(`${key} must be a number from 0 to 1 (got ${v})`);
   }
-  if (typeof s.latencyMs !== 'number' || !(s.latencyMs >= 0) || !Number.isFinite(s.latencyMs)) {
-    throw new EmulatorConfigError(`latencyMs must be a non-negative number (got ${s.latencyMs})`);
+  if (typeof s.latencyMs !== 'number' || !(s.latencyMs >= 0) || !(s.latencyMs <= 3_600_000)) {
+    throw new EmulatorConfigError(`latencyMs must be a number from 0 to 3600000 (one hour; got ${s.latencyMs})`);
   }
   return { ...s };
 }

@@ -69,11 +69,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     options.faultSeed,
   );
   const world = loadWorld(options);
-  let writer: StateWriter | undefined;
-  if (options.stateFile) {
-    mkdirSync(dirname(options.stateFile), { recursive: true });
-    writer = new StateWriter(options.stateFile, () => serializeWorld(world));
-  }
+  const writer = options.stateFile ? await openStateFile(options.stateFile, () => serializeWorld(world)) : undefined;
   const stats = new RequestStats();
   const router = new Router().add([
     ...projectRoutes,
@@ -99,6 +95,29 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     setFaults: (partial) => faults.update(partial),
     close: () => (closing ??= closeServer(server, writer)),
   };
+}
+
+/**
+ * The state file's writer, after a first write of the world as loaded: a file the emulator cannot
+ * write is refused at start, not found out by a 500 after a mutation has already happened.
+ */
+async function openStateFile(path: string, snapshot: () => string): Promise<StateWriter> {
+  const reason = (err: unknown) => {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOTDIR' ? 'a parent is not a directory' : code === 'EROFS' ? 'read-only file system' : (err as Error).message;
+  };
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+  } catch (err) {
+    throw new EmulatorConfigError(`cannot create the directory of the emulator state file ${path}: ${reason(err)}`);
+  }
+  const writer = new StateWriter(path, snapshot);
+  try {
+    await writer.save();
+  } catch (err) {
+    throw new EmulatorConfigError(`cannot write the emulator state file ${path}: ${reason(err)}`);
+  }
+  return writer;
 }
 
 function loadWorld(options: EmulatorOptions) {

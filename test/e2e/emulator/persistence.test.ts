@@ -8,6 +8,20 @@ import { apiOf, manualClock, P } from './helpers.js';
 const tmp = () => mkdtempSync(join(tmpdir(), 'dbform-emu-state-'));
 
 describe('--state persistence', () => {
+  it('writes the state file at start, and refuses to start when it cannot (not a 500 after a mutation)', async () => {
+    const stateFile = join(tmp(), 'state.json');
+    const em = await startEmulator({ stateFile, timeScale: 0 });
+    try {
+      expect(JSON.parse(readFileSync(stateFile, 'utf8')).projects.map((p: { id: string }) => p.id)).toEqual(['proj-demo', 'proj-other']);
+    } finally {
+      await em.close();
+    }
+    // /sys refuses new directories even to root.
+    await expect(startEmulator({ stateFile: '/sys/dbform-emulator-test/state.json' })).rejects.toThrow(
+      'cannot create the directory of the emulator state file /sys/dbform-emulator-test/state.json: permission denied',
+    );
+  });
+
   it('a restarted emulator keeps its resources and continues in-flight timelines', async () => {
     const stateFile = join(tmp(), 'nested', 'dir', 'state.json');
     const clock = manualClock();
