@@ -11,6 +11,8 @@ export function describeFileError(err: unknown): string {
       return 'it is a directory';
     case 'ENOTDIR':
       return 'a part of its path is a file, not a directory';
+    case 'EEXIST':
+      return 'a file of that name is in the way';
     case 'ENOENT':
       return 'its directory does not exist';
     case 'EROFS':

@@ -127,6 +127,21 @@ describe('dbform apply', () => {
     expect(existsSync(ws.lockfile)).toBe(false);
   });
 
+  it('--lockfile in a missing directory creates it; one under a file is one clear message, before any change', async () => {
+    const ws = await setup(small);
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(ws.dir, 'a-file'), '');
+    const blocked = await runCli(ws, ['apply', '--auto-approve', '--lockfile', join(ws.dir, 'a-file', 'dbform.lock.json')]);
+    expect(blocked).toMatchObject({ code: 1, stderr: `error: cannot create the directory ${join(ws.dir, 'a-file')} of the lockfile: a file of that name is in the way\n` });
+    expect(emulator!.stats().total).toBe(0);
+    const lockfile = join(ws.dir, 'state', 'prod', 'dbform.lock.json');
+    const run = await runCli(ws, ['apply', '--auto-approve', '--lockfile', lockfile]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(Object.keys(JSON.parse(readFileSync(lockfile, 'utf8')).resources).sort()).toEqual(['service.db', 'vpc.main']);
+    expect(existsSync(`${lockfile}.lock`)).toBe(false);
+  });
+
   it('fails an action that exceeds --timeout, naming it, with its ID kept so no retry duplicates it', async () => {
     const ws = await setup(small, 1);
     const run = await runCli(ws, ['apply', '--auto-approve', '--timeout', '300ms']);

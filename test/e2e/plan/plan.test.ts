@@ -1,5 +1,5 @@
 // `dbform plan` end to end: the built CLI, a real emulator over HTTP, the real client.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -149,6 +149,23 @@ describe('dbform plan', () => {
     const again = await runCli(['plan', '--out', out], { env, cwd: dir });
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(saved);
     expect(again.code).toBe(0);
+  });
+
+  it('--out creates a missing directory, and a file it cannot write is one clear message', async () => {
+    const dir = project(FRESH);
+    const out = join(dir, 'plans', 'pr-12', 'plan.json');
+    const r = await runCli(['plan', '--out', out], { env: { ...env, METRICS_DB_PASSWORD: 'x' }, cwd: dir });
+    expect(r.code).toBe(0);
+    expect(fromPlanJson(JSON.parse(readFileSync(out, 'utf8'))).ok).toBe(true);
+    writeFileSync(join(dir, 'a-file'), '');
+    const underFile = join(dir, 'a-file', 'plan.json');
+    const bad = await runCli(['plan', '--out', underFile], { env: { ...env, METRICS_DB_PASSWORD: 'x' }, cwd: dir });
+    expect(bad).toMatchObject({ code: 1, stdout: '' });
+    expect(bad.stderr).toBe(`error: cannot write the plan file ${underFile}: cannot create its directory ${join(dir, 'a-file')} (a file of that name is in the way)\n`);
+    const onDir = await runCli(['plan', '--out', join(dir, 'plans')], { env: { ...env, METRICS_DB_PASSWORD: 'x' }, cwd: dir });
+    expect(onDir.code).toBe(1);
+    expect(onDir.stderr).toBe(`error: cannot write the plan file ${join(dir, 'plans')}: it is a directory\n`);
+    expect(readdirSync(join(dir, 'plans'))).toEqual(['pr-12']);
   });
 
   it('reports a plan-level error with exit 1 and no plan: ambiguity, bad --target', async () => {
