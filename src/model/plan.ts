@@ -38,6 +38,7 @@ export type ActionReason =
   | 'immutable-field' // a field that cannot change in place differs: replace
   | 'replace-requested' // --replace ADDR
   | 'removed' // in the lockfile, no longer in the config: delete
+  | 'destroy' // `dbform destroy`: everything the lockfile binds is deleted
   | 'wake-for-changes' // a paused service started so that changes needing READY can run
   | 'restore-paused' // ...and stopped again afterwards
   | 'failed'; // the live resource is in a terminal failed state: replace it
