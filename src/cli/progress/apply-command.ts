@@ -40,7 +40,7 @@ export async function runApply(planFile: string | undefined, opts: ApplyCommandO
     io.stderr.write(`note: the config changed since ${planFile} was made; applying the plan as it was saved (run \`dbform plan\` to see what else would change)\n`);
   }
   const makePlan = saved
-    ? (input: PlanInput) => checkNotStale(saved, planFile!, input)
+    ? async (input: PlanInput) => withSavedPlanHints(await checkNotStale(saved, planFile!, input), planFile!)
     : async (input: PlanInput) => {
         const live = await fetchLiveState(input.client, desired.projectId, { peeringsOf: 'all', signal: input.signal });
         const plan = planChanges(desired, live, input.lock, { replace: opts.replace ?? [], target: opts.target ?? [], allowDataLoss: opts.allowDataLoss === true });
@@ -117,6 +117,24 @@ async function readSavedPlan(path: string): Promise<Plan> {
   const parsed = fromPlanJson(data);
   if (!parsed.ok) throw new DbformError(`${path} is not a valid plan file:\n${parsed.errors.map((e) => `  ${e}`).join('\n')}`);
   return parsed.value;
+}
+
+/**
+ * A saved plan runs exactly as it was made, so the data-loss guard's "re-run with
+ * --allow-data-loss" cannot unblock it: the way out is a new plan made with the flag.
+ */
+function withSavedPlanHints(plan: Plan, planFile: string): Plan {
+  const actions = plan.actions.map((a) =>
+    a.blocked?.startsWith('data-loss:')
+      ? {
+          ...a,
+          blocked:
+            `data-loss: ${a.op} destroys ${a.address} and its data; a saved plan is applied exactly as it was made, ` +
+            `so make a new one with \`dbform plan --allow-data-loss --out ${planFile}\` and apply that`,
+        }
+      : a,
+  );
+  return { ...plan, actions };
 }
 
 /** A saved plan runs only while every resource it touches is as it was when planned. */
