@@ -33,6 +33,19 @@ export function action<A extends unknown[]>(run: (...args: A) => Promise<number 
       process.exitCode = code ?? 0;
     } catch (err) {
       process.exitCode = reportError(err, isDebug());
+      exitSoonAfterError(process.exitCode);
     }
   };
+}
+
+/** How long a failed command may take to wind down after its error is printed. */
+export const EXIT_GRACE_MS = 1000;
+
+/**
+ * Once the error is reported the command is over; anything still pending (a request still being
+ * retried, a timer) must not keep a CI job waiting. The timer is unref'd: a process that winds
+ * down by itself exits at once, as usual.
+ */
+function exitSoonAfterError(code: number): void {
+  setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
 }

@@ -211,6 +211,20 @@ describe('dbform plan', () => {
     expect(flag.stdout).not.toContain('\x1b[');
   });
 
+  it('against an API that cannot be reached: one message and a prompt exit, not the retries of every sibling read', async () => {
+    const dead = await startEmulator({ host: '127.0.0.1', port: 0 });
+    await dead.close();
+    const dir = project(FRESH);
+    const started = Date.now();
+    const r = await runCli(['plan'], { env: { DBFORM_API_URL: dead.url, DBFORM_API_KEY: 'demo-pat', METRICS_DB_PASSWORD: 'x' }, cwd: dir });
+    const ms = Date.now() - started;
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^error: cannot reach the API at http:\/\/127\.0\.0\.1:\d+\/public\/api\/v1 \(ECONNREFUSED: [^\n]*\) \(5 attempts\); is the URL right and the API running\?\n$/);
+    // 5 attempts with backoff take about 2-3 s; the sibling read used to retry 10 times (~27 s).
+    expect(ms).toBeLessThan(8000);
+  });
+
   it('--emulator plans against the in-process emulator', async () => {
     const dir = project(FRESH);
     const r = await runCli(['plan', '--emulator', '--detailed-exitcode'], { cwd: dir, env: { METRICS_DB_PASSWORD: 'set-for-apply' } });
