@@ -1,7 +1,7 @@
 // `dbform plan`: read the config, the lockfile and the live state, print what apply would do.
 // Never mutates anything. Heavy modules are loaded inside the action (start-up stays fast).
 import { Option, type Command } from 'commander';
-import { formatDiagnostic, type Diagnostic } from '../../model/diagnostics.js';
+import { formatDiagnosticLine, type Diagnostic } from '../../model/diagnostics.js';
 import { DbformError } from '../../model/errors.js';
 import { action } from '../errors.js';
 import { addApiOptions, addConfigOptions, configFiles, type ApiOptions, type GlobalOptions } from '../options.js';
@@ -27,9 +27,9 @@ function outputFormat(flags: PlanFlags): 'text' | 'json' | 'markdown' {
   return flags.json ? 'json' : (flags.format ?? 'text');
 }
 
-/** One line each; formatDiagnostic marks warnings itself, errors get the CLI's `error: ` prefix. */
+/** One line each, positioned ones exactly as `dbform validate` prints them (CI problem matchers). */
 function printDiagnostics(list: Diagnostic[]): void {
-  if (list.length > 0) process.stderr.write(`${list.map((d) => (d.severity === 'error' ? `error: ${formatDiagnostic(d)}` : formatDiagnostic(d))).join('\n')}\n`);
+  if (list.length > 0) process.stderr.write(`${list.map(formatDiagnosticLine).join('\n')}\n`);
 }
 
 async function runPlan(flags: PlanFlags): Promise<number> {

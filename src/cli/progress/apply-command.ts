@@ -6,7 +6,7 @@ import { loadConfig } from '../../config/index.js';
 import { parseDuration } from '../../executor/duration.js';
 import { resolvePgpassPath } from '../../executor/pgpass.js';
 import { resolveLockfilePath } from '../../lockfile/index.js';
-import { ConfigError, DbformError, formatDiagnostic, StalePlanError, type DesiredState, type Diagnostic, type Plan } from '../../model/index.js';
+import { DbformError, DiagnosticsError, formatDiagnostic, StalePlanError, type DesiredState, type Plan } from '../../model/index.js';
 import { findStaleAddresses, fromPlanJson, planChanges } from '../../planner/index.js';
 import { shouldUseColor } from '../color.js';
 import { hashConfigFiles } from '../plan-pipeline.js';
@@ -83,7 +83,7 @@ export async function loadDesired(files: string[], io: FlowIo): Promise<DesiredS
   if (!loaded.ok) {
     // A failed load carries its warnings along with the errors; only the errors are the failure.
     for (const w of loaded.errors.filter((d) => d.severity === 'warning')) io.stderr.write(`${formatDiagnostic(w)}\n`);
-    throw new ConfigError(errorLines(loaded.errors.filter((d) => d.severity === 'error')));
+    throw new DiagnosticsError(loaded.errors.filter((d) => d.severity === 'error'));
   }
   for (const w of loaded.warnings) io.stderr.write(`${formatDiagnostic(w)}\n`);
   return loaded.value;
@@ -92,12 +92,7 @@ export async function loadDesired(files: string[], io: FlowIo): Promise<DesiredS
 /** Plan errors stop the command (exit 1) before anything changes; warnings show in the plan text. */
 export function reportPlanDiagnostics(plan: Plan): void {
   const errors = plan.diagnostics.filter((d) => d.severity === 'error');
-  if (errors.length > 0) throw new ConfigError(errorLines(errors));
-}
-
-/** One problem per line, each marked as an error like `dbform plan` does (the first gets its mark from the CLI). */
-function errorLines(errors: Diagnostic[]): string {
-  return errors.map(formatDiagnostic).join('\nerror: ');
+  if (errors.length > 0) throw new DiagnosticsError(errors);
 }
 
 async function readSavedPlan(path: string): Promise<Plan> {

@@ -113,6 +113,20 @@ describe('dbform apply', () => {
     expect(Object.keys(emulator!.stats().requests).filter((k) => !k.startsWith('GET'))).toEqual([]);
   });
 
+  it('prints config errors as `dbform validate` does (FILE:LINE:COL: message), for apply and destroy', async () => {
+    const ws = await setup('version: 1\nproject_id: proj-demo\nvpcs:\n  main:\n    cidr: 10.10.0.1/16\n    region_code: us-east-1\n    colour: red\n');
+    const validate = await runCli(ws, ['validate']);
+    expect(validate.code).toBe(1);
+    const expected = validate.stderr.replace(/^\d+ errors?\n$/m, '');
+    expect(expected.split('\n').filter(Boolean)).toEqual([expect.stringMatching(/^dbform\.yaml:5:11: /), expect.stringMatching(/^dbform\.yaml:7:5: /)]);
+    for (const command of ['apply', 'destroy']) {
+      const run = await runCli(ws, [command, '--auto-approve']);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toBe(expected);
+    }
+    expect(emulator!.stats().total).toBe(0);
+  });
+
   it('rejects a bad --timeout or --parallelism with a clear message', async () => {
     const ws = await setup(small);
     const t = await runCli(ws, ['apply', '--auto-approve', '--timeout', 'soon']);

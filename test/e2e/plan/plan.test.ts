@@ -175,7 +175,7 @@ describe('dbform plan', () => {
     const r = await runCli(['plan'], { env, cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^error: dbform\.yaml:4:3: 2 live services have the name "db" \([a-z0-9]{10}, [a-z0-9]{10}\); choose one with `dbform import service.db <ID>`\n$/);
+    expect(r.stderr).toMatch(/^dbform\.yaml:4:3: 2 live services have the name "db" \([a-z0-9]{10}, [a-z0-9]{10}\); choose one with `dbform import service.db <ID>`\n$/);
     const json = await runCli(['plan', '--json', '--target', 'service.nope'], { env, cwd: dir });
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout).diagnostics.map((d: { message: string }) => d.message)).toContain('--target service.nope: no such resource in the config or the lockfile');
@@ -186,7 +186,11 @@ describe('dbform plan', () => {
     const r = await runCli(['plan'], { env, cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^error: dbform\.yaml:5:11: /);
+    // Exactly as `dbform validate` prints it (minus its count line): FILE:LINE:COL: message.
+    const validate = await runCli(['validate'], { cwd: dir });
+    expect(validate.code).toBe(1);
+    expect(r.stderr).toMatch(/^dbform\.yaml:5:11: /);
+    expect(r.stderr).toBe(validate.stderr.replace(/^\d+ errors?\n$/m, ''));
     expect(em.stats().total).toBe(0);
     const both = await runCli(['plan', '--json', '--format', 'markdown'], { env, cwd: dir });
     expect(both).toEqual({ code: 1, signal: null, stdout: '', stderr: 'error: --json and --format markdown contradict each other; use one\n' });
