@@ -89,6 +89,7 @@ export class HttpTransport {
   readonly baseUrl: URL;
   private readonly pool: Pool;
   private readonly basePath: string;
+  private readonly closing = new AbortController();
 
   constructor(private readonly options: TransportOptions) {
     this.baseUrl = parseBaseUrl(options.baseUrl, options.allowInsecureHttp);
@@ -101,16 +102,21 @@ export class HttpTransport {
     });
   }
 
+  /** Stops every call still retrying or waiting (they reject), then closes the connections. */
   async close(): Promise<void> {
+    this.closing.abort(new DbformError('the API client was closed while a request was still being retried'));
     await this.pool.close();
   }
 
   /** Sends with retries; resolves with any 2xx answer, throws ApiError / AmbiguousCreateError otherwise. */
-  async send(spec: RequestSpec): Promise<ApiResponse> {
+  async send(request: RequestSpec): Promise<ApiResponse> {
+    // A closed client retries nothing: a call left running after its command gave up would
+    // otherwise keep the process alive for its whole retry budget.
+    const spec = { ...request, signal: request.signal ? AbortSignal.any([request.signal, this.closing.signal]) : this.closing.signal };
     const secrets = [this.options.token, ...(spec.secrets ?? [])];
     let afterUnknownOutcome = false;
     for (let attempt = 1; ; attempt++) {
-      spec.signal?.throwIfAborted();
+      spec.signal.throwIfAborted();
       const started = performance.now();
       const result = await this.attempt(spec);
       const ms = Math.round(performance.now() - started);

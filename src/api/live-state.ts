@@ -15,25 +15,56 @@ export interface FetchLiveStateOptions extends CallOptions {
 type ReaderClient = Pick<ApiClient, 'listServices' | 'listVPCs' | 'listVPCPeerings'>;
 
 export async function fetchLiveState(client: ReaderClient, projectId: string, options: FetchLiveStateOptions): Promise<LiveState> {
-  const call = { signal: options.signal };
-  const [serviceDtos, vpcDtos] = await Promise.all([client.listServices(projectId, call), client.listVPCs(projectId, call)]);
-  const vpcs = vpcDtos.map(mapVpc);
+  // The first read that fails stops its siblings: their answers are useless now, and retrying
+  // them would keep the process alive long after the error is reported.
+  const siblings = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, siblings.signal]) : siblings.signal;
+  const call = { signal };
+  const first: { failure?: { error: unknown } } = {};
+  const throwIfFailed = () => {
+    if (first.failure) throw first.failure.error;
+  };
+  const guard = async <T>(read: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await read();
+    } catch (err) {
+      // A sibling stopped by the first failure (not by the caller's signal) is not a failure of its own.
+      if (!(siblings.signal.aborted && err === siblings.signal.reason)) first.failure ??= { error: err };
+      siblings.abort(new SiblingFailed());
+      return undefined;
+    }
+  };
+  const [serviceDtos, vpcDtos] = await Promise.all([guard(() => client.listServices(projectId, call)), guard(() => client.listVPCs(projectId, call))]);
+  throwIfFailed();
+  const vpcs = vpcDtos!.map(mapVpc);
   const wanted = vpcs.filter((v) => options.peeringsOf === 'all' || options.peeringsOf(v));
   const gone = new Set<string>();
   await runBounded(wanted, options.concurrency ?? 16, async (vpc) => {
-    try {
-      vpc.peerings = (await client.listVPCPeerings(projectId, vpc.id, call)).map((p) => mapPeering(p, vpc.id));
-    } catch (err) {
-      // Deleted between the two reads: it is not live any more.
-      if (err instanceof ApiError && err.status === 404) gone.add(vpc.id);
-      else throw err;
-    }
+    if (first.failure) return;
+    await guard(async () => {
+      try {
+        vpc.peerings = (await client.listVPCPeerings(projectId, vpc.id, call)).map((p) => mapPeering(p, vpc.id));
+      } catch (err) {
+        // Deleted between the two reads: it is not live any more.
+        if (err instanceof ApiError && err.status === 404) gone.add(vpc.id);
+        else throw err;
+      }
+    });
   });
+  throwIfFailed();
   return {
     projectId,
     vpcs: vpcs.filter((v) => !gone.has(v.id)),
-    services: serviceDtos.map(mapService),
+    services: serviceDtos!.map(mapService),
   };
+}
+
+/** Why a read was stopped: another read of the same live state failed first. */
+class SiblingFailed extends Error {
+  constructor() {
+    super('stopped: another read of the live state failed');
+    this.name = 'AbortError';
+  }
 }
 
 async function runBounded<T>(items: T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {

@@ -1,4 +1,4 @@
-import { DbformError } from '../model/errors.js';
+import { DbformError, DiagnosticsError } from '../model/errors.js';
 
 export function isDebug(argv: readonly string[] = process.argv): boolean {
   return argv.includes('--debug') || process.env.DBFORM_DEBUG === '1';
@@ -10,7 +10,8 @@ export function isDebug(argv: readonly string[] = process.argv): boolean {
  */
 export function reportError(err: unknown, debug: boolean, stderr: NodeJS.WritableStream = process.stderr): number {
   if (err instanceof DbformError) {
-    stderr.write(`error: ${err.message}\n`);
+    // Diagnostics carry their own marks: `FILE:LINE:COL: message` as validate prints them.
+    stderr.write(err instanceof DiagnosticsError ? `${err.message}\n` : `error: ${err.message}\n`);
     if (debug && err.stack) stderr.write(`${err.stack}\n`);
     if (debug && err.cause instanceof Error && err.cause.stack) stderr.write(`caused by: ${err.cause.stack}\n`);
     return err.exitCode;
@@ -33,6 +34,19 @@ export function action<A extends unknown[]>(run: (...args: A) => Promise<number 
       process.exitCode = code ?? 0;
     } catch (err) {
       process.exitCode = reportError(err, isDebug());
+      exitSoonAfterError(process.exitCode);
     }
   };
+}
+
+/** How long a failed command may take to wind down after its error is printed. */
+export const EXIT_GRACE_MS = 1000;
+
+/**
+ * Once the error is reported the command is over; anything still pending (a request still being
+ * retried, a timer) must not keep a CI job waiting. The timer is unref'd: a process that winds
+ * down by itself exits at once, as usual.
+ */
+function exitSoonAfterError(code: number): void {
+  setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
 }

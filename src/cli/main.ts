@@ -3,6 +3,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { Command } from 'commander';
 import { registerCommands } from './commands/index.js';
+import { GLOBAL_OPTIONS_HELP, hoistGlobalOptions } from './global-options.js';
 import { VERSION } from './version.js';
 
 // undici parses HTTP with llhttp compiled to WebAssembly; V8's optimizing tier recompiles it in
@@ -16,8 +17,9 @@ const program = new Command('dbform')
   .option('--debug', 'print API requests (token redacted) and stack traces')
   .option('--no-color', 'disable coloured output (also NO_COLOR)')
   .showHelpAfterError('(run with --help for usage)')
-  .configureHelp({ showGlobalOptions: true, sortSubcommands: false });
+  .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+  .addHelpText('after', GLOBAL_OPTIONS_HELP);
 
 registerCommands(program);
 
-await program.parseAsync(process.argv);
+await program.parseAsync(hoistGlobalOptions(program, process.argv));

@@ -36,6 +36,19 @@ export function addApiOptions(cmd: Command): Command {
     .option('--allow-insecure-http', 'allow plain http:// to a non-loopback host');
 }
 
+/**
+ * For commands that need no network (validate): the connection options are accepted and
+ * ignored, so a CI wrapper can pass the same flags to every step.
+ */
+export function addIgnoredApiOptions(cmd: Command): Command {
+  const ignored = 'ignored: this command needs no network (accepted so scripts can pass shared flags)';
+  return cmd
+    .option('--api-url <url>', ignored)
+    .option('--api-key-file <path>', ignored)
+    .option('--emulator', ignored)
+    .option('--allow-insecure-http', ignored);
+}
+
 /** The config files of a command: `-f` values in order, or the default. */
 export function configFiles(opts: { file?: string[] }): string[] {
   return opts.file && opts.file.length > 0 ? opts.file : ['dbform.yaml'];

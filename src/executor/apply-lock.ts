@@ -1,9 +1,11 @@
 // One apply at a time per lockfile (SPEC section 5): `<lockfile>.lock` holds who runs.
 import { randomBytes } from 'node:crypto';
-import { link, open, readFile, unlink } from 'node:fs/promises';
+import { link, mkdir, open, readFile, unlink } from 'node:fs/promises';
 import { readFileSync, unlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { describeFileError } from '../lockfile/file-errors.js';
+import { DbformError } from '../model/errors.js';
 import { ApplyLockHeldError } from './errors.js';
 
 export interface LockHolder {
@@ -48,7 +50,7 @@ export async function acquireApplyLock(lockfilePath: string, options: AcquireOpt
   let tookOverFrom: LockHolder | undefined;
   // Two rounds: the second follows the removal of a stale lock.
   for (let round = 0; round < 2; round++) {
-    if (await createExclusive(path, text)) {
+    if (await createInDirectory(path, text)) {
       return {
         path,
         holder,
@@ -76,6 +78,20 @@ export async function forceUnlock(lockfilePath: string): Promise<LockHolder | nu
   const { holder } = await readHolder(path);
   await unlink(path).catch(ignoreMissing);
   return holder;
+}
+
+/** The lockfile's directory is created when missing (the lockfile will be written there too). */
+async function createInDirectory(path: string, text: string): Promise<boolean> {
+  try {
+    await mkdir(dirname(path), { recursive: true });
+  } catch (err) {
+    throw new DbformError(`cannot create the directory ${dirname(path)} of the lockfile: ${describeFileError(err)}`, { cause: err });
+  }
+  try {
+    return await createExclusive(path, text);
+  } catch (err) {
+    throw new DbformError(`cannot take the apply lock ${path}: ${describeFileError(err)}`, { cause: err });
+  }
 }
 
 /**

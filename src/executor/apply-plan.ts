@@ -1,7 +1,8 @@
 // applyPlan: lockfile-only bindings first, then the plan's DAG, one API operation per action.
 import { formatDuration, WaitTimeoutError } from '../api/errors.js';
 import type { StatusPoller } from '../api/waiters.js';
-import { DbformError, type Action, type Binding, type Plan } from '../model/index.js';
+import { CREATE_OPS, DbformError, type Action, type Binding, type Plan } from '../model/index.js';
+import { trackAccepted } from './accepted-tracker.js';
 import type { ActionContext } from './action-context.js';
 import { ActionError } from './errors.js';
 import { refOf, silentReporter, type ApplyEventBody, type Reporter } from './events.js';
@@ -92,7 +93,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     },
   });
   await lock.flush();
-  result.interrupted = options.signal?.aborted === true && (result.skipped.some((s) => s.reason === 'interrupted'));
+  result.interrupted = options.signal?.aborted === true && (result.abandoned.length > 0 || result.skipped.some((s) => s.reason === 'interrupted'));
   sortByPlanOrder(plan, result);
   emit({ type: 'summary', result });
   return result;
@@ -106,7 +107,9 @@ function waitsOf(options: ApplyOptions): ExecutorWaits {
 
 async function runOne(shared: ActionContext, action: Action, result: ApplyResult, now: () => number): Promise<void> {
   const started = now();
-  const ctx: ActionContext = { ...shared, deadline: Date.now() + shared.timeoutMs };
+  let accepted = false;
+  const boundBefore = shared.lock.idOf(action.address);
+  const ctx: ActionContext = { ...shared, api: trackAccepted(shared.api, () => (accepted = true)), deadline: Date.now() + shared.timeoutMs };
   ctx.emit({ type: 'action-start', action: refOf(action) });
   try {
     const outcome = await runAction(ctx, action);
@@ -114,9 +117,18 @@ async function runOne(shared: ActionContext, action: Action, result: ApplyResult
     ctx.emit({ type: 'action-done', action: refOf(action), elapsedMs: now() - started, ...outcome });
   } catch (err) {
     if (ctx.signal?.aborted && (isAbort(err) || err === ctx.signal.reason)) {
-      // The operation was sent; only its wait was abandoned. The next apply picks it up.
-      result.skipped.push({ action, reason: 'interrupted' });
-      ctx.emit({ type: 'action-skipped', action: refOf(action), reason: 'interrupted' });
+      // A create adopted after a lost response also took effect: its ID is newly bound.
+      const boundNow = ctx.lock.idOf(action.address);
+      const created = CREATE_OPS.has(action.op) && boundNow !== undefined && boundNow !== boundBefore;
+      if (accepted || created) {
+        // The cloud carries the operation on; only its wait was abandoned. The next apply picks it up.
+        const id = created ? { resourceId: boundNow } : {};
+        result.abandoned.push({ action, ...id });
+        ctx.emit({ type: 'action-abandoned', action: refOf(action), elapsedMs: now() - started, ...id });
+      } else {
+        result.skipped.push({ action, reason: 'interrupted', started: true });
+        ctx.emit({ type: 'action-skipped', action: refOf(action), reason: 'interrupted', started: true });
+      }
       return;
     }
     const error = err instanceof ActionError ? err : new ActionError(action.address, action.op, asActionTimeout(err, ctx.timeoutMs));
@@ -160,6 +172,7 @@ function sortByPlanOrder(plan: Plan, result: ApplyResult): void {
   const index = new Map(plan.actions.map((a, i) => [a.id, i]));
   const at = (id: string) => index.get(id) ?? 0;
   result.done.sort((a, b) => at(a.action.id) - at(b.action.id));
+  result.abandoned.sort((a, b) => at(a.action.id) - at(b.action.id));
   result.skipped.sort((a, b) => at(a.action.id) - at(b.action.id));
   const failedIndex = (e: ActionError) => plan.actions.findIndex((a) => a.address === e.address && a.op === e.op);
   result.failed.sort((a, b) => failedIndex(a) - failedIndex(b));

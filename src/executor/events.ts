@@ -18,7 +18,9 @@ export type ApplyEvent =
   | { type: 'action-status'; at: number; action: ActionRef; status: string }
   | { type: 'action-done'; at: number; action: ActionRef; elapsedMs: number; resourceId?: string; adopted?: boolean }
   | { type: 'action-failed'; at: number; action: ActionRef; elapsedMs: number; message: string }
-  | { type: 'action-skipped'; at: number; action: ActionRef; reason: SkipReason; root?: ActionRef }
+  | { type: 'action-skipped'; at: number; action: ActionRef; reason: SkipReason; root?: ActionRef; started?: boolean }
+  /** Interrupted after the API accepted the action's request: the cloud carries on, the wait is abandoned. */
+  | { type: 'action-abandoned'; at: number; action: ActionRef; elapsedMs: number; resourceId?: string }
   | { type: 'lockfile-written'; at: number; path: string; entries: number }
   | { type: 'warning'; at: number; message: string; address?: Address }
   | { type: 'summary'; at: number; result: ApplyResult };

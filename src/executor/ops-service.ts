@@ -1,5 +1,6 @@
 // Services: create, fork, delete, and every in-place operation with its wait (SPEC section 3).
 import type * as Dto from '../api/dto.js';
+import { describeFileError } from '../lockfile/file-errors.js';
 import type { Action } from '../model/index.js';
 import {
   recordCreated,
@@ -75,7 +76,17 @@ async function saveInitialPassword(ctx: ActionContext, action: Action, svc: Dto.
     ctx.emit({ type: 'warning', address: action.address, message: 'the create response has no endpoint; its initial password was not saved' });
     return;
   }
-  await ctx.pgpass.append({ host, port, database: 'tsdb', user: 'tsdbadmin', password });
+  try {
+    await ctx.pgpass.append({ host, port, database: 'tsdb', user: 'tsdbadmin', password });
+  } catch (err) {
+    // The service exists (its ID is in the lockfile); only its one-time password is lost.
+    throw new ActionInputError(
+      `the service was created (ID ${String(svc.service_id)}) but its initial password could not be saved to ${ctx.pgpass.path} ` +
+        `(${describeFileError(err)}), and the API never shows it again. To set a password, configure ` +
+        `\`password: { from_env: VARIABLE, version: 1 }\` for ${action.address} and run apply again, which sets it with updatePassword`,
+      { cause: err },
+    );
+  }
 }
 
 export async function deleteService(ctx: ActionContext, action: Action): Promise<ActionOutcome> {

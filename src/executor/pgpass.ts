@@ -1,7 +1,8 @@
 // A created service's initial password goes to a pgpass file and nowhere else (SPEC section 5).
-import { open } from 'node:fs/promises';
+import { mkdir, open, unlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { describeFileError } from '../lockfile/file-errors.js';
 
 export interface PgpassEntry {
   host: string;
@@ -46,6 +47,7 @@ export class PgpassWriter {
   }
 
   private async appendNow(line: string): Promise<void> {
+    await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
     const handle = await open(this.path, 'a+', 0o600);
     try {
       const info = await handle.stat();
@@ -60,5 +62,37 @@ export class PgpassWriter {
     } finally {
       await handle.close();
     }
+  }
+}
+
+/**
+ * Before an apply that creates services: can the pgpass file be created or appended to? The
+ * initial password is only in the create response, so a file that cannot be written would lose
+ * it. Creates a missing directory (as the writer would); a file it had to create is removed
+ * again, so a refused or cancelled apply leaves no empty file behind. Returns the reason when
+ * the file cannot be written.
+ */
+export async function checkPgpassWritable(path: string): Promise<string | undefined> {
+  try {
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  } catch (err) {
+    return `cannot create its directory ${dirname(path)}: ${describeFileError(err)}`;
+  }
+  let handle;
+  try {
+    // 'wx' tells a new file from an existing one; an existing one is then opened for appending.
+    handle = await open(path, 'wx', 0o600);
+    await handle.close();
+    await unlink(path).catch(() => undefined);
+    return undefined;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return describeFileError(err);
+  }
+  try {
+    handle = await open(path, 'a', 0o600);
+    await handle.close();
+    return undefined;
+  } catch (err) {
+    return describeFileError(err);
   }
 }

@@ -15,11 +15,22 @@ export interface SkippedAction {
   reason: SkipReason;
   /** The failed or blocked action that caused the skip (the root cause, never an intermediate). */
   root?: ActionRef;
+  /** Interrupted after it started, before the API accepted any change of it. */
+  started?: boolean;
+}
+
+/** Interrupted while waiting: its request was accepted (the cloud carries on), its wait abandoned. */
+export interface AbandonedAction {
+  action: Action;
+  /** The ID of the resource a create made (already in the lockfile). */
+  resourceId?: string;
 }
 
 /** The outcome of applyPlan: every action of the plan lands in exactly one list. */
 export interface ApplyResult {
   done: DoneAction[];
+  /** Sent and accepted, but the wait for its result was abandoned at Ctrl-C. */
+  abandoned: AbandonedAction[];
   failed: ActionError[];
   skipped: SkippedAction[];
   blocked: Action[];
@@ -30,10 +41,10 @@ export interface ApplyResult {
 }
 
 export function emptyResult(): ApplyResult {
-  return { done: [], failed: [], skipped: [], blocked: [], bindingsApplied: 0, interrupted: false };
+  return { done: [], abandoned: [], failed: [], skipped: [], blocked: [], bindingsApplied: 0, interrupted: false };
 }
 
 /** True when the apply did everything it was asked to. */
 export function isSuccess(result: ApplyResult): boolean {
-  return result.failed.length === 0 && result.skipped.length === 0 && result.blocked.length === 0 && !result.interrupted;
+  return result.failed.length === 0 && result.abandoned.length === 0 && result.skipped.length === 0 && result.blocked.length === 0 && !result.interrupted;
 }

@@ -45,8 +45,9 @@ export async function runExport(req: ExportRequest): Promise<void> {
   if (req.allProjects) await makeDirectory(req.output!);
   const jobs: Job[] = [];
   for (const projectId of projects) {
-    const yamlPath = req.allProjects ? join(req.output!, `${projectId}.yaml`) : req.output;
-    const lockPath = req.allProjects ? join(req.output!, `${projectId}.lock.json`) : resolveLockfilePath(yamlPath === undefined ? [] : [yamlPath], req.lockfile);
+    // --all-projects: DIR/<project>/dbform.yaml with dbform.lock.json beside it, where plan looks for it.
+    const yamlPath = req.allProjects ? join(req.output!, projectId, 'dbform.yaml') : req.output;
+    const lockPath = resolveLockfilePath(yamlPath === undefined ? [] : [yamlPath], req.lockfile);
     if (yamlPath !== undefined && resolve(yamlPath) === resolve(lockPath)) throw new DbformError(`the YAML and the lockfile would both be written to ${lockPath}; choose another --lockfile`);
     jobs.push(await prepareJob(req, projectId, yamlPath, lockPath));
   }
@@ -106,9 +107,11 @@ async function writeJob(req: ExportRequest, job: Job): Promise<void> {
   else if (job.writeYaml) await writing(job.yamlPath, () => writeFileAtomic(job.yamlPath!, result.yaml));
   await writing(job.lockPath, () => writeLockfile(job.lockPath, result.lock));
   const c = countResources(result.document);
-  const what = `${c.vpcs} VPCs, ${c.peerings} peerings, ${c.services} services and ${c.replicaSets} replica sets`;
+  const what = `${plural(c.vpcs, 'VPC')}, ${plural(c.peerings, 'peering')}, ${plural(c.services, 'service')} and ${plural(c.replicaSets, 'replica set')}`;
   req.report(`Exported ${what} of project ${job.projectId} to ${job.yamlPath ?? 'stdout'}; lockfile ${job.lockPath}.`);
 }
+
+const plural = (n: number, one: string) => `${n} ${n === 1 ? one : `${one}s`}`;
 
 /** An existing lockfile at the path: kept keys come from it; anything it cannot be merged with needs --force. */
 async function readPreviousLockfile(path: string, projectId: string, req: ExportRequest): Promise<Lockfile | undefined> {

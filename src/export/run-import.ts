@@ -7,8 +7,7 @@ import { mapPeering, mapService, mapVpc } from '../api/live-mapping.js';
 import { loadConfig } from '../config/index.js';
 import { readLockfile, writeLockfile } from '../lockfile/index.js';
 import { peeringAddress, serviceAddress, vpcAddress, type Address, type ParsedAddress } from '../model/address.js';
-import { formatDiagnostic } from '../model/diagnostics.js';
-import { ConfigError, DbformError } from '../model/errors.js';
+import { DbformError, DiagnosticsError } from '../model/errors.js';
 import type { DesiredState, LiveService, LiveVpc, Lockfile } from '../model/index.js';
 import { isReplicaSetGone, isServiceGone } from '../planner/normalize.js';
 import { checkBinding, checkInConfig, describeLiveId, notFoundError, parseImportAddress } from './import-check.js';
@@ -44,7 +43,7 @@ export async function runImport(req: ImportRequest): Promise<void> {
   const parsed = parseImportAddress(req.address);
   const loaded = await loadConfig(req.files);
   // One `error: ` line per problem, as `plan` and `validate` print them.
-  if (!loaded.ok) throw new ConfigError(loaded.errors.filter((d) => d.severity === 'error').map(formatDiagnostic).join('\nerror: '));
+  if (!loaded.ok) throw new DiagnosticsError(loaded.errors.filter((d) => d.severity === 'error'));
   const desired = loaded.value;
   checkInConfig(req.address, desired);
   const lock = await readLockfile(req.lockPath, desired.projectId);

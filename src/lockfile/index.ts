@@ -1,2 +1,3 @@
 export { writeFileAtomic } from './atomic-write.js';
 export { LOCKFILE_NAME, readLockfile, resolveLockfilePath, writeLockfile } from './lockfile-file.js';
+export { describeFileError } from './file-errors.js';

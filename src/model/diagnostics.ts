@@ -27,3 +27,11 @@ export function formatDiagnostic(d: Diagnostic): string {
   if (d.address) return `${prefix}${d.address}: ${d.message}`;
   return `${prefix}${d.message}`;
 }
+
+/**
+ * A diagnostic as a command prints it on stderr: positioned ones exactly as `dbform validate`
+ * does (`FILE:LINE:COL: message`, which CI problem matchers read), others marked `error: `.
+ */
+export function formatDiagnosticLine(d: Diagnostic): string {
+  return d.source || d.severity === 'warning' ? formatDiagnostic(d) : `error: ${formatDiagnostic(d)}`;
+}

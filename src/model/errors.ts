@@ -1,3 +1,5 @@
+import { formatDiagnosticLine, type Diagnostic } from './diagnostics.js';
+
 /**
  * Base of every error dbform reports to a person. The CLI's single top-level catch prints
  * `message` (never a stack trace unless --debug) and exits with `exitCode`.
@@ -13,6 +15,15 @@ export class DbformError extends Error {
 
 /** Config or input problems already formatted as one message per line. */
 export class ConfigError extends DbformError {}
+
+/** Config or plan diagnostics; the message is one line each, as `dbform validate` prints them. */
+export class DiagnosticsError extends ConfigError {
+  readonly diagnostics: Diagnostic[];
+  constructor(diagnostics: Diagnostic[]) {
+    super(diagnostics.map(formatDiagnosticLine).join('\n'));
+    this.diagnostics = diagnostics;
+  }
+}
 
 /** A saved plan no longer matches the live state of a resource it touches (SPEC section 4). */
 export class StalePlanError extends DbformError {}

@@ -39,6 +39,7 @@ export type ActionReason =
   | 'replace-requested' // --replace ADDR
   | 'parent-replaced' // its service or VPC is replaced, which takes it along: created again under the new one
   | 'removed' // in the lockfile, no longer in the config: delete
+  | 'destroy' // `dbform destroy`: everything the lockfile binds is deleted
   | 'wake-for-changes' // a paused service started so that changes needing READY can run
   | 'restore-paused' // ...and stopped again afterwards
   | 'failed'; // the live resource is in a terminal failed state: replace it

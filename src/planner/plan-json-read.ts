@@ -28,7 +28,7 @@ const OPS: Record<OperationId, true> = {
 };
 const REASONS: Record<ActionReason, true> = {
   missing: true, drift: true, changed: true, 'immutable-field': true, 'replace-requested': true, 'parent-replaced': true,
-  removed: true, 'wake-for-changes': true, 'restore-paused': true, failed: true,
+  removed: true, destroy: true, 'wake-for-changes': true, 'restore-paused': true, failed: true,
 };
 const RISKS: Record<Risk, true> = { 'data-loss': true, connectivity: true, availability: true, none: true };
 const KINDS: Record<Kind, true> = { vpc: true, peering: true, service: true, replica_set: true };

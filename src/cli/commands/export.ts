@@ -19,8 +19,8 @@ Output:
                    to --lockfile PATH.
   --lockfile PATH  without -o: the YAML goes to stdout and the lockfile to PATH.
   --all-projects -o DIR
-                   one <project-id>.yaml and <project-id>.lock.json per project in DIR
-                   (plan one with: dbform plan -f DIR/<id>.yaml --lockfile DIR/<id>.lock.json).
+                   one directory per project: DIR/<project-id>/dbform.yaml and its lockfile
+                   DIR/<project-id>/dbform.lock.json (plan one with: dbform plan -f DIR/<id>/dbform.yaml).
   One of -o and --lockfile is required: an export without its lockfile would not plan to zero.
 
 Project: a token that sees one project exports it; with several, pass --project ID or
@@ -48,8 +48,8 @@ With --emulator, export reads the world in .dbform/ of the current directory: th
 function checkFlags(flags: ExportFlags): void {
   if (flags.allProjects) {
     if (flags.project !== undefined) throw new DbformError('--project and --all-projects contradict each other; use one');
-    if (flags.output === undefined) throw new DbformError('--all-projects needs -o DIR: it writes one <project-id>.yaml and <project-id>.lock.json per project there');
-    if (flags.lockfile !== undefined) throw new DbformError('--lockfile cannot be used with --all-projects: each lockfile is DIR/<project-id>.lock.json');
+    if (flags.output === undefined) throw new DbformError('--all-projects needs -o DIR: it writes DIR/<project-id>/dbform.yaml and dbform.lock.json for each project');
+    if (flags.lockfile !== undefined) throw new DbformError('--lockfile cannot be used with --all-projects: each lockfile is DIR/<project-id>/dbform.lock.json');
   } else if (flags.output === undefined && flags.lockfile === undefined) {
     throw new DbformError('export writes YAML and a lockfile: give -o FILE (the lockfile goes beside it as dbform.lock.json), or --lockfile PATH to print the YAML on stdout');
   }
@@ -84,7 +84,7 @@ export function registerExport(program: Command): void {
     .description('write the live VPCs, peerings, services and replica sets as YAML + lockfile; `plan` right after shows no changes')
     .option('--project <id>', 'the project to export (needed when the token sees several)')
     .option('--all-projects', 'export every project the token sees (needs -o DIR)')
-    .option('-o, --output <path>', 'YAML file to write (the lockfile goes beside it); a directory with --all-projects')
+    .option('-o, --output <path>', 'YAML file to write (the lockfile goes beside it); with --all-projects a directory of <project-id>/dbform.yaml')
     .option('--lockfile <path>', 'lockfile path (default: dbform.lock.json beside -o FILE)')
     .option('--force', 'overwrite an existing YAML file that differs, or a lockfile whose bindings this export would drop')
     .addHelpText('after', HELP);

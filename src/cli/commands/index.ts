@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { addIgnoredApiOptions } from '../options.js';
 import { registerApply } from './apply.js';
 import { registerDestroy } from './destroy.js';
 import { registerEmulator } from './emulator.js';
@@ -12,6 +13,8 @@ import { registerValidate } from './validate.js';
 /** Order here is the order of `dbform --help`. */
 export function registerCommands(program: Command): void {
   registerValidate(program);
+  // validate needs no network, but takes the connection flags a CI wrapper passes to every step.
+  addIgnoredApiOptions(program.commands.find((c) => c.name() === 'validate')!);
   registerPlan(program);
   registerApply(program);
   registerDestroy(program);

@@ -1,7 +1,7 @@
 // `dbform plan`: read the config, the lockfile and the live state, print what apply would do.
 // Never mutates anything. Heavy modules are loaded inside the action (start-up stays fast).
 import { Option, type Command } from 'commander';
-import { formatDiagnostic, type Diagnostic } from '../../model/diagnostics.js';
+import { formatDiagnosticLine, type Diagnostic } from '../../model/diagnostics.js';
 import { DbformError } from '../../model/errors.js';
 import { action } from '../errors.js';
 import { addApiOptions, addConfigOptions, configFiles, type ApiOptions, type GlobalOptions } from '../options.js';
@@ -27,9 +27,9 @@ function outputFormat(flags: PlanFlags): 'text' | 'json' | 'markdown' {
   return flags.json ? 'json' : (flags.format ?? 'text');
 }
 
-/** One line each; formatDiagnostic marks warnings itself, errors get the CLI's `error: ` prefix. */
+/** One line each, positioned ones exactly as `dbform validate` prints them (CI problem matchers). */
 function printDiagnostics(list: Diagnostic[]): void {
-  if (list.length > 0) process.stderr.write(`${list.map((d) => (d.severity === 'error' ? `error: ${formatDiagnostic(d)}` : formatDiagnostic(d))).join('\n')}\n`);
+  if (list.length > 0) process.stderr.write(`${list.map(formatDiagnosticLine).join('\n')}\n`);
 }
 
 async function runPlan(flags: PlanFlags): Promise<number> {
@@ -67,16 +67,30 @@ async function runPlan(flags: PlanFlags): Promise<number> {
     printDiagnostics(errors);
     return 1;
   }
-  if (flags.out !== undefined) {
-    const { writeFileAtomic } = await import('../../lockfile/atomic-write.js');
-    await writeFileAtomic(flags.out, render.renderPlanJson({ ...plan, configHash: await hashConfigFiles(files) }));
-  }
+  if (flags.out !== undefined) await savePlan(flags.out, render.renderPlanJson({ ...plan, configHash: await hashConfigFiles(files) }));
   const { shouldUseColor } = await import('../color.js');
   if (format === 'json') process.stdout.write(render.renderPlanJson(plan));
   else if (format === 'markdown') process.stdout.write(render.renderPlanMarkdown(plan));
   else process.stdout.write(render.renderPlanText(plan, { color: shouldUseColor(process.stdout, flags.color) }));
   if (flags.out !== undefined) process.stderr.write(`Saved the plan to ${flags.out}; run \`dbform apply ${flags.out}\` to apply exactly this plan.\n`);
   return planExitCode(plan, flags.detailedExitcode === true);
+}
+
+/** `--out PLAN`: its directory is created (as for export -o and --pgpass); a failure is one clear message. */
+async function savePlan(path: string, text: string): Promise<void> {
+  const { mkdir } = await import('node:fs/promises');
+  const { dirname } = await import('node:path');
+  const { describeFileError, writeFileAtomic } = await import('../../lockfile/index.js');
+  try {
+    await mkdir(dirname(path), { recursive: true });
+  } catch (err) {
+    throw new DbformError(`cannot write the plan file ${path}: cannot create its directory ${dirname(path)} (${describeFileError(err)})`);
+  }
+  try {
+    await writeFileAtomic(path, text);
+  } catch (err) {
+    throw new DbformError(`cannot write the plan file ${path}: ${describeFileError(err)}`);
+  }
 }
 
 export function registerPlan(program: Command): void {

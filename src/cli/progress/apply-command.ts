@@ -6,7 +6,7 @@ import { loadConfig } from '../../config/index.js';
 import { parseDuration } from '../../executor/duration.js';
 import { resolvePgpassPath } from '../../executor/pgpass.js';
 import { resolveLockfilePath } from '../../lockfile/index.js';
-import { ConfigError, DbformError, formatDiagnostic, StalePlanError, type DesiredState, type Diagnostic, type Plan } from '../../model/index.js';
+import { DbformError, DiagnosticsError, formatDiagnostic, StalePlanError, type DesiredState, type Plan } from '../../model/index.js';
 import { findStaleAddresses, fromPlanJson, planChanges } from '../../planner/index.js';
 import { shouldUseColor } from '../color.js';
 import { hashConfigFiles } from '../plan-pipeline.js';
@@ -40,7 +40,7 @@ export async function runApply(planFile: string | undefined, opts: ApplyCommandO
     io.stderr.write(`note: the config changed since ${planFile} was made; applying the plan as it was saved (run \`dbform plan\` to see what else would change)\n`);
   }
   const makePlan = saved
-    ? (input: PlanInput) => checkNotStale(saved, planFile!, input)
+    ? async (input: PlanInput) => withSavedPlanHints(await checkNotStale(saved, planFile!, input), planFile!)
     : async (input: PlanInput) => {
         const live = await fetchLiveState(input.client, desired.projectId, { peeringsOf: 'all', signal: input.signal });
         const plan = planChanges(desired, live, input.lock, { replace: opts.replace ?? [], target: opts.target ?? [], allowDataLoss: opts.allowDataLoss === true });
@@ -83,7 +83,7 @@ export async function loadDesired(files: string[], io: FlowIo): Promise<DesiredS
   if (!loaded.ok) {
     // A failed load carries its warnings along with the errors; only the errors are the failure.
     for (const w of loaded.errors.filter((d) => d.severity === 'warning')) io.stderr.write(`${formatDiagnostic(w)}\n`);
-    throw new ConfigError(errorLines(loaded.errors.filter((d) => d.severity === 'error')));
+    throw new DiagnosticsError(loaded.errors.filter((d) => d.severity === 'error'));
   }
   for (const w of loaded.warnings) io.stderr.write(`${formatDiagnostic(w)}\n`);
   return loaded.value;
@@ -92,12 +92,7 @@ export async function loadDesired(files: string[], io: FlowIo): Promise<DesiredS
 /** Plan errors stop the command (exit 1) before anything changes; warnings show in the plan text. */
 export function reportPlanDiagnostics(plan: Plan): void {
   const errors = plan.diagnostics.filter((d) => d.severity === 'error');
-  if (errors.length > 0) throw new ConfigError(errorLines(errors));
-}
-
-/** One problem per line, each marked as an error like `dbform plan` does (the first gets its mark from the CLI). */
-function errorLines(errors: Diagnostic[]): string {
-  return errors.map(formatDiagnostic).join('\nerror: ');
+  if (errors.length > 0) throw new DiagnosticsError(errors);
 }
 
 async function readSavedPlan(path: string): Promise<Plan> {
@@ -117,6 +112,24 @@ async function readSavedPlan(path: string): Promise<Plan> {
   const parsed = fromPlanJson(data);
   if (!parsed.ok) throw new DbformError(`${path} is not a valid plan file:\n${parsed.errors.map((e) => `  ${e}`).join('\n')}`);
   return parsed.value;
+}
+
+/**
+ * A saved plan runs exactly as it was made, so the data-loss guard's "re-run with
+ * --allow-data-loss" cannot unblock it: the way out is a new plan made with the flag.
+ */
+function withSavedPlanHints(plan: Plan, planFile: string): Plan {
+  const actions = plan.actions.map((a) =>
+    a.blocked?.startsWith('data-loss:')
+      ? {
+          ...a,
+          blocked:
+            `data-loss: ${a.op} destroys ${a.address} and its data; a saved plan is applied exactly as it was made, ` +
+            `so make a new one with \`dbform plan --allow-data-loss --out ${planFile}\` and apply that`,
+        }
+      : a,
+  );
+  return { ...plan, actions };
 }
 
 /** A saved plan runs only while every resource it touches is as it was when planned. */

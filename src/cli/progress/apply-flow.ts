@@ -6,7 +6,8 @@ import { pollMsFromEnv, StatusPoller } from '../../api/waiters.js';
 import { acquireApplyLock, forceUnlock } from '../../executor/apply-lock.js';
 import { applyPlan } from '../../executor/apply-plan.js';
 import { LockStore } from '../../executor/lock-store.js';
-import { describeMissingPasswordEnv, findMissingPasswordEnv } from '../../executor/preflight.js';
+import { checkPgpassWritable } from '../../executor/pgpass.js';
+import { describeMissingPasswordEnv, findMissingPasswordEnv, planCreatesServices } from '../../executor/preflight.js';
 import type { ApplyResult } from '../../executor/result.js';
 import { readLockfile } from '../../lockfile/index.js';
 import { BlockedPlanError, DbformError, InterruptedError, planHasChanges, type Lockfile, type Plan } from '../../model/index.js';
@@ -82,6 +83,15 @@ async function planAndApply(o: FlowOptions, io: FlowIo, client: ApiClient, signa
   const missing = findMissingPasswordEnv(plan, io.env);
   if (missing.length > 0) {
     throw new DbformError(`nothing was changed: the plan sets passwords that are not available:\n  ${describeMissingPasswordEnv(missing)}`);
+  }
+  if (planCreatesServices(plan)) {
+    const problem = await checkPgpassWritable(o.pgpassPath);
+    if (problem !== undefined) {
+      throw new DbformError(
+        `nothing was changed: the initial password of each service this apply creates is saved only to the pgpass file ${o.pgpassPath}, ` +
+          `which cannot be written (${problem}). Make it writable, or choose another file with --pgpass PATH or PGPASSFILE.`,
+      );
+    }
   }
   if (o.confirm) {
     const question = o.command === 'destroy' ? 'Destroy all the resources above?' : 'Apply these changes?';

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { fetchLiveState } from '../../api/live-state.js';
 import { resolveLockfilePath } from '../../lockfile/index.js';
-import { ConfigError, parseLockfileJson, type DesiredState, type Plan } from '../../model/index.js';
+import { ConfigError, DELETE_OPS, parseLockfileJson, type Action, type DesiredState, type Lockfile, type Plan } from '../../model/index.js';
 import { planChanges } from '../../planner/index.js';
 import { shouldUseColor } from '../color.js';
 import { configFiles, type ApiOptions, type ConfigOptions, type GlobalOptions } from '../options.js';
@@ -27,7 +27,7 @@ export async function runDestroy(opts: DestroyCommandOptions, io: FlowIo = defau
     const nothing: DesiredState = { projectId: desired.projectId, vpcs: [], services: [], moved: [], files: desired.files };
     const plan = planChanges(nothing, live, input.lock, { replace: [], target: [], allowDataLoss: true });
     reportPlanDiagnostics(plan);
-    return blockProtectedInConfig(plan, desired);
+    return asDestroyPlan(plan, desired, input.lock);
   };
   return runApplyFlow(
     {
@@ -71,16 +71,30 @@ async function lockfileProject(path: string): Promise<string | undefined> {
   }
 }
 
-/** `protect: true` written in the config also holds when the lockfile has not recorded it yet. */
-function blockProtectedInConfig(plan: Plan, desired: DesiredState): Plan {
-  const protectedAddresses = new Set<string>();
-  for (const v of desired.vpcs) if (v.protect) protectedAddresses.add(v.address);
-  for (const s of desired.services) {
-    if (s.protect) protectedAddresses.add(s.address);
-    for (const r of s.replicaSets) if (r.protect) protectedAddresses.add(r.address);
+/**
+ * The planner sees an empty config, so every delete reads "no longer in the config" and its
+ * protect hint says to put the block back. For destroy the reason is the destroy itself, and
+ * `protect: true` (in the lockfile, or written in the config but not applied yet) blocks with
+ * a hint that fits: unprotect, apply, destroy again.
+ */
+function asDestroyPlan(plan: Plan, desired: DesiredState, lock: Lockfile): Plan {
+  const inConfig = new Map<string, boolean>();
+  for (const v of desired.vpcs) {
+    inConfig.set(v.address, v.protect === true);
+    for (const p of v.peerings) inConfig.set(p.address, false);
   }
-  const actions = plan.actions.map((a) =>
-    a.blocked === undefined && protectedAddresses.has(a.address) ? { ...a, blocked: `${a.address} is protected (protect: true in the config)` } : a,
-  );
+  for (const s of desired.services) {
+    inConfig.set(s.address, s.protect === true);
+    for (const r of s.replicaSets) inConfig.set(r.address, r.protect === true);
+  }
+  const actions = plan.actions.map((a): Action => {
+    const reason = a.reason === 'removed' ? 'destroy' : a.reason;
+    const configured = inConfig.get(a.address);
+    const isProtected = configured === true || lock.resources[a.address]?.protect === true;
+    if (!DELETE_OPS.has(a.op) || !isProtected) return { ...a, reason };
+    const where = configured === undefined ? 'add it to the config with protect: false' : 'set protect: false on it in the config';
+    const blocked = `protected: ${a.address} has protect: true${configured ? ' in the config' : ' in the lockfile'}, so destroy does not delete it (to delete it: ${where}, run apply, then destroy)`;
+    return { ...a, reason, blocked };
+  });
   return { ...plan, actions };
 }

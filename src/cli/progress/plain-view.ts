@@ -29,8 +29,12 @@ export function describeEvent(event: ApplyEvent, paint: Paint): string | undefin
     }
     case 'action-failed':
       return paint.red(`failed after ${formatElapsed(event.elapsedMs)}: ${event.message}`);
+    case 'action-abandoned': {
+      const id = event.resourceId ? `id ${event.resourceId}, ` : '';
+      return paint.yellow(`sent; wait abandoned (${id}interrupted after ${formatElapsed(event.elapsedMs)})`);
+    }
     case 'action-skipped':
-      if (event.reason === 'interrupted') return paint.yellow('not started (interrupted)');
+      if (event.reason === 'interrupted') return paint.yellow(event.started ? 'interrupted before any change was made' : 'not started (interrupted)');
       if (event.root) return paint.yellow(`skipped: upstream ${event.root.op} ${event.root.address} ${event.reason === 'upstream-blocked' ? 'is blocked' : 'failed'}`);
       return paint.yellow('skipped');
     default:

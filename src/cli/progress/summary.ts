@@ -4,8 +4,10 @@ import type { Paint } from './paint.js';
 
 export function renderSummary(result: ApplyResult, paint: Paint, verb = 'Apply'): string[] {
   const lines: string[] = [];
+  // "sent" only when there are any: only an interrupt leaves actions sent and not awaited.
+  const sent = result.abandoned.length > 0 ? `${result.abandoned.length} sent (wait abandoned), ` : '';
   const counts =
-    `${result.done.length} done, ${result.failed.length} failed, ${result.skipped.length} skipped, ` +
+    `${result.done.length} done, ${sent}${result.failed.length} failed, ${result.skipped.length} skipped, ` +
     `${result.blocked.length} blocked`;
   const bindings = result.bindingsApplied > 0 ? `; ${result.bindingsApplied} lockfile binding(s) written` : '';
   const state = result.interrupted
@@ -22,6 +24,12 @@ export function renderSummary(result: ApplyResult, paint: Paint, verb = 'Apply')
     for (const d of result.done) {
       const id = d.resourceId ? ` (${d.adopted ? 'adopted ' : ''}${d.resourceId})` : '';
       lines.push(`  ${paint.green('✓')} ${d.action.address} ${d.action.op}${id}`);
+    }
+  }
+  if (result.abandoned.length > 0) {
+    lines.push('Sent, wait abandoned (the cloud finishes these; the next run picks them up):');
+    for (const a of result.abandoned) {
+      lines.push(`  ${paint.yellow('…')} ${a.action.address} ${a.action.op}${a.resourceId ? ` (${a.resourceId})` : ''}`);
     }
   }
   if (result.failed.length > 0) {
@@ -46,8 +54,9 @@ export function renderSummary(result: ApplyResult, paint: Paint, verb = 'Apply')
   }
   const notStarted = result.skipped.filter((s) => s.reason === 'interrupted');
   if (result.interrupted) {
+    const abandoned = result.abandoned.length > 0 ? `, ${result.abandoned.length} sent and not awaited` : '';
     lines.push(
-      `Interrupted: ${notStarted.length} action(s) not started or not awaited. ` +
+      `Interrupted: ${notStarted.length} action(s) not started${abandoned}. ` +
         'Every created ID is in the lockfile; run the same command again to resume.',
     );
   }

@@ -110,6 +110,7 @@ export function createTtyView(options: TtyViewOptions): TtyView {
           break;
         }
         case 'action-done':
+        case 'action-abandoned':
         case 'action-failed':
         case 'action-skipped':
           running.delete(event.action.id);

@@ -80,6 +80,7 @@ export function summaryLine(plan: Plan): string {
 const REASON_NOTES: Partial<Record<Action['reason'], string>> = {
   drift: 'drift: its lockfile ID is gone, so it is created again',
   removed: 'no longer in the config',
+  destroy: 'destroy requested',
   'replace-requested': 'replace requested',
   'parent-replaced': 'its parent is replaced, which takes it along',
   'wake-for-changes': 'paused: started for these changes and stopped again',

@@ -113,6 +113,20 @@ describe('dbform apply', () => {
     expect(Object.keys(emulator!.stats().requests).filter((k) => !k.startsWith('GET'))).toEqual([]);
   });
 
+  it('prints config errors as `dbform validate` does (FILE:LINE:COL: message), for apply and destroy', async () => {
+    const ws = await setup('version: 1\nproject_id: proj-demo\nvpcs:\n  main:\n    cidr: 10.10.0.1/16\n    region_code: us-east-1\n    colour: red\n');
+    const validate = await runCli(ws, ['validate']);
+    expect(validate.code).toBe(1);
+    const expected = validate.stderr.replace(/^\d+ errors?\n$/m, '');
+    expect(expected.split('\n').filter(Boolean)).toEqual([expect.stringMatching(/^dbform\.yaml:5:11: /), expect.stringMatching(/^dbform\.yaml:7:5: /)]);
+    for (const command of ['apply', 'destroy']) {
+      const run = await runCli(ws, [command, '--auto-approve']);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toBe(expected);
+    }
+    expect(emulator!.stats().total).toBe(0);
+  });
+
   it('rejects a bad --timeout or --parallelism with a clear message', async () => {
     const ws = await setup(small);
     const t = await runCli(ws, ['apply', '--auto-approve', '--timeout', 'soon']);
@@ -125,6 +139,21 @@ describe('dbform apply', () => {
     expect(poll.code).toBe(1);
     expect(poll.stderr).toContain('DBFORM_POLL_MS must be a positive number of milliseconds (found "fast")');
     expect(existsSync(ws.lockfile)).toBe(false);
+  });
+
+  it('--lockfile in a missing directory creates it; one under a file is one clear message, before any change', async () => {
+    const ws = await setup(small);
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(ws.dir, 'a-file'), '');
+    const blocked = await runCli(ws, ['apply', '--auto-approve', '--lockfile', join(ws.dir, 'a-file', 'dbform.lock.json')]);
+    expect(blocked).toMatchObject({ code: 1, stderr: `error: cannot create the directory ${join(ws.dir, 'a-file')} of the lockfile: a file of that name is in the way\n` });
+    expect(emulator!.stats().total).toBe(0);
+    const lockfile = join(ws.dir, 'state', 'prod', 'dbform.lock.json');
+    const run = await runCli(ws, ['apply', '--auto-approve', '--lockfile', lockfile]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(Object.keys(JSON.parse(readFileSync(lockfile, 'utf8')).resources).sort()).toEqual(['service.db', 'vpc.main']);
+    expect(existsSync(`${lockfile}.lock`)).toBe(false);
   });
 
   it('fails an action that exceeds --timeout, naming it, with its ID kept so no retry duplicates it', async () => {

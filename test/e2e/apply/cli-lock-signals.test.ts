@@ -97,6 +97,25 @@ describe('SIGINT during an apply', () => {
     expect(unboundIds(after.live, after.lock)).toEqual([]);
   });
 
+  it('reports a create sent before Ctrl-C as "sent; wait abandoned" with its ID, not as skipped', async () => {
+    // Time scale 1: the create stays QUEUED/CONFIGURING for 5 s, so the interrupt lands in its wait.
+    const ws = await setup(1, 1);
+    const run = spawnCli(ws, ['apply', '--auto-approve']);
+    let out = '';
+    run.child.stdout!.on('data', (d) => (out += d));
+    await until(() => /service\.s0 createService QUEUED/.test(out), 'the create to be accepted');
+    run.child.kill('SIGINT');
+    const result = await run.done;
+    expect(result.code).toBe(130);
+    const id = JSON.parse(readFileSync(ws.lockfile, 'utf8')).resources['service.s0'].id as string;
+    expect(result.stdout).toMatch(new RegExp(`service\\.s0 createService sent; wait abandoned \\(id ${id}, interrupted after `));
+    expect(result.stdout).toContain('replica_set.s0.r createReplicaSet not started (interrupted)');
+    expect(result.stdout).not.toContain('service.s0 createService not started');
+    expect(result.stdout).toContain('Apply interrupted: 0 done, 1 sent (wait abandoned), 0 failed, 1 skipped, 0 blocked.');
+    expect(result.stdout).toContain(`  … service.s0 createService (${id})`);
+    expect(result.stdout).toContain('Interrupted: 1 action(s) not started, 1 sent and not awaited.');
+  });
+
   it('exits 130 at once on a second SIGINT, and the next apply adopts what was created meanwhile', async () => {
     // Slow answers keep the graceful stop busy: it lets the creates already sent finish.
     const ws = await setup(0.05, 2, 600);

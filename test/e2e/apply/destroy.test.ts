@@ -54,6 +54,10 @@ describe('dbform destroy', () => {
     const run = await runCli(ws, ['destroy', '--auto-approve']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
+    // Every resource is still in the config: the plan says why it goes.
+    expect(run.stdout).toContain('  - vpc.main  (destroy requested; deleteVPC)\n');
+    expect(run.stdout).toContain('  - service.db  (destroy requested; deleteService)\n');
+    expect(run.stdout).not.toContain('no longer in the config');
     // Progress lines in order: "<time> <address> <op> started|done (...)".
     const events = [...run.stdout.matchAll(/^\S+ (\S+) (delete\w+) (started|done)/gm)].map((m) => `${m[2]} ${m[1]} ${m[3]}`);
     const at = (s: string) => events.indexOf(s);
@@ -77,8 +81,30 @@ describe('dbform destroy', () => {
     const run = await runCli(ws, ['destroy', '--auto-approve']);
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/blocked.*service\.db/s);
+    expect(run.stdout).toContain(
+      'blocked: protected: service.db has protect: true in the lockfile, so destroy does not delete it ' +
+        '(to delete it: add it to the config with protect: false, run apply, then destroy)',
+    );
     expect(readFileSync(ws.lockfile, 'utf8')).toBe(before);
     expect(Object.keys(emulator!.stats().requests).filter((k) => !k.startsWith('GET'))).toEqual([]);
+  });
+
+  it('a protected resource still in the config: the hint says to set protect: false, apply, then destroy', async () => {
+    const ws = await setup(true);
+    const run = await runCli(ws, ['destroy', '--auto-approve']);
+    expect(run.code).toBe(3);
+    expect(run.stdout).toContain('  - service.db  (destroy requested; deleteService)\n');
+    expect(run.stdout).toContain(
+      'blocked: protected: service.db has protect: true in the config, so destroy does not delete it ' +
+        '(to delete it: set protect: false on it in the config, run apply, then destroy)',
+    );
+    expect(run.stdout + run.stderr).not.toMatch(/put the block back|no longer in the config/);
+    // Following the hint works.
+    writeFileSync(ws.config, config(false));
+    expect((await runCli(ws, ['apply', '--auto-approve'])).code).toBe(0);
+    const after = await runCli(ws, ['destroy', '--auto-approve']);
+    expect(after.code, after.stderr).toBe(0);
+    expect((await client!.listServices('proj-demo')).map((s) => s.name)).toEqual(['not-ours']);
   });
 
   it('also honours protect written in the config but not applied yet', async () => {
@@ -86,7 +112,10 @@ describe('dbform destroy', () => {
     writeFileSync(ws.config, config(true));
     const run = await runCli(ws, ['destroy', '--auto-approve']);
     expect(run.code).toBe(3);
-    expect(run.stderr).toContain('service.db is protected (protect: true in the config)');
+    expect(run.stderr).toContain(
+      'service.db deleteService: protected: service.db has protect: true in the config, so destroy does not delete it ' +
+        '(to delete it: set protect: false on it in the config, run apply, then destroy)',
+    );
     expect((await client!.listServices('proj-demo')).map((s) => s.name).sort()).toEqual(['db', 'not-ours']);
   });
 

@@ -79,11 +79,28 @@ describe('waiting for asynchronous operations', () => {
     const result = await running;
     expect(Date.now() - started).toBeLessThan(500);
     expect(result.interrupted).toBe(true);
-    expect(result.skipped.map((s) => [s.action.address, s.reason])).toEqual([
-      ['service.a', 'interrupted'],
-      ['replica_set.a.r', 'interrupted'],
-    ]);
-    expect(h.readLock().resources['service.a']?.id).toBe((await h.client.listServices(PROJECT))[0]!.service_id);
+    const id = (await h.client.listServices(PROJECT))[0]!.service_id;
+    // The create was sent and accepted: not "skipped", but sent with its wait abandoned.
+    expect(result.abandoned).toEqual([{ action: svc, resourceId: id }]);
+    expect(result.done).toEqual([]);
+    expect(result.skipped.map((s) => [s.action.address, s.reason, s.started])).toEqual([['replica_set.a.r', 'interrupted', undefined]]);
+    expect(h.readLock().resources['service.a']?.id).toBe(id);
+    expect(h.events.filter((e) => e.type === 'action-abandoned')).toEqual([expect.objectContaining({ action: { id: svc.id, address: 'service.a', op: 'createService' }, resourceId: id })]);
     expect(h.events.at(-1)?.type).toBe('summary');
+  });
+
+  it('an action interrupted while the API still refuses it (409, waiting for a transition) changed nothing', async () => {
+    h = await startHarness({ timeScale: 1 });
+    const id = (await h.client.createService(PROJECT, { name: 'busy', cpu_millis: '500', memory_gbs: '2' })).service_id;
+    const controller = new AbortController();
+    // QUEUED/CONFIGURING for 5 s: the resize is refused and waits for READY before sending again.
+    const running = h.apply(planOf([resize(id, 0)]), { signal: controller.signal });
+    while (!h.events.some((e) => e.type === 'action-status' && e.status.startsWith('waiting for'))) await new Promise((r) => setTimeout(r, 5));
+    controller.abort(new Error('SIGINT'));
+    const result = await running;
+    expect(result.interrupted).toBe(true);
+    expect(result.abandoned).toEqual([]);
+    expect(result.skipped.map((s) => [s.action.address, s.reason, s.started])).toEqual([['service.s0', 'interrupted', true]]);
+    expect(h.emulator.stats().requests['POST /projects/{project_id}/services/{service_id}/resize']).toBe(1);
   });
 });

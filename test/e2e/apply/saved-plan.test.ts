@@ -84,6 +84,27 @@ describe('dbform apply PLAN', () => {
     expect((await client!.listServices('proj-demo')).map((s) => s.name).sort()).toEqual(['a', 'b']);
   });
 
+  it('a blocked saved plan says to make a new plan with --allow-data-loss, since the flag cannot unblock it', async () => {
+    const { ws, ids } = await applied();
+    writeFileSync(ws.config, base.replace(/  b:[\s\S]*$/, ''));
+    const saved = await runCli(ws, ['plan', '--out', 'delete.plan.json']);
+    expect(saved.code).toBe(3);
+    emulator!.resetStats();
+    const run = await runCli(ws, ['apply', '--allow-data-loss', '--auto-approve', 'delete.plan.json']);
+    expect(run.code).toBe(3);
+    const hint =
+      'service.b deleteService: data-loss: deleteService destroys service.b and its data; a saved plan is applied exactly as it was made, ' +
+      'so make a new one with `dbform plan --allow-data-loss --out delete.plan.json` and apply that';
+    expect(run.stderr).toContain(`error: the plan is blocked; nothing was changed:\n  ${hint}\n`);
+    expect(run.stdout + run.stderr).not.toContain('re-run with --allow-data-loss');
+    expect(Object.keys(emulator!.stats().requests).filter((k) => !k.startsWith('GET'))).toEqual([]);
+    // The hint works.
+    expect((await runCli(ws, ['plan', '--allow-data-loss', '--out', 'delete.plan.json'])).code).toBe(0);
+    const again = await runCli(ws, ['apply', 'delete.plan.json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect((await client!.listServices('proj-demo')).map((s) => s.service_id)).toEqual([ids.a]);
+  });
+
   it('refuses a plan of another project, and a file that is not a plan', async () => {
     const { ws } = await applied();
     writeFileSync(ws.config, resizedA);

@@ -1,6 +1,6 @@
 // `dbform export` options and unhappy paths, end to end: flags, projects, existing files,
 // --all-projects, stdout, --emulator, and resources caught mid-deletion or failed.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,9 +35,9 @@ afterAll(async () => {
 describe('dbform export: flags and projects', () => {
   it.each([
     [[], 'error: export writes YAML and a lockfile: give -o FILE (the lockfile goes beside it as dbform.lock.json), or --lockfile PATH to print the YAML on stdout\n'],
-    [['--all-projects'], 'error: --all-projects needs -o DIR: it writes one <project-id>.yaml and <project-id>.lock.json per project there\n'],
+    [['--all-projects'], 'error: --all-projects needs -o DIR: it writes DIR/<project-id>/dbform.yaml and dbform.lock.json for each project\n'],
     [['--all-projects', '--project', 'p', '-o', 'x'], 'error: --project and --all-projects contradict each other; use one\n'],
-    [['--all-projects', '-o', 'x', '--lockfile', 'l'], 'error: --lockfile cannot be used with --all-projects: each lockfile is DIR/<project-id>.lock.json\n'],
+    [['--all-projects', '-o', 'x', '--lockfile', 'l'], 'error: --lockfile cannot be used with --all-projects: each lockfile is DIR/<project-id>/dbform.lock.json\n'],
   ])('refuses %j before any request', async (args, message) => {
     em.resetStats();
     const r = await runCli(['export', ...args], { env, cwd: tmp() });
@@ -73,17 +73,27 @@ describe('dbform export: flags and projects', () => {
     expect(lockOf(join(dir, 'dbform.lock.json')).project_id).toBe('proj-other');
   });
 
-  it('--all-projects writes one YAML and lockfile per project, each planning to zero', async () => {
+  it('--all-projects writes DIR/<project>/dbform.yaml and dbform.lock.json, each planning to zero with plain -f', async () => {
     const dir = join(tmp(), 'all');
     const oauth = { ...env, DBFORM_API_KEY: 'demo-oauth' };
     const r = await runCli(['export', '--all-projects', '-o', dir], { env: oauth });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain(`Exported 0 VPCs, 0 peerings, 1 services and 0 replica sets of project proj-other to ${join(dir, 'proj-other.yaml')}; lockfile ${join(dir, 'proj-other.lock.json')}.`);
+    const other = join(dir, 'proj-other');
+    expect(r.stderr).toContain(
+      `Exported 0 VPCs, 0 peerings, 1 service and 0 replica sets of project proj-other to ${join(other, 'dbform.yaml')}; lockfile ${join(other, 'dbform.lock.json')}.`,
+    );
+    expect(readdirSync(dir).sort()).toEqual(['proj-demo', 'proj-other']);
     for (const project of ['proj-demo', 'proj-other']) {
-      expect(lockOf(join(dir, `${project}.lock.json`)).project_id).toBe(project);
-      const plan = await runCli(['plan', '--detailed-exitcode', '-f', join(dir, `${project}.yaml`), '--lockfile', join(dir, `${project}.lock.json`)], { env: oauth });
+      expect(readdirSync(join(dir, project)).sort()).toEqual(['dbform.lock.json', 'dbform.yaml']);
+      expect(lockOf(join(dir, project, 'dbform.lock.json')).project_id).toBe(project);
+      // No --lockfile: plan finds dbform.lock.json beside the config (SPEC section 2).
+      const plan = await runCli(['plan', '--detailed-exitcode', '-f', join(dir, project, 'dbform.yaml')], { env: oauth });
       expect(plan.code, plan.stderr + plan.stdout).toBe(0);
+      expect(plan.stdout).toMatch(/^No changes\./);
     }
+    // A second export over the same directory finds its files unchanged.
+    const again = await runCli(['export', '--all-projects', '-o', dir], { env: oauth });
+    expect(again.code, again.stderr).toBe(0);
   });
 
   it('creates the directories of -o and --lockfile', async () => {
@@ -92,6 +102,7 @@ describe('dbform export: flags and projects', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(join(dir, 'a', 'b', 'dbform.yaml'), 'utf8')).toContain('  billing:\n');
     expect(lockOf(join(dir, 'c', 'd.lock.json')).project_id).toBe('proj-demo');
+    expect(r.stderr).toMatch(/^Exported 5 VPCs, 4 peerings, 2 services and 1 replica set of project proj-demo to /m);
   });
 
   it('prints the YAML on stdout with --lockfile PATH', async () => {

@@ -1,5 +1,5 @@
 // `dbform plan` end to end: the built CLI, a real emulator over HTTP, the real client.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -151,6 +151,23 @@ describe('dbform plan', () => {
     expect(again.code).toBe(0);
   });
 
+  it('--out creates a missing directory, and a file it cannot write is one clear message', async () => {
+    const dir = project(FRESH);
+    const out = join(dir, 'plans', 'pr-12', 'plan.json');
+    const r = await runCli(['plan', '--out', out], { env: { ...env, METRICS_DB_PASSWORD: 'x' }, cwd: dir });
+    expect(r.code).toBe(0);
+    expect(fromPlanJson(JSON.parse(readFileSync(out, 'utf8'))).ok).toBe(true);
+    writeFileSync(join(dir, 'a-file'), '');
+    const underFile = join(dir, 'a-file', 'plan.json');
+    const bad = await runCli(['plan', '--out', underFile], { env: { ...env, METRICS_DB_PASSWORD: 'x' }, cwd: dir });
+    expect(bad).toMatchObject({ code: 1, stdout: '' });
+    expect(bad.stderr).toBe(`error: cannot write the plan file ${underFile}: cannot create its directory ${join(dir, 'a-file')} (a file of that name is in the way)\n`);
+    const onDir = await runCli(['plan', '--out', join(dir, 'plans')], { env: { ...env, METRICS_DB_PASSWORD: 'x' }, cwd: dir });
+    expect(onDir.code).toBe(1);
+    expect(onDir.stderr).toBe(`error: cannot write the plan file ${join(dir, 'plans')}: it is a directory\n`);
+    expect(readdirSync(join(dir, 'plans'))).toEqual(['pr-12']);
+  });
+
   it('reports a plan-level error with exit 1 and no plan: ambiguity, bad --target', async () => {
     await client.createService(P, { name: 'db' });
     await client.createService(P, { name: 'db' });
@@ -158,7 +175,7 @@ describe('dbform plan', () => {
     const r = await runCli(['plan'], { env, cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^error: dbform\.yaml:4:3: 2 live services have the name "db" \([a-z0-9]{10}, [a-z0-9]{10}\); choose one with `dbform import service.db <ID>`\n$/);
+    expect(r.stderr).toMatch(/^dbform\.yaml:4:3: 2 live services have the name "db" \([a-z0-9]{10}, [a-z0-9]{10}\); choose one with `dbform import service.db <ID>`\n$/);
     const json = await runCli(['plan', '--json', '--target', 'service.nope'], { env, cwd: dir });
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout).diagnostics.map((d: { message: string }) => d.message)).toContain('--target service.nope: no such resource in the config or the lockfile');
@@ -169,7 +186,11 @@ describe('dbform plan', () => {
     const r = await runCli(['plan'], { env, cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^error: dbform\.yaml:5:11: /);
+    // Exactly as `dbform validate` prints it (minus its count line): FILE:LINE:COL: message.
+    const validate = await runCli(['validate'], { cwd: dir });
+    expect(validate.code).toBe(1);
+    expect(r.stderr).toMatch(/^dbform\.yaml:5:11: /);
+    expect(r.stderr).toBe(validate.stderr.replace(/^\d+ errors?\n$/m, ''));
     expect(em.stats().total).toBe(0);
     const both = await runCli(['plan', '--json', '--format', 'markdown'], { env, cwd: dir });
     expect(both).toEqual({ code: 1, signal: null, stdout: '', stderr: 'error: --json and --format markdown contradict each other; use one\n' });
@@ -192,6 +213,20 @@ describe('dbform plan', () => {
     expect(plain.stdout).not.toContain('\x1b[');
     const flag = await runCli(['plan', '--no-color'], { env: { ...env, FORCE_COLOR: '1' }, cwd: dir });
     expect(flag.stdout).not.toContain('\x1b[');
+  });
+
+  it('against an API that cannot be reached: one message and a prompt exit, not the retries of every sibling read', async () => {
+    const dead = await startEmulator({ host: '127.0.0.1', port: 0 });
+    await dead.close();
+    const dir = project(FRESH);
+    const started = Date.now();
+    const r = await runCli(['plan'], { env: { DBFORM_API_URL: dead.url, DBFORM_API_KEY: 'demo-pat', METRICS_DB_PASSWORD: 'x' }, cwd: dir });
+    const ms = Date.now() - started;
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^error: cannot reach the API at http:\/\/127\.0\.0\.1:\d+\/public\/api\/v1 \(ECONNREFUSED: [^\n]*\) \(5 attempts\); is the URL right and the API running\?\n$/);
+    // 5 attempts with backoff take about 2-3 s; the sibling read used to retry 10 times (~27 s).
+    expect(ms).toBeLessThan(8000);
   });
 
   it('--emulator plans against the in-process emulator', async () => {

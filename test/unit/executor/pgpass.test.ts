@@ -1,8 +1,8 @@
-import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { escapePgpassField, PgpassWriter, resolvePgpassPath } from '../../../src/executor/pgpass.js';
+import { checkPgpassWritable, escapePgpassField, PgpassWriter, resolvePgpassPath } from '../../../src/executor/pgpass.js';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'dbform-pgpass-'));
 const entry = (password: string, host = 'abc.proj.tsdb.cloud.example') => ({ host, port: 5432, database: 'tsdb', user: 'tsdbadmin', password });
@@ -33,5 +33,20 @@ describe('pgpass', () => {
     expect(resolvePgpassPath('/x/flag', { PGPASSFILE: '/x/env' })).toBe('/x/flag');
     expect(resolvePgpassPath(undefined, { PGPASSFILE: '/x/env' })).toBe('/x/env');
     expect(resolvePgpassPath(undefined, {})).toBe(join(homedir(), '.pgpass'));
+  });
+
+  it('checks that the file can be written without leaving a new file behind, and keeps an existing one', async () => {
+    const base = dir();
+    const fresh = join(base, 'new', 'pgpass');
+    expect(await checkPgpassWritable(fresh)).toBeUndefined();
+    expect(existsSync(fresh)).toBe(false);
+    expect(existsSync(join(base, 'new'))).toBe(true);
+    const existing = join(base, 'pgpass');
+    writeFileSync(existing, 'old:5432:*:me:pw\n');
+    expect(await checkPgpassWritable(existing)).toBeUndefined();
+    expect(readFileSync(existing, 'utf8')).toBe('old:5432:*:me:pw\n');
+    const folder = join(base, 'folder');
+    mkdirSync(folder);
+    expect(await checkPgpassWritable(folder)).toBe('it is a directory');
   });
 });

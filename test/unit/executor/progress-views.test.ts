@@ -4,7 +4,7 @@ import { ActionError } from '../../../src/executor/errors.js';
 import type { ApplyEvent } from '../../../src/executor/events.js';
 import { emptyResult, type ApplyResult } from '../../../src/executor/result.js';
 import { createPaint } from '../../../src/cli/progress/paint.js';
-import { createPlainView } from '../../../src/cli/progress/plain-view.js';
+import { createPlainView, describeEvent } from '../../../src/cli/progress/plain-view.js';
 import { createTtyView } from '../../../src/cli/progress/tty-view.js';
 import { renderSummary } from '../../../src/cli/progress/summary.js';
 import type { Action } from '../../../src/model/index.js';
@@ -80,6 +80,21 @@ describe('summary', () => {
     const lines = renderSummary(r, createPaint(false));
     expect(lines[0]).toBe('Apply interrupted: 0 done, 0 failed, 1 skipped, 0 blocked.');
     expect(lines.at(-1)).toMatch(/1 action\(s\) not started.*run the same command again/);
+  });
+
+  it('counts actions sent before the interruption on their own, with their IDs, not as skipped', () => {
+    const r = emptyResult();
+    r.interrupted = true;
+    r.abandoned.push({ action: fullAction(db), resourceId: 'kd9w2xp4mz' });
+    r.skipped.push({ action: fullAction(rs), reason: 'interrupted' });
+    expect(renderSummary(r, createPaint(false))).toEqual([
+      'Apply interrupted: 0 done, 1 sent (wait abandoned), 0 failed, 1 skipped, 0 blocked.',
+      'Sent, wait abandoned (the cloud finishes these; the next run picks them up):',
+      '  … service.db createService (kd9w2xp4mz)',
+      'Interrupted: 1 action(s) not started, 1 sent and not awaited. Every created ID is in the lockfile; run the same command again to resume.',
+    ]);
+    const plain = describeEvent({ type: 'action-abandoned', at: T0, action: db, elapsedMs: 2000, resourceId: 'kd9w2xp4mz' }, createPaint(false));
+    expect(plain).toBe('sent; wait abandoned (id kd9w2xp4mz, interrupted after 2s)');
   });
 });
 
