@@ -174,6 +174,8 @@ export class HttpTransport {
     } catch (err) {
       if (spec.signal?.aborted) throw spec.signal.reason;
       if (timer.signal.aborted) return { failure: 'timeout', error: err };
+      // A refused TLS handshake happens before the request is written: nothing was sent.
+      if (isTlsFailure(err)) return { failure: 'network', error: err, sent: false, tls: true };
       return { failure: 'network', error: err, sent: !NOT_SENT_CODES.has(errorCode(err)) };
     } finally {
       clearTimeout(timeout);
@@ -213,7 +215,11 @@ export class HttpTransport {
       return new ApiError(message, { ...base, status: 0, code: 'TIMEOUT', apiMessage: 'timed out', cause: result.error });
     }
     const code = errorCode(result.error) || 'NETWORK_ERROR';
-    const detail = scrub(errorMessage(result.error), secrets);
+    const detail = scrub(oneLine(errorMessage(result.error)), secrets);
+    if (result.tls) {
+      const message = `cannot open a secure (TLS) connection to the API at ${where} (${code}: ${detail}); check that the URL's scheme is right (https or http) and that the server's certificate is trusted (NODE_EXTRA_CA_CERTS names extra CA certificates)`;
+      return new ApiError(message, { ...base, status: 0, code, apiMessage: detail, cause: result.error });
+    }
     const message = result.sent
       ? `${spec.op}: the connection to the API at ${where} failed (${code}: ${detail})${tries}`
       : `cannot reach the API at ${where} (${code}: ${detail})${tries}; is the URL right and the API running?`;
@@ -226,7 +232,25 @@ interface HttpResult {
   text: string;
   retryAfter: string | string[] | undefined;
 }
-type AttemptResult = HttpResult | { failure: 'timeout'; error: unknown } | { failure: 'network'; error: unknown; sent: boolean };
+type AttemptResult = HttpResult | { failure: 'timeout'; error: unknown } | { failure: 'network'; error: unknown; sent: boolean; tls?: boolean };
+
+const TLS_CODE = /^(ERR_SSL_|ERR_TLS_|EPROTO$)|CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/;
+
+/** Whether the connection failed in its TLS handshake (certificate, protocol): no retry can fix that. */
+function isTlsFailure(err: unknown): boolean {
+  return TLS_CODE.test(errorCode(err));
+}
+
+/**
+ * An error message on one line, without OpenSSL's internal location
+ * (`error:0A00010B:SSL routines:...:../deps/openssl/...:354:`).
+ */
+function oneLine(text: string): string {
+  return text
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/[0-9A-F]{8,}:error:[0-9A-F]+:(SSL routines:)?[^ ]*:([^:]+):\S*/g, '$2')
+    .trim();
+}
 
 /** The error of a create whose outcome is unknown (see retry.ts). */
 export function ambiguousCreate(spec: RequestSpec, cause: unknown): AmbiguousCreateError {
@@ -239,7 +263,7 @@ function toOutcome(result: AttemptResult): AttemptOutcome {
     return retryAfterMs === undefined ? { kind: 'response', status: result.status } : { kind: 'response', status: result.status, retryAfterMs };
   }
   if (result.failure === 'timeout') return { kind: 'timeout' };
-  return { kind: 'network', sent: result.sent };
+  return result.tls ? { kind: 'network', sent: false, permanent: true } : { kind: 'network', sent: result.sent };
 }
 
 function summarize(result: AttemptResult, secrets: string[]): string {

@@ -30,6 +30,12 @@ export interface RetryPolicy {
    * or an API that is down, so a person hears of it in seconds rather than after the full budget.
    */
   maxUnreachableAttempts: number;
+  /**
+   * Attempts when the API accepts the connection but does not answer within the request timeout:
+   * each attempt already waited the whole timeout, so a hanging API fails in minutes, not ten
+   * times the timeout.
+   */
+  maxTimeoutAttempts: number;
   /** Backoff before the 2nd attempt; doubles each attempt, before jitter. */
   baseDelayMs: number;
   maxDelayMs: number;
@@ -40,6 +46,7 @@ export interface RetryPolicy {
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxAttempts: 10,
   maxUnreachableAttempts: 5,
+  maxTimeoutAttempts: 3,
   baseDelayMs: 200,
   maxDelayMs: 8_000,
   maxRetryAfterMs: 60_000,
@@ -48,8 +55,12 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 /** What one attempt produced, as far as retrying is concerned. */
 export type AttemptOutcome =
   | { kind: 'response'; status: number; retryAfterMs?: number }
-  /** `sent: false` when the connection never opened (refused, DNS), so nothing reached the API. */
-  | { kind: 'network'; sent: boolean }
+  /**
+   * `sent: false` when the connection never opened (refused, DNS), so nothing reached the API.
+   * `permanent` when another attempt cannot help (a TLS handshake the client refuses: a
+   * certificate it does not trust, or https spoken to a plain-http server).
+   */
+  | { kind: 'network'; sent: boolean; permanent?: boolean }
   | { kind: 'timeout' };
 
 export type RetryDecision =
@@ -70,6 +81,7 @@ export function isRejectedBeforeProcessing(outcome: AttemptOutcome): boolean {
 /** Whether the outcome is a transient failure worth another attempt (for some safety class). */
 export function isTransient(outcome: AttemptOutcome): boolean {
   if (outcome.kind === 'response') return RETRYABLE_STATUS.has(outcome.status);
+  if (outcome.kind === 'network') return outcome.permanent !== true;
   return true;
 }
 
@@ -89,6 +101,7 @@ export function decideRetry(
   if (safety === 'create' && !rejected) return { action: 'ambiguous' };
   if (attempt >= policy.maxAttempts) return { action: 'give-up' };
   if (outcome.kind === 'network' && !outcome.sent && attempt >= policy.maxUnreachableAttempts) return { action: 'give-up' };
+  if (outcome.kind === 'timeout' && attempt >= policy.maxTimeoutAttempts) return { action: 'give-up' };
   const retryAfterMs = outcome.kind === 'response' ? outcome.retryAfterMs : undefined;
   if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) return { action: 'give-up' };
   return { action: 'retry', delayMs: retryDelay(attempt, policy, random, retryAfterMs), ambiguous: !rejected };

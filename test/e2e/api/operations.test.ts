@@ -212,6 +212,33 @@ describe('transport errors', () => {
     await client.close();
   });
 
+  it('https spoken to a plain-http API fails at once with one line on TLS, not after ten tries', async () => {
+    const plain = await emulator();
+    const url = plain.url.replace(/^http:/, 'https:');
+    const client = new ApiClient({ baseUrl: url, token: 'demo-pat', retry: { baseDelayMs: 50, maxDelayMs: 50 } });
+    const before = plain.stats().total;
+    const err = await errorOf(client.listProjects());
+    expect(err.status).toBe(0);
+    expect(err.code).toBe('ERR_SSL_WRONG_VERSION_NUMBER');
+    expect(err.message).toBe(
+      `cannot open a secure (TLS) connection to the API at ${url} (ERR_SSL_WRONG_VERSION_NUMBER: wrong version number); ` +
+        "check that the URL's scheme is right (https or http) and that the server's certificate is trusted (NODE_EXTRA_CA_CERTS names extra CA certificates)",
+    );
+    expect(plain.stats().total).toBe(before);
+    await client.close();
+    await plain.close();
+  });
+
+  it('a hanging API is given up after maxTimeoutAttempts, not the full retry budget', async () => {
+    const slow = await emulator({ latencyMs: 400 });
+    const client = clientFor(slow, { timeoutMs: 60, retry: { maxAttempts: 10, maxTimeoutAttempts: 3, baseDelayMs: 5, maxDelayMs: 10 } });
+    const err = await errorOf(client.listProjects());
+    expect(err.code).toBe('TIMEOUT');
+    expect(err.message).toMatch(/within 60 ms \(3 attempts\)$/);
+    await client.close();
+    await slow.close();
+  });
+
   it('a slow answer times out after the per-request limit', async () => {
     const slow = await emulator({ latencyMs: 400 });
     const client = clientFor(slow, { timeoutMs: 100, retry: { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 10 } });

@@ -64,6 +64,19 @@ describe('decideRetry', () => {
     expect(decideRetry('read', { kind: 'network', sent: true }, 3, p, half).action).toBe('retry');
   });
 
+  it('gives up after maxTimeoutAttempts when the API accepts connections but does not answer', () => {
+    const p = { ...policy, maxAttempts: 10, maxTimeoutAttempts: 3 };
+    expect(decideRetry('read', { kind: 'timeout' }, 2, p, half).action).toBe('retry');
+    expect(decideRetry('read', { kind: 'timeout' }, 3, p, half)).toEqual({ action: 'give-up' });
+    expect(decideRetry('read', response(503), 3, p, half).action).toBe('retry');
+  });
+
+  it('never retries a permanent network failure (a refused TLS handshake), not even for a create', () => {
+    const tls: AttemptOutcome = { kind: 'network', sent: false, permanent: true };
+    expect(decideRetry('read', tls, 1, policy, half)).toEqual({ action: 'done' });
+    expect(decideRetry('create', tls, 1, policy, half)).toEqual({ action: 'done' });
+  });
+
   it('an ambiguous create is reported even on the last attempt (not a plain give-up)', () => {
     expect(decideRetry('create', response(500), 5, policy, half)).toEqual({ action: 'ambiguous' });
   });
