@@ -90,6 +90,8 @@ export function describeHttpError(f: HttpErrorFacts): string {
       if (target.startsWith('project ') && project !== undefined) {
         return `${f.op}: project "${project}" does not exist or the token cannot see it (${tag}: ${api})`;
       }
+      // The project list always exists: its 404 means the base URL is not the API's.
+      if (f.path === '/projects') return `${f.op}: ${target} was not found (${tag}: ${api}); is --api-url (DBFORM_API_URL) the API's base URL, ending in /public/api/v1?`;
       return `${f.op}: ${target} was not found (${tag}: ${api})`;
     }
     case 409:

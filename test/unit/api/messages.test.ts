@@ -34,6 +34,12 @@ describe('error messages', () => {
     );
   });
 
+  it('404 on the project list says the base URL is probably wrong', () => {
+    expect(describeHttpError({ ...facts(404, '/projects', 'NOT_FOUND', 'no route'), op: 'listProjects' })).toBe(
+      "listProjects: the project list was not found (404 NOT_FOUND: no route); is --api-url (DBFORM_API_URL) the API's base URL, ending in /public/api/v1?",
+    );
+  });
+
   it('409 carries the API message and the resource', () => {
     expect(describeHttpError({ ...facts(409, '/projects/p/services/s1/start', 'CONFLICT', 'service is not PAUSED'), op: 'startService' })).toBe(
       'startService on service s1 was refused: service is not PAUSED (409 CONFLICT)',
