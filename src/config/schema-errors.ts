@@ -24,6 +24,8 @@ function branchAccepts(branch: Record<string, unknown> | undefined, value: unkno
   return types.includes(actual) || (actual === 'integer' && types.includes('number'));
 }
 
+const isWithin = (pointer: string, parent: string): boolean => pointer === parent || pointer.startsWith(`${parent}/`);
+
 /**
  * Keeps, for each failed `anyOf`, only the errors of the branch whose type fits the value (a VPC
  * key that is not a valid key) or, when no branch fits, the `anyOf` error itself (a number
@@ -36,7 +38,8 @@ function resolveUnions(errors: readonly KeywordError[]): KeywordError[] {
     const branches = ((union.schema as unknown[]) ?? []) as Record<string, unknown>[];
     const fitting = branches.findIndex((b) => branchAccepts(b, union.data));
     for (const e of errors) {
-      if (!e.schemaPath.startsWith(`${union.schemaPath}/`)) continue;
+      // Every service shares one schemaPath: the instancePath tells whose union a branch error is.
+      if (!e.schemaPath.startsWith(`${union.schemaPath}/`) || !isWithin(e.instancePath, union.instancePath)) continue;
       const index = Number(e.schemaPath.slice(union.schemaPath.length + 1).split('/')[0]);
       if (index !== fitting) dropped.add(e);
     }
