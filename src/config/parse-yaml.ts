@@ -5,6 +5,7 @@ import type { Diagnostic } from '../model/diagnostics.js';
 import { parseFastYaml } from './fast-yaml.js';
 import { isMergeKey, keyText, LightLocator, YamlLocator, type Locator } from './locate.js';
 import { yamlLib } from './yaml-lib.js';
+import { explainSyntaxErrors, yamlMessage } from './yaml-syntax.js';
 
 /** Alias expansions allowed when building the data: generous for real files, fatal to alias bombs. */
 export const MAX_ALIAS_COUNT = 10_000;
@@ -13,17 +14,6 @@ export type ParsedYaml =
   /** `shared`: containers may be reached twice (YAML aliases), so never update them in place. */
   | { ok: true; data: unknown; locator: Locator; empty: boolean; shared: boolean }
   | { ok: false; errors: Diagnostic[] };
-
-const YAML_MESSAGES: Record<string, (message: string) => string> = {
-  TAB_AS_INDENT: () => 'a tab is used for indentation; YAML indents with spaces only',
-  MULTIPLE_DOCS: () => 'the file holds more than one YAML document (separated by ---); dbform reads one document per file',
-  TAG_RESOLVE_FAILED: (m) => `YAML tags such as ${m.replace(/^Unresolved tag: /, '')} are not supported; write plain values`,
-  BAD_DIRECTIVE: (m) => `${m}; dbform reads plain YAML 1.2`,
-};
-
-function yamlMessage(code: string, message: string): string {
-  return YAML_MESSAGES[code]?.(message) ?? `YAML syntax error: ${message}`;
-}
 
 export function parseYamlText(text: string, file: string): ParsedYaml {
   const light = parseFastYaml(text);
@@ -35,16 +25,18 @@ export function parseYamlText(text: string, file: string): ParsedYaml {
 export function parseWithYamlPackage(text: string, file: string): ParsedYaml {
   const { LineCounter, parseDocument } = yamlLib();
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, {
-    lineCounter,
-    // Duplicates are reported below with both positions; YAML 1.1 is refused so that `yes`,
-    // `on` and unquoted timestamps stay strings, as in YAML 1.2.
-    uniqueKeys: false,
-    prettyErrors: false,
-    merge: true,
-    schema: 'core',
-    version: '1.2',
-  });
+  const parse = (source: string, counter?: InstanceType<typeof LineCounter>) =>
+    parseDocument(source, {
+      lineCounter: counter,
+      // Duplicates are reported below with both positions; YAML 1.1 is refused so that `yes`,
+      // `on` and unquoted timestamps stay strings, as in YAML 1.2.
+      uniqueKeys: false,
+      prettyErrors: false,
+      merge: true,
+      schema: 'core',
+      version: '1.2',
+    });
+  const doc = parse(text, lineCounter);
   const locator = new YamlLocator(file, doc, lineCounter);
   const aliases = indexAliases(doc);
   locator.aliasTargets = aliases.targets;
@@ -56,11 +48,12 @@ export function parseWithYamlPackage(text: string, file: string): ParsedYaml {
   });
   const atOffset = (offset: number, message: string, code: string): Diagnostic => diag({ range: [offset] }, message, code);
 
-  const errors: Diagnostic[] = [
-    ...doc.errors.map((e) => atOffset(e.pos[0], yamlMessage(e.code, e.message), 'yaml-syntax')),
-    ...doc.warnings.map((e) => atOffset(e.pos[0], yamlMessage(e.code, e.message), 'yaml-syntax')),
-  ];
-  if (errors.length > 0) return { ok: false, errors };
+  if (doc.errors.length > 0) {
+    const problems = explainSyntaxErrors(text, doc.errors, (masked) => parse(masked).errors);
+    return { ok: false, errors: problems.map((p) => atOffset(p.offset, p.message, p.code)) };
+  }
+  const warnings = doc.warnings.map((e) => atOffset(e.pos[0], yamlMessage(e.code, e.message), 'yaml-syntax'));
+  if (warnings.length > 0) return { ok: false, errors: warnings };
 
   const structural = checkStructure(doc, locator, diag);
   if (structural.errors.length > 0) return { ok: false, errors: structural.errors };
