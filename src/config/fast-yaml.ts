@@ -7,7 +7,7 @@
 // values, any syntax error) returns undefined and the caller falls back to the
 // `yaml` package, which also words the errors. A differential property test checks that both
 // give the same data and positions.
-import { BAIL, bail, readInline, readKey, type LightNode, type LightPairs } from './fast-yaml-inline.js';
+import { BAIL, bail, MAX_NESTING, readInline, readKey, type LightNode, type LightPairs } from './fast-yaml-inline.js';
 
 export type { LightNode } from './fast-yaml-inline.js';
 
@@ -34,6 +34,8 @@ class FastParser {
   /** Anchor name -> node, and the order its `&` was read in (document order: pre-order). */
   private readonly anchors = new Map<string, { node: LightNode; order: number }>();
   private anchorsRead = 0;
+  /** Block collections open around the current line (the yaml package reports a file too deep). */
+  private depth = 0;
   private readonly uses = new Map<LightNode, number>();
   /** Aliases read so far: an anchored value that contains one could multiply (alias bombs). */
   aliasCount = 0;
@@ -113,6 +115,7 @@ class FastParser {
   }
 
   private parseMap(col: number): LightNode {
+    if (++this.depth > MAX_NESTING) bail();
     const offset = this.lines[this.i]!.start + col;
     const pairs: LightPairs = new Map();
     const merges: LightNode[] = [];
@@ -132,6 +135,7 @@ class FastParser {
       if (!next || next.indent < col) break;
       if (next.indent > col || this.isSeqItem(next, col)) bail();
     }
+    this.depth -= 1;
     return { kind: 'map', offset, pairs, merges, value };
   }
 
@@ -145,6 +149,7 @@ class FastParser {
   }
 
   private parseSeq(col: number): LightNode {
+    if (++this.depth > MAX_NESTING) bail();
     const offset = this.lines[this.i]!.start + col;
     const items: LightNode[] = [];
     for (;;) {
@@ -159,6 +164,7 @@ class FastParser {
       if (!next || next.indent < col || (next.indent === col && !this.isSeqItem(next, col))) break;
       if (next.indent > col) bail();
     }
+    this.depth -= 1;
     return { kind: 'seq', offset, items, value: items.map((n) => n.value) };
   }
 
@@ -188,7 +194,7 @@ class FastParser {
       // `key:` with nothing: null, positioned at the key by the locator.
       return { kind: 'scalar', offset: -1, value: null };
     }
-    const { node, end } = readInline(line.text, p, line.start);
+    const { node, end } = readInline(line.text, p, line.start, this.depth);
     return this.finishLine(line, end, col, node);
   }
 

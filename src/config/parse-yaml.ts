@@ -3,9 +3,10 @@
 import type { Alias, Document, Node, YAMLMap } from 'yaml';
 import type { Diagnostic } from '../model/diagnostics.js';
 import { parseFastYaml } from './fast-yaml.js';
+import { MAX_NESTING } from './fast-yaml-inline.js';
 import { isMergeKey, keyText, LightLocator, YamlLocator, type Locator } from './locate.js';
 import { yamlLib } from './yaml-lib.js';
-import { explainSyntaxErrors, yamlMessage } from './yaml-syntax.js';
+import { explainSyntaxErrors, tooDeepMessage, yamlMessage } from './yaml-syntax.js';
 
 /** Alias expansions allowed when building the data: generous for real files, fatal to alias bombs. */
 export const MAX_ALIAS_COUNT = 10_000;
@@ -55,6 +56,9 @@ export function parseWithYamlPackage(text: string, file: string): ParsedYaml {
   const warnings = doc.warnings.map((e) => atOffset(e.pos[0], yamlMessage(e.code, e.message), 'yaml-syntax'));
   if (warnings.length > 0) return { ok: false, errors: warnings };
 
+  const deep = findTooDeep(doc.contents);
+  if (deep) return { ok: false, errors: [diag(deep, tooDeepMessage(), 'yaml-too-deep')] };
+
   const structural = checkStructure(doc, locator, diag);
   if (structural.errors.length > 0) return { ok: false, errors: structural.errors };
 
@@ -68,6 +72,23 @@ export function parseWithYamlPackage(text: string, file: string): ParsedYaml {
     return { ok: false, errors: [diag(aliases.first ?? doc.contents, message, 'yaml-alias')] };
   }
   return { ok: true, data, locator, empty: doc.contents === null, shared: true };
+}
+
+/** The first collection, in document order, nested deeper than MAX_NESTING (without recursing). */
+function findTooDeep(root: unknown): Node | undefined {
+  const { isMap, isPair, isSeq } = yamlLib();
+  const stack: Array<[unknown, number]> = [[root, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (!isMap(node) && !isSeq(node)) continue;
+    if (depth > MAX_NESTING) return node;
+    for (let i = node.items.length - 1; i >= 0; i--) {
+      const item = node.items[i];
+      if (isPair(item)) stack.push([item.value, depth + 1], [item.key, depth + 1]);
+      else stack.push([item, depth + 1]);
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -4,7 +4,11 @@
 // (the package reports where it gave up, often a line or more later). The yaml package's lexer
 // finds them: it knows quotes, comments and flow context, and never recurses.
 import type { YAMLError } from 'yaml';
+import { MAX_NESTING } from './fast-yaml-inline.js';
 import { yamlLib } from './yaml-lib.js';
+
+export const tooDeepMessage = (): string =>
+  `collections nest more than ${MAX_NESTING} levels deep here; dbform reads at most ${MAX_NESTING} (a config needs fewer than ten)`;
 
 export interface SyntaxProblem {
   offset: number;
@@ -141,11 +145,44 @@ function explainOne(e: YAMLError, tokens: readonly Token[]): SyntaxProblem {
   return { offset, message: yamlMessage(e.code, e.message), code: 'yaml-syntax' };
 }
 
+interface CstNode {
+  type: string;
+  offset: number;
+  value?: CstNode;
+  items?: Array<{ key?: CstNode | null; value?: CstNode | null }>;
+}
+
+/**
+ * Offset of the first collection nested deeper than MAX_NESTING, from the yaml package's
+ * concrete syntax tree (its parser keeps an explicit stack; only composing recurses).
+ */
+export function findTooDeepOffset(text: string): number | undefined {
+  const stack: Array<[CstNode, number]> = [];
+  for (const doc of new (yamlLib().Parser)().parse(text)) if ((doc as CstNode).value) stack.push([(doc as CstNode).value!, 1]);
+  stack.reverse();
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (!node.items || !/^(block-map|block-seq|flow-collection)$/.test(node.type)) continue;
+    if (depth > MAX_NESTING) return node.offset;
+    for (let i = node.items.length - 1; i >= 0; i--) {
+      const { key, value } = node.items[i]!;
+      if (value) stack.push([value, depth + 1]);
+      if (key) stack.push([key, depth + 1]);
+    }
+  }
+  return undefined;
+}
+
 /**
  * The syntax errors of `text` (as the yaml package found them) as problems to report.
  * `reparse` parses a text of the same length and returns its errors.
  */
 export function explainSyntaxErrors(text: string, errors: readonly YAMLError[], reparse: (text: string) => readonly YAMLError[]): SyntaxProblem[] {
+  // The yaml package catches its own stack overflow; where it ran out depends on the stack size.
+  if (errors.some((e) => e.code === 'RESOURCE_EXHAUSTION')) {
+    const offset = findTooDeepOffset(text);
+    if (offset !== undefined) return [{ offset, message: tooDeepMessage(), code: 'yaml-too-deep' }];
+  }
   const tokens = lex(text);
   const { problems, masked } = findUnquotedInterpolations(text, tokens);
   if (problems.length === 0) return errors.map((e) => explainOne(e, tokens));

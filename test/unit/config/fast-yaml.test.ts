@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseFastYaml } from '../../../src/config/fast-yaml.js';
+import { MAX_NESTING } from '../../../src/config/fast-yaml-inline.js';
 import { LightLocator, type PathSeg } from '../../../src/config/locate.js';
 import { parseWithYamlPackage } from '../../../src/config/parse-yaml.js';
 // @ts-expect-error: a plain JS script without type declarations
@@ -118,6 +119,20 @@ describe('fast YAML reader', () => {
     ['a key that is not a string', '1: a\n'],
   ])('hands %s to the yaml package', (_what, text) => {
     expect(compare(text)).toBe('handed over');
+  });
+
+  // The root mapping is level 1; MAX_NESTING levels are read, one more is handed over (whose
+  // diagnostic the bad-config fixtures yaml-too-deep-* check).
+  const nestedBlock = (levels: number) => `a:\n${Array.from({ length: levels - 2 }, (_, i) => `${' '.repeat(i + 1)}k:\n`).join('')}${' '.repeat(levels - 1)}k: 1\n`;
+  const nestedFlow = (levels: number) => `a: ${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}\n`;
+
+  it.each([
+    ['block', nestedBlock],
+    ['flow', nestedFlow],
+  ])('reads %s collections nested MAX_NESTING levels deep, and hands deeper ones over', (_kind, nested) => {
+    expect(compare(nested(MAX_NESTING))).toBe('same');
+    expect(compare(nested(MAX_NESTING + 1))).toBe('handed over');
+    expect(parseFastYaml(nested(20_000))).toBe(undefined);
   });
 
   const KEYS = ['a', 'b', 'name', 'x-y', 'a.b', '1', 'true', 'null', '"q"', "'s'", 'a b', '<<', 'k:'];
