@@ -5,6 +5,7 @@ import type { Diagnostic, Result, SourceRef } from '../model/diagnostics.js';
 import type { DesiredState } from '../model/resources.js';
 import { buildDesiredState } from './build-desired.js';
 import { decodeConfigBytes } from './decode.js';
+import { isRuleFollowOn, isSchemaFollowOn, noSuspects, type Suspects } from './follow-ons.js';
 import { interpolateEnv } from './interpolate.js';
 import { mergeFiles, type LoadedFile } from './merge.js';
 import { formatPath } from './paths.js';
@@ -24,7 +25,13 @@ export interface ConfigInput {
   content: string | Uint8Array;
 }
 
-function loadOne(input: ConfigInput, env: NodeJS.ProcessEnv): { loaded?: LoadedFile; diagnostics: Diagnostic[] } {
+interface LoadedOne {
+  loaded?: LoadedFile;
+  diagnostics: Diagnostic[];
+  suspects?: Suspects;
+}
+
+function loadOne(input: ConfigInput, env: NodeJS.ProcessEnv): LoadedOne {
   const { file } = input;
   let text: string;
   if (typeof input.content === 'string') text = input.content.replace(/^\uFEFF/, '');
@@ -40,7 +47,8 @@ function loadOne(input: ConfigInput, env: NodeJS.ProcessEnv): { loaded?: LoadedF
     const message = 'the file is empty; a config needs at least `version: 1` and `project_id: <your project ID>`';
     return { diagnostics: [{ severity: 'error', message, source: { file, line: 1, col: 1 }, code: 'empty-file' }] };
   }
-  const diagnostics: Diagnostic[] = [];
+  const diagnostics: Diagnostic[] = [...parsed.errors];
+  const { suspects } = parsed;
   const { data, problems } = interpolateEnv(parsed.data, env, { inPlace: !parsed.shared });
   for (const p of problems) {
     diagnostics.push({ severity: 'error', message: p.message, path: formatPath(p.path), source: locator.at(p.path), code: p.code });
@@ -48,10 +56,10 @@ function loadOne(input: ConfigInput, env: NodeJS.ProcessEnv): { loaded?: LoadedF
   // A string whose interpolation failed is wrong only because of that: say it once.
   const failed = new Set(diagnostics.map((d) => positionKey(d.source)));
   for (const p of translateSchemaErrors(findSchemaErrors(data), data)) {
-    const source = locator.at(p.path, p.target);
-    if (!failed.has(positionKey(source))) diagnostics.push({ severity: 'error', message: p.message, path: formatPath(p.path), source, code: p.code });
+    const d: Diagnostic = { severity: 'error', message: p.message, path: formatPath(p.path), source: locator.at(p.path, p.target), code: p.code };
+    if (!failed.has(positionKey(d.source)) && !isSchemaFollowOn(d, suspects.schema)) diagnostics.push(d);
   }
-  return { loaded: { file, locator, data }, diagnostics };
+  return { loaded: { file, locator, data }, diagnostics, suspects };
 }
 
 const positionKey = (s: SourceRef | undefined) => (s ? `${s.file}:${s.line}:${s.col}` : '');
@@ -71,16 +79,23 @@ export function loadConfigInputs(inputs: readonly ConfigInput[], options: LoadOp
   const env = options.env ?? process.env;
   const diagnostics: Diagnostic[] = [];
   const loaded: LoadedFile[] = [];
+  const suspects = noSuspects();
   for (const input of inputs) {
     const one = loadOne(input, env);
     diagnostics.push(...one.diagnostics);
     if (one.loaded) loaded.push(one.loaded);
+    if (one.suspects) {
+      suspects.rules.push(...one.suspects.rules);
+      suspects.skipRules ||= one.suspects.skipRules;
+    }
   }
   const { config, errors } = mergeFiles(loaded);
   diagnostics.push(...errors);
   // Rules compare resources across files: with a file unread, they would report its resources
   // as missing. Its own problems come first; the rules run once every file loads.
-  if (loaded.length === inputs.length) for (const rule of RULES) diagnostics.push(...rule.check(config));
+  if (loaded.length === inputs.length && !suspects.skipRules) {
+    for (const rule of RULES) diagnostics.push(...rule.check(config).filter((d) => !isRuleFollowOn(d, suspects.rules)));
+  }
 
   // One problem per node and kind: a node shared through a YAML alias is reported once, where
   // it is written, not once for every place that uses it.

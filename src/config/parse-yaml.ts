@@ -1,24 +1,38 @@
 // Text -> YAML document -> plain data, keeping the document for positions. YAML problems
 // (syntax, tabs, duplicate keys, unknown aliases, alias bombs) become positioned diagnostics.
-import type { Alias, Document, Node, YAMLMap } from 'yaml';
+import type { Alias, Document, Node } from 'yaml';
 import type { Diagnostic } from '../model/diagnostics.js';
 import { parseFastYaml } from './fast-yaml.js';
 import { MAX_NESTING } from './fast-yaml-inline.js';
-import { isMergeKey, keyText, LightLocator, YamlLocator, type Locator } from './locate.js';
+import { noSuspects, type Suspects } from './follow-ons.js';
+import { LightLocator, YamlLocator, type Locator } from './locate.js';
 import { yamlLib } from './yaml-lib.js';
+import { checkStructure } from './yaml-structure.js';
 import { explainSyntaxErrors, tooDeepMessage, yamlMessage } from './yaml-syntax.js';
 
 /** Alias expansions allowed when building the data: generous for real files, fatal to alias bombs. */
 export const MAX_ALIAS_COUNT = 10_000;
 
 export type ParsedYaml =
-  /** `shared`: containers may be reached twice (YAML aliases), so never update them in place. */
-  | { ok: true; data: unknown; locator: Locator; empty: boolean; shared: boolean }
+  | {
+      ok: true;
+      data: unknown;
+      locator: Locator;
+      empty: boolean;
+      /** Containers may be reached twice (YAML aliases), so never update them in place. */
+      shared: boolean;
+      /** Problems of a well-formed document (duplicate keys...); `data` leaves out what they make unclear. */
+      errors: Diagnostic[];
+      suspects: Suspects;
+    }
   | { ok: false; errors: Diagnostic[] };
 
 export function parseYamlText(text: string, file: string): ParsedYaml {
   const light = parseFastYaml(text);
-  if (light) return { ok: true, data: light.root.value, locator: new LightLocator(file, text, light.root), empty: false, shared: light.shared };
+  if (light) {
+    const locator = new LightLocator(file, text, light.root);
+    return { ok: true, data: light.root.value, locator, empty: false, shared: light.shared, errors: [], suspects: noSuspects() };
+  }
   return parseWithYamlPackage(text, file);
 }
 
@@ -59,8 +73,7 @@ export function parseWithYamlPackage(text: string, file: string): ParsedYaml {
   const deep = findTooDeep(doc.contents);
   if (deep) return { ok: false, errors: [diag(deep, tooDeepMessage(), 'yaml-too-deep')] };
 
-  const structural = checkStructure(doc, locator, diag);
-  if (structural.errors.length > 0) return { ok: false, errors: structural.errors };
+  const structure = checkStructure(doc, locator, diag);
 
   let data: unknown;
   try {
@@ -69,9 +82,9 @@ export function parseWithYamlPackage(text: string, file: string): ParsedYaml {
     const message = /alias count/i.test((err as Error).message)
       ? `too many alias expansions (more than ${MAX_ALIAS_COUNT}); anchors that nest aliases multiply, simplify them`
       : `cannot read the YAML: ${(err as Error).message}`;
-    return { ok: false, errors: [diag(aliases.first ?? doc.contents, message, 'yaml-alias')] };
+    return { ok: false, errors: [...structure.errors, diag(aliases.first ?? doc.contents, message, 'yaml-alias')] };
   }
-  return { ok: true, data, locator, empty: doc.contents === null, shared: true };
+  return { ok: true, data, locator, empty: doc.contents === null, shared: true, errors: structure.errors, suspects: structure.suspects };
 }
 
 /** The first collection, in document order, nested deeper than MAX_NESTING (without recursing). */
@@ -107,71 +120,4 @@ function indexAliases(doc: Document): { targets: Map<Alias, Node | undefined>; f
     } else if (isNode(node) && node.anchor) anchors.set(node.anchor, node);
   });
   return { targets, first };
-}
-
-/** Duplicate keys, non-scalar keys, unknown aliases and bad merges, all at once. */
-function checkStructure(
-  doc: Document,
-  locator: YamlLocator,
-  diag: (node: unknown, message: string, code: string) => Diagnostic,
-): { errors: Diagnostic[] } {
-  const errors: Diagnostic[] = [];
-  const { visit } = yamlLib();
-  const pathOf = (ancestors: readonly unknown[]): string => describeKeyPath(ancestors);
-  for (const [alias, target] of locator.aliasTargets) {
-    if (target === undefined) errors.push(diag(alias, `alias *${alias.source} refers to no anchor &${alias.source} defined before it`, 'yaml-alias'));
-  }
-  visit(doc, {
-    Map(_key, map, ancestors) {
-      checkMap(map, pathOf(ancestors), { locator, diag, errors });
-    },
-  });
-  return { errors };
-}
-
-interface CheckContext {
-  locator: YamlLocator;
-  diag: (node: unknown, message: string, code: string) => Diagnostic;
-  errors: Diagnostic[];
-}
-
-function checkMap(map: YAMLMap, where: string, { locator, diag, errors }: CheckContext): void {
-  const seen = new Map<string, Node>();
-  const { isCollection, isMap, isSeq } = yamlLib();
-  for (const pair of map.items) {
-    if (isMergeKey(pair.key)) {
-      const value = locator.resolve(pair.value as Node | null);
-      const ok = isMap(value) || (isSeq(value) && value.items.every((i) => isMap(locator.resolve(i as Node))));
-      if (!ok) errors.push(diag(pair.value ?? pair.key, '`<<` merges a mapping: write `<<: *anchor` (or a list of anchors of mappings)', 'yaml-merge'));
-      continue;
-    }
-    const text = keyText(pair.key);
-    if (text === undefined || isCollection(pair.key)) {
-      errors.push(diag(pair.key, 'keys must be plain strings, not lists or mappings', 'yaml-key'));
-      continue;
-    }
-    const first = seen.get(text);
-    if (first) {
-      const firstLine = locator.positionOf(first).line;
-      const under = where === '' ? 'at the top level' : `under ${where}`;
-      errors.push(diag(pair.key, `duplicate key \`${text}\` ${under} (first defined on line ${firstLine})`, 'duplicate-key'));
-    } else seen.set(text, pair.key as Node);
-  }
-}
-
-/** Dotted path of a map from the visitor's ancestors (pairs carry the keys). */
-function describeKeyPath(ancestors: readonly unknown[]): string {
-  const { isSeq } = yamlLib();
-  const parts: string[] = [];
-  for (let i = 0; i < ancestors.length; i++) {
-    const node = ancestors[i];
-    if (isSeq(node)) {
-      const child = ancestors[i + 1];
-      const index = node.items.indexOf(child as never);
-      if (index >= 0) parts[parts.length - 1] = `${parts[parts.length - 1] ?? ''}[${index}]`;
-    } else if (node && typeof node === 'object' && 'key' in node && 'value' in node) {
-      parts.push(keyText((node as { key: unknown }).key) ?? '?');
-    }
-  }
-  return parts.join('.');
 }
