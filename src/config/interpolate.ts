@@ -11,6 +11,21 @@ export interface InterpolationProblem {
 
 const REFERENCE = /^env:([A-Za-z_][A-Za-z0-9_]*)$/;
 
+/**
+ * Stands in for a value whose interpolation failed once the schema has run: the rules read only
+ * strings, numbers and mappings, so they skip it instead of judging the empty text it left.
+ */
+export const UNRESOLVED: unique symbol = Symbol('interpolation failed');
+
+/** Replaces the value at each of `paths` with UNRESOLVED (in place). */
+export function markUnresolved(data: unknown, paths: ReadonlyArray<readonly PathSeg[]>): void {
+  for (const path of paths) {
+    let node = data;
+    for (const seg of path.slice(0, -1)) node = node !== null && typeof node === 'object' ? (node as Record<PathSeg, unknown>)[seg] : undefined;
+    if (path.length > 0 && node !== null && typeof node === 'object') (node as Record<PathSeg, unknown>)[path[path.length - 1]!] = UNRESOLVED;
+  }
+}
+
 function interpolateString(text: string, path: PathSeg[], env: NodeJS.ProcessEnv, problems: InterpolationProblem[]): string {
   const lead = path.length > 0 ? `${formatPath(path)}: ` : '';
   let out = '';

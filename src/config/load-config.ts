@@ -6,7 +6,7 @@ import type { DesiredState } from '../model/resources.js';
 import { buildDesiredState } from './build-desired.js';
 import { decodeConfigBytes } from './decode.js';
 import { isRuleFollowOn, isSchemaFollowOn, noSuspects, type Suspects } from './follow-ons.js';
-import { interpolateEnv } from './interpolate.js';
+import { interpolateEnv, markUnresolved } from './interpolate.js';
 import { mergeFiles, type LoadedFile } from './merge.js';
 import { formatPath } from './paths.js';
 import { parseYamlText } from './parse-yaml.js';
@@ -59,6 +59,7 @@ function loadOne(input: ConfigInput, env: NodeJS.ProcessEnv): LoadedOne {
     const d: Diagnostic = { severity: 'error', message: p.message, path: formatPath(p.path), source: locator.at(p.path, p.target), code: p.code };
     if (!failed.has(positionKey(d.source)) && !isSchemaFollowOn(d, suspects.schema)) diagnostics.push(d);
   }
+  markUnresolved(data, problems.map((p) => p.path));
   return { loaded: { file, locator, data }, diagnostics, suspects };
 }
 

@@ -207,6 +207,19 @@ describe('one problem, one message', () => {
     ]);
   });
 
+  it('a project_id whose variable is unset does not disagree with the other files', () => {
+    const result = loadConfigInputs(
+      [
+        { file: 'a.yaml', content: 'version: 1\nproject_id: ${env:DBFORM_TEST_UNSET}\n' },
+        { file: 'b.yaml', content: `${HEAD}services:\n  db: {}\n` },
+      ],
+      { env: {} },
+    );
+    expect(result.ok ? [] : result.errors.map(formatDiagnostic)).toEqual([
+      'a.yaml:2:13: project_id: environment variable DBFORM_TEST_UNSET is not set (used as ${env:DBFORM_TEST_UNSET})',
+    ]);
+  });
+
   it('a file that does not parse does not make the others look wrong', () => {
     const result = loadConfigInputs(
       [
