@@ -7,6 +7,7 @@ import { buildDesiredState } from './build-desired.js';
 import { decodeConfigBytes } from './decode.js';
 import { isRuleFollowOn, isSchemaFollowOn, noSuspects, type Suspects } from './follow-ons.js';
 import { interpolateEnv, markUnresolved } from './interpolate.js';
+import type { PathSeg } from './locate.js';
 import { mergeFiles, type LoadedFile } from './merge.js';
 import { formatPath } from './paths.js';
 import { parseYamlText } from './parse-yaml.js';
@@ -49,13 +50,16 @@ function loadOne(input: ConfigInput, env: NodeJS.ProcessEnv): LoadedOne {
   }
   const diagnostics: Diagnostic[] = [...parsed.errors];
   const { suspects } = parsed;
-  const { data, problems } = interpolateEnv(parsed.data, env, { inPlace: !parsed.shared });
+  const { data, problems, interpolated } = interpolateEnv(parsed.data, env, { inPlace: !parsed.shared });
   for (const p of problems) {
     diagnostics.push({ severity: 'error', message: p.message, path: formatPath(p.path), source: locator.at(p.path), code: p.code });
   }
   // A string whose interpolation failed is wrong only because of that: say it once.
   const failed = new Set(diagnostics.map((d) => positionKey(d.source)));
-  for (const p of translateSchemaErrors(findSchemaErrors(data), data)) {
+  // Found by position: a value used through an alias is interpolated (and recorded) once.
+  const byPosition = new Map(interpolated.map((i) => [positionKey(locator.at(i.path)), i]));
+  const writtenAs = (path: PathSeg[]) => (byPosition.size === 0 ? undefined : byPosition.get(positionKey(locator.at(path))));
+  for (const p of translateSchemaErrors(findSchemaErrors(data), data, writtenAs)) {
     const d: Diagnostic = { severity: 'error', message: p.message, path: formatPath(p.path), source: locator.at(p.path, p.target), code: p.code };
     if (!failed.has(positionKey(d.source)) && !isSchemaFollowOn(d, suspects.schema)) diagnostics.push(d);
   }

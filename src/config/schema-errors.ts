@@ -54,7 +54,10 @@ function dropShadowed(errors: readonly KeywordError[]): KeywordError[] {
   return errors.filter((e) => e.keyword === 'type' || e.keyword === 'anyOf' || !typed.has(e.instancePath));
 }
 
-export function translateSchemaErrors(errors: readonly KeywordError[], data: unknown): SchemaProblem[] {
+/** What a value was written as, when it read environment variables (see interpolate.ts). */
+export type WrittenAs = (path: PathSeg[]) => { written: string; emptyVariables: readonly string[] } | undefined;
+
+export function translateSchemaErrors(errors: readonly KeywordError[], data: unknown, writtenAs: WrittenAs = () => undefined): SchemaProblem[] {
   const kept = dropShadowed(resolveUnions(errors)).filter((e) => e.keyword !== 'propertyNames');
   const problems: SchemaProblem[] = [];
   const missing = new Map<string, { path: PathSeg[]; keys: string[] }>();
@@ -67,7 +70,7 @@ export function translateSchemaErrors(errors: readonly KeywordError[], data: unk
       missing.set(e.instancePath, entry);
       continue;
     }
-    problems.push(describeProblem(e, path));
+    problems.push(describeProblem(e, path, writtenAs(path)));
   }
   for (const { path, keys } of missing.values()) {
     problems.push(describeProblem({ keyword: 'required', instancePath: '', schemaPath: '', params: { keys } }, path));

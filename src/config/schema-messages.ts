@@ -241,7 +241,36 @@ function missingKeys(e: KeywordError, path: PathSeg[]): Problem {
   return { path, target: 'value', code: 'missing-key', message: `${prefix(path)}missing required ${noun} ${joinList(keys, 'and')}${where}${hint}` };
 }
 
-export function describeProblem(e: KeywordError, path: PathSeg[]): Problem {
+/** A number or boolean field given `${env:...}`: the text it gives can never be either. */
+function stringFromEnv(e: KeywordError, path: PathSeg[], written: string): Problem | undefined {
+  if (typeof e.data !== 'string') return undefined;
+  const field = String(last(path));
+  let needs: string | undefined;
+  if (e.keyword === 'type') {
+    const types = (Array.isArray(e.params.type) ? e.params.type : String(e.params.type).split(',')) as string[];
+    if (!types.includes('string')) needs = expectedTypes(types);
+  } else if (e.keyword === 'enum' && (field === 'cpu_millis' || field === 'memory_gbs')) {
+    needs = `a number (allowed cpu_millis/memory_gbs pairs are ${path.includes('replica_sets') ? DEDICATED_SIZES : SIZES})`;
+  } else if (e.keyword === 'const') needs = 'the number 1';
+  if (needs === undefined) return undefined;
+  const message = `${prefix(path)}${written} gives the string ${show(e.data)}, but ${field} needs ${needs}; \${env:...} always gives a string, so write the value itself`;
+  return { path, target: 'value', code: 'wrong-type', message };
+}
+
+const variableList = (names: readonly string[]): string =>
+  `${names.length === 1 ? 'environment variable' : 'environment variables'} ${joinList(names, 'and')} ${names.length === 1 ? 'is' : 'are'} set but empty`;
+
+/** `from`: what the value was written as when it read environment variables. */
+export function describeProblem(e: KeywordError, path: PathSeg[], from?: { written: string; emptyVariables: readonly string[] }): Problem {
+  const fromEnv = from === undefined ? undefined : stringFromEnv(e, path, from.written);
+  if (fromEnv) return fromEnv;
+  const problem = describeKeyword(e, path);
+  // An empty value from a variable: the variable is what to fix (CI gives "" for a missing secret).
+  if (from && e.data === '' && from.emptyVariables.length > 0) problem.message += `; ${variableList(from.emptyVariables)}`;
+  return problem;
+}
+
+function describeKeyword(e: KeywordError, path: PathSeg[]): Problem {
   switch (e.keyword) {
     case 'additionalProperties':
       return unknownKey(e, path);
