@@ -48,6 +48,13 @@ function resolveUnions(errors: readonly KeywordError[]): KeywordError[] {
   return errors.filter((e) => !dropped.has(e));
 }
 
+/**
+ * fork's PITR if/then/else and target_time's pattern are in the schema for editors; the loader
+ * reports both through rules/fork.ts, in its own words (and with the calendar checked).
+ */
+const isReportedByRules = (e: KeywordError): boolean =>
+  e.keyword === 'if' || /\/(then|else)\//.test(e.schemaPath) || (e.keyword === 'pattern' && e.instancePath.endsWith('/fork/target_time'));
+
 /** A wrong type says everything about a value: drop the other complaints about the same value. */
 function dropShadowed(errors: readonly KeywordError[]): KeywordError[] {
   const typed = new Set(errors.filter((e) => e.keyword === 'type' || e.keyword === 'anyOf').map((e) => e.instancePath));
@@ -58,7 +65,7 @@ function dropShadowed(errors: readonly KeywordError[]): KeywordError[] {
 export type WrittenAs = (path: PathSeg[]) => { written: string; emptyVariables: readonly string[] } | undefined;
 
 export function translateSchemaErrors(errors: readonly KeywordError[], data: unknown, writtenAs: WrittenAs = () => undefined): SchemaProblem[] {
-  const kept = dropShadowed(resolveUnions(errors)).filter((e) => e.keyword !== 'propertyNames');
+  const kept = dropShadowed(resolveUnions(errors)).filter((e) => e.keyword !== 'propertyNames' && !isReportedByRules(e));
   const problems: SchemaProblem[] = [];
   const missing = new Map<string, { path: PathSeg[]; keys: string[] }>();
   for (const e of kept) {

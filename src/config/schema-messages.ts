@@ -73,7 +73,7 @@ let rootSchema: Json | undefined;
 
 /** The schema of the mapping that holds `path`'s last key, following properties and unions. */
 function schemaOfParent(path: readonly PathSeg[]): Json | undefined {
-  let schema: Json | undefined = (rootSchema ??= buildConfigSchema());
+  let schema: Json | undefined = (rootSchema ??= buildConfigSchema({ forLoader: true }));
   for (const seg of path.slice(0, -1)) {
     if (!schema) return undefined;
     if (Array.isArray(schema.anyOf)) schema = (schema.anyOf as Json[]).find((b) => b.type === 'object' || b.type === 'array');
