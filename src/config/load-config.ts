@@ -1,6 +1,5 @@
 // The config loader: files -> bytes -> text -> YAML -> interpolated data -> schema -> merge ->
 // rules -> desired state. Every stage reports all it finds; nothing is thrown at the caller.
-import { readFile } from 'node:fs/promises';
 import type { Diagnostic, Result, SourceRef } from '../model/diagnostics.js';
 import type { DesiredState } from '../model/resources.js';
 import { buildDesiredState } from './build-desired.js';
@@ -11,19 +10,16 @@ import type { PathSeg } from './locate.js';
 import { mergeFiles, type LoadedFile } from './merge.js';
 import { formatPath } from './paths.js';
 import { parseYamlText } from './parse-yaml.js';
+import { readConfigFiles, type ConfigInput } from './read-files.js';
 import { RULES } from './rules/index.js';
 import { translateSchemaErrors } from './schema-errors.js';
 import { findSchemaErrors } from './validator.js';
 
+export type { ConfigInput } from './read-files.js';
+
 export interface LoadOptions {
   /** Environment for `${env:NAME}` (default: process.env). */
   env?: NodeJS.ProcessEnv;
-}
-
-/** A config file's content, already read. */
-export interface ConfigInput {
-  file: string;
-  content: string | Uint8Array;
 }
 
 interface LoadedOne {
@@ -123,29 +119,11 @@ export function loadConfigText(text: string | Uint8Array, fileName: string, opti
   return loadConfigInputs([{ file: fileName, content: text }], options);
 }
 
-async function readInput(file: string): Promise<ConfigInput | Diagnostic> {
-  try {
-    return { file, content: await readFile(file) };
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const reason =
-      code === 'ENOENT'
-        ? 'no such file (pass the config with -f PATH, or run dbform where dbform.yaml is)'
-        : code === 'EISDIR'
-          ? 'is a directory, not a config file'
-          : code === 'EACCES'
-            ? 'permission denied'
-            : (err as Error).message;
-    return { severity: 'error', message: `${file}: ${reason}`, code: code === 'ENOENT' ? 'file-not-found' : 'file-unreadable' };
-  }
-}
-
 /** Reads, validates and normalizes the config files (SPEC section 1), in the order given. */
 export async function loadConfig(files: string[], options: LoadOptions = {}): Promise<Result<DesiredState>> {
-  const read = await Promise.all(files.map(readInput));
-  const unreadable = read.filter((r): r is Diagnostic => 'severity' in r);
-  if (unreadable.length === read.length && read.length > 0) return { ok: false, errors: unreadable };
-  const result = loadConfigInputs(read.filter((r): r is ConfigInput => !('severity' in r)), options);
-  if (unreadable.length === 0) return result;
-  return { ok: false, errors: [...unreadable, ...(result.ok ? [] : result.errors)] };
+  const { inputs, problems } = await readConfigFiles(files);
+  if (inputs.length === 0 && problems.length > 0) return { ok: false, errors: problems };
+  const result = loadConfigInputs(inputs, options);
+  if (problems.length === 0) return result;
+  return { ok: false, errors: [...problems, ...(result.ok ? [] : result.errors)] };
 }
