@@ -27,6 +27,7 @@ interface Problem {
 
 type Json = Record<string, unknown>;
 
+const TARGET_TIME_EXAMPLE = 'an RFC 3339 time such as 2026-11-01T00:00:00Z';
 const KEY_RULE = 'keys start with a lowercase letter, then up to 62 lowercase letters, digits or hyphens';
 const SIZES = describeAllowedSizes();
 const DEDICATED_SIZES = SIZES.replace(', shared/shared', '');
@@ -116,13 +117,17 @@ function wrongType(e: KeywordError, path: PathSeg[]): Problem {
     const container = ['vpcs', 'services', 'replica_sets', 'peerings', 'moved'].includes(field);
     const hint = required
       ? `expected ${expected}`
-      : container
+      : field === 'target_time'
+        ? `give ${TARGET_TIME_EXAMPLE} (strategy PITR needs one; other strategies take none)`
+        : container
         ? `write ${types.includes('array') ? '[]' : '{}'} for none`
         : `give ${expected}, or remove \`${field}\` to leave it unmanaged`;
     return { path, target: 'value', code: 'null-not-allowed', message: `${prefix(path)}null is not allowed here; ${hint}` };
   }
   let hint = '';
-  if (types.includes('string') && (typeof v === 'number' || typeof v === 'boolean')) hint = `; put it in quotes: "${String(v)}"`;
+  // Quoting a Unix time or a bare date would only lead to the next error.
+  if (last(path) === 'target_time') hint = `; give ${TARGET_TIME_EXAMPLE}`;
+  else if (types.includes('string') && (typeof v === 'number' || typeof v === 'boolean')) hint = `; put it in quotes: "${String(v)}"`;
   else if (typeof v === 'string' && /^(yes|no|on|off|y|n)$/i.test(v) && types.includes('boolean')) {
     hint = `; YAML 1.2 reads ${v} as a string: write true or false`;
   } else if (typeof v === 'string' && /^(-?\d+(\.\d+)?|true|false)$/.test(v.trim())) hint = '; write it without quotes';
