@@ -10,6 +10,12 @@ export type LightNode =
   | { kind: 'seq'; offset: number; items: LightNode[]; value: unknown[] };
 
 export const BAIL = Symbol('outside the fast subset');
+
+/**
+ * Collections nested deeper than this are refused (a config needs fewer than ten levels): the
+ * readers here recurse, and a file of 20,000 `[` must get a diagnostic, not a stack overflow.
+ */
+export const MAX_NESTING = 100;
 export const bail = (): never => {
   throw BAIL;
 };
@@ -95,13 +101,13 @@ export function readKey(text: string, col: number): { key: string; valueCol: num
 }
 
 /** A value on one line: quoted, flow or plain. `start` is the offset of the line in the file. */
-export function readInline(text: string, p: number, start: number): { node: LightNode; end: number } {
+export function readInline(text: string, p: number, start: number, depth: number): { node: LightNode; end: number } {
   const c = text[p]!;
   if (c === '"' || c === "'") {
     const q = readQuoted(text, p);
     return { node: { kind: 'scalar', offset: start + p, value: q.value }, end: q.end };
   }
-  if (c === '[' || c === '{') return readFlow(text, p, start);
+  if (c === '[' || c === '{') return readFlow(text, p, start, depth + 1);
   if ('&*!|>%@`,]}#'.includes(c) || ('-?:'.includes(c) && (text[p + 1] === ' ' || p + 1 === text.length))) bail();
   const commentAt = text.indexOf(' #', p);
   const raw = (commentAt < 0 ? text.slice(p) : text.slice(p, commentAt)).trimEnd();
@@ -109,7 +115,8 @@ export function readInline(text: string, p: number, start: number): { node: Ligh
   return { node: { kind: 'scalar', offset: start + p, value: resolvePlain(raw) }, end: p + raw.length };
 }
 
-function readFlow(text: string, p: number, start: number): { node: LightNode; end: number } {
+function readFlow(text: string, p: number, start: number, depth: number): { node: LightNode; end: number } {
+  if (depth > MAX_NESTING) bail();
   const open = text[p]!;
   const close = open === '[' ? ']' : '}';
   const skip = (k: number) => {
@@ -127,12 +134,12 @@ function readFlow(text: string, p: number, start: number): { node: LightNode; en
         const keyAt = k;
         const entry = readKey(text, k) ?? bail();
         if (pairs.has(entry.key)) bail();
-        const item = readFlowValue(text, skip(entry.valueCol), start);
+        const item = readFlowValue(text, skip(entry.valueCol), start, depth);
         pairs.set(entry.key, { keyOffset: start + keyAt, value: item.node });
         value[entry.key] = item.node.value;
         k = skip(item.end);
       } else {
-        const item = readFlowValue(text, k, start);
+        const item = readFlowValue(text, k, start, depth);
         items.push(item.node);
         k = skip(item.end);
       }
@@ -151,14 +158,14 @@ function readFlow(text: string, p: number, start: number): { node: LightNode; en
   return { node, end: k };
 }
 
-function readFlowValue(text: string, k: number, start: number): { node: LightNode; end: number } {
+function readFlowValue(text: string, k: number, start: number, depth: number): { node: LightNode; end: number } {
   const c = text[k];
   if (c === undefined) return bail();
   if (c === '"' || c === "'") {
     const q = readQuoted(text, k);
     return { node: { kind: 'scalar', offset: start + k, value: q.value }, end: q.end };
   }
-  if (c === '[' || c === '{') return readFlow(text, k, start);
+  if (c === '[' || c === '{') return readFlow(text, k, start, depth + 1);
   const m = /^[^,[\]{}#:&*!|>%@`'"?\s-][^,[\]{}#:]*/.exec(text.slice(k)) ?? bail();
   const raw = m[0].trimEnd();
   const end = k + m[0].length;

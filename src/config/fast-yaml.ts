@@ -1,12 +1,13 @@
 // A fast reader for the subset of YAML that config files are written in: block mappings and
 // sequences, one-line scalars (plain, single- or double-quoted) and flow collections, comments,
-// and anchors, aliases and `<<` merges of whole values. The `yaml` package needs about a second,
-// cold, for a 1,000-service file; this reads it in a few tens of milliseconds. Anything outside
-// the subset (tags, block scalars, multi-line values, directives, tabs, duplicate keys, aliases
-// inside anchored values, any syntax error) returns undefined and the caller falls back to the
+// and anchors, aliases and `<<` merges of whole values, one leading `---` and one trailing `...`,
+// and tabs inside comments. The `yaml` package needs about a second, cold, for a 1,000-service
+// file; this reads it in a few tens of milliseconds. Anything outside the subset (tags, block
+// scalars, multi-line values, directives, other tabs, duplicate keys, aliases inside anchored
+// values, any syntax error) returns undefined and the caller falls back to the
 // `yaml` package, which also words the errors. A differential property test checks that both
 // give the same data and positions.
-import { BAIL, bail, readInline, readKey, type LightNode, type LightPairs } from './fast-yaml-inline.js';
+import { BAIL, bail, MAX_NESTING, readInline, readKey, type LightNode, type LightPairs } from './fast-yaml-inline.js';
 
 export type { LightNode } from './fast-yaml-inline.js';
 
@@ -14,9 +15,15 @@ interface Line {
   start: number;
   indent: number;
   text: string;
+  /** Column of the `#` that starts the line's comment, once the parser has read up to it. */
+  comment?: number;
 }
 
-const FORBIDDEN = /[\t\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFEFF\u2028\u2029]|\r(?!\n)/;
+/** Tabs are checked apart (only inside comments); these never are in the subset. */
+const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFEFF\u2028\u2029]|\r(?!\n)/;
+/** A document marker alone on its line, or followed by a comment. */
+const DOCUMENT_START = /^---(?: +#.*)?$/;
+const DOCUMENT_END = /^\.\.\.(?: +#.*)?$/;
 const ANCHOR = /[&*]([A-Za-z0-9_-]+)(?=$| )/y;
 /** The `yaml` package refuses more uses of one anchor than this (its maxAliasCount): let it say so. */
 const MAX_ALIAS_USES = 10_000;
@@ -27,6 +34,8 @@ class FastParser {
   /** Anchor name -> node, and the order its `&` was read in (document order: pre-order). */
   private readonly anchors = new Map<string, { node: LightNode; order: number }>();
   private anchorsRead = 0;
+  /** Block collections open around the current line (the yaml package reports a file too deep). */
+  private depth = 0;
   private readonly uses = new Map<LightNode, number>();
   /** Aliases read so far: an anchored value that contains one could multiply (alias bombs). */
   aliasCount = 0;
@@ -45,6 +54,7 @@ class FastParser {
   }
 
   parseDocument(): LightNode {
+    this.dropDocumentMarkers();
     this.skipBlank();
     const first = this.lines[this.i];
     if (!first || first.indent !== 0 || this.isSeqItem(first, 0)) bail();
@@ -52,6 +62,33 @@ class FastParser {
     this.skipBlank();
     if (this.i < this.lines.length) bail();
     return root;
+  }
+
+  /**
+   * A `---` before the content and a `...` after it mark one document: read them as blank lines.
+   * Any other marker (a second document) is left for skipBlank to refuse.
+   */
+  private dropDocumentMarkers(): void {
+    const isContent = (line: Line) => line.indent < line.text.length && line.text[line.indent] !== '#';
+    const first = this.lines.findIndex(isContent);
+    if (first < 0) return;
+    const blank = (k: number) => {
+      const line = this.lines[k]!;
+      this.lines[k] = { start: line.start, indent: 0, text: '' };
+    };
+    if (DOCUMENT_START.test(this.lines[first]!.text)) blank(first);
+    let last = this.lines.length - 1;
+    while (last > first && !isContent(this.lines[last]!)) last -= 1;
+    if (last > first && DOCUMENT_END.test(this.lines[last]!.text)) blank(last);
+  }
+
+  /** True when every tab of the file is inside a comment the parser read as one. */
+  tabsAreInComments(): boolean {
+    for (const line of this.lines) {
+      const tab = line.text.indexOf('\t');
+      if (tab >= 0 && (line.comment === undefined || tab < line.comment)) return false;
+    }
+    return true;
   }
 
   /** Skips blank and comment-only lines; refuses document markers and directives. */
@@ -63,6 +100,7 @@ class FastParser {
       if ((first === 45 && line.text.startsWith('---')) || (first === 46 && line.text.startsWith('...')) || first === 37) bail();
       const c = line.text.charCodeAt(line.indent);
       if (c === c && c !== 35) return; // neither blank (NaN past the end) nor a comment (#)
+      if (c === 35) line.comment = line.indent;
       this.i += 1;
     }
   }
@@ -77,6 +115,7 @@ class FastParser {
   }
 
   private parseMap(col: number): LightNode {
+    if (++this.depth > MAX_NESTING) bail();
     const offset = this.lines[this.i]!.start + col;
     const pairs: LightPairs = new Map();
     const merges: LightNode[] = [];
@@ -96,6 +135,7 @@ class FastParser {
       if (!next || next.indent < col) break;
       if (next.indent > col || this.isSeqItem(next, col)) bail();
     }
+    this.depth -= 1;
     return { kind: 'map', offset, pairs, merges, value };
   }
 
@@ -109,6 +149,7 @@ class FastParser {
   }
 
   private parseSeq(col: number): LightNode {
+    if (++this.depth > MAX_NESTING) bail();
     const offset = this.lines[this.i]!.start + col;
     const items: LightNode[] = [];
     for (;;) {
@@ -123,6 +164,7 @@ class FastParser {
       if (!next || next.indent < col || (next.indent === col && !this.isSeqItem(next, col))) break;
       if (next.indent > col) bail();
     }
+    this.depth -= 1;
     return { kind: 'seq', offset, items, value: items.map((n) => n.value) };
   }
 
@@ -143,6 +185,7 @@ class FastParser {
     if (line.text[p] === '*') return this.finishLine(line, p + this.readName(line, p).length + 1, col, this.readAlias(line, p));
     if (p >= line.text.length || line.text[p] === '#') {
       if (p < line.text.length && p === from) bail();
+      if (p < line.text.length) line.comment = p;
       this.i += 1;
       this.skipBlank();
       const next = this.lines[this.i];
@@ -151,7 +194,7 @@ class FastParser {
       // `key:` with nothing: null, positioned at the key by the locator.
       return { kind: 'scalar', offset: -1, value: null };
     }
-    const { node, end } = readInline(line.text, p, line.start);
+    const { node, end } = readInline(line.text, p, line.start, this.depth);
     return this.finishLine(line, end, col, node);
   }
 
@@ -172,7 +215,10 @@ class FastParser {
   /** After a one-line value: only a comment may follow, and no deeper line (a multi-line scalar). */
   private finishLine(line: Line, end: number, col: number, node: LightNode): LightNode {
     const rest = line.text.slice(end);
-    if (rest.trim() !== '' && !/^ +#/.test(rest)) bail();
+    if (rest.trim() !== '') {
+      if (!/^ +#/.test(rest)) bail();
+      line.comment = end + rest.indexOf('#');
+    }
     this.i += 1;
     this.skipBlank();
     const next = this.lines[this.i];
@@ -190,6 +236,7 @@ export function parseFastYaml(text: string): { root: LightNode; shared: boolean 
   try {
     const parser = new FastParser(text);
     const root = parser.parseDocument();
+    if (text.includes('\t') && !parser.tabsAreInComments()) return undefined;
     return { root, shared: parser.aliasCount > 0 };
   } catch (err) {
     if (err === BAIL) return undefined;

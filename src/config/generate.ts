@@ -33,7 +33,7 @@ export function renderSchemaJson(): string {
 /** Text of src/config/generated/config-validator.ts. */
 export function renderValidatorSource(): string {
   const ajv = new Ajv2020({ ...AJV_OPTIONS });
-  const validate = ajv.compile(buildConfigSchema());
+  const validate = ajv.compile(buildConfigSchema({ forLoader: true }));
   // The CommonJS module's default export is reached through `.default` under NodeNext typing.
   let code = standaloneCode.default(ajv, validate);
   // ajv emits require() for its runtime helpers even in ESM mode. The only one this schema

@@ -9,9 +9,31 @@ export interface InterpolationProblem {
   code: string;
 }
 
+/** A string value that read environment variables: what was written, and which variables were set but empty. */
+export interface Interpolated {
+  path: PathSeg[];
+  written: string;
+  emptyVariables: string[];
+}
+
 const REFERENCE = /^env:([A-Za-z_][A-Za-z0-9_]*)$/;
 
-function interpolateString(text: string, path: PathSeg[], env: NodeJS.ProcessEnv, problems: InterpolationProblem[]): string {
+/**
+ * Stands in for a value whose interpolation failed once the schema has run: the rules read only
+ * strings, numbers and mappings, so they skip it instead of judging the empty text it left.
+ */
+export const UNRESOLVED: unique symbol = Symbol('interpolation failed');
+
+/** Replaces the value at each of `paths` with UNRESOLVED (in place). */
+export function markUnresolved(data: unknown, paths: ReadonlyArray<readonly PathSeg[]>): void {
+  for (const path of paths) {
+    let node = data;
+    for (const seg of path.slice(0, -1)) node = node !== null && typeof node === 'object' ? (node as Record<PathSeg, unknown>)[seg] : undefined;
+    if (path.length > 0 && node !== null && typeof node === 'object') (node as Record<PathSeg, unknown>)[path[path.length - 1]!] = UNRESOLVED;
+  }
+}
+
+function interpolateString(text: string, path: PathSeg[], env: NodeJS.ProcessEnv, problems: InterpolationProblem[], read: string[]): string {
   const lead = path.length > 0 ? `${formatPath(path)}: ` : '';
   let out = '';
   let i = 0;
@@ -32,7 +54,7 @@ function interpolateString(text: string, path: PathSeg[], env: NodeJS.ProcessEnv
         problems.push({ path, code: 'interpolation', message: `${lead}\`\${${expression}}\` is not supported; write \${env:NAME} to read an environment variable, or $\${ for a literal \${` });
       } else if (value === undefined) {
         problems.push({ path, code: 'env-unset', message: `${lead}environment variable ${name} is not set (used as \${env:${name}})` });
-      }
+      } else read.push(name);
       out += value ?? '';
       i = end + 1;
     } else {
@@ -52,15 +74,24 @@ export function interpolateEnv(
   data: unknown,
   env: NodeJS.ProcessEnv,
   options: { inPlace?: boolean } = {},
-): { data: unknown; problems: InterpolationProblem[] } {
+): { data: unknown; problems: InterpolationProblem[]; interpolated: Interpolated[] } {
   const inPlace = options.inPlace === true;
   const problems: InterpolationProblem[] = [];
+  const interpolated: Interpolated[] = [];
+  const interpolate = (text: string): string => {
+    const [before, read] = [problems.length, [] as string[]];
+    const out = interpolateString(text, [...path], env, problems, read);
+    if (problems.length === before && read.length > 0) {
+      interpolated.push({ path: [...path], written: text, emptyVariables: [...new Set(read.filter((name) => env[name] === ''))] });
+    }
+    return out;
+  };
   // One path array, pushed and popped on the way down; copied only when a problem is found.
   const path: PathSeg[] = [];
   // A container reached again through an alias gets the same copy (and its problems once).
   const copies = new WeakMap<object, unknown>();
   const walk = (value: unknown): unknown => {
-    if (typeof value === 'string') return value.includes('${') ? interpolateString(value, [...path], env, problems) : value;
+    if (typeof value === 'string') return value.includes('${') ? interpolate(value) : value;
     if (value === null || typeof value !== 'object') return value;
     if (inPlace) return copyContainer(value);
     const seen = copies.get(value);
@@ -92,5 +123,5 @@ export function interpolateEnv(
     }
     return out;
   };
-  return { data: walk(data), problems };
+  return { data: walk(data), problems, interpolated };
 }

@@ -1,30 +1,34 @@
 // The config loader: files -> bytes -> text -> YAML -> interpolated data -> schema -> merge ->
 // rules -> desired state. Every stage reports all it finds; nothing is thrown at the caller.
-import { readFile } from 'node:fs/promises';
 import type { Diagnostic, Result, SourceRef } from '../model/diagnostics.js';
 import type { DesiredState } from '../model/resources.js';
 import { buildDesiredState } from './build-desired.js';
 import { decodeConfigBytes } from './decode.js';
-import { interpolateEnv } from './interpolate.js';
+import { isRuleFollowOn, isSchemaFollowOn, noSuspects, type Suspects } from './follow-ons.js';
+import { interpolateEnv, markUnresolved } from './interpolate.js';
+import type { PathSeg } from './locate.js';
 import { mergeFiles, type LoadedFile } from './merge.js';
 import { formatPath } from './paths.js';
 import { parseYamlText } from './parse-yaml.js';
+import { readConfigFiles, type ConfigInput } from './read-files.js';
 import { RULES } from './rules/index.js';
 import { translateSchemaErrors } from './schema-errors.js';
 import { findSchemaErrors } from './validator.js';
+
+export type { ConfigInput } from './read-files.js';
 
 export interface LoadOptions {
   /** Environment for `${env:NAME}` (default: process.env). */
   env?: NodeJS.ProcessEnv;
 }
 
-/** A config file's content, already read. */
-export interface ConfigInput {
-  file: string;
-  content: string | Uint8Array;
+interface LoadedOne {
+  loaded?: LoadedFile;
+  diagnostics: Diagnostic[];
+  suspects?: Suspects;
 }
 
-function loadOne(input: ConfigInput, env: NodeJS.ProcessEnv): { loaded?: LoadedFile; diagnostics: Diagnostic[] } {
+function loadOne(input: ConfigInput, env: NodeJS.ProcessEnv): LoadedOne {
   const { file } = input;
   let text: string;
   if (typeof input.content === 'string') text = input.content.replace(/^\uFEFF/, '');
@@ -40,18 +44,23 @@ function loadOne(input: ConfigInput, env: NodeJS.ProcessEnv): { loaded?: LoadedF
     const message = 'the file is empty; a config needs at least `version: 1` and `project_id: <your project ID>`';
     return { diagnostics: [{ severity: 'error', message, source: { file, line: 1, col: 1 }, code: 'empty-file' }] };
   }
-  const diagnostics: Diagnostic[] = [];
-  const { data, problems } = interpolateEnv(parsed.data, env, { inPlace: !parsed.shared });
+  const diagnostics: Diagnostic[] = [...parsed.errors];
+  const { suspects } = parsed;
+  const { data, problems, interpolated } = interpolateEnv(parsed.data, env, { inPlace: !parsed.shared });
   for (const p of problems) {
     diagnostics.push({ severity: 'error', message: p.message, path: formatPath(p.path), source: locator.at(p.path), code: p.code });
   }
   // A string whose interpolation failed is wrong only because of that: say it once.
   const failed = new Set(diagnostics.map((d) => positionKey(d.source)));
-  for (const p of translateSchemaErrors(findSchemaErrors(data), data)) {
-    const source = locator.at(p.path, p.target);
-    if (!failed.has(positionKey(source))) diagnostics.push({ severity: 'error', message: p.message, path: formatPath(p.path), source, code: p.code });
+  // Found by position: a value used through an alias is interpolated (and recorded) once.
+  const byPosition = new Map(interpolated.map((i) => [positionKey(locator.at(i.path)), i]));
+  const writtenAs = (path: PathSeg[]) => (byPosition.size === 0 ? undefined : byPosition.get(positionKey(locator.at(path))));
+  for (const p of translateSchemaErrors(findSchemaErrors(data), data, writtenAs)) {
+    const d: Diagnostic = { severity: 'error', message: p.message, path: formatPath(p.path), source: locator.at(p.path, p.target), code: p.code };
+    if (!failed.has(positionKey(d.source)) && !isSchemaFollowOn(d, suspects.schema)) diagnostics.push(d);
   }
-  return { loaded: { file, locator, data }, diagnostics };
+  markUnresolved(data, problems.map((p) => p.path));
+  return { loaded: { file, locator, data }, diagnostics, suspects };
 }
 
 const positionKey = (s: SourceRef | undefined) => (s ? `${s.file}:${s.line}:${s.col}` : '');
@@ -71,16 +80,23 @@ export function loadConfigInputs(inputs: readonly ConfigInput[], options: LoadOp
   const env = options.env ?? process.env;
   const diagnostics: Diagnostic[] = [];
   const loaded: LoadedFile[] = [];
+  const suspects = noSuspects();
   for (const input of inputs) {
     const one = loadOne(input, env);
     diagnostics.push(...one.diagnostics);
     if (one.loaded) loaded.push(one.loaded);
+    if (one.suspects) {
+      suspects.rules.push(...one.suspects.rules);
+      suspects.skipRules ||= one.suspects.skipRules;
+    }
   }
   const { config, errors } = mergeFiles(loaded);
   diagnostics.push(...errors);
   // Rules compare resources across files: with a file unread, they would report its resources
   // as missing. Its own problems come first; the rules run once every file loads.
-  if (loaded.length === inputs.length) for (const rule of RULES) diagnostics.push(...rule.check(config));
+  if (loaded.length === inputs.length && !suspects.skipRules) {
+    for (const rule of RULES) diagnostics.push(...rule.check(config).filter((d) => !isRuleFollowOn(d, suspects.rules)));
+  }
 
   // One problem per node and kind: a node shared through a YAML alias is reported once, where
   // it is written, not once for every place that uses it.
@@ -103,29 +119,11 @@ export function loadConfigText(text: string | Uint8Array, fileName: string, opti
   return loadConfigInputs([{ file: fileName, content: text }], options);
 }
 
-async function readInput(file: string): Promise<ConfigInput | Diagnostic> {
-  try {
-    return { file, content: await readFile(file) };
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const reason =
-      code === 'ENOENT'
-        ? 'no such file (pass the config with -f PATH, or run dbform where dbform.yaml is)'
-        : code === 'EISDIR'
-          ? 'is a directory, not a config file'
-          : code === 'EACCES'
-            ? 'permission denied'
-            : (err as Error).message;
-    return { severity: 'error', message: `${file}: ${reason}`, code: code === 'ENOENT' ? 'file-not-found' : 'file-unreadable' };
-  }
-}
-
 /** Reads, validates and normalizes the config files (SPEC section 1), in the order given. */
 export async function loadConfig(files: string[], options: LoadOptions = {}): Promise<Result<DesiredState>> {
-  const read = await Promise.all(files.map(readInput));
-  const unreadable = read.filter((r): r is Diagnostic => 'severity' in r);
-  if (unreadable.length === read.length && read.length > 0) return { ok: false, errors: unreadable };
-  const result = loadConfigInputs(read.filter((r): r is ConfigInput => !('severity' in r)), options);
-  if (unreadable.length === 0) return result;
-  return { ok: false, errors: [...unreadable, ...(result.ok ? [] : result.errors)] };
+  const { inputs, problems } = await readConfigFiles(files);
+  if (inputs.length === 0 && problems.length > 0) return { ok: false, errors: problems };
+  const result = loadConfigInputs(inputs, options);
+  if (problems.length === 0) return result;
+  return { ok: false, errors: [...problems, ...(result.ok ? [] : result.errors)] };
 }

@@ -45,7 +45,10 @@ export class YamlLocator implements Locator {
 
   positionOf(node: unknown): SourceRef {
     const range = (node as { range?: [number, number, number] } | undefined)?.range;
-    const offset = range ? range[0] : 0;
+    return this.positionAt(range ? range[0] : 0);
+  }
+
+  positionAt(offset: number): SourceRef {
     const { line, col } = this.lineCounter.linePos(offset);
     return { file: this.file, line, col };
   }

@@ -1,6 +1,7 @@
 // Several `-f` files make one config: their `vpcs` and `services` maps and `moved` lists merge;
 // a key defined in two files is an error naming both places; all files target one project.
 import type { Diagnostic, SourceRef } from '../model/diagnostics.js';
+import { UNRESOLVED } from './interpolate.js';
 import type { Locator, PathSeg, Target } from './locate.js';
 import { formatPath } from './paths.js';
 
@@ -80,7 +81,7 @@ function checkAgreement(field: 'project_id' | 'version', files: readonly LoadedF
   let agreed: { value: unknown; origin: Origin } | undefined;
   for (const file of files) {
     const data = file.data as Record<string, unknown>;
-    if (!(field in data)) continue;
+    if (!(field in data) || data[field] === UNRESOLVED) continue;
     const origin: Origin = { file: file.file, locator: file.locator, path: [] };
     if (!agreed) agreed = { value: data[field], origin };
     else if (data[field] !== agreed.value) {

@@ -1,33 +1,38 @@
 // Text -> YAML document -> plain data, keeping the document for positions. YAML problems
 // (syntax, tabs, duplicate keys, unknown aliases, alias bombs) become positioned diagnostics.
-import type { Alias, Document, Node, YAMLMap } from 'yaml';
+import type { Alias, Document, Node } from 'yaml';
 import type { Diagnostic } from '../model/diagnostics.js';
 import { parseFastYaml } from './fast-yaml.js';
-import { isMergeKey, keyText, LightLocator, YamlLocator, type Locator } from './locate.js';
+import { MAX_NESTING } from './fast-yaml-inline.js';
+import { noSuspects, type Suspects } from './follow-ons.js';
+import { LightLocator, YamlLocator, type Locator } from './locate.js';
 import { yamlLib } from './yaml-lib.js';
+import { checkStructure } from './yaml-structure.js';
+import { explainSyntaxErrors, tooDeepMessage, yamlMessage } from './yaml-syntax.js';
 
 /** Alias expansions allowed when building the data: generous for real files, fatal to alias bombs. */
 export const MAX_ALIAS_COUNT = 10_000;
 
 export type ParsedYaml =
-  /** `shared`: containers may be reached twice (YAML aliases), so never update them in place. */
-  | { ok: true; data: unknown; locator: Locator; empty: boolean; shared: boolean }
+  | {
+      ok: true;
+      data: unknown;
+      locator: Locator;
+      empty: boolean;
+      /** Containers may be reached twice (YAML aliases), so never update them in place. */
+      shared: boolean;
+      /** Problems of a well-formed document (duplicate keys...); `data` leaves out what they make unclear. */
+      errors: Diagnostic[];
+      suspects: Suspects;
+    }
   | { ok: false; errors: Diagnostic[] };
-
-const YAML_MESSAGES: Record<string, (message: string) => string> = {
-  TAB_AS_INDENT: () => 'a tab is used for indentation; YAML indents with spaces only',
-  MULTIPLE_DOCS: () => 'the file holds more than one YAML document (separated by ---); dbform reads one document per file',
-  TAG_RESOLVE_FAILED: (m) => `YAML tags such as ${m.replace(/^Unresolved tag: /, '')} are not supported; write plain values`,
-  BAD_DIRECTIVE: (m) => `${m}; dbform reads plain YAML 1.2`,
-};
-
-function yamlMessage(code: string, message: string): string {
-  return YAML_MESSAGES[code]?.(message) ?? `YAML syntax error: ${message}`;
-}
 
 export function parseYamlText(text: string, file: string): ParsedYaml {
   const light = parseFastYaml(text);
-  if (light) return { ok: true, data: light.root.value, locator: new LightLocator(file, text, light.root), empty: false, shared: light.shared };
+  if (light) {
+    const locator = new LightLocator(file, text, light.root);
+    return { ok: true, data: light.root.value, locator, empty: false, shared: light.shared, errors: [], suspects: noSuspects() };
+  }
   return parseWithYamlPackage(text, file);
 }
 
@@ -35,16 +40,18 @@ export function parseYamlText(text: string, file: string): ParsedYaml {
 export function parseWithYamlPackage(text: string, file: string): ParsedYaml {
   const { LineCounter, parseDocument } = yamlLib();
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, {
-    lineCounter,
-    // Duplicates are reported below with both positions; YAML 1.1 is refused so that `yes`,
-    // `on` and unquoted timestamps stay strings, as in YAML 1.2.
-    uniqueKeys: false,
-    prettyErrors: false,
-    merge: true,
-    schema: 'core',
-    version: '1.2',
-  });
+  const parse = (source: string, counter?: InstanceType<typeof LineCounter>) =>
+    parseDocument(source, {
+      lineCounter: counter,
+      // Duplicates are reported below with both positions; YAML 1.1 is refused so that `yes`,
+      // `on` and unquoted timestamps stay strings, as in YAML 1.2.
+      uniqueKeys: false,
+      prettyErrors: false,
+      merge: true,
+      schema: 'core',
+      version: '1.2',
+    });
+  const doc = parse(text, lineCounter);
   const locator = new YamlLocator(file, doc, lineCounter);
   const aliases = indexAliases(doc);
   locator.aliasTargets = aliases.targets;
@@ -56,14 +63,17 @@ export function parseWithYamlPackage(text: string, file: string): ParsedYaml {
   });
   const atOffset = (offset: number, message: string, code: string): Diagnostic => diag({ range: [offset] }, message, code);
 
-  const errors: Diagnostic[] = [
-    ...doc.errors.map((e) => atOffset(e.pos[0], yamlMessage(e.code, e.message), 'yaml-syntax')),
-    ...doc.warnings.map((e) => atOffset(e.pos[0], yamlMessage(e.code, e.message), 'yaml-syntax')),
-  ];
-  if (errors.length > 0) return { ok: false, errors };
+  if (doc.errors.length > 0) {
+    const problems = explainSyntaxErrors(text, doc.errors, (masked) => parse(masked).errors);
+    return { ok: false, errors: problems.map((p) => atOffset(p.offset, p.message, p.code)) };
+  }
+  const warnings = doc.warnings.map((e) => atOffset(e.pos[0], yamlMessage(e.code, e.message), 'yaml-syntax'));
+  if (warnings.length > 0) return { ok: false, errors: warnings };
 
-  const structural = checkStructure(doc, locator, diag);
-  if (structural.errors.length > 0) return { ok: false, errors: structural.errors };
+  const deep = findTooDeep(doc.contents);
+  if (deep) return { ok: false, errors: [diag(deep, tooDeepMessage(), 'yaml-too-deep')] };
+
+  const structure = checkStructure(doc, locator, diag);
 
   let data: unknown;
   try {
@@ -72,9 +82,26 @@ export function parseWithYamlPackage(text: string, file: string): ParsedYaml {
     const message = /alias count/i.test((err as Error).message)
       ? `too many alias expansions (more than ${MAX_ALIAS_COUNT}); anchors that nest aliases multiply, simplify them`
       : `cannot read the YAML: ${(err as Error).message}`;
-    return { ok: false, errors: [diag(aliases.first ?? doc.contents, message, 'yaml-alias')] };
+    return { ok: false, errors: [...structure.errors, diag(aliases.first ?? doc.contents, message, 'yaml-alias')] };
   }
-  return { ok: true, data, locator, empty: doc.contents === null, shared: true };
+  return { ok: true, data, locator, empty: doc.contents === null, shared: true, errors: structure.errors, suspects: structure.suspects };
+}
+
+/** The first collection, in document order, nested deeper than MAX_NESTING (without recursing). */
+function findTooDeep(root: unknown): Node | undefined {
+  const { isMap, isPair, isSeq } = yamlLib();
+  const stack: Array<[unknown, number]> = [[root, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (!isMap(node) && !isSeq(node)) continue;
+    if (depth > MAX_NESTING) return node;
+    for (let i = node.items.length - 1; i >= 0; i--) {
+      const item = node.items[i];
+      if (isPair(item)) stack.push([item.value, depth + 1], [item.key, depth + 1]);
+      else stack.push([item, depth + 1]);
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -93,71 +120,4 @@ function indexAliases(doc: Document): { targets: Map<Alias, Node | undefined>; f
     } else if (isNode(node) && node.anchor) anchors.set(node.anchor, node);
   });
   return { targets, first };
-}
-
-/** Duplicate keys, non-scalar keys, unknown aliases and bad merges, all at once. */
-function checkStructure(
-  doc: Document,
-  locator: YamlLocator,
-  diag: (node: unknown, message: string, code: string) => Diagnostic,
-): { errors: Diagnostic[] } {
-  const errors: Diagnostic[] = [];
-  const { visit } = yamlLib();
-  const pathOf = (ancestors: readonly unknown[]): string => describeKeyPath(ancestors);
-  for (const [alias, target] of locator.aliasTargets) {
-    if (target === undefined) errors.push(diag(alias, `alias *${alias.source} refers to no anchor &${alias.source} defined before it`, 'yaml-alias'));
-  }
-  visit(doc, {
-    Map(_key, map, ancestors) {
-      checkMap(map, pathOf(ancestors), { locator, diag, errors });
-    },
-  });
-  return { errors };
-}
-
-interface CheckContext {
-  locator: YamlLocator;
-  diag: (node: unknown, message: string, code: string) => Diagnostic;
-  errors: Diagnostic[];
-}
-
-function checkMap(map: YAMLMap, where: string, { locator, diag, errors }: CheckContext): void {
-  const seen = new Map<string, Node>();
-  const { isCollection, isMap, isSeq } = yamlLib();
-  for (const pair of map.items) {
-    if (isMergeKey(pair.key)) {
-      const value = locator.resolve(pair.value as Node | null);
-      const ok = isMap(value) || (isSeq(value) && value.items.every((i) => isMap(locator.resolve(i as Node))));
-      if (!ok) errors.push(diag(pair.value ?? pair.key, '`<<` merges a mapping: write `<<: *anchor` (or a list of anchors of mappings)', 'yaml-merge'));
-      continue;
-    }
-    const text = keyText(pair.key);
-    if (text === undefined || isCollection(pair.key)) {
-      errors.push(diag(pair.key, 'keys must be plain strings, not lists or mappings', 'yaml-key'));
-      continue;
-    }
-    const first = seen.get(text);
-    if (first) {
-      const firstLine = locator.positionOf(first).line;
-      const under = where === '' ? 'at the top level' : `under ${where}`;
-      errors.push(diag(pair.key, `duplicate key \`${text}\` ${under} (first defined on line ${firstLine})`, 'duplicate-key'));
-    } else seen.set(text, pair.key as Node);
-  }
-}
-
-/** Dotted path of a map from the visitor's ancestors (pairs carry the keys). */
-function describeKeyPath(ancestors: readonly unknown[]): string {
-  const { isSeq } = yamlLib();
-  const parts: string[] = [];
-  for (let i = 0; i < ancestors.length; i++) {
-    const node = ancestors[i];
-    if (isSeq(node)) {
-      const child = ancestors[i + 1];
-      const index = node.items.indexOf(child as never);
-      if (index >= 0) parts[parts.length - 1] = `${parts[parts.length - 1] ?? ''}[${index}]`;
-    } else if (node && typeof node === 'object' && 'key' in node && 'value' in node) {
-      parts.push(keyText((node as { key: unknown }).key) ?? '?');
-    }
-  }
-  return parts.join('.');
 }

@@ -24,6 +24,8 @@ function branchAccepts(branch: Record<string, unknown> | undefined, value: unkno
   return types.includes(actual) || (actual === 'integer' && types.includes('number'));
 }
 
+const isWithin = (pointer: string, parent: string): boolean => pointer === parent || pointer.startsWith(`${parent}/`);
+
 /**
  * Keeps, for each failed `anyOf`, only the errors of the branch whose type fits the value (a VPC
  * key that is not a valid key) or, when no branch fits, the `anyOf` error itself (a number
@@ -36,7 +38,8 @@ function resolveUnions(errors: readonly KeywordError[]): KeywordError[] {
     const branches = ((union.schema as unknown[]) ?? []) as Record<string, unknown>[];
     const fitting = branches.findIndex((b) => branchAccepts(b, union.data));
     for (const e of errors) {
-      if (!e.schemaPath.startsWith(`${union.schemaPath}/`)) continue;
+      // Every service shares one schemaPath: the instancePath tells whose union a branch error is.
+      if (!e.schemaPath.startsWith(`${union.schemaPath}/`) || !isWithin(e.instancePath, union.instancePath)) continue;
       const index = Number(e.schemaPath.slice(union.schemaPath.length + 1).split('/')[0]);
       if (index !== fitting) dropped.add(e);
     }
@@ -45,14 +48,24 @@ function resolveUnions(errors: readonly KeywordError[]): KeywordError[] {
   return errors.filter((e) => !dropped.has(e));
 }
 
+/**
+ * fork's PITR if/then/else and target_time's pattern are in the schema for editors; the loader
+ * reports both through rules/fork.ts, in its own words (and with the calendar checked).
+ */
+const isReportedByRules = (e: KeywordError): boolean =>
+  e.keyword === 'if' || /\/(then|else)\//.test(e.schemaPath) || (e.keyword === 'pattern' && e.instancePath.endsWith('/fork/target_time'));
+
 /** A wrong type says everything about a value: drop the other complaints about the same value. */
 function dropShadowed(errors: readonly KeywordError[]): KeywordError[] {
   const typed = new Set(errors.filter((e) => e.keyword === 'type' || e.keyword === 'anyOf').map((e) => e.instancePath));
   return errors.filter((e) => e.keyword === 'type' || e.keyword === 'anyOf' || !typed.has(e.instancePath));
 }
 
-export function translateSchemaErrors(errors: readonly KeywordError[], data: unknown): SchemaProblem[] {
-  const kept = dropShadowed(resolveUnions(errors)).filter((e) => e.keyword !== 'propertyNames');
+/** What a value was written as, when it read environment variables (see interpolate.ts). */
+export type WrittenAs = (path: PathSeg[]) => { written: string; emptyVariables: readonly string[] } | undefined;
+
+export function translateSchemaErrors(errors: readonly KeywordError[], data: unknown, writtenAs: WrittenAs = () => undefined): SchemaProblem[] {
+  const kept = dropShadowed(resolveUnions(errors)).filter((e) => e.keyword !== 'propertyNames' && !isReportedByRules(e));
   const problems: SchemaProblem[] = [];
   const missing = new Map<string, { path: PathSeg[]; keys: string[] }>();
   for (const e of kept) {
@@ -64,7 +77,7 @@ export function translateSchemaErrors(errors: readonly KeywordError[], data: unk
       missing.set(e.instancePath, entry);
       continue;
     }
-    problems.push(describeProblem(e, path));
+    problems.push(describeProblem(e, path, writtenAs(path)));
   }
   for (const { path, keys } of missing.values()) {
     problems.push(describeProblem({ keyword: 'required', instancePath: '', schemaPath: '', params: { keys } }, path));

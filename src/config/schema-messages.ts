@@ -27,6 +27,7 @@ interface Problem {
 
 type Json = Record<string, unknown>;
 
+const TARGET_TIME_EXAMPLE = 'an RFC 3339 time such as 2026-11-01T00:00:00Z';
 const KEY_RULE = 'keys start with a lowercase letter, then up to 62 lowercase letters, digits or hyphens';
 const SIZES = describeAllowedSizes();
 const DEDICATED_SIZES = SIZES.replace(', shared/shared', '');
@@ -73,7 +74,7 @@ let rootSchema: Json | undefined;
 
 /** The schema of the mapping that holds `path`'s last key, following properties and unions. */
 function schemaOfParent(path: readonly PathSeg[]): Json | undefined {
-  let schema: Json | undefined = (rootSchema ??= buildConfigSchema());
+  let schema: Json | undefined = (rootSchema ??= buildConfigSchema({ forLoader: true }));
   for (const seg of path.slice(0, -1)) {
     if (!schema) return undefined;
     if (Array.isArray(schema.anyOf)) schema = (schema.anyOf as Json[]).find((b) => b.type === 'object' || b.type === 'array');
@@ -116,13 +117,17 @@ function wrongType(e: KeywordError, path: PathSeg[]): Problem {
     const container = ['vpcs', 'services', 'replica_sets', 'peerings', 'moved'].includes(field);
     const hint = required
       ? `expected ${expected}`
-      : container
+      : field === 'target_time'
+        ? `give ${TARGET_TIME_EXAMPLE} (strategy PITR needs one; other strategies take none)`
+        : container
         ? `write ${types.includes('array') ? '[]' : '{}'} for none`
         : `give ${expected}, or remove \`${field}\` to leave it unmanaged`;
     return { path, target: 'value', code: 'null-not-allowed', message: `${prefix(path)}null is not allowed here; ${hint}` };
   }
   let hint = '';
-  if (types.includes('string') && (typeof v === 'number' || typeof v === 'boolean')) hint = `; put it in quotes: "${String(v)}"`;
+  // Quoting a Unix time or a bare date would only lead to the next error.
+  if (last(path) === 'target_time') hint = `; give ${TARGET_TIME_EXAMPLE}`;
+  else if (types.includes('string') && (typeof v === 'number' || typeof v === 'boolean')) hint = `; put it in quotes: "${String(v)}"`;
   else if (typeof v === 'string' && /^(yes|no|on|off|y|n)$/i.test(v) && types.includes('boolean')) {
     hint = `; YAML 1.2 reads ${v} as a string: write true or false`;
   } else if (typeof v === 'string' && /^(-?\d+(\.\d+)?|true|false)$/.test(v.trim())) hint = '; write it without quotes';
@@ -241,7 +246,36 @@ function missingKeys(e: KeywordError, path: PathSeg[]): Problem {
   return { path, target: 'value', code: 'missing-key', message: `${prefix(path)}missing required ${noun} ${joinList(keys, 'and')}${where}${hint}` };
 }
 
-export function describeProblem(e: KeywordError, path: PathSeg[]): Problem {
+/** A number or boolean field given `${env:...}`: the text it gives can never be either. */
+function stringFromEnv(e: KeywordError, path: PathSeg[], written: string): Problem | undefined {
+  if (typeof e.data !== 'string') return undefined;
+  const field = String(last(path));
+  let needs: string | undefined;
+  if (e.keyword === 'type') {
+    const types = (Array.isArray(e.params.type) ? e.params.type : String(e.params.type).split(',')) as string[];
+    if (!types.includes('string')) needs = expectedTypes(types);
+  } else if (e.keyword === 'enum' && (field === 'cpu_millis' || field === 'memory_gbs')) {
+    needs = `a number (allowed cpu_millis/memory_gbs pairs are ${path.includes('replica_sets') ? DEDICATED_SIZES : SIZES})`;
+  } else if (e.keyword === 'const') needs = 'the number 1';
+  if (needs === undefined) return undefined;
+  const message = `${prefix(path)}${written} gives the string ${show(e.data)}, but ${field} needs ${needs}; \${env:...} always gives a string, so write the value itself`;
+  return { path, target: 'value', code: 'wrong-type', message };
+}
+
+const variableList = (names: readonly string[]): string =>
+  `${names.length === 1 ? 'environment variable' : 'environment variables'} ${joinList(names, 'and')} ${names.length === 1 ? 'is' : 'are'} set but empty`;
+
+/** `from`: what the value was written as when it read environment variables. */
+export function describeProblem(e: KeywordError, path: PathSeg[], from?: { written: string; emptyVariables: readonly string[] }): Problem {
+  const fromEnv = from === undefined ? undefined : stringFromEnv(e, path, from.written);
+  if (fromEnv) return fromEnv;
+  const problem = describeKeyword(e, path);
+  // An empty value from a variable: the variable is what to fix (CI gives "" for a missing secret).
+  if (from && e.data === '' && from.emptyVariables.length > 0) problem.message += `; ${variableList(from.emptyVariables)}`;
+  return problem;
+}
+
+function describeKeyword(e: KeywordError, path: PathSeg[]): Problem {
   switch (e.keyword) {
     case 'additionalProperties':
       return unknownKey(e, path);

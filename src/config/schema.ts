@@ -1,6 +1,11 @@
 // The JSON Schema of dbform.yaml (SPEC section 1), written here once. The committed
 // schemas/dbform.schema.json and the precompiled validator are generated from it
 // (`npm run schema`) and compared to it by a golden test.
+//
+// The two differ in one way. Editors check the file as written, before interpolation, so the
+// committed schema lets a pattern field (cidr, region_code...) hold `${env:NAME}`. The loader
+// checks values after interpolation, where the only way to get `${env:` is a `$${` escape: its
+// validator keeps the patterns strict.
 import { ALLOWED_SERVICE_SIZES, describeAllowedSizes } from '../model/sizes.js';
 
 export const SCHEMA_ID = 'https://dbform.dev/schemas/dbform.schema.json';
@@ -11,6 +16,10 @@ export const REGION_REGEX = '^[a-z]{2}(-[a-z]+)+-[0-9]+$';
 export const ENV_NAME_REGEX = '^[A-Za-z_][A-Za-z0-9_]*$';
 /** The shape of a CIDR block; octet ranges and host bits are checked by rules/cidr.ts. */
 export const CIDR_SHAPE_REGEX = '^[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}$';
+/** The shape of an RFC 3339 date-time; the calendar and the ranges are checked by rules/fork.ts. */
+export const TARGET_TIME_REGEX = '^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$';
+/** A reference to an environment variable, as editors see it before interpolation. */
+const ENV_REFERENCE_REGEX = '\\$\\{env:[A-Za-z_][A-Za-z0-9_]*\\}';
 
 type Json = Record<string, unknown>;
 
@@ -159,10 +168,15 @@ const fork: Json = {
     },
     target_time: {
       type: 'string',
-      format: 'date-time',
+      // Not `format: date-time`: it allows a space for the T, and it would refuse ${env:NAME}.
+      pattern: TARGET_TIME_REGEX,
       description: 'Point in time to restore, RFC 3339 (e.g. 2026-11-01T00:00:00Z). Required with strategy PITR, not allowed otherwise.',
     },
   },
+  // For editors: the loader reports these through rules/fork.ts, with its own words.
+  if: { properties: { strategy: { const: 'PITR' } }, required: ['strategy'] },
+  then: { properties: { target_time: true }, required: ['target_time'] },
+  else: { properties: { target_time: false } },
 };
 
 const service: Json = {
@@ -241,8 +255,29 @@ const movedEntry: Json = {
   },
 };
 
-/** Builds the schema object; the single source of schemas/dbform.schema.json. */
-export function buildConfigSchema(): Json {
+/** A copy of `schema` whose patterns also accept a `${env:NAME}` reference (property names excepted). */
+function allowEnvReferences(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(allowEnvReferences);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'propertyNames') out[key] = value;
+    else if (key === 'pattern' && typeof value === 'string') out[key] = `${value}|${ENV_REFERENCE_REGEX}`;
+    else out[key] = allowEnvReferences(value);
+  }
+  return out;
+}
+
+/**
+ * Builds the schema object; the single source of schemas/dbform.schema.json (for editors) and
+ * of the loader's validator (`forLoader`: strict patterns, see the top of this file).
+ */
+export function buildConfigSchema(options: { forLoader?: boolean } = {}): Json {
+  const schema = buildLoaderSchema();
+  return options.forLoader ? schema : (allowEnvReferences(schema) as Json);
+}
+
+function buildLoaderSchema(): Json {
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: SCHEMA_ID,

@@ -28,8 +28,9 @@ function summaryLine(files: readonly string[], state: DesiredState): string {
   return `${files.join(', ')}: valid (${parts.join(', ')})`;
 }
 
-const diagnosticJson = (d: Diagnostic) => ({
-  file: d.source?.file ?? null,
+/** `fileOf`: the file of a diagnostic, also when it has no position (a missing file). */
+const diagnosticJson = (d: Diagnostic, fileOf: (d: Diagnostic) => string | undefined) => ({
+  file: fileOf(d) ?? null,
   line: d.source?.line ?? null,
   col: d.source?.col ?? null,
   message: d.message,
@@ -45,7 +46,7 @@ export function registerValidate(program: Command): void {
   addConfigOptions(cmd).action(
     action(async (opts: ValidateOptions) => {
       // The loader pulls in the YAML parser and the validator: load it only when validating.
-      const { loadConfig } = await import('../../config/index.js');
+      const { fileOf, loadConfig } = await import('../../config/index.js');
       const files = configFiles(opts);
       const result = await loadConfig(files);
       const all = result.ok ? result.warnings : result.errors;
@@ -53,7 +54,8 @@ export function registerValidate(program: Command): void {
       const warnings = all.filter((d) => d.severity === 'warning');
       if (opts.json) {
         const summary = result.ok ? { files, ...summarizeDesiredState(result.value) } : null;
-        const out = { valid: result.ok, errors: errors.map(diagnosticJson), warnings: warnings.map(diagnosticJson), summary };
+        const toJson = (d: Diagnostic) => diagnosticJson(d, fileOf);
+        const out = { valid: result.ok, errors: errors.map(toJson), warnings: warnings.map(toJson), summary };
         process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
         return result.ok ? 0 : 1;
       }

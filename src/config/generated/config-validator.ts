@@ -13,12 +13,13 @@ function ucs2length(str) {
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://dbform.dev/schemas/dbform.schema.json","title":"dbform configuration","description":"Cloud database infrastructure (VPCs, peerings, services, read replica sets) kept in version control by dbform. Any string may use ${env:NAME}; $${ writes a literal ${.","type":"object","additionalProperties":false,"required":["version","project_id"],"properties":{"version":{"const":1,"description":"Version of the file format; always 1."},"project_id":{"type":"string","minLength":1,"description":"ID of the cloud project all resources live in, e.g. ${env:DBFORM_PROJECT_ID}."},"vpcs":{"type":"object","description":"VPCs managed by dbform, by key (address vpc.<key>).","propertyNames":{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a VPC: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},"additionalProperties":{"type":"object","description":"A VPC managed by dbform (address vpc.<key>).","additionalProperties":false,"required":["cidr","region_code"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"description":"Name of the VPC in the cloud (1-128 characters). Optional; defaults to the key."},"cidr":{"type":"string","pattern":"^[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}$","description":"IPv4 block of the VPC as a.b.c.d/n with the host bits zero (e.g. 10.10.0.0/16). Must not overlap another VPC of the project. Changing it replaces the VPC."},"region_code":{"type":"string","pattern":"^[a-z]{2}(-[a-z]+)+-[0-9]+$","description":"Cloud region of the VPC, such as us-east-1. Changing it replaces the VPC."},"protect":{"type":"boolean","description":"When true, a plan that would delete or replace this VPC fails instead. Remembered in the lockfile: only an applied `protect: false` lifts it."},"peerings":{"type":"array","description":"Peering connections of this VPC, each identified by its peer_vpc_id (address peering.<vpcKey>.<peer_vpc_id>).","items":{"type":"object","description":"A VPC peering connection to a VPC of another cloud account. Its identity is peer_vpc_id; changing any field replaces it.","additionalProperties":false,"required":["peer_account_id","peer_region_code","peer_vpc_id"],"properties":{"peer_account_id":{"type":"string","minLength":1,"description":"Cloud account ID that owns the peer VPC: 12 digits, quoted so YAML keeps it a string (\"123456789012\")."},"peer_region_code":{"type":"string","pattern":"^[a-z]{2}(-[a-z]+)+-[0-9]+$","description":"Cloud region of the peer VPC, such as us-east-1."},"peer_vpc_id":{"type":"string","minLength":1,"description":"ID of the peer VPC in the other account (e.g. vpc-0a1b2c3d). Unique among the peerings of this VPC."}}}}}}},"services":{"type":"object","description":"Database services managed by dbform, by key (address service.<key>).","propertyNames":{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a service: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},"additionalProperties":{"type":"object","description":"A database service (address service.<key>). Fields left out are not managed: the API default applies at create and dbform never changes them.","additionalProperties":false,"dependentRequired":{"cpu_millis":["memory_gbs"],"memory_gbs":["cpu_millis"]},"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"description":"Name of the service in the cloud (1-128 characters). Optional; defaults to the key."},"addons":{"type":"array","description":"Extensions: time-series (service type TIMESERIESDB; without it POSTGRES) and ai. Changing them replaces the service.","items":{"enum":["time-series","ai"],"description":"time-series or ai."}},"region_code":{"type":"string","pattern":"^[a-z]{2}(-[a-z]+)+-[0-9]+$","description":"Cloud region of the service, such as us-east-1. Left out, the service chooses. Changing it replaces the service."},"cpu_millis":{"enum":[500,1000,2000,4000,8000,16000,32000,"shared"],"description":"CPU in millicores, given together with memory_gbs as an allowed pair (cpu_millis/memory_gbs): 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128, shared/shared."},"memory_gbs":{"enum":[2,4,8,16,32,64,128,"shared"],"description":"Memory in GB, given together with cpu_millis as an allowed pair (cpu_millis/memory_gbs): 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128, shared/shared."},"environment":{"enum":["DEV","PROD",null],"description":"Environment tag of the service: DEV or PROD. null manages it as DEV; leave it out to leave it unmanaged."},"ha":{"type":["object","null"],"description":"High-availability replicas. null means none (replicas 0, sync_replicas 0).","additionalProperties":false,"properties":{"replicas":{"type":"integer","minimum":0,"maximum":2,"description":"Number of HA replicas, 0-2 (default 0)."},"sync_replicas":{"type":"integer","minimum":0,"maximum":1,"description":"How many of the HA replicas are synchronous, 0-1 (default 0); 1 needs replicas: 2."}}},"pooler":{"type":["boolean","null"],"description":"Connection pooler of the service (port 6432): true enables it, false or null disables it; leave it out to leave it unmanaged."},"vpc":{"description":"VPC the service is attached to: a key under vpcs:, { id: \"<vpc id>\" } for a VPC dbform does not manage, or null to keep it detached. Leave it out to leave attachment unmanaged.","anyOf":[{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a VPC under vpcs:: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},{"type":"object","description":"A VPC that dbform does not manage, by its ID.","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","minLength":1,"description":"ID of the VPC (a digit string such as 1234567890)."}}},{"type":"null","description":"Detached from any VPC."}]},"paused":{"type":["boolean","null"],"description":"true stops the service, false or null keeps it running; leave it out to leave it unmanaged."},"password":{"type":"object","description":"Password of tsdbadmin, write-only: read from an environment variable at apply, never stored.","additionalProperties":false,"required":["from_env"],"properties":{"from_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","description":"Name of the environment variable that holds the password at apply time."},"version":{"type":"integer","minimum":1,"description":"Bump to rotate the password (default 1); the applied version is kept in the lockfile."}}},"protect":{"type":"boolean","description":"When true, a plan that would delete or replace this service fails instead. Remembered in the lockfile: only an applied `protect: false` lifts it."},"fork":{"type":"object","description":"Create this service as a fork of another one. Create-time only: ignored once the service exists.","additionalProperties":false,"required":["from","strategy"],"properties":{"from":{"description":"The service to fork: a key under services:, or { service_id: \"...\" } for any service by its ID.","anyOf":[{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a service under services:: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},{"type":"object","description":"Any service of the project, by its ID.","additionalProperties":false,"required":["service_id"],"properties":{"service_id":{"type":"string","minLength":1,"description":"ID of the parent service (10 lowercase letters or digits)."}}}]},"strategy":{"enum":["LAST_SNAPSHOT","NOW","PITR"],"description":"LAST_SNAPSHOT forks from the latest snapshot (fast), NOW takes a new snapshot (up to date), PITR restores to target_time."},"target_time":{"type":"string","format":"date-time","description":"Point in time to restore, RFC 3339 (e.g. 2026-11-01T00:00:00Z). Required with strategy PITR, not allowed otherwise."}}},"replica_sets":{"type":"object","description":"Read replica sets of this service, by key.","propertyNames":{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a replica set: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},"additionalProperties":{"type":"object","description":"A read replica set of the service (address replica_set.<serviceKey>.<key>).","additionalProperties":false,"required":["cpu_millis","memory_gbs","nodes"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"description":"Name of the replica set in the cloud (1-128 characters). Optional; defaults to the key."},"cpu_millis":{"enum":[500,1000,2000,4000,8000,16000,32000],"description":"CPU in millicores, given together with memory_gbs as an allowed pair (cpu_millis/memory_gbs): 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128."},"memory_gbs":{"enum":[2,4,8,16,32,64,128],"description":"Memory in GB, given together with cpu_millis as an allowed pair (cpu_millis/memory_gbs): 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128."},"nodes":{"type":"integer","minimum":1,"maximum":10,"description":"Number of nodes in the replica set, 1-10. Changing it replaces the replica set."},"pooler":{"type":["boolean","null"],"description":"Connection pooler of the replica set (port 6432): true enables it, false or null disables it; leave it out to leave it unmanaged."},"environment":{"enum":["DEV","PROD",null],"description":"Environment tag of the replica set: DEV or PROD. null manages it as DEV; leave it out to leave it unmanaged."},"protect":{"type":"boolean","description":"When true, a plan that would delete or replace this replica set fails instead. Remembered in the lockfile: only an applied `protect: false` lifts it."}}}}}}},"moved":{"type":"array","description":"Renamed addresses: each entry moves a lockfile binding from one address to another.","items":{"type":"object","description":"Declares that the resource once at `from` now lives at `to`: the plan rewrites the lockfile instead of deleting and creating.","additionalProperties":false,"required":["from","to"],"properties":{"from":{"type":"string","description":"The old address, e.g. service.old (no longer in the config)."},"to":{"type":"string","description":"The new address, e.g. service.new (defined in the config)."}}}}},"patternProperties":{"^x-":{"description":"Free-form extension, ignored by dbform: a place for YAML anchors shared by several resources."}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://dbform.dev/schemas/dbform.schema.json","title":"dbform configuration","description":"Cloud database infrastructure (VPCs, peerings, services, read replica sets) kept in version control by dbform. Any string may use ${env:NAME}; $${ writes a literal ${.","type":"object","additionalProperties":false,"required":["version","project_id"],"properties":{"version":{"const":1,"description":"Version of the file format; always 1."},"project_id":{"type":"string","minLength":1,"description":"ID of the cloud project all resources live in, e.g. ${env:DBFORM_PROJECT_ID}."},"vpcs":{"type":"object","description":"VPCs managed by dbform, by key (address vpc.<key>).","propertyNames":{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a VPC: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},"additionalProperties":{"type":"object","description":"A VPC managed by dbform (address vpc.<key>).","additionalProperties":false,"required":["cidr","region_code"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"description":"Name of the VPC in the cloud (1-128 characters). Optional; defaults to the key."},"cidr":{"type":"string","pattern":"^[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}$","description":"IPv4 block of the VPC as a.b.c.d/n with the host bits zero (e.g. 10.10.0.0/16). Must not overlap another VPC of the project. Changing it replaces the VPC."},"region_code":{"type":"string","pattern":"^[a-z]{2}(-[a-z]+)+-[0-9]+$","description":"Cloud region of the VPC, such as us-east-1. Changing it replaces the VPC."},"protect":{"type":"boolean","description":"When true, a plan that would delete or replace this VPC fails instead. Remembered in the lockfile: only an applied `protect: false` lifts it."},"peerings":{"type":"array","description":"Peering connections of this VPC, each identified by its peer_vpc_id (address peering.<vpcKey>.<peer_vpc_id>).","items":{"type":"object","description":"A VPC peering connection to a VPC of another cloud account. Its identity is peer_vpc_id; changing any field replaces it.","additionalProperties":false,"required":["peer_account_id","peer_region_code","peer_vpc_id"],"properties":{"peer_account_id":{"type":"string","minLength":1,"description":"Cloud account ID that owns the peer VPC: 12 digits, quoted so YAML keeps it a string (\"123456789012\")."},"peer_region_code":{"type":"string","pattern":"^[a-z]{2}(-[a-z]+)+-[0-9]+$","description":"Cloud region of the peer VPC, such as us-east-1."},"peer_vpc_id":{"type":"string","minLength":1,"description":"ID of the peer VPC in the other account (e.g. vpc-0a1b2c3d). Unique among the peerings of this VPC."}}}}}}},"services":{"type":"object","description":"Database services managed by dbform, by key (address service.<key>).","propertyNames":{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a service: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},"additionalProperties":{"type":"object","description":"A database service (address service.<key>). Fields left out are not managed: the API default applies at create and dbform never changes them.","additionalProperties":false,"dependentRequired":{"cpu_millis":["memory_gbs"],"memory_gbs":["cpu_millis"]},"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"description":"Name of the service in the cloud (1-128 characters). Optional; defaults to the key."},"addons":{"type":"array","description":"Extensions: time-series (service type TIMESERIESDB; without it POSTGRES) and ai. Changing them replaces the service.","items":{"enum":["time-series","ai"],"description":"time-series or ai."}},"region_code":{"type":"string","pattern":"^[a-z]{2}(-[a-z]+)+-[0-9]+$","description":"Cloud region of the service, such as us-east-1. Left out, the service chooses. Changing it replaces the service."},"cpu_millis":{"enum":[500,1000,2000,4000,8000,16000,32000,"shared"],"description":"CPU in millicores, given together with memory_gbs as an allowed pair (cpu_millis/memory_gbs): 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128, shared/shared."},"memory_gbs":{"enum":[2,4,8,16,32,64,128,"shared"],"description":"Memory in GB, given together with cpu_millis as an allowed pair (cpu_millis/memory_gbs): 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128, shared/shared."},"environment":{"enum":["DEV","PROD",null],"description":"Environment tag of the service: DEV or PROD. null manages it as DEV; leave it out to leave it unmanaged."},"ha":{"type":["object","null"],"description":"High-availability replicas. null means none (replicas 0, sync_replicas 0).","additionalProperties":false,"properties":{"replicas":{"type":"integer","minimum":0,"maximum":2,"description":"Number of HA replicas, 0-2 (default 0)."},"sync_replicas":{"type":"integer","minimum":0,"maximum":1,"description":"How many of the HA replicas are synchronous, 0-1 (default 0); 1 needs replicas: 2."}}},"pooler":{"type":["boolean","null"],"description":"Connection pooler of the service (port 6432): true enables it, false or null disables it; leave it out to leave it unmanaged."},"vpc":{"description":"VPC the service is attached to: a key under vpcs:, { id: \"<vpc id>\" } for a VPC dbform does not manage, or null to keep it detached. Leave it out to leave attachment unmanaged.","anyOf":[{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a VPC under vpcs:: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},{"type":"object","description":"A VPC that dbform does not manage, by its ID.","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","minLength":1,"description":"ID of the VPC (a digit string such as 1234567890)."}}},{"type":"null","description":"Detached from any VPC."}]},"paused":{"type":["boolean","null"],"description":"true stops the service, false or null keeps it running; leave it out to leave it unmanaged."},"password":{"type":"object","description":"Password of tsdbadmin, write-only: read from an environment variable at apply, never stored.","additionalProperties":false,"required":["from_env"],"properties":{"from_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","description":"Name of the environment variable that holds the password at apply time."},"version":{"type":"integer","minimum":1,"description":"Bump to rotate the password (default 1); the applied version is kept in the lockfile."}}},"protect":{"type":"boolean","description":"When true, a plan that would delete or replace this service fails instead. Remembered in the lockfile: only an applied `protect: false` lifts it."},"fork":{"type":"object","description":"Create this service as a fork of another one. Create-time only: ignored once the service exists.","additionalProperties":false,"required":["from","strategy"],"properties":{"from":{"description":"The service to fork: a key under services:, or { service_id: \"...\" } for any service by its ID.","anyOf":[{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a service under services:: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},{"type":"object","description":"Any service of the project, by its ID.","additionalProperties":false,"required":["service_id"],"properties":{"service_id":{"type":"string","minLength":1,"description":"ID of the parent service (10 lowercase letters or digits)."}}}]},"strategy":{"enum":["LAST_SNAPSHOT","NOW","PITR"],"description":"LAST_SNAPSHOT forks from the latest snapshot (fast), NOW takes a new snapshot (up to date), PITR restores to target_time."},"target_time":{"type":"string","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$","description":"Point in time to restore, RFC 3339 (e.g. 2026-11-01T00:00:00Z). Required with strategy PITR, not allowed otherwise."}},"if":{"properties":{"strategy":{"const":"PITR"}},"required":["strategy"]},"then":{"properties":{"target_time":true},"required":["target_time"]},"else":{"properties":{"target_time":false}}},"replica_sets":{"type":"object","description":"Read replica sets of this service, by key.","propertyNames":{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a replica set: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},"additionalProperties":{"type":"object","description":"A read replica set of the service (address replica_set.<serviceKey>.<key>).","additionalProperties":false,"required":["cpu_millis","memory_gbs","nodes"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"description":"Name of the replica set in the cloud (1-128 characters). Optional; defaults to the key."},"cpu_millis":{"enum":[500,1000,2000,4000,8000,16000,32000],"description":"CPU in millicores, given together with memory_gbs as an allowed pair (cpu_millis/memory_gbs): 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128."},"memory_gbs":{"enum":[2,4,8,16,32,64,128],"description":"Memory in GB, given together with cpu_millis as an allowed pair (cpu_millis/memory_gbs): 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128."},"nodes":{"type":"integer","minimum":1,"maximum":10,"description":"Number of nodes in the replica set, 1-10. Changing it replaces the replica set."},"pooler":{"type":["boolean","null"],"description":"Connection pooler of the replica set (port 6432): true enables it, false or null disables it; leave it out to leave it unmanaged."},"environment":{"enum":["DEV","PROD",null],"description":"Environment tag of the replica set: DEV or PROD. null manages it as DEV; leave it out to leave it unmanaged."},"protect":{"type":"boolean","description":"When true, a plan that would delete or replace this replica set fails instead. Remembered in the lockfile: only an applied `protect: false` lifts it."}}}}}}},"moved":{"type":"array","description":"Renamed addresses: each entry moves a lockfile binding from one address to another.","items":{"type":"object","description":"Declares that the resource once at `from` now lives at `to`: the plan rewrites the lockfile instead of deleting and creating.","additionalProperties":false,"required":["from","to"],"properties":{"from":{"type":"string","description":"The old address, e.g. service.old (no longer in the config)."},"to":{"type":"string","description":"The new address, e.g. service.new (defined in the config)."}}}}},"patternProperties":{"^x-":{"description":"Free-form extension, ignored by dbform: a place for YAML anchors shared by several resources."}}};
 const pattern4 = new RegExp("^x-", "u");
 const pattern5 = new RegExp("^[a-z][a-z0-9-]{0,62}$", "u");
 const pattern6 = new RegExp("^[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}$", "u");
 const pattern7 = new RegExp("^[a-z]{2}(-[a-z]+)+-[0-9]+$", "u");
 const pattern12 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
+const pattern14 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$", "u");
 const func1 = { default: ucs2length }.default;
 const func6 = Object.prototype.hasOwnProperty;
 
@@ -981,9 +982,13 @@ errors++;
 }
 if(data14.fork !== undefined){
 let data33 = data14.fork;
+const _errs83 = errors;
+let valid16 = true;
+const _errs84 = errors;
 if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
-if(data33.from === undefined){
-const err75 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema31.properties.services.additionalProperties.properties.fork.required,parentSchema:schema31.properties.services.additionalProperties.properties.fork,data:data33};
+let missing0;
+if((data33.strategy === undefined) && (missing0 = "strategy")){
+const err75 = {};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -992,8 +997,10 @@ vErrors.push(err75);
 }
 errors++;
 }
-if(data33.strategy === undefined){
-const err76 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/required",keyword:"required",params:{missingProperty: "strategy"},message:"must have required property '"+"strategy"+"'",schema:schema31.properties.services.additionalProperties.properties.fork.required,parentSchema:schema31.properties.services.additionalProperties.properties.fork,data:data33};
+else {
+if(data33.strategy !== undefined){
+if("PITR" !== data33.strategy){
+const err76 = {};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1002,9 +1009,25 @@ vErrors.push(err76);
 }
 errors++;
 }
-for(const key11 in data33){
-if(!(((key11 === "from") || (key11 === "strategy")) || (key11 === "target_time"))){
-const err77 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.fork,data:data33};
+}
+}
+}
+var _valid1 = _errs84 === errors;
+errors = _errs83;
+if(vErrors !== null){
+if(_errs83){
+vErrors.length = _errs83;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause0;
+if(_valid1){
+const _errs86 = errors;
+if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
+if(data33.target_time === undefined){
+const err77 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/then/required",keyword:"required",params:{missingProperty: "target_time"},message:"must have required property '"+"target_time"+"'",schema:schema31.properties.services.additionalProperties.properties.fork.then.required,parentSchema:schema31.properties.services.additionalProperties.properties.fork.then,data:data33};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1014,14 +1037,20 @@ vErrors.push(err77);
 errors++;
 }
 }
-if(data33.from !== undefined){
-let data34 = data33.from;
-const _errs85 = errors;
-let valid17 = false;
-const _errs86 = errors;
-if(typeof data34 === "string"){
-if(!pattern5.test(data34)){
-const err78 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,62}$"+"\"",schema:"^[a-z][a-z0-9-]{0,62}$",parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[0],data:data34};
+var _valid1 = _errs86 === errors;
+valid16 = _valid1;
+if(valid16){
+var props1 = {};
+props1.target_time = true;
+props1.strategy = true;
+}
+ifClause0 = "then";
+}
+else {
+const _errs87 = errors;
+if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
+if(data33.target_time !== undefined){
+const err78 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/target_time",schemaPath:"#/properties/services/additionalProperties/properties/fork/else/properties/target_time/false schema",keyword:"false schema",params:{},message:"boolean schema is false",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.fork.else.properties.target_time,data:data33.target_time};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1031,8 +1060,18 @@ vErrors.push(err78);
 errors++;
 }
 }
-else {
-const err79 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[0].type,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[0],data:data34};
+var _valid1 = _errs87 === errors;
+valid16 = _valid1;
+if(valid16){
+if(props1 !== true){
+props1 = props1 || {};
+props1.target_time = true;
+}
+}
+ifClause0 = "else";
+}
+if(!valid16){
+const err79 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema31.properties.services.additionalProperties.properties.fork.if,parentSchema:schema31.properties.services.additionalProperties.properties.fork,data:data33};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1041,12 +1080,9 @@ vErrors.push(err79);
 }
 errors++;
 }
-var _valid1 = _errs86 === errors;
-valid17 = valid17 || _valid1;
-const _errs88 = errors;
-if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
-if(data34.service_id === undefined){
-const err80 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/required",keyword:"required",params:{missingProperty: "service_id"},message:"must have required property '"+"service_id"+"'",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].required,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1],data:data34};
+if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
+if(data33.from === undefined){
+const err80 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema31.properties.services.additionalProperties.properties.fork.required,parentSchema:schema31.properties.services.additionalProperties.properties.fork,data:data33};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1055,9 +1091,8 @@ vErrors.push(err80);
 }
 errors++;
 }
-for(const key12 in data34){
-if(!(key12 === "service_id")){
-const err81 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1],data:data34};
+if(data33.strategy === undefined){
+const err81 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/required",keyword:"required",params:{missingProperty: "strategy"},message:"must have required property '"+"strategy"+"'",schema:schema31.properties.services.additionalProperties.properties.fork.required,parentSchema:schema31.properties.services.additionalProperties.properties.fork,data:data33};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1066,12 +1101,9 @@ vErrors.push(err81);
 }
 errors++;
 }
-}
-if(data34.service_id !== undefined){
-let data35 = data34.service_id;
-if(typeof data35 === "string"){
-if(func1(data35) < 1){
-const err82 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from/service_id",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/properties/service_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].properties.service_id,data:data35};
+for(const key11 in data33){
+if(!(((key11 === "from") || (key11 === "strategy")) || (key11 === "target_time"))){
+const err82 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.fork,data:data33};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1081,8 +1113,14 @@ vErrors.push(err82);
 errors++;
 }
 }
-else {
-const err83 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from/service_id",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/properties/service_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].properties.service_id.type,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].properties.service_id,data:data35};
+if(data33.from !== undefined){
+let data36 = data33.from;
+const _errs90 = errors;
+let valid20 = false;
+const _errs91 = errors;
+if(typeof data36 === "string"){
+if(!pattern5.test(data36)){
+const err83 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,62}$"+"\"",schema:"^[a-z][a-z0-9-]{0,62}$",parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[0],data:data36};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1092,9 +1130,8 @@ vErrors.push(err83);
 errors++;
 }
 }
-}
 else {
-const err84 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].type,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1],data:data34};
+const err84 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[0].type,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[0],data:data36};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1103,10 +1140,12 @@ vErrors.push(err84);
 }
 errors++;
 }
-var _valid1 = _errs88 === errors;
-valid17 = valid17 || _valid1;
-if(!valid17){
-const err85 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from,data:data34};
+var _valid2 = _errs91 === errors;
+valid20 = valid20 || _valid2;
+const _errs93 = errors;
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+if(data36.service_id === undefined){
+const err85 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/required",keyword:"required",params:{missingProperty: "service_id"},message:"must have required property '"+"service_id"+"'",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].required,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1],data:data36};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1115,22 +1154,9 @@ vErrors.push(err85);
 }
 errors++;
 }
-else {
-errors = _errs85;
-if(vErrors !== null){
-if(_errs85){
-vErrors.length = _errs85;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data33.strategy !== undefined){
-let data36 = data33.strategy;
-if(!(((data36 === "LAST_SNAPSHOT") || (data36 === "NOW")) || (data36 === "PITR"))){
-const err86 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/strategy",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/strategy/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.fork.properties.strategy.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.fork.properties.strategy.enum,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.strategy,data:data36};
+for(const key12 in data36){
+if(!(key12 === "service_id")){
+const err86 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1],data:data36};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1140,10 +1166,11 @@ vErrors.push(err86);
 errors++;
 }
 }
-if(data33.target_time !== undefined){
-let data37 = data33.target_time;
-if(!(typeof data37 === "string")){
-const err87 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/target_time",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/target_time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.fork.properties.target_time.type,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.target_time,data:data37};
+if(data36.service_id !== undefined){
+let data37 = data36.service_id;
+if(typeof data37 === "string"){
+if(func1(data37) < 1){
+const err87 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from/service_id",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/properties/service_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].properties.service_id,data:data37};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1153,9 +1180,8 @@ vErrors.push(err87);
 errors++;
 }
 }
-}
 else {
-const err88 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.fork.type,parentSchema:schema31.properties.services.additionalProperties.properties.fork,data:data33};
+const err88 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from/service_id",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/properties/service_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].properties.service_id.type,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].properties.service_id,data:data37};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1165,14 +1191,9 @@ vErrors.push(err88);
 errors++;
 }
 }
-if(data14.replica_sets !== undefined){
-let data38 = data14.replica_sets;
-if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
-for(const key13 in data38){
-const _errs98 = errors;
-if(typeof key13 === "string"){
-if(!pattern5.test(key13)){
-const err89 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,62}$"+"\"",schema:"^[a-z][a-z0-9-]{0,62}$",parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.propertyNames,data:key13,propertyName:key13};
+}
+else {
+const err89 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].type,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1],data:data36};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1181,9 +1202,10 @@ vErrors.push(err89);
 }
 errors++;
 }
-}
-else {
-const err90 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.replica_sets.propertyNames.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.propertyNames,data:key13,propertyName:key13};
+var _valid2 = _errs93 === errors;
+valid20 = valid20 || _valid2;
+if(!valid20){
+const err90 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from,data:data36};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1192,9 +1214,22 @@ vErrors.push(err90);
 }
 errors++;
 }
-var valid19 = _errs98 === errors;
-if(!valid19){
-const err91 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/propertyNames",keyword:"propertyNames",params:{propertyName: key13},message:"property name must be valid",schema:schema31.properties.services.additionalProperties.properties.replica_sets.propertyNames,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets,data:data38};
+else {
+errors = _errs90;
+if(vErrors !== null){
+if(_errs90){
+vErrors.length = _errs90;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data33.strategy !== undefined){
+let data38 = data33.strategy;
+if(!(((data38 === "LAST_SNAPSHOT") || (data38 === "NOW")) || (data38 === "PITR"))){
+const err91 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/strategy",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/strategy/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.fork.properties.strategy.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.fork.properties.strategy.enum,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.strategy,data:data38};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1204,11 +1239,11 @@ vErrors.push(err91);
 errors++;
 }
 }
-for(const key14 in data38){
-let data39 = data38[key14];
-if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
-if(data39.cpu_millis === undefined){
-const err92 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/required",keyword:"required",params:{missingProperty: "cpu_millis"},message:"must have required property '"+"cpu_millis"+"'",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.required,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data39};
+if(data33.target_time !== undefined){
+let data39 = data33.target_time;
+if(typeof data39 === "string"){
+if(!pattern14.test(data39)){
+const err92 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/target_time",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/target_time/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$"+"\"",schema:"^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$",parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.target_time,data:data39};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1217,8 +1252,9 @@ vErrors.push(err92);
 }
 errors++;
 }
-if(data39.memory_gbs === undefined){
-const err93 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/required",keyword:"required",params:{missingProperty: "memory_gbs"},message:"must have required property '"+"memory_gbs"+"'",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.required,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data39};
+}
+else {
+const err93 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/target_time",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/target_time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.fork.properties.target_time.type,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.target_time,data:data39};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1227,8 +1263,10 @@ vErrors.push(err93);
 }
 errors++;
 }
-if(data39.nodes === undefined){
-const err94 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/required",keyword:"required",params:{missingProperty: "nodes"},message:"must have required property '"+"nodes"+"'",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.required,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data39};
+}
+}
+else {
+const err94 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.fork.type,parentSchema:schema31.properties.services.additionalProperties.properties.fork,data:data33};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1237,9 +1275,15 @@ vErrors.push(err94);
 }
 errors++;
 }
-for(const key15 in data39){
-if(!(((((((key15 === "name") || (key15 === "cpu_millis")) || (key15 === "memory_gbs")) || (key15 === "nodes")) || (key15 === "pooler")) || (key15 === "environment")) || (key15 === "protect"))){
-const err95 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data39};
+}
+if(data14.replica_sets !== undefined){
+let data40 = data14.replica_sets;
+if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
+for(const key13 in data40){
+const _errs103 = errors;
+if(typeof key13 === "string"){
+if(!pattern5.test(key13)){
+const err95 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,62}$"+"\"",schema:"^[a-z][a-z0-9-]{0,62}$",parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.propertyNames,data:key13,propertyName:key13};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1249,11 +1293,8 @@ vErrors.push(err95);
 errors++;
 }
 }
-if(data39.name !== undefined){
-let data40 = data39.name;
-if(typeof data40 === "string"){
-if(func1(data40) > 128){
-const err96 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/name/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.name,data:data40};
+else {
+const err96 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.replica_sets.propertyNames.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.propertyNames,data:key13,propertyName:key13};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1262,8 +1303,9 @@ vErrors.push(err96);
 }
 errors++;
 }
-if(func1(data40) < 1){
-const err97 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.name,data:data40};
+var valid22 = _errs103 === errors;
+if(!valid22){
+const err97 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/propertyNames",keyword:"propertyNames",params:{propertyName: key13},message:"property name must be valid",schema:schema31.properties.services.additionalProperties.properties.replica_sets.propertyNames,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets,data:data40};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1273,8 +1315,11 @@ vErrors.push(err97);
 errors++;
 }
 }
-else {
-const err98 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.name.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.name,data:data40};
+for(const key14 in data40){
+let data41 = data40[key14];
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+if(data41.cpu_millis === undefined){
+const err98 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/required",keyword:"required",params:{missingProperty: "cpu_millis"},message:"must have required property '"+"cpu_millis"+"'",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.required,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data41};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1283,11 +1328,8 @@ vErrors.push(err98);
 }
 errors++;
 }
-}
-if(data39.cpu_millis !== undefined){
-let data41 = data39.cpu_millis;
-if(!(((((((data41 === 500) || (data41 === 1000)) || (data41 === 2000)) || (data41 === 4000)) || (data41 === 8000)) || (data41 === 16000)) || (data41 === 32000))){
-const err99 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/cpu_millis",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/cpu_millis/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.cpu_millis.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.cpu_millis.enum,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.cpu_millis,data:data41};
+if(data41.memory_gbs === undefined){
+const err99 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/required",keyword:"required",params:{missingProperty: "memory_gbs"},message:"must have required property '"+"memory_gbs"+"'",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.required,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data41};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1296,11 +1338,8 @@ vErrors.push(err99);
 }
 errors++;
 }
-}
-if(data39.memory_gbs !== undefined){
-let data42 = data39.memory_gbs;
-if(!(((((((data42 === 2) || (data42 === 4)) || (data42 === 8)) || (data42 === 16)) || (data42 === 32)) || (data42 === 64)) || (data42 === 128))){
-const err100 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/memory_gbs",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/memory_gbs/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.memory_gbs.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.memory_gbs.enum,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.memory_gbs,data:data42};
+if(data41.nodes === undefined){
+const err100 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/required",keyword:"required",params:{missingProperty: "nodes"},message:"must have required property '"+"nodes"+"'",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.required,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data41};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1309,11 +1348,9 @@ vErrors.push(err100);
 }
 errors++;
 }
-}
-if(data39.nodes !== undefined){
-let data43 = data39.nodes;
-if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
-const err101 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/nodes",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/nodes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.nodes.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.nodes,data:data43};
+for(const key15 in data41){
+if(!(((((((key15 === "name") || (key15 === "cpu_millis")) || (key15 === "memory_gbs")) || (key15 === "nodes")) || (key15 === "pooler")) || (key15 === "environment")) || (key15 === "protect"))){
+const err101 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data41};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1322,9 +1359,12 @@ vErrors.push(err101);
 }
 errors++;
 }
-if((typeof data43 == "number") && (isFinite(data43))){
-if(data43 > 10 || isNaN(data43)){
-const err102 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/nodes",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/nodes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10",schema:10,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.nodes,data:data43};
+}
+if(data41.name !== undefined){
+let data42 = data41.name;
+if(typeof data42 === "string"){
+if(func1(data42) > 128){
+const err102 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/name/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.name,data:data42};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1333,8 +1373,8 @@ vErrors.push(err102);
 }
 errors++;
 }
-if(data43 < 1 || isNaN(data43)){
-const err103 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/nodes",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/nodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.nodes,data:data43};
+if(func1(data42) < 1){
+const err103 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.name,data:data42};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1344,11 +1384,8 @@ vErrors.push(err103);
 errors++;
 }
 }
-}
-if(data39.pooler !== undefined){
-let data44 = data39.pooler;
-if((typeof data44 !== "boolean") && (data44 !== null)){
-const err104 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/pooler",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/pooler/type",keyword:"type",params:{type: schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.pooler.type},message:"must be boolean,null",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.pooler.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.pooler,data:data44};
+else {
+const err104 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.name.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.name,data:data42};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1358,10 +1395,10 @@ vErrors.push(err104);
 errors++;
 }
 }
-if(data39.environment !== undefined){
-let data45 = data39.environment;
-if(!(((data45 === "DEV") || (data45 === "PROD")) || (data45 === null))){
-const err105 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/environment",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/environment/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.environment.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.environment.enum,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.environment,data:data45};
+if(data41.cpu_millis !== undefined){
+let data43 = data41.cpu_millis;
+if(!(((((((data43 === 500) || (data43 === 1000)) || (data43 === 2000)) || (data43 === 4000)) || (data43 === 8000)) || (data43 === 16000)) || (data43 === 32000))){
+const err105 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/cpu_millis",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/cpu_millis/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.cpu_millis.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.cpu_millis.enum,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.cpu_millis,data:data43};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1371,10 +1408,10 @@ vErrors.push(err105);
 errors++;
 }
 }
-if(data39.protect !== undefined){
-let data46 = data39.protect;
-if(typeof data46 !== "boolean"){
-const err106 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/protect",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/protect/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.protect.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.protect,data:data46};
+if(data41.memory_gbs !== undefined){
+let data44 = data41.memory_gbs;
+if(!(((((((data44 === 2) || (data44 === 4)) || (data44 === 8)) || (data44 === 16)) || (data44 === 32)) || (data44 === 64)) || (data44 === 128))){
+const err106 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/memory_gbs",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/memory_gbs/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.memory_gbs.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.memory_gbs.enum,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.memory_gbs,data:data44};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1384,9 +1421,10 @@ vErrors.push(err106);
 errors++;
 }
 }
-}
-else {
-const err107 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data39};
+if(data41.nodes !== undefined){
+let data45 = data41.nodes;
+if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
+const err107 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/nodes",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/nodes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.nodes.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.nodes,data:data45};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1395,10 +1433,9 @@ vErrors.push(err107);
 }
 errors++;
 }
-}
-}
-else {
-const err108 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.replica_sets.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets,data:data38};
+if((typeof data45 == "number") && (isFinite(data45))){
+if(data45 > 10 || isNaN(data45)){
+const err108 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/nodes",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/nodes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10",schema:10,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.nodes,data:data45};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1407,13 +1444,8 @@ vErrors.push(err108);
 }
 errors++;
 }
-}
-if(data14.cpu_millis !== undefined){
-if(data14.memory_gbs === undefined){
-const err109 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/dependentRequired",keyword:"dependentRequired",params:{property: "cpu_millis",
-    missingProperty: "memory_gbs",
-    depsCount: 1,
-    deps: "memory_gbs"},message:"must have property memory_gbs when property cpu_millis is present",schema:schema31.properties.services.additionalProperties.dependentRequired,parentSchema:schema31.properties.services.additionalProperties,data:data14};
+if(data45 < 1 || isNaN(data45)){
+const err109 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/nodes",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/nodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.nodes,data:data45};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1423,12 +1455,11 @@ vErrors.push(err109);
 errors++;
 }
 }
-if(data14.memory_gbs !== undefined){
-if(data14.cpu_millis === undefined){
-const err110 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/dependentRequired",keyword:"dependentRequired",params:{property: "memory_gbs",
-    missingProperty: "cpu_millis",
-    depsCount: 1,
-    deps: "cpu_millis"},message:"must have property cpu_millis when property memory_gbs is present",schema:schema31.properties.services.additionalProperties.dependentRequired,parentSchema:schema31.properties.services.additionalProperties,data:data14};
+}
+if(data41.pooler !== undefined){
+let data46 = data41.pooler;
+if((typeof data46 !== "boolean") && (data46 !== null)){
+const err110 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/pooler",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/pooler/type",keyword:"type",params:{type: schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.pooler.type},message:"must be boolean,null",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.pooler.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.pooler,data:data46};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1438,9 +1469,10 @@ vErrors.push(err110);
 errors++;
 }
 }
-}
-else {
-const err111 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.type,parentSchema:schema31.properties.services.additionalProperties,data:data14};
+if(data41.environment !== undefined){
+let data47 = data41.environment;
+if(!(((data47 === "DEV") || (data47 === "PROD")) || (data47 === null))){
+const err111 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/environment",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/environment/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.environment.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.environment.enum,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.environment,data:data47};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1450,9 +1482,10 @@ vErrors.push(err111);
 errors++;
 }
 }
-}
-else {
-const err112 = {instancePath:instancePath+"/services",schemaPath:"#/properties/services/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.type,parentSchema:schema31.properties.services,data:data13};
+if(data41.protect !== undefined){
+let data48 = data41.protect;
+if(typeof data48 !== "boolean"){
+const err112 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/protect",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/protect/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.protect.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.protect,data:data48};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1462,15 +1495,9 @@ vErrors.push(err112);
 errors++;
 }
 }
-if(data.moved !== undefined){
-let data47 = data.moved;
-if(Array.isArray(data47)){
-const len2 = data47.length;
-for(let i2=0; i2<len2; i2++){
-let data48 = data47[i2];
-if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
-if(data48.from === undefined){
-const err113 = {instancePath:instancePath+"/moved/" + i2,schemaPath:"#/properties/moved/items/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema31.properties.moved.items.required,parentSchema:schema31.properties.moved.items,data:data48};
+}
+else {
+const err113 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data41};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1479,8 +1506,10 @@ vErrors.push(err113);
 }
 errors++;
 }
-if(data48.to === undefined){
-const err114 = {instancePath:instancePath+"/moved/" + i2,schemaPath:"#/properties/moved/items/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema31.properties.moved.items.required,parentSchema:schema31.properties.moved.items,data:data48};
+}
+}
+else {
+const err114 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.replica_sets.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets,data:data40};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1489,9 +1518,13 @@ vErrors.push(err114);
 }
 errors++;
 }
-for(const key16 in data48){
-if(!((key16 === "from") || (key16 === "to"))){
-const err115 = {instancePath:instancePath+"/moved/" + i2,schemaPath:"#/properties/moved/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.moved.items,data:data48};
+}
+if(data14.cpu_millis !== undefined){
+if(data14.memory_gbs === undefined){
+const err115 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/dependentRequired",keyword:"dependentRequired",params:{property: "cpu_millis",
+    missingProperty: "memory_gbs",
+    depsCount: 1,
+    deps: "memory_gbs"},message:"must have property memory_gbs when property cpu_millis is present",schema:schema31.properties.services.additionalProperties.dependentRequired,parentSchema:schema31.properties.services.additionalProperties,data:data14};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1501,10 +1534,12 @@ vErrors.push(err115);
 errors++;
 }
 }
-if(data48.from !== undefined){
-let data49 = data48.from;
-if(typeof data49 !== "string"){
-const err116 = {instancePath:instancePath+"/moved/" + i2+"/from",schemaPath:"#/properties/moved/items/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.moved.items.properties.from.type,parentSchema:schema31.properties.moved.items.properties.from,data:data49};
+if(data14.memory_gbs !== undefined){
+if(data14.cpu_millis === undefined){
+const err116 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/dependentRequired",keyword:"dependentRequired",params:{property: "memory_gbs",
+    missingProperty: "cpu_millis",
+    depsCount: 1,
+    deps: "cpu_millis"},message:"must have property cpu_millis when property memory_gbs is present",schema:schema31.properties.services.additionalProperties.dependentRequired,parentSchema:schema31.properties.services.additionalProperties,data:data14};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1514,10 +1549,9 @@ vErrors.push(err116);
 errors++;
 }
 }
-if(data48.to !== undefined){
-let data50 = data48.to;
-if(typeof data50 !== "string"){
-const err117 = {instancePath:instancePath+"/moved/" + i2+"/to",schemaPath:"#/properties/moved/items/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.moved.items.properties.to.type,parentSchema:schema31.properties.moved.items.properties.to,data:data50};
+}
+else {
+const err117 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.type,parentSchema:schema31.properties.services.additionalProperties,data:data14};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1529,7 +1563,7 @@ errors++;
 }
 }
 else {
-const err118 = {instancePath:instancePath+"/moved/" + i2,schemaPath:"#/properties/moved/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.moved.items.type,parentSchema:schema31.properties.moved.items,data:data48};
+const err118 = {instancePath:instancePath+"/services",schemaPath:"#/properties/services/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.type,parentSchema:schema31.properties.services,data:data13};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1539,9 +1573,15 @@ vErrors.push(err118);
 errors++;
 }
 }
-}
-else {
-const err119 = {instancePath:instancePath+"/moved",schemaPath:"#/properties/moved/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.moved.type,parentSchema:schema31.properties.moved,data:data47};
+if(data.moved !== undefined){
+let data49 = data.moved;
+if(Array.isArray(data49)){
+const len2 = data49.length;
+for(let i2=0; i2<len2; i2++){
+let data50 = data49[i2];
+if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
+if(data50.from === undefined){
+const err119 = {instancePath:instancePath+"/moved/" + i2,schemaPath:"#/properties/moved/items/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema31.properties.moved.items.required,parentSchema:schema31.properties.moved.items,data:data50};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1550,15 +1590,86 @@ vErrors.push(err119);
 }
 errors++;
 }
-}
-}
-else {
-const err120 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(data50.to === undefined){
+const err120 = {instancePath:instancePath+"/moved/" + i2,schemaPath:"#/properties/moved/items/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema31.properties.moved.items.required,parentSchema:schema31.properties.moved.items,data:data50};
 if(vErrors === null){
 vErrors = [err120];
 }
 else {
 vErrors.push(err120);
+}
+errors++;
+}
+for(const key16 in data50){
+if(!((key16 === "from") || (key16 === "to"))){
+const err121 = {instancePath:instancePath+"/moved/" + i2,schemaPath:"#/properties/moved/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.moved.items,data:data50};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+}
+if(data50.from !== undefined){
+let data51 = data50.from;
+if(typeof data51 !== "string"){
+const err122 = {instancePath:instancePath+"/moved/" + i2+"/from",schemaPath:"#/properties/moved/items/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.moved.items.properties.from.type,parentSchema:schema31.properties.moved.items.properties.from,data:data51};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+}
+if(data50.to !== undefined){
+let data52 = data50.to;
+if(typeof data52 !== "string"){
+const err123 = {instancePath:instancePath+"/moved/" + i2+"/to",schemaPath:"#/properties/moved/items/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.moved.items.properties.to.type,parentSchema:schema31.properties.moved.items.properties.to,data:data52};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+}
+}
+else {
+const err124 = {instancePath:instancePath+"/moved/" + i2,schemaPath:"#/properties/moved/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.moved.items.type,parentSchema:schema31.properties.moved.items,data:data50};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+}
+}
+else {
+const err125 = {instancePath:instancePath+"/moved",schemaPath:"#/properties/moved/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.moved.type,parentSchema:schema31.properties.moved,data:data49};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+}
+}
+else {
+const err126 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
 }
 errors++;
 }

@@ -15,7 +15,6 @@ export function parseCidr(text: string): Cidr | string {
   const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/.exec(text);
   if (!m) return 'is not an IPv4 CIDR block like 10.10.0.0/16';
   const octets = m.slice(1, 5);
-  if (octets.some((o) => o.length > 1 && o.startsWith('0'))) return 'has an octet with a leading zero; write 10.1.0.0/16, not 10.01.0.0/16';
   const numbers = octets.map(Number);
   if (numbers.some((o) => o > 255)) return 'has an octet above 255';
   const prefix = Number(m[5]);
@@ -23,14 +22,17 @@ export function parseCidr(text: string): Cidr | string {
   const base = numbers.reduce((acc, o) => acc * 256 + o, 0);
   const size = 2 ** (32 - prefix);
   const network = base - (base % size);
-  if (network !== base) {
-    const text2 = [24, 16, 8, 0].map((shift) => Math.floor(network / 2 ** shift) % 256).join('.');
-    return `has host bits set; the block starting at its network address is ${text2}/${prefix}`;
-  }
+  const networkText = `${[24, 16, 8, 0].map((shift) => Math.floor(network / 2 ** shift) % 256).join('.')}/${prefix}`;
+  // Some tools read a leading zero as octal: the block must be written one way only.
+  const zeroIn = octets.some(hasLeadingZero) ? 'an octet' : hasLeadingZero(m[5]!) ? 'the prefix length' : undefined;
+  if (zeroIn) return `has a leading zero in ${zeroIn}; write ${networkText}`;
+  if (network !== base) return `has host bits set; the block starting at its network address is ${networkText}`;
   return { base, prefix };
 }
 
 const CIDR_SHAPE = new RegExp(CIDR_SHAPE_REGEX);
+
+const hasLeadingZero = (digits: string): boolean => digits.length > 1 && digits.startsWith('0');
 
 const lastAddress = (c: Cidr): number => c.base + 2 ** (32 - c.prefix) - 1;
 

@@ -87,6 +87,13 @@ describe('dbform validate', () => {
     });
   });
 
+  it('refuses a file given twice, by the same name or another path to it', () => {
+    const a = write('twice.yaml', 'version: 1\nproject_id: proj-demo\nvpcs:\n  main: {cidr: 10.0.0.0/16, region_code: us-east-1}\n');
+    const r = run(['validate', '-f', 'twice.yaml', '-f', './twice.yaml'], { cwd: work });
+    expect(r).toEqual({ code: 1, stdout: '', stderr: './twice.yaml is twice.yaml, given twice; give each config file once\n1 error\n' });
+    expect(run(['validate', '-f', a, '-f', a]).stderr).toBe(`${a} is given twice; give each config file once\n1 error\n`);
+  });
+
   it('names an unset environment variable and reads set ones', () => {
     const p = write('env.yaml', 'version: 1\nproject_id: ${env:DBFORM_E2E_PROJECT}\n');
     expect(run(['validate', '-f', p]).stderr).toBe(
@@ -139,8 +146,10 @@ describe('dbform validate', () => {
       const r = run(['validate', '-f', 'nope.yaml', '--json']);
       expect(r.code).toBe(1);
       expect(JSON.parse(r.stdout).errors).toEqual([
-        { file: null, line: null, col: null, message: 'nope.yaml: no such file (pass the config with -f PATH, or run dbform where dbform.yaml is)', path: null, code: 'file-not-found' },
+        { file: 'nope.yaml', line: null, col: null, message: 'nope.yaml: no such file (pass the config with -f PATH, or run dbform where dbform.yaml is)', path: null, code: 'file-not-found' },
       ]);
+      const dir = run(['validate', '-f', 'examples', '--json']);
+      expect(JSON.parse(dir.stdout).errors.map((e: { file: string; code: string }) => [e.file, e.code])).toEqual([['examples', 'file-unreadable']]);
     });
   });
 

@@ -8,7 +8,7 @@ import { formatDiagnostic } from '../../../src/model/diagnostics.js';
 
 const DIR = join(import.meta.dirname, '..', '..', 'fixtures', 'config', 'bad');
 // The environment every fixture sees: `${env:...}` fixtures rely on what is (not) set here.
-const FIXTURE_ENV = { DBFORM_FIXTURE_REGION: 'Frankfurt' };
+const FIXTURE_ENV = { DBFORM_FIXTURE_REGION: 'Frankfurt', DBFORM_FIXTURE_NUMBER: '2000', DBFORM_FIXTURE_TRUE: 'true', DBFORM_FIXTURE_EMPTY: '' };
 
 const cases = readdirSync(DIR)
   .filter((name) => name.endsWith('.expected'))

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseFastYaml } from '../../../src/config/fast-yaml.js';
+import { MAX_NESTING } from '../../../src/config/fast-yaml-inline.js';
 import { LightLocator, type PathSeg } from '../../../src/config/locate.js';
 import { parseWithYamlPackage } from '../../../src/config/parse-yaml.js';
 // @ts-expect-error: a plain JS script without type declarations
@@ -46,6 +47,11 @@ describe('fast YAML reader', () => {
     expect(compare(generateLargeConfig(1000))).toBe('same');
   });
 
+  it('reads it itself with document markers and tabs in comments too', () => {
+    const text = (generateLargeConfig(1000) as string).replace(/\n/g, ' #\tnote\n');
+    expect(compare(`---\n${text}...\n`)).toBe('same');
+  });
+
   it.each([
     'a: 1\nb: [1, "two", {c: ~}]\n',
     '# c\na:\n  b: x # comment\n  c: "q#x"\n',
@@ -61,6 +67,12 @@ describe('fast YAML reader', () => {
     // The latest anchor of a name in document order wins, even when it is inside the earlier one.
     'services: &a0\n a: &a0 x\n cidr:\n - x\na:\n- *a0\n',
     'a: &a\n  k: 1\nb:\n  k: 2\n  <<: *a\n  m: {}\n',
+    // One document marked by `---` and `...` (yamllint's default asks for `---`).
+    '---\na: 1\n',
+    '# head\n--- # c\na: 1\n...  # end\n# tail\n',
+    '---\r\na:\r\n  b: 1\r\n...\r\n',
+    // Tabs inside comments, wherever a comment may stand.
+    '# a\tcomment\na: 1 #\tx\nb: # c\td\n  c: [1, 2] # \t\n  d: "q" #\t\n    # \tindented\n',
   ])('agrees with the yaml package on %j', (text) => {
     expect(compare(text)).toBe('same');
   });
@@ -82,7 +94,17 @@ describe('fast YAML reader', () => {
     ['tags', 'a: !!str 1\n'],
     ['tabs', 'a:\n\tb: 1\n'],
     ['duplicate keys', 'a: 1\na: 2\n'],
-    ['document markers', '---\na: 1\n'],
+    ['two documents', '---\na: 1\n---\nb: 1\n'],
+    ['a document after `...`', 'a: 1\n...\nb: 1\n'],
+    ['two `...` markers', 'a: 1\n...\n...\n'],
+    ['a `---` after the content', 'a: 1\n---\n'],
+    ['content on the `---` line', '--- a: 1\n'],
+    ['a tab before a comment', 'a: 1\t# x\n'],
+    ['a tab as separation', 'a:\t1\n'],
+    ['a tab before a comment line', '\t# c\na: 1\n'],
+    ['a tab inside a plain scalar', 'a: x\ty\n'],
+    ['a tab inside a quoted scalar', 'a: "x\ty"\n'],
+    ['a trailing tab', 'a: 1\t\n'],
     ['directives', '%YAML 1.2\n---\na: 1\n'],
     ['a root sequence', '- a\n- b\n'],
     ['an empty document', '# nothing\n'],
@@ -99,6 +121,20 @@ describe('fast YAML reader', () => {
     expect(compare(text)).toBe('handed over');
   });
 
+  // The root mapping is level 1; MAX_NESTING levels are read, one more is handed over (whose
+  // diagnostic the bad-config fixtures yaml-too-deep-* check).
+  const nestedBlock = (levels: number) => `a:\n${Array.from({ length: levels - 2 }, (_, i) => `${' '.repeat(i + 1)}k:\n`).join('')}${' '.repeat(levels - 1)}k: 1\n`;
+  const nestedFlow = (levels: number) => `a: ${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}\n`;
+
+  it.each([
+    ['block', nestedBlock],
+    ['flow', nestedFlow],
+  ])('reads %s collections nested MAX_NESTING levels deep, and hands deeper ones over', (_kind, nested) => {
+    expect(compare(nested(MAX_NESTING))).toBe('same');
+    expect(compare(nested(MAX_NESTING + 1))).toBe('handed over');
+    expect(parseFastYaml(nested(20_000))).toBe(undefined);
+  });
+
   const KEYS = ['a', 'b', 'name', 'x-y', 'a.b', '1', 'true', 'null', '"q"', "'s'", 'a b', '<<', 'k:'];
   const PROPS = ['&a0 ', '&a1 ', '&a0', '*a0', '*a1', '*a1 ', '*a0 # c'];
   const SCALARS = [
@@ -109,10 +145,13 @@ describe('fast YAML reader', () => {
     '@x', '`x', '%x', 'é', '😀', 'x ', '#c', ' # c', '"unterminated', "'", ',a', ']', '{', 'a\tb', '\u0085', '\uFEFFx',
     ...PROPS, '&a0 x', '&a1 [1, 2]', '&a0 {k: v}', '&a1 "q"', '& x', '*', '*a0 x', '&a0 *a1',
   ];
-  const line = fc.tuple(fc.integer({ min: 0, max: 6 }), fc.constantFrom(...KEYS), fc.constantFrom(...SCALARS), fc.integer({ min: 0, max: 6 })).map(
+  const line = fc.tuple(fc.integer({ min: 0, max: 6 }), fc.constantFrom(...KEYS), fc.constantFrom(...SCALARS), fc.integer({ min: 0, max: 11 })).map(
     ([indent, key, scalar, kind]) => {
       const pad = ' '.repeat(indent);
-      return [`${pad}${key}: ${scalar}`, `${pad}${key}:`, `${pad}- ${scalar}`, `${pad}- ${key}: ${scalar}`, `${pad}-`, `${pad}# note`, ''][kind]!;
+      return [
+        `${pad}${key}: ${scalar}`, `${pad}${key}:`, `${pad}- ${scalar}`, `${pad}- ${key}: ${scalar}`, `${pad}-`, `${pad}# note`, '',
+        '---', '...', `${pad}#\tnote`, `${pad}${key}: ${scalar} #\tnote`, `${pad}${key}:\t${scalar}`,
+      ][kind]!;
     },
   );
 
@@ -172,11 +211,17 @@ describe('fast YAML reader', () => {
   it('agrees with the yaml package on random documents (seeded)', () => {
     let accepted = 0;
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.constantFrom('a', 'services', 'x-y'), tree), { minLength: 1, maxLength: 3 }), fc.constantFrom(0, 2, 4), (entries, step) => {
-        const out: string[] = [];
-        render({ map: entries }, 0, step, out);
-        if (compare(`${out.join('\n')}\n`) === 'same') accepted += 1;
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom('a', 'services', 'x-y'), tree), { minLength: 1, maxLength: 3 }),
+        fc.constantFrom(0, 2, 4),
+        fc.constantFrom('', '---\n', '# c\n--- #\tc\n'),
+        fc.constantFrom('', '...\n', '... # c\n#\tc\n'),
+        (entries, step, head, tail) => {
+          const out: string[] = [];
+          render({ map: entries }, 0, step, out);
+          if (compare(`${head}${out.join('\n')}\n${tail}`) === 'same') accepted += 1;
+        },
+      ),
       { seed: 20261122, numRuns: 3000 },
     );
     // The generator must exercise the fast path, not only the hand-over.

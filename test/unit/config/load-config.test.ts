@@ -1,10 +1,10 @@
 // The desired state the loader builds: defaults, `null` semantics, references, interpolation,
 // anchors, several files, positions.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, loadConfigInputs, loadConfigText } from '../../../src/config/index.js';
+import { fileOf, loadConfig, loadConfigInputs, loadConfigText } from '../../../src/config/index.js';
 import type { DesiredState } from '../../../src/model/resources.js';
 import { formatDiagnostic } from '../../../src/model/diagnostics.js';
 
@@ -207,6 +207,19 @@ describe('one problem, one message', () => {
     ]);
   });
 
+  it('a project_id whose variable is unset does not disagree with the other files', () => {
+    const result = loadConfigInputs(
+      [
+        { file: 'a.yaml', content: 'version: 1\nproject_id: ${env:DBFORM_TEST_UNSET}\n' },
+        { file: 'b.yaml', content: `${HEAD}services:\n  db: {}\n` },
+      ],
+      { env: {} },
+    );
+    expect(result.ok ? [] : result.errors.map(formatDiagnostic)).toEqual([
+      'a.yaml:2:13: project_id: environment variable DBFORM_TEST_UNSET is not set (used as ${env:DBFORM_TEST_UNSET})',
+    ]);
+  });
+
   it('a file that does not parse does not make the others look wrong', () => {
     const result = loadConfigInputs(
       [
@@ -236,5 +249,31 @@ describe('loadConfig (files on disk)', () => {
   it('says so when a path is a directory', async () => {
     const result = await loadConfig([dir], { env: {} });
     expect(result.ok ? [] : result.errors.map((e) => e.message)).toEqual([`${dir}: is a directory, not a config file`]);
+  });
+
+  it('names the file of a problem with a whole file, which has no position', async () => {
+    const missing = join(dir, 'missing.yaml');
+    const result = await loadConfig([missing, dir], { env: {} });
+    expect(result.ok ? [] : result.errors.map((e) => [fileOf(e), e.source])).toEqual([
+      [missing, undefined],
+      [dir, undefined],
+    ]);
+  });
+
+  it('reads a file given twice once, and says so (by the same name or another path)', async () => {
+    const file = join(dir, 'twice.yaml');
+    writeFileSync(file, `${HEAD}vpcs:\n  main: {cidr: 10.0.0.0/16, region_code: us-east-1}\nmoved:\n  - {from: service.old, to: service.db}\nservices:\n  db: {}\n`);
+    const other = `${dir}/sub/../twice.yaml`;
+    mkdirSync(join(dir, 'sub'), { recursive: true });
+    const result = await loadConfig([file, file, other], { env: {} });
+    expect(result.ok ? [] : result.errors.map((e) => [e.message, e.code, fileOf(e)])).toEqual([
+      [`${file} is given twice; give each config file once`, 'file-given-twice', file],
+      [`${other} is ${file}, given twice; give each config file once`, 'file-given-twice', other],
+    ]);
+  });
+
+  it('names an empty file name as such', async () => {
+    const result = await loadConfig([''], { env: {} });
+    expect(result.ok ? [] : result.errors.map((e) => e.message)).toEqual(['an empty file name was given (-f ""); pass the config with -f PATH']);
   });
 });

@@ -46,6 +46,10 @@ const mutations: Record<string, Mutation> = {
   duplicateKey: (l, [i]) => [...l.slice(0, (i! % l.length) + 1), l[i! % l.length]!, ...l.slice((i! % l.length) + 1)],
   reindent: (l, [i, j]) => l.map((x, k) => (k === i! % l.length ? ' '.repeat(j! % 7) + x.trimStart() : x)),
   tab: (l, [i]) => l.map((x, k) => (k === i! % l.length ? x.replace(/^ {2}/, '\t') : x)),
+  tabComment: (l, [i]) => l.map((x, k) => (k === i! % l.length ? `${x} #\tnote` : x)),
+  documentMarker: (l, [i]) => (i! % 2 === 0 ? ['---', ...l] : [...l, '...']),
+  envInFlow: (l, [i, j]) => l.map((x, k) => (k === i! % l.length ? x.replace(/:( .*)?$/, `: ${['[${env:A}]', '{id: ${env:B}}', '[x, a${env:C}-b]'][j! % 3]}`) : x)),
+  unclosed: (l, [i, j]) => l.map((x, k) => (k === i! % l.length ? x.replace(/:( .*)?$/, `: ${['[a, b', '{a: 1', '"open', "'open"][j! % 4]}`) : x)),
 };
 
 describe('the loader on mutated examples (seeded)', () => {

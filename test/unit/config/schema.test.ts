@@ -69,4 +69,42 @@ describe('config schema', () => {
     expect(findSchemaErrors({ version: 1, project_id: 'p', services: { db: { name } } })).toEqual([]);
     expect(findSchemaErrors({ version: 1, project_id: 'p', services: { db: { name: `${name}x` } } })).toHaveLength(1);
   });
+
+  describe('as editors see it (the committed file, before interpolation)', () => {
+    const committed = JSON.parse(readFileSync(join(ROOT, 'schemas', 'dbform.schema.json'), 'utf8')) as Json;
+    const check = new Ajv2020({ strict: true, allErrors: true }).compile(committed);
+    const config = (service: Json, vpc: Json = { cidr: '10.0.0.0/16', region_code: 'us-east-1' }) => ({
+      version: 1,
+      project_id: 'proj-demo',
+      vpcs: { main: vpc },
+      services: { db: {}, s: service },
+    });
+
+    it('lets every pattern field hold ${env:NAME}, which the loader checks after interpolation', () => {
+      const env = config(
+        { region_code: '${env:REGION}', vpc: '${env:VPC}', password: { from_env: '${env:PW_VAR}' }, fork: { from: '${env:P}', strategy: 'PITR', target_time: '${env:T}' } },
+        { cidr: '${env:CIDR}', region_code: 'eu-${env:X}-1', peerings: [{ peer_account_id: '123456789012', peer_region_code: '${env:R}', peer_vpc_id: 'v' }] },
+      );
+      expect(check(env), JSON.stringify(check.errors)).toBe(true);
+      // The loader's validator sees these only after interpolation: there, `${env:` can only come
+      // from a `$${` escape, and its patterns stay strict.
+      expect(findSchemaErrors(env).filter((e) => e.keyword === 'pattern').map((e) => e.instancePath).sort()).toEqual([
+        '/services/s/fork/from', '/services/s/fork/target_time', '/services/s/password/from_env', '/services/s/region_code', '/services/s/vpc',
+        '/vpcs/main/cidr', '/vpcs/main/peerings/0/peer_region_code', '/vpcs/main/region_code',
+      ]);
+    });
+
+    it('refuses a target_time that only looks like RFC 3339 (a space for the T)', () => {
+      const fork = (target_time: string) => config({ fork: { from: 'db', strategy: 'PITR', target_time } });
+      expect(check(fork('2026-11-01T00:00:00Z'))).toBe(true);
+      expect(check(fork('2026-11-01 00:00:00Z'))).toBe(false);
+      expect(check(fork('2026-11-01'))).toBe(false);
+    });
+
+    it('shows that PITR needs target_time and other strategies refuse it', () => {
+      expect(check(config({ fork: { from: 'db', strategy: 'PITR' } }))).toBe(false);
+      expect(check(config({ fork: { from: 'db', strategy: 'NOW', target_time: '2026-11-01T00:00:00Z' } }))).toBe(false);
+      expect(check(config({ fork: { from: 'db', strategy: 'NOW' } }))).toBe(true);
+    });
+  });
 });
