@@ -55,12 +55,28 @@ function loadOne(input: ConfigInput, env: NodeJS.ProcessEnv): LoadedOne {
   // Found by position: a value used through an alias is interpolated (and recorded) once.
   const byPosition = new Map(interpolated.map((i) => [positionKey(locator.at(i.path)), i]));
   const writtenAs = (path: PathSeg[]) => (byPosition.size === 0 ? undefined : byPosition.get(positionKey(locator.at(path))));
+  emptySections(data);
   for (const p of translateSchemaErrors(findSchemaErrors(data), data, writtenAs)) {
     const d: Diagnostic = { severity: 'error', message: p.message, path: formatPath(p.path), source: locator.at(p.path, p.target), code: p.code };
     if (!failed.has(positionKey(d.source)) && !isSchemaFollowOn(d, suspects.schema)) diagnostics.push(d);
   }
   markUnresolved(data, problems.map((p) => p.path));
   return { loaded: { file, locator, data }, diagnostics, suspects };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A section left empty (`services:` with every entry commented out, the natural way to remove the
+ * last one) reads as null; it means none, so the later stages only ever see `{}` or `[]`.
+ */
+function emptySections(data: unknown): void {
+  if (!isObject(data)) return;
+  if (data.vpcs === null) data.vpcs = {};
+  if (data.services === null) data.services = {};
+  if (data.moved === null) data.moved = [];
+  for (const vpc of isObject(data.vpcs) ? Object.values(data.vpcs) : []) if (isObject(vpc) && vpc.peerings === null) vpc.peerings = [];
+  for (const svc of isObject(data.services) ? Object.values(data.services) : []) if (isObject(svc) && svc.replica_sets === null) svc.replica_sets = {};
 }
 
 const positionKey = (s: SourceRef | undefined) => (s ? `${s.file}:${s.line}:${s.col}` : '');

@@ -5,7 +5,9 @@
 // The two differ in one way. Editors check the file as written, before interpolation, so the
 // committed schema lets a pattern field (cidr, region_code...) hold `${env:NAME}`. The loader
 // checks values after interpolation, where the only way to get `${env:` is a `$${` escape: its
-// validator keeps the patterns strict.
+// validator keeps the patterns strict. Editors also accept an empty section (`services:` with
+// every entry commented out reads as null); the loader turns one into `{}` or `[]` before it
+// validates, so its messages never mention null.
 import { ALLOWED_SERVICE_SIZES, describeAllowedSizes } from '../model/sizes.js';
 
 export const SCHEMA_ID = 'https://dbform.dev/schemas/dbform.schema.json';
@@ -274,7 +276,20 @@ function allowEnvReferences(schema: unknown): unknown {
  */
 export function buildConfigSchema(options: { forLoader?: boolean } = {}): Json {
   const schema = buildLoaderSchema();
-  return options.forLoader ? schema : (allowEnvReferences(schema) as Json);
+  return options.forLoader ? schema : allowEmptySections(allowEnvReferences(schema) as Json);
+}
+
+/** Paths (through `properties` and `additionalProperties`) of the sections that may be left empty. */
+const SECTIONS = [['vpcs'], ['services'], ['moved'], ['vpcs', '*', 'peerings'], ['services', '*', 'replica_sets']];
+
+function allowEmptySections(schema: Json): Json {
+  for (const path of SECTIONS) {
+    let node = schema;
+    for (const seg of path) node = (seg === '*' ? node.additionalProperties : (node.properties as Json)[seg]) as Json;
+    node.type = [node.type, 'null'];
+    node.description = `${node.description as string} Left empty (null) it means none.`;
+  }
+  return schema;
 }
 
 function buildLoaderSchema(): Json {

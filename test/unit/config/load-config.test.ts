@@ -33,6 +33,14 @@ describe('loadConfigText: normalization', () => {
     ]);
   });
 
+  it('reads an empty section (every entry commented out) as none', () => {
+    const d = load(`${HEAD}vpcs:\n  main:\n    cidr: 10.0.0.0/16\n    region_code: us-east-1\n    peerings:\n    # - none yet\nservices:\n  db:\n    replica_sets:\n      # r: {cpu_millis: 500, memory_gbs: 2, nodes: 1}\nmoved:\n`);
+    expect(d.vpcs.map((v) => [v.address, v.peerings])).toEqual([['vpc.main', []]]);
+    expect(d.services.map((s) => [s.address, s.replicaSets])).toEqual([['service.db', []]]);
+    expect(d.moved).toEqual([]);
+    expect(load(`${HEAD}vpcs:\nservices:\n  # db: {}\n`)).toMatchObject({ vpcs: [], services: [] });
+  });
+
   it('turns null into the absence it manages', () => {
     const [db] = load(`${HEAD}services:\n  db: {environment: null, ha: null, pooler: null, paused: null, vpc: null}\n`).services;
     expect(db).toMatchObject({ environment: 'DEV', ha: { replicas: 0, syncReplicas: 0 }, pooler: false, paused: false, vpc: null });
