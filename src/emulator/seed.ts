@@ -31,7 +31,7 @@ export function loadSeedFile(path: string): Seed {
   try {
     data = parse(text);
   } catch (err) {
-    throw new EmulatorConfigError(`seed file ${path} is not valid YAML or JSON: ${(err as Error).message.split('\n')[0]}`);
+    throw new EmulatorConfigError(`seed file ${path} is not valid YAML or JSON: ${(err as Error).message.split('\n')[0]!.replace(/:\s*$/, '')}`);
   }
   return parseSeed(data, `seed file ${path}`);
 }

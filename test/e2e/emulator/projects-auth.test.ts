@@ -118,7 +118,8 @@ describe('seed', () => {
 
   it('a bad seed file is an error naming the file and the field', async () => {
     const cases: Array<[string, RegExp]> = [
-      ['projects: [}', /seed file .*bad\.yaml is not valid YAML or JSON/],
+      ['projects: [}', /seed file .*bad\.yaml is not valid YAML or JSON: .*[^:]$/],
+      ['projects:\n[1, 2]\n', /seed file .*bad\.yaml is not valid YAML or JSON: .*line 2, column 1$/],
       ['tokens: []\n', /bad\.yaml: projects: must be a non-empty list/],
       ['projects: [{id: p1}]\ntokens: []\n', /bad\.yaml: projects\[0\]\.name: must be a string/],
       ['projects: [{id: p1, name: A}]\ntokens: [{token: t, kind: pat, project_id: p9}]\n', /tokens\[0\]\.project_id: unknown project "p9"/],
