@@ -61,6 +61,11 @@ export class ApiClient {
   }
 
   /** Closes the keep-alive connections. */
+  /** After `signal` aborts, failed calls are no longer retried (see HttpTransport.stopRetriesOn). */
+  stopRetriesOn(signal: AbortSignal): void {
+    this.http.stopRetriesOn(signal);
+  }
+
   close(): Promise<void> {
     return this.http.close();
   }

@@ -90,6 +90,7 @@ export class HttpTransport {
   private readonly pool: Pool;
   private readonly basePath: string;
   private readonly closing = new AbortController();
+  private retryStop: AbortSignal | undefined;
 
   constructor(private readonly options: TransportOptions) {
     this.baseUrl = parseBaseUrl(options.baseUrl, options.allowInsecureHttp);
@@ -108,6 +109,15 @@ export class HttpTransport {
     await this.pool.close();
   }
 
+  /**
+   * After `signal` aborts (the first Ctrl-C of an apply), a failed attempt is not retried: the
+   * call fails with what it got. An attempt already in flight is let finish, so a create that the
+   * API answers still has its ID recorded.
+   */
+  stopRetriesOn(signal: AbortSignal): void {
+    this.retryStop = signal;
+  }
+
   /** Sends with retries; resolves with any 2xx answer, throws ApiError / AmbiguousCreateError otherwise. */
   async send(request: RequestSpec): Promise<ApiResponse> {
     // A closed client retries nothing: a call left running after its command gave up would
@@ -124,9 +134,19 @@ export class HttpTransport {
       const decision = decideRetry(spec.safety, outcome, attempt, this.options.retry, this.options.random);
       const summary = summarize(result, secrets);
       if (decision.action === 'retry') {
+        const stopped = () => {
+          this.log(`${spec.method} ${this.pathFor(spec)} -> ${summary} in ${ms} ms (attempt ${attempt}); not retried: interrupted`);
+          return this.toError(spec, result, attempt, secrets, afterUnknownOutcome);
+        };
+        if (this.retryStop?.aborted) throw stopped();
         this.log(`${spec.method} ${this.pathFor(spec)} -> ${summary} in ${ms} ms (attempt ${attempt}); retrying in ${decision.delayMs} ms`);
         afterUnknownOutcome ||= decision.ambiguous;
-        await sleep(decision.delayMs, spec.signal);
+        try {
+          await sleep(decision.delayMs, this.retryStop ? AbortSignal.any([spec.signal, this.retryStop]) : spec.signal);
+        } catch (err) {
+          if (spec.signal.aborted) throw err;
+          throw stopped();
+        }
         continue;
       }
       this.log(`${spec.method} ${this.pathFor(spec)} -> ${summary} in ${ms} ms (attempt ${attempt})`);

@@ -1,5 +1,6 @@
 // Config files from disk: each read once, with a problem that names the file when it cannot be.
 import { readFile, realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { Diagnostic } from '../model/diagnostics.js';
 
 /** A config file's content, already read. */
@@ -35,7 +36,9 @@ async function readOne(file: string): Promise<{ input: ConfigInput; real: string
   if (file.trim() === '') return fileProblem(file, `an empty file name was given (-f ${JSON.stringify(file)}); pass the config with -f PATH`, 'file-not-found');
   try {
     const content = await readFile(file);
-    return { input: { file, content }, real: await realpath(file) };
+    // A pipe (-f /dev/stdin, -f <(...)) has no real path to compare: its own name will do.
+    const real = await realpath(file).catch(() => resolve(file));
+    return { input: { file, content }, real };
   } catch (err) {
     return describeReadError(file, err);
   }

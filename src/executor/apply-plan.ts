@@ -83,6 +83,8 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     await lock.flush();
   }
 
+  // After the first Ctrl-C nothing new starts, and a call that fails is not tried again.
+  if (options.signal) options.api.stopRetriesOn?.(options.signal);
   await walkGraph(plan.actions, {
     parallelism,
     ...(options.signal ? { signal: options.signal } : {}),
@@ -93,7 +95,9 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     },
   });
   await lock.flush();
-  result.interrupted = options.signal?.aborted === true && (result.abandoned.length > 0 || result.skipped.some((s) => s.reason === 'interrupted'));
+  // Interrupted when Ctrl-C left anything undone, even if the actions in flight then failed.
+  const undone = result.abandoned.length + result.skipped.length + result.failed.length;
+  result.interrupted = options.signal?.aborted === true && undone > 0;
   sortByPlanOrder(plan, result);
   emit({ type: 'summary', result });
   return result;

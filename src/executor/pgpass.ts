@@ -1,5 +1,6 @@
 // A created service's initial password goes to a pgpass file and nowhere else (SPEC section 5).
-import { mkdir, open, unlink } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, mkdir, open, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describeFileError } from '../lockfile/file-errors.js';
@@ -68,9 +69,8 @@ export class PgpassWriter {
 /**
  * Before an apply that creates services: can the pgpass file be created or appended to? The
  * initial password is only in the create response, so a file that cannot be written would lose
- * it. Creates a missing directory (as the writer would); a file it had to create is removed
- * again, so a refused or cancelled apply leaves no empty file behind. Returns the reason when
- * the file cannot be written.
+ * it. Creates a missing directory (as the writer would) but never the file, so a refused or
+ * cancelled apply leaves no empty file behind. Returns the reason when the file cannot be written.
  */
 export async function checkPgpassWritable(path: string): Promise<string | undefined> {
   try {
@@ -78,18 +78,22 @@ export async function checkPgpassWritable(path: string): Promise<string | undefi
   } catch (err) {
     return `cannot create its directory ${dirname(path)}: ${describeFileError(err)}`;
   }
-  let handle;
+  // Never create (and then remove) the file to find out: another apply appending its own new
+  // password at that moment would lose it. An existing file is opened for appending, which
+  // changes nothing; a missing one needs a directory this process may write.
   try {
-    // 'wx' tells a new file from an existing one; an existing one is then opened for appending.
-    handle = await open(path, 'wx', 0o600);
-    await handle.close();
-    await unlink(path).catch(() => undefined);
-    return undefined;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return describeFileError(err);
-  }
-  try {
-    handle = await open(path, 'a', 0o600);
+    const exists = await stat(path).then(
+      () => true,
+      (err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT') return false;
+        throw err;
+      },
+    );
+    if (!exists) {
+      await access(dirname(path), constants.W_OK | constants.X_OK);
+      return undefined;
+    }
+    const handle = await open(path, 'a', 0o600);
     await handle.close();
     return undefined;
   } catch (err) {

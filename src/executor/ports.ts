@@ -7,6 +7,8 @@ import type * as Dto from '../api/dto.js';
 type Id = string;
 
 export interface ExecutorApi {
+  /** Optional: after `signal` aborts, failed calls are not retried (the first Ctrl-C). */
+  stopRetriesOn?(signal: AbortSignal): void;
   listVPCs(p: Id): Promise<Dto.VpcDto[]>;
   createVPC(p: Id, body: Dto.CreateVpcRequestDto): Promise<Dto.VpcDto>;
   renameVPC(p: Id, v: Id, body: Dto.RenameVpcRequestDto): Promise<unknown>;

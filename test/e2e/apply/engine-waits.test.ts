@@ -103,4 +103,24 @@ describe('waiting for asynchronous operations', () => {
     expect(result.skipped.map((s) => [s.action.address, s.reason, s.started])).toEqual([['service.s0', 'interrupted', true]]);
     expect(h.emulator.stats().requests['POST /projects/{project_id}/services/{service_id}/resize']).toBe(1);
   });
+
+  it('an abort stops a call from retrying: it fails with what it got, at once, and the apply is interrupted', async () => {
+    h = await startHarness({ timeScale: 0 });
+    const id = (await h.client.createService(PROJECT, { name: 'flaky', cpu_millis: '500', memory_gbs: '2' })).service_id;
+    await h.client.listServices(PROJECT); // time scale 0: READY at the next read
+    h.emulator.setFaults({ faultRate: 1 });
+    const controller = new AbortController();
+    const running = h.apply(planOf([resize(id, 0)]), { signal: controller.signal });
+    while ((h.emulator.stats().requests['POST /projects/{project_id}/services/{service_id}/resize'] ?? 0) < 2) await new Promise((r) => setTimeout(r, 5));
+    const started = Date.now();
+    controller.abort(new Error('SIGINT'));
+    const result = await running;
+    expect(Date.now() - started).toBeLessThan(300);
+    expect(result.interrupted).toBe(true);
+    expect(result.failed.map((f) => f.address)).toEqual(['service.s0']);
+    expect(result.failed[0]!.message).toMatch(/^resizeService service.s0 failed: (500|503) /);
+    const sent = h.emulator.stats().requests['POST /projects/{project_id}/services/{service_id}/resize'];
+    await new Promise((r) => setTimeout(r, 200));
+    expect(h.emulator.stats().requests['POST /projects/{project_id}/services/{service_id}/resize']).toBe(sent);
+  });
 });

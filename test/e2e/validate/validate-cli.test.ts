@@ -51,6 +51,16 @@ describe('dbform validate', () => {
     expect(r).toEqual({ code: 0, stdout: 'examples/quickstart.yaml: valid (1 VPC, 1 peering, 3 services, 1 replica set)\n', stderr: '' });
   });
 
+  it('reads a config piped in through -f /dev/stdin (a templated config)', () => {
+    // Through a shell pipe, as a user writes it (a socket as stdin cannot be opened by name).
+    const file = write('piped.yaml', 'version: 1\nproject_id: proj-demo\nservices:\n  db: {}\n');
+    const r = spawnSync('sh', ['-c', 'cat "$1" | "$2" "$3" validate -f /dev/stdin', 'sh', file, process.execPath, BIN], {
+      env: { PATH: process.env.PATH, NO_COLOR: '1' },
+      encoding: 'utf8',
+    });
+    expect({ code: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ code: 0, stdout: '/dev/stdin: valid (0 VPCs, 0 peerings, 1 service, 0 replica sets)\n', stderr: '' });
+  });
+
   it('reads dbform.yaml in the working directory by default', () => {
     const dir = mkdtempSync(join(work, 'default-'));
     writeFileSync(join(dir, 'dbform.yaml'), 'version: 1\nproject_id: proj-demo\nservices:\n  db: {}\n  web: {}\n');
