@@ -30,6 +30,7 @@ export function defaultIo(): FlowIo {
 
 export async function runApply(planFile: string | undefined, opts: ApplyCommandOptions, io: FlowIo = defaultIo()): Promise<number> {
   const run = parseRunOptions(opts, io.env);
+  if (planFile !== undefined) refusePlanShapingFlags(planFile, opts);
   const files = configFiles(opts);
   const desired = await loadDesired(files, io);
   const saved = planFile === undefined ? undefined : await readSavedPlan(planFile);
@@ -112,6 +113,16 @@ async function readSavedPlan(path: string): Promise<Plan> {
   const parsed = fromPlanJson(data);
   if (!parsed.ok) throw new DbformError(`${path} is not a valid plan file:\n${parsed.errors.map((e) => `  ${e}`).join('\n')}`);
   return parsed.value;
+}
+
+/** --target and --replace shape a plan; a saved one is applied exactly as made, so they would do nothing. */
+function refusePlanShapingFlags(planFile: string, opts: ApplyCommandOptions): void {
+  const flags = [...(opts.target ?? []).map((a) => `--target ${a}`), ...(opts.replace ?? []).map((a) => `--replace ${a}`)];
+  if (flags.length === 0) return;
+  throw new DbformError(
+    `${flags.join(' ')} cannot change the saved plan ${planFile}, which is applied exactly as it was made; ` +
+      `make a new plan with them (\`dbform plan ${flags.join(' ')} --out PLAN\`) or run apply without a plan file`,
+  );
 }
 
 /**

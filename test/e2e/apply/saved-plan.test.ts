@@ -105,6 +105,19 @@ describe('dbform apply PLAN', () => {
     expect((await client!.listServices('proj-demo')).map((s) => s.service_id)).toEqual([ids.a]);
   });
 
+  it('refuses --target and --replace with a saved plan (they would be ignored), changing nothing', async () => {
+    const { ws, ids } = await applied();
+    writeFileSync(ws.config, resizedA);
+    const planFile = await savePlan(ws);
+    const run = await runCli(ws, ['apply', planFile, '--target', 'service.b', '--replace', 'service.b']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `error: --target service.b --replace service.b cannot change the saved plan ${planFile}, which is applied exactly as it was made; ` +
+        'make a new plan with them (`dbform plan --target service.b --replace service.b --out PLAN`) or run apply without a plan file\n',
+    );
+    expect(await sizeOf(ids.a!)).toMatchObject({ cpu_millis: 500, memory_gbs: 2 });
+  });
+
   it('refuses a plan of another project, and a file that is not a plan', async () => {
     const { ws } = await applied();
     writeFileSync(ws.config, resizedA);
