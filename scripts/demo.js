@@ -95,7 +95,7 @@ process.stdout.write(
   [
     `- The files of this demo are in ${work}: dbform.yaml, dbform.lock.json, the pgpass file with`,
     '  the initial passwords, and the emulator world in .dbform/emulator-state.json.',
-    `- \`dbform export --emulator\` in ${work} writes the live world back as YAML.`,
+    `- \`dbform export --emulator -o exported.yaml\` in ${work} writes the live world back as YAML.`,
     '- examples/full.yaml shows every field: peerings, HA, pooler, forks, passwords, protect.',
     '- README.md, "Quickstart" and "Apply in pipelines": these steps by hand, approvals, saved plans,',
     '  exit codes, interrupted applies, the apply lock and destroy. `dbform <command> --help` lists every flag.',

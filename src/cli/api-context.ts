@@ -1,8 +1,9 @@
 // Everything a command needs to talk to the API: the base URL, the token, the debug logger, and
 // with --emulator an in-process emulator. Loaded with `await import()` by the commands (it pulls
 // in undici).
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { ApiClient } from '../api/client.js';
 import { DbformError } from '../model/errors.js';
 import { isDebug } from './errors.js';
@@ -56,10 +57,23 @@ async function openEmulatorContext(
   };
 }
 
-/** `.dbform/emulator-state.json` beside the first config file, or in the current directory. */
-export function emulatorStateFile(configFiles: string[] | undefined): string {
+const STATE = join('.dbform', 'emulator-state.json');
+
+/**
+ * `.dbform/emulator-state.json` beside the first config file, or in the current directory. When
+ * the config lies below the current directory, an existing state file between the two is used:
+ * `dbform export --emulator --all-projects -o out` in a directory, then
+ * `dbform plan --emulator -f out/<project>/dbform.yaml` there, see one world.
+ */
+export function emulatorStateFile(configFiles: string[] | undefined, cwd: string = process.cwd()): string {
   const first = configFiles?.[0];
-  return resolve(join(first === undefined ? '.' : dirname(first), '.dbform', 'emulator-state.json'));
+  const start = resolve(cwd, first === undefined ? '.' : dirname(first));
+  const top = resolve(cwd);
+  if (start.startsWith(top + sep)) {
+    for (let dir = start; dir !== top; dir = dirname(dir)) if (existsSync(join(dir, STATE))) return join(dir, STATE);
+    if (existsSync(join(top, STATE))) return join(top, STATE);
+  }
+  return join(start, STATE);
 }
 
 export function emulatorTimeScale(env: NodeJS.ProcessEnv): number {

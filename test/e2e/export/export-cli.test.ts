@@ -196,6 +196,10 @@ describe('dbform export --emulator', () => {
     const r = await runCli(['export', '--emulator', '-o', join('sub', 'dbform.yaml')], { env: isolated, cwd: dir });
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(join(dir, 'sub', 'dbform.yaml'), 'utf8')).toContain('  local-db:\n');
+    // Planned from the same directory, the exported file below it sees that same world.
+    const below = await runCli(['plan', '--emulator', '--detailed-exitcode', '-f', join('sub', 'dbform.yaml')], { env: isolated, cwd: dir });
+    expect(below.code, below.stderr + below.stdout).toBe(0);
+    expect(existsSync(join(dir, 'sub', '.dbform'))).toBe(false);
     const again = await runCli(['export', '--emulator', '-o', 'dbform.yaml'], { env: isolated, cwd: dir });
     expect(again.code, again.stderr).toBe(0);
     const plan = await runCli(['plan', '--emulator', '--detailed-exitcode', '-f', join(dir, 'dbform.yaml')], { env: isolated });
