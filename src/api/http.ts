@@ -1,6 +1,7 @@
 // The HTTP transport under ApiClient: one keep-alive undici Pool per API origin, a time limit per
 // attempt, retries by safety class (retry.ts), debug lines that never hold the token or a body,
 // and errors a person can act on.
+import { setMaxListeners } from 'node:events';
 import { Pool } from 'undici';
 import { DbformError } from '../model/errors.js';
 import { AmbiguousCreateError, ApiError } from './errors.js';
@@ -95,6 +96,8 @@ export class HttpTransport {
   constructor(private readonly options: TransportOptions) {
     this.baseUrl = parseBaseUrl(options.baseUrl, options.allowInsecureHttp);
     this.basePath = this.baseUrl.pathname;
+    // Every request in flight listens to it: a wide apply has hundreds at once.
+    setMaxListeners(0, this.closing.signal);
     this.pool = new Pool(this.baseUrl.origin, {
       connections: options.connections,
       connect: { timeout: Math.min(10_000, options.timeoutMs) },
@@ -115,6 +118,7 @@ export class HttpTransport {
    * API answers still has its ID recorded.
    */
   stopRetriesOn(signal: AbortSignal): void {
+    setMaxListeners(0, signal);
     this.retryStop = signal;
   }
 

@@ -1,5 +1,6 @@
 // Reads a whole project in at most 2 + V requests: the services list (which embeds every replica
 // set), the VPC list, and the peerings of each VPC asked for, all in parallel (SPEC section 8).
+import { setMaxListeners } from 'node:events';
 import type { LiveState, LiveVpc } from '../model/resources.js';
 import type { ApiClient, CallOptions } from './client.js';
 import { ApiError } from './errors.js';
@@ -19,6 +20,7 @@ export async function fetchLiveState(client: ReaderClient, projectId: string, op
   // them would keep the process alive long after the error is reported.
   const siblings = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, siblings.signal]) : siblings.signal;
+  setMaxListeners(0, signal); // one listener per read in flight: 2 + V of them
   const call = { signal };
   const first: { failure?: { error: unknown } } = {};
   const throwIfFailed = () => {

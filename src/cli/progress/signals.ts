@@ -1,6 +1,7 @@
 // Ctrl-C and SIGTERM during apply/destroy (SPEC section 5): the first signal aborts (start
 // nothing new, abandon waits, save the lockfile, print the summary, exit 130); a second one exits
 // at once, which is safe because every lockfile write is atomic.
+import { setMaxListeners } from 'node:events';
 import { InterruptedError } from '../../model/errors.js';
 
 export interface InterruptHandle {
@@ -15,6 +16,8 @@ export function installInterruptHandlers(options: {
   onForcedExit?: () => void;
 }): InterruptHandle {
   const controller = new AbortController();
+  // Every action, wait and request in flight listens to it: dozens at once are expected.
+  setMaxListeners(0, controller.signal);
   let count = 0;
   const handler = (sig: NodeJS.Signals) => {
     count++;

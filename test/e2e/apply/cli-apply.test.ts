@@ -32,6 +32,15 @@ services:
 `;
 
 describe('dbform apply', () => {
+  it('a wide apply (many actions in flight at once) writes nothing to stderr, no listener warning', async () => {
+    const services = Array.from({ length: 14 }, (_, i) => `  s${i}:\n    cpu_millis: 500\n    memory_gbs: 2\n`).join('');
+    const ws = await setup(`version: 1\nproject_id: proj-demo\nservices:\n${services}`);
+    const run = await runCli(ws, ['apply', '--auto-approve', '--parallelism', '20']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Apply complete: 14 done, 0 failed, 0 skipped, 0 blocked.');
+  });
+
   it('applies examples/full.yaml and the next plan is empty', async () => {
     // full.yaml keeps a `moved:` entry whose `from` a fresh lockfile never held: it must be a no-op.
     const text = readFileSync(join(ROOT, 'examples', 'full.yaml'), 'utf8');
