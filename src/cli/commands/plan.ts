@@ -72,7 +72,12 @@ async function runPlan(flags: PlanFlags): Promise<number> {
   if (format === 'json') process.stdout.write(render.renderPlanJson(plan));
   else if (format === 'markdown') process.stdout.write(render.renderPlanMarkdown(plan));
   else process.stdout.write(render.renderPlanText(plan, { color: shouldUseColor(process.stdout, flags.color) }));
-  if (flags.out !== undefined) process.stderr.write(`Saved the plan to ${flags.out}; run \`dbform apply ${flags.out}\` to apply exactly this plan.\n`);
+  if (flags.out !== undefined) {
+    const next = plan.actions.some((a) => a.blocked !== undefined)
+      ? 'it is blocked (see above), so apply will refuse it'
+      : `run \`dbform apply ${flags.out}\` to apply exactly this plan`;
+    process.stderr.write(`Saved the plan to ${flags.out}; ${next}.\n`);
+  }
   return planExitCode(plan, flags.detailedExitcode === true);
 }
 

@@ -2,7 +2,7 @@
 // at the top, then one collapsible section per resource. Stays under GitHub's comment limit by
 // folding long lists into "... and N more".
 import { planHasChanges, type FieldChange, type Plan } from '../../model/index.js';
-import { bindingNotes, buildPlanView, describeDiagnostic, reasonNotes, formatValue, SYMBOLS, type ResourceView } from './plan-view.js';
+import { bindingNotes, buildPlanView, describeDiagnostic, reasonNotes, reasonText, formatValue, riskNotes, SYMBOLS, type ResourceView } from './plan-view.js';
 
 /** GitHub rejects comments over 65,536 characters; keep a margin. */
 export const MARKDOWN_LIMIT = 60_000;
@@ -34,7 +34,7 @@ function flagged(plan: Plan): string[] {
   const loss = plan.actions.filter((a) => a.risk === 'data-loss');
   if (loss.length > 0) {
     out.push('> [!WARNING]', `> **Data loss:** ${loss.length} action${loss.length === 1 ? '' : 's'} destroy${loss.length === 1 ? 's' : ''} data.`);
-    out.push(...folded(loss, LIST_LIMIT, (a) => `> - ${code(a.address)} ${a.op} (${a.reason})`, (n) => `> - ... and ${n} more`), '');
+    out.push(...folded(loss, LIST_LIMIT, (a) => `> - ${code(a.address)} ${a.op} (${escapeHtml(reasonText(a.reason))})`, (n) => `> - ... and ${n} more`), '');
   }
   const errors = plan.diagnostics.filter((d) => d.severity === 'error');
   const warnings = plan.diagnostics.filter((d) => d.severity === 'warning');
@@ -51,26 +51,22 @@ function cell(v: unknown, sensitive: boolean): string {
 }
 
 /**
- * One row per changed field, as the text format shows it: a created resource has only values; a
- * replaced one has a before only where a field forces the replacement (the rest is what the new
- * one gets, not a change of the old one).
+ * One row per changed field, as the text format shows it: a created or replaced resource lists
+ * the values it gets, with before -> after only on the fields that force the replacement.
  */
 function changeTable(v: ResourceView): string[] {
-  const more = (n: number) => `| ... and ${n} more | |${v.verb === 'create' ? '' : ' |'}`;
-  if (v.verb === 'create') {
-    return ['| field | value |', '|---|---|', ...folded(v.changes, CHANGE_LIMIT, (c) => `| ${code(c.path)} | ${cell(c.after, c.sensitive)} |`, more)];
+  const more = (n: number) => `| ... and ${n} more | |${v.verb === 'create' || v.verb === 'replace' ? '' : ' |'}`;
+  if (v.verb === 'create' || v.verb === 'replace') {
+    const value = (c: FieldChange) => (c.forcesReplace ? `${cell(c.before, c.sensitive)} → ${cell(c.after, c.sensitive)} (forces replacement)` : cell(c.after, c.sensitive));
+    return ['| field | value |', '|---|---|', ...folded(v.changes, CHANGE_LIMIT, (c) => `| ${code(c.path)} | ${value(c)} |`, more)];
   }
-  const replaced = v.verb === 'replace';
-  const row = (c: FieldChange) => {
-    const before = replaced && !c.forcesReplace && !c.sensitive ? '' : cell(c.before, c.sensitive);
-    return `| ${code(c.path)}${c.forcesReplace ? ' (forces replacement)' : ''} | ${before} | ${cell(c.after, c.sensitive)} |`;
-  };
+  const row = (c: FieldChange) => `| ${code(c.path)} | ${cell(c.before, c.sensitive)} | ${cell(c.after, c.sensitive)} |`;
   return ['| field | before | after |', '|---|---|---|', ...folded(v.changes, CHANGE_LIMIT, row, more)];
 }
 
 function resourceSection(v: ResourceView): string {
   const ops = v.actions.map((a) => a.op).join(', ');
-  const notes = [...reasonNotes(v), ...bindingNotes(v), ...(ops ? [ops] : [])].map(escapeHtml).join('; ');
+  const notes = [...reasonNotes(v), ...bindingNotes(v), ...riskNotes(v), ...(ops ? [ops] : [])].map(escapeHtml).join('; ');
   const flags = `${v.blocked.length > 0 ? ' 🛑 blocked' : ''}${v.dataLoss ? ' ⚠️ data loss' : ''}`;
   const title = `${code(`${SYMBOLS[v.verb]} ${v.address}`)} ${v.verb}${flags} · ${notes}`;
   // Nothing to unfold (a delete, a move): one line is enough.

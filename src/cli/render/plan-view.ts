@@ -93,6 +93,28 @@ export function reasonNotes(view: ResourceView): string[] {
   return Object.entries(REASON_NOTES).filter(([r]) => reasons.has(r as Action['reason'])).map(([, note]) => note!);
 }
 
+/** A reason in words, for lists that name one action (`replace requested`, not `replace-requested`). */
+export function reasonText(reason: Action['reason']): string {
+  return REASON_NOTES[reason] ?? reason.replace(/-/g, ' ');
+}
+
+const RISK_NOTES: Array<[Action['risk'], string]> = [
+  ['connectivity', 'connectivity risk'],
+  ['availability', 'availability risk'],
+];
+
+/**
+ * Risks a reviewer should see next to the ops (SPEC section 3 risk classes): connectivity
+ * (detach, peering or VPC delete, pooler off) and availability (stop, fewer HA replicas, replica
+ * set delete). Data loss is flagged on its own, more loudly; a resource deleted outright says it
+ * with its `-`.
+ */
+export function riskNotes(view: ResourceView): string[] {
+  if (view.verb === 'delete') return [];
+  const risks = new Set(view.actions.map((a) => a.risk));
+  return RISK_NOTES.filter(([r]) => risks.has(r)).map(([, note]) => note);
+}
+
 /** Notes on a resource's lockfile-only changes, e.g. `adopt id kd9w2xp4mz`. */
 export function bindingNotes(view: ResourceView): string[] {
   return view.bindings.map((b) => {

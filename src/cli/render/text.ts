@@ -2,7 +2,7 @@
 // changed field; unchanged resources are only counted, so a quiet plan stays a few lines.
 import { planHasChanges, type Plan } from '../../model/index.js';
 import { createPalette, type Palette } from './palette.js';
-import { bindingNotes, buildPlanView, reasonNotes, describeDiagnostic, formatChange, SYMBOLS, summaryLine, type ResourceView } from './plan-view.js';
+import { bindingNotes, buildPlanView, reasonNotes, describeDiagnostic, formatChange, riskNotes, SYMBOLS, summaryLine, type ResourceView } from './plan-view.js';
 
 export interface TextOptions {
   color: boolean;
@@ -10,7 +10,7 @@ export interface TextOptions {
 
 function resourceLines(v: ResourceView, c: Palette): string[] {
   const ops = v.actions.map((a) => a.op);
-  const notes = [...reasonNotes(v), ...bindingNotes(v), ...(ops.length > 0 ? [ops.join(', ')] : [])];
+  const notes = [...reasonNotes(v), ...bindingNotes(v), ...riskNotes(v), ...(ops.length > 0 ? [ops.join(', ')] : [])];
   const header = `  ${c.verb(v.verb, `${SYMBOLS[v.verb]} ${v.address}`)}${notes.length > 0 ? `  ${c.dim(`(${notes.join('; ')})`)}` : ''}`;
   const created = v.verb === 'create' || v.verb === 'replace';
   const lines = [header, ...v.changes.map((ch) => `      ${formatChange(ch, created)}`)];

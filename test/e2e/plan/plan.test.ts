@@ -123,6 +123,9 @@ describe('dbform plan', () => {
     const r = await runCli(['plan', '--detailed-exitcode'], { env, cwd: dir });
     expect(r.code).toBe(3);
     expect(r.stdout).toContain('blocked: data-loss: deleteService destroys service.old and its data; re-run with --allow-data-loss to allow it');
+    const saved = await runCli(['plan', '--out', join(dir, 'blocked.plan.json')], { env, cwd: dir });
+    expect(saved.code).toBe(3);
+    expect(saved.stderr).toContain(`Saved the plan to ${join(dir, 'blocked.plan.json')}; it is blocked (see above), so apply will refuse it.\n`);
     const allowed = await runCli(['plan', '--detailed-exitcode', '--allow-data-loss'], { env, cwd: dir });
     expect(allowed.code).toBe(2);
     const protectedDir = project('version: 1\nproject_id: proj-demo\n', { 'service.old': { id: svc.service_id, protect: true } });
