@@ -15,6 +15,7 @@ import { openApiContext, type ApiContextInput } from '../api-context.js';
 import { confirmChanges } from './confirm.js';
 import { createProgressView } from './index.js';
 import { printPlan } from './plan-output.js';
+import { describeFailure } from './summary.js';
 import { installInterruptHandlers, throwIfInterrupted } from './signals.js';
 
 export interface FlowIo {
@@ -103,7 +104,7 @@ async function planAndApply(o: FlowOptions, io: FlowIo, client: ApiClient, signa
   }
   throwIfInterrupted(signal);
   const result = await execute(o, io, client, plan, lockfile, signal);
-  return exitCodeOf(o.command, result);
+  return exitCodeOf(o.command, result, io.stdout.isTTY === true);
 }
 
 async function execute(o: FlowOptions, io: FlowIo, client: ApiClient, plan: Plan, lockfile: Lockfile, signal: AbortSignal): Promise<ApplyResult> {
@@ -129,14 +130,19 @@ async function execute(o: FlowOptions, io: FlowIo, client: ApiClient, plan: Plan
   }
 }
 
-/** The summary is already printed; the error says in one message what went wrong. */
-function exitCodeOf(command: string, result: ApplyResult): number {
+/**
+ * The summary is already printed; the error says in one message what went wrong. On a terminal
+ * the summary's Failed: list is on screen just above, so the error does not repeat it; in a log
+ * (stdout redirected) stderr may be read on its own, so it names each failure once more.
+ */
+export function exitCodeOf(command: string, result: ApplyResult, summaryOnScreen = false): number {
   if (result.interrupted) throw new InterruptedError(`${command} interrupted; every created ID is in the lockfile. Run the same command again to resume.`);
   if (result.blocked.length > 0) throw new BlockedPlanError(`the plan is blocked; nothing was changed`);
   if (result.failed.length > 0) {
-    const lines = result.failed.map((f) => `  ${f.message}`);
-    const skipped = result.skipped.length > 0 ? `\n  (${result.skipped.length} dependent action(s) skipped)` : '';
-    throw new DbformError(`${command} failed: ${result.failed.length} action(s) failed:\n${lines.join('\n')}${skipped}`);
+    const skipped = result.skipped.length > 0 ? ` (${result.skipped.length} dependent action(s) skipped)` : '';
+    if (summaryOnScreen) throw new DbformError(`${command} failed: ${result.failed.length} action(s) failed, listed under Failed: above${skipped}`);
+    const lines = result.failed.map((f) => `  ${describeFailure(f)}`);
+    throw new DbformError(`${command} failed: ${result.failed.length} action(s) failed${skipped}:\n${lines.join('\n')}`);
   }
   return 0;
 }
