@@ -110,7 +110,7 @@ async function planAndApply(o: FlowOptions, io: FlowIo, client: ApiClient, signa
 async function execute(o: FlowOptions, io: FlowIo, client: ApiClient, plan: Plan, lockfile: Lockfile, signal: AbortSignal): Promise<ApplyResult> {
   const pollMs = pollMsFromEnv(io.env);
   const poller = new StatusPoller(client, { projectId: o.projectId, pollMs, defaultTimeoutMs: o.timeoutMs });
-  const view = createProgressView(io.stdout, { color: o.color, verb: o.command === 'destroy' ? 'Destroy' : 'Apply' });
+  const view = createProgressView(io.stdout, { color: o.color, verb: o.command === 'destroy' ? 'Destroy' : 'Apply', stderr: io.stderr });
   try {
     return await applyPlan(plan, {
       api: client,

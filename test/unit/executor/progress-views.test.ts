@@ -5,7 +5,7 @@ import type { ApplyEvent } from '../../../src/executor/events.js';
 import { emptyResult, type ApplyResult } from '../../../src/executor/result.js';
 import { createPaint } from '../../../src/cli/progress/paint.js';
 import { createPlainView, describeEvent } from '../../../src/cli/progress/plain-view.js';
-import { createTtyView } from '../../../src/cli/progress/tty-view.js';
+import { createTtyView, cutMiddle } from '../../../src/cli/progress/tty-view.js';
 import { renderSummary } from '../../../src/cli/progress/summary.js';
 import { exitCodeOf } from '../../../src/cli/progress/apply-flow.js';
 import type { Action } from '../../../src/model/index.js';
@@ -184,8 +184,69 @@ describe('TTY view', () => {
     const view = createTtyView({ out, paint: createPaint(false), size: () => ({ columns: 40, rows: 24 }) });
     view.emit({ type: 'action-start', at: Date.now(), action: long });
     await new Promise((r) => setTimeout(r, 120));
-    const liveLine = text().split('\n').find((l) => l.includes('service.xxx'))!;
+    const liveLine = text().split('\n').find((l) => l.includes('resizeService'))!;
+    expect(liveLine).toContain('servic…xxxxx  resizeService');
     expect(liveLine.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').replace('\r', '').length).toBeLessThanOrEqual(39);
     view.close();
+  });
+
+  it('in a narrow terminal cuts the address in the middle so op, status and elapsed stay visible', async () => {
+    const { out, text } = capture();
+    let now = T0;
+    const a = { id: 'w1', address: 'service.analytics-warehouse-replica-01', op: 'createService' as const };
+    const b = { id: 'w2', address: 'service.analytics-warehouse-replica-02', op: 'createService' as const };
+    const view = createTtyView({ out, paint: createPaint(false), now: () => now, size: () => ({ columns: 50, rows: 10 }) });
+    view.emit({ type: 'action-start', at: now, action: a });
+    view.emit({ type: 'action-start', at: now, action: b });
+    now += 2000;
+    view.emit({ type: 'action-status', at: now, action: a, status: 'CONFIGURING' });
+    await new Promise((r) => setTimeout(r, 150));
+    const lines = text().replace(/\x1b\[[0-9;]*[A-Za-z]|\r/g, '').split('\n').filter((l) => l.includes('createService'));
+    expect(lines.at(-2)).toBe('  service…lica-01  createService  CONFIGURING  2s');
+    expect(lines.at(-1)).toBe('  service…lica-02  createService  starting  2s');
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(49);
+    view.close();
+  });
+
+  it('cutMiddle keeps both ends and the exact width', () => {
+    expect(cutMiddle('service.analytics-warehouse-replica-03', 20)).toBe('service.an…eplica-03');
+    expect(cutMiddle('service.analytics-warehouse-replica-03', 20)).toHaveLength(20);
+    expect(cutMiddle('service.db', 20)).toBe('service.db');
+  });
+
+  it('erases the live region before a write to stderr, then redraws it below', async () => {
+    const { out, text } = capture();
+    const err = new PassThrough();
+    const view = createTtyView({ out, paint: createPaint(false), size: () => ({ columns: 80, rows: 24 }), shared: err });
+    // Both streams append to one "screen", in the order they were written.
+    let screen = '';
+    out.on('data', (d: Buffer) => (screen += d.toString('utf8')));
+    err.on('data', (d: Buffer) => (screen += d.toString('utf8')));
+    view.emit({ type: 'action-start', at: Date.now(), action: db });
+    view.emit({ type: 'action-start', at: Date.now(), action: rs });
+    await new Promise((r) => setTimeout(r, 150));
+    err.write('[api] GET /projects/p/services 200\n');
+    await new Promise((r) => setTimeout(r, 150));
+    expect(screen).toMatch(/createReplicaSet  starting  \d+m?s\n\x1b\[2A\r\x1b\[J\[api\] GET \/projects\/p\/services 200\n\r\x1b\[J  service\.db/);
+    view.close();
+    // Closed: the stream's own write is back and writes pass straight through.
+    err.write('after\n');
+    expect(screen.endsWith('after\n')).toBe(true);
+    expect(text()).not.toContain('after');
+  });
+
+  it('erases the last frame on close, so an interrupted run leaves no stale live lines', async () => {
+    const { out, text } = capture();
+    const view = createTtyView({ out, paint: createPaint(false), size: () => ({ columns: 80, rows: 24 }) });
+    view.emit({ type: 'action-start', at: Date.now(), action: db });
+    view.emit({ type: 'action-start', at: Date.now(), action: rs });
+    await new Promise((r) => setTimeout(r, 150));
+    view.emit({ type: 'action-abandoned', at: Date.now(), action: db, elapsedMs: 2000 });
+    const r = emptyResult();
+    r.interrupted = true;
+    view.emit({ type: 'summary', at: Date.now(), result: r });
+    const all = text();
+    // The region (2 lines) is erased, the abandoned line printed, and no live line drawn after it.
+    expect(all).toMatch(/\x1b\[2A\r\x1b\[Jservice\.db createService sent; wait abandoned \(interrupted after 2s\)\nApply interrupted: /);
   });
 });
