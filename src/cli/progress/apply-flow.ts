@@ -96,7 +96,7 @@ async function planAndApply(o: FlowOptions, io: FlowIo, client: ApiClient, signa
   }
   if (o.confirm) {
     const question = o.command === 'destroy' ? 'Destroy all the resources above?' : 'Apply these changes?';
-    const yes = await confirmChanges({ input: io.stdin, output: io.stdout, autoApprove: o.autoApprove, signal, question, command: o.command });
+    const yes = await confirmChanges({ input: io.stdin, output: io.stdout, stderr: io.stderr, autoApprove: o.autoApprove, signal, question, command: o.command });
     if (!yes) {
       io.stdout.write(`${o.command === 'destroy' ? 'Destroy' : 'Apply'} cancelled; nothing was changed.\n`);
       return 1;
