@@ -15,6 +15,7 @@ import { openApiContext, type ApiContextInput } from '../api-context.js';
 import { confirmChanges } from './confirm.js';
 import { createProgressView } from './index.js';
 import { printPlan } from './plan-output.js';
+import { describeFailure } from './summary.js';
 import { installInterruptHandlers, throwIfInterrupted } from './signals.js';
 
 export interface FlowIo {
@@ -95,7 +96,7 @@ async function planAndApply(o: FlowOptions, io: FlowIo, client: ApiClient, signa
   }
   if (o.confirm) {
     const question = o.command === 'destroy' ? 'Destroy all the resources above?' : 'Apply these changes?';
-    const yes = await confirmChanges({ input: io.stdin, output: io.stdout, autoApprove: o.autoApprove, signal, question, command: o.command });
+    const yes = await confirmChanges({ input: io.stdin, output: io.stdout, stderr: io.stderr, autoApprove: o.autoApprove, signal, question, command: o.command });
     if (!yes) {
       io.stdout.write(`${o.command === 'destroy' ? 'Destroy' : 'Apply'} cancelled; nothing was changed.\n`);
       return 1;
@@ -103,13 +104,13 @@ async function planAndApply(o: FlowOptions, io: FlowIo, client: ApiClient, signa
   }
   throwIfInterrupted(signal);
   const result = await execute(o, io, client, plan, lockfile, signal);
-  return exitCodeOf(o.command, result);
+  return exitCodeOf(o.command, result, io.stdout.isTTY === true);
 }
 
 async function execute(o: FlowOptions, io: FlowIo, client: ApiClient, plan: Plan, lockfile: Lockfile, signal: AbortSignal): Promise<ApplyResult> {
   const pollMs = pollMsFromEnv(io.env);
   const poller = new StatusPoller(client, { projectId: o.projectId, pollMs, defaultTimeoutMs: o.timeoutMs });
-  const view = createProgressView(io.stdout, { color: o.color, verb: o.command === 'destroy' ? 'Destroy' : 'Apply' });
+  const view = createProgressView(io.stdout, { color: o.color, verb: o.command === 'destroy' ? 'Destroy' : 'Apply', stderr: io.stderr });
   try {
     return await applyPlan(plan, {
       api: client,
@@ -129,14 +130,19 @@ async function execute(o: FlowOptions, io: FlowIo, client: ApiClient, plan: Plan
   }
 }
 
-/** The summary is already printed; the error says in one message what went wrong. */
-function exitCodeOf(command: string, result: ApplyResult): number {
+/**
+ * The summary is already printed; the error says in one message what went wrong. On a terminal
+ * the summary's Failed: list is on screen just above, so the error does not repeat it; in a log
+ * (stdout redirected) stderr may be read on its own, so it names each failure once more.
+ */
+export function exitCodeOf(command: string, result: ApplyResult, summaryOnScreen = false): number {
   if (result.interrupted) throw new InterruptedError(`${command} interrupted; every created ID is in the lockfile. Run the same command again to resume.`);
   if (result.blocked.length > 0) throw new BlockedPlanError(`the plan is blocked; nothing was changed`);
   if (result.failed.length > 0) {
-    const lines = result.failed.map((f) => `  ${f.message}`);
-    const skipped = result.skipped.length > 0 ? `\n  (${result.skipped.length} dependent action(s) skipped)` : '';
-    throw new DbformError(`${command} failed: ${result.failed.length} action(s) failed:\n${lines.join('\n')}${skipped}`);
+    const skipped = result.skipped.length > 0 ? ` (${result.skipped.length} dependent action(s) skipped)` : '';
+    if (summaryOnScreen) throw new DbformError(`${command} failed: ${result.failed.length} action(s) failed, listed under Failed: above${skipped}`);
+    const lines = result.failed.map((f) => `  ${describeFailure(f)}`);
+    throw new DbformError(`${command} failed: ${result.failed.length} action(s) failed${skipped}:\n${lines.join('\n')}`);
   }
   return 0;
 }

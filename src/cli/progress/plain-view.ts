@@ -3,7 +3,7 @@
 import { formatElapsed } from '../../executor/duration.js';
 import type { ApplyEvent, Reporter } from '../../executor/events.js';
 import type { Paint } from './paint.js';
-import { renderSummary } from './summary.js';
+import { failureText, renderSummary } from './summary.js';
 
 export interface ViewOptions {
   out: NodeJS.WritableStream;
@@ -28,7 +28,7 @@ export function describeEvent(event: ApplyEvent, paint: Paint): string | undefin
       return paint.green(`done (${id}${formatElapsed(event.elapsedMs)})`);
     }
     case 'action-failed':
-      return paint.red(`failed after ${formatElapsed(event.elapsedMs)}: ${event.message}`);
+      return paint.red(`failed after ${formatElapsed(event.elapsedMs)}: ${failureText(event.action.address, event.action.op, event.message)}`);
     case 'action-abandoned': {
       const id = event.resourceId ? `id ${event.resourceId}, ` : '';
       return paint.yellow(`sent; wait abandoned (${id}interrupted after ${formatElapsed(event.elapsedMs)})`);

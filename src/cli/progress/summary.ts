@@ -1,13 +1,30 @@
 // The final summary of an apply or destroy, shared by the TTY and plain views.
+import type { ActionError } from '../../executor/errors.js';
 import type { ApplyResult } from '../../executor/result.js';
 import type { Paint } from './paint.js';
+
+/**
+ * An action failure's message without the "<op> <address> failed: " it starts with: the views
+ * already name the address and op, so the line says them once.
+ */
+export function failureText(address: string, op: string, message: string): string {
+  const prefix = `${op} ${address} failed: `;
+  return message.startsWith(prefix) ? message.slice(prefix.length) : message;
+}
+
+/** `service.db createService: 409 CONFLICT: name taken`, the order the other lists use. */
+export function describeFailure(f: ActionError): string {
+  return `${f.address} ${f.op}: ${failureText(f.address, f.op, f.message)}`;
+}
 
 export function renderSummary(result: ApplyResult, paint: Paint, verb = 'Apply'): string[] {
   const lines: string[] = [];
   // "sent" only when there are any: only an interrupt leaves actions sent and not awaited.
   const sent = result.abandoned.length > 0 ? `${result.abandoned.length} sent (wait abandoned), ` : '';
+  const notStarted = result.skipped.filter((s) => s.reason === 'interrupted');
+  const skippedNote = notStarted.length === 0 ? '' : notStarted.length === result.skipped.length ? ' (not started)' : ` (${notStarted.length} not started)`;
   const counts =
-    `${result.done.length} done, ${sent}${result.failed.length} failed, ${result.skipped.length} skipped, ` +
+    `${result.done.length} done, ${sent}${result.failed.length} failed, ${result.skipped.length} skipped${skippedNote}, ` +
     `${result.blocked.length} blocked`;
   const bindings = result.bindingsApplied > 0 ? `; ${result.bindingsApplied} lockfile binding(s) written` : '';
   const state = result.interrupted
@@ -34,7 +51,7 @@ export function renderSummary(result: ApplyResult, paint: Paint, verb = 'Apply')
   }
   if (result.failed.length > 0) {
     lines.push('Failed:');
-    for (const f of result.failed) lines.push(`  ${paint.red('✗')} ${f.message}`);
+    for (const f of result.failed) lines.push(`  ${paint.red('✗')} ${describeFailure(f)}`);
   }
   const upstream = result.skipped.filter((s) => s.reason !== 'interrupted');
   if (upstream.length > 0) {
@@ -52,13 +69,10 @@ export function renderSummary(result: ApplyResult, paint: Paint, verb = 'Apply')
     lines.push('Blocked:');
     for (const b of result.blocked) lines.push(`  ${paint.yellow('!')} ${b.address} ${b.op}: ${b.blocked ?? 'blocked'}`);
   }
-  const notStarted = result.skipped.filter((s) => s.reason === 'interrupted');
-  if (result.interrupted) {
-    const abandoned = result.abandoned.length > 0 ? `, ${result.abandoned.length} sent and not awaited` : '';
-    lines.push(
-      `Interrupted: ${notStarted.length} action(s) not started${abandoned}. ` +
-        'Every created ID is in the lockfile; run the same command again to resume.',
-    );
+  // The resume advice is the command's closing error message; here only what did not start.
+  if (notStarted.length > 0) {
+    lines.push('Not started (interrupted):');
+    for (const s of notStarted) lines.push(`  ${paint.dim('-')} ${s.action.address} ${s.action.op}`);
   }
   return lines;
 }

@@ -9,11 +9,27 @@ import { renderSummary } from './summary.js';
 const REDRAW_MS = 100;
 const TICK_MS = 1000;
 const ESC = '\x1b[';
+/** The fewest characters of an address a narrow terminal keeps, "service…ica-03". */
+const MIN_ADDRESS = 12;
+
+/** `service.analytics-warehouse-replica-03` in 20 columns: `service.ana…eplica-03`. */
+export function cutMiddle(text: string, width: number): string {
+  if (text.length <= width) return text;
+  if (width <= 1) return text.slice(0, width);
+  const tail = Math.floor((width - 1) / 2);
+  return `${text.slice(0, width - 1 - tail)}…${text.slice(text.length - tail)}`;
+}
 
 export interface TtyViewOptions extends ViewOptions {
   /** Terminal width and height; live lines are cut to fit so redrawing never wraps. */
   size?: () => { columns: number; rows: number };
   now?: () => number;
+  /**
+   * The stream that shares the screen (stderr: warnings, --debug lines, the Ctrl-C notice). While
+   * the view is live, each write to it first erases the live region, so the text lands below the
+   * permanent lines and the next redraw starts from the right place.
+   */
+  shared?: NodeJS.WritableStream;
 }
 
 interface Running {
@@ -47,17 +63,21 @@ export function createTtyView(options: TtyViewOptions): TtyView {
     const max = Math.max(1, rows - 2);
     const entries = [...running.values()];
     const shown = entries.length > max ? entries.slice(0, max - 1) : entries;
-    const addressWidth = Math.max(0, ...shown.map((r) => r.ref.address.length));
     const opWidth = Math.max(0, ...shown.map((r) => r.ref.op.length));
-    const lines = shown.map((r) => {
-      const text = `  ${r.ref.address.padEnd(addressWidth)}  ${r.ref.op.padEnd(opWidth)}  ${r.status}  ${formatElapsed(now() - r.startedAt)}`;
+    const rest = shown.map((r) => `  ${r.ref.op.padEnd(opWidth)}  ${r.status}  ${formatElapsed(now() - r.startedAt)}`);
+    // The address is the part that never changes: in a narrow terminal it gives up its middle
+    // so that the op, status and elapsed time stay in view.
+    const addressWidth = Math.min(Math.max(0, ...shown.map((r) => r.ref.address.length)), Math.max(MIN_ADDRESS, width - 2 - Math.max(0, ...rest.map((t) => t.length))));
+    const lines = shown.map((r, i) => {
+      const text = `  ${cutMiddle(r.ref.address, addressWidth).padEnd(addressWidth)}${rest[i]}`;
       return text.length > width ? `${text.slice(0, width - 1)}…` : text;
     });
     if (shown.length < entries.length) lines.push(`  ... and ${entries.length - shown.length} more running`);
     return lines;
   };
 
-  function draw(): void {
+  /** Erases the live region, prints the finished lines, then the live lines unless `withLive` is false. */
+  function draw(withLive = true): void {
     if (closed) return;
     if (timer) clearTimeout(timer);
     timer = undefined;
@@ -66,10 +86,23 @@ export function createTtyView(options: TtyViewOptions): TtyView {
     text += `\r${ESC}J`;
     for (const line of permanent) text += `${line}\n`;
     permanent = [];
-    const live = liveLines();
+    const live = withLive ? liveLines() : [];
     for (const line of live) text += `${paint.dim(line)}\n`;
     drawnLines = live.length;
     out.write(text);
+  }
+
+  // Writes to the shared stream: erase the live region first, redraw it below them soon after.
+  const shared = options.shared;
+  const sharedWrite = shared?.write;
+  if (shared && sharedWrite) {
+    shared.write = function (this: NodeJS.WritableStream, ...args: unknown[]) {
+      if (!closed) {
+        draw(false);
+        scheduleDraw();
+      }
+      return (sharedWrite as (...a: unknown[]) => boolean).apply(shared, args);
+    } as typeof shared.write;
   }
 
   const scheduleDraw = () => {
@@ -79,12 +112,15 @@ export function createTtyView(options: TtyViewOptions): TtyView {
     timer.unref();
   };
 
+  // The last frame is erased, not left behind: whatever still shows as running (an interrupted
+  // run) has its own permanent line or summary entry.
   const close = () => {
     if (closed) return;
-    draw();
+    draw(false);
     closed = true;
     clearInterval(ticker);
     if (timer) clearTimeout(timer);
+    if (shared && sharedWrite) shared.write = sharedWrite;
   };
 
   return {

@@ -98,10 +98,13 @@ describe('dbform apply', () => {
     );
     const run = await runCli(ws, ['apply', '--auto-approve']);
     expect(run.code).toBe(1);
-    const failure = /createVPCPeering peering\.main\.vpc-bad failed: peering \d+ of VPC \d+ failed: (.+)/.exec(run.stderr);
+    const failure = /^ {2}peering\.main\.vpc-bad createVPCPeering: peering \d+ of VPC \d+ failed: (.+)$/m.exec(run.stderr);
     expect(failure, run.stderr).not.toBeNull();
     expect(failure![1]).toMatch(/12-digit/);
-    expect(run.stdout).toContain('Failed:');
+    expect(run.stdout).toContain(`Failed:\n  ✗ peering.main.vpc-bad createVPCPeering: peering `);
+    // The progress line names the address and op once, then the API's message.
+    expect(run.stdout).toMatch(/ peering\.main\.vpc-bad createVPCPeering failed after \d+m?s: peering \d+ of VPC \d+ failed: /);
+    expect(run.stdout).not.toMatch(/createVPCPeering peering\.main\.vpc-bad/);
     const lock = JSON.parse(readFileSync(ws.lockfile, 'utf8'));
     expect(Object.keys(lock.resources).sort()).toEqual(['peering.main.vpc-bad', 'service.db', 'vpc.main']);
     const services = await (await fetch(`${emulator!.url}/projects/proj-demo/services`, { headers: { authorization: 'Bearer demo-pat' } })).json();
@@ -169,7 +172,7 @@ describe('dbform apply', () => {
     const ws = await setup(small, 1);
     const run = await runCli(ws, ['apply', '--auto-approve', '--timeout', '300ms']);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/createService service\.db failed: timed out after 300 ms waiting for service \w+ \(last status QUEUED\)/);
+    expect(run.stderr).toMatch(/service\.db createService: timed out after 300 ms waiting for service \w+ \(last status QUEUED\)/);
     expect(run.stderr).toMatch(/1 dependent action\(s\) skipped/);
     const id = JSON.parse(readFileSync(ws.lockfile, 'utf8')).resources['service.db'].id;
     await runCli(ws, ['apply', '--auto-approve', '--timeout', '300ms']);

@@ -111,9 +111,11 @@ describe('SIGINT during an apply', () => {
     expect(result.stdout).toMatch(new RegExp(`service\\.s0 createService sent; wait abandoned \\(id ${id}, interrupted after `));
     expect(result.stdout).toContain('replica_set.s0.r createReplicaSet not started (interrupted)');
     expect(result.stdout).not.toContain('service.s0 createService not started');
-    expect(result.stdout).toContain('Apply interrupted: 0 done, 1 sent (wait abandoned), 0 failed, 1 skipped, 0 blocked.');
+    expect(result.stdout).toContain('Apply interrupted: 0 done, 1 sent (wait abandoned), 0 failed, 1 skipped (not started), 0 blocked.');
     expect(result.stdout).toContain(`  … service.s0 createService (${id})`);
-    expect(result.stdout).toContain('Interrupted: 1 action(s) not started, 1 sent and not awaited.');
+    expect(result.stdout).toContain('Not started (interrupted):\n  - replica_set.s0.r createReplicaSet\n');
+    // One closing sentence: the resume advice is in the error only.
+    expect(`${result.stdout}${result.stderr}`.match(/run the same command again to resume/gi)).toHaveLength(1);
   });
 
   it('exits 130 at once on a second SIGINT, and the next apply adopts what was created meanwhile', async () => {

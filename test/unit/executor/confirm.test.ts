@@ -4,7 +4,7 @@ import { confirmChanges } from '../../../src/cli/progress/confirm.js';
 
 function terminal(answer: string | undefined) {
   const input = Object.assign(new PassThrough(), { isTTY: true });
-  const output = new PassThrough();
+  const output = Object.assign(new PassThrough(), { isTTY: true });
   let shown = '';
   output.on('data', (d) => (shown += d));
   if (answer !== undefined) setTimeout(() => input.write(answer), 5);
@@ -39,5 +39,49 @@ describe('confirmChanges', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 10);
     await expect(ask(t, { signal: controller.signal })).rejects.toMatchObject({ exitCode: 130 });
+  });
+
+  it('ends the prompt line on Ctrl-D before the cancellation message', async () => {
+    const t = terminal(undefined);
+    setTimeout(() => t.input.write('\x04'), 5);
+    expect(await ask(t)).toBe(false);
+    expect(t.shown()).toMatch(/Only 'yes' will be accepted: (\x1b\[\d*G)*\n$/);
+  });
+
+  it('ends the prompt line on Ctrl-C before the error, exit 130', async () => {
+    const t = terminal(undefined);
+    setTimeout(() => t.input.write('\x03'), 5);
+    await expect(ask(t)).rejects.toMatchObject({ exitCode: 130 });
+    expect(t.shown()).toMatch(/Only 'yes' will be accepted: (\x1b\[\d*G)*\n$/);
+  });
+
+  it('adds no newline after an answer', async () => {
+    const t = terminal('no\n');
+    expect(await ask(t)).toBe(false);
+    expect(t.shown()).not.toMatch(/\n\n$/);
+  });
+
+  it('asks on stderr when stdout is piped to a log, leaving no cursor codes or answer in the log', async () => {
+    const input = Object.assign(new PassThrough(), { isTTY: true });
+    const log = new PassThrough();
+    const stderr = Object.assign(new PassThrough(), { isTTY: true });
+    let logged = '';
+    let screen = '';
+    log.on('data', (d) => (logged += d));
+    stderr.on('data', (d) => (screen += d));
+    setTimeout(() => input.write('yes\r'), 5);
+    expect(await confirmChanges({ input, output: log, stderr, autoApprove: false, question: 'Apply these changes?', command: 'apply' })).toBe(true);
+    expect(screen).toContain("Apply these changes? Only 'yes' will be accepted: ");
+    expect(logged).toBe('');
+  });
+
+  it('with no terminal to write to, asks in plain text without cursor codes', async () => {
+    const input = Object.assign(new PassThrough(), { isTTY: true });
+    const log = new PassThrough();
+    let logged = '';
+    log.on('data', (d) => (logged += d));
+    setTimeout(() => input.write('yes\n'), 5);
+    expect(await confirmChanges({ input, output: log, stderr: new PassThrough(), autoApprove: false, question: 'Apply these changes?', command: 'apply' })).toBe(true);
+    expect(logged).toBe("\nApply these changes? Only 'yes' will be accepted: ");
   });
 });

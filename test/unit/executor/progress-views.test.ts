@@ -5,8 +5,9 @@ import type { ApplyEvent } from '../../../src/executor/events.js';
 import { emptyResult, type ApplyResult } from '../../../src/executor/result.js';
 import { createPaint } from '../../../src/cli/progress/paint.js';
 import { createPlainView, describeEvent } from '../../../src/cli/progress/plain-view.js';
-import { createTtyView } from '../../../src/cli/progress/tty-view.js';
+import { createTtyView, cutMiddle } from '../../../src/cli/progress/tty-view.js';
 import { renderSummary } from '../../../src/cli/progress/summary.js';
+import { exitCodeOf } from '../../../src/cli/progress/apply-flow.js';
 import type { Action } from '../../../src/model/index.js';
 
 const T0 = Date.parse('2026-11-22T10:00:00Z');
@@ -65,7 +66,7 @@ describe('summary', () => {
       'Done:',
       '  ✓ vpc.main createVPC (1234567890)',
       'Failed:',
-      '  ✗ createService service.db failed: 409 CONFLICT: name taken',
+      '  ✗ service.db createService: 409 CONFLICT: name taken',
       'Skipped:',
       '  - replica_set.db.r createReplicaSet: upstream createService service.db failed',
       'Blocked:',
@@ -78,8 +79,9 @@ describe('summary', () => {
     r.interrupted = true;
     r.skipped.push({ action: fullAction(rs), reason: 'interrupted' });
     const lines = renderSummary(r, createPaint(false));
-    expect(lines[0]).toBe('Apply interrupted: 0 done, 0 failed, 1 skipped, 0 blocked.');
-    expect(lines.at(-1)).toMatch(/1 action\(s\) not started.*run the same command again/);
+    expect(lines).toEqual(['Apply interrupted: 0 done, 0 failed, 1 skipped (not started), 0 blocked.', 'Not started (interrupted):', '  - replica_set.db.r createReplicaSet']);
+    // The resume advice is said once, by the command's closing error, not here as well.
+    expect(lines.join('\n')).not.toMatch(/run the same command again/);
   });
 
   it('counts actions sent before the interruption on their own, with their IDs, not as skipped', () => {
@@ -88,13 +90,57 @@ describe('summary', () => {
     r.abandoned.push({ action: fullAction(db), resourceId: 'kd9w2xp4mz' });
     r.skipped.push({ action: fullAction(rs), reason: 'interrupted' });
     expect(renderSummary(r, createPaint(false))).toEqual([
-      'Apply interrupted: 0 done, 1 sent (wait abandoned), 0 failed, 1 skipped, 0 blocked.',
+      'Apply interrupted: 0 done, 1 sent (wait abandoned), 0 failed, 1 skipped (not started), 0 blocked.',
       'Sent, wait abandoned (the cloud finishes these; the next run picks them up):',
       '  … service.db createService (kd9w2xp4mz)',
-      'Interrupted: 1 action(s) not started, 1 sent and not awaited. Every created ID is in the lockfile; run the same command again to resume.',
+      'Not started (interrupted):',
+      '  - replica_set.db.r createReplicaSet',
     ]);
     const plain = describeEvent({ type: 'action-abandoned', at: T0, action: db, elapsedMs: 2000, resourceId: 'kd9w2xp4mz' }, createPaint(false));
     expect(plain).toBe('sent; wait abandoned (id kd9w2xp4mz, interrupted after 2s)');
+  });
+});
+
+describe('failure lines', () => {
+  it('name the address and op once, in the order of the other lists, then the cause', () => {
+    const err = new ActionError('peering.main.vpc-bad', 'createVPCPeering', new Error('peer account "12345" is not a 12-digit cloud account ID'));
+    const line = describeEvent({ type: 'action-failed', at: T0, action: { id: 'p', address: err.address, op: err.op }, elapsedMs: 270, message: err.message }, createPaint(false));
+    expect(line).toBe('failed after 270ms: peer account "12345" is not a 12-digit cloud account ID');
+    const r = emptyResult();
+    r.failed.push(err);
+    expect(renderSummary(r, createPaint(false))).toContain('  ✗ peering.main.vpc-bad createVPCPeering: peer account "12345" is not a 12-digit cloud account ID');
+  });
+
+  it('counts skipped actions as not started only for those the interrupt stopped', () => {
+    const r = emptyResult();
+    r.interrupted = true;
+    r.skipped.push({ action: fullAction(rs), reason: 'interrupted' }, { action: fullAction({ id: 'a5', address: 'service.x', op: 'createService' }), reason: 'upstream-failed', root: db });
+    expect(renderSummary(r, createPaint(false))[0]).toBe('Apply interrupted: 0 done, 0 failed, 2 skipped (1 not started), 0 blocked.');
+  });
+});
+
+describe('the closing error', () => {
+  const failedResult = () => {
+    const r = emptyResult();
+    r.failed.push(new ActionError('service.db', 'createService', new Error('409 CONFLICT: name taken')));
+    r.skipped.push({ action: fullAction(rs), reason: 'upstream-failed', root: db });
+    return r;
+  };
+
+  it('does not repeat the Failed: list that is on screen just above', () => {
+    expect(() => exitCodeOf('apply', failedResult(), true)).toThrow(/^apply failed: 1 action\(s\) failed, listed under Failed: above \(1 dependent action\(s\) skipped\)$/);
+  });
+
+  it('names each failure once when stdout goes to a log', () => {
+    expect(() => exitCodeOf('apply', failedResult(), false)).toThrow(
+      /^apply failed: 1 action\(s\) failed \(1 dependent action\(s\) skipped\):\n {2}service\.db createService: 409 CONFLICT: name taken$/,
+    );
+  });
+
+  it('closes an interrupted run with the one resume sentence, exit 130', () => {
+    const r = emptyResult();
+    r.interrupted = true;
+    expect(() => exitCodeOf('destroy', r)).toThrow(expect.objectContaining({ exitCode: 130, message: expect.stringMatching(/^destroy interrupted; .*Run the same command again to resume\.$/) }));
   });
 });
 
@@ -138,8 +184,69 @@ describe('TTY view', () => {
     const view = createTtyView({ out, paint: createPaint(false), size: () => ({ columns: 40, rows: 24 }) });
     view.emit({ type: 'action-start', at: Date.now(), action: long });
     await new Promise((r) => setTimeout(r, 120));
-    const liveLine = text().split('\n').find((l) => l.includes('service.xxx'))!;
+    const liveLine = text().split('\n').find((l) => l.includes('resizeService'))!;
+    expect(liveLine).toContain('servic…xxxxx  resizeService');
     expect(liveLine.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').replace('\r', '').length).toBeLessThanOrEqual(39);
     view.close();
+  });
+
+  it('in a narrow terminal cuts the address in the middle so op, status and elapsed stay visible', async () => {
+    const { out, text } = capture();
+    let now = T0;
+    const a = { id: 'w1', address: 'service.analytics-warehouse-replica-01', op: 'createService' as const };
+    const b = { id: 'w2', address: 'service.analytics-warehouse-replica-02', op: 'createService' as const };
+    const view = createTtyView({ out, paint: createPaint(false), now: () => now, size: () => ({ columns: 50, rows: 10 }) });
+    view.emit({ type: 'action-start', at: now, action: a });
+    view.emit({ type: 'action-start', at: now, action: b });
+    now += 2000;
+    view.emit({ type: 'action-status', at: now, action: a, status: 'CONFIGURING' });
+    await new Promise((r) => setTimeout(r, 150));
+    const lines = text().replace(/\x1b\[[0-9;]*[A-Za-z]|\r/g, '').split('\n').filter((l) => l.includes('createService'));
+    expect(lines.at(-2)).toBe('  service…lica-01  createService  CONFIGURING  2s');
+    expect(lines.at(-1)).toBe('  service…lica-02  createService  starting  2s');
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(49);
+    view.close();
+  });
+
+  it('cutMiddle keeps both ends and the exact width', () => {
+    expect(cutMiddle('service.analytics-warehouse-replica-03', 20)).toBe('service.an…eplica-03');
+    expect(cutMiddle('service.analytics-warehouse-replica-03', 20)).toHaveLength(20);
+    expect(cutMiddle('service.db', 20)).toBe('service.db');
+  });
+
+  it('erases the live region before a write to stderr, then redraws it below', async () => {
+    const { out, text } = capture();
+    const err = new PassThrough();
+    const view = createTtyView({ out, paint: createPaint(false), size: () => ({ columns: 80, rows: 24 }), shared: err });
+    // Both streams append to one "screen", in the order they were written.
+    let screen = '';
+    out.on('data', (d: Buffer) => (screen += d.toString('utf8')));
+    err.on('data', (d: Buffer) => (screen += d.toString('utf8')));
+    view.emit({ type: 'action-start', at: Date.now(), action: db });
+    view.emit({ type: 'action-start', at: Date.now(), action: rs });
+    await new Promise((r) => setTimeout(r, 150));
+    err.write('[api] GET /projects/p/services 200\n');
+    await new Promise((r) => setTimeout(r, 150));
+    expect(screen).toMatch(/createReplicaSet  starting  \d+m?s\n\x1b\[2A\r\x1b\[J\[api\] GET \/projects\/p\/services 200\n\r\x1b\[J  service\.db/);
+    view.close();
+    // Closed: the stream's own write is back and writes pass straight through.
+    err.write('after\n');
+    expect(screen.endsWith('after\n')).toBe(true);
+    expect(text()).not.toContain('after');
+  });
+
+  it('erases the last frame on close, so an interrupted run leaves no stale live lines', async () => {
+    const { out, text } = capture();
+    const view = createTtyView({ out, paint: createPaint(false), size: () => ({ columns: 80, rows: 24 }) });
+    view.emit({ type: 'action-start', at: Date.now(), action: db });
+    view.emit({ type: 'action-start', at: Date.now(), action: rs });
+    await new Promise((r) => setTimeout(r, 150));
+    view.emit({ type: 'action-abandoned', at: Date.now(), action: db, elapsedMs: 2000 });
+    const r = emptyResult();
+    r.interrupted = true;
+    view.emit({ type: 'summary', at: Date.now(), result: r });
+    const all = text();
+    // The region (2 lines) is erased, the abandoned line printed, and no live line drawn after it.
+    expect(all).toMatch(/\x1b\[2A\r\x1b\[Jservice\.db createService sent; wait abandoned \(interrupted after 2s\)\nApply interrupted: /);
   });
 });
