@@ -11,3 +11,4 @@ export {
   type FingerprintSubject,
 } from './fingerprint.js';
 export { verbOf, type ResourceVerb } from './summary.js';
+export { SENSITIVE } from './drafts.js';

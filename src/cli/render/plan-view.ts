@@ -1,7 +1,7 @@
 // One entry per resource, shared by the text and markdown renderers: what happens to it, with
 // which API calls, and each changed field once.
 import { compareAddresses, type Action, type Address, type Binding, type Diagnostic, type FieldChange, type Plan } from '../../model/index.js';
-import { verbOf } from '../../planner/index.js';
+import { SENSITIVE, verbOf } from '../../planner/index.js';
 
 export type ResourceVerb = 'create' | 'update' | 'replace' | 'delete' | 'adopt' | 'move' | 'protect' | 'forget';
 
@@ -125,12 +125,10 @@ export function bindingNotes(view: ResourceView): string[] {
   });
 }
 
-const MARKERS = new Set(['(sensitive)', '(unknown)']);
-
-/** A value as one line: strings quoted, markers bare, anything else as compact JSON. */
+/** A value as one line: strings quoted, the `(sensitive)` marker bare, anything else as compact JSON. */
 export function formatValue(v: unknown): string {
   if (v === null || v === undefined) return 'null';
-  if (typeof v === 'string') return MARKERS.has(v) ? v : JSON.stringify(v);
+  if (typeof v === 'string') return v === SENSITIVE ? v : JSON.stringify(v);
   return JSON.stringify(v);
 }
 
