@@ -15,7 +15,7 @@ const GLOBAL_OPTIONS: ReadonlyMap<string, boolean> = new Map([
 
 export const GLOBAL_OPTIONS_HELP =
   '\nThe options -f/--file, --lockfile, --api-url, --api-key-file, --emulator and --allow-insecure-http\n' +
-  'may also come before the command, e.g. `dbform -f prod.yaml plan`.';
+  'may also come before a command that takes them, e.g. `dbform -f prod.yaml plan`.';
 
 /** `-fX`, `--file=X`, `--file X`: the long name, and the value when it is in the same token. */
 function splitOption(token: string): { long: string; inline?: string } {

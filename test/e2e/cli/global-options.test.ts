@@ -64,7 +64,7 @@ describe('global options before the command', () => {
       expect(help.stdout.match(/-f, --file <path>/g)).toHaveLength(1);
     }
     const top = await runCli(['--help']);
-    expect(top.stdout).toContain('may also come before the command, e.g. `dbform -f prod.yaml plan`');
+    expect(top.stdout).toContain('may also come before a command that takes them, e.g. `dbform -f prod.yaml plan`');
   });
 });
 
