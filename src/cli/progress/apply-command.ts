@@ -115,6 +115,11 @@ async function readSavedPlan(path: string): Promise<Plan> {
   return parsed.value;
 }
 
+/** A path as a shell word, so a suggested command can be pasted as it is. */
+function shellWord(path: string): string {
+  return /^[\w./@:+-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
+}
+
 /** --target and --replace shape a plan; a saved one is applied exactly as made, so they would do nothing. */
 function refusePlanShapingFlags(planFile: string, opts: ApplyCommandOptions): void {
   const flags = [...(opts.target ?? []).map((a) => `--target ${a}`), ...(opts.replace ?? []).map((a) => `--replace ${a}`)];
@@ -136,7 +141,7 @@ function withSavedPlanHints(plan: Plan, planFile: string): Plan {
           ...a,
           blocked:
             `data-loss: ${a.op} destroys ${a.address} and its data; a saved plan is applied exactly as it was made, ` +
-            `so make a new one with \`dbform plan --allow-data-loss --out ${planFile}\` and apply that`,
+            `so make a new one with \`dbform plan --allow-data-loss --out ${shellWord(planFile)}\` and apply that`,
         }
       : a,
   );

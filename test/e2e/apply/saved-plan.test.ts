@@ -86,21 +86,22 @@ describe('dbform apply PLAN', () => {
 
   it('a blocked saved plan says to make a new plan with --allow-data-loss, since the flag cannot unblock it', async () => {
     const { ws, ids } = await applied();
+    // A path with a space: the suggested command quotes it, so it can be pasted as it is.
     writeFileSync(ws.config, base.replace(/  b:[\s\S]*$/, ''));
-    const saved = await runCli(ws, ['plan', '--out', 'delete.plan.json']);
+    const saved = await runCli(ws, ['plan', '--out', 'my plans/delete.plan.json']);
     expect(saved.code).toBe(3);
     emulator!.resetStats();
-    const run = await runCli(ws, ['apply', '--allow-data-loss', '--auto-approve', 'delete.plan.json']);
+    const run = await runCli(ws, ['apply', '--allow-data-loss', '--auto-approve', 'my plans/delete.plan.json']);
     expect(run.code).toBe(3);
     const hint =
       'service.b deleteService: data-loss: deleteService destroys service.b and its data; a saved plan is applied exactly as it was made, ' +
-      'so make a new one with `dbform plan --allow-data-loss --out delete.plan.json` and apply that';
+      "so make a new one with `dbform plan --allow-data-loss --out 'my plans/delete.plan.json'` and apply that";
     expect(run.stderr).toContain(`error: the plan is blocked; nothing was changed:\n  ${hint}\n`);
     expect(run.stdout + run.stderr).not.toContain('re-run with --allow-data-loss');
     expect(Object.keys(emulator!.stats().requests).filter((k) => !k.startsWith('GET'))).toEqual([]);
     // The hint works.
-    expect((await runCli(ws, ['plan', '--allow-data-loss', '--out', 'delete.plan.json'])).code).toBe(0);
-    const again = await runCli(ws, ['apply', 'delete.plan.json']);
+    expect((await runCli(ws, ['plan', '--allow-data-loss', '--out', 'my plans/delete.plan.json'])).code).toBe(0);
+    const again = await runCli(ws, ['apply', 'my plans/delete.plan.json']);
     expect(again.code, again.stderr).toBe(0);
     expect((await client!.listServices('proj-demo')).map((s) => s.service_id)).toEqual([ids.a]);
   });
