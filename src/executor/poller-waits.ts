@@ -6,11 +6,11 @@ import type { ExecutorApi, ExecutorWaits, WaitOptions } from './ports.js';
 /** The real client is an ExecutorApi as it is; this keeps that true at compile time. */
 export const asExecutorApi = (client: ApiClient): ExecutorApi => client;
 
-function options(o: WaitOptions) {
+function options<T>(o: WaitOptions, describe: (status: string, live: T | undefined) => string = (status) => status) {
   return {
     timeoutMs: o.timeoutMs,
     ...(o.signal ? { signal: o.signal } : {}),
-    ...(o.onStatus ? { onStatus: (status: string) => o.onStatus!(status) } : {}),
+    ...(o.onStatus ? { onStatus: (status: string, live: T | undefined) => o.onStatus!(describe(status, live)) } : {}),
   };
 }
 
@@ -24,7 +24,11 @@ export function pollerWaits(poller: StatusPoller): ExecutorWaits {
       // Attach/detach leave the status READY; what changes is the VPC endpoint.
       const attached = (s: { vpcId: string | null } | undefined) => s !== undefined && s.vpcId === vpcId;
       const detached = (s: { vpcId: string | null } | undefined) => s !== undefined && (s.vpcId === null || s.vpcId !== fromVpcId);
-      await poller.waitForService(serviceId, vpcId === null ? detached : attached, options(o));
+      const done = vpcId === null ? detached : attached;
+      // READY alone would read as finished while the endpoint is still on its way: say what is awaited.
+      const pending = vpcId === null ? `detaching from VPC ${fromVpcId}` : `attaching to VPC ${vpcId}`;
+      const describe = (status: string, s: { vpcId: string | null } | undefined) => (done(s) ? status : `${status}, ${pending}`);
+      await poller.waitForService(serviceId, done, options(o, describe));
     },
     async replicaSetActive(serviceId, replicaSetId, o) {
       await poller.waitForReplicaSet(serviceId, replicaSetId, (rs) => rs?.status === 'active', options(o));

@@ -104,6 +104,19 @@ describe('waiting for asynchronous operations', () => {
     expect(h.emulator.stats().requests['POST /projects/{project_id}/services/{service_id}/resize']).toBe(1);
   });
 
+  it('an attach shows what it waits for: the status stays READY until the VPC endpoint appears', async () => {
+    h = await startHarness({ timeScale: 0.05 });
+    const vpc = await h.client.createVPC(PROJECT, { name: 'main', cidr: '10.0.0.0/16', region_code: 'us-east-1' });
+    const svc = await h.client.createService(PROJECT, { name: 'db', region_code: 'us-east-1' });
+    const ref = { address: 'service.db', id: svc.service_id };
+    const attach = act('attachServiceToVPC', 'service.db', { reason: 'changed', refs: { target: ref, vpc: { id: vpc.id } }, request: { vpc_id: vpc.id } });
+    const result = await h.apply(planOf([attach]));
+    expect(result.failed).toEqual([]);
+    const statuses = h.events.flatMap((e) => (e.type === 'action-status' ? [e.status] : []));
+    // Before the attach is sent the service settles (QUEUED ... READY); after it, READY is qualified.
+    expect(statuses.slice(statuses.indexOf('READY'))).toEqual(['READY', `READY, attaching to VPC ${vpc.id}`]);
+  });
+
   it('an abort stops a call from retrying: it fails with what it got, at once, and the apply is interrupted', async () => {
     h = await startHarness({ timeScale: 0 });
     const id = (await h.client.createService(PROJECT, { name: 'flaky', cpu_millis: '500', memory_gbs: '2' })).service_id;
