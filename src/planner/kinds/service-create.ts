@@ -139,13 +139,17 @@ function haAfterCreate(d: DesiredService, reason: ActionReason): Draft[] {
   ];
 }
 
-export function passwordDraft(d: DesiredService, reason: ActionReason, ctx: PlanContext): Draft {
+/**
+ * The password itself is never shown; its version is not secret and tells a reviewer that this
+ * is a rotation (lockfile version -> configured one), or the first password of a new service.
+ */
+export function passwordDraft(d: DesiredService, reason: ActionReason, ctx: PlanContext, appliedVersion?: number): Draft {
   return draft({
     address: d.address,
     kind: 'service',
     op: 'updatePassword',
     reason,
-    changes: [sensitiveChange('password')],
+    changes: [sensitiveChange('password'), change('password.version', appliedVersion ?? null, d.password!.version)],
     refs: { target: refTo(ctx, d.address) },
     password: { fromEnv: d.password!.fromEnv, version: d.password!.version },
   });

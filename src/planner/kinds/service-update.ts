@@ -66,6 +66,6 @@ export function planServiceUpdate(d: DesiredService, l: LiveService, entry: Lock
     if (init) out.push(draft({ address: d.address, kind: 'service', reason: 'changed', refs: { target: refTo(ctx, d.address) }, ...init }));
   }
   out.push(...planServiceVpc(d, l, ctx));
-  if (passwordNeedsUpdate(d, entry)) out.push(passwordDraft(d, 'changed', ctx));
+  if (passwordNeedsUpdate(d, entry)) out.push(passwordDraft(d, 'changed', ctx, entry?.passwordVersion));
   return out;
 }

@@ -83,7 +83,11 @@ describe('passwords', () => {
     const a = action(p, 'service.db', 'updatePassword');
     expect(a.password).toEqual({ fromEnv: 'DB_PW', version: 2 });
     expect(a.request).toBeUndefined();
-    expect(a.changes).toEqual([{ path: 'password', before: '(sensitive)', after: '(sensitive)', forcesReplace: false, sensitive: true }]);
+    // The value never appears; its version (not a secret) says this is a rotation from 1 to 2.
+    expect(a.changes).toEqual([
+      { path: 'password', before: '(sensitive)', after: '(sensitive)', forcesReplace: false, sensitive: true },
+      { path: 'password.version', before: 1, after: 2, forcesReplace: false, sensitive: false },
+    ]);
   });
 
   it('an adopted service with a password gets it set (the version is unknown)', () => {

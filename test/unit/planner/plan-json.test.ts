@@ -42,7 +42,10 @@ describe('plan JSON', () => {
     expect(Object.keys(json.actions[0]!).slice(0, 8)).toEqual(['id', 'address', 'kind', 'op', 'reason', 'risk', 'depends_on', 'changes']);
     const pw = json.actions.find((a) => a.op === 'updatePassword')!;
     expect(pw.password).toEqual({ from_env: 'DB_PASSWORD', version: 2 });
-    expect(pw.changes).toEqual([{ path: 'password', before: '(sensitive)', after: '(sensitive)', sensitive: true }]);
+    expect(pw.changes).toEqual([
+      { path: 'password', before: '(sensitive)', after: '(sensitive)', sensitive: true },
+      { path: 'password.version', before: 1, after: 2 },
+    ]);
   });
 
   it.each(Object.entries(cases))('%s round-trips through fromPlanJson', (_n, p) => {
