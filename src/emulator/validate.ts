@@ -125,30 +125,7 @@ export function allowedPair(cpuMillis: number, memoryGbs: number): DedicatedSize
   return { ...size };
 }
 
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
-
-const isLeapYear = (y: number): boolean => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-const daysInMonth = (year: number, month: number): number => (month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1]!);
-
-/**
- * Epoch ms of an RFC 3339 timestamp, or undefined when it is not one. Impossible dates (February
- * 30th, hour 24) are refused rather than rolled over; a leap second (:60) is read as the instant
- * after :59.
- */
-export function parseRfc3339(text: string): number | undefined {
-  const m = RFC3339.exec(text);
-  if (!m) return undefined;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
-  const [sign, offsetHours, offsetMinutes] = [m[8], Number(m[9] ?? 0), Number(m[10] ?? 0)];
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
-  if (hour > 23 || minute > 59 || second > 60 || offsetHours > 23 || offsetMinutes > 59) return undefined;
-  const fraction = m[7] ? Math.floor(Number(m[7]) * 1000) : 0;
-  const offset = (sign === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes) * 60_000;
-  const midnight = new Date(0);
-  midnight.setUTCFullYear(year, month - 1, day); // not Date.UTC, which reads years 0-99 as 1900-1999
-  return midnight.getTime() + ((hour * 60 + minute) * 60 + second) * 1000 + fraction - offset;
-}
+export { parseRfc3339 } from '../model/rfc3339.js';
 
 const OCTET = '(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])';
 const CIDR = new RegExp(`^${OCTET}\\.${OCTET}\\.${OCTET}\\.${OCTET}/([0-9]|[12][0-9]|3[0-2])$`);

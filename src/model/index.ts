@@ -5,3 +5,4 @@ export * from './lockfile.js';
 export * from './plan.js';
 export * from './resources.js';
 export * from './sizes.js';
+export * from './rfc3339.js';

@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { DbformError } from '../../model/errors.js';
 import { parseAddress } from '../../model/address.js';
+import { parseRfc3339 } from '../../model/rfc3339.js';
 import { action } from '../errors.js';
 import { addApiOptions, addConfigOptions, configFiles, type ApiOptions, type ConfigOptions, type GlobalOptions } from '../options.js';
 import type { LogsQueryDto } from '../../api/dto.js';
@@ -84,7 +85,6 @@ export function buildLogsQuery(flags: Pick<LogsFlags, 'since' | 'until' | 'sever
   return query;
 }
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 const AGE_UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** RFC 3339, or an age (`90s`, `15m`, `2h`, `7d`) before now; returned as RFC 3339 UTC. */
@@ -92,8 +92,8 @@ export function parseTimeFlag(flag: string, value: string, nowMs: number): strin
   const text = value.trim();
   const age = /^(\d+)([smhd])$/.exec(text);
   if (age) return new Date(nowMs - Number(age[1]) * AGE_UNITS[age[2]!]!).toISOString();
-  const ms = RFC3339.test(text) ? Date.parse(text.replace(' ', 'T')) : Number.NaN;
-  if (Number.isNaN(ms)) {
+  const ms = parseRfc3339(text);
+  if (ms === undefined) {
     throw new DbformError(`${flag} "${value}" is not a time; use RFC 3339 (2026-01-02T03:04:05Z) or an age such as 30s, 15m, 2h, 7d`);
   }
   return new Date(ms).toISOString();

@@ -2,20 +2,12 @@
 // A fork inherits region and type from its parent: a differing explicit value would plan a
 // replacement right after the fork is created.
 import type { Diagnostic } from '../../model/diagnostics.js';
+import { parseRfc3339 } from '../../model/rfc3339.js';
 import { diagnosticAt, type Entry } from '../merge.js';
 import { record, str, type Rule } from './rule.js';
 
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/;
-
-/** True for an RFC 3339 date-time with a real calendar date and an explicit offset. */
-export function isRfc3339(text: string): boolean {
-  const m = RFC3339.exec(text);
-  if (!m) return false;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  const offsetOk = m[9] === undefined || (Number(m[9]) <= 23 && Number(m[10]) <= 59);
-  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour <= 23 && minute <= 59 && second <= 60 && offsetOk;
-}
+/** True for an RFC 3339 date-time with a real calendar date, a `T` and an explicit offset. */
+export const isRfc3339 = (text: string): boolean => parseRfc3339(text, { space: false }) !== undefined;
 
 function checkTargetTime(service: Entry): Diagnostic[] {
   const fork = record(service.value, 'fork');

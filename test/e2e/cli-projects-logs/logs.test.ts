@@ -89,6 +89,7 @@ describe('dbform logs', () => {
 
   it.each([
     [['--since', 'yesterday'], 'error: --since "yesterday" is not a time; use RFC 3339 (2026-01-02T03:04:05Z) or an age such as 30s, 15m, 2h, 7d'],
+    [['--until', '2026-02-30T00:00:00Z'], 'error: --until "2026-02-30T00:00:00Z" is not a time; use RFC 3339 (2026-01-02T03:04:05Z) or an age such as 30s, 15m, 2h, 7d'],
     [['--since', '1h', '--until', '2h'], /^error: --until \(.+\) is before --since \(.+\)$/],
     [['--severity', 'LOUD'], /^error: --severity "LOUD" is not a log level; use one of DEBUG, /],
     [['--node', 'primary'], 'error: --node must be a node number such as 0 or 1 (got "primary")'],
