@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import { API_PREFIX, type EmulatorStatsDto } from '../api/dto.js';
+import { describeFileError } from '../lockfile/file-errors.js';
 import { createClock } from './clock.js';
 import { EmulatorConfigError } from './errors.js';
 import { FaultInjector, type FaultSettings } from './faults.js';
@@ -102,20 +103,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
  * write is refused at start, not found out by a 500 after a mutation has already happened.
  */
 async function openStateFile(path: string, snapshot: () => string): Promise<StateWriter> {
-  const reason = (err: unknown) => {
-    const code = (err as NodeJS.ErrnoException).code;
-    return code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOTDIR' ? 'a parent is not a directory' : code === 'EROFS' ? 'read-only file system' : (err as Error).message;
-  };
   try {
     mkdirSync(dirname(path), { recursive: true });
   } catch (err) {
-    throw new EmulatorConfigError(`cannot create the directory of the emulator state file ${path}: ${reason(err)}`);
+    throw new EmulatorConfigError(`cannot create the directory of the emulator state file ${path}: ${describeFileError(err)}`);
   }
   const writer = new StateWriter(path, snapshot);
   try {
     await writer.save();
   } catch (err) {
-    throw new EmulatorConfigError(`cannot write the emulator state file ${path}: ${reason(err)}`);
+    throw new EmulatorConfigError(`cannot write the emulator state file ${path}: ${describeFileError(err)}`);
   }
   return writer;
 }
