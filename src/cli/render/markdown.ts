@@ -1,7 +1,7 @@
 // A plan as a pull-request comment: summary table first, blocked and data-loss actions flagged
 // at the top, then one collapsible section per resource. Stays under GitHub's comment limit by
 // folding long lists into "... and N more".
-import { planHasChanges, type FieldChange, type Plan } from '../../model/index.js';
+import { planHasChanges, type FieldChange, type Plan, type Risk } from '../../model/index.js';
 import { bindingNotes, buildPlanView, describeDiagnostic, reasonNotes, reasonText, formatValue, riskNotes, SYMBOLS, type ResourceView } from './plan-view.js';
 
 /** GitHub rejects comments over 65,536 characters; keep a margin. */
@@ -64,9 +64,12 @@ function changeTable(v: ResourceView): string[] {
   return ['| field | before | after |', '|---|---|---|', ...folded(v.changes, CHANGE_LIMIT, row, more)];
 }
 
+/** Data loss has its own flag in the section title (⚠️ data loss). */
+const FLAGGED_RISKS: ReadonlySet<Risk> = new Set(['data-loss']);
+
 function resourceSection(v: ResourceView): string {
   const ops = v.actions.map((a) => a.op).join(', ');
-  const notes = [...reasonNotes(v), ...bindingNotes(v), ...riskNotes(v), ...(ops ? [ops] : [])].map(escapeHtml).join('; ');
+  const notes = [...reasonNotes(v), ...bindingNotes(v), ...riskNotes(v, FLAGGED_RISKS), ...(ops ? [ops] : [])].map(escapeHtml).join('; ');
   const flags = `${v.blocked.length > 0 ? ' 🛑 blocked' : ''}${v.dataLoss ? ' ⚠️ data loss' : ''}`;
   const title = `${code(`${SYMBOLS[v.verb]} ${v.address}`)} ${v.verb}${flags} · ${notes}`;
   // Nothing to unfold (a delete, a move): one line is enough.

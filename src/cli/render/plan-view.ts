@@ -99,6 +99,7 @@ export function reasonText(reason: Action['reason']): string {
 }
 
 const RISK_NOTES: Array<[Action['risk'], string]> = [
+  ['data-loss', 'data-loss risk'],
   ['connectivity', 'connectivity risk'],
   ['availability', 'availability risk'],
 ];
@@ -106,13 +107,14 @@ const RISK_NOTES: Array<[Action['risk'], string]> = [
 /**
  * Risks a reviewer should see next to the ops (SPEC section 3 risk classes): connectivity
  * (detach, peering or VPC delete, pooler off) and availability (stop, fewer HA replicas, replica
- * set delete). Data loss is flagged on its own, more loudly; a resource deleted outright says it
- * with its `-`.
+ * set delete), on every line a delete included. Data loss on a replace is flagged by the blocked
+ * line or (markdown) more loudly on its own; on a delete line, which may carry no other mark once
+ * allowed, it is named here too. `except` leaves out risks the caller flags another way.
  */
-export function riskNotes(view: ResourceView): string[] {
-  if (view.verb === 'delete') return [];
+export function riskNotes(view: ResourceView, except: ReadonlySet<Action['risk']> = new Set()): string[] {
   const risks = new Set(view.actions.map((a) => a.risk));
-  return RISK_NOTES.filter(([r]) => risks.has(r)).map(([, note]) => note);
+  if (view.verb !== 'delete') risks.delete('data-loss');
+  return RISK_NOTES.filter(([r]) => risks.has(r) && !except.has(r)).map(([, note]) => note);
 }
 
 /** Notes on a resource's lockfile-only changes, e.g. `adopt id kd9w2xp4mz`. */
