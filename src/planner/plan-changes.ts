@@ -16,6 +16,7 @@ import { indexLive, type Match, type PlanContext, type PlanOptions } from './con
 import type { Draft } from './drafts.js';
 import { fingerprintLive, fingerprintSubjects, stateFingerprint } from './fingerprint.js';
 import { plannerFor } from './kinds/index.js';
+import { forkParentAddress } from './kinds/service-fork.js';
 import { desiredAddresses, matchResources } from './match.js';
 import { linkDrafts, selectTargets, sortDrafts, type DepGraph } from './ordering.js';
 import { planPaused } from './paused.js';
@@ -34,7 +35,9 @@ function newContext(desired: DesiredState, live: LiveState, lock: Lockfile, opti
     if (m.live) liveIds.set(m.address, (m.live as { id: string }).id);
   }
   for (const r of matching.removed) if (r.live) liveIds.set(r.address, r.live.id);
-  return { desired, live, lock, options, index, matching, diagnostics, fresh: new Map(), vpcsGoing: new Map(), liveIds };
+  const serviceAddressById = new Map<string, Address>();
+  for (const m of matching.services) if (m.live) serviceAddressById.set(m.live.id, m.address);
+  return { desired, live, lock, options, index, matching, diagnostics, fresh: new Map(), vpcsGoing: new Map(), liveIds, serviceAddressById };
 }
 
 function planAll(ctx: PlanContext): Draft[] {
@@ -47,7 +50,7 @@ function planAll(ctx: PlanContext): Draft[] {
   // Services planned next must know which live VPCs go away, removed ones included.
   for (const r of matching.removed) if (r.kind === 'vpc' && r.live) ctx.vpcsGoing.set(r.live.id, { address: r.address, replaced: false });
   plan(matching.peerings, 'peering');
-  plan(forkParentsFirst(matching.services), 'service');
+  plan(forkParentsFirst(matching.services, (from) => forkParentAddress(from, ctx)), 'service');
   plan(matching.replicaSets, 'replica_set');
   for (const r of matching.removed) if (r.live) out.push(...plannerFor(r.kind).planRemoved(r, r.live, ctx));
   unmanagedBlockers(ctx);
