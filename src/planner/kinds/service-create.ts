@@ -21,6 +21,8 @@ function createDraft(d: DesiredService, reason: ActionReason, protect: boolean):
   const changes = [change('name', null, d.name)];
   if (d.addons) {
     request.addons = [...d.addons];
+    // The service type says whether time-series is asked for; `ai` is seen only in the addons.
+    if (d.addons.includes('ai')) changes.push(change('addons', null, [...d.addons]));
     changes.push(change('service_type', null, serviceTypeOf(d.addons)));
   }
   Object.assign(request, size.request);
