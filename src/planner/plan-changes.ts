@@ -21,6 +21,7 @@ import { desiredAddresses, matchResources } from './match.js';
 import { linkDrafts, selectTargets, sortDrafts, type DepGraph } from './ordering.js';
 import { planPaused } from './paused.js';
 import { forgetBindings, protectBindings, protectionSources } from './protect.js';
+import { findSettling } from './settling.js';
 import { blockReason, riskOf, type ProtectSource } from './risk.js';
 import { forkParentsFirst } from './service-order.js';
 import { summarize } from './summary.js';
@@ -115,14 +116,17 @@ export function planChanges(desired: DesiredState, live: LiveState, lock: Lockfi
   const keptAddresses = new Set([...options.target, ...kept.map((d) => d.address)]);
   const bindings = sortBindings(selected ? allBindings.filter((b) => keptAddresses.has(b.address)) : allBindings);
   const touched = new Set([...drafts.map((d) => d.address), ...allBindings.filter((b) => b.kind !== 'forget').map((b) => b.address)]);
-  const unchanged = [...desiredAddresses(desired)].filter((a) => !touched.has(a) && !ctx.matching.skipped.has(a)).length;
+  const settling = findSettling(ctx, (a) => !selected || keptAddresses.has(a));
+  const stillChanging = new Set(settling.map((s) => s.address));
+  const unchanged = [...desiredAddresses(desired)].filter((a) => !touched.has(a) && !stillChanging.has(a) && !ctx.matching.skipped.has(a)).length;
   const fingerprints = fingerprintLive(live, fingerprintSubjects({ actions, bindings }));
   return {
     formatVersion: 1,
     projectId: desired.projectId,
-    summary: summarize(actions, bindings, unchanged, ctx.matching.unmanaged),
+    summary: summarize(actions, bindings, unchanged, ctx.matching.unmanaged, settling.length),
     actions,
     bindings,
+    settling,
     fingerprints,
     stateFingerprint: stateFingerprint(fingerprints),
     diagnostics: sortDiagnostics(diagnostics),

@@ -77,6 +77,15 @@ export function summaryLine(plan: Plan): string {
   return `Plan: ${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${s.delete} to delete, ${s.adopt} to adopt, ${s.move} to move.`;
 }
 
+/**
+ * The heading of the settling list (SPEC section 5). Settling is not a change to make: nothing is
+ * sent for it, but apply waits for it, so `No changes` is never said of a project still moving.
+ */
+export function settlingHeading(plan: Plan): string {
+  const n = plan.settling.length;
+  return `Still settling: ${n} resource${n === 1 ? ' is' : 's are'} still changing (an earlier apply, or a change made elsewhere); apply waits for ${n === 1 ? 'it' : 'them'} before it reports success`;
+}
+
 const REASON_NOTES: Partial<Record<Action['reason'], string>> = {
   drift: 'drift: its lockfile ID is gone, so it is created again',
   removed: 'no longer in the config',
