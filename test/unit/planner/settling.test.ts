@@ -1,5 +1,8 @@
 // Settling (SPEC section 5, issue 12): managed resources still in a transitional status are
 // listed so that apply waits for them; settling alone is not a change; they keep their actions.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { renderPlanMarkdown, renderPlanText } from '../../../src/cli/render/index.js';
 import { planHasChanges } from '../../../src/model/index.js';
@@ -93,6 +96,26 @@ describe('settling resources', () => {
 });
 
 describe('settling in the outputs', () => {
+  it('the plan JSON with settling resources of every kind validates against schemas/plan.schema.json, which wants parent_id for replica sets and peerings', () => {
+    const schema = JSON.parse(readFileSync(join(import.meta.dirname, '../../../schemas/plan.schema.json'), 'utf8'));
+    const validate = new Ajv2020.default({ allErrors: true, strict: true }).compile(schema);
+    const p = plan(
+      desiredState({ vpcs: [desiredVpc('main', { peerings: [desiredPeering('main', 'pv')] })], services: [desiredService('db', { replicaSets: [desiredReplicaSet('r')] })] }),
+      liveState({
+        vpcs: [liveVpc('main', { peerings: [livePeering('vpc-main', 'pv', { status: 'pending' })] })],
+        services: [liveService('db', { status: 'UPGRADING', replicaSets: [liveReplicaSet('r', { status: 'resizing' })] })],
+      }),
+      lockfile({ 'vpc.main': 'vpc-main', 'peering.main.pv': 'pcx-pv', 'service.db': 'svc-db', 'replica_set.db.r': 'rs-r' }),
+    );
+    const json = JSON.parse(JSON.stringify(toPlanJson(p)));
+    expect(json.settling).toHaveLength(3);
+    expect(validate(json), JSON.stringify(validate.errors)).toBe(true);
+    expect(json.settling.map((s: { address: string }) => s.address)).toEqual(['peering.main.pv', 'service.db', 'replica_set.db.r']);
+    delete json.settling[2].parent_id;
+    expect(validate(json)).toBe(false);
+  });
+
+
   it('JSON: summary.settling always; the settling list only when there is one; read back as written', () => {
     const p = oneService('QUEUED');
     const json = toPlanJson(p);
