@@ -1,4 +1,5 @@
-// applyPlan: lockfile-only bindings first, then the plan's DAG, one API operation per action.
+// applyPlan: lockfile-only bindings first, then the plan's DAG, one API operation per action, and
+// the waits for resources still settling (settle-waits.ts) before the summary.
 import type { StatusPoller } from '../api/waiters.js';
 import { CREATE_OPS, DbformError, type Action, type Binding, type Plan } from '../model/index.js';
 import { trackAccepted } from './accepted-tracker.js';
