@@ -30,7 +30,7 @@ export async function preparePlan(input: PlanInput): Promise<PreparedPlan> {
   const lockPath = resolveLockfilePath(input.files, input.lockfile);
   const lock = await readLockfile(lockPath, desired.projectId);
   const live = await readLive(input.api, input.files, desired.projectId);
-  const plan = planChanges(desired, live, lock, { replace: input.replace, target: input.target, allowDataLoss: input.allowDataLoss });
+  const plan = planChanges(desired, live, lock, { replace: input.replace, target: input.target, allowDataLoss: input.allowDataLoss, now: Date.now() });
   return { ok: true, desired, configWarnings: loaded.warnings, lockPath, lock, live, plan };
 }
 

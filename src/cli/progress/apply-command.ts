@@ -44,7 +44,7 @@ export async function runApply(planFile: string | undefined, opts: ApplyCommandO
     ? async (input: PlanInput) => withSavedPlanHints(await checkNotStale(saved, planFile!, input), planFile!)
     : async (input: PlanInput) => {
         const live = await fetchLiveState(input.client, desired.projectId, { peeringsOf: 'all', signal: input.signal });
-        const plan = planChanges(desired, live, input.lock, { replace: opts.replace ?? [], target: opts.target ?? [], allowDataLoss: opts.allowDataLoss === true });
+        const plan = planChanges(desired, live, input.lock, { replace: opts.replace ?? [], target: opts.target ?? [], allowDataLoss: opts.allowDataLoss === true, now: Date.now() });
         reportPlanDiagnostics(plan);
         return plan;
       };
