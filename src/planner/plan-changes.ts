@@ -16,6 +16,7 @@ import { indexLive, type Match, type PlanContext, type PlanOptions } from './con
 import type { Draft } from './drafts.js';
 import { fingerprintLive, fingerprintSubjects, stateFingerprint } from './fingerprint.js';
 import { plannerFor } from './kinds/index.js';
+import { duplicateIdErrors } from './lock-checks.js';
 import { desiredAddresses, matchResources } from './match.js';
 import { linkDrafts, selectTargets, sortDrafts, type DepGraph } from './ordering.js';
 import { planPaused } from './paused.js';
@@ -88,6 +89,20 @@ function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
   );
 }
 
+/** A plan refused before matching: no action, no binding, only the errors that say why. */
+function nothingPlanned(desired: DesiredState, diagnostics: Diagnostic[]): Plan {
+  return {
+    formatVersion: 1,
+    projectId: desired.projectId,
+    summary: summarize([], [], 0, 0),
+    actions: [],
+    bindings: [],
+    fingerprints: {},
+    stateFingerprint: stateFingerprint({}),
+    diagnostics: sortDiagnostics(diagnostics),
+  };
+}
+
 /**
  * The plan that brings `live` to `desired` (SPEC sections 2 and 3). Pure: no I/O, clock,
  * randomness or colour; the same inputs give the same plan. Problems that make the plan unusable
@@ -96,6 +111,8 @@ function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
 export function planChanges(desired: DesiredState, live: LiveState, lock: Lockfile, options: PlanOptions): Plan {
   const diagnostics: Diagnostic[] = [];
   projectChecks(desired, live, lock, diagnostics);
+  const duplicates = duplicateIdErrors(lock);
+  if (duplicates.length > 0) return nothingPlanned(desired, [...diagnostics, ...duplicates]);
   const ctx = newContext(desired, live, lock, options, diagnostics);
   addressChecks(ctx);
   const drafts = planAll(ctx);

@@ -268,3 +268,51 @@ describe('rename hints', () => {
     expect(p.diagnostics.filter((d) => d.code === 'rename-hint')).toEqual([]);
   });
 });
+
+describe('one ID bound to two addresses', () => {
+  it('is an error naming both addresses and the ID, and nothing is planned', () => {
+    const p = plan(
+      desiredState({ services: [desiredService('a', { environment: 'PROD' })] }),
+      liveState({ services: [liveService('db', { id: 'dupdupdup1' })] }),
+      lockfile({ 'service.a': 'dupdupdup1', 'service.b': 'dupdupdup1' }),
+    );
+    expect(errors(p)).toEqual([
+      'the lockfile binds service ID dupdupdup1 to both service.a and service.b; one resource can have one address only, so nothing is planned: ' +
+        'remove the wrong entry from the lockfile (bind an address to another resource with `dbform import ADDR ID`)',
+    ]);
+    // Not a rename hint, a delete of service.b or an update of service.a.
+    expect(p.diagnostics).toHaveLength(1);
+    expect(ops(p)).toEqual([]);
+    expect(p.bindings).toEqual([]);
+    expect(planHasChanges(p)).toBe(false);
+  });
+
+  it('replica sets and peerings too, one error per ID; the same ID under two kinds is no duplicate', () => {
+    const p = plan(
+      desiredState({
+        vpcs: [desiredVpc('v', { peerings: [desiredPeering('v', 'p1')] })],
+        services: [desiredService('s', { replicaSets: [desiredReplicaSet('r1')] })],
+      }),
+      liveState({
+        vpcs: [liveVpc('v', { peerings: [livePeering('vpc-v', 'p1'), livePeering('vpc-v', 'p2')] })],
+        services: [liveService('s', { replicaSets: [liveReplicaSet('r1'), liveReplicaSet('r2')] })],
+      }),
+      lockfile({
+        'vpc.v': 'vpc-v',
+        'peering.v.p1': 'pcx-p2',
+        'peering.v.p2': 'pcx-p2',
+        'service.s': 'svc-s',
+        'replica_set.s.r1': 'rs-r1',
+        'replica_set.s.r2': 'rs-r1',
+        'replica_set.s.r3': 'rs-r1',
+        'vpc.same': 'svc-s',
+      }),
+    );
+    expect(errors(p).map((e) => e.slice(0, e.indexOf(';')))).toEqual([
+      'the lockfile binds peering ID pcx-p2 to both peering.v.p1 and peering.v.p2',
+      'the lockfile binds replica set ID rs-r1 to replica_set.s.r1, replica_set.s.r2 and replica_set.s.r3',
+    ]);
+    expect(ops(p)).toEqual([]);
+    expect(p.bindings).toEqual([]);
+  });
+});
