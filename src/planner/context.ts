@@ -29,6 +29,11 @@ export interface PlanOptions {
   target: Address[];
   /** `--allow-data-loss`: unblock data-loss actions on unprotected resources. */
   allowDataLoss: boolean;
+  /**
+   * IDs that another workspace of the same state binds (SPEC section 10): never adopted by name,
+   * neither for a new address nor for one whose lockfile ID is gone. Empty when not given.
+   */
+  claimedElsewhere?: ReadonlySet<string>;
 }
 
 /** How a desired resource found (or did not find) its live counterpart (SPEC section 2). */

@@ -29,7 +29,7 @@ export type { PlanOptions } from './context.js';
 
 function newContext(desired: DesiredState, live: LiveState, lock: Lockfile, options: PlanOptions, diagnostics: Diagnostic[]): PlanContext {
   const index = indexLive(live);
-  const matching = matchResources(desired, live, lock, index, diagnostics);
+  const matching = matchResources(desired, live, lock, index, diagnostics, options.claimedElsewhere);
   const liveIds = new Map<Address, string>();
   for (const m of [...matching.vpcs, ...matching.peerings, ...matching.services, ...matching.replicaSets]) {
     if (m.live) liveIds.set(m.address, (m.live as { id: string }).id);
