@@ -18,6 +18,9 @@ afterEach(async () => {
 const config = (n: number) =>
   `version: 1\nproject_id: proj-demo\nservices:\n${Array.from({ length: n }, (_, i) => `  s${i}:\n    cpu_millis: 500\n    memory_gbs: 2\n`).join('')}`;
 
+const withVpcs = (vpcs: string[], services: number) =>
+  config(services).replace('services:\n', `vpcs:\n${vpcs.map((v, i) => `  ${v}:\n    cidr: 10.${i}.0.0/16\n    region_code: us-east-1\n`).join('')}services:\n`);
+
 async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
   const end = Date.now() + ms;
   while (!check()) {
@@ -36,19 +39,20 @@ async function concurrentApplies(ws: Workspace, first: string, second: string, l
 
 describe('the apply lock on the real path', () => {
   it('a symlink to the lockfile: the second apply is refused naming the holder; the link stays a link', async () => {
-    emulator = await startEmulator({ timeScale: 0.2 });
-    const ws = workspace(config(1), emulator.url);
+    emulator = await startEmulator({ timeScale: 1 });
+    // VPCs are created at once; the services take seconds, holding the lock meanwhile.
+    const ws = workspace(withVpcs(['main'], 0), emulator.url);
     expect((await runCli(ws, ['apply', '--auto-approve'])).code).toBe(0);
     const link = join(ws.dir, 'link.lock.json');
     symlinkSync('dbform.lock.json', link);
-    writeFileSync(ws.config, config(3));
+    writeFileSync(ws.config, withVpcs(['main'], 2));
     const { other, done, pid } = await concurrentApplies(ws, 'dbform.lock.json', 'link.lock.json', ws.lockfile);
     expect(other.code).toBe(1);
     expect(other.stderr).toContain(`another dbform apply holds the lock ${realpathSync(ws.lockfile)}.lock: pid ${pid} on ${hostname()} (dbform apply, started `);
     expect(done.code, done.stderr).toBe(0);
-    expect(Object.keys(JSON.parse(readFileSync(ws.lockfile, 'utf8')).resources)).toEqual(['service.s0', 'service.s1', 'service.s2']);
+    expect(Object.keys(JSON.parse(readFileSync(ws.lockfile, 'utf8')).resources)).toEqual(['vpc.main', 'service.s0', 'service.s1']);
     // Applying through the link writes the file it names.
-    writeFileSync(ws.config, config(4));
+    writeFileSync(ws.config, withVpcs(['main', 'edge'], 2));
     const viaLink = await runCli(ws, ['apply', '--auto-approve', '--lockfile', 'link.lock.json']);
     expect(viaLink.code, viaLink.stderr).toBe(0);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
@@ -57,7 +61,7 @@ describe('the apply lock on the real path', () => {
   });
 
   it('a lockfile not written yet in a symlinked directory: one lock for both spellings', async () => {
-    emulator = await startEmulator({ timeScale: 0.2 });
+    emulator = await startEmulator({ timeScale: 1 });
     const ws = workspace(config(2), emulator.url);
     mkdirSync(join(ws.dir, 'state'));
     symlinkSync('state', join(ws.dir, 'state-link'));
