@@ -74,9 +74,10 @@ export async function verifySavedPlan(saved: Plan, ctx: SavedPlanContext, input:
   const again = `Nothing was changed; make a new plan with \`${planCommand(planFile, inputs.options)}\` and review it`;
   const lineage = input.lock.lineage ?? null;
   if (lineage !== inputs.lineage) {
-    const name = (l: string | null, none: string) => (l === null ? none : `lineage ${l}`);
+    // No lineage: a lockfile not written yet, or last written by an older dbform.
+    const name = (l: string | null) => (l === null ? 'no lineage yet' : `lineage ${l}`);
     throw new DbformError(
-      `${planFile} was made from another state (${name(inputs.lineage, 'a lockfile not written yet')}) than ${ctx.lockfilePath} (${name(lineage, 'not written yet')}); ` +
+      `${planFile} was made from another state (${name(inputs.lineage)}) than ${ctx.lockfilePath} (${name(lineage)}); ` +
         `a plan applies only to the lockfile it was made from. ${again}`,
     );
   }

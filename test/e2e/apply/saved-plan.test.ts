@@ -226,6 +226,25 @@ describe('dbform apply PLAN verifies the plan instead of trusting it', () => {
     expect(mutating()).toEqual([]);
   });
 
+  it('refuses a plan made before the lockfile existed once another apply has written it', async () => {
+    emulator = await startEmulator({ timeScale: 0.01 });
+    client = new ApiClient({ baseUrl: emulator.url, token: 'demo-pat' });
+    const ws = workspace(base, emulator.url);
+    expect((await runCli(ws, ['plan', '--out', 'first.plan.json'])).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(ws.dir, 'first.plan.json'), 'utf8'))).toMatchObject({ lineage: null, serial: 0 });
+    expect((await runCli(ws, ['apply', '--auto-approve', '--target', 'service.a'])).code).toBe(0);
+    const lineage = JSON.parse(readFileSync(ws.lockfile, 'utf8')).lineage as string;
+    emulator.resetStats();
+    const run = await runCli(ws, ['apply', 'first.plan.json']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `error: first.plan.json was made from another state (no lineage yet) than dbform.lock.json (lineage ${lineage}); ` +
+        'a plan applies only to the lockfile it was made from. Nothing was changed; make a new plan with `dbform plan --out first.plan.json` and review it\n',
+    );
+    expect(mutating()).toEqual([]);
+    expect((await client.listServices('proj-demo')).map((s) => s.name)).toEqual(['a']);
+  });
+
   it('records the flags it was made with: a --replace --allow-data-loss plan applies as planned', async () => {
     const { ws, ids } = await applied();
     const saved = await runCli(ws, ['plan', '--replace', 'service.a', '--allow-data-loss', '--out', 'replace.plan.json']);
