@@ -9,7 +9,7 @@ import { LockStore } from '../../executor/lock-store.js';
 import { checkPgpassWritable } from '../../executor/pgpass.js';
 import { describeMissingPasswordEnv, findMissingPasswordEnv, planCreatesServices } from '../../executor/preflight.js';
 import type { ApplyResult } from '../../executor/result.js';
-import { readLockfile } from '../../lockfile/index.js';
+import { describeFileError, readLockfile, realFilePath } from '../../lockfile/index.js';
 import { BlockedPlanError, DbformError, InterruptedError, planHasChanges, type Lockfile, type Plan } from '../../model/index.js';
 import { openApiContext, type ApiContextInput } from '../api-context.js';
 import { confirmChanges } from './confirm.js';
@@ -47,7 +47,9 @@ export interface FlowOptions {
   makePlan(input: PlanInput): Promise<Plan>;
 }
 
-export async function runApplyFlow(o: FlowOptions, io: FlowIo): Promise<number> {
+export async function runApplyFlow(given: FlowOptions, io: FlowIo): Promise<number> {
+  // One apply per lockfile, however it is spelled: lock, read and write the file a symlink names.
+  const o = { ...given, lockfilePath: await realLockfilePath(given.lockfilePath) };
   if (o.forceUnlock) {
     const removed = await forceUnlock(o.lockfilePath);
     if (removed !== undefined) io.stderr.write(`notice: removed the apply lock ${o.lockfilePath}.lock${removed ? ` of pid ${removed.pid} on ${removed.host} (started ${removed.started_at})` : ''}\n`);
@@ -66,6 +68,14 @@ export async function runApplyFlow(o: FlowOptions, io: FlowIo): Promise<number> 
     interrupts.dispose();
     await context?.close().catch(() => undefined);
     await lock.release().catch(() => undefined);
+  }
+}
+
+async function realLockfilePath(path: string): Promise<string> {
+  try {
+    return await realFilePath(path);
+  } catch (err) {
+    throw new DbformError(`cannot resolve the lockfile path ${path}: ${describeFileError(err)}`, { cause: err });
   }
 }
 
