@@ -92,7 +92,9 @@ type Send = (ctx: ActionContext, id: string) => Promise<Dto.ServiceDto>;
 /** Async service operations: send (waiting out transitions), show the status, wait for the final one. */
 async function transition(ctx: ActionContext, action: Action, send: Send, until: 'READY' | 'PAUSED', achieved: (s: Dto.ServiceDto) => boolean): Promise<ActionOutcome> {
   const id = serviceId(ctx, action);
-  const svc = await sendWhenServiceSettled(ctx, action, id, () => send(ctx, id), { achieved });
+  // Every transition but a start needs the service READY; a start needs it PAUSED.
+  const needs = until === 'READY' && action.op === 'startService' ? 'PAUSED' : 'READY';
+  const svc = await sendWhenServiceSettled(ctx, action, id, () => send(ctx, id), { achieved, needs });
   reportStatus(ctx, action, svc?.status);
   await ctx.waits.serviceStatus(id, until, waitOptions(ctx, action));
   return {};
