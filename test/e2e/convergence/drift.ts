@@ -22,22 +22,11 @@ interface DriftContext {
   live: LiveState;
   managed: Set<string>;
   memory: DriftMemory;
-  /** Names deleted out of band this round: no look-alike of them (see `lookAlikeService`). */
-  deletedNames: Set<string>;
   /** IDs changed this round: one change each, so none is refused for a transition in progress. */
   touched: Set<string>;
 }
 
-/**
- * Excluded until the stale-ID adoption of SPEC section 2 (turn 2) is in the planner: deleting out
- * of band a resource that has a live look-alike, which leaves a stale lockfile ID beside exactly
- * one live resource of the desired name. Today the plan creates a second one (seeds 9006, 9007,
- * 9048, 9051, 9071, 9082 find it when this is false). Set it to false once adoption is merged.
- */
-export const EXCLUDE_STALE_ID_WITH_LOOK_ALIKE = true;
-
 const ready = (c: DriftContext) => c.live.services.filter((s) => c.managed.has(s.id) && !c.touched.has(s.id) && s.status === 'READY');
-const hasLookAlike = (c: DriftContext, key: string) => c.memory.lookAlikeNames.has(key);
 
 const resize: DriftOp = async (c) => {
   const s = pick(c, ready(c));
@@ -69,21 +58,19 @@ const resume: DriftOp = async (c) => {
 };
 
 const deleteService: DriftOp = async (c) => {
-  const s = pick(c, ready(c).filter((x) => !EXCLUDE_STALE_ID_WITH_LOOK_ALIKE || !hasLookAlike(c, `service /${x.name}`)));
+  const s = pick(c, ready(c));
   if (!s) return undefined;
   c.touched.add(s.id);
   await c.client.deleteService(PROJECT, s.id);
-  c.deletedNames.add(`service /${s.name}`);
   return `delete service ${s.name}`;
 };
 
 const deleteReplicaSet: DriftOp = async (c) => {
   const all = ready(c).flatMap((s) => s.replicaSets.filter((r) => c.managed.has(r.id) && r.status === 'active').map((r) => ({ s, r })));
-  const one = pick(c, all.filter(({ s, r }) => !hasLookAlike(c, `replica_set ${s.id}/${r.name}`)));
+  const one = pick(c, all);
   if (!one) return undefined;
   c.touched.add(one.s.id);
   await c.client.deleteReplicaSet(PROJECT, one.s.id, one.r.id);
-  c.deletedNames.add(`replica_set ${one.s.id}/${one.r.name}`);
   return `delete replica set ${one.s.name}/${one.r.name}`;
 };
 
@@ -126,7 +113,7 @@ const toggles: DriftOp = async (c) => {
 };
 
 const lookAlikeService: DriftOp = async (c) => {
-  const s = pick(c, c.live.services.filter((x) => c.managed.has(x.id) && (!EXCLUDE_STALE_ID_WITH_LOOK_ALIKE || !c.deletedNames.has(`service /${x.name}`))));
+  const s = pick(c, c.live.services.filter((x) => c.managed.has(x.id)));
   if (!s) return undefined;
   const made = await c.client.createService(PROJECT, { name: s.name, region_code: REGION });
   remember(c, made.service_id, `service /${s.name}`, {});
@@ -146,7 +133,7 @@ const OPS: DriftOp[] = [resize, pause, resume, deleteService, deleteReplicaSet, 
 /** 0 to 3 random out-of-band changes of resources dbform manages; returns what was done. */
 export async function driftRandomly(rng: Rng, client: ApiClient, live: LiveState, lock: Lockfile, memory: DriftMemory): Promise<string[]> {
   const managed = new Set(Object.values(lock.resources).map((e) => e.id));
-  const c: DriftContext = { rng, client, live, managed, memory, deletedNames: new Set(), touched: new Set() };
+  const c: DriftContext = { rng, client, live, managed, memory, touched: new Set() };
   const done: string[] = [];
   const count = rng.int(4);
   for (let i = 0; i < count; i++) {

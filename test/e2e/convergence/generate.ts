@@ -65,14 +65,6 @@ export interface Cfg {
   services: Record<string, ServiceCfg>;
 }
 
-/**
- * Excluded until the planner follows the lockfile ID of the removed address when a moved service's
- * name is also carried by an unmanaged look-alike: today the plan stops with "2 live services have
- * the name ...; choose one with dbform import" instead of planning the move (seeds 9006, 9009,
- * 9048, 9093, 9119 find it when this is false). Set it to false once the planner follows the ID.
- */
-export const EXCLUDE_MOVE_WITH_LOOK_ALIKE = true;
-
 export const PROJECT = 'proj-demo';
 export const REGION = 'us-east-1';
 const VPC_KEYS = ['main', 'edge', 'dev'];
@@ -177,7 +169,7 @@ export function editConfig(rng: Rng, before: Cfg, reservedNames: ReadonlySet<str
   if (roll === 2 && serviceKeys.length > 0) {
     const key = rng.pick(serviceKeys);
     const to = free(SERVICE_KEYS, serviceKeys);
-    if (to.length === 0 || (EXCLUDE_MOVE_WITH_LOOK_ALIKE && reservedNames.has(serviceName(key, cfg.services[key]!)))) return { cfg, edit: 'none' };
+    if (to.length === 0) return { cfg, edit: 'none' };
     return { cfg, edit: renameServiceKey(cfg, key, rng.pick(to)) };
   }
   if (roll === 3 && free(VPC_KEYS, vpcKeys).length > 0) {

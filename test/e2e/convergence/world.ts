@@ -66,6 +66,7 @@ export async function runSeed(seed: number, options: SeedOptions): Promise<{ act
       history.push(`round ${round} apply: ${plan.actions.map((a) => `${a.op} ${a.address}`).join(', ') || 'nothing'}${plan.bindings.length ? `; bindings ${plan.bindings.map((b) => `${b.kind} ${b.address}`).join(', ')}` : ''}`);
       actions += plan.actions.length;
       await applyLikeTheCli(client, plan, paths, env, (m) => fail(round, m));
+      forgetAdoptedLookAlikes(memory, plan);
       await checkConverged(client, desired, cfg, paths, env, memory, (m) => fail(round, m));
     }
   } finally {
@@ -75,6 +76,14 @@ export async function runSeed(seed: number, options: SeedOptions): Promise<{ act
   // Kept on failure, for a look at the lockfile and pgpass the message names.
   rmSync(dir, { recursive: true, force: true });
   return { actions, history };
+}
+
+/**
+ * A look-alike that the plan adopted (SPEC section 2: the one live resource with the name of a
+ * gone lockfile ID) is managed from then on: a later removal from the config deletes it.
+ */
+function forgetAdoptedLookAlikes(memory: DriftMemory, plan: Plan): void {
+  for (const b of plan.bindings) if (b.kind === 'adopt' && b.id !== undefined) memory.lookAlikes.delete(b.id);
 }
 
 async function loadDesired(file: string, env: Record<string, string>, fail: (m: string) => never): Promise<DesiredState> {
