@@ -9,7 +9,7 @@ import { interpolateEnv, markUnresolved } from './interpolate.js';
 import type { PathSeg } from './locate.js';
 import { mergeFiles, type LoadedFile } from './merge.js';
 import { formatPath } from './paths.js';
-import { parseYamlText } from './parse-yaml.js';
+import { parseYamlText, type ParsedYaml } from './parse-yaml.js';
 import { readConfigFiles, type ConfigInput } from './read-files.js';
 import { RULES } from './rules/index.js';
 import { translateSchemaErrors } from './schema-errors.js';
@@ -37,7 +37,7 @@ function loadOne(input: ConfigInput, env: NodeJS.ProcessEnv): LoadedOne {
     if (!decoded.ok) return { diagnostics: [decoded.error] };
     text = decoded.text;
   }
-  const parsed = parseYamlText(text, file);
+  const parsed = parseSafely(text, file);
   if (!parsed.ok) return { diagnostics: parsed.errors };
   const { locator } = parsed;
   if (parsed.empty) {
@@ -62,6 +62,20 @@ function loadOne(input: ConfigInput, env: NodeJS.ProcessEnv): LoadedOne {
   }
   markUnresolved(data, problems.map((p) => p.path));
   return { loaded: { file, locator, data }, diagnostics, suspects };
+}
+
+/**
+ * The YAML reader's problems are diagnostics; anything it throws is a file it could not read (a
+ * shape its checks missed), still reported at a position instead of ending the command.
+ */
+function parseSafely(text: string, file: string): ParsedYaml {
+  try {
+    return parseYamlText(text, file);
+  } catch (err) {
+    const reason = err instanceof RangeError ? 'it nests too deeply' : (err as Error).message.replace(/\s*\n\s*/g, ' ');
+    const message = `cannot read this file as YAML (${reason})`;
+    return { ok: false, errors: [{ severity: 'error', message, source: { file, line: 1, col: 1 }, code: 'yaml-unreadable' }] };
+  }
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

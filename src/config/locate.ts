@@ -30,6 +30,8 @@ export interface Locator {
 export class YamlLocator implements Locator {
   /** Each alias's anchor node (see indexAliases in parse-yaml.ts). */
   aliasTargets = new Map<Alias, Node | undefined>();
+  /** Aliases used inside their own anchor's value: they have no target (see indexAliases). */
+  recursiveAliases = new Set<Alias>();
 
   constructor(
     readonly file: string,

@@ -155,7 +155,10 @@ class StructureChecker {
 
   checkAlias(alias: Alias, place: Place): void {
     if (this.locator.aliasTargets.get(alias) !== undefined) return;
-    this.errors.push(this.diag(alias, `alias *${alias.source} refers to no anchor &${alias.source} defined before it`, 'yaml-alias'));
+    const message = this.locator.recursiveAliases.has(alias)
+      ? `alias *${alias.source} is used inside the value anchored &${alias.source}, so that value would contain itself without end; anchor a part that does not hold the alias`
+      : `alias *${alias.source} refers to no anchor &${alias.source} defined before it`;
+    this.errors.push(this.diag(alias, message, 'yaml-alias'));
     this.taint(place, alias);
     this.unresolved.add(alias);
   }
