@@ -2,6 +2,7 @@
 // they are addresses, and an address that depends on the environment would break the lockfile.
 import type { PathSeg } from './locate.js';
 import { formatPath } from './paths.js';
+import { quoteCode } from './quote.js';
 
 export interface InterpolationProblem {
   path: PathSeg[];
@@ -51,7 +52,7 @@ function interpolateString(text: string, path: PathSeg[], env: NodeJS.ProcessEnv
       const name = REFERENCE.exec(expression)?.[1];
       const value = name === undefined ? undefined : env[name];
       if (name === undefined) {
-        problems.push({ path, code: 'interpolation', message: `${lead}\`\${${expression}}\` is not supported; write \${env:NAME} to read an environment variable, or $\${ for a literal \${` });
+        problems.push({ path, code: 'interpolation', message: `${lead}${quoteCode(`\${${expression}}`)} is not supported; write \${env:NAME} to read an environment variable, or $\${ for a literal \${` });
       } else if (value === undefined) {
         problems.push({ path, code: 'env-unset', message: `${lead}environment variable ${name} is not set (used as \${env:${name}})` });
       } else read.push(name);

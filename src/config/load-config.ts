@@ -10,6 +10,7 @@ import type { PathSeg } from './locate.js';
 import { mergeFiles, type LoadedFile } from './merge.js';
 import { formatPath } from './paths.js';
 import { parseYamlText, type ParsedYaml } from './parse-yaml.js';
+import { oneLine } from './quote.js';
 import { readConfigFiles, type ConfigInput } from './read-files.js';
 import { RULES } from './rules/index.js';
 import { translateSchemaErrors } from './schema-errors.js';
@@ -131,10 +132,12 @@ export function loadConfigInputs(inputs: readonly ConfigInput[], options: LoadOp
   // One problem per node and kind: a node shared through a YAML alias is reported once, where
   // it is written, not once for every place that uses it.
   const seen = new Set<string>();
-  const unique = diagnostics.filter((d) => {
-    const id = d.source ? `${positionKey(d.source)}:${d.code}` : d.message;
-    return seen.has(id) ? false : (seen.add(id), true);
-  });
+  const unique = diagnostics
+    .filter((d) => {
+      const id = d.source ? `${positionKey(d.source)}:${d.code}` : d.message;
+      return seen.has(id) ? false : (seen.add(id), true);
+    })
+    .map((d) => ({ ...d, message: oneLine(d.message) }));
   unique.sort(compareDiagnostics(inputs.map((i) => i.file)));
   const errorList = unique.filter((d) => d.severity === 'error');
   const warnings = unique.filter((d) => d.severity === 'warning');
