@@ -58,7 +58,7 @@ function loadOne(input: ConfigInput, env: NodeJS.ProcessEnv): LoadedOne {
   const writtenAs = (path: PathSeg[]) => (byPosition.size === 0 ? undefined : byPosition.get(positionKey(locator.at(path))));
   emptySections(data);
   for (const p of translateSchemaErrors(findSchemaErrors(data), data, writtenAs)) {
-    const d: Diagnostic = { severity: 'error', message: p.message, path: formatPath(p.path), source: locator.at(p.path, p.target), code: p.code };
+    const d: Diagnostic = { severity: 'error', message: p.message, path: formatPath(p.shownPath ?? p.path), source: locator.at(p.path, p.target), code: p.code };
     if (!failed.has(positionKey(d.source)) && !isSchemaFollowOn(d, suspects.schema)) diagnostics.push(d);
   }
   markUnresolved(data, problems.map((p) => p.path));

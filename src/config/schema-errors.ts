@@ -1,6 +1,7 @@
 // ajv's errors -> one plain message per problem. ajv reports every failed branch of a union
 // and several errors per value; a developer wants the one that explains their mistake.
 import type { PathSeg, Target } from './locate.js';
+import { describePasswordProblem, isPasswordPath } from './password-messages.js';
 import { pointerToPath } from './paths.js';
 import { describeProblem, type KeywordError } from './schema-messages.js';
 
@@ -11,6 +12,8 @@ export interface SchemaProblem {
   target: Target;
   message: string;
   code: string;
+  /** The path to name in the diagnostic, when it is not `path` (a key under `password` is never named). */
+  shownPath?: PathSeg[];
 }
 
 const typeOfValue = (v: unknown): string =>
@@ -70,6 +73,11 @@ export function translateSchemaErrors(errors: readonly KeywordError[], data: unk
   const missing = new Map<string, { path: PathSeg[]; keys: string[] }>();
   for (const e of kept) {
     const path = pointerToPath(e.instancePath, data);
+    const password = isPasswordPath(path) ? describePasswordProblem(e, path, typeof e.data === 'string' ? e.data : undefined) : undefined;
+    if (password) {
+      problems.push(password);
+      continue;
+    }
     if (e.keyword === 'required') {
       // Several missing keys of one mapping read better as one message.
       const entry = missing.get(e.instancePath) ?? { path, keys: [] };
