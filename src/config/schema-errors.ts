@@ -1,6 +1,7 @@
 // ajv's errors -> one plain message per problem. ajv reports every failed branch of a union
 // and several errors per value; a developer wants the one that explains their mistake.
 import type { PathSeg, Target } from './locate.js';
+import { describeMisindentedEntry, describeMisindentedKey } from './misindent.js';
 import { describePasswordProblem, isPasswordPath } from './password-messages.js';
 import { pointerToPath } from './paths.js';
 import { describeProblem, type KeywordError } from './schema-messages.js';
@@ -67,15 +68,62 @@ function dropShadowed(errors: readonly KeywordError[]): KeywordError[] {
 /** What a value was written as, when it read environment variables (see interpolate.ts). */
 export type WrittenAs = (path: PathSeg[]) => { written: string; emptyVariables: readonly string[] } | undefined;
 
+const RESOURCE_COLLECTIONS = new Set(['vpcs', 'services', 'replica_sets']);
+
+/** The key of `map` written above `key` that is not itself a mis-indented setting. */
+function entryBefore(map: unknown, mapPath: PathSeg[], key: string): string | undefined {
+  const keys = typeof map === 'object' && map !== null ? Object.keys(map) : [];
+  for (let i = keys.indexOf(key) - 1; i >= 0; i--) if (describeMisindentedEntry(mapPath, keys[i]!, undefined) === undefined) return keys[i];
+  return undefined;
+}
+
+const valueAt = (data: unknown, path: readonly PathSeg[]): unknown =>
+  path.reduce<unknown>((node, seg) => (typeof node === 'object' && node !== null ? (node as Record<PathSeg, unknown>)[seg] : undefined), data);
+
+/**
+ * Settings written one level too far left, as entries of a collection of resources (a service
+ * named `cpu_millis`): one problem each, in place of what the schema says about such an entry,
+ * and of the missing keys of the resource above that they were meant for.
+ */
+function takeMisindentedEntries(errors: KeywordError[], data: unknown): { rest: KeywordError[]; problems: SchemaProblem[] } {
+  const found = new Map<string, { path: PathSeg[]; before?: string; message: string }>();
+  const entryOf = (e: KeywordError): string | undefined => {
+    const path = pointerToPath(e.instancePath, data);
+    const full = e.propertyName !== undefined ? [...path, e.propertyName] : path;
+    for (let n = full.length; n >= 2; n--) {
+      const mapPath = full.slice(0, n - 1);
+      const key = full[n - 1];
+      if (typeof key !== 'string' || !RESOURCE_COLLECTIONS.has(String(mapPath[mapPath.length - 1]))) continue;
+      const id = JSON.stringify(full.slice(0, n));
+      if (found.has(id)) return id;
+      const before = entryBefore(valueAt(data, mapPath), mapPath, key);
+      const message = describeMisindentedEntry(mapPath, key, before);
+      if (message) return (found.set(id, { path: full.slice(0, n), before, message }), id);
+    }
+    return undefined;
+  };
+  const rest = errors.filter((e) => entryOf(e) === undefined);
+  const meantFor = new Set([...found.values()].map((f) => JSON.stringify([...f.path.slice(0, -1), f.before, f.path[f.path.length - 1]])));
+  const problems = [...found.values()].map((f): SchemaProblem => ({ path: f.path, target: 'key', message: f.message, code: 'misindented' }));
+  const isFollowOn = (e: KeywordError) =>
+    e.keyword === 'required' && meantFor.has(JSON.stringify([...pointerToPath(e.instancePath, data), e.params.missingProperty]));
+  return { rest: rest.filter((e) => !isFollowOn(e)), problems };
+}
+
 export function translateSchemaErrors(errors: readonly KeywordError[], data: unknown, writtenAs: WrittenAs = () => undefined): SchemaProblem[] {
-  const kept = dropShadowed(resolveUnions(errors)).filter((e) => e.keyword !== 'propertyNames' && !isReportedByRules(e));
-  const problems: SchemaProblem[] = [];
+  const resolved = dropShadowed(resolveUnions(errors)).filter((e) => e.keyword !== 'propertyNames' && !isReportedByRules(e));
+  const { rest: kept, problems } = takeMisindentedEntries(resolved, data);
   const missing = new Map<string, { path: PathSeg[]; keys: string[] }>();
   for (const e of kept) {
     const path = pointerToPath(e.instancePath, data);
     const password = isPasswordPath(path) ? describePasswordProblem(e, path, typeof e.data === 'string' ? e.data : undefined) : undefined;
     if (password) {
       problems.push(password);
+      continue;
+    }
+    const misindented = e.keyword === 'additionalProperties' ? describeMisindentedKey(path, String(e.params.additionalProperty)) : undefined;
+    if (misindented) {
+      problems.push({ path: [...path, String(e.params.additionalProperty)], target: 'key', message: misindented, code: 'misindented' });
       continue;
     }
     if (e.keyword === 'required') {
