@@ -2,10 +2,11 @@
 // (syntax, tabs, duplicate keys, unknown aliases, alias bombs) become positioned diagnostics.
 import type { Alias, Document, Node } from 'yaml';
 import type { Diagnostic } from '../model/diagnostics.js';
-import { parseFastYaml } from './fast-yaml.js';
-import { MAX_NESTING } from './fast-yaml-inline.js';
+import { readYamlEvents } from './event-yaml.js';
 import { noSuspects, type Suspects } from './follow-ons.js';
-import { LightLocator, YamlLocator, type Locator } from './locate.js';
+import { LightLocator } from './light-locate.js';
+import { YamlLocator, type Locator } from './locate.js';
+import { MAX_NESTING } from './yaml-core.js';
 import { yamlLib } from './yaml-lib.js';
 import { checkStructure } from './yaml-structure.js';
 import { explainSyntaxErrors, tooDeepMessage, yamlMessage } from './yaml-syntax.js';
@@ -28,7 +29,7 @@ export type ParsedYaml =
   | { ok: false; errors: Diagnostic[] };
 
 export function parseYamlText(text: string, file: string): ParsedYaml {
-  const light = parseFastYaml(text);
+  const light = readYamlEvents(text);
   if (light) {
     const locator = new LightLocator(file, text, light.root);
     return { ok: true, data: light.root.value, locator, empty: false, shared: light.shared, errors: [], suspects: noSuspects() };
