@@ -56,25 +56,30 @@ export function describeMisindentedEntry(mapPath: readonly PathSeg[], key: strin
   return `${quoteCode(key)} under ${formatPath(mapPath)} looks mis-indented: it is a ${noun} setting, not a ${noun}; indent it ${where}`;
 }
 
-/** An unknown `key` of the mapping at `path` that is a setting one level deeper, or higher up. */
-export function describeMisindentedKey(path: readonly PathSeg[], key: string): string | undefined {
+/**
+ * An unknown `key` of the mapping at `path` that is a setting one level deeper, or higher up.
+ * `meantFor`: the mapping it belongs to, whose complaint that `key` is missing is a follow-on.
+ */
+export function describeMisindentedKey(path: readonly PathSeg[], key: string): { message: string; meantFor?: PathSeg[] } | undefined {
   const schema = schemaAt(path, true);
   if (!schema) return undefined;
   const lead = path.length === 0 ? `unknown top-level key ${quoteCode(key)} looks mis-indented` : `unknown key ${quoteCode(key)} under ${formatPath(path)} looks mis-indented`;
   for (const child of fieldsOf(schema)) {
     const childSchema = schemaAt([...path, child], true);
-    if (fieldsOf(childSchema).includes(key)) return `${lead}: it belongs under \`${child}\` (${formatPath([...path, child, key])}); indent it under ${child}`;
+    if (fieldsOf(childSchema).includes(key)) {
+      return { message: `${lead}: it belongs under \`${child}\` (${formatPath([...path, child, key])}); indent it under ${child}`, meantFor: [...path, child] };
+    }
     const entries = childSchema?.additionalProperties ?? childSchema?.items;
     if (isObject(entries) && fieldsOf(entries).includes(key)) {
       const noun = entryNoun([...path, child]);
-      return `${lead}: it is a ${noun} setting; indent it under a ${noun} in ${formatPath([...path, child])}`;
+      return { message: `${lead}: it is a ${noun} setting; indent it under a ${noun} in ${formatPath([...path, child])}` };
     }
   }
   for (let depth = path.length - 1; depth >= 0; depth--) {
     const ancestor = path.slice(0, depth);
     if (fieldsOf(schemaAt(ancestor)).includes(key)) {
       const owner = ancestor.length === 0 ? 'the top level' : formatPath(ancestor);
-      return `${lead}: it is a setting of ${owner}; indent it less, to the level of ${String(path[depth])}`;
+      return { message: `${lead}: it is a setting of ${owner}; indent it less, to the level of ${String(path[depth])}`, meantFor: ancestor };
     }
   }
   return undefined;

@@ -110,20 +110,39 @@ function takeMisindentedEntries(errors: KeywordError[], data: unknown): { rest: 
   return { rest: rest.filter((e) => !isFollowOn(e)), problems };
 }
 
+/**
+ * Unknown keys that are settings of another level (`replicas` beside `ha:`), one problem each;
+ * the mapping they were meant for does not also report them missing.
+ */
+function takeMisindentedKeys(errors: KeywordError[], data: unknown): { rest: KeywordError[]; problems: SchemaProblem[] } {
+  const problems: SchemaProblem[] = [];
+  const meant = new Set<string>();
+  const rest = errors.filter((e) => {
+    if (e.keyword !== 'additionalProperties') return true;
+    const path = pointerToPath(e.instancePath, data);
+    const key = String(e.params.additionalProperty);
+    const found = isPasswordPath(path) ? undefined : describeMisindentedKey(path, key);
+    if (!found) return true;
+    problems.push({ path: [...path, key], target: 'key', message: found.message, code: 'misindented' });
+    if (found.meantFor) meant.add(JSON.stringify([...found.meantFor, key]));
+    return false;
+  });
+  const missing = (e: KeywordError) => (e.keyword === 'required' || e.keyword === 'dependentRequired') && meant.has(JSON.stringify([...pointerToPath(e.instancePath, data), e.params.missingProperty]));
+  return { rest: rest.filter((e) => !missing(e)), problems };
+}
+
 export function translateSchemaErrors(errors: readonly KeywordError[], data: unknown, writtenAs: WrittenAs = () => undefined): SchemaProblem[] {
   const resolved = dropShadowed(resolveUnions(errors)).filter((e) => e.keyword !== 'propertyNames' && !isReportedByRules(e));
-  const { rest: kept, problems } = takeMisindentedEntries(resolved, data);
+  const entries = takeMisindentedEntries(resolved, data);
+  const keys = takeMisindentedKeys(entries.rest, data);
+  const kept = keys.rest;
+  const problems = [...entries.problems, ...keys.problems];
   const missing = new Map<string, { path: PathSeg[]; keys: string[] }>();
   for (const e of kept) {
     const path = pointerToPath(e.instancePath, data);
     const password = isPasswordPath(path) ? describePasswordProblem(e, path, typeof e.data === 'string' ? e.data : undefined) : undefined;
     if (password) {
       problems.push(password);
-      continue;
-    }
-    const misindented = e.keyword === 'additionalProperties' ? describeMisindentedKey(path, String(e.params.additionalProperty)) : undefined;
-    if (misindented) {
-      problems.push({ path: [...path, String(e.params.additionalProperty)], target: 'key', message: misindented, code: 'misindented' });
       continue;
     }
     if (e.keyword === 'required') {
