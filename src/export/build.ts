@@ -1,6 +1,7 @@
 // Live state -> ExportDocument: every field written exactly as the planner reads it back, so
 // that `plan` right after the export shows no changes. A value dbform cannot write faithfully is
 // left out (unmanaged) with a comment, never guessed.
+import { isTimeSeriesType } from '../model/api-values.js';
 import { isAllowedServiceSize } from '../model/sizes.js';
 import { parseAddress } from '../model/address.js';
 import type { Addon, EnvironmentTag, LivePeering, LiveReplicaSet, LiveService, LiveState, LiveVpc, Lockfile } from '../model/index.js';
@@ -149,7 +150,8 @@ function buildReplicaSets(s: LiveService, serviceKey: string, ctx: BuildContext)
 }
 
 function addonsOf(serviceType: string): Addon[] | undefined {
-  if (serviceType === 'TIMESERIESDB') return ['time-series'];
+  // TIMESCALEDB is the real service's spelling of TIMESERIESDB (SPEC section 12).
+  if (isTimeSeriesType(serviceType)) return ['time-series'];
   // VECTOR is the legacy spelling of a plain service with AI, which the planner reads as POSTGRES.
   if (serviceType === 'POSTGRES' || serviceType === 'VECTOR') return [];
   return undefined;

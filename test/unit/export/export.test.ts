@@ -59,6 +59,7 @@ describe('export of services', () => {
   it('maps service types to addons, and leaves unknown types, sizes, environments, HA and regions unmanaged', () => {
     const services = [
       liveService('ts', { serviceType: 'TIMESERIESDB' }),
+      liveService('tsreal', { serviceType: 'TIMESCALEDB', regionCode: 'az-eastus2', size: { cpuMillis: 64000, memoryGbs: 256 } }),
       liveService('vector', { serviceType: 'VECTOR' }),
       liveService('graph', { serviceType: 'GRAPHDB' }),
       liveService('nosize', { size: undefined }),
@@ -69,6 +70,8 @@ describe('export of services', () => {
     ];
     const r = roundTrip(liveState(services));
     expect(r.yaml).toMatch(/ {2}ts:\n {4}addons: \[time-series\]\n/);
+    // The real service's spelling and values (SPEC section 12) are written, not left unmanaged.
+    expect(r.yaml).toMatch(/ {2}tsreal:\n {4}addons: \[time-series\]\n {4}region_code: az-eastus2\n {4}cpu_millis: 64000\n {4}memory_gbs: 256\n/);
     expect(r.yaml).toMatch(/ {2}vector:\n {4}addons: \[\]\n/);
     expect(r.yaml).toContain('  graph:\n    # service_type "GRAPHDB" has no addons spelling: addons left unmanaged\n    region_code: us-east-1\n');
     expect(r.yaml).toContain('    # the API reports no size: cpu_millis and memory_gbs left unmanaged\n');
