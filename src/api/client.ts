@@ -3,7 +3,9 @@
 // retried on any transient failure; checked transitions are retried and read back when a repeat
 // is refused after an unknown outcome; creates are re-sent only when the failure proves nothing
 // was done, else they throw AmbiguousCreateError.
+import type { ApiCredentials } from './credentials.js';
 import type * as Dto from './dto.js';
+import { DbformError } from '../model/errors.js';
 import { ApiError } from './errors.js';
 import { ambiguousCreate, HttpTransport, type ApiLogger, type RequestSpec } from './http.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, type Safety } from './retry.js';
@@ -14,7 +16,10 @@ import * as verify from './verify.js';
 export interface ApiClientOptions {
   /** Base URL ending in /public/api/v1 (a bare origin gets that prefix). */
   baseUrl: string;
-  token: string;
+  /** A Bearer token; or give `credentials`, which wins. */
+  token?: string;
+  /** A Bearer token or an HTTP Basic key pair (SPEC section 12). */
+  credentials?: ApiCredentials;
   /** Default `dbform/<version>`. */
   userAgent?: string;
   /** Per attempt; default 30 s. */
@@ -22,7 +27,7 @@ export interface ApiClientOptions {
   retry?: Partial<RetryPolicy>;
   /** Plain http to a non-loopback host is refused unless this is set. */
   allowInsecureHttp?: boolean;
-  /** Receives one line per attempt (method, path, status, time, attempt); never a token or a body. */
+  /** Receives one line per attempt (method, path, status, time, attempt); never a credential or a body. */
   logger?: ApiLogger;
   /** Parallel connections to the API; default 64. */
   connections?: number;
@@ -39,12 +44,15 @@ type Id = string;
 export class ApiClient {
   private readonly http: HttpTransport;
   private readonly logger: ApiLogger | undefined;
+  private readonly noted = new Set<string>();
 
   constructor(options: ApiClientOptions) {
     this.logger = options.logger;
+    const credentials = options.credentials ?? (options.token !== undefined ? { kind: 'bearer' as const, token: options.token } : undefined);
+    if (credentials === undefined) throw new DbformError('the API client needs a token or a key pair');
     this.http = new HttpTransport({
       baseUrl: options.baseUrl,
-      token: options.token,
+      credentials,
       userAgent: options.userAgent ?? defaultUserAgent(),
       timeoutMs: options.timeoutMs ?? 30_000,
       retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
@@ -60,14 +68,21 @@ export class ApiClient {
     return this.http.baseUrl.href;
   }
 
-  /** Closes the keep-alive connections. */
   /** After `signal` aborts, failed calls are no longer retried (see HttpTransport.stopRetriesOn). */
   stopRetriesOn(signal: AbortSignal): void {
     this.http.stopRetriesOn(signal);
   }
 
+  /** Closes the keep-alive connections. */
   close(): Promise<void> {
     return this.http.close();
+  }
+
+  /** One debug line (`--debug`) about how the API answers, said once per client whatever the callers. */
+  noteOnce(line: string): void {
+    if (this.noted.has(line)) return;
+    this.noted.add(line);
+    this.logger?.(`[api] ${line}`);
   }
 
   // ---- projects -------------------------------------------------------------------------------

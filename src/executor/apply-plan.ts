@@ -1,5 +1,5 @@
 // applyPlan: lockfile-only bindings first, then the plan's DAG, one API operation per action.
-import { formatDuration, WaitTimeoutError } from '../api/errors.js';
+import { describeLastStatus, formatDuration, WaitTimeoutError } from '../api/errors.js';
 import type { StatusPoller } from '../api/waiters.js';
 import { CREATE_OPS, DbformError, type Action, type Binding, type Plan } from '../model/index.js';
 import { trackAccepted } from './accepted-tracker.js';
@@ -145,8 +145,7 @@ async function runOne(shared: ActionContext, action: Action, result: ApplyResult
 /** A wait cut short by the action's deadline reports the whole --timeout, not what was left of it. */
 function asActionTimeout(err: unknown, timeoutMs: number): unknown {
   if (!(err instanceof WaitTimeoutError)) return err;
-  const seen = err.lastStatus === undefined ? 'no status observed' : `last status ${err.lastStatus}`;
-  return new DbformError(`timed out after ${formatDuration(timeoutMs)} waiting for ${err.resource} (${seen})`, { cause: err });
+  return new DbformError(`timed out after ${formatDuration(timeoutMs)} waiting for ${err.resource} (${describeLastStatus(err.lastStatus, err.unknownStatus)})`, { cause: err });
 }
 
 function isAbort(err: unknown): boolean {

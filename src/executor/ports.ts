@@ -47,6 +47,11 @@ export interface WaitOptions {
   signal?: AbortSignal;
   /** Called with each status observed while waiting. */
   onStatus?: (status: string) => void;
+  /**
+   * Called once the observed status (undefined: none seen yet) has not changed for a while (60 s by
+   * default), again only after the next change; `known`: dbform knows what the status means.
+   */
+  onStall?: (stall: { waitingFor: string; status: string | undefined; forMs: number; known: boolean }) => void;
 }
 
 /**
@@ -62,4 +67,6 @@ export interface ExecutorWaits {
   replicaSetGone(serviceId: Id, replicaSetId: Id, o: WaitOptions): Promise<void>;
   peeringSettled(vpcId: Id, peeringId: Id, o: WaitOptions): Promise<void>;
   peeringGone(vpcId: Id, peeringId: Id, o: WaitOptions): Promise<void>;
+  /** A VPC that carries a status is no longer CREATING/PENDING (SPEC section 12); one without is at once. */
+  vpcSettled(vpcId: Id, o: WaitOptions): Promise<void>;
 }

@@ -12,3 +12,4 @@ export {
 } from './fingerprint.js';
 export { verbOf, type ResourceVerb } from './summary.js';
 export { SENSITIVE } from './drafts.js';
+export { managedServiceFilter } from './managed.js';

@@ -1,13 +1,13 @@
 // `dbform apply [PLAN]`: plan now (or read a saved plan and check it is not stale), then run it.
 import { readFile } from 'node:fs/promises';
 import { fetchLiveState } from '../../api/live-state.js';
-import { pollMsFromEnv } from '../../api/waiters.js';
+import { pollMsFromEnv, stallNoticeMsFromEnv } from '../../api/waiters.js';
 import { loadConfig } from '../../config/index.js';
 import { parseDuration } from '../../executor/duration.js';
 import { resolvePgpassPath } from '../../executor/pgpass.js';
 import { resolveLockfilePath } from '../../lockfile/index.js';
 import { DbformError, DiagnosticsError, formatDiagnostic, StalePlanError, type DesiredState, type Plan } from '../../model/index.js';
-import { findStaleAddresses, fromPlanJson, planChanges } from '../../planner/index.js';
+import { findStaleAddresses, fromPlanJson, managedServiceFilter, planChanges } from '../../planner/index.js';
 import { shouldUseColor } from '../color.js';
 import { hashConfigFiles } from '../plan-pipeline.js';
 import { configFiles, type ApiOptions, type ConfigOptions, type GlobalOptions } from '../options.js';
@@ -41,9 +41,10 @@ export async function runApply(planFile: string | undefined, opts: ApplyCommandO
     io.stderr.write(`note: the config changed since ${planFile} was made; applying the plan as it was saved (run \`dbform plan\` to see what else would change)\n`);
   }
   const makePlan = saved
-    ? async (input: PlanInput) => withSavedPlanHints(await checkNotStale(saved, planFile!, input), planFile!)
+    ? async (input: PlanInput) => withSavedPlanHints(await checkNotStale(saved, planFile!, input, managedServiceFilter(desired, input.lock)), planFile!)
     : async (input: PlanInput) => {
-        const live = await fetchLiveState(input.client, desired.projectId, { peeringsOf: 'all', signal: input.signal });
+        const replicaSetsOf = managedServiceFilter(desired, input.lock);
+        const live = await fetchLiveState(input.client, desired.projectId, { peeringsOf: 'all', replicaSetsOf, signal: input.signal });
         const plan = planChanges(desired, live, input.lock, { replace: opts.replace ?? [], target: opts.target ?? [], allowDataLoss: opts.allowDataLoss === true });
         reportPlanDiagnostics(plan);
         return plan;
@@ -76,6 +77,7 @@ export function parseRunOptions(opts: { parallelism: string; timeout: string; pg
   }
   // Checked now, not after the approval: a bad DBFORM_POLL_MS must not stop an apply half-way in.
   pollMsFromEnv(env);
+  stallNoticeMsFromEnv(env);
   return { parallelism, timeoutMs, pgpassPath: resolvePgpassPath(opts.pgpass, env) };
 }
 
@@ -149,8 +151,8 @@ function withSavedPlanHints(plan: Plan, planFile: string): Plan {
 }
 
 /** A saved plan runs only while every resource it touches is as it was when planned. */
-async function checkNotStale(plan: Plan, planFile: string, input: PlanInput): Promise<Plan> {
-  const live = await fetchLiveState(input.client, plan.projectId, { peeringsOf: 'all', signal: input.signal });
+async function checkNotStale(plan: Plan, planFile: string, input: PlanInput, replicaSetsOf: ReturnType<typeof managedServiceFilter>): Promise<Plan> {
+  const live = await fetchLiveState(input.client, plan.projectId, { peeringsOf: 'all', replicaSetsOf, signal: input.signal });
   const stale = findStaleAddresses(plan, live);
   if (stale.length > 0) {
     throw new StalePlanError(

@@ -23,6 +23,10 @@ export function describeEvent(event: ApplyEvent, paint: Paint): string | undefin
       return 'started';
     case 'action-status':
       return event.status;
+    case 'action-waiting': {
+      const seen = event.status === undefined ? 'no status seen yet' : `status ${event.status}${event.knownStatus ? '' : ' (a status dbform does not know)'}`;
+      return paint.yellow(`still waiting for ${event.waitingFor}: ${seen} for ${formatElapsed(event.forMs)}; waiting up to --timeout`);
+    }
     case 'action-done': {
       const id = event.resourceId ? `${event.adopted ? 'adopted ' : 'id '}${event.resourceId}, ` : '';
       return paint.green(`done (${id}${formatElapsed(event.elapsedMs)})`);
