@@ -86,7 +86,17 @@ async function vpcs(lists: Lists): Promise<LiveVpc[]> {
 
 async function notFound(req: ImportRequest, lists: Lists, kind: ParsedAddress['kind'], where: string): Promise<DbformError> {
   const [s, v] = await Promise.all([services(lists), vpcs(lists)]);
+  // To say what the ID is when it is a replica set, every service's sets are needed: on this
+  // error path only, read those the list did not embed, a few at a time.
+  const unread = s.filter((x) => lists.unembedded?.has(x.id));
+  for (let i = 0; i < unread.length; i += 8) await Promise.all(unread.slice(i, i + 8).map((x) => replicaSetsOf(lists, x).catch(ignoreGone)));
   return notFoundError(kind, req.id, where, describeLiveId(req.id, s, v));
+}
+
+/** A service deleted since the list has no replica sets to describe. */
+function ignoreGone(err: unknown): LiveService['replicaSets'] {
+  if (err instanceof ApiError && err.status === 404) return [];
+  throw err;
 }
 
 function nameNote(address: Address, live: string, desired: string, effect: string): string[] {

@@ -3,7 +3,7 @@
 // empty next plan.
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
-import { startEmulator } from '../../src/emulator/index.js';
+import { startTestEmulator } from '../support/dialect.js';
 import { duplicates, nextPlan, runCli, spawnCli, thirtyActionConfig, unboundIds, workspace, type CliResult } from '../e2e/apply/cli-harness.js';
 
 export interface ChaosFaults {
@@ -42,7 +42,7 @@ function countEntries(lockfile: string): number {
 }
 
 export async function chaosRun(seed: number, faults: ChaosFaults, options: { killWindowMs: number; maxReapplies: number }): Promise<ChaosOutcome> {
-  const emulator = await startEmulator({ timeScale: 0.03, faultSeed: seed, ...faults });
+  const emulator = await startTestEmulator({ timeScale: 0.03, faultSeed: seed, ...faults });
   try {
     const ws = workspace(thirtyActionConfig(), emulator.url);
     // The moment is counted from the first progress line, so kills land in the apply itself

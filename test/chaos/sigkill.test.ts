@@ -1,8 +1,12 @@
 // SIGKILL of `dbform apply` at seeded random moments of a 30-action apply, then re-apply.
 import { describe, expect, it } from 'vitest';
+import { DIALECT } from '../support/dialect.js';
 import { chaosRun, describeOutcomes, type ChaosOutcome } from './chaos-run.js';
 
-const SEEDS = Array.from({ length: 24 }, (_, i) => 1001 + i);
+// The tiger project (vitest.config.ts) runs a smaller sample of the same runs: enough to catch a
+// resume that the real service's answers break, without doubling the suite's heaviest files.
+const SAMPLE = DIALECT === 'tiger' ? { runs: 8, landed: 6 } : { runs: 24, landed: 20 };
+const SEEDS = Array.from({ length: SAMPLE.runs }, (_, i) => 1001 + i);
 const outcomes: ChaosOutcome[] = [];
 
 describe.concurrent('SIGKILL mid-apply, then re-apply (no faults)', () => {
@@ -12,8 +16,8 @@ describe.concurrent('SIGKILL mid-apply, then re-apply (no faults)', () => {
 });
 
 describe('the kills', () => {
-  it('landed while the apply was running in at least 20 runs', () => {
+  it(`landed while the apply was running in at least ${SAMPLE.landed} of ${SAMPLE.runs} runs`, () => {
     expect(outcomes).toHaveLength(SEEDS.length);
-    expect(outcomes.filter((o) => o.killedMidApply).length, describeOutcomes(outcomes)).toBeGreaterThanOrEqual(20);
+    expect(outcomes.filter((o) => o.killedMidApply).length, describeOutcomes(outcomes)).toBeGreaterThanOrEqual(SAMPLE.landed);
   });
 });
