@@ -29,6 +29,8 @@ export interface Dialect {
   disabledPooler: 'absent' | 'without-endpoint';
   /** Whether service bodies carry `read_replica_sets` (else: read `GET .../replicaSets`). */
   embedsReplicaSets: boolean;
+  /** Whether service bodies carry `data_tiering` (cloud-api.md lists it; the OpenAPI Service does not). */
+  sendsDataTiering: boolean;
   /** A VPC's `status` while it is being created and after; undefined: VPCs carry no status. */
   vpcStatus?: { creating: string; created: string };
   /** region_code of a VPC, peering or service, and the hint a 400 gives. */
@@ -56,6 +58,7 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
     peeringStatus: { pending: 'pending', active: 'active', failed: 'failed' },
     disabledPooler: 'absent',
     embedsReplicaSets: true,
+    sendsDataTiering: true,
     regionPattern: /^[a-z]{2}(-[a-z]+)+-[0-9]+$/,
     regionHint: 'must be a region code such as us-east-1',
     sizes: SECTION_9_SIZES,
@@ -67,6 +70,7 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
     peeringStatus: { pending: 'PENDING', approved: 'APPROVED', active: 'ACTIVE', failed: 'INVALID' },
     disabledPooler: 'without-endpoint',
     embedsReplicaSets: false,
+    sendsDataTiering: false,
     vpcStatus: { creating: 'CREATING', created: 'CREATED' },
     regionPattern: /^[a-z]{2,}(-[a-z0-9]+)+$/,
     regionHint: 'must be a region code such as us-east-1 or az-eastus2',

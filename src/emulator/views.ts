@@ -90,7 +90,7 @@ export function toServiceDto(project: ProjectRecord, svc: ServiceRecord, now: nu
     endpoint: { host, port: DB_PORT },
     ha_replicas: { replica_count: svc.ha.replicaCount, sync_replica_count: svc.ha.syncReplicaCount },
     metadata: { environment: svc.environment },
-    data_tiering: { enabled: false },
+    ...(dialect.sendsDataTiering ? { data_tiering: { enabled: false } } : {}),
     ...(dialect.embedsReplicaSets ? { read_replica_sets: [] } : {}),
   };
   const paused = status === 'PAUSED' || status === 'PAUSING';
