@@ -159,11 +159,11 @@ export class ApiClient {
     });
   }
 
-  startService(p: Id, s: Id, o?: CallOptions): Promise<Dto.ServiceDto> {
+  startService(p: Id, s: Id, o?: CallOptions): Promise<Dto.ServiceDto | undefined> {
     return this.serviceTransition('startService', p, s, 'start', undefined, o, verify.showsStart);
   }
 
-  stopService(p: Id, s: Id, o?: CallOptions): Promise<Dto.ServiceDto> {
+  stopService(p: Id, s: Id, o?: CallOptions): Promise<Dto.ServiceDto | undefined> {
     return this.serviceTransition('stopService', p, s, 'stop', undefined, o, verify.showsStop);
   }
 
@@ -177,7 +177,7 @@ export class ApiClient {
     return asMessage(svc);
   }
 
-  resizeService(p: Id, s: Id, body: Dto.ResizeRequestDto, o?: CallOptions): Promise<Dto.ServiceDto> {
+  resizeService(p: Id, s: Id, body: Dto.ResizeRequestDto, o?: CallOptions): Promise<Dto.ServiceDto | undefined> {
     return this.serviceTransition('resizeService', p, s, 'resize', body, o, (x) => verify.showsServiceResize(x, body));
   }
 
@@ -212,7 +212,7 @@ export class ApiClient {
     return data;
   }
 
-  setHAReplica(p: Id, s: Id, body: Dto.SetHaRequestDto, o?: CallOptions): Promise<Dto.ServiceDto> {
+  setHAReplica(p: Id, s: Id, body: Dto.SetHaRequestDto, o?: CallOptions): Promise<Dto.ServiceDto | undefined> {
     return this.serviceTransition('setHAReplica', p, s, 'setHA', body, o, (x) => verify.showsHa(x, body));
   }
 
@@ -284,15 +284,15 @@ export class ApiClient {
     return asMessage(res.data);
   }
 
-  /** A checked POST on a service whose answer (when any) is the service. */
-  private async serviceTransition(op: string, p: Id, s: Id, action: string, body: unknown, o: CallOptions | undefined, shows: (svc: Dto.ServiceDto) => boolean): Promise<Dto.ServiceDto> {
+  /** A checked POST on a service whose answer (when any: an empty 2xx is valid) is the service. */
+  private async serviceTransition(op: string, p: Id, s: Id, action: string, body: unknown, o: CallOptions | undefined, shows: (svc: Dto.ServiceDto) => boolean): Promise<Dto.ServiceDto | undefined> {
     const spec: RequestSpec = { op, method: 'POST', path: `${servicePath(p, s)}/${action}`, body, safety: 'checked', signal: o?.signal };
     const data = await this.checked(spec, async (err) => {
       if (err.status !== 409) return undefined;
       const svc = await this.findService(p, s, o);
       return svc !== undefined && shows(svc) ? svc : undefined;
     });
-    return data as Dto.ServiceDto;
+    return typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Dto.ServiceDto) : undefined;
   }
 
   /**

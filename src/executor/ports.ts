@@ -22,10 +22,10 @@ export interface ExecutorApi {
   createService(p: Id, body: Dto.CreateServiceRequestDto): Promise<Dto.ServiceDto>;
   forkService(p: Id, s: Id, body: Dto.ForkServiceRequestDto): Promise<Dto.ServiceDto>;
   deleteService(p: Id, s: Id): Promise<void>;
-  startService(p: Id, s: Id): Promise<Dto.ServiceDto>;
-  stopService(p: Id, s: Id): Promise<Dto.ServiceDto>;
-  resizeService(p: Id, s: Id, body: Dto.ResizeRequestDto): Promise<Dto.ServiceDto>;
-  setHAReplica(p: Id, s: Id, body: Dto.SetHaRequestDto): Promise<Dto.ServiceDto>;
+  startService(p: Id, s: Id): Promise<Dto.ServiceDto | undefined>;
+  stopService(p: Id, s: Id): Promise<Dto.ServiceDto | undefined>;
+  resizeService(p: Id, s: Id, body: Dto.ResizeRequestDto): Promise<Dto.ServiceDto | undefined>;
+  setHAReplica(p: Id, s: Id, body: Dto.SetHaRequestDto): Promise<Dto.ServiceDto | undefined>;
   enablePooler(p: Id, s: Id): Promise<unknown>;
   disablePooler(p: Id, s: Id): Promise<unknown>;
   setEnvironment(p: Id, s: Id, body: Dto.SetEnvironmentRequestDto): Promise<unknown>;
