@@ -29,7 +29,6 @@
 // observation included; onStall is called once the status has not changed for stallNoticeMs
 // (default 60 s), and again only after the next change.
 import { isKnownStatus, type StatusKind } from '../model/api-values.js';
-import { DbformError } from '../model/errors.js';
 import type { LivePeering, LiveReplicaSet, LiveService, LiveVpc } from '../model/resources.js';
 import type { ApiClient } from './client.js';
 import { ApiError, WaitFailedError, WaitTimeoutError } from './errors.js';
@@ -37,6 +36,7 @@ import { embedsReplicaSets, mapPeering, mapReplicaSet, mapService, mapVpc } from
 import { CHEAP_PATH_NOTE } from './live-state.js';
 import { PollChannel, type Snapshot } from './poll-channel.js';
 import { isFatalListError, peeringTerminal, replicaSetTerminal, serviceTerminal, vpcTerminal } from './wait-rules.js';
+import { pollMsFromEnv } from './wait-settings.js';
 
 export type WaitVerdict = boolean | { done: true } | { done: false; failure?: string };
 export type WaitCheck<T> = (live: T | undefined) => WaitVerdict;
@@ -65,23 +65,7 @@ export interface StatusPollerOptions {
 
 type PollClient = Pick<ApiClient, 'listServices' | 'listVPCPeerings' | 'listVPCs' | 'listReplicaSets'> & Partial<Pick<ApiClient, 'noteOnce'>>;
 
-/** DBFORM_POLL_MS, checked; 1000 when unset. */
-export function pollMsFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.DBFORM_POLL_MS;
-  if (raw === undefined || raw === '') return 1000;
-  const ms = Number(raw);
-  if (!Number.isFinite(ms) || ms <= 0) throw new DbformError(`DBFORM_POLL_MS must be a positive number of milliseconds (found "${raw}")`);
-  return ms;
-}
-
-/** DBFORM_STALL_NOTICE_MS (for tests): after how long an unchanged status is reported; 60 s when unset. */
-export function stallNoticeMsFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.DBFORM_STALL_NOTICE_MS;
-  if (raw === undefined || raw === '') return 60_000;
-  const ms = Number(raw);
-  if (!Number.isFinite(ms) || ms <= 0) throw new DbformError(`DBFORM_STALL_NOTICE_MS must be a positive number of milliseconds (found "${raw}")`);
-  return ms;
-}
+export { pollMsFromEnv, stallNoticeMsFromEnv } from './wait-settings.js';
 
 export class StatusPoller {
   private readonly pollMs: number;
