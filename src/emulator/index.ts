@@ -131,11 +131,18 @@ function loadWorld(options: EmulatorOptions) {
   if (typeof options.seed === 'string') seed = loadSeedFile(options.seed);
   else if (options.seed !== undefined) seed = parseSeed(options.seed);
   else if (saved) {
-    const kept = { projects: saved.projects.map(({ id, name }) => ({ id, name })), tokens: saved.tokens, key_pairs: saved.keyPairs };
+    const kept = { projects: saved.projects.map(({ id, name }) => ({ id, name })), tokens: saved.tokens, key_pairs: saved.keyPairs ?? defaultKeyPairsOf(saved.projects) };
     seed = parseSeed(kept, `emulator state file ${options.stateFile}`);
   }
   else seed = DEFAULT_SEED;
   return buildWorld(seed, saved?.projects);
+}
+
+/** A state file written before key pairs existed gets the default world's, for the projects it has. */
+function defaultKeyPairsOf(projects: Array<{ id: string }>): unknown[] {
+  return DEFAULT_SEED.keyPairs
+    .filter((k) => projects.some((p) => p.id === k.projectId))
+    .map((k) => ({ public_key: k.publicKey, secret_key: k.secretKey, project_id: k.projectId }));
 }
 
 function listen(server: Server, host: string, port: number): Promise<number> {

@@ -32,7 +32,7 @@ export function serializeWorld(world: World): string {
     t.kind === 'pat' ? { token: t.token, kind: t.kind, project_id: t.projectId } : { token: t.token, kind: t.kind, project_ids: t.projectIds },
   );
   const keyPairs = [...world.keyPairs.values()].map((k) => ({ public_key: k.publicKey, secret_key: k.secretKey, project_id: k.projectId }));
-  return JSON.stringify({ format: FORMAT, version: 1, projects, tokens, ...(keyPairs.length > 0 ? { key_pairs: keyPairs } : {}) });
+  return JSON.stringify({ format: FORMAT, version: 1, projects, tokens, key_pairs: keyPairs });
 }
 
 /**

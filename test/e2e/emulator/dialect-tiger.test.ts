@@ -1,7 +1,7 @@
 // The emulator's tiger dialect (SPEC section 12): every point where it answers as the real
 // service's OpenAPI document does instead of cloud-api.md, at time scale 1 under a hand-moved clock.
 // The seed dialect's side of each difference is checked next to it, so neither can drift.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -125,6 +125,31 @@ describe('tiger dialect: state and options', () => {
     } finally {
       await again.close();
     }
+  });
+
+  it('a state file from before key pairs existed gets the default pair for proj-demo; a seed file defines its own', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dbform-tiger-old-state-'));
+    const stateFile = join(dir, 'state.json');
+    const project = (id: string) => ({ id, name: id, vpcs: [], services: [] });
+    writeFileSync(stateFile, JSON.stringify({ format: 'dbform-emulator-state', version: 1, projects: [project('proj-demo')], tokens: [{ token: 'demo-pat', kind: 'pat', project_id: 'proj-demo' }] }));
+    const old = await startEmulator({ stateFile, timeScale: 0, dialect: 'tiger' });
+    try {
+      expect((await apiOf(() => old)('GET', '/projects', undefined, basic)).body).toEqual([{ id: 'proj-demo', name: 'proj-demo' }]);
+    } finally {
+      await old.close();
+    }
+    const seed = { projects: [{ id: 'acme', name: 'Acme' }], tokens: [], key_pairs: [{ public_key: 'acme-pub', secret_key: 'acme-sec', project_id: 'acme' }] };
+    const custom = await startEmulator({ seed, timeScale: 0, dialect: 'tiger' });
+    try {
+      const pair = { token: null, headers: { authorization: `Basic ${Buffer.from('acme-pub:acme-sec').toString('base64')}` } };
+      expect((await apiOf(() => custom)('GET', '/projects', undefined, pair)).body).toEqual([{ id: 'acme', name: 'Acme' }]);
+      expect((await apiOf(() => custom)('GET', '/projects', undefined, basic)).status).toBe(401);
+    } finally {
+      await custom.close();
+    }
+    await expect(startEmulator({ seed: { ...seed, key_pairs: [{ public_key: 'a:b', secret_key: 's', project_id: 'acme' }] } })).rejects.toThrow(
+      'seed: key_pairs[0].public_key: must be a non-empty string without spaces or ":"',
+    );
   });
 
   it('refuses an unknown dialect', async () => {
