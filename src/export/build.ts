@@ -1,7 +1,7 @@
 // Live state -> ExportDocument: every field written exactly as the planner reads it back, so
 // that `plan` right after the export shows no changes. A value dbform cannot write faithfully is
 // left out (unmanaged) with a comment, never guessed.
-import { isTimeSeriesType } from '../model/api-values.js';
+import { isPeeringFailed, isTimeSeriesType } from '../model/api-values.js';
 import { isAllowedServiceSize } from '../model/sizes.js';
 import { parseAddress } from '../model/address.js';
 import type { Addon, EnvironmentTag, LivePeering, LiveReplicaSet, LiveService, LiveState, LiveVpc, Lockfile } from '../model/index.js';
@@ -11,7 +11,6 @@ import { deriveKeys, KEY_PREFIX } from './keys.js';
 import { describeResource, isWritableName, keepDisjointVpcs, keepUniqueNames, rankBy, REGION_PATTERN } from './select.js';
 import { commentText, quotedName } from './yaml-text.js';
 
-const FAILED_PEERING = new Set(['failed', 'error']);
 
 interface BuildContext {
   projectId: string;
@@ -87,7 +86,7 @@ function exportPeerings(vpc: LiveVpc, ctx: BuildContext): ExportedPeering[] {
 }
 
 function peeringComments(p: LivePeering): string[] {
-  if (p.status === undefined || !FAILED_PEERING.has(p.status)) return [];
+  if (!isPeeringFailed(p.status)) return [];
   const why = p.errorMessage === undefined ? '' : `: ${commentText(p.errorMessage)}`;
   return [`status ${p.status}${why}; a plan replaces this peering (delete + create)`];
 }

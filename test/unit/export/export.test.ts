@@ -140,6 +140,18 @@ describe('export of VPCs and peerings', () => {
     expect(ops(r.plan)).toEqual(['peering.net.vpc-b deleteVPCPeering', 'peering.net.vpc-b createVPCPeering']);
     expect(r.skipped).toEqual([`peering ${vpc.peerings[3]!.id} of VPC "net" (${vpc.id}) to "vpc-d": its peer region "nowhere" is not a region code`]);
   });
+
+  it('reads the real service\'s peering statuses by meaning: INVALID is failed, APPROVED is not', () => {
+    const vpc = liveVpc('net', '10.0.0.0/16');
+    vpc.peerings = [
+      livePeering(vpc.id, 'vpc-a', { status: 'APPROVED' }),
+      livePeering(vpc.id, 'vpc-b', { status: 'INVALID', errorMessage: 'peer account not found' }),
+    ];
+    const r = roundTrip(liveState([], [vpc]));
+    expect(r.yaml).toContain('      # status INVALID: peer account not found; a plan replaces this peering (delete + create)\n      - peer_account_id:');
+    expect(r.yaml).not.toContain('status APPROVED');
+    expect(ops(r.plan)).toEqual(['peering.net.vpc-b deleteVPCPeering', 'peering.net.vpc-b createVPCPeering']);
+  });
 });
 
 describe('export with an existing lockfile', () => {
