@@ -3,7 +3,7 @@
 //   const poller = new StatusPoller(client, { projectId });
 //   const svc = await poller.waitForService(id, (s) => s?.status === 'READY', { timeoutMs, signal, onStatus });
 //   await poller.waitForReplicaSet(serviceId, rsId, (rs) => rs?.status === 'active');
-//   await poller.waitForPeering(vpcId, peeringId, (p) => p?.status === 'active');
+//   await poller.waitForPeering(vpcId, peeringId, (p) => peeringPhase(p?.status) === 'done');
 //   await poller.waitForServiceGone(serviceId);
 //
 // Cost: one `GET /projects/{p}/services` per tick serves every waiting service and replica set
