@@ -11,15 +11,34 @@ import { readLockfile } from '../dist/lockfile/index.js';
 import { planChanges } from '../dist/planner/index.js';
 import { expectExit, hasTaskset, lineCount, median, run, runCli } from './measure.js';
 import { readLiveNaive } from './naive.js';
-import { PROJECT_ID, readStats, resetStats, scratchDir, shown, startWorldEmulator, TOKEN, writeWorld } from './world.js';
+import { KEY_PAIR, PROJECT_ID, readStats, resetStats, scratchDir, shown, startWorldEmulator, TOKEN, writeWorld } from './world.js';
 
 const PLAN_OPTIONS = { replace: [], target: [], allowDataLoss: false };
 
+const SEED_AUTH = { DBFORM_API_KEY: TOKEN };
+/** The real service's way in (SPEC section 12): the key pair, sent with HTTP Basic. */
+const TIGER_AUTH = { DBFORM_ACCESS_KEY: KEY_PAIR.public_key, DBFORM_SECRET_KEY: KEY_PAIR.secret_key };
+
 /** `dbform plan` as a user runs it, against the emulator at `url`; exit 0 = no changes. */
-function cliPlan(configPath, url, expectCodes = [0]) {
-  return runCli(['plan', '-f', configPath, '--api-url', url, '--detailed-exitcode'], { env: { DBFORM_API_KEY: TOKEN } }).then((r) =>
+function cliPlan(configPath, url, expectCodes = [0], auth = SEED_AUTH) {
+  return runCli(['plan', '-f', configPath, '--api-url', url, '--detailed-exitcode'], { env: auth }).then((r) =>
     expectExit(r, expectCodes, `dbform plan -f ${configPath}`),
   );
+}
+
+/**
+ * The same no-change plan against the emulator's tiger dialect, whose services list does not
+ * embed replica sets: the read costs 2 + V + M requests (M managed services; here every one).
+ */
+async function measureTiger(world) {
+  const emulator = await startWorldEmulator(world, { dialect: 'tiger' });
+  try {
+    await resetStats(emulator);
+    const r = await cliPlan(world.config, emulator.url, [0], TIGER_AUTH);
+    return { wallMs: r.wallMs, maxRssKb: r.maxRssKb, requests: await readStats(emulator), managedServices: world.services };
+  } finally {
+    await emulator.close();
+  }
 }
 
 async function measureCli(world, emulator, runs) {
@@ -134,6 +153,10 @@ export async function benchPlan(options) {
       } finally {
         await emulator.close();
       }
+    }
+    if (services <= options.tigerUpTo) {
+      options.log(`plan: ${services} services, tiger dialect`);
+      entry.tiger = await measureTiger(world);
     }
     out.sizes.push(entry);
   }

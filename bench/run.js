@@ -20,12 +20,12 @@ class UsageError extends Error {}
 /** Sizes, runs and time scales per mode. Quick: a smoke check in well under a minute. */
 const MODES = {
   full: {
-    plan: { sizes: [10, 100, 1000, 5000], latencies: [0, 50], cliRuns: (s) => (s >= 5000 ? 3 : 5), readerRuns: 3, workRuns: (s) => (s >= 5000 ? 3 : 5), naiveUpTo: Infinity, renderSize: 1000 },
+    plan: { sizes: [10, 100, 1000, 5000], latencies: [0, 50], cliRuns: (s) => (s >= 5000 ? 3 : 5), readerRuns: 3, workRuns: (s) => (s >= 5000 ? 3 : 5), naiveUpTo: Infinity, renderSize: 1000, tigerUpTo: Infinity },
     apply: { width: 100, timeScale: 0.2, pollMs: 20, runs: 3, chains: ['chain', 'chain-attach', 'deep'], cli: { timeScale: 1, pollMs: 100, deep: true, defaultPoll: true } },
     startup: { runs: 7, services: 1000 },
   },
   quick: {
-    plan: { sizes: [10, 1000], latencies: [0, 50], cliRuns: () => 1, readerRuns: 1, workRuns: () => 1, naiveUpTo: 100, renderSize: 1000 },
+    plan: { sizes: [10, 1000], latencies: [0, 50], cliRuns: () => 1, readerRuns: 1, workRuns: () => 1, naiveUpTo: 100, renderSize: 1000, tigerUpTo: Infinity },
     apply: { width: 20, timeScale: 0.1, pollMs: 10, runs: 1, chains: ['deep'], cli: { timeScale: 1, pollMs: 100, deep: false } },
     startup: { runs: 3, services: 1000 },
   },

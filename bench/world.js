@@ -11,6 +11,8 @@ import { CLI, REPO } from './measure.js';
 
 export const PROJECT_ID = 'proj-demo';
 export const TOKEN = 'demo-pat';
+/** The key pair the tiger dialect authenticates (HTTP Basic), as the emulator seeds it. */
+export const KEY_PAIR = { public_key: 'demo-access', secret_key: 'demo-secret' };
 
 const pad = (prefix, n) => `${prefix}${String(n).padStart(10 - prefix.length, '0')}`;
 
@@ -91,7 +93,8 @@ export function worldState(services, vpcs = vpcCountFor(services), createdAt = D
     vpcs: Array.from({ length: vpcs }, (_, v) => vpcRecord(v, createdAt)),
     services: Array.from({ length: services }, (_, i) => serviceRecord(i, vpcs, createdAt)),
   };
-  return { format: 'dbform-emulator-state', version: 1, projects: [project], tokens: [{ token: TOKEN, kind: 'pat', project_id: PROJECT_ID }] };
+  const tokens = [{ token: TOKEN, kind: 'pat', project_id: PROJECT_ID }];
+  return { format: 'dbform-emulator-state', version: 1, projects: [project], tokens, key_pairs: [{ ...KEY_PAIR, project_id: PROJECT_ID }] };
 }
 
 /** The lockfile (on-disk JSON) binding every generated resource to its address. */
@@ -148,8 +151,8 @@ export function writeWorld(dir, services, vpcs = vpcCountFor(services)) {
  * does not share a thread (or a core) with the process being measured. Resolves once it prints
  * its URL; `close()` stops it with SIGTERM.
  */
-export function spawnEmulator({ stateFile, latencyMs = 0, timeScale = 0 } = {}) {
-  const args = [CLI, 'emulator', '--host', '127.0.0.1', '--port', '0', '--time-scale', String(timeScale), '--latency-ms', String(latencyMs)];
+export function spawnEmulator({ stateFile, latencyMs = 0, timeScale = 0, dialect = 'seed' } = {}) {
+  const args = [CLI, 'emulator', '--host', '127.0.0.1', '--port', '0', '--time-scale', String(timeScale), '--latency-ms', String(latencyMs), '--dialect', dialect];
   if (stateFile) args.push('--state', stateFile);
   const child = spawn(process.execPath, args, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
@@ -178,8 +181,8 @@ export function spawnEmulator({ stateFile, latencyMs = 0, timeScale = 0 } = {}) 
 }
 
 /** An emulator serving a world written by writeWorld (reads persist nothing). */
-export function startWorldEmulator(world, { latencyMs = 0, timeScale = 0 } = {}) {
-  return spawnEmulator({ stateFile: world.state, latencyMs, timeScale });
+export function startWorldEmulator(world, { latencyMs = 0, timeScale = 0, dialect = 'seed' } = {}) {
+  return spawnEmulator({ stateFile: world.state, latencyMs, timeScale, dialect });
 }
 
 /** An emulator with the default (empty) world, nothing persisted: for the apply benchmarks. */

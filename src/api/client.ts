@@ -3,7 +3,9 @@
 // retried on any transient failure; checked transitions are retried and read back when a repeat
 // is refused after an unknown outcome; creates are re-sent only when the failure proves nothing
 // was done, else they throw AmbiguousCreateError.
+import type { ApiCredentials } from './credentials.js';
 import type * as Dto from './dto.js';
+import { DbformError } from '../model/errors.js';
 import { ApiError } from './errors.js';
 import { ambiguousCreate, HttpTransport, type ApiLogger, type RequestSpec } from './http.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, type Safety } from './retry.js';
@@ -14,7 +16,10 @@ import * as verify from './verify.js';
 export interface ApiClientOptions {
   /** Base URL ending in /public/api/v1 (a bare origin gets that prefix). */
   baseUrl: string;
-  token: string;
+  /** A Bearer token; or give `credentials`, which wins. */
+  token?: string;
+  /** A Bearer token or an HTTP Basic key pair (SPEC section 12). */
+  credentials?: ApiCredentials;
   /** Default `dbform/<version>`. */
   userAgent?: string;
   /** Per attempt; default 30 s. */
@@ -22,7 +27,7 @@ export interface ApiClientOptions {
   retry?: Partial<RetryPolicy>;
   /** Plain http to a non-loopback host is refused unless this is set. */
   allowInsecureHttp?: boolean;
-  /** Receives one line per attempt (method, path, status, time, attempt); never a token or a body. */
+  /** Receives one line per attempt (method, path, status, time, attempt); never a credential or a body. */
   logger?: ApiLogger;
   /** Parallel connections to the API; default 64. */
   connections?: number;
@@ -39,12 +44,15 @@ type Id = string;
 export class ApiClient {
   private readonly http: HttpTransport;
   private readonly logger: ApiLogger | undefined;
+  private readonly noted = new Set<string>();
 
   constructor(options: ApiClientOptions) {
     this.logger = options.logger;
+    const credentials = options.credentials ?? (options.token !== undefined ? { kind: 'bearer' as const, token: options.token } : undefined);
+    if (credentials === undefined) throw new DbformError('the API client needs a token or a key pair');
     this.http = new HttpTransport({
       baseUrl: options.baseUrl,
-      token: options.token,
+      credentials,
       userAgent: options.userAgent ?? defaultUserAgent(),
       timeoutMs: options.timeoutMs ?? 30_000,
       retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
@@ -60,14 +68,21 @@ export class ApiClient {
     return this.http.baseUrl.href;
   }
 
-  /** Closes the keep-alive connections. */
   /** After `signal` aborts, failed calls are no longer retried (see HttpTransport.stopRetriesOn). */
   stopRetriesOn(signal: AbortSignal): void {
     this.http.stopRetriesOn(signal);
   }
 
+  /** Closes the keep-alive connections. */
   close(): Promise<void> {
     return this.http.close();
+  }
+
+  /** One debug line (`--debug`) about how the API answers, said once per client whatever the callers. */
+  noteOnce(line: string): void {
+    if (this.noted.has(line)) return;
+    this.noted.add(line);
+    this.logger?.(`[api] ${line}`);
   }
 
   // ---- projects -------------------------------------------------------------------------------
@@ -144,11 +159,11 @@ export class ApiClient {
     });
   }
 
-  startService(p: Id, s: Id, o?: CallOptions): Promise<Dto.ServiceDto> {
+  startService(p: Id, s: Id, o?: CallOptions): Promise<Dto.ServiceDto | undefined> {
     return this.serviceTransition('startService', p, s, 'start', undefined, o, verify.showsStart);
   }
 
-  stopService(p: Id, s: Id, o?: CallOptions): Promise<Dto.ServiceDto> {
+  stopService(p: Id, s: Id, o?: CallOptions): Promise<Dto.ServiceDto | undefined> {
     return this.serviceTransition('stopService', p, s, 'stop', undefined, o, verify.showsStop);
   }
 
@@ -162,7 +177,7 @@ export class ApiClient {
     return asMessage(svc);
   }
 
-  resizeService(p: Id, s: Id, body: Dto.ResizeRequestDto, o?: CallOptions): Promise<Dto.ServiceDto> {
+  resizeService(p: Id, s: Id, body: Dto.ResizeRequestDto, o?: CallOptions): Promise<Dto.ServiceDto | undefined> {
     return this.serviceTransition('resizeService', p, s, 'resize', body, o, (x) => verify.showsServiceResize(x, body));
   }
 
@@ -197,7 +212,7 @@ export class ApiClient {
     return data;
   }
 
-  setHAReplica(p: Id, s: Id, body: Dto.SetHaRequestDto, o?: CallOptions): Promise<Dto.ServiceDto> {
+  setHAReplica(p: Id, s: Id, body: Dto.SetHaRequestDto, o?: CallOptions): Promise<Dto.ServiceDto | undefined> {
     return this.serviceTransition('setHAReplica', p, s, 'setHA', body, o, (x) => verify.showsHa(x, body));
   }
 
@@ -269,15 +284,15 @@ export class ApiClient {
     return asMessage(res.data);
   }
 
-  /** A checked POST on a service whose answer (when any) is the service. */
-  private async serviceTransition(op: string, p: Id, s: Id, action: string, body: unknown, o: CallOptions | undefined, shows: (svc: Dto.ServiceDto) => boolean): Promise<Dto.ServiceDto> {
+  /** A checked POST on a service whose answer (when any: an empty 2xx is valid) is the service. */
+  private async serviceTransition(op: string, p: Id, s: Id, action: string, body: unknown, o: CallOptions | undefined, shows: (svc: Dto.ServiceDto) => boolean): Promise<Dto.ServiceDto | undefined> {
     const spec: RequestSpec = { op, method: 'POST', path: `${servicePath(p, s)}/${action}`, body, safety: 'checked', signal: o?.signal };
     const data = await this.checked(spec, async (err) => {
       if (err.status !== 409) return undefined;
       const svc = await this.findService(p, s, o);
       return svc !== undefined && shows(svc) ? svc : undefined;
     });
-    return data as Dto.ServiceDto;
+    return typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Dto.ServiceDto) : undefined;
   }
 
   /**

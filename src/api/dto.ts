@@ -32,6 +32,8 @@ export interface VpcDto {
   cidr: string;
   name: string;
   region_code: string;
+  /** Not in either document's VPC; where present (SPEC section 12): CREATING/PENDING, then settled. */
+  status?: string;
 }
 
 export interface PeeringDto {
@@ -41,7 +43,7 @@ export interface PeeringDto {
   peer_vpc_id: string;
   error_message?: string;
   provisioned_id?: string;
-  /** Free string; the emulator uses pending | active | failed. */
+  /** Free string: pending | active | failed (seed), PENDING | APPROVED | ACTIVE | INVALID... (real). */
   status?: string;
 }
 

@@ -78,15 +78,23 @@ export class WaitTimeoutError extends DbformError {
   readonly resource: string;
   readonly lastStatus: string | undefined;
   readonly timeoutMs: number;
+  /** The last status is not one the API documents: the wait could not know what it meant. */
+  readonly unknownStatus: boolean;
 
-  constructor(resource: string, timeoutMs: number, lastStatus: string | undefined, lastError?: unknown) {
-    const seen = lastStatus === undefined ? 'no status observed' : `last status ${lastStatus}`;
+  constructor(resource: string, timeoutMs: number, lastStatus: string | undefined, lastError?: unknown, unknownStatus = false) {
     const err = lastError instanceof Error ? `; last poll error: ${lastError.message}` : '';
-    super(`timed out after ${formatDuration(timeoutMs)} waiting for ${resource} (${seen}${err})`);
+    super(`timed out after ${formatDuration(timeoutMs)} waiting for ${resource} (${describeLastStatus(lastStatus, unknownStatus)}${err})`);
     this.resource = resource;
     this.lastStatus = lastStatus;
     this.timeoutMs = timeoutMs;
+    this.unknownStatus = unknownStatus;
   }
+}
+
+/** `last status QUEUED`, naming a status dbform does not know as such. */
+export function describeLastStatus(lastStatus: string | undefined, unknown: boolean): string {
+  if (lastStatus === undefined) return 'no status observed';
+  return unknown ? `last status ${lastStatus}, a status dbform does not know` : `last status ${lastStatus}`;
 }
 
 /**

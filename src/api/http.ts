@@ -4,6 +4,7 @@
 import { setMaxListeners } from 'node:events';
 import { Pool } from 'undici';
 import { DbformError } from '../model/errors.js';
+import { authorizationHeader, credentialNoun, secretsOf, type ApiCredentials } from './credentials.js';
 import { AmbiguousCreateError, ApiError } from './errors.js';
 import { describeHttpError, excerpt, readErrorBody, scrub } from './messages.js';
 import { decideRetry, parseRetryAfter, type AttemptOutcome, type RetryPolicy, type Safety } from './retry.js';
@@ -14,7 +15,7 @@ export type ApiLogger = (line: string) => void;
 
 export interface TransportOptions {
   baseUrl: string;
-  token: string;
+  credentials: ApiCredentials;
   userAgent: string;
   timeoutMs: number;
   retry: RetryPolicy;
@@ -66,11 +67,11 @@ export function parseBaseUrl(raw: string, allowInsecureHttp: boolean): URL {
     throw new DbformError(`the API URL "${raw}" must start with https:// (or http:// for a local emulator)`);
   }
   if (url.username !== '' || url.password !== '') {
-    throw new DbformError('the API URL must not carry credentials; give the token with DBFORM_API_KEY or --api-key-file');
+    throw new DbformError('the API URL must not carry credentials; give them with DBFORM_API_KEY, DBFORM_ACCESS_KEY and DBFORM_SECRET_KEY, or --api-key-file');
   }
   if (url.protocol === 'http:' && !allowInsecureHttp && !isLoopback(url.hostname)) {
     throw new DbformError(
-      `refusing to send the API token over plain http to ${url.host}; use https, or --allow-insecure-http if you really mean it`,
+      `refusing to send the API credentials over plain http to ${url.host}; use https, or --allow-insecure-http if you really mean it`,
     );
   }
   // A bare origin gets the API prefix, so `--api-url http://127.0.0.1:4010` just works.
@@ -92,10 +93,15 @@ export class HttpTransport {
   private readonly basePath: string;
   private readonly closing = new AbortController();
   private retryStop: AbortSignal | undefined;
+  /** The credential's values, scrubbed from every message and debug line. */
+  private readonly credentialSecrets: string[];
+  private readonly authorization: string;
 
   constructor(private readonly options: TransportOptions) {
     this.baseUrl = parseBaseUrl(options.baseUrl, options.allowInsecureHttp);
     this.basePath = this.baseUrl.pathname;
+    this.credentialSecrets = secretsOf(options.credentials);
+    this.authorization = authorizationHeader(options.credentials);
     // Every request in flight listens to it: a wide apply has hundreds at once.
     setMaxListeners(0, this.closing.signal);
     this.pool = new Pool(this.baseUrl.origin, {
@@ -127,7 +133,7 @@ export class HttpTransport {
     // A closed client retries nothing: a call left running after its command gave up would
     // otherwise keep the process alive for its whole retry budget.
     const spec = { ...request, signal: request.signal ? AbortSignal.any([request.signal, this.closing.signal]) : this.closing.signal };
-    const secrets = [this.options.token, ...(spec.secrets ?? [])];
+    const secrets = [...this.credentialSecrets, ...(spec.secrets ?? [])];
     let afterUnknownOutcome = false;
     for (let attempt = 1; ; attempt++) {
       spec.signal.throwIfAborted();
@@ -173,8 +179,8 @@ export class HttpTransport {
   }
 
   private log(line: string): void {
-    // Defence in depth: the token is never put in a line, but scrub anyway.
-    this.options.logger?.(scrub(`[api] ${line}`, [this.options.token]));
+    // Defence in depth: the credential is never put in a line, but scrub anyway.
+    this.options.logger?.(scrub(`[api] ${line}`, this.credentialSecrets));
   }
 
   private async attempt(spec: RequestSpec): Promise<AttemptResult> {
@@ -182,7 +188,7 @@ export class HttpTransport {
     const timeout = setTimeout(() => timer.abort(new AttemptTimeout()), this.options.timeoutMs);
     const signal = spec.signal ? AbortSignal.any([spec.signal, timer.signal]) : timer.signal;
     const headers: Record<string, string> = {
-      authorization: `Bearer ${this.options.token}`,
+      authorization: this.authorization,
       'user-agent': this.options.userAgent,
       accept: 'application/json',
     };
@@ -229,7 +235,7 @@ export class HttpTransport {
     if ('status' in result) {
       const error = readErrorBody(result.text, result.status);
       const clean = { code: error.code, message: scrub(error.message, secrets), details: error.details && scrub(error.details, secrets) };
-      const message = describeHttpError({ op: spec.op, path: spec.path, status: result.status, error: clean, attempts });
+      const message = describeHttpError({ op: spec.op, path: spec.path, status: result.status, error: clean, attempts, credential: credentialNoun(this.options.credentials) });
       return new ApiError(message, { ...base, status: result.status, code: clean.code, apiMessage: clean.message, details: clean.details });
     }
     const where = this.baseUrl.href;

@@ -2,7 +2,7 @@
 // unknown fields are ignored, unknown statuses and types pass through as strings, absent optional
 // fields get the API's documented defaults.
 import type { Addon, Endpoint, HaConfig, LivePeering, LiveReplicaSet, LiveService, LiveVpc, ServiceSize } from '../model/resources.js';
-import type { EndpointDto, PeeringDto, ReadReplicaSetDto, ResourceSpecDto, ServiceDto, VpcDto, VpcEndpointDto } from './dto.js';
+import type { ConnectionPoolerDto, EndpointDto, PeeringDto, ReadReplicaSetDto, ResourceSpecDto, ServiceDto, VpcDto, VpcEndpointDto } from './dto.js';
 
 export function mapService(dto: ServiceDto): LiveService {
   const status = str(dto.status) ?? 'UNKNOWN';
@@ -16,9 +16,10 @@ export function mapService(dto: ServiceDto): LiveService {
     created: str(dto.created) ?? '',
     environment: str(dto.metadata?.environment) ?? 'DEV',
     ha: mapHa(dto.ha_replicas),
-    pooler: isPresent(dto.connection_pooler),
+    pooler: isPoolerEnabled(dto.connection_pooler),
     vpcId: vpcIdOf(dto),
-    replicaSets: (Array.isArray(dto.read_replica_sets) ? dto.read_replica_sets : []).map((rs) => mapReplicaSet(rs, dto.service_id)),
+    // Absent when the API does not embed them (SPEC section 12): the reader fills them in.
+    replicaSets: (embedsReplicaSets(dto) ? dto.read_replica_sets! : []).map((rs) => mapReplicaSet(rs, dto.service_id)),
   };
   const size = sizeOfSpec(Array.isArray(dto.resources) ? dto.resources[0]?.spec : undefined);
   if (size) live.size = size;
@@ -55,7 +56,7 @@ export function mapReplicaSet(dto: ReadReplicaSetDto, serviceId: string): LiveRe
     memoryGbs: num(dto.memory_gbs) ?? 0,
     nodes: num(dto.nodes) ?? 0,
     status: str(dto.status) ?? 'unknown',
-    pooler: isPresent(dto.connection_pooler),
+    pooler: isPoolerEnabled(dto.connection_pooler),
     environment: str(dto.metadata?.environment) ?? 'DEV',
   };
   const endpoint = mapEndpoint(dto.endpoint);
@@ -64,7 +65,23 @@ export function mapReplicaSet(dto: ReadReplicaSetDto, serviceId: string): LiveRe
 }
 
 export function mapVpc(dto: VpcDto): LiveVpc {
-  return { id: String(dto.id), name: str(dto.name) ?? '', cidr: str(dto.cidr) ?? '', regionCode: str(dto.region_code) ?? '' };
+  const live: LiveVpc = { id: String(dto.id), name: str(dto.name) ?? '', cidr: str(dto.cidr) ?? '', regionCode: str(dto.region_code) ?? '' };
+  const status = str(dto.status);
+  if (status !== undefined) live.status = status;
+  return live;
+}
+
+/** Whether a services-list item carries its replica sets (cloud-api.md does; the real API may not). */
+export function embedsReplicaSets(dto: Pick<ServiceDto, 'read_replica_sets'>): boolean {
+  return Array.isArray(dto.read_replica_sets);
+}
+
+/**
+ * The pooler is enabled only when it has an endpoint host: the real service sends
+ * `connection_pooler: {}` for a disabled one, cloud-api.md leaves it out (SPEC section 12).
+ */
+export function isPoolerEnabled(pooler: ConnectionPoolerDto | undefined): boolean {
+  return str(pooler?.endpoint?.host) !== undefined;
 }
 
 export function mapPeering(dto: PeeringDto, vpcId: string): LivePeering {

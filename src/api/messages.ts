@@ -71,6 +71,8 @@ export interface HttpErrorFacts {
   status: number;
   error: ErrorDto;
   attempts: number;
+  /** What the request authenticated with; default `token`. */
+  credential?: 'token' | 'key pair';
 }
 
 /** The message of an ApiError for an HTTP error answer. */
@@ -82,13 +84,15 @@ export function describeHttpError(f: HttpErrorFacts): string {
   const tries = f.attempts > 1 ? ` after ${f.attempts} attempts` : '';
   switch (f.status) {
     case 401:
-      return `the API rejected the token (${tag}: ${api}); check DBFORM_API_KEY or the file given to --api-key-file`;
+      return f.credential === 'key pair'
+        ? `the API rejected the key pair (${tag}: ${api}); check DBFORM_ACCESS_KEY and DBFORM_SECRET_KEY or the file given to --api-key-file`
+        : `the API rejected the token (${tag}: ${api}); check DBFORM_API_KEY or the file given to --api-key-file`;
     case 403:
-      return `${f.op}: the token is not allowed to act on ${target} (${tag}: ${api})`;
+      return `${f.op}: the ${f.credential ?? 'token'} is not allowed to act on ${target} (${tag}: ${api})`;
     case 404: {
       const project = projectOf(f.path);
       if (target.startsWith('project ') && project !== undefined) {
-        return `${f.op}: project "${project}" does not exist or the token cannot see it (${tag}: ${api})`;
+        return `${f.op}: project "${project}" does not exist or the ${f.credential ?? 'token'} cannot see it (${tag}: ${api})`;
       }
       // The project list always exists: its 404 means the base URL is not the API's.
       if (f.path === '/projects') return `${f.op}: ${target} was not found (${tag}: ${api}); is --api-url (DBFORM_API_URL) the API's base URL, ending in /public/api/v1?`;

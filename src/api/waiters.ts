@@ -3,12 +3,14 @@
 //   const poller = new StatusPoller(client, { projectId });
 //   const svc = await poller.waitForService(id, (s) => s?.status === 'READY', { timeoutMs, signal, onStatus });
 //   await poller.waitForReplicaSet(serviceId, rsId, (rs) => rs?.status === 'active');
-//   await poller.waitForPeering(vpcId, peeringId, (p) => p?.status === 'active');
+//   await poller.waitForPeering(vpcId, peeringId, (p) => peeringPhase(p?.status) === 'done');
 //   await poller.waitForServiceGone(serviceId);
 //
 // Cost: one `GET /projects/{p}/services` per tick serves every waiting service and replica set
 // (the list embeds read_replica_sets), and one `GET .../vpcs/{v}/peerings` per tick serves every
-// waiting peering of that VPC, however many waits are pending. A wait first looks after pollMs
+// waiting peering of that VPC, however many waits are pending. Where the list does not embed the
+// replica sets (the real API, SPEC section 12), a tick also reads `GET .../replicaSets` of each
+// service that has a replica set waited for, and no other. A wait first looks after pollMs
 // (or at the next tick with `immediate`), then backs off by 1.5x up to 10x pollMs. A wait that
 // joins while a tick's request is in flight is served by the next tick, never by a list that may
 // predate the action it waits for.
@@ -18,17 +20,23 @@
 // to fail with WaitFailedError. When the check is not done, built-in terminal failures apply:
 // - service: gone (absent from the list), DELETED or DELETING;
 // - replica set: gone, `deleting`, or `error`;
-// - peering: gone, or `failed` / `error` (with the peering's own error_message).
+// - peering: gone, or a failed status in any spelling (with the peering's own error_message);
+// - VPC (waitForVpc): gone.
 // The *Gone variants wait for disappearance instead and only fail on timeout or `error`.
-// Each wait is bounded by timeoutMs (WaitTimeoutError) and may be abandoned with an AbortSignal
-// (rejects with the signal's reason). onStatus sees every change of the observed status
-// (`gone` once absent), first observation included.
-import { DbformError } from '../model/errors.js';
-import type { LivePeering, LiveReplicaSet, LiveService } from '../model/resources.js';
+// Each wait is bounded by timeoutMs (WaitTimeoutError, which says when the last status is one
+// dbform does not know) and may be abandoned with an AbortSignal (rejects with the signal's
+// reason). onStatus sees every change of the observed status (`gone` once absent), first
+// observation included; onStall is called once the status has not changed for stallNoticeMs
+// (default 60 s), and again only after the next change.
+import { isKnownStatus, type StatusKind } from '../model/api-values.js';
+import type { LivePeering, LiveReplicaSet, LiveService, LiveVpc } from '../model/resources.js';
 import type { ApiClient } from './client.js';
 import { ApiError, WaitFailedError, WaitTimeoutError } from './errors.js';
-import { mapPeering, mapService } from './live-mapping.js';
+import { embedsReplicaSets, mapPeering, mapReplicaSet, mapService, mapVpc } from './live-mapping.js';
+import { CHEAP_PATH_NOTE } from './live-state.js';
 import { PollChannel, type Snapshot } from './poll-channel.js';
+import { isFatalListError, peeringTerminal, replicaSetTerminal, serviceTerminal, vpcTerminal } from './wait-rules.js';
+import { pollMsFromEnv } from './wait-settings.js';
 
 export type WaitVerdict = boolean | { done: true } | { done: false; failure?: string };
 export type WaitCheck<T> = (live: T | undefined) => WaitVerdict;
@@ -41,6 +49,8 @@ export interface WaitOptions<T> {
   onStatus?: (status: string, live: T | undefined) => void;
   /** Look at the next tick instead of after pollMs (for a condition that may already hold). */
   immediate?: boolean;
+  /** The status (undefined: none seen yet) has not changed for `forMs`; `known`: dbform knows what it means. */
+  onStall?: (status: string | undefined, forMs: number, known: boolean) => void;
 }
 
 export interface StatusPollerOptions {
@@ -49,27 +59,24 @@ export interface StatusPollerOptions {
   pollMs?: number;
   /** Default 30 minutes. */
   defaultTimeoutMs?: number;
+  /** How long a status may stay the same before onStall is told; default 60 s. */
+  stallNoticeMs?: number;
 }
 
-type PollClient = Pick<ApiClient, 'listServices' | 'listVPCPeerings'>;
+type PollClient = Pick<ApiClient, 'listServices' | 'listVPCPeerings' | 'listVPCs' | 'listReplicaSets'> & Partial<Pick<ApiClient, 'noteOnce'>>;
 
-const SERVICE_GONE = new Set(['DELETED', 'DELETING']);
-
-/** DBFORM_POLL_MS, checked; 1000 when unset. */
-export function pollMsFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.DBFORM_POLL_MS;
-  if (raw === undefined || raw === '') return 1000;
-  const ms = Number(raw);
-  if (!Number.isFinite(ms) || ms <= 0) throw new DbformError(`DBFORM_POLL_MS must be a positive number of milliseconds (found "${raw}")`);
-  return ms;
-}
+export { pollMsFromEnv, stallNoticeMsFromEnv } from './wait-settings.js';
 
 export class StatusPoller {
   private readonly pollMs: number;
   private readonly defaultTimeoutMs: number;
+  private readonly stallNoticeMs: number;
   private readonly services: PollChannel<LiveService>;
   private readonly peerings = new Map<string, PollChannel<LivePeering>>();
+  private readonly vpcs: PollChannel<LiveVpc>;
   private readonly projectId: string;
+  /** Services with a replica set waited for, and how many such waits: the only ones whose sets a tick reads. */
+  private readonly replicaSetWaits = new Map<string, number>();
 
   constructor(
     private readonly client: PollClient,
@@ -78,7 +85,9 @@ export class StatusPoller {
     this.projectId = options.projectId;
     this.pollMs = options.pollMs ?? pollMsFromEnv();
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? 30 * 60_000;
+    this.stallNoticeMs = options.stallNoticeMs ?? 60_000;
     this.services = new PollChannel(() => this.fetchServices(), isFatalListError, this.channelOptions());
+    this.vpcs = new PollChannel(() => this.fetchVpcs(), isFatalListError, this.channelOptions());
   }
 
   /** List requests made so far, for tests and benchmarks. */
@@ -89,7 +98,7 @@ export class StatusPoller {
   }
 
   waitForService(serviceId: string, check: WaitCheck<LiveService>, options: WaitOptions<LiveService> = {}): Promise<LiveService | undefined> {
-    return this.wait(this.services, `service ${serviceId}`, (s) => s.items.get(serviceId), check, serviceTerminal, options);
+    return this.wait(this.services, 'service', `service ${serviceId}`, (s) => s.items.get(serviceId), check, serviceTerminal, options);
   }
 
   /** Resolves when the service is one of `statuses`. */
@@ -100,32 +109,52 @@ export class StatusPoller {
 
   async waitForServiceGone(serviceId: string, options: WaitOptions<LiveService> = {}): Promise<void> {
     const gone: WaitCheck<LiveService> = (s) => s === undefined || s.status === 'DELETED';
-    await this.wait(this.services, `deletion of service ${serviceId}`, (s) => s.items.get(serviceId), gone, () => undefined, options);
+    await this.wait(this.services, 'service', `deletion of service ${serviceId}`, (s) => s.items.get(serviceId), gone, () => undefined, options);
   }
 
   waitForReplicaSet(serviceId: string, replicaSetId: string, check: WaitCheck<LiveReplicaSet>, options: WaitOptions<LiveReplicaSet> = {}): Promise<LiveReplicaSet | undefined> {
     const find = (s: Snapshot<LiveService>) => s.items.get(serviceId)?.replicaSets.find((rs) => rs.id === replicaSetId);
-    return this.wait(this.services, `replica set ${replicaSetId} of service ${serviceId}`, find, check, replicaSetTerminal, options);
+    const what = `replica set ${replicaSetId} of service ${serviceId}`;
+    return this.withReplicaSetWait(serviceId, () => this.wait(this.services, 'replica set', what, find, check, replicaSetTerminal, options));
   }
 
   async waitForReplicaSetGone(serviceId: string, replicaSetId: string, options: WaitOptions<LiveReplicaSet> = {}): Promise<void> {
     const find = (s: Snapshot<LiveService>) => s.items.get(serviceId)?.replicaSets.find((rs) => rs.id === replicaSetId);
     const what = `deletion of replica set ${replicaSetId} of service ${serviceId}`;
-    await this.wait(this.services, what, find, (rs) => rs === undefined, (rs) => (rs?.status === 'error' ? 'is in error state' : undefined), options);
+    const failed = (rs: LiveReplicaSet | undefined) => (rs?.status === 'error' ? 'is in error state' : undefined);
+    await this.withReplicaSetWait(serviceId, () => this.wait(this.services, 'replica set', what, find, (rs) => rs === undefined, failed, options));
   }
 
   waitForPeering(vpcId: string, peeringId: string, check: WaitCheck<LivePeering>, options: WaitOptions<LivePeering> = {}): Promise<LivePeering | undefined> {
-    return this.wait(this.peeringChannel(vpcId), `peering ${peeringId} of VPC ${vpcId}`, (s) => s.items.get(peeringId), check, peeringTerminal, options);
+    return this.wait(this.peeringChannel(vpcId), 'peering', `peering ${peeringId} of VPC ${vpcId}`, (s) => s.items.get(peeringId), check, peeringTerminal, options);
   }
 
   async waitForPeeringGone(vpcId: string, peeringId: string, options: WaitOptions<LivePeering> = {}): Promise<void> {
-    await this.wait(this.peeringChannel(vpcId), `deletion of peering ${peeringId} of VPC ${vpcId}`, (s) => s.items.get(peeringId), (p) => p === undefined, () => undefined, options);
+    const what = `deletion of peering ${peeringId} of VPC ${vpcId}`;
+    await this.wait(this.peeringChannel(vpcId), 'peering', what, (s) => s.items.get(peeringId), (p) => p === undefined, () => undefined, options);
+  }
+
+  /** Waits on the VPC list (one request per tick for every VPC waited for); fails when the VPC is gone. */
+  waitForVpc(vpcId: string, check: WaitCheck<LiveVpc>, options: WaitOptions<LiveVpc> = {}): Promise<LiveVpc | undefined> {
+    return this.wait(this.vpcs, 'VPC', `VPC ${vpcId}`, (s) => s.items.get(vpcId), check, vpcTerminal, options);
   }
 
   /** Stops polling; pending waits stay pending until their own timeout or signal. */
   close(): void {
     this.services.close();
+    this.vpcs.close();
     for (const c of this.peerings.values()) c.close();
+  }
+
+  private async withReplicaSetWait<T>(serviceId: string, run: () => Promise<T>): Promise<T> {
+    this.replicaSetWaits.set(serviceId, (this.replicaSetWaits.get(serviceId) ?? 0) + 1);
+    try {
+      return await run();
+    } finally {
+      const left = this.replicaSetWaits.get(serviceId)! - 1;
+      if (left > 0) this.replicaSetWaits.set(serviceId, left);
+      else this.replicaSetWaits.delete(serviceId);
+    }
   }
 
   private channelOptions() {
@@ -143,7 +172,25 @@ export class StatusPoller {
 
   private async fetchServices(): Promise<Snapshot<LiveService>> {
     const list = await this.client.listServices(this.projectId);
-    return { items: new Map(list.map((dto) => [String(dto.service_id), mapService(dto)])) };
+    const items = new Map(list.map((dto) => [String(dto.service_id), mapService(dto)]));
+    const unembedded = list.filter((dto) => !embedsReplicaSets(dto) && this.replicaSetWaits.has(String(dto.service_id)));
+    if (unembedded.length > 0) this.client.noteOnce?.(CHEAP_PATH_NOTE);
+    await Promise.all(unembedded.map((dto) => this.readReplicaSets(items.get(String(dto.service_id))!)));
+    return { items };
+  }
+
+  private async readReplicaSets(svc: LiveService): Promise<void> {
+    try {
+      svc.replicaSets = (await this.client.listReplicaSets(this.projectId, svc.id)).map((r) => mapReplicaSet(r, svc.id));
+    } catch (err) {
+      // Deleted since the list: so are its replica sets.
+      if (!(err instanceof ApiError && err.status === 404)) throw err;
+    }
+  }
+
+  private async fetchVpcs(): Promise<Snapshot<LiveVpc>> {
+    const list = await this.client.listVPCs(this.projectId);
+    return { items: new Map(list.map((dto) => [String(dto.id), mapVpc(dto)])) };
   }
 
   private async fetchPeerings(vpcId: string): Promise<Snapshot<LivePeering>> {
@@ -159,6 +206,7 @@ export class StatusPoller {
 
   private wait<T extends { status?: string }, S>(
     channel: PollChannel<S>,
+    kind: StatusKind,
     resource: string,
     find: (snapshot: Snapshot<S>) => T | undefined,
     check: WaitCheck<T>,
@@ -171,14 +219,17 @@ export class StatusPoller {
     return new Promise<T | undefined>((resolve, reject) => {
       let lastStatus: string | undefined;
       let lastError: unknown;
+      const known = () => lastStatus === undefined || lastStatus === 'gone' || isKnownStatus(kind, lastStatus);
+      const stall = new StallTimer(this.stallNoticeMs, options.onStall && ((forMs) => options.onStall!(lastStatus, forMs, known())));
       const finish = (settle: () => void) => {
         clearTimeout(timer);
+        stall.stop();
         options.signal?.removeEventListener('abort', onAbort);
         channel.remove(waiter);
         settle();
       };
       const onAbort = () => finish(() => reject(options.signal!.reason));
-      const timer = setTimeout(() => finish(() => reject(new WaitTimeoutError(resource, timeoutMs, lastStatus, lastError))), timeoutMs);
+      const timer = setTimeout(() => finish(() => reject(new WaitTimeoutError(resource, timeoutMs, lastStatus, lastError, !known()))), timeoutMs);
       const waiter = {
         dueAt: Date.now() + (options.immediate ? 0 : this.pollMs),
         intervalMs: options.immediate ? this.pollMs : this.pollMs * 1.5,
@@ -187,12 +238,14 @@ export class StatusPoller {
           const status = live === undefined ? 'gone' : (live.status ?? 'unknown');
           if (status !== lastStatus) {
             lastStatus = status;
+            stall.restart();
             options.onStatus?.(status, live);
           }
           const verdict = normalize(check(live));
           const failure = verdict.done ? undefined : (verdict.failure ?? terminal(live));
           if (!verdict.done && failure === undefined) return false;
           clearTimeout(timer);
+          stall.stop();
           options.signal?.removeEventListener('abort', onAbort);
           if (verdict.done) resolve(live);
           else reject(new WaitFailedError(resource, live?.status, failure!));
@@ -204,35 +257,34 @@ export class StatusPoller {
         },
       };
       options.signal?.addEventListener('abort', onAbort, { once: true });
+      stall.restart();
       channel.add(waiter);
     });
   }
 }
 
+/** Tells `notify` once when `ms` pass without a restart (a status change); never keeps the process alive. */
+class StallTimer {
+  private timer: NodeJS.Timeout | undefined;
+  constructor(
+    private readonly ms: number,
+    private readonly notify: ((forMs: number) => void) | undefined,
+  ) {}
+
+  restart(): void {
+    this.stop();
+    if (!this.notify) return;
+    const since = Date.now();
+    this.timer = setTimeout(() => this.notify!(Date.now() - since), this.ms);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
+
 function normalize(v: WaitVerdict): { done: true } | { done: false; failure?: string } {
   return typeof v === 'boolean' ? { done: v } : v;
-}
-
-function serviceTerminal(svc: LiveService | undefined): string | undefined {
-  if (svc === undefined) return 'is gone (deleted while waiting for it)';
-  if (SERVICE_GONE.has(svc.status)) return `is being deleted (status ${svc.status}) while waiting for it`;
-  return undefined;
-}
-
-function replicaSetTerminal(rs: LiveReplicaSet | undefined): string | undefined {
-  if (rs === undefined) return 'is gone (deleted while waiting for it)';
-  if (rs.status === 'error') return 'is in error state';
-  if (rs.status === 'deleting') return 'is being deleted while waiting for it';
-  return undefined;
-}
-
-function peeringTerminal(p: LivePeering | undefined): string | undefined {
-  if (p === undefined) return 'is gone (deleted while waiting for it)';
-  if (p.status === 'failed' || p.status === 'error') return `failed: ${p.errorMessage ?? `status ${p.status}, no error message`}`;
-  return undefined;
-}
-
-/** Errors after which polling cannot succeed: the token or the project is not valid any more. */
-function isFatalListError(err: unknown): boolean {
-  return err instanceof ApiError && (err.status === 401 || err.status === 403 || err.status === 404 || err.code === 'INVALID_RESPONSE');
 }

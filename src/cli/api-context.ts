@@ -1,11 +1,12 @@
-// Everything a command needs to talk to the API: the base URL, the token, the debug logger, and
-// with --emulator an in-process emulator. Loaded with `await import()` by the commands (it pulls
-// in undici).
+// Everything a command needs to talk to the API: the base URL, the credentials (a token or a key
+// pair, see credentials-input.ts), the debug logger, and with --emulator an in-process emulator.
+// Loaded with `await import()` by the commands (it pulls in undici).
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { ApiClient } from '../api/client.js';
+import type { ApiCredentials } from '../api/credentials.js';
 import { DbformError } from '../model/errors.js';
+import { readCredentials } from './credentials-input.js';
 import { isDebug } from './errors.js';
 import type { ApiOptions, GlobalOptions } from './options.js';
 import { VERSION } from './version.js';
@@ -22,32 +23,35 @@ export interface ApiContextInput extends ApiOptions, GlobalOptions {
 }
 
 export const EMULATOR_PAT = 'demo-pat';
+/** The key pair the emulator seeds for proj-demo; its tiger dialect takes it (HTTP Basic). */
+export const EMULATOR_KEY_PAIR: ApiCredentials = { kind: 'key-pair', publicKey: 'demo-access', secretKey: 'demo-secret' };
 
 export async function openApiContext(input: ApiContextInput, env: NodeJS.ProcessEnv = process.env, stderr: NodeJS.WritableStream = process.stderr): Promise<ApiContext> {
   const debug = input.debug === true || isDebug();
   const logger = debug ? (line: string) => void stderr.write(`${line}\n`) : undefined;
-  const fileToken = input.apiKeyFile === undefined ? undefined : await readTokenFile(input.apiKeyFile);
-  const envToken = env.DBFORM_API_KEY?.trim() || undefined;
-  const token = fileToken ?? envToken;
-  if (input.emulator) return openEmulatorContext(input, token ?? EMULATOR_PAT, env, logger);
+  const credentials = await readCredentials(input.apiKeyFile, env, (note) => stderr.write(`${note}\n`));
+  if (input.emulator) return openEmulatorContext(input, credentials, env, logger);
   const baseUrl = input.apiUrl?.trim() || env.DBFORM_API_URL?.trim() || undefined;
-  if (baseUrl === undefined || token === undefined) throw new DbformError(missingSettingsMessage(baseUrl, token));
-  const client = new ApiClient({ baseUrl, token, userAgent: `dbform/${VERSION}`, allowInsecureHttp: input.allowInsecureHttp === true, logger });
+  if (baseUrl === undefined || credentials === undefined) throw new DbformError(missingSettingsMessage(baseUrl, credentials));
+  const client = new ApiClient({ baseUrl, credentials, userAgent: `dbform/${VERSION}`, allowInsecureHttp: input.allowInsecureHttp === true, logger });
   return { client, close: () => client.close() };
 }
 
 async function openEmulatorContext(
   input: ApiContextInput,
-  token: string,
+  given: ApiCredentials | undefined,
   env: NodeJS.ProcessEnv,
   logger: ((line: string) => void) | undefined,
 ): Promise<ApiContext> {
   const timeScale = emulatorTimeScale(env);
+  const dialect = emulatorDialect(env);
   const stateFile = emulatorStateFile(input.configFiles);
   const { startEmulator } = await import('../emulator/index.js');
-  const emulator = await startEmulator({ host: '127.0.0.1', port: 0, stateFile, timeScale });
-  logger?.(`[emulator] listening on ${emulator.url}, state in ${stateFile}, time scale ${timeScale}`);
-  const client = new ApiClient({ baseUrl: emulator.url, token, userAgent: `dbform/${VERSION}`, logger });
+  const emulator = await startEmulator({ host: '127.0.0.1', port: 0, stateFile, timeScale, dialect });
+  logger?.(`[emulator] listening on ${emulator.url}, state in ${stateFile}, time scale ${timeScale}, dialect ${dialect}`);
+  // Each dialect's own way in by default: the PAT (Bearer), or the real service's key pair (Basic).
+  const credentials = given ?? (dialect === 'tiger' ? EMULATOR_KEY_PAIR : { kind: 'bearer' as const, token: EMULATOR_PAT });
+  const client = new ApiClient({ baseUrl: emulator.url, credentials, userAgent: `dbform/${VERSION}`, logger });
   return {
     client,
     close: async () => {
@@ -76,6 +80,14 @@ export function emulatorStateFile(configFiles: string[] | undefined, cwd: string
   return join(start, STATE);
 }
 
+/** DBFORM_EMULATOR_DIALECT for --emulator: `seed` (default) or `tiger` (SPEC section 12). */
+export function emulatorDialect(env: NodeJS.ProcessEnv): 'seed' | 'tiger' {
+  const raw = env.DBFORM_EMULATOR_DIALECT?.trim();
+  if (raw === undefined || raw === '') return 'seed';
+  if (raw === 'seed' || raw === 'tiger') return raw;
+  throw new DbformError(`DBFORM_EMULATOR_DIALECT must be seed or tiger (found "${raw}")`);
+}
+
 export function emulatorTimeScale(env: NodeJS.ProcessEnv): number {
   const raw = env.DBFORM_EMULATOR_TIME_SCALE;
   if (raw === undefined || raw.trim() === '') return 1;
@@ -86,25 +98,9 @@ export function emulatorTimeScale(env: NodeJS.ProcessEnv): number {
   return scale;
 }
 
-/** The token in a file, without the trailing newline editors and `echo` add. */
-export async function readTokenFile(path: string): Promise<string> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : (err as Error).message;
-    throw new DbformError(`cannot read the API key file ${path}: ${why}`);
-  }
-  const token = text.replace(/[\r\n]+$/, '').trim();
-  if (token === '') throw new DbformError(`the API key file ${path} is empty; put the API token in it`);
-  if (/[\r\n]/.test(token)) throw new DbformError(`the API key file ${path} holds several lines; it must hold only the API token`);
-  return token;
-}
-
-function missingSettingsMessage(baseUrl: string | undefined, token: string | undefined): string {
+function missingSettingsMessage(baseUrl: string | undefined, credentials: ApiCredentials | undefined): string {
   const missing: string[] = [];
   if (baseUrl === undefined) missing.push('the API URL (set DBFORM_API_URL or pass --api-url URL)');
-  if (token === undefined) missing.push('the API token (set DBFORM_API_KEY or pass --api-key-file PATH)');
+  if (credentials === undefined) missing.push('credentials (set DBFORM_API_KEY, or DBFORM_ACCESS_KEY and DBFORM_SECRET_KEY, or pass --api-key-file PATH)');
   return `dbform needs ${missing.join(' and ')}; or add --emulator to use the local emulator`;
 }

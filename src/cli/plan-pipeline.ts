@@ -2,11 +2,11 @@
 // commands load it with `await import()`.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { fetchLiveState } from '../api/live-state.js';
+import { fetchLiveState, type FetchLiveStateOptions } from '../api/live-state.js';
 import { loadConfig } from '../config/index.js';
 import { readLockfile, resolveLockfilePath } from '../lockfile/index.js';
 import type { Address, DesiredState, Diagnostic, LiveState, Lockfile, Plan } from '../model/index.js';
-import { planChanges } from '../planner/index.js';
+import { managedServiceFilter, planChanges } from '../planner/index.js';
 import { openApiContext, type ApiContextInput } from './api-context.js';
 
 export interface PlanInput {
@@ -29,16 +29,19 @@ export async function preparePlan(input: PlanInput): Promise<PreparedPlan> {
   const desired = loaded.value;
   const lockPath = resolveLockfilePath(input.files, input.lockfile);
   const lock = await readLockfile(lockPath, desired.projectId);
-  const live = await readLive(input.api, input.files, desired.projectId);
+  const live = await readLive(input.api, input.files, desired.projectId, managedServiceFilter(desired, lock));
   const plan = planChanges(desired, live, lock, { replace: input.replace, target: input.target, allowDataLoss: input.allowDataLoss, now: Date.now() });
   return { ok: true, desired, configWarnings: loaded.warnings, lockPath, lock, live, plan };
 }
 
-/** The live state of a project: services (with replica sets), VPCs, and every VPC's peerings. */
-export async function readLive(api: ApiContextInput, files: string[], projectId: string): Promise<LiveState> {
+/**
+ * The live state of a project: services with their replica sets (those of `replicaSetsOf` where the
+ * list does not embed them), VPCs, and every VPC's peerings.
+ */
+export async function readLive(api: ApiContextInput, files: string[], projectId: string, replicaSetsOf: FetchLiveStateOptions['replicaSetsOf'] = 'all'): Promise<LiveState> {
   const ctx = await openApiContext({ ...api, configFiles: files });
   try {
-    return await fetchLiveState(ctx.client, projectId, { peeringsOf: 'all' });
+    return await fetchLiveState(ctx.client, projectId, { peeringsOf: 'all', replicaSetsOf });
   } finally {
     await ctx.close();
   }

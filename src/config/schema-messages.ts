@@ -172,7 +172,7 @@ function badPattern(e: KeywordError, path: PathSeg[]): Problem {
   const v = e.data;
   const field = String(last(path));
   if (field === 'region_code' || field === 'peer_region_code') {
-    return { path, target: 'value', code: 'region-code', message: `${prefix(path)}${show(v)} is not a region code; region codes look like us-east-1 or eu-central-1` };
+    return { path, target: 'value', code: 'region-code', message: `${prefix(path)}${show(v)} is not a region code; region codes look like us-east-1, eu-central-1 or az-eastus2` };
   }
   if (field === 'cidr') {
     return { path, target: 'value', code: 'cidr', message: `${prefix(path)}${show(v)} is not an IPv4 CIDR block like 10.10.0.0/16` };

@@ -8,13 +8,15 @@
 // validator keeps the patterns strict. Editors also accept an empty section (`services:` with
 // every entry commented out reads as null); the loader turns one into `{}` or `[]` before it
 // validates, so its messages never mention null.
+import { REGION_CODE_PATTERN } from '../model/api-values.js';
 import { ALLOWED_SERVICE_SIZES, describeAllowedSizes } from '../model/sizes.js';
 
 export const SCHEMA_ID = 'https://dbform.dev/schemas/dbform.schema.json';
 
 /** Logical names: keys under vpcs, services and replica_sets (SPEC section 1). */
 export const KEY_REGEX = '^[a-z][a-z0-9-]{0,62}$';
-export const REGION_REGEX = '^[a-z]{2}(-[a-z]+)+-[0-9]+$';
+/** An open pattern (SPEC section 12): the API decides which regions exist. */
+export const REGION_REGEX = REGION_CODE_PATTERN;
 export const ENV_NAME_REGEX = '^[A-Za-z_][A-Za-z0-9_]*$';
 /** The shape of a CIDR block; octet ranges and host bits are checked by rules/cidr.ts. */
 export const CIDR_SHAPE_REGEX = '^[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}$';
@@ -70,7 +72,7 @@ const peering: Json = {
       minLength: 1,
       description: 'Cloud account ID that owns the peer VPC: 12 digits, quoted so YAML keeps it a string ("123456789012").',
     },
-    peer_region_code: regionCode('Cloud region of the peer VPC, such as us-east-1.'),
+    peer_region_code: regionCode('Cloud region of the peer VPC, such as us-east-1 or az-eastus2.'),
     peer_vpc_id: {
       type: 'string',
       minLength: 1,
@@ -91,7 +93,7 @@ const vpc: Json = {
       pattern: CIDR_SHAPE_REGEX,
       description: 'IPv4 block of the VPC as a.b.c.d/n with the host bits zero (e.g. 10.10.0.0/16). Must not overlap another VPC of the project. Changing it replaces the VPC.',
     },
-    region_code: regionCode('Cloud region of the VPC, such as us-east-1. Changing it replaces the VPC.'),
+    region_code: regionCode('Cloud region of the VPC, such as us-east-1 or az-eastus2. Changing it replaces the VPC.'),
     protect: protect('VPC'),
     peerings: {
       type: 'array',
@@ -193,7 +195,7 @@ const service: Json = {
       description: 'Extensions: time-series (service type TIMESERIESDB; without it POSTGRES) and ai. Changing them replaces the service.',
       items: { enum: ['time-series', 'ai'], description: 'time-series or ai.' },
     },
-    region_code: regionCode('Cloud region of the service, such as us-east-1. Left out, the service chooses. Changing it replaces the service.'),
+    region_code: regionCode('Cloud region of the service, such as us-east-1 or az-eastus2. Left out, the service chooses. Changing it replaces the service.'),
     cpu_millis: sizeField('cpu_millis', cpuValues, true),
     memory_gbs: sizeField('memory_gbs', memoryValues, true),
     environment: environment('service'),

@@ -1,20 +1,37 @@
-// Bearer tokens: a PAT sees one project, an OAuth user token the projects it belongs to.
+// Who is asking: a Bearer token (a PAT sees one project, an OAuth user token the projects it
+// belongs to) or, where the dialect takes it, an HTTP Basic key pair (`public_key:secret_key`,
+// scoped to one project like a PAT). A credential is never echoed in an answer.
+import type { AuthScheme, Dialect } from './dialect.js';
 import { HttpError, notFound } from './errors.js';
 import type { ProjectRecord, TokenRecord, World } from './store.js';
 
 export type Principal = TokenRecord;
 
-const unauthorized = (message: string) =>
-  new HttpError(401, 'UNAUTHORIZED', message, { headers: { 'www-authenticate': 'Bearer' } });
+function unauthorized(dialect: Dialect, message: string): HttpError {
+  const challenge = dialect.authSchemes.map((s) => (s === 'Basic' ? 'Basic realm="api"' : s)).join(', ');
+  return new HttpError(401, 'UNAUTHORIZED', message, { headers: { 'www-authenticate': challenge } });
+}
 
-export function authenticate(world: World, header: string | undefined): Principal {
-  if (header === undefined || header.trim() === '') throw unauthorized('missing Authorization header (expected "Bearer <token>")');
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!m) throw unauthorized('malformed Authorization header (expected "Bearer <token>")');
-  const principal = world.tokens.get(m[1]!);
-  // Never echo the token: it is a secret.
-  if (!principal) throw unauthorized('unknown or revoked API token');
+const EXPECTED: Record<AuthScheme, string> = { Bearer: '"Bearer <token>"', Basic: '"Basic base64(public_key:secret_key)"' };
+
+export function authenticate(world: World, header: string | undefined, dialect: Dialect): Principal {
+  const expected = dialect.authSchemes.map((s) => EXPECTED[s]).join(' or ');
+  if (header === undefined || header.trim() === '') throw unauthorized(dialect, `missing Authorization header (expected ${expected})`);
+  const m = /^(\S+)\s+(\S+)\s*$/.exec(header);
+  const scheme = dialect.authSchemes.find((s) => s.toLowerCase() === m?.[1]!.toLowerCase());
+  if (!m || !scheme) throw unauthorized(dialect, `malformed Authorization header (expected ${expected})`);
+  const principal = scheme === 'Bearer' ? world.tokens.get(m[2]!) : keyPairPrincipal(world, m[2]!);
+  if (!principal) throw unauthorized(dialect, scheme === 'Bearer' ? 'unknown or revoked API token' : 'unknown or revoked key pair');
   return principal;
+}
+
+function keyPairPrincipal(world: World, encoded: string): Principal | undefined {
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return undefined;
+  const pair = world.keyPairs.get(decoded.slice(0, colon));
+  if (!pair || pair.secretKey !== decoded.slice(colon + 1)) return undefined;
+  return { token: pair.publicKey, kind: 'pat', projectId: pair.projectId };
 }
 
 export function visibleProjectIds(principal: Principal): string[] {

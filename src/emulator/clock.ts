@@ -25,4 +25,7 @@ export const DURATIONS = {
   replicaSetResizing: 2000,
   replicaSetDeleting: 2000,
   peeringPending: 2000,
+  // Dialects with these steps only (dialect.ts): a peering's acceptance, a VPC's creation.
+  peeringApproved: 1000,
+  vpcCreating: 2000,
 } as const;

@@ -6,6 +6,7 @@ import { dirname } from 'node:path';
 import { API_PREFIX, type EmulatorStatsDto } from '../api/dto.js';
 import { describeFileError } from '../lockfile/file-errors.js';
 import { createClock } from './clock.js';
+import { DIALECT_NAMES, dialectNamed, type DialectName } from './dialect.js';
 import { EmulatorConfigError } from './errors.js';
 import { FaultInjector, type Fault, type FaultSettings } from './faults.js';
 import { buildWorld, readStateFile, serializeWorld, StateWriter } from './persistence.js';
@@ -21,6 +22,7 @@ import { DEFAULT_SEED, loadSeedFile, parseSeed, type Seed } from './seed.js';
 import { createRequestListener } from './server.js';
 import { RequestStats } from './stats.js';
 
+export { DIALECT_NAMES, type DialectName } from './dialect.js';
 export { EmulatorConfigError } from './errors.js';
 export { DEFAULT_SEED, type Seed } from './seed.js';
 
@@ -41,6 +43,8 @@ export interface EmulatorOptions {
   faultSeed?: number;
   /** The time source (epoch ms); tests pass a controllable one to check timelines exactly. */
   now?: () => number;
+  /** `seed` (default): cloud-api.md exactly; `tiger`: as the real service's OpenAPI (dialect.ts). */
+  dialect?: DialectName | (string & {});
 }
 
 export interface EmulatorHandle {
@@ -50,6 +54,7 @@ export interface EmulatorHandle {
   origin: string;
   port: number;
   faultSeed: number;
+  dialect: DialectName;
   close(): Promise<void>;
   stats(): EmulatorStatsDto;
   resetStats(): void;
@@ -62,6 +67,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const host = options.host ?? '127.0.0.1';
   const timeScale = options.timeScale ?? 1;
   if (!(timeScale >= 0) || !Number.isFinite(timeScale)) throw new EmulatorConfigError(`timeScale must be a number >= 0 (got ${timeScale})`);
+  const dialect = dialectNamed(options.dialect);
+  if (!dialect) throw new EmulatorConfigError(`dialect must be one of ${DIALECT_NAMES.join(', ')} (got "${options.dialect}")`);
   const faults = new FaultInjector(
     {
       latencyMs: options.latencyMs ?? 0,
@@ -84,7 +91,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     ...logRoutes,
   ]);
   const persist = writer ? () => writer.save() : () => Promise.resolve();
-  const server = createServer({ keepAliveTimeout: 30_000 }, createRequestListener({ world, clock: createClock(timeScale, options.now), router, stats, faults, persist }));
+  const server = createServer({ keepAliveTimeout: 30_000 }, createRequestListener({ world, clock: createClock(timeScale, options.now), dialect, router, stats, faults, persist }));
   const port = await listen(server, host, options.port ?? 0);
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   let closing: Promise<void> | undefined;
@@ -93,6 +100,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     origin,
     port,
     faultSeed: faults.seed,
+    dialect: dialect.name,
     stats: () => stats.snapshot(),
     resetStats: () => stats.reset(),
     setFaults: (partial) => faults.update(partial),
@@ -125,9 +133,19 @@ function loadWorld(options: EmulatorOptions) {
   let seed: Seed;
   if (typeof options.seed === 'string') seed = loadSeedFile(options.seed);
   else if (options.seed !== undefined) seed = parseSeed(options.seed);
-  else if (saved) seed = parseSeed({ projects: saved.projects.map(({ id, name }) => ({ id, name })), tokens: saved.tokens }, `emulator state file ${options.stateFile}`);
+  else if (saved) {
+    const kept = { projects: saved.projects.map(({ id, name }) => ({ id, name })), tokens: saved.tokens, key_pairs: saved.keyPairs ?? defaultKeyPairsOf(saved.projects) };
+    seed = parseSeed(kept, `emulator state file ${options.stateFile}`);
+  }
   else seed = DEFAULT_SEED;
   return buildWorld(seed, saved?.projects);
+}
+
+/** A state file written before key pairs existed gets the default world's, for the projects it has. */
+function defaultKeyPairsOf(projects: Array<{ id: string }>): unknown[] {
+  return DEFAULT_SEED.keyPairs
+    .filter((k) => projects.some((p) => p.id === k.projectId))
+    .map((k) => ({ public_key: k.publicKey, secret_key: k.secretKey, project_id: k.projectId }));
 }
 
 function listen(server: Server, host: string, port: number): Promise<number> {

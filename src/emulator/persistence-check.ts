@@ -62,9 +62,9 @@ export function checkPersistedProject(p: unknown, at: string): string | undefine
   const project = p as Record<string, unknown>;
   return (
     list(project.vpcs, `${at}.vpcs`, (v, vat) =>
-      fields(v, vat, { id: str, name: str, cidr: str, regionCode: str }) ??
+      fields(v, vat, { id: str, name: str, cidr: str, regionCode: str }, { readyAt: num }) ??
       list((v as Record<string, unknown>).peerings, `${vat}.peerings`, (pe, pat) =>
-        fields(pe, pat, { id: str, peerAccountId: str, peerRegionCode: str, peerVpcId: str, settlesAt: num, fails: bool, provisionedId: str }),
+        fields(pe, pat, { id: str, peerAccountId: str, peerRegionCode: str, peerVpcId: str, settlesAt: num, fails: bool, provisionedId: str }, { approvedUntil: num }),
       ),
     ) ?? list(project.services, `${at}.services`, checkService)
   );

@@ -31,14 +31,15 @@ export function serializeWorld(world: World): string {
   const tokens = [...world.tokens.values()].map((t) =>
     t.kind === 'pat' ? { token: t.token, kind: t.kind, project_id: t.projectId } : { token: t.token, kind: t.kind, project_ids: t.projectIds },
   );
-  return JSON.stringify({ format: FORMAT, version: 1, projects, tokens });
+  const keyPairs = [...world.keyPairs.values()].map((k) => ({ public_key: k.publicKey, secret_key: k.secretKey, project_id: k.projectId }));
+  return JSON.stringify({ format: FORMAT, version: 1, projects, tokens, key_pairs: keyPairs });
 }
 
 /**
  * Reads a state file; undefined when it does not exist. Anything unreadable is a clear error.
  * Tokens come back in seed-file form (`project_id`, `project_ids`), for parseSeed to check.
  */
-export function readStateFile(path: string): { projects: PersistedProject[]; tokens: unknown[] } | undefined {
+export function readStateFile(path: string): { projects: PersistedProject[]; tokens: unknown[]; keyPairs: unknown } | undefined {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -63,7 +64,8 @@ export function readStateFile(path: string): { projects: PersistedProject[]; tok
     const problem = checkPersistedProject(p, `projects[${i}]`);
     if (problem) fail(problem);
   });
-  return { projects: data.projects as PersistedProject[], tokens: data.tokens as unknown[] };
+  // key_pairs is checked with the tokens, by parseSeed; a file written before it existed has none.
+  return { projects: data.projects as PersistedProject[], tokens: data.tokens as unknown[], keyPairs: data.key_pairs };
 }
 
 /** Builds the world: projects and tokens from the seed, resources from the saved projects of the same ID. */
@@ -76,6 +78,7 @@ export function buildWorld(seed: Seed, saved: PersistedProject[] = []): World {
     if (s) restoreProject(world, project, s);
   }
   for (const t of seed.tokens) world.tokens.set(t.token, t);
+  for (const k of seed.keyPairs) world.keyPairs.set(k.publicKey, k);
   return world;
 }
 

@@ -1,6 +1,7 @@
 // Route table: templates exactly as in cloud-api.md (they are also the stats keys).
 import type { Clock } from './clock.js';
 import type { Principal } from './auth.js';
+import type { Dialect } from './dialect.js';
 import type { World } from './store.js';
 
 export type Method = 'GET' | 'POST' | 'DELETE';
@@ -12,6 +13,8 @@ export interface RequestContext {
   principal: Principal;
   world: World;
   clock: Clock;
+  /** How answers are spelled (dialect.ts). */
+  dialect: Dialect;
   /** The request's instant: every status in one answer is computed at the same time. */
   now: number;
 }

@@ -2,11 +2,13 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { EmulatorConfigError } from './errors.js';
-import type { TokenRecord } from './store.js';
+import type { KeyPairRecord, TokenRecord } from './store.js';
 
 export interface Seed {
   projects: Array<{ id: string; name: string }>;
   tokens: TokenRecord[];
+  /** Client credential pairs for HTTP Basic (the tiger dialect takes them). */
+  keyPairs: KeyPairRecord[];
 }
 
 export const DEFAULT_SEED: Seed = {
@@ -18,6 +20,7 @@ export const DEFAULT_SEED: Seed = {
     { token: 'demo-pat', kind: 'pat', projectId: 'proj-demo' },
     { token: 'demo-oauth', kind: 'oauth', projectIds: ['proj-demo', 'proj-other'] },
   ],
+  keyPairs: [{ publicKey: 'demo-access', secretKey: 'demo-secret', projectId: 'proj-demo' }],
 };
 
 export function loadSeedFile(path: string): Seed {
@@ -37,8 +40,8 @@ export function loadSeedFile(path: string): Seed {
 }
 
 /**
- * Checks a seed value (`{projects: [{id, name}], tokens: [{token, kind, project_id | project_ids}]}`);
- * `where` names its origin in error messages.
+ * Checks a seed value (`{projects: [{id, name}], tokens: [{token, kind, project_id | project_ids}],
+ * key_pairs?: [{public_key, secret_key, project_id}]}`); `where` names its origin in error messages.
  */
 export function parseSeed(data: unknown, where = 'seed'): Seed {
   const fail = (field: string, problem: string): never => {
@@ -67,7 +70,24 @@ export function parseSeed(data: unknown, where = 'seed'): Seed {
     seen.add(token.token);
     return token;
   });
-  return { projects, tokens };
+  return { projects, tokens, keyPairs: parseKeyPairs(data.key_pairs, ids, fail) };
+}
+
+function parseKeyPairs(v: unknown, projectIds: Set<string>, fail: (field: string, problem: string) => never): KeyPairRecord[] {
+  if (v === undefined) return [];
+  if (!Array.isArray(v)) return fail('key_pairs', 'must be a list of {public_key, secret_key, project_id}');
+  const seen = new Set<string>();
+  return v.map((k, i) => {
+    const at = `key_pairs[${i}]`;
+    if (!isObject(k)) return fail(at, 'must be a mapping {public_key, secret_key, project_id}');
+    // The public key ends at the first colon of a Basic credential, so it holds none.
+    if (typeof k.public_key !== 'string' || !/^[^\s:]{1,256}$/.test(k.public_key)) fail(`${at}.public_key`, 'must be a non-empty string without spaces or ":"');
+    if (typeof k.secret_key !== 'string' || !/^\S{1,256}$/.test(k.secret_key)) fail(`${at}.secret_key`, 'must be a non-empty string without spaces');
+    if (typeof k.project_id !== 'string' || !projectIds.has(k.project_id)) fail(`${at}.project_id`, `unknown project ${JSON.stringify(k.project_id)} (not under projects)`);
+    if (seen.has(k.public_key as string)) fail(`${at}.public_key`, 'duplicate public key');
+    seen.add(k.public_key as string);
+    return { publicKey: k.public_key as string, secretKey: k.secret_key as string, projectId: k.project_id as string };
+  });
 }
 
 function parseToken(t: unknown, at: string, projectIds: Set<string>, fail: (field: string, problem: string) => never): TokenRecord {

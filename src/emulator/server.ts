@@ -5,6 +5,7 @@ import { API_PREFIX, type ErrorDto } from '../api/dto.js';
 import { authenticate } from './auth.js';
 import { answerControl } from './control.js';
 import type { Clock } from './clock.js';
+import type { Dialect } from './dialect.js';
 import { HttpError } from './errors.js';
 import type { Fault, FaultInjector } from './faults.js';
 import { readJsonBody } from './http-body.js';
@@ -15,6 +16,7 @@ import type { World } from './store.js';
 export interface ServerDeps {
   world: World;
   clock: Clock;
+  dialect: Dialect;
   router: Router;
   stats: RequestStats;
   faults: FaultInjector;
@@ -81,7 +83,7 @@ async function answerApi(deps: ServerDeps, req: IncomingMessage, url: URL, match
     const allow = match.allow.join(', ');
     throw new HttpError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${url.pathname} (allowed: ${allow})`, { headers: { allow } });
   }
-  const principal = authenticate(deps.world, headerOf(req, 'authorization'));
+  const principal = authenticate(deps.world, headerOf(req, 'authorization'), deps.dialect);
   const body = method === 'GET' || method === 'HEAD' ? undefined : await readJsonBody(req);
   const result = await match.route.handle({
     params: match.params,
@@ -90,6 +92,7 @@ async function answerApi(deps: ServerDeps, req: IncomingMessage, url: URL, match
     principal,
     world: deps.world,
     clock: deps.clock,
+    dialect: deps.dialect,
     now: deps.clock.now(),
   });
   if (result.mutated) await deps.persist();

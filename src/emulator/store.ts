@@ -84,6 +84,8 @@ export interface PeeringRecord {
   peerVpcId: string;
   /** Pending until this epoch ms, then active or failed. */
   settlesAt: number;
+  /** Where a dialect has an acceptance step, the peering shows it from settlesAt until this. */
+  approvedUntil?: number;
   fails: boolean;
   provisionedId: string;
 }
@@ -93,6 +95,8 @@ export interface VpcRecord {
   name: string;
   cidr: string;
   regionCode: string;
+  /** Where a dialect shows a VPC status, the VPC is being created until this epoch ms. */
+  readyAt?: number;
   peerings: Map<string, PeeringRecord>;
   /** Services attached or attaching/detaching (derived; rebuilt on load). */
   attached: Set<string>;
@@ -109,11 +113,20 @@ export type TokenRecord =
   | { token: string; kind: 'pat'; projectId: string }
   | { token: string; kind: 'oauth'; projectIds: string[] };
 
+/** A client credential pair (HTTP Basic `public_key:secret_key`), scoped to one project like a PAT. */
+export interface KeyPairRecord {
+  publicKey: string;
+  secretKey: string;
+  projectId: string;
+}
+
 const ALNUM = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
 export class World {
   readonly projects = new Map<string, ProjectRecord>();
   readonly tokens = new Map<string, TokenRecord>();
+  /** By public key. */
+  readonly keyPairs = new Map<string, KeyPairRecord>();
   private readonly usedIds = new Set<string>();
 
   addProject(id: string, name: string): ProjectRecord {

@@ -114,8 +114,19 @@ export function removeService(project: ProjectRecord, svc: ServiceRecord): void 
   project.services.delete(svc.id);
 }
 
-/** The peering status at `now`: pending, then active or failed. */
-export function peeringStatusAt(p: { settlesAt: number; fails: boolean }, now: number): 'pending' | 'active' | 'failed' {
+export type PeeringPhase = 'pending' | 'approved' | 'active' | 'failed';
+
+/**
+ * The peering's phase at `now`: pending, then failed, or active (after the acceptance step where
+ * the dialect has one: `withApproval`).
+ */
+export function peeringPhaseAt(p: { settlesAt: number; approvedUntil?: number; fails: boolean }, now: number, withApproval: boolean): PeeringPhase {
   if (now < p.settlesAt) return 'pending';
-  return p.fails ? 'failed' : 'active';
+  if (p.fails) return 'failed';
+  return withApproval && p.approvedUntil !== undefined && now < p.approvedUntil ? 'approved' : 'active';
+}
+
+/** Whether a VPC is still being created at `now` (only dialects with a VPC status show it). */
+export function isVpcCreatingAt(vpc: { readyAt?: number }, now: number): boolean {
+  return vpc.readyAt !== undefined && now < vpc.readyAt;
 }

@@ -6,18 +6,7 @@ import type { DedicatedSize, ServiceSize } from './store.js';
 
 export type Body = Record<string, unknown>;
 
-export const REGION_PATTERN = /^[a-z]{2}(-[a-z]+)+-[0-9]+$/;
 export const ENVIRONMENTS: readonly EnvironmentTagDto[] = ['DEV', 'PROD'];
-export const ALLOWED_SIZES: readonly DedicatedSize[] = [
-  { cpuMillis: 500, memoryGbs: 2 },
-  { cpuMillis: 1000, memoryGbs: 4 },
-  { cpuMillis: 2000, memoryGbs: 8 },
-  { cpuMillis: 4000, memoryGbs: 16 },
-  { cpuMillis: 8000, memoryGbs: 32 },
-  { cpuMillis: 16000, memoryGbs: 64 },
-  { cpuMillis: 32000, memoryGbs: 128 },
-];
-const ALLOWED_TEXT = `${ALLOWED_SIZES.map((s) => `${s.cpuMillis}/${s.memoryGbs}`).join(', ')}`;
 
 /** The parsed JSON body as an object; a missing body counts as `{}` so required fields are named. */
 export function bodyObject(body: unknown): Body {
@@ -99,10 +88,10 @@ function sizeText(b: Body, field: string, allowShared: boolean): number | 'share
 }
 
 /**
- * The `cpu_millis`/`memory_gbs` pair of a create, fork or resize body; undefined when both are
- * absent and `optional`.
+ * The `cpu_millis`/`memory_gbs` pair of a create, fork or resize body, one of `sizes` (the
+ * dialect's); undefined when both are absent and `optional`.
  */
-export function sizePair(b: Body, opts: { optional: boolean; allowShared: boolean }): ServiceSize | undefined {
+export function sizePair(b: Body, opts: { optional: boolean; allowShared: boolean; sizes: readonly DedicatedSize[] }): ServiceSize | undefined {
   const hasCpu = b.cpu_millis !== undefined;
   const hasMem = b.memory_gbs !== undefined;
   if (!hasCpu && !hasMem && opts.optional) return undefined;
@@ -114,13 +103,14 @@ export function sizePair(b: Body, opts: { optional: boolean; allowShared: boolea
     if (cpu === mem) return 'shared';
     throw invalidField(cpu === 'shared' ? 'memory_gbs' : 'cpu_millis', '"shared" must be used for both cpu_millis and memory_gbs');
   }
-  return allowedPair(cpu, mem);
+  return allowedPair(cpu, mem, opts.sizes);
 }
 
-export function allowedPair(cpuMillis: number, memoryGbs: number): DedicatedSize {
-  const size = ALLOWED_SIZES.find((s) => s.cpuMillis === cpuMillis && s.memoryGbs === memoryGbs);
+export function allowedPair(cpuMillis: number, memoryGbs: number, sizes: readonly DedicatedSize[]): DedicatedSize {
+  const size = sizes.find((s) => s.cpuMillis === cpuMillis && s.memoryGbs === memoryGbs);
   if (!size) {
-    throw invalidField('cpu_millis', `${cpuMillis}/${memoryGbs} (cpu_millis/memory_gbs) is not an allowed size; allowed: ${ALLOWED_TEXT}`);
+    const allowed = sizes.map((s) => `${s.cpuMillis}/${s.memoryGbs}`).join(', ');
+    throw invalidField('cpu_millis', `${cpuMillis}/${memoryGbs} (cpu_millis/memory_gbs) is not an allowed size; allowed: ${allowed}`);
   }
   return { ...size };
 }

@@ -1,9 +1,10 @@
-// Records -> wire DTOs (cloud-api.md field names). Callers settle records first; views only
-// compute what time decides (statuses, attachment phases).
-import type { PeeringDto, ReadReplicaSetDto, ServiceDto, ServiceStatusDto, VpcDto, VpcEndpointDto } from '../api/dto.js';
+// Records -> wire DTOs (cloud-api.md field names, spelled as the dialect says). Callers settle
+// records first; views only compute what time decides (statuses, attachment phases).
+import type { ConnectionPoolerDto, PeeringDto, ReadReplicaSetDto, ServiceDto, ServiceStatusDto, VpcDto, VpcEndpointDto } from '../api/dto.js';
+import type { Dialect } from './dialect.js';
 import { hashString, mix32 } from './prng.js';
 import type { PeeringRecord, ProjectRecord, ReplicaSetRecord, ServiceRecord, VpcRecord } from './store.js';
-import { attachmentPhaseAt, peeringStatusAt, replicaSetStatusAt, serviceStatusAt } from './timelines.js';
+import { attachmentPhaseAt, isVpcCreatingAt, peeringPhaseAt, replicaSetStatusAt, serviceStatusAt } from './timelines.js';
 
 const DOMAIN = 'tsdb.cloud.example';
 export const DB_PORT = 5432;
@@ -13,24 +14,32 @@ export function serviceHost(projectId: string, serviceId: string): string {
   return `${serviceId}.${projectId}.${DOMAIN}`;
 }
 
-export function toVpcDto(vpc: VpcRecord): VpcDto {
-  return { id: vpc.id, cidr: vpc.cidr, name: vpc.name, region_code: vpc.regionCode };
+export function toVpcDto(vpc: VpcRecord, now: number, dialect: Dialect): VpcDto {
+  const dto: VpcDto = { id: vpc.id, cidr: vpc.cidr, name: vpc.name, region_code: vpc.regionCode };
+  if (dialect.vpcStatus) dto.status = isVpcCreatingAt(vpc, now) ? dialect.vpcStatus.creating : dialect.vpcStatus.created;
+  return dto;
 }
 
-export function toPeeringDto(p: PeeringRecord, now: number): PeeringDto {
-  const status = peeringStatusAt(p, now);
+export function toPeeringDto(p: PeeringRecord, now: number, dialect: Dialect): PeeringDto {
+  const phase = peeringPhaseAt(p, now, dialect.peeringStatus.approved !== undefined);
   const dto: PeeringDto = {
     id: p.id,
     peer_account_id: p.peerAccountId,
     peer_region_code: p.peerRegionCode,
     peer_vpc_id: p.peerVpcId,
-    status,
+    status: dialect.peeringStatus[phase] ?? dialect.peeringStatus.active,
   };
-  if (status === 'active') dto.provisioned_id = p.provisionedId;
-  if (status === 'failed') {
+  if (phase === 'active' || phase === 'approved') dto.provisioned_id = p.provisionedId;
+  if (phase === 'failed') {
     dto.error_message = `peering rejected: peer account "${p.peerAccountId}" is not a 12-digit cloud account ID`;
   }
   return dto;
+}
+
+/** `connection_pooler`: with its endpoint while enabled; while disabled as the dialect says. */
+function poolerOf(enabled: boolean, host: string, dialect: Dialect): ConnectionPoolerDto | undefined {
+  if (enabled) return { endpoint: { host, port: POOLER_PORT } };
+  return dialect.disabledPooler === 'without-endpoint' ? {} : undefined;
 }
 
 export function toReplicaSetDto(
@@ -38,6 +47,7 @@ export function toReplicaSetDto(
   svc: ServiceRecord,
   rs: ReplicaSetRecord,
   now: number,
+  dialect: Dialect,
   statusOverride?: ReadReplicaSetDto['status'],
 ): ReadReplicaSetDto {
   const host = `${rs.id}.${svc.id}.${projectId}.${DOMAIN}`;
@@ -51,7 +61,8 @@ export function toReplicaSetDto(
     endpoint: { host, port: DB_PORT },
     metadata: { environment: rs.environment },
   };
-  if (rs.pooler) dto.connection_pooler = { endpoint: { host, port: POOLER_PORT } };
+  const pooler = poolerOf(rs.pooler, host, dialect);
+  if (pooler) dto.connection_pooler = pooler;
   return dto;
 }
 
@@ -60,7 +71,7 @@ export interface ServiceViewOptions {
   initialPassword?: string;
 }
 
-export function toServiceDto(project: ProjectRecord, svc: ServiceRecord, now: number, opts: ServiceViewOptions = {}): ServiceDto {
+export function toServiceDto(project: ProjectRecord, svc: ServiceRecord, now: number, dialect: Dialect, opts: ServiceViewOptions = {}): ServiceDto {
   const status = opts.status ?? serviceStatusAt(svc, now);
   const host = serviceHost(project.id, svc.id);
   const spec =
@@ -72,7 +83,7 @@ export function toServiceDto(project: ProjectRecord, svc: ServiceRecord, now: nu
     project_id: project.id,
     name: svc.name,
     region_code: svc.regionCode,
-    service_type: svc.serviceType,
+    service_type: svc.serviceType === 'TIMESERIESDB' ? dialect.timeSeriesType : svc.serviceType,
     ...(svc.addons ? { addons: [...svc.addons] } : {}),
     status,
     created: new Date(svc.createdAt).toISOString(),
@@ -80,11 +91,12 @@ export function toServiceDto(project: ProjectRecord, svc: ServiceRecord, now: nu
     endpoint: { host, port: DB_PORT },
     ha_replicas: { replica_count: svc.ha.replicaCount, sync_replica_count: svc.ha.syncReplicaCount },
     metadata: { environment: svc.environment },
-    data_tiering: { enabled: false },
-    read_replica_sets: [],
+    ...(dialect.sendsDataTiering ? { data_tiering: { enabled: false } } : {}),
+    ...(dialect.embedsReplicaSets ? { read_replica_sets: [] } : {}),
   };
   const paused = status === 'PAUSED' || status === 'PAUSING';
-  if (svc.pooler) dto.connection_pooler = { endpoint: { host, port: POOLER_PORT } };
+  const pooler = poolerOf(svc.pooler, host, dialect);
+  if (pooler) dto.connection_pooler = pooler;
   if (!paused) dto.metrics = metricsOf(svc);
   if (svc.forkedFrom) {
     dto.forked_from = { is_standby: false, project_id: svc.forkedFrom.projectId, service_id: svc.forkedFrom.serviceId };
@@ -94,7 +106,7 @@ export function toServiceDto(project: ProjectRecord, svc: ServiceRecord, now: nu
     dto.vpc_endpoint = vpcEndpoint;
     dto.vpcEndpoint = { ...vpcEndpoint };
   }
-  for (const rs of svc.replicaSets.values()) dto.read_replica_sets!.push(toReplicaSetDto(project.id, svc, rs, now));
+  if (dto.read_replica_sets) for (const rs of svc.replicaSets.values()) dto.read_replica_sets.push(toReplicaSetDto(project.id, svc, rs, now, dialect));
   if (opts.initialPassword !== undefined) dto.initial_password = opts.initialPassword;
   return dto;
 }

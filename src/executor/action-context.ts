@@ -65,6 +65,15 @@ export function waitOptions(ctx: ActionContext, action: Action): WaitOptions {
     timeoutMs: ctx.deadline === undefined ? ctx.timeoutMs : Math.max(1, ctx.deadline - Date.now()),
     ...(ctx.signal ? { signal: ctx.signal } : {}),
     onStatus: (status) => ctx.emit({ type: 'action-status', action: { id: action.id, address: action.address, op: action.op }, status }),
+    onStall: ({ waitingFor, status, forMs, known }) =>
+      ctx.emit({
+        type: 'action-waiting',
+        action: { id: action.id, address: action.address, op: action.op },
+        waitingFor,
+        ...(status === undefined ? {} : { status }),
+        forMs,
+        knownStatus: known,
+      }),
   };
 }
 

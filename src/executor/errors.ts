@@ -1,4 +1,4 @@
-import { ApiError, formatDuration, WaitTimeoutError } from '../api/errors.js';
+import { ApiError, describeLastStatus, formatDuration, WaitTimeoutError } from '../api/errors.js';
 import { DbformError, type Address } from '../model/index.js';
 import type { StepOp } from './events.js';
 
@@ -35,8 +35,7 @@ export function describeCause(cause: unknown): string {
 /** A wait cut short by the step's deadline reports the whole --timeout, not what was left of it. */
 export function asActionTimeout(err: unknown, timeoutMs: number): unknown {
   if (!(err instanceof WaitTimeoutError)) return err;
-  const seen = err.lastStatus === undefined ? 'no status observed' : `last status ${err.lastStatus}`;
-  return new DbformError(`timed out after ${formatDuration(timeoutMs)} waiting for ${err.resource} (${seen})`, { cause: err });
+  return new DbformError(`timed out after ${formatDuration(timeoutMs)} waiting for ${err.resource} (${describeLastStatus(err.lastStatus, err.unknownStatus)})`, { cause: err });
 }
 
 /** Whether an error is the abort of a wait or request (the first Ctrl-C). */

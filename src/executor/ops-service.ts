@@ -87,7 +87,7 @@ async function isBeingDeleted(ctx: ActionContext, id: string): Promise<boolean> 
   return svc === undefined || svc.status === 'DELETING' || svc.status === 'DELETED';
 }
 
-type Send = (ctx: ActionContext, id: string) => Promise<Dto.ServiceDto>;
+type Send = (ctx: ActionContext, id: string) => Promise<Dto.ServiceDto | undefined>;
 
 /** Async service operations: send (waiting out transitions), show the status, wait for the final one. */
 async function transition(ctx: ActionContext, action: Action, send: Send, until: 'READY' | 'PAUSED', achieved: (s: Dto.ServiceDto) => boolean): Promise<ActionOutcome> {

@@ -1,6 +1,6 @@
 // VPCs and peerings: createVPC, renameVPC, deleteVPC, createVPCPeering, deleteVPCPeering.
 import type * as Dto from '../api/dto.js';
-import type { Action } from '../model/index.js';
+import { isVpcSettled, type Action } from '../model/index.js';
 import { recordCreated, recordDeleted, reportStatus, requestOf, targetId, vpcId, waitOptions, type ActionContext, type ActionOutcome } from './action-context.js';
 import { createOrAdopt, findPeerings, findVpcsNamed } from './reconcile.js';
 import { isNotFound } from './api-errors.js';
@@ -14,7 +14,21 @@ export async function createVpc(ctx: ActionContext, action: Action): Promise<Act
   });
   const id = 'created' in outcome ? String(outcome.created.id) : outcome.adoptedId;
   await recordCreated(ctx, action, id);
+  // Where VPCs carry a status (the real service), nothing may be attached to or peered with one
+  // still being created (SPEC section 12). One without a status is usable at once: no extra read.
+  const status = 'created' in outcome ? outcome.created.status : outcome.adoptedStatus;
+  if (status !== undefined) reportStatus(ctx, action, status);
+  if (!isVpcSettled(status)) await ctx.waits.vpcSettled(id, waitOptions(ctx, action));
   return { resourceId: id, adopted: 'adoptedId' in outcome };
+}
+
+/** A peering refused (409) because its VPC is still being created waits for the VPC, then is sent again. */
+async function waitIfVpcCreating(ctx: ActionContext, action: Action, vpcId: string): Promise<boolean> {
+  const vpc = (await ctx.api.listVPCs(ctx.projectId)).find((v) => String(v.id) === vpcId);
+  if (vpc === undefined || isVpcSettled(vpc.status)) return false;
+  reportStatus(ctx, action, `waiting for VPC ${vpcId} (${vpc.status})`);
+  await ctx.waits.vpcSettled(vpcId, waitOptions(ctx, action));
+  return true;
 }
 
 export async function renameVpc(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
@@ -37,6 +51,7 @@ export async function createPeering(ctx: ActionContext, action: Action): Promise
     find: () => findPeerings(ctx, vpc, body.peer_vpc_id),
     describe: `peering to ${body.peer_vpc_id}`,
     conflictMayMeanExists: true,
+    retryAfterConflict: () => waitIfVpcCreating(ctx, action, vpc),
   });
   const id = 'created' in outcome ? String(outcome.created.id) : outcome.adoptedId;
   if ('created' in outcome) reportStatus(ctx, action, outcome.created.status);

@@ -2,30 +2,33 @@
 import type { ApiClient } from '../api/client.js';
 import type { StatusPoller } from '../api/waiters.js';
 import { isReplicaSetSettling, isServiceSettling } from '../model/index.js';
+import { isVpcSettled, peeringPhase } from '../model/api-values.js';
 import type { ExecutorApi, ExecutorWaits, WaitOptions } from './ports.js';
 
 /** The real client is an ExecutorApi as it is; this keeps that true at compile time. */
 export const asExecutorApi = (client: ApiClient): ExecutorApi => client;
 
-function options<T>(o: WaitOptions, describe: (status: string, live: T | undefined) => string = (status) => status) {
+/** The poller's options for one wait; `waitingFor` says in words what it waits for (for a stall notice). */
+function options<T>(o: WaitOptions, waitingFor: string, describe: (status: string, live: T | undefined) => string = (status) => status) {
   return {
     timeoutMs: o.timeoutMs,
     ...(o.signal ? { signal: o.signal } : {}),
     ...(o.onStatus ? { onStatus: (status: string, live: T | undefined) => o.onStatus!(describe(status, live)) } : {}),
+    ...(o.onStall ? { onStall: (status: string | undefined, forMs: number, known: boolean) => o.onStall!({ waitingFor, status, forMs, known }) } : {}),
   };
 }
 
 export function pollerWaits(poller: StatusPoller): ExecutorWaits {
   return {
     async serviceStatus(serviceId, status, o) {
-      await poller.waitForServiceStatus(serviceId, status, options(o));
+      await poller.waitForServiceStatus(serviceId, status, options(o, `service ${serviceId} to be ${status}`));
     },
     async serviceSettled(serviceId, o) {
       // Not done while going away: the poller's terminal rule then fails the wait with its story.
       const settled = (s: { status: string } | undefined) => s !== undefined && !isServiceSettling(s.status) && s.status !== 'DELETING' && s.status !== 'DELETED';
-      await poller.waitForService(serviceId, settled, options(o));
+      await poller.waitForService(serviceId, settled, options(o, `service ${serviceId} to settle`));
     },
-    serviceGone: async (serviceId, o) => poller.waitForServiceGone(serviceId, options(o)),
+    serviceGone: async (serviceId, o) => poller.waitForServiceGone(serviceId, options(o, `service ${serviceId} to be deleted`)),
     async serviceVpc(serviceId, vpcId, fromVpcId, o) {
       // Attach/detach leave the status READY; what changes is the VPC endpoint.
       const attached = (s: { vpcId: string | null } | undefined) => s !== undefined && s.vpcId === vpcId;
@@ -34,20 +37,27 @@ export function pollerWaits(poller: StatusPoller): ExecutorWaits {
       // READY alone would read as finished while the endpoint is still on its way: say what is awaited.
       const pending = vpcId === null ? `detaching from VPC ${fromVpcId}` : `attaching to VPC ${vpcId}`;
       const describe = (status: string, s: { vpcId: string | null } | undefined) => (done(s) ? status : `${status}, ${pending}`);
-      await poller.waitForService(serviceId, done, options(o, describe));
+      await poller.waitForService(serviceId, done, options(o, `service ${serviceId} ${pending}`, describe));
     },
     async replicaSetActive(serviceId, replicaSetId, o) {
-      await poller.waitForReplicaSet(serviceId, replicaSetId, (rs) => rs?.status === 'active', options(o));
+      const what = `replica set ${replicaSetId} of service ${serviceId} to be active`;
+      await poller.waitForReplicaSet(serviceId, replicaSetId, (rs) => rs?.status === 'active', options(o, what));
     },
     async replicaSetSettled(serviceId, replicaSetId, o) {
       const settled = (rs: { status: string } | undefined) => rs !== undefined && !isReplicaSetSettling(rs.status) && rs.status !== 'deleting' && rs.status !== 'error';
-      await poller.waitForReplicaSet(serviceId, replicaSetId, settled, options(o));
+      await poller.waitForReplicaSet(serviceId, replicaSetId, settled, options(o, `replica set ${replicaSetId} of service ${serviceId} to settle`));
     },
-    replicaSetGone: async (serviceId, replicaSetId, o) => poller.waitForReplicaSetGone(serviceId, replicaSetId, options(o)),
+    replicaSetGone: async (serviceId, replicaSetId, o) =>
+      poller.waitForReplicaSetGone(serviceId, replicaSetId, options(o, `replica set ${replicaSetId} of service ${serviceId} to be deleted`)),
     async peeringSettled(vpcId, peeringId, o) {
-      // Failed/error statuses fail the wait with the peering's own error message (the poller's rule).
-      await poller.waitForPeering(vpcId, peeringId, (p) => p?.status === 'active', options(o));
+      // APPROVED and ACTIVE (any case) are done; failed statuses fail the wait with the peering's own
+      // error message (the poller's rule); anything else is waited out.
+      const what = `peering ${peeringId} of VPC ${vpcId} to be active`;
+      await poller.waitForPeering(vpcId, peeringId, (p) => peeringPhase(p?.status) === 'done', options(o, what));
     },
-    peeringGone: async (vpcId, peeringId, o) => poller.waitForPeeringGone(vpcId, peeringId, options(o)),
+    peeringGone: async (vpcId, peeringId, o) => poller.waitForPeeringGone(vpcId, peeringId, options(o, `peering ${peeringId} of VPC ${vpcId} to be deleted`)),
+    async vpcSettled(vpcId, o) {
+      await poller.waitForVpc(vpcId, (v) => v !== undefined && isVpcSettled(v.status), options(o, `VPC ${vpcId} to be created`));
+    },
   };
 }

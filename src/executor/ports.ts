@@ -23,10 +23,10 @@ export interface ExecutorApi {
   createService(p: Id, body: Dto.CreateServiceRequestDto): Promise<Dto.ServiceDto>;
   forkService(p: Id, s: Id, body: Dto.ForkServiceRequestDto): Promise<Dto.ServiceDto>;
   deleteService(p: Id, s: Id): Promise<void>;
-  startService(p: Id, s: Id): Promise<Dto.ServiceDto>;
-  stopService(p: Id, s: Id): Promise<Dto.ServiceDto>;
-  resizeService(p: Id, s: Id, body: Dto.ResizeRequestDto): Promise<Dto.ServiceDto>;
-  setHAReplica(p: Id, s: Id, body: Dto.SetHaRequestDto): Promise<Dto.ServiceDto>;
+  startService(p: Id, s: Id): Promise<Dto.ServiceDto | undefined>;
+  stopService(p: Id, s: Id): Promise<Dto.ServiceDto | undefined>;
+  resizeService(p: Id, s: Id, body: Dto.ResizeRequestDto): Promise<Dto.ServiceDto | undefined>;
+  setHAReplica(p: Id, s: Id, body: Dto.SetHaRequestDto): Promise<Dto.ServiceDto | undefined>;
   enablePooler(p: Id, s: Id): Promise<unknown>;
   disablePooler(p: Id, s: Id): Promise<unknown>;
   setEnvironment(p: Id, s: Id, body: Dto.SetEnvironmentRequestDto): Promise<unknown>;
@@ -48,6 +48,11 @@ export interface WaitOptions {
   signal?: AbortSignal;
   /** Called with each status observed while waiting. */
   onStatus?: (status: string) => void;
+  /**
+   * Called once the observed status (undefined: none seen yet) has not changed for a while (60 s by
+   * default), again only after the next change; `known`: dbform knows what the status means.
+   */
+  onStall?: (stall: { waitingFor: string; status: string | undefined; forMs: number; known: boolean }) => void;
 }
 
 /**
@@ -67,4 +72,6 @@ export interface ExecutorWaits {
   replicaSetGone(serviceId: Id, replicaSetId: Id, o: WaitOptions): Promise<void>;
   peeringSettled(vpcId: Id, peeringId: Id, o: WaitOptions): Promise<void>;
   peeringGone(vpcId: Id, peeringId: Id, o: WaitOptions): Promise<void>;
+  /** A VPC that carries a status is no longer CREATING/PENDING (SPEC section 12); one without is at once. */
+  vpcSettled(vpcId: Id, o: WaitOptions): Promise<void>;
 }

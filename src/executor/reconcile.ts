@@ -8,12 +8,13 @@ import type { ActionContext } from './action-context.js';
 import { isConflict } from './api-errors.js';
 import { ActionInputError } from './errors.js';
 
-export type CreateOutcome<R> = { created: R } | { adoptedId: string };
+/** `adoptedStatus`: the status the adopted resource showed when it was found, when it has one. */
+export type CreateOutcome<R> = { created: R } | { adoptedId: string; adoptedStatus?: string };
 
 export interface CreateSpec<R> {
   send(): Promise<R>;
   /** The live resources this create would have made (matched by name or identity). */
-  find(): Promise<Array<{ id: string }>>;
+  find(): Promise<Array<{ id: string; status?: string }>>;
   /** What the resource is called, for messages: `service "metrics"`. */
   describe: string;
   /** A 409 may mean the resource already exists (replica set names, one peering per peer VPC). */
@@ -55,7 +56,8 @@ export async function createOrAdopt<R>(ctx: ActionContext, action: Action, spec:
             address: action.address,
             message: `the outcome of ${action.op} was unknown; adopted the live ${spec.describe} (${found[0]!.id}) instead of sending it again`,
           });
-          return { adoptedId: found[0]!.id };
+          const status = found[0]!.status;
+          return status === undefined ? { adoptedId: found[0]!.id } : { adoptedId: found[0]!.id, adoptedStatus: status };
         }
         if (found.length > 1) {
           throw new ActionInputError(
@@ -93,8 +95,10 @@ export async function findServicesNamed(ctx: ActionContext, name: string, forked
     .map((s) => ({ id: String(s.service_id), dto: s }));
 }
 
-export async function findVpcsNamed(ctx: ActionContext, name: string): Promise<Array<{ id: string }>> {
-  return (await ctx.api.listVPCs(ctx.projectId)).filter((v) => v.name === name).map((v) => ({ id: String(v.id) }));
+export async function findVpcsNamed(ctx: ActionContext, name: string): Promise<Array<{ id: string; status?: string }>> {
+  return (await ctx.api.listVPCs(ctx.projectId))
+    .filter((v) => v.name === name)
+    .map((v) => (typeof v.status === 'string' ? { id: String(v.id), status: v.status } : { id: String(v.id) }));
 }
 
 export async function findPeerings(ctx: ActionContext, vpcId: string, peerVpcId: string): Promise<Array<{ id: string }>> {

@@ -79,7 +79,10 @@ export async function sendWhenReplicaSetSettled<T>(ctx: ActionContext, action: A
 
 export async function findReplicaSet(ctx: ActionContext, serviceId: string, replicaSetId: string): Promise<Dto.ReadReplicaSetDto | undefined> {
   const svc = (await ctx.api.listServices(ctx.projectId)).find((s) => s.service_id === serviceId);
-  return svc?.read_replica_sets?.find((r) => r.id === replicaSetId);
+  if (svc === undefined) return undefined;
+  // The real API may leave the replica sets out of the list (SPEC section 12): read them then.
+  const sets = Array.isArray(svc.read_replica_sets) ? svc.read_replica_sets : await ctx.api.listReplicaSets(ctx.projectId, serviceId);
+  return sets.find((r) => r.id === replicaSetId);
 }
 
 /** A service that is still settling refuses what needs READY: wait, and say whether to retry. */

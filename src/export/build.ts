@@ -1,6 +1,7 @@
 // Live state -> ExportDocument: every field written exactly as the planner reads it back, so
 // that `plan` right after the export shows no changes. A value dbform cannot write faithfully is
 // left out (unmanaged) with a comment, never guessed.
+import { isPeeringFailed, isTimeSeriesType } from '../model/api-values.js';
 import { isAllowedServiceSize } from '../model/sizes.js';
 import { parseAddress } from '../model/address.js';
 import type { Addon, EnvironmentTag, LivePeering, LiveReplicaSet, LiveService, LiveState, LiveVpc, Lockfile } from '../model/index.js';
@@ -10,7 +11,6 @@ import { deriveKeys, KEY_PREFIX } from './keys.js';
 import { describeResource, isWritableName, keepDisjointVpcs, keepUniqueNames, rankBy, REGION_PATTERN } from './select.js';
 import { commentText, quotedName } from './yaml-text.js';
 
-const FAILED_PEERING = new Set(['failed', 'error']);
 
 interface BuildContext {
   projectId: string;
@@ -86,7 +86,7 @@ function exportPeerings(vpc: LiveVpc, ctx: BuildContext): ExportedPeering[] {
 }
 
 function peeringComments(p: LivePeering): string[] {
-  if (p.status === undefined || !FAILED_PEERING.has(p.status)) return [];
+  if (!isPeeringFailed(p.status)) return [];
   const why = p.errorMessage === undefined ? '' : `: ${commentText(p.errorMessage)}`;
   return [`status ${p.status}${why}; a plan replaces this peering (delete + create)`];
 }
@@ -150,12 +150,18 @@ function buildReplicaSets(s: LiveService, serviceKey: string, ctx: BuildContext)
 
 /**
  * The addons as the config spells them: those the API reports (the type says whether time-series
- * is among them), else what the type alone tells. VECTOR is the legacy spelling of a plain
- * service with AI, which the planner reads as POSTGRES: it exports as `[ai]`, not as nothing.
+ * is among them), else what the type alone tells. TIMESCALEDB is the real service's spelling of
+ * TIMESERIESDB (SPEC section 12). VECTOR is the legacy spelling of a plain service with AI, which
+ * the planner reads as POSTGRES: it exports as `[ai]`, not as nothing.
  */
 function addonsOf(s: LiveService): Addon[] | undefined {
-  const fromType: Addon[] | undefined =
-    s.serviceType === 'TIMESERIESDB' ? ['time-series'] : s.serviceType === 'POSTGRES' ? [] : s.serviceType === 'VECTOR' ? ['ai'] : undefined;
+  const fromType: Addon[] | undefined = isTimeSeriesType(s.serviceType)
+    ? ['time-series']
+    : s.serviceType === 'POSTGRES'
+      ? []
+      : s.serviceType === 'VECTOR'
+        ? ['ai']
+        : undefined;
   if (fromType === undefined) return undefined;
   const reported = (s.addons ?? []).filter((a) => a !== 'time-series');
   return [...new Set([...fromType, ...reported])].sort();

@@ -17,7 +17,7 @@ import { planChanges } from '../planner/index.js';
 import { countResources, describeLostBinding, exportLiveState, lostBindings, sameBindings, type ExportResult } from './index.js';
 import { schemaRefFor } from './schema-ref.js';
 
-export type ExportClient = Pick<ApiClient, 'listProjects' | 'listServices' | 'listVPCs' | 'listVPCPeerings'>;
+export type ExportClient = Pick<ApiClient, 'listProjects' | 'listServices' | 'listVPCs' | 'listVPCPeerings' | 'listReplicaSets'> & Partial<Pick<ApiClient, 'noteOnce'>>;
 
 export interface ExportRequest {
   client: ExportClient;

@@ -3,16 +3,16 @@
 // lockfile (atomically). Lines for people go to `report`.
 import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
-import { mapPeering, mapService, mapVpc } from '../api/live-mapping.js';
+import { embedsReplicaSets, mapPeering, mapReplicaSet, mapService, mapVpc } from '../api/live-mapping.js';
 import { loadConfig } from '../config/index.js';
 import { readLockfile, writeLockfile } from '../lockfile/index.js';
 import { peeringAddress, serviceAddress, vpcAddress, type Address, type ParsedAddress } from '../model/address.js';
 import { DbformError, DiagnosticsError } from '../model/errors.js';
-import type { DesiredState, LiveService, LiveVpc, Lockfile } from '../model/index.js';
+import { isPeeringFailed, type DesiredState, type LiveService, type LiveVpc, type Lockfile } from '../model/index.js';
 import { isReplicaSetGone, isServiceGone } from '../planner/normalize.js';
 import { checkBinding, checkInConfig, describeLiveId, notFoundError, parseImportAddress } from './import-check.js';
 
-export type ImportClient = Pick<ApiClient, 'listServices' | 'listVPCs' | 'listVPCPeerings'>;
+export type ImportClient = Pick<ApiClient, 'listServices' | 'listVPCs' | 'listVPCPeerings' | 'listReplicaSets'>;
 
 export interface ImportRequest {
   /** Opened only once the address, config and lockfile checks pass. */
@@ -36,6 +36,8 @@ interface Lists {
   client: ImportClient;
   project: string;
   services?: LiveService[];
+  /** Services whose list item did not embed their replica sets (SPEC section 12). */
+  unembedded?: Set<string>;
   vpcs?: LiveVpc[];
 }
 
@@ -61,8 +63,20 @@ export async function runImport(req: ImportRequest): Promise<void> {
 }
 
 async function services(lists: Lists): Promise<LiveService[]> {
-  lists.services ??= (await lists.client.listServices(lists.project)).map(mapService);
+  if (!lists.services) {
+    const dtos = await lists.client.listServices(lists.project);
+    lists.unembedded = new Set(dtos.filter((d) => !embedsReplicaSets(d)).map((d) => String(d.service_id)));
+    lists.services = dtos.map(mapService);
+  }
   return lists.services;
+}
+
+/** The replica sets of one service, read on their own where the list does not embed them. */
+async function replicaSetsOf(lists: Lists, owner: LiveService): Promise<LiveService['replicaSets']> {
+  if (!lists.unembedded?.has(owner.id)) return owner.replicaSets;
+  owner.replicaSets = (await lists.client.listReplicaSets(lists.project, owner.id)).map((r) => mapReplicaSet(r, owner.id));
+  lists.unembedded.delete(owner.id);
+  return owner.replicaSets;
 }
 
 async function vpcs(lists: Lists): Promise<LiveVpc[]> {
@@ -72,7 +86,17 @@ async function vpcs(lists: Lists): Promise<LiveVpc[]> {
 
 async function notFound(req: ImportRequest, lists: Lists, kind: ParsedAddress['kind'], where: string): Promise<DbformError> {
   const [s, v] = await Promise.all([services(lists), vpcs(lists)]);
+  // To say what the ID is when it is a replica set, every service's sets are needed: on this
+  // error path only, read those the list did not embed, a few at a time.
+  const unread = s.filter((x) => lists.unembedded?.has(x.id));
+  for (let i = 0; i < unread.length; i += 8) await Promise.all(unread.slice(i, i + 8).map((x) => replicaSetsOf(lists, x).catch(ignoreGone)));
   return notFoundError(kind, req.id, where, describeLiveId(req.id, s, v));
+}
+
+/** A service deleted since the list has no replica sets to describe. */
+function ignoreGone(err: unknown): LiveService['replicaSets'] {
+  if (err instanceof ApiError && err.status === 404) return [];
+  throw err;
 }
 
 function nameNote(address: Address, live: string, desired: string, effect: string): string[] {
@@ -114,7 +138,7 @@ async function findReplicaSet(req: ImportRequest, parsed: Extract<ParsedAddress,
   const ownerAddress = serviceAddress(parsed.serviceKey);
   const ownerId = parentId(lock, ownerAddress, d.name, all.filter((s) => !isServiceGone(s)));
   const owner = all.find((s) => s.id === ownerId);
-  const live = owner?.replicaSets.find((r) => r.id === req.id && !isReplicaSetGone(r));
+  const live = owner && (await replicaSetsOf(lists, owner)).find((r) => r.id === req.id && !isReplicaSetGone(r));
   if (!live) throw await notFound(req, lists, 'replica_set', `${ownerAddress} (${ownerId})`);
   const rs = d.replicaSets.find((r) => r.key === parsed.key)!;
   const notes = nameNote(req.address, live.name, rs.name, 'a replica set cannot be renamed, so the next plan replaces it');
@@ -139,6 +163,6 @@ async function findPeering(req: ImportRequest, parsed: Extract<ParsedAddress, { 
     const right = peeringAddress(parsed.vpcKey, live.peerVpcId);
     throw new DbformError(`peering ${req.id} connects to peer VPC "${live.peerVpcId}", but ${req.address} names "${parsed.peerVpcId}"; its address is ${right}`);
   }
-  const notes = live.status === 'failed' || live.status === 'error' ? [`the peering is in status ${live.status}: the next plan replaces it`] : [];
+  const notes = isPeeringFailed(live.status) ? [`the peering is in status ${live.status}: the next plan replaces it`] : [];
   return { label: `peering ${live.id} to "${live.peerVpcId}"`, notes };
 }

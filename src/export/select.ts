@@ -5,7 +5,8 @@ import { parseCidr, type Cidr } from '../config/rules/cidr.js';
 import type { LiveVpc } from '../model/resources.js';
 import { quotedName } from './yaml-text.js';
 
-export const REGION_PATTERN = /^[a-z]{2}(-[a-z]+)+-[0-9]+$/;
+/** What the config schema accepts as a region code (SPEC section 12). */
+export { REGION_CODE_REGEX as REGION_PATTERN } from '../model/api-values.js';
 
 /** Names the config can hold: 1-128 characters (code points, as JSON Schema counts them). */
 export function isWritableName(name: string): boolean {

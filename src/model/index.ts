@@ -7,3 +7,4 @@ export * from './resources.js';
 export * from './sizes.js';
 export * from './rfc3339.js';
 export * from './settling.js';
+export * from './api-values.js';

@@ -140,6 +140,8 @@ export interface LiveVpc {
   name: string;
   cidr: string;
   regionCode: string;
+  /** Only where the API reports one (SPEC section 12): CREATING or PENDING until usable. */
+  status?: string;
   /** Undefined when the reader was not asked for this VPC's peerings. */
   peerings?: LivePeering[];
 }
@@ -178,7 +180,7 @@ export interface LiveService {
   /** Undefined when not reported. */
   environment?: string;
   ha: HaConfig;
-  /** Whether the connection pooler is enabled: `connection_pooler` is present exactly then. */
+  /** Whether the connection pooler is enabled: `connection_pooler.endpoint.host` is set exactly then. */
   pooler: boolean;
   /** The VPC the service is attached to (from vpc_endpoint, then vpcEndpoint), or null. */
   vpcId: string | null;

@@ -1,4 +1,4 @@
-// Allowed service sizes (SPEC section 9).
+// Allowed service sizes: the pairs of SPEC section 9, and the two larger ones of section 12.
 export const ALLOWED_SERVICE_SIZES: ReadonlyArray<{ cpuMillis: number; memoryGbs: number }> = [
   { cpuMillis: 500, memoryGbs: 2 },
   { cpuMillis: 1000, memoryGbs: 4 },
@@ -7,6 +7,8 @@ export const ALLOWED_SERVICE_SIZES: ReadonlyArray<{ cpuMillis: number; memoryGbs
   { cpuMillis: 8000, memoryGbs: 32 },
   { cpuMillis: 16000, memoryGbs: 64 },
   { cpuMillis: 32000, memoryGbs: 128 },
+  { cpuMillis: 48000, memoryGbs: 192 },
+  { cpuMillis: 64000, memoryGbs: 256 },
 ];
 
 export function isAllowedServiceSize(cpuMillis: number | 'shared', memoryGbs: number | 'shared'): boolean {

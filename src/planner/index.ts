@@ -13,3 +13,4 @@ export {
 export { verbOf, type ResourceVerb } from './summary.js';
 export { SENSITIVE } from './drafts.js';
 export { findPlanDifference, withSavedInputs } from './saved-plan.js';
+export { managedServiceFilter } from './managed.js';

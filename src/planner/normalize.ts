@@ -1,6 +1,6 @@
 // Both sides are brought to one vocabulary before comparing, so values the API reports
 // differently from how the config spells them never produce a perpetual diff (USERS.md item 13).
-import type { Addon, LiveReplicaSet, LiveService, ServiceSize, ServiceType } from '../model/index.js';
+import { isTimeSeriesType, type Addon, type LiveReplicaSet, type LiveService, type ServiceSize, type ServiceType } from '../model/index.js';
 
 const PAUSED = new Set(['PAUSED', 'PAUSING']);
 // The emulator never reports DELETED itself, but a real API may: both mean the service is going.
@@ -19,11 +19,13 @@ export function serviceTypeOf(addons: readonly Addon[]): ServiceType {
 
 /**
  * Whether a live service type satisfies the desired addons. `ai` is not reflected in any field,
- * so it never diffs; the legacy VECTOR type is the old spelling of a plain service with AI.
+ * so it never diffs; the legacy VECTOR type is the old spelling of a plain service with AI, and
+ * TIMESCALEDB the real service's spelling of TIMESERIESDB (SPEC section 12).
  */
 export function typeMatches(addons: readonly Addon[], liveType: string): boolean {
   const desired = serviceTypeOf(addons);
   if (liveType === 'VECTOR') return desired === 'POSTGRES';
+  if (isTimeSeriesType(liveType)) return desired === 'TIMESERIESDB';
   return liveType === desired;
 }
 

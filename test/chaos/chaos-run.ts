@@ -3,7 +3,7 @@
 // lockfile, and an empty next plan.
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
-import { startEmulator } from '../../src/emulator/index.js';
+import { startTestEmulator } from '../support/dialect.js';
 import type { Fault } from '../../src/emulator/faults.js';
 import { duplicates, nextPlan, runCli, spawnCli, thirtyActionConfig, unboundIds, workspace, type CliResult } from '../e2e/apply/cli-harness.js';
 
@@ -49,7 +49,7 @@ function countEntries(lockfile: string): number {
 }
 
 export async function chaosRun(seed: number, faults: ChaosFaults, options: { killAfterLines: number; maxReapplies: number }): Promise<ChaosOutcome> {
-  const emulator = await startEmulator({ timeScale: 0.03, faultSeed: seed, ...faults });
+  const emulator = await startTestEmulator({ timeScale: 0.03, faultSeed: seed, ...faults });
   try {
     const ws = workspace(thirtyActionConfig(), emulator.url);
     // The moment is counted in progress lines after "apply started" (a 30-action apply prints

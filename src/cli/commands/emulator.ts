@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { action } from '../errors.js';
 
 interface EmulatorFlags {
@@ -12,6 +12,7 @@ interface EmulatorFlags {
   throttleRate: number;
   lostResponseRate: number;
   faultSeed?: number;
+  dialect: string;
 }
 
 function number(flag: string, check: (n: number) => boolean, want: string): (value: string) => number {
@@ -41,9 +42,15 @@ export function registerEmulator(program: Command): void {
     .option('--throttle-rate <rate>', 'share of API requests answered 429 (Retry-After: 1)', rate('--throttle-rate'), 0)
     .option('--lost-response-rate <rate>', 'share of API requests performed but never answered', rate('--lost-response-rate'), 0)
     .option('--fault-seed <n>', 'seed of the fault generator, for reproducible chaos', integer('--fault-seed', 0, 2 ** 31 - 1))
+    .addOption(
+      new Option('--dialect <dialect>', 'seed: exactly cloud-api.md; tiger: as the real service\'s OpenAPI document (Basic auth, TIMESCALEDB, ...)')
+        .choices(['seed', 'tiger'])
+        .default('seed'),
+    )
     .addHelpText(
       'after',
-      '\nDefault world: project proj-demo ("Demo") with PAT demo-pat; OAuth token demo-oauth sees proj-demo and proj-other.\n' +
+      '\nDefault world: project proj-demo ("Demo") with PAT demo-pat; OAuth token demo-oauth sees proj-demo and proj-other;\n' +
+        'with --dialect tiger also the key pair demo-access:demo-secret (HTTP Basic) for proj-demo.\n' +
         'GET /__emulator/stats reports request counts per route; POST /__emulator/reset clears them.',
     )
     .action(action(runEmulator));
@@ -62,6 +69,7 @@ async function runEmulator(flags: EmulatorFlags): Promise<number> {
     throttleRate: flags.throttleRate,
     lostResponseRate: flags.lostResponseRate,
     faultSeed: flags.faultSeed,
+    dialect: flags.dialect,
   });
   process.stdout.write(`emulator listening on ${emulator.url}\n`);
   const signal = await new Promise<NodeJS.Signals>((resolve) => {

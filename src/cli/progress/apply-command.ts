@@ -1,12 +1,12 @@
 // `dbform apply [PLAN]`: plan now (or read a saved plan and check it is not stale), then run it.
 import { fetchLiveState } from '../../api/live-state.js';
-import { pollMsFromEnv } from '../../api/waiters.js';
+import { pollMsFromEnv, stallNoticeMsFromEnv } from '../../api/waiters.js';
 import { loadConfig } from '../../config/index.js';
 import { parseDuration } from '../../executor/duration.js';
 import { resolvePgpassPath } from '../../executor/pgpass.js';
 import { resolveLockfilePath } from '../../lockfile/index.js';
 import { DbformError, DiagnosticsError, formatDiagnostic, type DesiredState, type Plan } from '../../model/index.js';
-import { planChanges } from '../../planner/index.js';
+import { managedServiceFilter, planChanges } from '../../planner/index.js';
 import { shouldUseColor } from '../color.js';
 import { configFiles, type ApiOptions, type ConfigOptions, type GlobalOptions } from '../options.js';
 import { runApplyFlow, type FlowIo, type PlanInput } from './apply-flow.js';
@@ -40,7 +40,8 @@ export async function runApply(planFile: string | undefined, opts: ApplyCommandO
   const makePlan = saved
     ? (input: PlanInput) => verifySavedPlan(saved, { planFile: planFile!, desired, files, lockfilePath }, input)
     : async (input: PlanInput) => {
-        const live = await fetchLiveState(input.client, desired.projectId, { peeringsOf: 'all', signal: input.signal });
+        const replicaSetsOf = managedServiceFilter(desired, input.lock);
+        const live = await fetchLiveState(input.client, desired.projectId, { peeringsOf: 'all', replicaSetsOf, signal: input.signal });
         const plan = planChanges(desired, live, input.lock, { replace: opts.replace ?? [], target: opts.target ?? [], allowDataLoss: opts.allowDataLoss === true, now: Date.now() });
         reportPlanDiagnostics(plan);
         return plan;
@@ -73,6 +74,7 @@ export function parseRunOptions(opts: { parallelism: string; timeout: string; pg
   }
   // Checked now, not after the approval: a bad DBFORM_POLL_MS must not stop an apply half-way in.
   pollMsFromEnv(env);
+  stallNoticeMsFromEnv(env);
   return { parallelism, timeoutMs, pgpassPath: resolvePgpassPath(opts.pgpass, env) };
 }
 

@@ -2,7 +2,7 @@
 // signals, the plan on screen, the approval, the engine with a progress view, the exit code.
 // Loaded with `await import()` by the command files (it pulls in the client and the engine).
 import type { ApiClient } from '../../api/client.js';
-import { pollMsFromEnv, StatusPoller } from '../../api/waiters.js';
+import { pollMsFromEnv, stallNoticeMsFromEnv, StatusPoller } from '../../api/waiters.js';
 import { acquireApplyLock, forceUnlock } from '../../executor/apply-lock.js';
 import { applyPlan } from '../../executor/apply-plan.js';
 import { LockStore } from '../../executor/lock-store.js';
@@ -121,7 +121,7 @@ async function planAndApply(o: FlowOptions, io: FlowIo, client: ApiClient, signa
 
 async function execute(o: FlowOptions, io: FlowIo, client: ApiClient, plan: Plan, lockfile: Lockfile, signal: AbortSignal): Promise<ApplyResult> {
   const pollMs = pollMsFromEnv(io.env);
-  const poller = new StatusPoller(client, { projectId: o.projectId, pollMs, defaultTimeoutMs: o.timeoutMs });
+  const poller = new StatusPoller(client, { projectId: o.projectId, pollMs, defaultTimeoutMs: o.timeoutMs, stallNoticeMs: stallNoticeMsFromEnv(io.env) });
   const view = createProgressView(io.stdout, { color: o.color, verb: o.command === 'destroy' ? 'Destroy' : 'Apply', stderr: io.stderr });
   try {
     return await applyPlan(plan, {

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { fetchLiveState } from '../../api/live-state.js';
 import { resolveLockfilePath } from '../../lockfile/index.js';
 import { ConfigError, DELETE_OPS, parseLockfileJson, type Action, type DesiredState, type Lockfile, type Plan } from '../../model/index.js';
-import { planChanges } from '../../planner/index.js';
+import { managedServiceFilter, planChanges } from '../../planner/index.js';
 import { shouldUseColor } from '../color.js';
 import { configFiles, type ApiOptions, type ConfigOptions, type GlobalOptions } from '../options.js';
 import { defaultIo, loadDesired, parseRunOptions, reportPlanDiagnostics } from './apply-command.js';
@@ -23,7 +23,8 @@ export async function runDestroy(opts: DestroyCommandOptions, io: FlowIo = defau
   const lockfilePath = resolveLockfilePath(files, opts.lockfile);
   const desired = await loadDesiredOrLockProject(files, lockfilePath, io);
   const makePlan = async (input: PlanInput): Promise<Plan> => {
-    const live = await fetchLiveState(input.client, desired.projectId, { peeringsOf: 'all', signal: input.signal });
+    const replicaSetsOf = managedServiceFilter({ services: [] }, input.lock);
+    const live = await fetchLiveState(input.client, desired.projectId, { peeringsOf: 'all', replicaSetsOf, signal: input.signal });
     const nothing: DesiredState = { projectId: desired.projectId, vpcs: [], services: [], moved: [], files: desired.files };
     const plan = planChanges(nothing, live, input.lock, { replace: [], target: [], allowDataLoss: true });
     reportPlanDiagnostics(plan);

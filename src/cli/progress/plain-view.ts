@@ -24,6 +24,10 @@ export function describeEvent(event: ApplyEvent, paint: Paint): string | undefin
       return event.action.op === 'settle' ? undefined : 'started';
     case 'action-status':
       return event.status;
+    case 'action-waiting': {
+      const seen = event.status === undefined ? 'no status seen yet' : `status ${event.status}${event.knownStatus ? '' : ' (a status dbform does not know)'}`;
+      return paint.yellow(`still waiting for ${event.waitingFor}: ${seen} for ${formatElapsed(event.forMs)}; waiting up to --timeout`);
+    }
     case 'action-done': {
       if (event.action.op === 'settle') return paint.green(`settled (${formatElapsed(event.elapsedMs)})`);
       const id = event.resourceId ? `${event.adopted ? 'adopted ' : 'id '}${event.resourceId}, ` : '';

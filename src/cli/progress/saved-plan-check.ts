@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { fetchLiveState } from '../../api/live-state.js';
 import { DbformError, StalePlanError, type DesiredState, type Plan, type PlanShape } from '../../model/index.js';
-import { findPlanDifference, findStaleAddresses, fromPlanJson, planChanges } from '../../planner/index.js';
+import { findPlanDifference, findStaleAddresses, fromPlanJson, managedServiceFilter, planChanges } from '../../planner/index.js';
 import { hashConfigFiles } from '../plan-pipeline.js';
 import type { PlanInput } from './apply-flow.js';
 
@@ -84,7 +84,8 @@ export async function verifySavedPlan(saved: Plan, ctx: SavedPlanContext, input:
   if (inputs.configHash !== (await hashConfigFiles(ctx.files))) {
     throw new DbformError(`the config files (${ctx.files.join(', ')}) changed since ${planFile} was made (config_hash differs). ${again}`);
   }
-  const live = await fetchLiveState(input.client, saved.projectId, { peeringsOf: 'all', signal: input.signal });
+  const replicaSetsOf = managedServiceFilter(ctx.desired, input.lock);
+  const live = await fetchLiveState(input.client, saved.projectId, { peeringsOf: 'all', replicaSetsOf, signal: input.signal });
   const stale = findStaleAddresses(saved, live);
   if (stale.length > 0) {
     throw new StalePlanError(
@@ -92,7 +93,7 @@ export async function verifySavedPlan(saved: Plan, ctx: SavedPlanContext, input:
         'these resources changed since the plan was made. Run `dbform plan` again and review the new plan.',
     );
   }
-  const now = planChanges(ctx.desired, live, input.lock, inputs.options);
+  const now = planChanges(ctx.desired, live, input.lock, { ...inputs.options, now: Date.now() });
   const error = now.diagnostics.find((d) => d.severity === 'error');
   if (error) throw new StalePlanError(`${planFile} cannot be applied: planning it again now fails: ${error.address ? `${error.address}: ` : ''}${error.message}`);
   const difference = findPlanDifference(saved, now);

@@ -145,6 +145,9 @@ export function createTtyView(options: TtyViewOptions): TtyView {
           if (r) r.status = event.status;
           break;
         }
+        case 'action-waiting':
+          permanent.push(`${event.action.address} ${event.action.op} ${describeEvent(event, paint) ?? ''}`);
+          break;
         case 'action-done':
         case 'action-abandoned':
         case 'action-failed':

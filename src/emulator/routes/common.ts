@@ -3,7 +3,7 @@ import { requireProject } from '../auth.js';
 import { conflict, notFound } from '../errors.js';
 import type { RequestContext, RouteResult } from '../router.js';
 import type { ProjectRecord, ReplicaSetRecord, ServiceRecord, VpcRecord } from '../store.js';
-import { replicaSetStatusAt, serviceStatusAt, settleService } from '../timelines.js';
+import { isVpcCreatingAt, replicaSetStatusAt, serviceStatusAt, settleService } from '../timelines.js';
 
 export function projectOf(ctx: RequestContext): ProjectRecord {
   return requireProject(ctx.world, ctx.principal, ctx.params.project_id!);
@@ -34,6 +34,11 @@ export function vpcOf(ctx: RequestContext, project: ProjectRecord, id = ctx.para
   const vpc = project.vpcs.get(id);
   if (!vpc) throw notFound(`vpc "${id}" not found`);
   return vpc;
+}
+
+/** Where VPCs show a status, nothing is attached to or peered with one still being created. */
+export function requireVpcCreated(vpc: VpcRecord, now: number, operation: 'attach to' | 'peer'): void {
+  if (isVpcCreatingAt(vpc, now)) throw conflict(`cannot ${operation} vpc "${vpc.id}" while it is being created; wait until its status is no longer CREATING`);
 }
 
 export function replicaSetOf(ctx: RequestContext, svc: ServiceRecord): ReplicaSetRecord {

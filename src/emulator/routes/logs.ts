@@ -71,7 +71,7 @@ function filterOf(ctx: RequestContext, history: LogHistory): LogsFilter {
   const filter: LogsFilter = {
     lo: since === undefined ? 0 : firstIndexAtOrAfter(history, since),
     hi: until === undefined ? history.count : firstIndexAtOrAfter(history, until),
-    search: q.getAll('search').map((s) => s.trim().toLowerCase()).filter((s) => s !== ''),
+    search: q.getAll('search').map(searchTerm),
   };
   const severities = q.getAll('severities');
   if (severities.length > 0) {
@@ -88,6 +88,13 @@ function filterOf(ctx: RequestContext, history: LogHistory): LogsFilter {
     filter.node = Number(node);
   }
   return filter;
+}
+
+/** A blank term would match everything: the OpenAPI asks for at least one non-space character. */
+function searchTerm(raw: string): string {
+  const term = raw.trim().toLowerCase();
+  if (term === '') throw badRequest('query parameter "search" must not be blank (give a word to look for, or leave the parameter out)');
+  return term;
 }
 
 function timeParam(value: string | null, name: string): number | undefined {

@@ -3,10 +3,9 @@ import { DURATIONS } from '../clock.js';
 import { conflict, notFound } from '../errors.js';
 import type { Route } from '../router.js';
 import type { PeeringRecord } from '../store.js';
-import { bodyObject, REGION_PATTERN, requireString } from '../validate.js';
+import { bodyObject, requireString } from '../validate.js';
 import { toPeeringDto } from '../views.js';
-import { noContent, ok, projectOf, vpcOf } from './common.js';
-import { REGION_HINT } from './vpcs.js';
+import { noContent, ok, projectOf, requireVpcCreated, vpcOf } from './common.js';
 
 const BASE = '/projects/{project_id}/vpcs/{vpc_id}/peerings';
 
@@ -16,7 +15,7 @@ export const peeringRoutes: Route[] = [
     template: BASE,
     handle(ctx) {
       const vpc = vpcOf(ctx, projectOf(ctx));
-      return ok([...vpc.peerings.values()].map((p) => toPeeringDto(p, ctx.now)));
+      return ok([...vpc.peerings.values()].map((p) => toPeeringDto(p, ctx.now, ctx.dialect)));
     },
   },
   {
@@ -26,23 +25,26 @@ export const peeringRoutes: Route[] = [
       const vpc = vpcOf(ctx, projectOf(ctx));
       const b = bodyObject(ctx.body);
       const peerAccountId = requireString(b, 'peer_account_id', { max: 64 });
-      const peerRegionCode = requireString(b, 'peer_region_code', { max: 64, pattern: REGION_PATTERN, hint: REGION_HINT });
+      const peerRegionCode = requireString(b, 'peer_region_code', { max: 64, pattern: ctx.dialect.regionPattern, hint: ctx.dialect.regionHint });
       const peerVpcId = requireString(b, 'peer_vpc_id');
+      requireVpcCreated(vpc, ctx.now, 'peer');
       for (const p of vpc.peerings.values()) {
         if (p.peerVpcId === peerVpcId) throw conflict(`vpc "${vpc.id}" already has peering "${p.id}" to peer vpc "${peerVpcId}"`);
       }
+      const settlesAt = ctx.now + ctx.clock.scale(DURATIONS.peeringPending);
       const peering: PeeringRecord = {
         id: ctx.world.newId('digits'),
         peerAccountId,
         peerRegionCode,
         peerVpcId,
-        settlesAt: ctx.now + ctx.clock.scale(DURATIONS.peeringPending),
+        settlesAt,
         fails: !/^[0-9]{12}$/.test(peerAccountId),
         provisionedId: `pcx-${randomBytes(9).toString('hex').slice(0, 17)}`,
       };
+      if (ctx.dialect.peeringStatus.approved !== undefined) peering.approvedUntil = settlesAt + ctx.clock.scale(DURATIONS.peeringApproved);
       vpc.peerings.set(peering.id, peering);
-      // The create answer always shows `pending`, even when time scale 0 settles it at once.
-      return { status: 201, body: toPeeringDto(peering, -Infinity), mutated: true };
+      // The create answer always shows the pending status, even when time scale 0 settles it at once.
+      return { status: 201, body: toPeeringDto(peering, -Infinity, ctx.dialect), mutated: true };
     },
   },
   {
@@ -50,7 +52,7 @@ export const peeringRoutes: Route[] = [
     template: `${BASE}/{peering_id}`,
     handle(ctx) {
       const vpc = vpcOf(ctx, projectOf(ctx));
-      return ok(toPeeringDto(peeringOf(vpc.peerings, ctx.params.peering_id!), ctx.now));
+      return ok(toPeeringDto(peeringOf(vpc.peerings, ctx.params.peering_id!), ctx.now, ctx.dialect));
     },
   },
   {

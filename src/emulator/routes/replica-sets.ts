@@ -40,17 +40,18 @@ export const replicaSetRoutes: Route[] = [
     handle(ctx) {
       const project = projectOf(ctx);
       const svc = serviceOf(ctx, project);
-      return ok([...svc.replicaSets.values()].map((rs) => toReplicaSetDto(project.id, svc, rs, ctx.now)));
+      return ok([...svc.replicaSets.values()].map((rs) => toReplicaSetDto(project.id, svc, rs, ctx.now, ctx.dialect)));
     },
   },
   { method: 'POST', template: BASE, handle: createReplicaSet },
-  setRoute('DELETE', '', (ctx, project, svc, rs) => {
+  setRoute('DELETE', '', (ctx, _project, _svc, rs) => {
     requireNotDeleting(rs, ctx.now);
     rs.timeline = { status: 'deleting', until: ctx.now + ctx.clock.scale(DURATIONS.replicaSetDeleting), then: 'GONE' };
-    return { status: 202, body: toReplicaSetDto(project.id, svc, rs, ctx.now, 'deleting'), mutated: true };
+    // No body, as both documents describe (SPEC section 12): the status is read from the list.
+    return { status: 202, mutated: true };
   }),
   setRoute('POST', '/resize', (ctx, _project, _svc, rs) => {
-    const size = sizePair(bodyObject(ctx.body), { optional: false, allowShared: false }) as { cpuMillis: number; memoryGbs: number };
+    const size = sizePair(bodyObject(ctx.body), { optional: false, allowShared: false, sizes: ctx.dialect.sizes }) as { cpuMillis: number; memoryGbs: number };
     const status = replicaSetStatusAt(rs, ctx.now);
     if (status !== 'active') throw conflict(`cannot resize replica set "${rs.id}" while it is ${status} (it must be active)`);
     rs.timeline = { status: 'resizing', until: ctx.now + ctx.clock.scale(DURATIONS.replicaSetResizing), then: 'active', size };
@@ -82,7 +83,7 @@ function createReplicaSet(ctx: RequestContext): RouteResult {
   const memoryGbs = requireInt(b, 'memory_gbs', 1, 1_000_000);
   const name = requireString(b, 'name');
   const nodes = requireInt(b, 'nodes', 1, 10);
-  const size = allowedPair(cpuMillis, memoryGbs);
+  const size = allowedPair(cpuMillis, memoryGbs, ctx.dialect.sizes);
   requireReady(svc, ctx.now, 'create a replica set of');
   for (const other of svc.replicaSets.values()) {
     if (other.name === name) throw conflict(`service "${svc.id}" already has a replica set named "${name}" (${other.id})`);
@@ -98,5 +99,5 @@ function createReplicaSet(ctx: RequestContext): RouteResult {
     timeline: { status: 'creating', until: ctx.now + ctx.clock.scale(DURATIONS.replicaSetCreating), then: 'active' },
   };
   svc.replicaSets.set(rs.id, rs);
-  return { status: 202, body: toReplicaSetDto(project.id, svc, rs, ctx.now, 'creating'), mutated: true };
+  return { status: 202, body: toReplicaSetDto(project.id, svc, rs, ctx.now, ctx.dialect, 'creating'), mutated: true };
 }

@@ -5,7 +5,7 @@ import type { HaRecord, ProjectRecord, ServiceRecord, ServiceTimeline } from '..
 import { attachmentPhaseAt, buildTimeline, initialStatus, serviceStatusAt } from '../timelines.js';
 import { bodyObject, ENVIRONMENTS, optionalInt, requireEnum, requireString, sizePair, type Body } from '../validate.js';
 import { toServiceDto } from '../views.js';
-import { liveServiceOf, message, noContent, projectOf, requireReady, vpcOf } from './common.js';
+import { liveServiceOf, message, noContent, projectOf, requireReady, requireVpcCreated, vpcOf } from './common.js';
 
 const BASE = '/projects/{project_id}/services/{service_id}';
 
@@ -25,7 +25,7 @@ function route(name: string, action: Action): Route {
 /** Starts a transition and answers 202 with its first status. */
 function transition(ctx: RequestContext, project: ProjectRecord, svc: ServiceRecord, timeline: ServiceTimeline): RouteResult {
   svc.timeline = timeline;
-  return { status: 202, body: toServiceDto(project, svc, ctx.now, { status: initialStatus(timeline) }), mutated: true };
+  return { status: 202, body: toServiceDto(project, svc, ctx.now, ctx.dialect, { status: initialStatus(timeline) }), mutated: true };
 }
 
 export const serviceActionRoutes: Route[] = [
@@ -39,7 +39,7 @@ export const serviceActionRoutes: Route[] = [
     return transition(ctx, project, svc, buildTimeline(ctx.clock, ctx.now, [['PAUSING', DURATIONS.pausing]], 'PAUSED'));
   }),
   route('resize', (ctx, project, svc) => {
-    const size = sizePair(bodyObject(ctx.body), { optional: false, allowShared: false })!;
+    const size = sizePair(bodyObject(ctx.body), { optional: false, allowShared: false, sizes: ctx.dialect.sizes })!;
     requireReady(svc, ctx.now, 'resize');
     const timeline = buildTimeline(ctx.clock, ctx.now, [['UPGRADING', DURATIONS.upgrading]], 'READY');
     timeline.size = size;
@@ -87,10 +87,16 @@ function haOf(b: Body): HaRecord {
   return ha;
 }
 
+/** VPC IDs are digit strings (SPEC section 9, the OpenAPI's ServiceVPCInput): anything else is a 400, not a 404. */
+function requireVpcId(ctx: RequestContext): string {
+  return requireString(bodyObject(ctx.body), 'vpc_id', { max: 64, pattern: /^[0-9]+$/, hint: 'must be a VPC ID (a string of digits)' });
+}
+
 function attachToVpc(ctx: RequestContext, project: ProjectRecord, svc: ServiceRecord): RouteResult {
-  const vpcId = requireString(bodyObject(ctx.body), 'vpc_id', { max: 64 });
+  const vpcId = requireVpcId(ctx);
   const vpc = vpcOf(ctx, project, vpcId);
   requireReady(svc, ctx.now, 'attach');
+  requireVpcCreated(vpc, ctx.now, 'attach to');
   const phase = attachmentPhaseAt(svc, ctx.now);
   if (phase === 'attaching' || phase === 'detaching') {
     throw conflict(`service "${svc.id}" has a VPC ${phase === 'attaching' ? 'attach' : 'detach'} in progress`);
@@ -105,7 +111,7 @@ function attachToVpc(ctx: RequestContext, project: ProjectRecord, svc: ServiceRe
 }
 
 function detachFromVpc(ctx: RequestContext, _project: ProjectRecord, svc: ServiceRecord): RouteResult {
-  const vpcId = requireString(bodyObject(ctx.body), 'vpc_id', { max: 64 });
+  const vpcId = requireVpcId(ctx);
   requireReady(svc, ctx.now, 'detach');
   const phase = attachmentPhaseAt(svc, ctx.now);
   if (phase === 'attaching' || phase === 'detaching') {

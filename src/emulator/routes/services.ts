@@ -13,14 +13,12 @@ import {
   optionalInt,
   optionalString,
   parseRfc3339,
-  REGION_PATTERN,
   requireEnum,
   sizePair,
   type Body,
 } from '../validate.js';
 import { toServiceDto } from '../views.js';
 import { liveServiceOf, ok, projectOf, requireReady, serviceOf } from './common.js';
-import { REGION_HINT } from './vpcs.js';
 
 const BASE = '/projects/{project_id}/services';
 const ADDONS: readonly AddonDto[] = ['time-series', 'ai'];
@@ -34,7 +32,7 @@ export const serviceRoutes: Route[] = [
       const project = projectOf(ctx);
       const out: ServiceDto[] = [];
       for (const svc of project.services.values()) {
-        if (settleService(project, svc, ctx.now)) out.push(toServiceDto(project, svc, ctx.now));
+        if (settleService(project, svc, ctx.now)) out.push(toServiceDto(project, svc, ctx.now, ctx.dialect));
       }
       return ok(out);
     },
@@ -45,7 +43,7 @@ export const serviceRoutes: Route[] = [
     template: `${BASE}/{service_id}`,
     handle(ctx) {
       const project = projectOf(ctx);
-      return ok(toServiceDto(project, serviceOf(ctx, project), ctx.now));
+      return ok(toServiceDto(project, serviceOf(ctx, project), ctx.now, ctx.dialect));
     },
   },
   { method: 'DELETE', template: `${BASE}/{service_id}`, handle: deleteService },
@@ -57,9 +55,9 @@ function createService(ctx: RequestContext): RouteResult {
   const b = bodyObject(ctx.body);
   const name = requireName(b);
   const addons = optionalAddons(b);
-  const size = sizePair(b, { optional: true, allowShared: true }) ?? 'shared';
+  const size = sizePair(b, { optional: true, allowShared: true, sizes: ctx.dialect.sizes }) ?? 'shared';
   const environment = optionalEnum(b, 'environment_tag', ENVIRONMENTS) ?? 'DEV';
-  const regionCode = optionalString(b, 'region_code', { max: 64, pattern: REGION_PATTERN, hint: REGION_HINT }) ?? 'us-east-1';
+  const regionCode = optionalString(b, 'region_code', { max: 64, pattern: ctx.dialect.regionPattern, hint: ctx.dialect.regionHint }) ?? 'us-east-1';
   const replicaCount = optionalInt(b, 'replica_count', 0, 2) ?? 0;
   const svc = addService(ctx, project, {
     name,
@@ -70,7 +68,7 @@ function createService(ctx: RequestContext): RouteResult {
     ha: { replicaCount, syncReplicaCount: 0 },
     environment,
   });
-  return bornAnswer(project, svc, ctx.now);
+  return bornAnswer(ctx, project, svc);
 }
 
 function forkService(ctx: RequestContext): RouteResult {
@@ -78,7 +76,7 @@ function forkService(ctx: RequestContext): RouteResult {
   const parent = liveServiceOf(ctx, project);
   const b = bodyObject(ctx.body);
   const strategy = requireEnum(b, 'fork_strategy', FORK_STRATEGIES);
-  const size = sizePair(b, { optional: true, allowShared: true });
+  const size = sizePair(b, { optional: true, allowShared: true, sizes: ctx.dialect.sizes });
   const environment = optionalEnum(b, 'environment_tag', ENVIRONMENTS) ?? 'DEV';
   const name = b.name === undefined ? `${[...parent.name].slice(0, 123).join('')}-fork` : requireName(b);
   checkTargetTime(b, strategy, parent, ctx.now);
@@ -94,7 +92,7 @@ function forkService(ctx: RequestContext): RouteResult {
     forkedFrom: { projectId: project.id, serviceId: parent.id },
     storageOf: parent.storageOf ?? parent.id,
   });
-  return bornAnswer(project, svc, ctx.now);
+  return bornAnswer(ctx, project, svc);
 }
 
 function checkTargetTime(b: Body, strategy: ForkStrategyDto, parent: ServiceRecord, now: number): void {
@@ -125,7 +123,8 @@ function deleteService(ctx: RequestContext): RouteResult {
   }
   const until = timeline.steps[0]!.until;
   for (const rs of svc.replicaSets.values()) rs.timeline = { status: 'deleting', until, then: 'GONE' };
-  return { status: 202, body: toServiceDto(project, svc, ctx.now, { status: 'DELETING' }), mutated: true };
+  // No body, as both documents describe (SPEC section 12): the status is read from the list.
+  return { status: 202, mutated: true };
 }
 
 interface NewService {
@@ -158,9 +157,9 @@ function addService(ctx: RequestContext, project: ProjectRecord, fields: NewServ
 }
 
 /** The 202 of a create or fork: transitional status and the only appearance of the password. */
-function bornAnswer(project: ProjectRecord, svc: ServiceRecord, now: number): RouteResult {
+function bornAnswer(ctx: RequestContext, project: ProjectRecord, svc: ServiceRecord): RouteResult {
   const initialPassword = randomBytes(18).toString('base64url');
-  const body = toServiceDto(project, svc, now, { status: initialStatus(svc.timeline!), initialPassword });
+  const body = toServiceDto(project, svc, ctx.now, ctx.dialect, { status: initialStatus(svc.timeline!), initialPassword });
   return { status: 202, body, mutated: true };
 }
 

@@ -2,18 +2,18 @@ import { conflict, invalidField } from '../errors.js';
 import type { Route } from '../router.js';
 import type { VpcRecord } from '../store.js';
 import { attachmentPhaseAt, settleService } from '../timelines.js';
-import { bodyObject, cidrProblem, REGION_PATTERN, requireString } from '../validate.js';
+import { DURATIONS } from '../clock.js';
+import { bodyObject, cidrProblem, requireString } from '../validate.js';
 import { toVpcDto } from '../views.js';
 import { message, noContent, ok, projectOf, vpcOf } from './common.js';
 
 const BASE = '/projects/{project_id}/vpcs';
-export const REGION_HINT = 'must be a region code such as us-east-1';
 
 export const vpcRoutes: Route[] = [
   {
     method: 'GET',
     template: BASE,
-    handle: (ctx) => ok([...projectOf(ctx).vpcs.values()].map(toVpcDto)),
+    handle: (ctx) => ok([...projectOf(ctx).vpcs.values()].map((v) => toVpcDto(v, ctx.now, ctx.dialect))),
   },
   {
     method: 'POST',
@@ -23,18 +23,21 @@ export const vpcRoutes: Route[] = [
       const b = bodyObject(ctx.body);
       const cidr = requireString(b, 'cidr', { max: 18 });
       const name = requireString(b, 'name');
-      const regionCode = requireString(b, 'region_code', { max: 64, pattern: REGION_PATTERN, hint: REGION_HINT });
+      const regionCode = requireString(b, 'region_code', { max: 64, pattern: ctx.dialect.regionPattern, hint: ctx.dialect.regionHint });
       const problem = cidrProblem(cidr);
       if (problem) throw invalidField('cidr', `${problem} (got "${cidr}")`);
       const vpc: VpcRecord = { id: ctx.world.newId('digits'), name, cidr, regionCode, peerings: new Map(), attached: new Set() };
+      // Only where VPCs show a status is there a creation to wait for.
+      if (ctx.dialect.vpcStatus) vpc.readyAt = ctx.now + ctx.clock.scale(DURATIONS.vpcCreating);
       project.vpcs.set(vpc.id, vpc);
-      return { status: 201, body: toVpcDto(vpc), mutated: true };
+      // The create answer always shows the first status, even when time scale 0 ends it at once.
+      return { status: 201, body: toVpcDto(vpc, -Infinity, ctx.dialect), mutated: true };
     },
   },
   {
     method: 'GET',
     template: `${BASE}/{vpc_id}`,
-    handle: (ctx) => ok(toVpcDto(vpcOf(ctx, projectOf(ctx)))),
+    handle: (ctx) => ok(toVpcDto(vpcOf(ctx, projectOf(ctx)), ctx.now, ctx.dialect)),
   },
   {
     method: 'DELETE',

@@ -1,5 +1,5 @@
 // Peering: identified by peer_vpc_id within its VPC; any other change replaces it (SPEC section 3).
-import { vpcAddress, type ActionReason, type Address, type DesiredPeering, type FieldChange, type LivePeering } from '../../model/index.js';
+import { isPeeringFailed, vpcAddress, type ActionReason, type Address, type DesiredPeering, type FieldChange, type LivePeering } from '../../model/index.js';
 import { effectiveProtect, refTo, type PlanContext } from '../context.js';
 import { change, createReason, draft, type Draft } from '../drafts.js';
 import type { KindPlanner } from './types.js';
@@ -36,12 +36,12 @@ function deletePeering(address: Address, owner: Address | undefined, live: LiveP
   });
 }
 
-// A failed peering never recovers by itself (Terraform would call it tainted): replace it.
-const FAILED = new Set(['failed', 'error']);
+// A failed peering never recovers by itself (Terraform would call it tainted): replace it. Its
+// statuses are read case-insensitively (`failed` in cloud-api.md, `INVALID`, `TIMEOUT`... live).
 
 function replaceChanges(d: DesiredPeering, l: LivePeering): FieldChange[] {
   const out: FieldChange[] = [];
-  if (l.status !== undefined && FAILED.has(l.status)) out.push(change('status', l.status, 'active', true));
+  if (isPeeringFailed(l.status)) out.push(change('status', l.status, 'active', true));
   if (d.peerAccountId !== l.peerAccountId) out.push(change('peer_account_id', l.peerAccountId, d.peerAccountId, true));
   if (d.peerRegionCode !== l.peerRegionCode) out.push(change('peer_region_code', l.peerRegionCode, d.peerRegionCode, true));
   return out;
@@ -75,6 +75,6 @@ export const peeringPlanner: KindPlanner<DesiredPeering, LivePeering> = {
     return [deletePeering(r.address, undefined, live, 'removed', [])];
   },
   fingerprintFields(l) {
-    return { id: l.id, vpc_id: l.vpcId, peer_account_id: l.peerAccountId, peer_region_code: l.peerRegionCode, peer_vpc_id: l.peerVpcId, failed: l.status !== undefined && FAILED.has(l.status) };
+    return { id: l.id, vpc_id: l.vpcId, peer_account_id: l.peerAccountId, peer_region_code: l.peerRegionCode, peer_vpc_id: l.peerVpcId, failed: isPeeringFailed(l.status) };
   },
 };

@@ -100,6 +100,32 @@ describe('unusable answers', () => {
     await api.close();
   });
 
+  it('an empty 2xx body is valid for every mutation (SPEC section 12); a create without one has an unknown outcome', async () => {
+    handler = (_req, res) => res.writeHead(202).end();
+    const api = client();
+    await expect(api.deleteService('p', 's')).resolves.toBeUndefined();
+    await expect(api.deleteReplicaSet('p', 's', 'r')).resolves.toBeUndefined();
+    await expect(api.startService('p', 's')).resolves.toBeUndefined();
+    await expect(api.stopService('p', 's')).resolves.toBeUndefined();
+    await expect(api.resizeService('p', 's', { cpu_millis: '1000', memory_gbs: '4' })).resolves.toBeUndefined();
+    await expect(api.setHAReplica('p', 's', { replica_count: 1, sync_replica_count: 0 })).resolves.toBeUndefined();
+    await expect(api.attachServiceToVPC('p', 's', { vpc_id: '1' })).resolves.toEqual({});
+    await expect(api.detachServiceFromVPC('p', 's', { vpc_id: '1' })).resolves.toEqual({});
+    await expect(api.resizeReplicaSet('p', 's', 'r', { cpu_millis: '1000', memory_gbs: '4' })).resolves.toEqual({});
+    handler = (_req, res) => res.writeHead(200).end();
+    for (const call of [() => api.renameVPC('p', '1', { name: 'n' }), () => api.setEnvironment('p', 's', { environment: 'DEV' }), () => api.enableReplicaPooler('p', 's', 'r')]) {
+      await expect(call()).resolves.toEqual({});
+    }
+    handler = (_req, res) => res.writeHead(202).end();
+    const err = await api.createReplicaSet('p', 's', { name: 'r', cpu_millis: 500, memory_gbs: 2, nodes: 1 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AmbiguousCreateError);
+    expect(err).toMatchObject({ op: 'createReplicaSet', requestName: 'r' });
+    // A read without a body is never taken as "nothing exists".
+    handler = (_req, res) => res.writeHead(200).end();
+    expect((await failure(api.listServices('p'))).code).toBe('INVALID_RESPONSE');
+    await api.close();
+  });
+
   it('an empty 2xx body is fine where none is expected', async () => {
     handler = (_req, res) => res.writeHead(204).end();
     const api = client();

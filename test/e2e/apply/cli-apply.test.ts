@@ -2,17 +2,18 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEmulator } from '../../../src/emulator/index.js';
+import type { EmulatorHandle } from '../../../src/emulator/index.js';
+import { startTestEmulator } from '../../support/dialect.js';
 import { duplicates, nextPlan, runCli, workspace } from './cli-harness.js';
 
-let emulator: Awaited<ReturnType<typeof startEmulator>> | undefined;
+let emulator: EmulatorHandle | undefined;
 afterEach(async () => {
   await emulator?.close();
   emulator = undefined;
 });
 
 async function setup(config: string, timeScale = 0.02) {
-  emulator = await startEmulator({ timeScale });
+  emulator = await startTestEmulator({ timeScale });
   return workspace(config, emulator.url);
 }
 

@@ -3,13 +3,14 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ApiClient, fetchLiveState } from '../../../src/api/index.js';
+import { fetchLiveState } from '../../../src/api/index.js';
 import { loadConfig } from '../../../src/config/index.js';
 import { readLockfile } from '../../../src/lockfile/index.js';
 import type { LiveState, Lockfile, Plan } from '../../../src/model/index.js';
 import { hashConfigFiles } from '../../../src/cli/plan-pipeline.js';
 import { planChanges, toPlanJson, withSavedInputs } from '../../../src/planner/index.js';
 import { spawnCli as spawnBuiltCli, type CliResult } from '../../support/cli.js';
+import { AUTH_ENV, testClient } from '../../support/dialect.js';
 
 export type { CliResult } from '../../support/cli.js';
 
@@ -34,7 +35,7 @@ export function workspace(configText: string, apiUrl: string, extraEnv: NodeJS.P
     HOME: home,
     NO_COLOR: '1',
     DBFORM_API_URL: apiUrl,
-    DBFORM_API_KEY: 'demo-pat',
+    ...AUTH_ENV,
     DBFORM_POLL_MS: '20',
     PGPASSFILE: pgpass,
     ...extraEnv,
@@ -62,7 +63,7 @@ export function readLock(ws: Workspace): string {
 export async function nextPlan(ws: Workspace, apiUrl: string, savePlanTo?: string): Promise<{ plan: Plan; live: LiveState; lock: Lockfile }> {
   const loaded = await loadConfig([ws.config], { env: ws.env });
   if (!loaded.ok) throw new Error(`the workspace config is invalid: ${JSON.stringify(loaded.errors)}`);
-  const client = new ApiClient({ baseUrl: apiUrl, token: 'demo-pat' });
+  const client = testClient(apiUrl);
   try {
     const live = await fetchLiveState(client, loaded.value.projectId, { peeringsOf: 'all' });
     const lock = await readLockfile(ws.lockfile, loaded.value.projectId);

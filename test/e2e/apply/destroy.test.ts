@@ -1,11 +1,12 @@
 // `dbform destroy`: everything the lockfile binds, deleted in reverse dependency order.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../../src/api/client.js';
-import { startEmulator } from '../../../src/emulator/index.js';
+import type { ApiClient } from '../../../src/api/client.js';
+import type { EmulatorHandle } from '../../../src/emulator/index.js';
+import { startTestEmulator, testClient } from '../../support/dialect.js';
 import { runCli, workspace } from './cli-harness.js';
 
-let emulator: Awaited<ReturnType<typeof startEmulator>> | undefined;
+let emulator: EmulatorHandle | undefined;
 let client: ApiClient | undefined;
 afterEach(async () => {
   await client?.close();
@@ -39,8 +40,8 @@ services:
 `;
 
 async function setup(protect: boolean) {
-  emulator = await startEmulator({ timeScale: 0.01 });
-  client = new ApiClient({ baseUrl: emulator.url, token: 'demo-pat' });
+  emulator = await startTestEmulator({ timeScale: 0.01 });
+  client = testClient(emulator.url);
   const ws = workspace(config(protect), emulator.url);
   expect((await runCli(ws, ['apply', '--auto-approve'])).code).toBe(0);
   // An unmanaged service that destroy must leave alone.

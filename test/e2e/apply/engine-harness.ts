@@ -2,13 +2,14 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ApiClient } from '../../../src/api/client.js';
+import type { ApiClient } from '../../../src/api/client.js';
 import { StatusPoller } from '../../../src/api/waiters.js';
-import { startEmulator, type EmulatorOptions } from '../../../src/emulator/index.js';
+import type { EmulatorHandle, EmulatorOptions } from '../../../src/emulator/index.js';
 import { applyPlan, type ApplyOptions } from '../../../src/executor/apply-plan.js';
 import type { ApplyEvent } from '../../../src/executor/events.js';
 import { LockStore } from '../../../src/executor/lock-store.js';
 import type { ExecutorApi } from '../../../src/executor/ports.js';
+import { startTestEmulator, testClient } from '../../support/dialect.js';
 import { emptyLockfile, emptySummary, parseLockfileJson, type Action, type Lockfile, type Plan } from '../../../src/model/index.js';
 
 export const PROJECT = 'proj-demo';
@@ -18,7 +19,7 @@ export interface Harness {
   lockPath: string;
   pgpassPath: string;
   client: ApiClient;
-  emulator: Awaited<ReturnType<typeof startEmulator>>;
+  emulator: EmulatorHandle;
   events: ApplyEvent[];
   apply(plan: Plan, extra?: Partial<ApplyOptions> & { lock?: Lockfile; api?: ExecutorApi; pollMs?: number }): ReturnType<typeof applyPlan>;
   readLock(): Lockfile;
@@ -26,8 +27,8 @@ export interface Harness {
 }
 
 export async function startHarness(options: EmulatorOptions = {}): Promise<Harness> {
-  const emulator = await startEmulator({ timeScale: 0.01, ...options });
-  const client = new ApiClient({ baseUrl: emulator.url, token: 'demo-pat', retry: { baseDelayMs: 5, maxDelayMs: 50 } });
+  const emulator = await startTestEmulator({ timeScale: 0.01, ...options });
+  const client = testClient(emulator.url, { retry: { baseDelayMs: 5, maxDelayMs: 50 } });
   const dir = mkdtempSync(join(tmpdir(), 'dbform-engine-'));
   const lockPath = join(dir, 'dbform.lock.json');
   const pgpassPath = join(dir, 'pgpass');

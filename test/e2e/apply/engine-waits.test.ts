@@ -1,5 +1,6 @@
 // Waiting: batched polls, parallelism that counts waits, timeouts and interruption.
 import { afterEach, describe, expect, it } from 'vitest';
+import { StatusPoller } from '../../../src/api/waiters.js';
 import type { ApplyEvent } from '../../../src/executor/events.js';
 import { act, planOf, PROJECT, startHarness, type Harness } from './engine-harness.js';
 
@@ -65,6 +66,28 @@ describe('waiting for asynchronous operations', () => {
     expect(result.failed[0]?.message).toMatch(/^createService service\.slow failed: timed out after 300 ms waiting for service \w+ \(last status QUEUED\)/);
     // The ID is recorded even though the wait failed: the next apply must not create it again.
     expect(h.readLock().resources['service.slow']?.id).toMatch(/^[a-z0-9]{10}$/);
+  });
+
+  it('a status it does not know: keeps waiting, says once what it waits for, then fails naming the status', async () => {
+    h = await startHarness({ timeScale: 0 });
+    const [id] = await createServices(1);
+    // A real service may answer with a status no document lists: seen here through the API port.
+    const client = h.client;
+    const odd = {
+      listServices: async (p: string) => (await client.listServices(p)).map((s) => (s.service_id === id ? { ...s, status: 'MAINTENANCE' } : s)),
+      listVPCs: (p: string) => client.listVPCs(p),
+      listVPCPeerings: (p: string, v: string) => client.listVPCPeerings(p, v),
+      listReplicaSets: (p: string, s: string) => client.listReplicaSets(p, s),
+    };
+    const poller = new StatusPoller(odd, { projectId: PROJECT, pollMs: 10, stallNoticeMs: 150 });
+    const result = await h.apply(planOf([resize(id!, 0)]), { poller, timeoutMs: 600 });
+    poller.close();
+    expect(result.failed[0]?.message).toMatch(new RegExp(`^resizeService service\\.s0 failed: timed out after 600 ms waiting for service ${id} \\(last status MAINTENANCE, a status dbform does not know\\)$`));
+    const waiting = h.events.filter((e) => e.type === 'action-waiting');
+    expect(waiting).toEqual([
+      expect.objectContaining({ type: 'action-waiting', action: expect.objectContaining({ address: 'service.s0', op: 'resizeService' }), waitingFor: `service ${id} to be READY`, status: 'MAINTENANCE', knownStatus: false }),
+    ]);
+    expect((waiting[0] as { forMs: number }).forMs).toBeGreaterThanOrEqual(149);
   });
 
   it('on abort starts nothing new, abandons waits, keeps every created ID and marks the apply interrupted', async () => {

@@ -38,7 +38,8 @@ describe('applyPlan against the emulator', () => {
     expect(lock.resources['service.db']).toEqual({ id: services[0]!.service_id, protect: true });
     expect(services[0]!.status).toBe('READY');
     expect(services[0]!.vpc_endpoint?.vpc_id).toBe(lock.resources['vpc.main']!.id);
-    expect(services[0]!.read_replica_sets?.map((r) => [r.id, r.status])).toEqual([[lock.resources['replica_set.db.r']!.id, 'active']]);
+    const replicaSets = await h.client.listReplicaSets(PROJECT, services[0]!.service_id);
+    expect(replicaSets.map((r) => [r.id, r.status])).toEqual([[lock.resources['replica_set.db.r']!.id, 'active']]);
   });
 
   it('writes the initial password only to the pgpass file (mode 0600), never to the lockfile or events', async () => {

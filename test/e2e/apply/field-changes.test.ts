@@ -2,10 +2,11 @@
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { startEmulator } from '../../../src/emulator/index.js';
+import type { EmulatorHandle } from '../../../src/emulator/index.js';
+import { startTestEmulator } from '../../support/dialect.js';
 import { nextPlan, runCli, workspace, type Workspace } from './cli-harness.js';
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
+let emulator: EmulatorHandle;
 let ws: Workspace;
 const env = { DB_PW: 'field-test-pw-1' };
 
@@ -32,7 +33,7 @@ const db = config.services.db;
 const rs = db.replica_sets.r;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ timeScale: 0.01 });
+  emulator = await startTestEmulator({ timeScale: 0.01 });
   ws = workspace(stringify(config), emulator.url, env);
   const first = await runCli(ws, ['apply', '--auto-approve']);
   expect(first.stderr).toBe('');

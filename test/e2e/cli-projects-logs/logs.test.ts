@@ -3,8 +3,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../../src/api/client.js';
-import { startEmulator, type EmulatorHandle } from '../../../src/emulator/index.js';
+import type { EmulatorHandle } from '../../../src/emulator/index.js';
+import { AUTH_ENV, startTestEmulator, testClient } from '../../support/dialect.js';
 import { runCli } from '../../support/cli.js';
 
 const LOGS = 'GET /projects/{project_id}/services/{service_id}/logs';
@@ -13,11 +13,11 @@ let serviceId: string;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  em = await startEmulator({ host: '127.0.0.1', port: 0, timeScale: 0 });
-  const api = new ApiClient({ baseUrl: em.url, token: 'demo-pat' });
+  em = await startTestEmulator({ host: '127.0.0.1', port: 0, timeScale: 0 });
+  const api = testClient(em.url);
   serviceId = (await api.createService('proj-demo', { name: 'logged' })).service_id;
   await api.close();
-  env = { DBFORM_API_URL: em.url, DBFORM_API_KEY: 'demo-pat' };
+  env = { DBFORM_API_URL: em.url, ...AUTH_ENV };
 });
 afterAll(async () => em.close());
 beforeEach(() => em.resetStats());
@@ -64,7 +64,7 @@ describe('dbform logs', () => {
       JSON.stringify({ version: 1, project_id: 'proj-demo', resources: { 'service.db': { id: serviceId } } }),
     );
     // The OAuth token sees two projects: the lockfile's project decides.
-    const r = await runCli(['logs', 'service.db', '-f', join(dir, 'dbform.yaml'), '--limit', '3'], { env: { ...env, DBFORM_API_KEY: 'demo-oauth' } });
+    const r = await runCli(['logs', 'service.db', '-f', join(dir, 'dbform.yaml'), '--limit', '3'], { env: { DBFORM_API_URL: em.url, DBFORM_API_KEY: 'demo-oauth' } });
     expect(r.stderr).toBe('');
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(3);
     const missing = await runCli(['logs', 'service.other', '--lockfile', join(dir, 'dbform.lock.json')], { env });
@@ -73,7 +73,8 @@ describe('dbform logs', () => {
   });
 
   it('a bare ID with a token of several projects asks for --project', async () => {
-    const oauth = { ...env, DBFORM_API_KEY: 'demo-oauth' };
+    // The OAuth user token alone (both dialects take Bearer): it sees two projects.
+    const oauth = { DBFORM_API_URL: em.url, DBFORM_API_KEY: 'demo-oauth' };
     const r = await runCli(['logs', serviceId], { env: oauth });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('error: the API token sees 2 projects (proj-demo, proj-other); choose one with --project ID\n');

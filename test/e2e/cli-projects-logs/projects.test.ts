@@ -59,7 +59,7 @@ describe('API settings', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      'error: dbform needs the API URL (set DBFORM_API_URL or pass --api-url URL) and the API token (set DBFORM_API_KEY or pass --api-key-file PATH); or add --emulator to use the local emulator\n',
+      'error: dbform needs the API URL (set DBFORM_API_URL or pass --api-url URL) and credentials (set DBFORM_API_KEY, or DBFORM_ACCESS_KEY and DBFORM_SECRET_KEY, or pass --api-key-file PATH); or add --emulator to use the local emulator\n',
     );
   });
 
@@ -70,13 +70,13 @@ describe('API settings', () => {
     writeFileSync(empty, '\n');
     const r = await runCli(['projects', '--api-key-file', empty], { env: { DBFORM_API_URL: em.url } });
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`error: the API key file ${empty} is empty; put the API token in it\n`);
+    expect(r.stderr).toBe(`error: the API key file ${empty} is empty; put the API token or public_key:secret_key in it\n`);
   });
 
   it('refuses plain http to a remote host unless --allow-insecure-http', async () => {
     const r = await runCli(['projects'], { env: { DBFORM_API_URL: 'http://api.example.com/public/api/v1', DBFORM_API_KEY: 'demo-pat' } });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^error: refusing to send the API token over plain http to api\.example\.com; use https, or --allow-insecure-http/);
+    expect(r.stderr).toMatch(/^error: refusing to send the API credentials over plain http to api\.example\.com; use https, or --allow-insecure-http/);
   });
 
   it('a rejected token is one readable line, without the token and without a stack', async () => {

@@ -9,7 +9,7 @@ import { ApiClient, fetchLiveState } from '../../../src/api/index.js';
 import { StatusPoller } from '../../../src/api/waiters.js';
 import { planExitCode } from '../../../src/cli/plan-pipeline.js';
 import { loadConfig } from '../../../src/config/index.js';
-import { startEmulator } from '../../../src/emulator/index.js';
+import { startTestEmulator, testClient } from '../../support/dialect.js';
 import { applyPlan } from '../../../src/executor/apply-plan.js';
 import { LockStore } from '../../../src/executor/lock-store.js';
 import { readLockfile } from '../../../src/lockfile/index.js';
@@ -29,8 +29,8 @@ export class ConvergenceError extends Error {}
 
 export async function runSeed(seed: number, options: SeedOptions): Promise<{ actions: number; history: string[] }> {
   const rng = new Rng(seed);
-  const emulator = await startEmulator({ timeScale: 0 });
-  const client = new ApiClient({ baseUrl: emulator.url, token: 'demo-pat', retry: { baseDelayMs: 1, maxDelayMs: 5 } });
+  const emulator = await startTestEmulator({ timeScale: 0 });
+  const client = testClient(emulator.url, { retry: { baseDelayMs: 1, maxDelayMs: 5 } });
   const dir = mkdtempSync(join(scratchRoot(), 'dbform-convergence-'));
   const paths = { config: join(dir, 'dbform.yaml'), lock: join(dir, 'dbform.lock.json'), pgpass: join(dir, 'pgpass') };
   const memory: DriftMemory = { lookAlikes: new Map(), lookAlikeNames: new Set(), log: [] };

@@ -43,6 +43,17 @@ describe('dbform emulator (CLI)', () => {
     }
   });
 
+  it('--dialect tiger answers as the real service: the key pair over HTTP Basic, TIMESCALEDB', async () => {
+    const { child, line, exited } = await startCli(['--port', '0', '--time-scale', '0', '--dialect', 'tiger']);
+    const url = line.replace('emulator listening on ', '');
+    const headers = { authorization: `Basic ${Buffer.from('demo-access:demo-secret').toString('base64')}`, 'content-type': 'application/json' };
+    const created = await fetch(`${url}/projects/proj-demo/services`, { method: 'POST', headers, body: JSON.stringify({ name: 'ts', addons: ['time-series'] }) });
+    expect(created.status).toBe(202);
+    expect((await created.json()).service_type).toBe('TIMESCALEDB');
+    child.kill('SIGTERM');
+    expect((await exited).code).toBe(0);
+  });
+
   it('uses --state and --seed files', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dbform-cli-emu-'));
     const seed = join(dir, 'seed.yaml');
@@ -75,6 +86,7 @@ describe('dbform emulator (CLI)', () => {
       [['--port', '70000'], /--port must be an integer from 0 to 65535/],
       [['--fault-seed', '1.5'], /--fault-seed must be an integer/],
       [['--seed', '/no/such/seed.yaml', '--port', '0'], /cannot read seed file \/no\/such\/seed\.yaml/],
+      [['--dialect', 'aws'], /option '--dialect <dialect>' argument 'aws' is invalid\. Allowed choices are seed, tiger\./],
     ];
     for (const [args, message] of cases) {
       const r = runCli(args);

@@ -145,6 +145,10 @@ describe('service logs', () => {
       [[['node', 'primary']], 'node'],
       [[['node', '-1']], 'node'],
       [[['severities', 'LOUD']], 'severities'],
+      // A blank search term would match everything; the OpenAPI asks for a non-space character.
+      [[['search', '']], 'search'],
+      [[['search', '   ']], 'search'],
+      [[['search', 'checkpoint'], ['search', '']], 'search'],
       [[['since', 'yesterday']], 'since'],
       [[['since', '2026-02-30T25:00:00Z']], 'since'],
       [[['since', '2026-02-30T00:00:00Z']], 'since'],

@@ -178,4 +178,15 @@ describe('service actions and their 409 rules (time scale 0)', () => {
     expect(expectError(await api('POST', svcPath(id, 'attachToVPC'), {}), 400, 'VALIDATION_ERROR').message).toContain('"vpc_id"');
     expect(expectError(await api('POST', svcPath(id, 'detachFromVPC'), { vpc_id: 5 }), 400, 'VALIDATION_ERROR').message).toContain('"vpc_id"');
   });
+
+  it('a vpc_id that is not a digit string is a 400 naming the field, in attach and detach (never a 404)', async () => {
+    const id = await newService();
+    for (const op of ['attachToVPC', 'detachFromVPC']) {
+      for (const vpcId of ['vpc-0a1b2c3d', 'main', '12 34', '-1', '1e3']) {
+        const err = expectError(await api('POST', svcPath(id, op), { vpc_id: vpcId }), 400, 'VALIDATION_ERROR');
+        expect(err.message, `${op} ${vpcId}`).toContain('"vpc_id"');
+        expect(err.details).toBe('vpc_id');
+      }
+    }
+  });
 });

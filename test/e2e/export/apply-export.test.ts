@@ -4,8 +4,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../../src/api/client.js';
-import { startEmulator, type EmulatorHandle } from '../../../src/emulator/index.js';
+import type { ApiClient } from '../../../src/api/client.js';
+import type { EmulatorHandle } from '../../../src/emulator/index.js';
+import { AUTH_ENV, startTestEmulator, testClient } from '../../support/dialect.js';
 import { runCli } from '../../support/cli.js';
 import { buildWorld } from './world.js';
 
@@ -14,9 +15,9 @@ let client: ApiClient;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  em = await startEmulator({ host: '127.0.0.1', port: 0, timeScale: 0 });
-  client = new ApiClient({ baseUrl: em.url, token: 'demo-pat' });
-  env = { DBFORM_API_URL: em.url, DBFORM_API_KEY: 'demo-pat', DBFORM_POLL_MS: '10' };
+  em = await startTestEmulator({ host: '127.0.0.1', port: 0, timeScale: 0 });
+  client = testClient(em.url);
+  env = { DBFORM_API_URL: em.url, ...AUTH_ENV, DBFORM_POLL_MS: '10' };
   await buildWorld(client, [
     { name: 'Orders DB', size: [500, 2], pooler: false, env: 'DEV', replicaSets: [{ name: 'reads', size: [500, 2], nodes: 1 }] },
     { name: 'sleepy', size: 'shared', paused: true, pooler: true },

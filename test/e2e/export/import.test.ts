@@ -4,8 +4,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../../src/api/client.js';
-import { startEmulator, type EmulatorHandle } from '../../../src/emulator/index.js';
+import type { ApiClient } from '../../../src/api/client.js';
+import type { EmulatorHandle } from '../../../src/emulator/index.js';
+import { AUTH_ENV, startTestEmulator, testClient } from '../../support/dialect.js';
 import { runCli } from '../../support/cli.js';
 import { P } from './world.js';
 
@@ -35,9 +36,9 @@ services:
 `;
 
 beforeAll(async () => {
-  em = await startEmulator({ host: '127.0.0.1', port: 0, timeScale: 0 });
-  client = new ApiClient({ baseUrl: em.url, token: 'demo-pat' });
-  env = { DBFORM_API_URL: em.url, DBFORM_API_KEY: 'demo-pat' };
+  em = await startTestEmulator({ host: '127.0.0.1', port: 0, timeScale: 0 });
+  client = testClient(em.url);
+  env = { DBFORM_API_URL: em.url, ...AUTH_ENV };
   const main = await client.createVPC(P, { name: 'main', cidr: '10.0.0.0/16', region_code: 'us-east-1' });
   const other = await client.createVPC(P, { name: 'other', cidr: '10.1.0.0/16', region_code: 'us-east-1' });
   ids.main = main.id;

@@ -141,7 +141,8 @@ async function configureOne(client: ApiClient, id: string, spec: ServiceSpec, wo
     if (rs.pooler) await client.enableReplicaPooler(P, id, r.id);
     if (rs.env) await client.setReplicaEnvironment(P, id, r.id, { environment: rs.env });
   }
-  await settle(client, id, (s) => (s.read_replica_sets ?? []).every((r) => r.status === 'active'));
+  // Read on their own: the real API's list does not embed them (SPEC section 12).
+  for (let i = 0; i < 200 && (await client.listReplicaSets(P, id)).some((r) => r.status !== 'active'); i++) await new Promise((r) => setTimeout(r, 5));
   if (spec.paused) {
     await client.stopService(P, id);
     await settle(client, id, (s) => s.status === 'PAUSED');

@@ -3,10 +3,11 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../../src/api/client.js';
-import { startEmulator, type EmulatorHandle } from '../../../src/emulator/index.js';
+import type { ApiClient } from '../../../src/api/client.js';
+import type { EmulatorHandle } from '../../../src/emulator/index.js';
 import { fromPlanJson } from '../../../src/planner/index.js';
 import { runCli } from '../../support/cli.js';
+import { AUTH_ENV, DIALECT_FACTS, EMULATOR_ENV, planReads, startTestEmulator, testClient } from '../../support/dialect.js';
 import { project } from './helpers.js';
 
 const P = 'proj-demo';
@@ -17,9 +18,9 @@ const schema = JSON.parse(readFileSync(join(import.meta.dirname, '../../../schem
 const validate = new Ajv2020.default({ strict: true }).compile(schema);
 
 beforeAll(async () => {
-  em = await startEmulator({ host: '127.0.0.1', port: 0, timeScale: 0 });
-  client = new ApiClient({ baseUrl: em.url, token: 'demo-pat' });
-  env = { DBFORM_API_URL: em.url, DBFORM_API_KEY: 'demo-pat' };
+  em = await startTestEmulator({ host: '127.0.0.1', port: 0, timeScale: 0 });
+  client = testClient(em.url);
+  env = { DBFORM_API_URL: em.url, ...AUTH_ENV };
 });
 afterAll(async () => {
   await client.close();
@@ -100,6 +101,28 @@ describe('dbform plan', () => {
     expect(stats.requests['GET /projects/{project_id}/vpcs/{vpc_id}/peerings']).toBe(3);
     expect(Object.keys(stats.requests).every((k) => k.startsWith('GET '))).toBe(true);
     expect(r.stdout).toContain('4 unmanaged');
+  });
+
+  it('reads the replica sets of the services it manages, and only theirs, where the list does not embed them', async () => {
+    const managed = await client.createService(P, { name: 'metrics', cpu_millis: '2000', memory_gbs: '8' });
+    const other = await client.createService(P, { name: 'other', cpu_millis: '500', memory_gbs: '2' });
+    await client.getService(P, managed.service_id); // time scale 0: READY at the next read
+    await client.createReplicaSet(P, managed.service_id, { name: 'reporting', cpu_millis: 1000, memory_gbs: 4, nodes: 2 });
+    await client.createReplicaSet(P, other.service_id, { name: 'theirs', cpu_millis: 500, memory_gbs: 2, nodes: 1 });
+    em.resetStats();
+    const yaml = 'version: 1\nproject_id: proj-demo\nservices:\n  metrics:\n    cpu_millis: 2000\n    memory_gbs: 8\n    replica_sets:\n      reporting: { cpu_millis: 1000, memory_gbs: 4, nodes: 2 }\n';
+    const dir = project(yaml, { 'service.metrics': { id: managed.service_id } });
+    const r = await runCli(['plan', '--json', '--debug'], { env, cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    const json = JSON.parse(r.stdout);
+    // Found by name under its bound service: adopted, never planned as a create.
+    expect(json.actions).toEqual([]);
+    expect(json.bindings.map((b: { kind: string; address: string }) => `${b.kind} ${b.address}`)).toEqual(['adopt replica_set.metrics.reporting']);
+    const stats = em.stats();
+    expect(stats.total).toBe(planReads(0, 1));
+    expect(stats.requests['GET /projects/{project_id}/services/{service_id}/replicaSets'] ?? 0).toBe(DIALECT_FACTS.embedsReplicaSets ? 0 : 1);
+    const notes = r.stderr.split('\n').filter((l) => l.includes('does not embed read_replica_sets'));
+    expect(notes).toHaveLength(DIALECT_FACTS.embedsReplicaSets ? 0 : 1);
   });
 
   it('--detailed-exitcode: 2 with changes, 0 without; the text says No changes.', async () => {
@@ -219,11 +242,11 @@ describe('dbform plan', () => {
   });
 
   it('against an API that cannot be reached: one message and a prompt exit, not the retries of every sibling read', async () => {
-    const dead = await startEmulator({ host: '127.0.0.1', port: 0 });
+    const dead = await startTestEmulator({ host: '127.0.0.1', port: 0 });
     await dead.close();
     const dir = project(FRESH);
     const started = Date.now();
-    const r = await runCli(['plan'], { env: { DBFORM_API_URL: dead.url, DBFORM_API_KEY: 'demo-pat', METRICS_DB_PASSWORD: 'x' }, cwd: dir });
+    const r = await runCli(['plan'], { env: { DBFORM_API_URL: dead.url, ...AUTH_ENV, METRICS_DB_PASSWORD: 'x' }, cwd: dir });
     const ms = Date.now() - started;
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
@@ -234,7 +257,7 @@ describe('dbform plan', () => {
 
   it('--emulator plans against the in-process emulator', async () => {
     const dir = project(FRESH);
-    const r = await runCli(['plan', '--emulator', '--detailed-exitcode'], { cwd: dir, env: { METRICS_DB_PASSWORD: 'set-for-apply' } });
+    const r = await runCli(['plan', '--emulator', '--detailed-exitcode'], { cwd: dir, env: { METRICS_DB_PASSWORD: 'set-for-apply', ...EMULATOR_ENV } });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(2);
     expect(r.stdout).toContain('Plan: 6 to create, 0 to update, 0 to replace, 0 to delete, 0 to adopt, 0 to move.');

@@ -79,11 +79,21 @@ describe('mapService', () => {
     expect(live.environment).toBe('DEV');
   });
 
-  it('reports the pooler as on exactly when connection_pooler is present, in any status', () => {
+  it('reports the pooler as on exactly when connection_pooler has an endpoint host, in any status (SPEC section 12)', () => {
     expect(mapService(serviceDto()).pooler).toBe(false);
     expect(mapService(serviceDto({ status: 'PAUSED' })).pooler).toBe(false);
     expect(mapService(serviceDto({ status: 'PAUSED', connection_pooler: { endpoint: { host: 'h', port: 6432 } } })).pooler).toBe(true);
-    expect(mapService(serviceDto({ status: 'RESUMING', connection_pooler: {} })).pooler).toBe(true);
+    expect(mapService(serviceDto({ status: 'RESUMING', connection_pooler: { endpoint: { host: 'h' } } })).pooler).toBe(true);
+    // The real service's disabled pooler: an object without an endpoint, or an endpoint without a host.
+    expect(mapService(serviceDto({ status: 'RESUMING', connection_pooler: {} })).pooler).toBe(false);
+    expect(mapService(serviceDto({ connection_pooler: { endpoint: {} } })).pooler).toBe(false);
+    expect(mapService(serviceDto({ connection_pooler: { endpoint: { host: '', port: 6432 } } })).pooler).toBe(false);
+    expect(mapReplicaSet({ id: 'r', name: 'r', cpu_millis: 500, memory_gbs: 2, nodes: 1, status: 'active', connection_pooler: {} }, 's').pooler).toBe(false);
+  });
+
+  it('reads TIMESCALEDB as it is (the planner and export read it as the time-series type), and a VPC status', () => {
+    expect(mapService(serviceDto({ service_type: 'TIMESCALEDB' })).serviceType).toBe('TIMESCALEDB');
+    expect(mapVpc({ id: '1', name: 'n', cidr: '10.0.0.0/16', region_code: 'az-eastus2', status: 'CREATING' })).toEqual({ id: '1', name: 'n', cidr: '10.0.0.0/16', regionCode: 'az-eastus2', status: 'CREATING' });
   });
 
   it('prefers vpc_endpoint, then vpcEndpoint', () => {

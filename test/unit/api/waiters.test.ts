@@ -1,13 +1,17 @@
 // The poller's scheduling, driven by an in-memory list source (no HTTP involved: the HTTP side is
 // covered against the emulator in test/e2e/api).
 import { describe, expect, it } from 'vitest';
-import type { PeeringDto, ServiceDto } from '../../../src/api/dto.js';
+import type { PeeringDto, ReadReplicaSetDto, ServiceDto, VpcDto } from '../../../src/api/dto.js';
 import { ApiError, WaitFailedError, WaitTimeoutError } from '../../../src/api/errors.js';
 import { pollMsFromEnv, StatusPoller } from '../../../src/api/waiters.js';
 
 class FakeWorld {
   services = new Map<string, ServiceDto>();
   peerings = new Map<string, PeeringDto>();
+  vpcs = new Map<string, VpcDto>();
+  /** false: the services list leaves read_replica_sets out, as the real API may (SPEC section 12). */
+  embeds = true;
+  notes: string[] = [];
   calls: Array<{ what: string; at: number }> = [];
   /** Resolves a pending list request when set; lets a test hold a tick in flight. */
   gate: Promise<void> | undefined;
@@ -21,7 +25,11 @@ class FakeWorld {
     return {
       listServices: async () => {
         this.calls.push({ what: 'services', at: Date.now() });
-        const snapshot = [...this.services.values()].map((s) => structuredClone(s));
+        const snapshot = [...this.services.values()].map((s) => {
+          const copy = structuredClone(s);
+          if (!this.embeds) delete copy.read_replica_sets;
+          return copy;
+        });
         if (this.gate) await this.gate;
         if (this.failNext) {
           const err = this.failNext;
@@ -33,6 +41,19 @@ class FakeWorld {
       listVPCPeerings: async (_p: string, vpcId: string) => {
         this.calls.push({ what: `peerings:${vpcId}`, at: Date.now() });
         return [...this.peerings.values()];
+      },
+      listReplicaSets: async (_p: string, serviceId: string): Promise<ReadReplicaSetDto[]> => {
+        this.calls.push({ what: `replicaSets:${serviceId}`, at: Date.now() });
+        const svc = this.services.get(serviceId);
+        if (!svc) throw new ApiError('gone', { status: 404, code: 'NOT_FOUND', apiMessage: 'x', method: 'GET', path: '/x' });
+        return structuredClone(svc.read_replica_sets ?? []);
+      },
+      listVPCs: async () => {
+        this.calls.push({ what: 'vpcs', at: Date.now() });
+        return [...this.vpcs.values()].map((v) => structuredClone(v));
+      },
+      noteOnce: (line: string) => {
+        if (!this.notes.includes(line)) this.notes.push(line);
       },
     };
   }
@@ -219,6 +240,72 @@ describe('StatusPoller', () => {
     world.setService('s', 'UPGRADING');
     world.failNext = new ApiError('token rejected', { status: 401, code: 'UNAUTHORIZED', apiMessage: 'x', method: 'GET', path: '/x' });
     await expect(poller.waitForServiceStatus('s', 'READY')).rejects.toThrow('token rejected');
+  });
+
+  it('where the list does not embed replica sets, reads them for the services waited on, and only those', async () => {
+    const world = new FakeWorld();
+    world.embeds = false;
+    const rs = (status: string) => [{ id: 'r1', name: 'r', cpu_millis: 500, memory_gbs: 2, nodes: 1, status }];
+    world.setService('a', 'READY', rs('creating'));
+    world.setService('b', 'READY', rs('creating'));
+    world.setService('c', 'UPGRADING');
+    const poller = new StatusPoller(world.client(), { projectId: 'p', pollMs: 5 });
+    const waitRs = poller.waitForReplicaSet('a', 'r1', (r) => r?.status === 'active');
+    const waitSvc = poller.waitForServiceStatus('c', 'READY');
+    await new Promise((r) => setTimeout(r, 30));
+    world.setService('a', 'READY', rs('active'));
+    world.setService('c', 'READY');
+    await expect(waitRs).resolves.toMatchObject({ id: 'r1', status: 'active' });
+    await waitSvc;
+    expect(count(world, 'replicaSets:a')).toBeGreaterThanOrEqual(1);
+    // One replica set list per tick while the wait lasts: as many as services lists until then.
+    expect(count(world, 'replicaSets:a')).toBe(world.calls.filter((c) => c.what === 'services' && c.at <= world.calls.filter((x) => x.what === 'replicaSets:a').at(-1)!.at).length);
+    expect(count(world, 'replicaSets:b') + count(world, 'replicaSets:c')).toBe(0);
+    expect(world.notes).toEqual(['the services list does not embed read_replica_sets; reading GET .../replicaSets for each managed service instead (one request each)']);
+    // Once nothing waits on a replica set, a tick reads the services list alone.
+    const before = count(world, 'replicaSets:a');
+    world.setService('c', 'UPGRADING');
+    const later = poller.waitForServiceStatus('c', 'READY');
+    await new Promise((r) => setTimeout(r, 20));
+    world.setService('c', 'READY');
+    await later;
+    expect(count(world, 'replicaSets:a')).toBe(before);
+  });
+
+  it('tells once when a status stays unchanged, names a status it does not know at the timeout, and waits out a VPC still CREATING', async () => {
+    const world = new FakeWorld();
+    world.setService('s', 'MAINTENANCE');
+    const poller = new StatusPoller(world.client(), { projectId: 'p', pollMs: 5, stallNoticeMs: 40 });
+    const stalls: Array<[string | undefined, boolean]> = [];
+    const err = await poller
+      .waitForServiceStatus('s', 'READY', { timeoutMs: 200, onStall: (status, forMs, known) => {
+        expect(forMs).toBeGreaterThanOrEqual(39);
+        stalls.push([status, known]);
+      } })
+      .catch((e: unknown) => e);
+    expect(stalls).toEqual([['MAINTENANCE', false]]);
+    expect(err).toBeInstanceOf(WaitTimeoutError);
+    expect((err as Error).message).toBe('timed out after 200 ms waiting for service s (last status MAINTENANCE, a status dbform does not know)');
+    world.setService('s', 'UPGRADING');
+    const known = await poller.waitForServiceStatus('s', 'READY', { timeoutMs: 60 }).catch((e: unknown) => e);
+    expect((known as Error).message).toBe('timed out after 60 ms waiting for service s (last status UPGRADING)');
+
+    world.vpcs.set('1', { id: '1', name: 'v', cidr: '10.0.0.0/16', region_code: 'az-eastus2', status: 'CREATING' });
+    const seen: string[] = [];
+    const vpcWait = poller.waitForVpc('1', (v) => v?.status === 'CREATED', { onStatus: (status) => seen.push(status) });
+    await new Promise((r) => setTimeout(r, 30));
+    world.vpcs.set('1', { ...world.vpcs.get('1')!, status: 'CREATED' });
+    await expect(vpcWait).resolves.toMatchObject({ id: '1', status: 'CREATED' });
+    expect(seen).toEqual(['CREATING', 'CREATED']);
+    world.vpcs.clear();
+    await expect(poller.waitForVpc('1', () => false)).rejects.toThrow('VPC 1 is gone (deleted while waiting for it)');
+  });
+
+  it('ends a peering wait on any spelling of a failed status, with the error message', async () => {
+    const world = new FakeWorld();
+    world.peerings.set('x', { id: 'x', peer_account_id: 'a', peer_region_code: 'us-east-1', peer_vpc_id: 'v', status: 'INVALID', error_message: 'peer account not found' });
+    const poller = new StatusPoller(world.client(), { projectId: 'p', pollMs: 5 });
+    await expect(poller.waitForPeering('1', 'x', (p) => p?.status === 'ACTIVE')).rejects.toThrow('peering x of VPC 1 failed: peer account not found');
   });
 
   it('reads DBFORM_POLL_MS and rejects nonsense', () => {

@@ -285,3 +285,27 @@ describe('loadConfig (files on disk)', () => {
     expect(result.ok ? [] : result.errors.map((e) => e.message)).toEqual(['an empty file name was given (-f ""); pass the config with -f PATH']);
   });
 });
+
+describe('loadConfigText: values of the real service (SPEC section 12)', () => {
+  it('accepts the sizes 48000/192 and 64000/256, for services and replica sets', () => {
+    const [db] = load(`${HEAD}services:\n  db:\n    cpu_millis: 48000\n    memory_gbs: 192\n    replica_sets:\n      r: { cpu_millis: 64000, memory_gbs: 256, nodes: 1 }\n`).services;
+    expect(db!.size).toEqual({ cpuMillis: 48000, memoryGbs: 192 });
+    expect(db!.replicaSets[0]).toMatchObject({ cpuMillis: 64000, memoryGbs: 256 });
+    expect(errorsOf(`${HEAD}services:\n  db: { cpu_millis: 48000, memory_gbs: 256 }\n`)).toEqual([
+      'dbform.yaml:4:40: services.db.memory_gbs: 256 does not go with cpu_millis 48000; allowed cpu_millis/memory_gbs pairs are 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128, 48000/192, 64000/256, shared/shared; cpu_millis 48000 goes with memory_gbs 192',
+    ]);
+  });
+
+  it('takes any region code of the open pattern: the API decides which exist', () => {
+    const d = load(
+      `${HEAD}vpcs:\n  az:\n    cidr: 10.0.0.0/16\n    region_code: az-eastus2\n    peerings:\n      - { peer_account_id: "1", peer_region_code: gcp-europe-west4, peer_vpc_id: v }\nservices:\n  db: { region_code: az-eastus2, vpc: az }\n`,
+    );
+    expect(d.vpcs[0]).toMatchObject({ regionCode: 'az-eastus2', peerings: [{ peerRegionCode: 'gcp-europe-west4' }] });
+    expect(d.services[0]).toMatchObject({ regionCode: 'az-eastus2' });
+    for (const bad of ['useast1', 'US-East-1', 'us_east_1', 'u-east-1', 'us-', 'us--east']) {
+      expect(errorsOf(`${HEAD}services:\n  db: { region_code: "${bad}" }\n`), bad).toEqual([
+        `dbform.yaml:4:22: services.db.region_code: "${bad}" is not a region code; region codes look like us-east-1, eu-central-1 or az-eastus2`,
+      ]);
+    }
+  });
+});

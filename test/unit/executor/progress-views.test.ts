@@ -56,6 +56,20 @@ describe('plain view', () => {
       '',
     ]);
   });
+
+  it('a wait with no progress says in one line what it waits for, naming a status dbform does not know', () => {
+    const { out, text } = capture();
+    const view = createPlainView({ out, paint: createPaint(false) });
+    view.emit({ type: 'action-waiting', at: T0 + 60_000, action: db, waitingFor: 'service kd9w2xp4mz to be READY', status: 'MAINTENANCE', forMs: 60_000, knownStatus: false });
+    view.emit({ type: 'action-waiting', at: T0 + 61_000, action: db, waitingFor: 'VPC 1234567890 to be created', status: 'CREATING', forMs: 60_000, knownStatus: true });
+    view.emit({ type: 'action-waiting', at: T0 + 62_000, action: db, waitingFor: 'service kd9w2xp4mz to be READY', forMs: 61_000, knownStatus: true });
+    expect(text().split('\n')).toEqual([
+      '2026-11-22T10:01:00Z service.db createService still waiting for service kd9w2xp4mz to be READY: status MAINTENANCE (a status dbform does not know) for 1m00s; waiting up to --timeout',
+      '2026-11-22T10:01:01Z service.db createService still waiting for VPC 1234567890 to be created: status CREATING for 1m00s; waiting up to --timeout',
+      '2026-11-22T10:01:02Z service.db createService still waiting for service kd9w2xp4mz to be READY: no status seen yet for 1m01s; waiting up to --timeout',
+      '',
+    ]);
+  });
 });
 
 describe('summary', () => {

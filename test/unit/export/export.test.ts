@@ -59,6 +59,7 @@ describe('export of services', () => {
   it('maps service types to addons, and leaves unknown types, sizes, environments, HA and regions unmanaged', () => {
     const services = [
       liveService('ts', { serviceType: 'TIMESERIESDB' }),
+      liveService('tsreal', { serviceType: 'TIMESCALEDB', regionCode: 'az-eastus2', size: { cpuMillis: 64000, memoryGbs: 256 } }),
       liveService('vector', { serviceType: 'VECTOR' }),
       liveService('with-ai', { serviceType: 'POSTGRES', addons: ['ai'] }),
       liveService('ts-ai', { serviceType: 'TIMESERIESDB', addons: ['ai', 'time-series'] }),
@@ -78,6 +79,8 @@ describe('export of services', () => {
     expect(r.yaml).toMatch(/ {2}with-ai:\n {4}addons: \[ai\]\n/);
     expect(r.yaml).toMatch(/ {2}ts-ai:\n {4}addons: \[ai, time-series\]\n/);
     expect(r.yaml).toMatch(/ {2}plain:\n {4}addons: \[\]\n/);
+    // The real service's spelling and values (SPEC section 12) are written, not left unmanaged.
+    expect(r.yaml).toMatch(/ {2}tsreal:\n {4}addons: \[time-series\]\n {4}region_code: az-eastus2\n {4}cpu_millis: 64000\n {4}memory_gbs: 256\n/);
     expect(r.yaml).toContain('  graph:\n    # service_type "GRAPHDB" has no addons spelling: addons left unmanaged\n    region_code: us-east-1\n');
     expect(r.yaml).toContain('    # the API reports no size: cpu_millis and memory_gbs left unmanaged\n');
     expect(r.yaml).toContain('    # size 3000/12 is not an allowed size: left unmanaged\n');
@@ -144,6 +147,18 @@ describe('export of VPCs and peerings', () => {
     expect(r.yaml).toContain('      # status failed: peer_account_id must be\\u000A12 digits; a plan replaces this peering (delete + create)\n      - peer_account_id: "12"\n');
     expect(ops(r.plan)).toEqual(['peering.net.vpc-b deleteVPCPeering', 'peering.net.vpc-b createVPCPeering']);
     expect(r.skipped).toEqual([`peering ${vpc.peerings[3]!.id} of VPC "net" (${vpc.id}) to "vpc-d": its peer region "nowhere" is not a region code`]);
+  });
+
+  it('reads the real service\'s peering statuses by meaning: INVALID is failed, APPROVED is not', () => {
+    const vpc = liveVpc('net', '10.0.0.0/16');
+    vpc.peerings = [
+      livePeering(vpc.id, 'vpc-a', { status: 'APPROVED' }),
+      livePeering(vpc.id, 'vpc-b', { status: 'INVALID', errorMessage: 'peer account not found' }),
+    ];
+    const r = roundTrip(liveState([], [vpc]));
+    expect(r.yaml).toContain('      # status INVALID: peer account not found; a plan replaces this peering (delete + create)\n      - peer_account_id:');
+    expect(r.yaml).not.toContain('status APPROVED');
+    expect(ops(r.plan)).toEqual(['peering.net.vpc-b deleteVPCPeering', 'peering.net.vpc-b createVPCPeering']);
   });
 });
 

@@ -208,6 +208,25 @@ describe('failed live resources are replaced', () => {
     expect(p.actions[0]!.reason).toBe('failed');
   });
 
+  it.each(['INVALID', 'TIMEOUT', 'DISABLED', 'FAILED', 'ERROR', 'Failed', 'error'])('a peering of the real service in %s is failed too', (status) => {
+    const p = plan(
+      desiredState({ vpcs: [desiredVpc('main', { peerings: [desiredPeering('main', 'pv')] })] }),
+      liveState({ vpcs: [liveVpc('main', { peerings: [livePeering('vpc-main', 'pv', { status })] })] }),
+      LOCK,
+    );
+    expect(ops(p)).toEqual(['peering.main.pv deleteVPCPeering', 'peering.main.pv createVPCPeering']);
+    expect(p.actions[0]!.reason).toBe('failed');
+  });
+
+  it.each(['PENDING', 'APPROVED', 'ACTIVE', 'active'])('a peering of the real service in %s is left alone', (status) => {
+    const p = plan(
+      desiredState({ vpcs: [desiredVpc('main', { peerings: [desiredPeering('main', 'pv')] })] }),
+      liveState({ vpcs: [liveVpc('main', { peerings: [livePeering('vpc-main', 'pv', { status })] })] }),
+      LOCK,
+    );
+    expect(ops(p)).toEqual([]);
+  });
+
   it('a pending peering is left alone', () => {
     const p = plan(
       desiredState({ vpcs: [desiredVpc('main', { peerings: [desiredPeering('main', 'pv')] })] }),

@@ -19,6 +19,8 @@ describe('values that must not diff', () => {
     ['ai is not readable', { addons: ['ai'] }, {}],
     ['ai and time-series vs TIMESERIESDB', { addons: ['ai', 'time-series'] }, { serviceType: 'TIMESERIESDB' }],
     ['ai vs legacy VECTOR', { addons: ['ai'] }, { serviceType: 'VECTOR' }],
+    ['time-series vs TIMESCALEDB (the real spelling)', { addons: ['time-series'] }, { serviceType: 'TIMESCALEDB' }],
+    ['ai and time-series vs TIMESCALEDB', { addons: ['ai', 'time-series'] }, { serviceType: 'TIMESCALEDB' }],
     ['region not given is unmanaged', {}, { regionCode: 'eu-central-1' }],
     ['unset fields are unmanaged', {}, { size: { cpuMillis: 4000, memoryGbs: 16 }, environment: 'PROD', ha: { replicas: 2, syncReplicas: 1 }, pooler: true, vpcId: '9999999999', status: 'PAUSED' }],
     ['vpc key resolves through the matched VPC ID', { vpc: { key: 'main' } }, { vpcId: 'vpc-main' }],

@@ -5,11 +5,25 @@ import type { Action, Address, LiveService, LiveState, Lockfile, Plan } from '..
 
 export class SimulationError extends Error {}
 
+/** How the live state spells what the simulated API reports (SPEC section 12): cloud-api.md or the real service. */
+export interface Spelling {
+  timeSeriesType: string;
+  peeringActive: string;
+  /** A settled VPC's status; undefined: VPCs carry none. */
+  vpcStatus?: string;
+}
+
+export const SPELLINGS: Record<'seed' | 'tiger', Spelling> = {
+  seed: { timeSeriesType: 'TIMESERIESDB', peeringActive: 'active' },
+  tiger: { timeSeriesType: 'TIMESCALEDB', peeringActive: 'ACTIVE', vpcStatus: 'CREATED' },
+};
+
 interface World {
   live: LiveState;
   lock: Lockfile;
   /** Shared by successive simulations of one world, so IDs never repeat. */
   ids: { next: number };
+  spelling: Spelling;
 }
 
 const fail = (a: Action, why: string): never => {
@@ -43,7 +57,8 @@ function runVpcAction(w: World, a: Action): void {
   const r = a.request ?? {};
   if (a.op === 'createVPC') {
     const id = newId(w);
-    w.live.vpcs.push({ id, name: r.name as string, cidr: r.cidr as string, regionCode: r.region_code as string, peerings: [] });
+    const status = w.spelling.vpcStatus === undefined ? {} : { status: w.spelling.vpcStatus };
+    w.live.vpcs.push({ id, name: r.name as string, cidr: r.cidr as string, regionCode: r.region_code as string, ...status, peerings: [] });
     return bind(w, a, id);
   }
   const id = resolve(w, a, a.refs.target, 'vpc');
@@ -64,7 +79,7 @@ function runPeeringAction(w: World, a: Action): void {
   if (a.op === 'createVPCPeering') {
     if (vpc.peerings!.some((p) => p.peerVpcId === r.peer_vpc_id)) fail(a, 'a peering to that peer VPC exists');
     const id = newId(w);
-    vpc.peerings!.push({ id, vpcId, peerAccountId: r.peer_account_id as string, peerRegionCode: r.peer_region_code as string, peerVpcId: r.peer_vpc_id as string, status: 'active' });
+    vpc.peerings!.push({ id, vpcId, peerAccountId: r.peer_account_id as string, peerRegionCode: r.peer_region_code as string, peerVpcId: r.peer_vpc_id as string, status: w.spelling.peeringActive });
     return bind(w, a, id);
   }
   const id = resolve(w, a, a.refs.target, 'peering');
@@ -83,7 +98,7 @@ function createService(w: World, a: Action): void {
     name: r.name as string,
     projectId: w.live.projectId,
     regionCode: parent?.regionCode ?? (r.region_code as string | undefined) ?? 'us-east-1',
-    serviceType: parent?.serviceType ?? ((r.addons as string[] | undefined)?.includes('time-series') ? 'TIMESERIESDB' : 'POSTGRES'),
+    serviceType: parent?.serviceType ?? ((r.addons as string[] | undefined)?.includes('time-series') ? w.spelling.timeSeriesType : 'POSTGRES'),
     status: 'READY',
     created: '2026-01-01T00:00:00Z',
     size: sized ? { cpuMillis: num(r.cpu_millis), memoryGbs: num(r.memory_gbs) } : (parent?.size ?? { cpuMillis: 'shared', memoryGbs: 'shared' }),
@@ -190,11 +205,11 @@ export function simulateApply(
   plan: Plan,
   live: LiveState,
   lock: Lockfile,
-  opts: { choose?: (n: number) => number; ids?: { next: number } } = {},
+  opts: { choose?: (n: number) => number; ids?: { next: number }; spelling?: Spelling } = {},
 ): { live: LiveState; lock: Lockfile } {
   const ids = opts.ids ?? { next: 1 };
   const choose = opts.choose ?? (() => 0);
-  const w: World = { live: structuredClone(live), lock: structuredClone(lock), ids };
+  const w: World = { live: structuredClone(live), lock: structuredClone(lock), ids, spelling: opts.spelling ?? SPELLINGS.seed };
   applyBindings(w, plan);
   const done = new Set<string>();
   let pending = [...plan.actions];

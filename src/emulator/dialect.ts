@@ -1,0 +1,85 @@
+// The emulator's two dialects (SPEC section 12). `seed` answers exactly as cloud-api.md and SPEC
+// section 9 say (the default); `tiger` as the real service's OpenAPI document does. Every
+// difference between them is one named field of this table: routes, views and auth read the field
+// and never ask which dialect runs. docs/api-behaviour.md lists the same differences in words.
+import type { DedicatedSize } from './store.js';
+
+export type DialectName = 'seed' | 'tiger';
+export const DIALECT_NAMES: readonly DialectName[] = ['seed', 'tiger'];
+
+export type AuthScheme = 'Bearer' | 'Basic';
+
+export interface PeeringStatuses {
+  pending: string;
+  /** The acceptance step between pending and active; undefined: none. */
+  approved?: string;
+  active: string;
+  /** A peering whose peer account is not 12 digits ends here, with an error_message. */
+  failed: string;
+}
+
+export interface Dialect {
+  name: DialectName;
+  /** Authorization schemes accepted, in the order a 401's WWW-Authenticate offers them. */
+  authSchemes: readonly AuthScheme[];
+  /** service_type of a service created with the `time-series` addon. */
+  timeSeriesType: 'TIMESERIESDB' | 'TIMESCALEDB';
+  peeringStatus: PeeringStatuses;
+  /** `connection_pooler` while the pooler is off: left out, or an object without an endpoint. */
+  disabledPooler: 'absent' | 'without-endpoint';
+  /** Whether service bodies carry `read_replica_sets` (else: read `GET .../replicaSets`). */
+  embedsReplicaSets: boolean;
+  /** Whether service bodies carry `data_tiering` (cloud-api.md lists it; the OpenAPI Service does not). */
+  sendsDataTiering: boolean;
+  /** A VPC's `status` while it is being created and after; undefined: VPCs carry no status. */
+  vpcStatus?: { creating: string; created: string };
+  /** region_code of a VPC, peering or service, and the hint a 400 gives. */
+  regionPattern: RegExp;
+  regionHint: string;
+  /** Dedicated cpu_millis/memory_gbs pairs of creates and resizes. */
+  sizes: readonly DedicatedSize[];
+}
+
+const SECTION_9_SIZES: readonly DedicatedSize[] = [
+  { cpuMillis: 500, memoryGbs: 2 },
+  { cpuMillis: 1000, memoryGbs: 4 },
+  { cpuMillis: 2000, memoryGbs: 8 },
+  { cpuMillis: 4000, memoryGbs: 16 },
+  { cpuMillis: 8000, memoryGbs: 32 },
+  { cpuMillis: 16000, memoryGbs: 64 },
+  { cpuMillis: 32000, memoryGbs: 128 },
+];
+
+export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
+  seed: {
+    name: 'seed',
+    authSchemes: ['Bearer'],
+    timeSeriesType: 'TIMESERIESDB',
+    peeringStatus: { pending: 'pending', active: 'active', failed: 'failed' },
+    disabledPooler: 'absent',
+    embedsReplicaSets: true,
+    sendsDataTiering: true,
+    regionPattern: /^[a-z]{2}(-[a-z]+)+-[0-9]+$/,
+    regionHint: 'must be a region code such as us-east-1',
+    sizes: SECTION_9_SIZES,
+  },
+  tiger: {
+    name: 'tiger',
+    authSchemes: ['Basic', 'Bearer'],
+    timeSeriesType: 'TIMESCALEDB',
+    peeringStatus: { pending: 'PENDING', approved: 'APPROVED', active: 'ACTIVE', failed: 'INVALID' },
+    disabledPooler: 'without-endpoint',
+    embedsReplicaSets: false,
+    sendsDataTiering: false,
+    vpcStatus: { creating: 'CREATING', created: 'CREATED' },
+    regionPattern: /^[a-z]{2,}(-[a-z0-9]+)+$/,
+    regionHint: 'must be a region code such as us-east-1 or az-eastus2',
+    sizes: [...SECTION_9_SIZES, { cpuMillis: 48000, memoryGbs: 192 }, { cpuMillis: 64000, memoryGbs: 256 }],
+  },
+};
+
+/** The dialect of a name; anything else is a clear error for the person who started the emulator. */
+export function dialectNamed(name: string | undefined): Dialect | undefined {
+  if (name === undefined) return DIALECTS.seed;
+  return (DIALECT_NAMES as readonly string[]).includes(name) ? DIALECTS[name as DialectName] : undefined;
+}

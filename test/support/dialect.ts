@@ -1,0 +1,71 @@
+// The API dialect the end-to-end harnesses run against (SPEC section 12): `seed` (cloud-api.md)
+// by default, `tiger` (the real service's OpenAPI) in the vitest project of that name, which sets
+// DBFORM_TEST_DIALECT (vitest.config.ts). One suite, run against both worlds: a harness asks this
+// module how to start the emulator, how to authenticate and what the dialect answers, and never
+// branches on the dialect itself.
+import { ApiClient, type ApiClientOptions } from '../../src/api/client.js';
+import type { ApiCredentials } from '../../src/api/credentials.js';
+import { startEmulator, type EmulatorHandle, type EmulatorOptions } from '../../src/emulator/index.js';
+
+export type TestDialect = 'seed' | 'tiger';
+
+export const DIALECT: TestDialect = process.env.DBFORM_TEST_DIALECT === 'tiger' ? 'tiger' : 'seed';
+
+interface DialectFacts {
+  /** How the CLI authenticates: the env it gets (never both kinds, so no note is printed). */
+  authEnv: Record<string, string>;
+  /** What `--emulator` commands need to run the in-process emulator in this dialect. */
+  emulatorEnv: Record<string, string>;
+  /** How in-process clients authenticate. */
+  credentials: ApiCredentials;
+  /** service_type of a time-series service. */
+  timeSeriesType: string;
+  /** Whether the services list embeds read_replica_sets (else a plan reads one list per managed service). */
+  embedsReplicaSets: boolean;
+  /** Peering status once usable, and once failed. */
+  peeringActive: string;
+  peeringFailed: string;
+}
+
+const FACTS: Record<TestDialect, DialectFacts> = {
+  seed: {
+    authEnv: { DBFORM_API_KEY: 'demo-pat' },
+    emulatorEnv: {},
+    credentials: { kind: 'bearer', token: 'demo-pat' },
+    timeSeriesType: 'TIMESERIESDB',
+    embedsReplicaSets: true,
+    peeringActive: 'active',
+    peeringFailed: 'failed',
+  },
+  tiger: {
+    authEnv: { DBFORM_ACCESS_KEY: 'demo-access', DBFORM_SECRET_KEY: 'demo-secret' },
+    emulatorEnv: { DBFORM_EMULATOR_DIALECT: 'tiger' },
+    credentials: { kind: 'key-pair', publicKey: 'demo-access', secretKey: 'demo-secret' },
+    timeSeriesType: 'TIMESCALEDB',
+    embedsReplicaSets: false,
+    peeringActive: 'ACTIVE',
+    peeringFailed: 'INVALID',
+  },
+};
+
+export const DIALECT_FACTS: DialectFacts = FACTS[DIALECT];
+export const AUTH_ENV = DIALECT_FACTS.authEnv;
+export const EMULATOR_ENV = DIALECT_FACTS.emulatorEnv;
+
+/** The emulator of this run's dialect (options may still override it). */
+export function startTestEmulator(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
+  return startEmulator({ dialect: DIALECT, ...options });
+}
+
+/** A client of this run's dialect's credentials. */
+export function testClient(baseUrl: string, options: Omit<ApiClientOptions, 'baseUrl' | 'token' | 'credentials'> = {}): ApiClient {
+  return new ApiClient({ baseUrl, credentials: DIALECT_FACTS.credentials, ...options });
+}
+
+/**
+ * Requests a plan (or export) reads: the services list, the VPC list, one peerings list per VPC,
+ * and, where the list does not embed replica sets, one replica set list per managed service.
+ */
+export function planReads(vpcs: number, managedServices: number): number {
+  return 2 + vpcs + (DIALECT_FACTS.embedsReplicaSets ? 0 : managedServices);
+}
