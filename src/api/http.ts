@@ -9,6 +9,7 @@ import { describeHttpError, excerpt, readErrorBody, scrub } from './messages.js'
 import { decideRetry, parseRetryAfter, type AttemptOutcome, type RetryPolicy, type Safety } from './retry.js';
 import type { OperationId } from '../model/plan.js';
 import { sleep } from './sleep.js';
+import type { Timers } from './timers.js';
 
 export type ApiLogger = (line: string) => void;
 
@@ -23,6 +24,11 @@ export interface TransportOptions {
   /** Upper bound of parallel connections to the API. */
   connections: number;
   random: () => number;
+  /**
+   * The clock of the backoff between attempts. An attempt's own time limit stays on real time:
+   * it bounds real network I/O.
+   */
+  timers: Timers;
 }
 
 export interface RequestSpec {
@@ -146,7 +152,7 @@ export class HttpTransport {
         this.log(`${spec.method} ${this.pathFor(spec)} -> ${summary} in ${ms} ms (attempt ${attempt}); retrying in ${decision.delayMs} ms`);
         afterUnknownOutcome ||= decision.ambiguous;
         try {
-          await sleep(decision.delayMs, this.retryStop ? AbortSignal.any([spec.signal, this.retryStop]) : spec.signal);
+          await sleep(decision.delayMs, this.retryStop ? AbortSignal.any([spec.signal, this.retryStop]) : spec.signal, this.options.timers);
         } catch (err) {
           if (spec.signal.aborted) throw err;
           throw stopped();

@@ -6,4 +6,5 @@ export { fetchLiveState, type FetchLiveStateOptions } from './live-state.js';
 export { mapPeering, mapReplicaSet, mapService, mapVpc } from './live-mapping.js';
 export { iterateServiceLogs, linesOf, nextCursorOf, type LogLine } from './logs.js';
 export { DEFAULT_RETRY_POLICY, type RetryPolicy, type Safety } from './retry.js';
+export { systemTimers, type TimerHandle, type Timers } from './timers.js';
 export { pollMsFromEnv, StatusPoller, type StatusPollerOptions, type WaitCheck, type WaitOptions, type WaitVerdict } from './waiters.js';

@@ -29,6 +29,7 @@ import type { ApiClient } from './client.js';
 import { ApiError, WaitFailedError, WaitTimeoutError } from './errors.js';
 import { mapPeering, mapService } from './live-mapping.js';
 import { PollChannel, type Snapshot } from './poll-channel.js';
+import { systemTimers, type Timers } from './timers.js';
 
 export type WaitVerdict = boolean | { done: true } | { done: false; failure?: string };
 export type WaitCheck<T> = (live: T | undefined) => WaitVerdict;
@@ -49,6 +50,8 @@ export interface StatusPollerOptions {
   pollMs?: number;
   /** Default 30 minutes. */
   defaultTimeoutMs?: number;
+  /** The clock of ticks and timeouts; tests pass a fake one. */
+  timers?: Timers;
 }
 
 type PollClient = Pick<ApiClient, 'listServices' | 'listVPCPeerings'>;
@@ -70,6 +73,7 @@ export class StatusPoller {
   private readonly services: PollChannel<LiveService>;
   private readonly peerings = new Map<string, PollChannel<LivePeering>>();
   private readonly projectId: string;
+  private readonly timers: Timers;
 
   constructor(
     private readonly client: PollClient,
@@ -78,6 +82,7 @@ export class StatusPoller {
     this.projectId = options.projectId;
     this.pollMs = options.pollMs ?? pollMsFromEnv();
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? 30 * 60_000;
+    this.timers = options.timers ?? systemTimers;
     this.services = new PollChannel(() => this.fetchServices(), isFatalListError, this.channelOptions());
   }
 
@@ -129,7 +134,7 @@ export class StatusPoller {
   }
 
   private channelOptions() {
-    return { factor: 1.5, maxIntervalMs: this.pollMs * 10, now: Date.now };
+    return { factor: 1.5, maxIntervalMs: this.pollMs * 10, timers: this.timers };
   }
 
   private peeringChannel(vpcId: string): PollChannel<LivePeering> {
@@ -172,15 +177,15 @@ export class StatusPoller {
       let lastStatus: string | undefined;
       let lastError: unknown;
       const finish = (settle: () => void) => {
-        clearTimeout(timer);
+        this.timers.clearTimeout(timer);
         options.signal?.removeEventListener('abort', onAbort);
         channel.remove(waiter);
         settle();
       };
       const onAbort = () => finish(() => reject(options.signal!.reason));
-      const timer = setTimeout(() => finish(() => reject(new WaitTimeoutError(resource, timeoutMs, lastStatus, lastError))), timeoutMs);
+      const timer = this.timers.setTimeout(() => finish(() => reject(new WaitTimeoutError(resource, timeoutMs, lastStatus, lastError))), timeoutMs);
       const waiter = {
-        dueAt: Date.now() + (options.immediate ? 0 : this.pollMs),
+        dueAt: this.timers.now() + (options.immediate ? 0 : this.pollMs),
         intervalMs: options.immediate ? this.pollMs : this.pollMs * 1.5,
         serve: (snapshot: Snapshot<S>): boolean => {
           const live = find(snapshot);
@@ -192,7 +197,7 @@ export class StatusPoller {
           const verdict = normalize(check(live));
           const failure = verdict.done ? undefined : (verdict.failure ?? terminal(live));
           if (!verdict.done && failure === undefined) return false;
-          clearTimeout(timer);
+          this.timers.clearTimeout(timer);
           options.signal?.removeEventListener('abort', onAbort);
           if (verdict.done) resolve(live);
           else reject(new WaitFailedError(resource, live?.status, failure!));
