@@ -6,7 +6,7 @@ import { Pool } from 'undici';
 import { DbformError } from '../model/errors.js';
 import { AmbiguousCreateError, ApiError } from './errors.js';
 import { describeHttpError, excerpt, readErrorBody, scrub } from './messages.js';
-import { decideRetry, parseRetryAfter, type AttemptOutcome, type RetryPolicy, type Safety } from './retry.js';
+import { decideRetry, parseRetryAfter, parseRetryAfterMs, type AttemptOutcome, type RetryPolicy, type Safety } from './retry.js';
 import type { OperationId } from '../model/plan.js';
 import { sleep } from './sleep.js';
 import type { Timers } from './timers.js';
@@ -200,7 +200,7 @@ export class HttpTransport {
     try {
       const res = await this.pool.request({ method: spec.method, path: this.basePath + this.pathFor(spec), headers, body, signal });
       const text = await res.body.text();
-      return { status: res.statusCode, text, retryAfter: res.headers['retry-after'] };
+      return { status: res.statusCode, text, retryAfter: res.headers['retry-after'], retryAfterMs: res.headers['retry-after-ms'] };
     } catch (err) {
       if (spec.signal?.aborted) throw spec.signal.reason;
       if (timer.signal.aborted) return { failure: 'timeout', error: err };
@@ -261,6 +261,7 @@ interface HttpResult {
   status: number;
   text: string;
   retryAfter: string | string[] | undefined;
+  retryAfterMs: string | string[] | undefined;
 }
 type AttemptResult = HttpResult | { failure: 'timeout'; error: unknown } | { failure: 'network'; error: unknown; sent: boolean; tls?: boolean };
 
@@ -289,7 +290,7 @@ export function ambiguousCreate(spec: RequestSpec, cause: unknown): AmbiguousCre
 
 function toOutcome(result: AttemptResult): AttemptOutcome {
   if ('status' in result) {
-    const retryAfterMs = parseRetryAfter(result.retryAfter);
+    const retryAfterMs = parseRetryAfterMs(result.retryAfterMs) ?? parseRetryAfter(result.retryAfter);
     return retryAfterMs === undefined ? { kind: 'response', status: result.status } : { kind: 'response', status: result.status, retryAfterMs };
   }
   if (result.failure === 'timeout') return { kind: 'timeout' };

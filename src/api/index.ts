@@ -1,10 +1,10 @@
 // The API layer: typed client, errors, live-state reader, waiters. Import from here.
 export { ApiClient, type ApiClientOptions, type CallOptions } from './client.js';
 export { AmbiguousCreateError, ApiError, WaitFailedError, WaitTimeoutError } from './errors.js';
-export type { ApiLogger } from './http.js';
+export { isLoopback, type ApiLogger } from './http.js';
 export { fetchLiveState, type FetchLiveStateOptions } from './live-state.js';
 export { mapPeering, mapReplicaSet, mapService, mapVpc } from './live-mapping.js';
 export { iterateServiceLogs, linesOf, nextCursorOf, type LogLine } from './logs.js';
-export { DEFAULT_RETRY_POLICY, type RetryPolicy, type Safety } from './retry.js';
+export { backoffAtTimeScale, DEFAULT_RETRY_POLICY, type RetryPolicy, type Safety } from './retry.js';
 export { systemTimers, type TimerHandle, type Timers } from './timers.js';
 export { pollMsFromEnv, StatusPoller, type StatusPollerOptions, type WaitCheck, type WaitOptions, type WaitVerdict } from './waiters.js';

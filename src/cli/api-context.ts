@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { ApiClient } from '../api/client.js';
+import { backoffAtTimeScale, isLoopback } from '../api/index.js';
 import { DbformError } from '../model/errors.js';
 import { isDebug } from './errors.js';
 import type { ApiOptions, GlobalOptions } from './options.js';
@@ -32,7 +33,8 @@ export async function openApiContext(input: ApiContextInput, env: NodeJS.Process
   if (input.emulator) return openEmulatorContext(input, token ?? EMULATOR_PAT, env, logger);
   const baseUrl = input.apiUrl?.trim() || env.DBFORM_API_URL?.trim() || undefined;
   if (baseUrl === undefined || token === undefined) throw new DbformError(missingSettingsMessage(baseUrl, token));
-  const client = new ApiClient({ baseUrl, token, userAgent: `dbform/${VERSION}`, allowInsecureHttp: input.allowInsecureHttp === true, logger });
+  const retry = emulatorBackoff(baseUrl, env);
+  const client = new ApiClient({ baseUrl, token, userAgent: `dbform/${VERSION}`, allowInsecureHttp: input.allowInsecureHttp === true, logger, retry });
   return { client, close: () => client.close() };
 }
 
@@ -47,7 +49,7 @@ async function openEmulatorContext(
   const { startEmulator } = await import('../emulator/index.js');
   const emulator = await startEmulator({ host: '127.0.0.1', port: 0, stateFile, timeScale });
   logger?.(`[emulator] listening on ${emulator.url}, state in ${stateFile}, time scale ${timeScale}`);
-  const client = new ApiClient({ baseUrl: emulator.url, token, userAgent: `dbform/${VERSION}`, logger });
+  const client = new ApiClient({ baseUrl: emulator.url, token, userAgent: `dbform/${VERSION}`, logger, retry: backoffAtTimeScale(timeScale) });
   return {
     client,
     close: async () => {
@@ -84,6 +86,22 @@ export function emulatorTimeScale(env: NodeJS.ProcessEnv): number {
     throw new DbformError(`DBFORM_EMULATOR_TIME_SCALE must be a number >= 0, e.g. 0.1 (found "${raw}")`);
   }
   return scale;
+}
+
+/**
+ * An emulator reached by URL (`dbform emulator --time-scale F`, the tests' in-process one) is on
+ * loopback: there DBFORM_EMULATOR_TIME_SCALE scales the retry backoff as --emulator does. A remote
+ * API keeps the full backoff whatever the environment says.
+ */
+export function emulatorBackoff(baseUrl: string, env: NodeJS.ProcessEnv) {
+  let host: string;
+  try {
+    host = new URL(baseUrl).hostname;
+  } catch {
+    return undefined; // the client reports the bad URL
+  }
+  if (!isLoopback(host) || env.DBFORM_EMULATOR_TIME_SCALE === undefined) return undefined;
+  return backoffAtTimeScale(emulatorTimeScale(env));
 }
 
 /** The token in a file, without the trailing newline editors and `echo` add. */
