@@ -1,7 +1,7 @@
 // One chaos run: a 30-action apply killed with SIGKILL at a seeded random moment, then re-applied
 // until it succeeds; what is left must have no duplicate, every live ID in the lockfile, and an
 // empty next plan.
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { expect } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
 import { duplicates, nextPlan, runCli, spawnCli, thirtyActionConfig, unboundIds, workspace, type CliResult } from '../e2e/apply/cli-harness.js';
@@ -41,10 +41,13 @@ function countEntries(lockfile: string): number {
   }
 }
 
+/** The emulator's time scale; the CLI is told it, so its retry backoff runs at the same pace. */
+const TIME_SCALE = 0.03;
+
 export async function chaosRun(seed: number, faults: ChaosFaults, options: { killWindowMs: number; maxReapplies: number }): Promise<ChaosOutcome> {
-  const emulator = await startEmulator({ timeScale: 0.03, faultSeed: seed, ...faults });
+  const emulator = await startEmulator({ timeScale: TIME_SCALE, faultSeed: seed, ...faults });
+  const ws = workspace(thirtyActionConfig(), emulator.url, { DBFORM_EMULATOR_TIME_SCALE: String(TIME_SCALE) });
   try {
-    const ws = workspace(thirtyActionConfig(), emulator.url);
     // The moment is counted from the first progress line, so kills land in the apply itself
     // rather than in process start-up and planning.
     const killedAfterMs = Math.floor(seededRandom(seed)() * options.killWindowMs);
@@ -80,6 +83,7 @@ export async function chaosRun(seed: number, faults: ChaosFaults, options: { kil
     return { killedAfterMs, killedMidApply: firstResult.signal === 'SIGKILL', reapplies, entriesAtKill };
   } finally {
     await emulator.close();
+    rmSync(ws.dir, { recursive: true, force: true });
   }
 }
 

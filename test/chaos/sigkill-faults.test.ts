@@ -8,7 +8,7 @@ const outcomes: ChaosOutcome[] = [];
 
 describe.concurrent('SIGKILL mid-apply under faults, then re-apply under faults', () => {
   it.each(SEEDS)('seed %i: no duplicates, every ID in the lockfile, next plan empty', async (seed) => {
-    outcomes.push(await chaosRun(seed, FAULTS, { killWindowMs: 3000, maxReapplies: 6 }));
+    outcomes.push(await chaosRun(seed, FAULTS, { killWindowMs: 1000, maxReapplies: 6 }));
   }, 120_000);
 });
 
