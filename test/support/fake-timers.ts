@@ -58,6 +58,27 @@ export class FakeTimers implements Timers {
     await settle();
   }
 
+  /**
+   * Moves the clock from timer to timer until `promise` settles, and returns it (so a rejection
+   * still reaches the caller's assertion). Fails when no timer is left to move on to.
+   */
+  async runUntilSettled<T>(promise: Promise<T>, limitMs = 3_600_000): Promise<T> {
+    let settled = false;
+    promise.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    const end = this.clock + limitMs;
+    await settle();
+    while (!settled) {
+      const next = Math.min(...this.queue.map((t) => t.at));
+      if (next === Infinity) throw new Error('no timer is pending, and the promise is still not settled');
+      if (next > end) throw new Error(`the promise did not settle within ${limitMs} ms of fake time`);
+      await this.advance(next - this.clock);
+    }
+    return promise;
+  }
+
   /** Waits (in real time) until a timer is pending, e.g. the backoff after an HTTP answer. */
   async untilPending(limitMs = 10_000): Promise<void> {
     const started = Date.now();

@@ -1,11 +1,14 @@
 // The poller's scheduling, driven by an in-memory list source (no HTTP involved: the HTTP side is
-// covered against the emulator in test/e2e/api).
+// covered against the emulator in test/e2e/api), on fake time: every tick and gap is exact, and a
+// loaded machine cannot stretch it.
 import { describe, expect, it } from 'vitest';
 import type { PeeringDto, ServiceDto } from '../../../src/api/dto.js';
 import { ApiError, WaitFailedError, WaitTimeoutError } from '../../../src/api/errors.js';
-import { pollMsFromEnv, StatusPoller } from '../../../src/api/waiters.js';
+import { pollMsFromEnv, StatusPoller, type StatusPollerOptions } from '../../../src/api/waiters.js';
+import { FakeTimers } from '../../support/fake-timers.js';
 
 class FakeWorld {
+  readonly timers = new FakeTimers();
   services = new Map<string, ServiceDto>();
   peerings = new Map<string, PeeringDto>();
   calls: Array<{ what: string; at: number }> = [];
@@ -20,7 +23,7 @@ class FakeWorld {
   client() {
     return {
       listServices: async () => {
-        this.calls.push({ what: 'services', at: Date.now() });
+        this.calls.push({ what: 'services', at: this.timers.now() });
         const snapshot = [...this.services.values()].map((s) => structuredClone(s));
         if (this.gate) await this.gate;
         if (this.failNext) {
@@ -31,7 +34,7 @@ class FakeWorld {
         return snapshot;
       },
       listVPCPeerings: async (_p: string, vpcId: string) => {
-        this.calls.push({ what: `peerings:${vpcId}`, at: Date.now() });
+        this.calls.push({ what: `peerings:${vpcId}`, at: this.timers.now() });
         return [...this.peerings.values()];
       },
     };
@@ -40,15 +43,18 @@ class FakeWorld {
 
 const count = (w: FakeWorld, what: string) => w.calls.filter((c) => c.what === what).length;
 
+/** A poller on the world's fake clock. */
+const pollerOf = (world: FakeWorld, options: Omit<StatusPollerOptions, 'timers'>) => new StatusPoller(world.client(), { ...options, timers: world.timers });
+
 describe('StatusPoller', () => {
   it('serves 50 waiting services with one list request per tick', async () => {
     const world = new FakeWorld();
     for (let i = 0; i < 50; i++) world.setService(`s${i}`, 'UPGRADING');
-    const poller = new StatusPoller(world.client(), { projectId: 'p', pollMs: 20 });
+    const poller = pollerOf(world, { projectId: 'p', pollMs: 20 });
     const waits = Array.from({ length: 50 }, (_, i) => poller.waitForServiceStatus(`s${i}`, 'READY'));
-    await new Promise((r) => setTimeout(r, 75));
+    await world.timers.advance(75);
     for (let i = 0; i < 50; i++) world.setService(`s${i}`, 'READY');
-    const results = await Promise.all(waits);
+    const results = await world.timers.runUntilSettled(Promise.all(waits));
     expect(results.every((s) => s?.status === 'READY')).toBe(true);
     const ticks = count(world, 'services');
     expect(ticks).toBeGreaterThanOrEqual(2);
@@ -59,12 +65,12 @@ describe('StatusPoller', () => {
   it('backs off by 1.5x per tick from pollMs, capped at 10x', async () => {
     const world = new FakeWorld();
     world.setService('s', 'UPGRADING');
-    const poller = new StatusPoller(world.client(), { projectId: 'p', pollMs: 10 });
-    const started = Date.now();
+    const poller = pollerOf(world, { projectId: 'p', pollMs: 10 });
+    const started = world.timers.now();
     const wait = poller.waitForServiceStatus('s', 'READY', { timeoutMs: 5000 });
-    await new Promise((r) => setTimeout(r, 600));
+    await world.timers.advance(600);
     world.setService('s', 'READY');
-    await wait;
+    await world.timers.runUntilSettled(wait);
     const gaps = world.calls.map((c, i) => c.at - (i === 0 ? started : world.calls[i - 1]!.at));
     // 10, 15, 22.5, 33.75, 50.6, 75.9, 100 (cap), 100, ...
     expect(gaps[0]).toBeGreaterThanOrEqual(9);
@@ -78,34 +84,34 @@ describe('StatusPoller', () => {
     const world = new FakeWorld();
     world.setService('a', 'UPGRADING');
     world.setService('b', 'READY');
-    const poller = new StatusPoller(world.client(), { projectId: 'p', pollMs: 10 });
+    const poller = pollerOf(world, { projectId: 'p', pollMs: 10 });
     let release!: () => void;
     world.gate = new Promise<void>((r) => (release = r));
     const waitA = poller.waitForServiceStatus('a', 'READY', { immediate: true });
-    await new Promise((r) => setTimeout(r, 20));
+    await world.timers.advance(20);
     expect(count(world, 'services')).toBe(1);
     // b joins mid-tick with a condition that the in-flight (older) list would already satisfy.
     const seenByB: Array<{ status: string; requests: number }> = [];
     const waitB = poller.waitForServiceStatus('b', 'READY', { immediate: true, onStatus: (s) => seenByB.push({ status: s, requests: count(world, 'services') }) });
     world.gate = undefined;
     release();
-    await waitB;
+    await world.timers.runUntilSettled(waitB);
     expect(seenByB).toEqual([{ status: 'READY', requests: 2 }]);
     world.setService('a', 'READY');
-    await waitA;
+    await world.timers.runUntilSettled(waitA);
   });
 
   it('reports each status change once, then resolves', async () => {
     const world = new FakeWorld();
     world.setService('s', 'QUEUED');
-    const poller = new StatusPoller(world.client(), { projectId: 'p', pollMs: 5 });
+    const poller = pollerOf(world, { projectId: 'p', pollMs: 5 });
     const seen: string[] = [];
     const wait = poller.waitForServiceStatus('s', 'READY', { onStatus: (s) => seen.push(s) });
-    await new Promise((r) => setTimeout(r, 30));
+    await world.timers.advance(30);
     world.setService('s', 'CONFIGURING');
-    await new Promise((r) => setTimeout(r, 60));
+    await world.timers.advance(60);
     world.setService('s', 'READY');
-    await wait;
+    await world.timers.runUntilSettled(wait);
     expect(seen).toEqual(['QUEUED', 'CONFIGURING', 'READY']);
   });
 
@@ -113,11 +119,12 @@ describe('StatusPoller', () => {
     const world = new FakeWorld();
     world.setService('s', 'UPGRADING');
     world.setService('t', 'UPGRADING');
-    const poller = new StatusPoller(world.client(), { projectId: 'p', pollMs: 5 });
+    const poller = pollerOf(world, { projectId: 'p', pollMs: 5 });
     const waitS = poller.waitForServiceStatus('s', 'READY');
     const waitT = poller.waitForServiceStatus('t', 'READY');
     world.services.delete('s');
     world.setService('t', 'DELETING');
+    await world.timers.runUntilSettled(Promise.allSettled([waitS, waitT]));
     await expect(waitS).rejects.toThrow(WaitFailedError);
     await expect(waitS).rejects.toThrow(/service s is gone/);
     await expect(waitT).rejects.toThrow(/service t is being deleted/);
@@ -126,31 +133,31 @@ describe('StatusPoller', () => {
   it('waits for a service to be gone through DELETING', async () => {
     const world = new FakeWorld();
     world.setService('s', 'DELETING');
-    const poller = new StatusPoller(world.client(), { projectId: 'p', pollMs: 5 });
+    const poller = pollerOf(world, { projectId: 'p', pollMs: 5 });
     const wait = poller.waitForServiceGone('s');
-    await new Promise((r) => setTimeout(r, 20));
+    await world.timers.advance(20);
     world.services.delete('s');
-    await expect(wait).resolves.toBeUndefined();
+    await expect(world.timers.runUntilSettled(wait)).resolves.toBeUndefined();
   });
 
   it('replica sets are served by the services list; error is terminal', async () => {
     const world = new FakeWorld();
     const rs = (status: string) => [{ id: 'r1', name: 'r', cpu_millis: 1000, memory_gbs: 4, nodes: 1, status }];
     world.setService('s', 'READY', rs('creating'));
-    const poller = new StatusPoller(world.client(), { projectId: 'p', pollMs: 5 });
+    const poller = pollerOf(world, { projectId: 'p', pollMs: 5 });
     const ok = poller.waitForReplicaSet('s', 'r1', (r) => r?.status === 'active');
-    await new Promise((r) => setTimeout(r, 20));
+    await world.timers.advance(20);
     world.setService('s', 'READY', rs('active'));
-    expect((await ok)?.status).toBe('active');
+    expect((await world.timers.runUntilSettled(ok))?.status).toBe('active');
     world.setService('s', 'READY', rs('error'));
-    await expect(poller.waitForReplicaSet('s', 'r1', (r) => r?.status === 'active')).rejects.toThrow(/replica set r1 of service s is in error state/);
+    await expect(world.timers.runUntilSettled(poller.waitForReplicaSet('s', 'r1', (r) => r?.status === 'active'))).rejects.toThrow(/replica set r1 of service s is in error state/);
   });
 
   it('a failed peering fails its wait with the peering error_message', async () => {
     const world = new FakeWorld();
     world.peerings.set('x', { id: 'x', peer_account_id: 'bad', peer_region_code: 'us-east-1', peer_vpc_id: 'vpc-1', status: 'failed', error_message: 'peer_account_id must be 12 digits' });
-    const poller = new StatusPoller(world.client(), { projectId: 'p', pollMs: 5 });
-    await expect(poller.waitForPeering('123', 'x', (p) => p?.status === 'active')).rejects.toThrow(
+    const poller = pollerOf(world, { projectId: 'p', pollMs: 5 });
+    await expect(world.timers.runUntilSettled(poller.waitForPeering('123', 'x', (p) => p?.status === 'active'))).rejects.toThrow(
       'peering x of VPC 123 failed: peer_account_id must be 12 digits',
     );
   });
@@ -158,8 +165,8 @@ describe('StatusPoller', () => {
   it('times out with the last status seen, and honours an abort signal', async () => {
     const world = new FakeWorld();
     world.setService('s', 'UPGRADING');
-    const poller = new StatusPoller(world.client(), { projectId: 'p', pollMs: 5 });
-    const err = await poller.waitForServiceStatus('s', 'READY', { timeoutMs: 40 }).catch((e: unknown) => e);
+    const poller = pollerOf(world, { projectId: 'p', pollMs: 5 });
+    const err = await world.timers.runUntilSettled(poller.waitForServiceStatus('s', 'READY', { timeoutMs: 40 })).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(WaitTimeoutError);
     expect((err as Error).message).toMatch(/waiting for service s \(last status UPGRADING\)/);
     const ac = new AbortController();
@@ -169,20 +176,20 @@ describe('StatusPoller', () => {
   });
 
   it('waits that join after the first poll went out share its later polls: ten staggered waits cost what one does', async () => {
-    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
     const run = async (joinDelays: number[]) => {
       const world = new FakeWorld();
-      const poller = new StatusPoller(world.client(), { projectId: 'p', pollMs: 60 });
+      const poller = pollerOf(world, { projectId: 'p', pollMs: 60 });
+      const sleep = (ms: number) => world.timers.advance(ms);
       const waits: Array<Promise<unknown>> = [];
-      const started = Date.now();
+      const started = world.timers.now();
       for (const [i, delay] of joinDelays.entries()) {
-        await sleep(Math.max(0, started + delay - Date.now()));
+        await sleep(Math.max(0, started + delay - world.timers.now()));
         world.setService(`s${i}`, 'UPGRADING');
         waits.push(poller.waitForServiceStatus(`s${i}`, 'READY'));
       }
-      await sleep(Math.max(0, started + 700 - Date.now()));
+      await sleep(Math.max(0, started + 700 - world.timers.now()));
       for (const i of joinDelays.keys()) world.setService(`s${i}`, 'READY');
-      await Promise.all(waits);
+      await world.timers.runUntilSettled(Promise.all(waits));
       poller.close();
       return world.calls.length;
     };
@@ -196,6 +203,7 @@ describe('StatusPoller', () => {
   it('a wait whose signal is already aborted rejects at once and leaves no timer behind', async () => {
     const world = new FakeWorld();
     world.setService('s', 'UPGRADING');
+    // On Node's timers: what is checked is that no real timer is left behind.
     const poller = new StatusPoller(world.client(), { projectId: 'p', pollMs: 5 });
     const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
     const before = timers();
@@ -210,15 +218,15 @@ describe('StatusPoller', () => {
   it('keeps polling through a transient list failure, fails at once on a fatal one', async () => {
     const world = new FakeWorld();
     world.setService('s', 'UPGRADING');
-    const poller = new StatusPoller(world.client(), { projectId: 'p', pollMs: 5 });
+    const poller = pollerOf(world, { projectId: 'p', pollMs: 5 });
     world.failNext = new ApiError('boom', { status: 503, code: 'SERVICE_UNAVAILABLE', apiMessage: 'x', method: 'GET', path: '/x' });
     const wait = poller.waitForServiceStatus('s', 'READY');
-    await new Promise((r) => setTimeout(r, 30));
+    await world.timers.advance(30);
     world.setService('s', 'READY');
-    await expect(wait).resolves.toMatchObject({ status: 'READY' });
+    await expect(world.timers.runUntilSettled(wait)).resolves.toMatchObject({ status: 'READY' });
     world.setService('s', 'UPGRADING');
     world.failNext = new ApiError('token rejected', { status: 401, code: 'UNAUTHORIZED', apiMessage: 'x', method: 'GET', path: '/x' });
-    await expect(poller.waitForServiceStatus('s', 'READY')).rejects.toThrow('token rejected');
+    await expect(world.timers.runUntilSettled(poller.waitForServiceStatus('s', 'READY'))).rejects.toThrow('token rejected');
   });
 
   it('reads DBFORM_POLL_MS and rejects nonsense', () => {
