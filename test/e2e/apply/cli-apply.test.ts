@@ -1,9 +1,12 @@
 // `dbform apply` end to end: the built CLI against an emulator over HTTP.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../../src/emulator/index.js';
 import { duplicates, nextPlan, runCli, workspace } from './cli-harness.js';
+import { removeTempDirs } from '../../support/temp-dir.js';
+
+afterAll(removeTempDirs);
 
 let emulator: Awaited<ReturnType<typeof startEmulator>> | undefined;
 afterEach(async () => {

@@ -1,7 +1,6 @@
 // A workspace for running the built CLI against an emulator in the test process, and checks of
 // what an apply left behind.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiClient, fetchLiveState } from '../../../src/api/index.js';
 import { loadConfig } from '../../../src/config/index.js';
@@ -9,6 +8,7 @@ import { readLockfile } from '../../../src/lockfile/index.js';
 import type { LiveState, Lockfile, Plan } from '../../../src/model/index.js';
 import { planChanges, toPlanJson } from '../../../src/planner/index.js';
 import { spawnCli as spawnBuiltCli, type CliResult } from '../../support/cli.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 export type { CliResult } from '../../support/cli.js';
 
@@ -22,7 +22,7 @@ export interface Workspace {
 
 /** A temp dir with a config, and an environment that reaches `apiUrl` (HOME inside the dir). */
 export function workspace(configText: string, apiUrl: string, extraEnv: NodeJS.ProcessEnv = {}): Workspace {
-  const dir = mkdtempSync(join(tmpdir(), 'dbform-cli-'));
+  const dir = tempDir('dbform-cli-');
   const home = join(dir, 'home');
   mkdirSync(home);
   const config = join(dir, 'dbform.yaml');
@@ -36,6 +36,8 @@ export function workspace(configText: string, apiUrl: string, extraEnv: NodeJS.P
     DBFORM_API_KEY: 'demo-pat',
     DBFORM_POLL_MS: '20',
     PGPASSFILE: pgpass,
+    // Whatever the CLI puts in a temp dir stays in the workspace, which the test removes.
+    TMPDIR: dir,
     ...extraEnv,
   };
   return { dir, config, lockfile: join(dir, 'dbform.lock.json'), pgpass, env };

@@ -1,9 +1,12 @@
 // `dbform destroy`: everything the lockfile binds, deleted in reverse dependency order.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { startEmulator } from '../../../src/emulator/index.js';
 import { runCli, workspace } from './cli-harness.js';
+import { removeTempDirs } from '../../support/temp-dir.js';
+
+afterAll(removeTempDirs);
 
 let emulator: Awaited<ReturnType<typeof startEmulator>> | undefined;
 let client: ApiClient | undefined;

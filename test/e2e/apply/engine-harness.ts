@@ -1,6 +1,5 @@
 // A real emulator on 127.0.0.1:0, the real client over HTTP, and the engine's dependencies.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiClient } from '../../../src/api/client.js';
 import { StatusPoller } from '../../../src/api/waiters.js';
@@ -10,6 +9,7 @@ import type { ApplyEvent } from '../../../src/executor/events.js';
 import { LockStore } from '../../../src/executor/lock-store.js';
 import type { ExecutorApi } from '../../../src/executor/ports.js';
 import { emptyLockfile, emptySummary, parseLockfileJson, type Action, type Lockfile, type Plan } from '../../../src/model/index.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 export const PROJECT = 'proj-demo';
 
@@ -28,7 +28,7 @@ export interface Harness {
 export async function startHarness(options: EmulatorOptions = {}): Promise<Harness> {
   const emulator = await startEmulator({ timeScale: 0.01, ...options });
   const client = new ApiClient({ baseUrl: emulator.url, token: 'demo-pat', retry: { baseDelayMs: 5, maxDelayMs: 50 } });
-  const dir = mkdtempSync(join(tmpdir(), 'dbform-engine-'));
+  const dir = tempDir('dbform-engine-');
   const lockPath = join(dir, 'dbform.lock.json');
   const pgpassPath = join(dir, 'pgpass');
   const events: ApplyEvent[] = [];

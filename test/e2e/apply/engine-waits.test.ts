@@ -1,7 +1,10 @@
 // Waiting: batched polls, parallelism that counts waits, timeouts and interruption.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { ApplyEvent } from '../../../src/executor/events.js';
 import { act, planOf, PROJECT, startHarness, type Harness } from './engine-harness.js';
+import { removeTempDirs } from '../../support/temp-dir.js';
+
+afterAll(removeTempDirs);
 
 let h: Harness;
 afterEach(async () => h?.close());

@@ -4,6 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { startEmulator } from '../../../src/emulator/index.js';
 import { nextPlan, runCli, workspace, type Workspace } from './cli-harness.js';
+import { removeTempDirs } from '../../support/temp-dir.js';
+
+afterAll(removeTempDirs);
 
 let emulator: Awaited<ReturnType<typeof startEmulator>>;
 let ws: Workspace;

@@ -1,13 +1,15 @@
 // `dbform import ADDR ID` end to end: every refusal with its exact message, the happy paths of
 // the four kinds, and a plan afterwards that updates or leaves alone, never creates.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { startEmulator, type EmulatorHandle } from '../../../src/emulator/index.js';
 import { runCli } from '../../support/cli.js';
 import { P } from './world.js';
+import { removeTempDirs, tempDir } from '../../support/temp-dir.js';
+
+afterAll(removeTempDirs);
 
 let em: EmulatorHandle;
 let client: ApiClient;
@@ -60,7 +62,7 @@ afterAll(async () => {
   await em.close();
 });
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'dbform-import-'));
+  dir = tempDir('dbform-import-');
   config = join(dir, 'dbform.yaml');
   lockPath = join(dir, 'dbform.lock.json');
   writeFileSync(config, CONFIG);

@@ -8,6 +8,9 @@ import { startEmulator, type EmulatorHandle } from '../../../src/emulator/index.
 import { fromPlanJson } from '../../../src/planner/index.js';
 import { runCli } from '../../support/cli.js';
 import { project } from './helpers.js';
+import { removeTempDirs } from '../../support/temp-dir.js';
+
+afterAll(removeTempDirs);
 
 const P = 'proj-demo';
 let em: EmulatorHandle;

@@ -1,15 +1,17 @@
 // The naive reference must read the same world dbform reads, and wait the way BENCHMARKS.md says
 // (a GET per waiting resource per tick). Needs dist/ (bench code runs the built modules).
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { fetchLiveState } from '../../../src/api/live-state.js';
 import { startEmulator, type EmulatorHandle } from '../../../src/emulator/index.js';
 import type { LiveState } from '../../../src/model/resources.js';
 import { naiveWaits, readLiveNaive } from '../../../bench/naive.js';
 import { ids, worldState } from '../../../bench/world.js';
+import { removeTempDirs, tempDir } from '../../support/temp-dir.js';
+
+afterAll(removeTempDirs);
 
 let emulator: EmulatorHandle | undefined;
 afterEach(async () => {
@@ -18,7 +20,7 @@ afterEach(async () => {
 });
 
 async function worldEmulator(services: number, timeScale: number) {
-  const dir = mkdtempSync(join(tmpdir(), 'dbform-bench-naive-'));
+  const dir = tempDir('dbform-bench-naive-');
   const stateFile = join(dir, 'state.json');
   writeFileSync(stateFile, JSON.stringify(worldState(services)));
   emulator = await startEmulator({ port: 0, stateFile, timeScale });

@@ -1,12 +1,14 @@
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { readLockfile, resolveLockfilePath, writeLockfile } from '../../../src/lockfile/index.js';
 import { parseAddress, compareAddresses } from '../../../src/model/address.js';
 import { serializeLockfile } from '../../../src/model/lockfile.js';
+import { removeTempDirs, tempDir } from '../../support/temp-dir.js';
 
-const tmp = () => mkdtempSync(join(tmpdir(), 'dbform-lock-'));
+afterAll(removeTempDirs);
+
+const tmp = () => tempDir('dbform-lock-');
 
 describe('lockfile', () => {
   it('serializes sorted by kind then address, snake_case, with a trailing newline', () => {
