@@ -96,9 +96,10 @@ describe('API settings', () => {
   });
 
   it('cannot reach a closed port: says so with the URL', async () => {
-    const closed = await startEmulator({ host: '127.0.0.1', port: 0 });
+    // An emulator's port, at time scale 0.01: the 5 attempts back off 1-2 ms, not 0.1-1.6 s, apart.
+    const closed = await startEmulator({ host: '127.0.0.1', port: 0, timeScale: 0.01 });
     await closed.close();
-    const r = await runCli(['projects'], { env: { DBFORM_API_URL: closed.url, DBFORM_API_KEY: 'demo-pat' } });
+    const r = await runCli(['projects'], { env: { DBFORM_API_URL: closed.url, DBFORM_API_KEY: 'demo-pat', DBFORM_EMULATOR_TIME_SCALE: '0.01' } });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`error: cannot reach the API at ${closed.url} (ECONNREFUSED`);
   });
