@@ -10,9 +10,11 @@ export default function setup(): () => void {
   const dir = mkdtempSync(join(tmpdir(), 'dbform-test-run-'));
   // Read by os.tmpdir() in the workers, which inherit this process's environment.
   process.env.TMPDIR = dir;
+  process.env.TEST_RUN_TMPDIR = dir;
   return () => {
     const left = readdirSync(dir).sort();
     rmSync(dir, { recursive: true, force: true });
+    delete process.env.TEST_RUN_TMPDIR;
     if (previous === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = previous;
     if (left.length > 0) {

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 
-const dir = mkdtempSync(join(tmpdir(), 'file-'));
+// Inside the run's folder, not inside the TMPDIR an earlier file of this worker set.
+const dir = mkdtempSync(join(process.env.TEST_RUN_TMPDIR ?? tmpdir(), 'file-'));
 process.env.TMPDIR = dir;
 
 afterAll(() => {
