@@ -9,6 +9,7 @@ import { DbformError } from '../model/errors.js';
 import { ApiError } from './errors.js';
 import { ambiguousCreate, HttpTransport, type ApiLogger, type RequestSpec } from './http.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, type Safety } from './retry.js';
+import { systemTimers, type Timers } from './timers.js';
 import { defaultUserAgent } from './user-agent.js';
 import { asMessage, logsQuery, peeringPath, projectPath, replicaSetPath, servicePath, vpcPath } from './paths.js';
 import * as verify from './verify.js';
@@ -33,6 +34,8 @@ export interface ApiClientOptions {
   connections?: number;
   /** Jitter source, for deterministic tests. */
   random?: () => number;
+  /** The clock of the backoff between attempts; tests pass a fake one. */
+  timers?: Timers;
 }
 
 export interface CallOptions {
@@ -60,6 +63,7 @@ export class ApiClient {
       logger: options.logger,
       connections: options.connections ?? 64,
       random: options.random ?? Math.random,
+      timers: options.timers ?? systemTimers,
     });
   }
 

@@ -7,9 +7,10 @@ import { DbformError } from '../model/errors.js';
 import { authorizationHeader, credentialNoun, secretsOf, type ApiCredentials } from './credentials.js';
 import { AmbiguousCreateError, ApiError } from './errors.js';
 import { describeHttpError, excerpt, readErrorBody, scrub } from './messages.js';
-import { decideRetry, parseRetryAfter, type AttemptOutcome, type RetryPolicy, type Safety } from './retry.js';
+import { decideRetry, parseRetryAfter, parseRetryAfterMs, type AttemptOutcome, type RetryPolicy, type Safety } from './retry.js';
 import type { OperationId } from '../model/plan.js';
 import { sleep } from './sleep.js';
+import type { Timers } from './timers.js';
 
 export type ApiLogger = (line: string) => void;
 
@@ -24,6 +25,11 @@ export interface TransportOptions {
   /** Upper bound of parallel connections to the API. */
   connections: number;
   random: () => number;
+  /**
+   * The clock of the backoff between attempts. An attempt's own time limit stays on real time:
+   * it bounds real network I/O.
+   */
+  timers: Timers;
 }
 
 export interface RequestSpec {
@@ -152,7 +158,7 @@ export class HttpTransport {
         this.log(`${spec.method} ${this.pathFor(spec)} -> ${summary} in ${ms} ms (attempt ${attempt}); retrying in ${decision.delayMs} ms`);
         afterUnknownOutcome ||= decision.ambiguous;
         try {
-          await sleep(decision.delayMs, this.retryStop ? AbortSignal.any([spec.signal, this.retryStop]) : spec.signal);
+          await sleep(decision.delayMs, this.retryStop ? AbortSignal.any([spec.signal, this.retryStop]) : spec.signal, this.options.timers);
         } catch (err) {
           if (spec.signal.aborted) throw err;
           throw stopped();
@@ -200,7 +206,7 @@ export class HttpTransport {
     try {
       const res = await this.pool.request({ method: spec.method, path: this.basePath + this.pathFor(spec), headers, body, signal });
       const text = await res.body.text();
-      return { status: res.statusCode, text, retryAfter: res.headers['retry-after'] };
+      return { status: res.statusCode, text, retryAfter: res.headers['retry-after'], retryAfterMs: res.headers['retry-after-ms'] };
     } catch (err) {
       if (spec.signal?.aborted) throw spec.signal.reason;
       if (timer.signal.aborted) return { failure: 'timeout', error: err };
@@ -261,6 +267,7 @@ interface HttpResult {
   status: number;
   text: string;
   retryAfter: string | string[] | undefined;
+  retryAfterMs: string | string[] | undefined;
 }
 type AttemptResult = HttpResult | { failure: 'timeout'; error: unknown } | { failure: 'network'; error: unknown; sent: boolean; tls?: boolean };
 
@@ -289,7 +296,7 @@ export function ambiguousCreate(spec: RequestSpec, cause: unknown): AmbiguousCre
 
 function toOutcome(result: AttemptResult): AttemptOutcome {
   if ('status' in result) {
-    const retryAfterMs = parseRetryAfter(result.retryAfter);
+    const retryAfterMs = parseRetryAfterMs(result.retryAfterMs) ?? parseRetryAfter(result.retryAfter);
     return retryAfterMs === undefined ? { kind: 'response', status: result.status } : { kind: 'response', status: result.status, retryAfterMs };
   }
   if (result.failure === 'timeout') return { kind: 'timeout' };

@@ -2,6 +2,7 @@
 // list source: the project's services, or the peerings of one VPC. Each waiter keeps its own
 // backoff; a tick runs when the earliest waiter is due and serves every waiter that joined
 // before the request started, so N waiters cost one request per tick.
+import type { TimerHandle, Timers } from './timers.js';
 
 export interface Snapshot<T> {
   /** Items by ID. */
@@ -23,12 +24,12 @@ export interface ChannelWaiter<T> {
 export interface ChannelOptions {
   factor: number;
   maxIntervalMs: number;
-  now: () => number;
+  timers: Timers;
 }
 
 export class PollChannel<T> {
   private readonly waiters = new Set<ChannelWaiter<T>>();
-  private timer: NodeJS.Timeout | undefined;
+  private timer: TimerHandle | undefined;
   private inFlight = false;
   private closed = false;
   /** List requests made so far. */
@@ -62,7 +63,7 @@ export class PollChannel<T> {
   }
 
   private clearTimer(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.timer !== undefined) this.options.timers.clearTimeout(this.timer);
     this.timer = undefined;
   }
 
@@ -84,7 +85,7 @@ export class PollChannel<T> {
     }
     let fireAt = due;
     for (const w of this.waiters) if (w.dueAt <= deadline && w.dueAt > fireAt) fireAt = w.dueAt;
-    this.timer = setTimeout(() => void this.tick(), Math.max(0, fireAt - this.options.now()));
+    this.timer = this.options.timers.setTimeout(() => void this.tick(), Math.max(0, fireAt - this.options.timers.now()));
   }
 
   private async tick(): Promise<void> {
@@ -102,7 +103,7 @@ export class PollChannel<T> {
     }
     this.inFlight = false;
     if (this.closed) return;
-    const now = this.options.now();
+    const now = this.options.timers.now();
     for (const w of served) {
       if (!this.waiters.has(w)) continue;
       if (snapshot !== undefined) {

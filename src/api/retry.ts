@@ -52,6 +52,16 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxRetryAfterMs: 60_000,
 };
 
+/**
+ * The backoff for an emulator running at `timeScale`: its base and cap multiplied by the scale
+ * (never below 1 ms, so a time scale of 0 does not retry in a tight loop). Only for an emulator:
+ * a real API gets the default backoff (docs/api-behaviour.md).
+ */
+export function backoffAtTimeScale(timeScale: number): Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'> {
+  const scale = (ms: number) => Math.max(1, Math.round(ms * timeScale));
+  return { baseDelayMs: scale(DEFAULT_RETRY_POLICY.baseDelayMs), maxDelayMs: scale(DEFAULT_RETRY_POLICY.maxDelayMs) };
+}
+
 /** What one attempt produced, as far as retrying is concerned. */
 export type AttemptOutcome =
   | { kind: 'response'; status: number; retryAfterMs?: number }
@@ -130,4 +140,15 @@ export function parseRetryAfter(value: string | string[] | undefined, nowMs: num
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - nowMs);
+}
+
+/**
+ * Parses `Retry-After-Ms`, a delay in milliseconds: `Retry-After` counts whole seconds, too coarse
+ * for the emulator at a small time scale (docs/api-behaviour.md). Several APIs send the same
+ * header; where present it is the more precise of the two. Undefined when absent or unreadable.
+ */
+export function parseRetryAfterMs(value: string | string[] | undefined): number | undefined {
+  const text = (Array.isArray(value) ? value[0] : value)?.trim();
+  if (text === undefined || !/^\d+(\.\d+)?$/.test(text)) return undefined;
+  return Math.round(Number(text));
 }

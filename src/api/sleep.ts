@@ -1,12 +1,14 @@
+import { systemTimers, type Timers } from './timers.js';
+
 /** Resolves after `ms`, or rejects with the signal's reason as soon as it is aborted. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+export function sleep(ms: number, signal?: AbortSignal, timers: Timers = systemTimers): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const onAbort = () => {
-      clearTimeout(timer);
+      timers.clearTimeout(timer);
       reject(signal!.reason);
     };
-    const timer = setTimeout(() => {
+    const timer = timers.setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
       resolve();
     }, ms);

@@ -37,6 +37,7 @@ import { CHEAP_PATH_NOTE } from './live-state.js';
 import { PollChannel, type Snapshot } from './poll-channel.js';
 import { isFatalListError, peeringTerminal, replicaSetTerminal, serviceTerminal, vpcTerminal } from './wait-rules.js';
 import { pollMsFromEnv } from './wait-settings.js';
+import { systemTimers, type TimerHandle, type Timers } from './timers.js';
 
 export type WaitVerdict = boolean | { done: true } | { done: false; failure?: string };
 export type WaitCheck<T> = (live: T | undefined) => WaitVerdict;
@@ -61,6 +62,8 @@ export interface StatusPollerOptions {
   defaultTimeoutMs?: number;
   /** How long a status may stay the same before onStall is told; default 60 s. */
   stallNoticeMs?: number;
+  /** The clock of ticks and timeouts; tests pass a fake one. */
+  timers?: Timers;
 }
 
 type PollClient = Pick<ApiClient, 'listServices' | 'listVPCPeerings' | 'listVPCs' | 'listReplicaSets'> & Partial<Pick<ApiClient, 'noteOnce'>>;
@@ -77,6 +80,7 @@ export class StatusPoller {
   private readonly projectId: string;
   /** Services with a replica set waited for, and how many such waits: the only ones whose sets a tick reads. */
   private readonly replicaSetWaits = new Map<string, number>();
+  private readonly timers: Timers;
 
   constructor(
     private readonly client: PollClient,
@@ -86,6 +90,7 @@ export class StatusPoller {
     this.pollMs = options.pollMs ?? pollMsFromEnv();
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? 30 * 60_000;
     this.stallNoticeMs = options.stallNoticeMs ?? 60_000;
+    this.timers = options.timers ?? systemTimers;
     this.services = new PollChannel(() => this.fetchServices(), isFatalListError, this.channelOptions());
     this.vpcs = new PollChannel(() => this.fetchVpcs(), isFatalListError, this.channelOptions());
   }
@@ -158,7 +163,7 @@ export class StatusPoller {
   }
 
   private channelOptions() {
-    return { factor: 1.5, maxIntervalMs: this.pollMs * 10, now: Date.now };
+    return { factor: 1.5, maxIntervalMs: this.pollMs * 10, timers: this.timers };
   }
 
   private peeringChannel(vpcId: string): PollChannel<LivePeering> {
@@ -220,18 +225,18 @@ export class StatusPoller {
       let lastStatus: string | undefined;
       let lastError: unknown;
       const known = () => lastStatus === undefined || lastStatus === 'gone' || isKnownStatus(kind, lastStatus);
-      const stall = new StallTimer(this.stallNoticeMs, options.onStall && ((forMs) => options.onStall!(lastStatus, forMs, known())));
+      const stall = new StallTimer(this.timers, this.stallNoticeMs, options.onStall && ((forMs) => options.onStall!(lastStatus, forMs, known())));
       const finish = (settle: () => void) => {
-        clearTimeout(timer);
+        this.timers.clearTimeout(timer);
         stall.stop();
         options.signal?.removeEventListener('abort', onAbort);
         channel.remove(waiter);
         settle();
       };
       const onAbort = () => finish(() => reject(options.signal!.reason));
-      const timer = setTimeout(() => finish(() => reject(new WaitTimeoutError(resource, timeoutMs, lastStatus, lastError, !known()))), timeoutMs);
+      const timer = this.timers.setTimeout(() => finish(() => reject(new WaitTimeoutError(resource, timeoutMs, lastStatus, lastError, !known()))), timeoutMs);
       const waiter = {
-        dueAt: Date.now() + (options.immediate ? 0 : this.pollMs),
+        dueAt: this.timers.now() + (options.immediate ? 0 : this.pollMs),
         intervalMs: options.immediate ? this.pollMs : this.pollMs * 1.5,
         serve: (snapshot: Snapshot<S>): boolean => {
           const live = find(snapshot);
@@ -244,7 +249,7 @@ export class StatusPoller {
           const verdict = normalize(check(live));
           const failure = verdict.done ? undefined : (verdict.failure ?? terminal(live));
           if (!verdict.done && failure === undefined) return false;
-          clearTimeout(timer);
+          this.timers.clearTimeout(timer);
           stall.stop();
           options.signal?.removeEventListener('abort', onAbort);
           if (verdict.done) resolve(live);
@@ -265,8 +270,9 @@ export class StatusPoller {
 
 /** Tells `notify` once when `ms` pass without a restart (a status change); never keeps the process alive. */
 class StallTimer {
-  private timer: NodeJS.Timeout | undefined;
+  private timer: TimerHandle | undefined;
   constructor(
+    private readonly timers: Timers,
     private readonly ms: number,
     private readonly notify: ((forMs: number) => void) | undefined,
   ) {}
@@ -274,13 +280,13 @@ class StallTimer {
   restart(): void {
     this.stop();
     if (!this.notify) return;
-    const since = Date.now();
-    this.timer = setTimeout(() => this.notify!(Date.now() - since), this.ms);
-    this.timer.unref();
+    const since = this.timers.now();
+    this.timer = this.timers.setTimeout(() => this.notify!(this.timers.now() - since), this.ms);
+    (this.timer as { unref?: () => void }).unref?.();
   }
 
   stop(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
     this.timer = undefined;
   }
 }

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { ApiClient } from '../api/client.js';
 import type { ApiCredentials } from '../api/credentials.js';
+import { backoffAtTimeScale, isLoopback } from '../api/index.js';
 import { DbformError } from '../model/errors.js';
 import { readCredentials } from './credentials-input.js';
 import { isDebug } from './errors.js';
@@ -33,7 +34,8 @@ export async function openApiContext(input: ApiContextInput, env: NodeJS.Process
   if (input.emulator) return openEmulatorContext(input, credentials, env, logger);
   const baseUrl = input.apiUrl?.trim() || env.DBFORM_API_URL?.trim() || undefined;
   if (baseUrl === undefined || credentials === undefined) throw new DbformError(missingSettingsMessage(baseUrl, credentials));
-  const client = new ApiClient({ baseUrl, credentials, userAgent: `dbform/${VERSION}`, allowInsecureHttp: input.allowInsecureHttp === true, logger });
+  const retry = emulatorBackoff(baseUrl, env);
+  const client = new ApiClient({ baseUrl, credentials, userAgent: `dbform/${VERSION}`, allowInsecureHttp: input.allowInsecureHttp === true, logger, retry });
   return { client, close: () => client.close() };
 }
 
@@ -51,7 +53,7 @@ async function openEmulatorContext(
   logger?.(`[emulator] listening on ${emulator.url}, state in ${stateFile}, time scale ${timeScale}, dialect ${dialect}`);
   // Each dialect's own way in by default: the PAT (Bearer), or the real service's key pair (Basic).
   const credentials = given ?? (dialect === 'tiger' ? EMULATOR_KEY_PAIR : { kind: 'bearer' as const, token: EMULATOR_PAT });
-  const client = new ApiClient({ baseUrl: emulator.url, credentials, userAgent: `dbform/${VERSION}`, logger });
+  const client = new ApiClient({ baseUrl: emulator.url, credentials, userAgent: `dbform/${VERSION}`, logger, retry: backoffAtTimeScale(timeScale) });
   return {
     client,
     close: async () => {
@@ -96,6 +98,22 @@ export function emulatorTimeScale(env: NodeJS.ProcessEnv): number {
     throw new DbformError(`DBFORM_EMULATOR_TIME_SCALE must be a number >= 0, e.g. 0.1 (found "${raw}")`);
   }
   return scale;
+}
+
+/**
+ * An emulator reached by URL (`dbform emulator --time-scale F`, the tests' in-process one) is on
+ * loopback: there DBFORM_EMULATOR_TIME_SCALE scales the retry backoff as --emulator does. A remote
+ * API keeps the full backoff whatever the environment says.
+ */
+export function emulatorBackoff(baseUrl: string, env: NodeJS.ProcessEnv) {
+  let host: string;
+  try {
+    host = new URL(baseUrl).hostname;
+  } catch {
+    return undefined; // the client reports the bad URL
+  }
+  if (!isLoopback(host) || env.DBFORM_EMULATOR_TIME_SCALE === undefined) return undefined;
+  return backoffAtTimeScale(emulatorTimeScale(env));
 }
 
 function missingSettingsMessage(baseUrl: string | undefined, credentials: ApiCredentials | undefined): string {

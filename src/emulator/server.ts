@@ -48,7 +48,7 @@ async function handleRequest(deps: ServerDeps, req: IncomingMessage, res: Server
   deps.stats.count(match.kind === 'found' ? `${method} ${match.route.template}` : `${method} (unmatched)`);
   if (deps.faults.latencyMs > 0) await sleep(deps.faults.latencyMs);
   const fault = deps.faults.draw();
-  const injected = fault === undefined ? undefined : faultError(fault);
+  const injected = fault === undefined ? undefined : faultError(fault, deps.clock);
   if (injected) return send(res, errorAnswer(injected));
   let answer: Answer;
   try {
@@ -62,17 +62,34 @@ async function handleRequest(deps: ServerDeps, req: IncomingMessage, res: Server
 }
 
 /** The error a fault answers with, before anything else is done; none for a lost response. */
-function faultError(fault: Fault): HttpError | undefined {
+function faultError(fault: Fault, clock: Clock): HttpError | undefined {
   switch (fault) {
     case 'error-500':
       return new HttpError(500, 'INTERNAL_ERROR', 'injected fault: internal error');
     case 'error-503':
       return new HttpError(503, 'SERVICE_UNAVAILABLE', 'injected fault: service unavailable');
     case 'throttle':
-      return new HttpError(429, 'RATE_LIMITED', 'too many requests; retry after 1 second', { headers: { 'retry-after': '1' } });
+      return throttled(clock.scale(THROTTLE_MS));
     case 'lost-response':
       return undefined;
   }
+}
+
+/** SPEC section 6: a throttled request may come back after 1 s (at time scale 1). */
+const THROTTLE_MS = 1000;
+
+/**
+ * The 429 of a throttled request. Its delay follows the time scale like every timeline, so a test
+ * at time scale 0.01 is not held up for a real second per 429. `Retry-After` is delay-seconds, an
+ * integer (RFC 9110, section 10.2.3): it is rounded up, so a client that reads only it never comes
+ * back early; `Retry-After-Ms` carries the exact delay for a client that reads it (dbform does).
+ */
+function throttled(delayMs: number): HttpError {
+  const seconds = Math.ceil(delayMs / 1000);
+  const when = delayMs === 1000 ? '1 second' : `${delayMs} ms`;
+  return new HttpError(429, 'RATE_LIMITED', `too many requests; retry after ${when}`, {
+    headers: { 'retry-after': String(seconds), 'retry-after-ms': String(delayMs) },
+  });
 }
 
 /** Route, auth, body, handler, persistence: the order docs/api-behaviour.md describes. */

@@ -1,7 +1,7 @@
-// One chaos run: a 30-action apply killed with SIGKILL at a seeded random moment in it, then
-// re-applied until it succeeds; what is left must have no duplicate, every live ID in the
-// lockfile, and an empty next plan.
-import { readFileSync } from 'node:fs';
+// One chaos run: a 30-action apply killed with SIGKILL at a seeded random moment, then re-applied
+// until it succeeds; what is left must have no duplicate, every live ID in the lockfile, and an
+// empty next plan.
+import { readFileSync, rmSync } from 'node:fs';
 import { expect } from 'vitest';
 import { startTestEmulator } from '../support/dialect.js';
 import type { Fault } from '../../src/emulator/faults.js';
@@ -48,10 +48,13 @@ function countEntries(lockfile: string): number {
   }
 }
 
+/** The emulator's time scale; the CLI is told it, so its retry backoff runs at the same pace. */
+const TIME_SCALE = 0.03;
+
 export async function chaosRun(seed: number, faults: ChaosFaults, options: { killAfterLines: number; maxReapplies: number }): Promise<ChaosOutcome> {
-  const emulator = await startTestEmulator({ timeScale: 0.03, faultSeed: seed, ...faults });
+  const emulator = await startTestEmulator({ timeScale: TIME_SCALE, faultSeed: seed, ...faults });
+  const ws = workspace(thirtyActionConfig(), emulator.url, { DBFORM_EMULATOR_TIME_SCALE: String(TIME_SCALE) });
   try {
-    const ws = workspace(thirtyActionConfig(), emulator.url);
     // The moment is counted in progress lines after "apply started" (a 30-action apply prints
     // about 100 before its summary), plus a few milliseconds, so every kill lands in the apply
     // itself, however fast or slow the machine, rather than in start-up, planning or after it.
@@ -99,6 +102,7 @@ export async function chaosRun(seed: number, faults: ChaosFaults, options: { kil
     return { killedAfterLines, killedAfterMs, killedMidApply: firstResult.signal === 'SIGKILL' && !summaryAtKill, reapplies, entriesAtKill, faultsAtKill };
   } finally {
     await emulator.close();
+    rmSync(ws.dir, { recursive: true, force: true });
   }
 }
 

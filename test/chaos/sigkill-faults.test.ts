@@ -6,6 +6,8 @@ import { chaosRun, describeOutcomes, type ChaosOutcome } from './chaos-run.js';
 const SEEDS = Array.from({ length: 20 }, (_, i) => 2001 + i);
 const FAULTS = { faultRate: 0.2, throttleRate: 0.2, lostResponseRate: 0.3 };
 const outcomes: ChaosOutcome[] = [];
+// With the 429 waits and the backoff at the emulator's time scale, a faulted 30-action apply takes
+// about 0.8-2 s from its first progress line: kills are drawn within its first 700 ms.
 
 describe.concurrent('SIGKILL mid-apply under faults, then re-apply under faults', () => {
   it.each(SEEDS)('seed %i: no duplicates, every ID in the lockfile, next plan empty', async (seed) => {

@@ -39,7 +39,7 @@ export function registerEmulator(program: Command): void {
     .option('--time-scale <factor>', 'multiply every timeline duration (0: transitions end at the next read)', nonNegative('--time-scale'), 1)
     .option('--latency-ms <ms>', 'delay every API answer', integer('--latency-ms', 0, 3_600_000), 0)
     .option('--fault-rate <rate>', 'share of API requests answered 500/503', rate('--fault-rate'), 0)
-    .option('--throttle-rate <rate>', 'share of API requests answered 429 (Retry-After: 1)', rate('--throttle-rate'), 0)
+    .option('--throttle-rate <rate>', 'share of API requests answered 429 (Retry-After: 1 s, times the time scale)', rate('--throttle-rate'), 0)
     .option('--lost-response-rate <rate>', 'share of API requests performed but never answered', rate('--lost-response-rate'), 0)
     .option('--fault-seed <n>', 'seed of the fault generator, for reproducible chaos', integer('--fault-seed', 0, 2 ** 31 - 1))
     .addOption(

@@ -22,8 +22,8 @@ const VPCS = 'GET /projects/{project_id}/vpcs';
 
 describe('fetchLiveState when one read fails', () => {
   it('stops the sibling reads (no retries after the failure) and rejects with the first error', async () => {
-    // Every answer of this emulator is a 429 with Retry-After: 1, so listVPCs keeps retrying.
-    const throttled: EmulatorHandle = await emulator({ throttleRate: 1 });
+    // Every answer of this emulator is a 429 with Retry-After: 1 (time scale 1), so listVPCs keeps retrying.
+    const throttled: EmulatorHandle = await emulator({ throttleRate: 1, timeScale: 1 });
     open.push(throttled);
     const slow = clientFor(throttled);
     const dead = new ApiClient({ baseUrl: await deadUrl(), token: PAT, retry: { baseDelayMs: 20, maxDelayMs: 50 } });
@@ -44,7 +44,7 @@ describe('fetchLiveState when one read fails', () => {
   });
 
   it("still rejects with the caller's abort reason when the caller aborts", async () => {
-    const throttled = await emulator({ throttleRate: 1 });
+    const throttled = await emulator({ throttleRate: 1, timeScale: 1 });
     const slow = clientFor(throttled);
     open.push(throttled, slow);
     const controller = new AbortController();
@@ -56,7 +56,7 @@ describe('fetchLiveState when one read fails', () => {
 
 describe('closing the client', () => {
   it('stops a call that is still being retried, so nothing keeps running after a command ends', async () => {
-    const throttled = await emulator({ throttleRate: 1 });
+    const throttled = await emulator({ throttleRate: 1, timeScale: 1 });
     open.push(throttled);
     const client = clientFor(throttled);
     const call = client.listVPCs(PROJECT);

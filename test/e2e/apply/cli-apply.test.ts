@@ -1,10 +1,13 @@
 // `dbform apply` end to end: the built CLI against an emulator over HTTP.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { EmulatorHandle } from '../../../src/emulator/index.js';
 import { startTestEmulator } from '../../support/dialect.js';
 import { duplicates, nextPlan, runCli, workspace } from './cli-harness.js';
+import { removeTempDirs } from '../../support/temp-dir.js';
+
+afterAll(removeTempDirs);
 
 let emulator: EmulatorHandle | undefined;
 afterEach(async () => {

@@ -1,7 +1,6 @@
 // A workspace for running the built CLI against an emulator in the test process, and checks of
 // what an apply left behind.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fetchLiveState } from '../../../src/api/index.js';
 import { loadConfig } from '../../../src/config/index.js';
@@ -11,6 +10,7 @@ import { hashConfigFiles } from '../../../src/cli/plan-pipeline.js';
 import { planChanges, toPlanJson, withSavedInputs } from '../../../src/planner/index.js';
 import { spawnCli as spawnBuiltCli, type CliResult } from '../../support/cli.js';
 import { AUTH_ENV, testClient } from '../../support/dialect.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 export type { CliResult } from '../../support/cli.js';
 
@@ -24,7 +24,7 @@ export interface Workspace {
 
 /** A temp dir with a config, and an environment that reaches `apiUrl` (HOME inside the dir). */
 export function workspace(configText: string, apiUrl: string, extraEnv: NodeJS.ProcessEnv = {}): Workspace {
-  const dir = mkdtempSync(join(tmpdir(), 'dbform-cli-'));
+  const dir = tempDir('dbform-cli-');
   const home = join(dir, 'home');
   mkdirSync(home);
   const config = join(dir, 'dbform.yaml');
@@ -38,6 +38,8 @@ export function workspace(configText: string, apiUrl: string, extraEnv: NodeJS.P
     ...AUTH_ENV,
     DBFORM_POLL_MS: '20',
     PGPASSFILE: pgpass,
+    // Whatever the CLI puts in a temp dir stays in the workspace, which the test removes.
+    TMPDIR: dir,
     ...extraEnv,
   };
   return { dir, config, lockfile: join(dir, 'dbform.lock.json'), pgpass, env };

@@ -2,9 +2,12 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../../src/emulator/index.js';
 import { duplicates, nextPlan, runCli, spawnCli, unboundIds, workspace, type Workspace } from './cli-harness.js';
+import { removeTempDirs } from '../../support/temp-dir.js';
+
+afterAll(removeTempDirs);
 
 let emulator: Awaited<ReturnType<typeof startEmulator>> | undefined;
 afterEach(async () => {

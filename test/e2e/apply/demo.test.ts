@@ -2,13 +2,17 @@
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
+import { removeTempDirs, tempDir } from '../../support/temp-dir.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 
+afterAll(removeTempDirs);
+
 it('npm run demo runs every step, applies one resize, ends with no changes, and leaves the repository as it was', async () => {
   const before = readdirSync(ROOT).sort();
-  const env = { ...process.env, NO_COLOR: '1', DBFORM_API_KEY: 'must-be-ignored', DBFORM_API_URL: 'http://127.0.0.1:1/nothing' };
+  // The demo keeps its work directory for the reader to look at: here it lands in a folder the test removes.
+  const env = { ...process.env, NO_COLOR: '1', DBFORM_API_KEY: 'must-be-ignored', DBFORM_API_URL: 'http://127.0.0.1:1/nothing', TMPDIR: tempDir('dbform-demo-tmp-') };
   const run = await new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
     const child = spawn(process.execPath, [join(ROOT, 'scripts', 'demo.js')], { cwd: ROOT, env });
     let out = '';

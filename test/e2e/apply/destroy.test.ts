@@ -1,10 +1,13 @@
 // `dbform destroy`: everything the lockfile binds, deleted in reverse dependency order.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../src/api/client.js';
 import type { EmulatorHandle } from '../../../src/emulator/index.js';
 import { startTestEmulator, testClient } from '../../support/dialect.js';
 import { runCli, workspace } from './cli-harness.js';
+import { removeTempDirs } from '../../support/temp-dir.js';
+
+afterAll(removeTempDirs);
 
 let emulator: EmulatorHandle | undefined;
 let client: ApiClient | undefined;

@@ -1,6 +1,5 @@
 // A real emulator on 127.0.0.1:0, the real client over HTTP, and the engine's dependencies.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApiClient } from '../../../src/api/client.js';
 import { StatusPoller } from '../../../src/api/waiters.js';
@@ -11,6 +10,7 @@ import { LockStore } from '../../../src/executor/lock-store.js';
 import type { ExecutorApi } from '../../../src/executor/ports.js';
 import { startTestEmulator, testClient } from '../../support/dialect.js';
 import { emptyLockfile, emptySummary, parseLockfileJson, type Action, type Lockfile, type Plan } from '../../../src/model/index.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 export const PROJECT = 'proj-demo';
 
@@ -29,7 +29,7 @@ export interface Harness {
 export async function startHarness(options: EmulatorOptions = {}): Promise<Harness> {
   const emulator = await startTestEmulator({ timeScale: 0.01, ...options });
   const client = testClient(emulator.url, { retry: { baseDelayMs: 5, maxDelayMs: 50 } });
-  const dir = mkdtempSync(join(tmpdir(), 'dbform-engine-'));
+  const dir = tempDir('dbform-engine-');
   const lockPath = join(dir, 'dbform.lock.json');
   const pgpassPath = join(dir, 'pgpass');
   const events: ApplyEvent[] = [];

@@ -1,8 +1,11 @@
 // Waiting: batched polls, parallelism that counts waits, timeouts and interruption.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { StatusPoller } from '../../../src/api/waiters.js';
 import type { ApplyEvent } from '../../../src/executor/events.js';
 import { act, planOf, PROJECT, startHarness, type Harness } from './engine-harness.js';
+import { removeTempDirs } from '../../support/temp-dir.js';
+
+afterAll(removeTempDirs);
 
 let h: Harness;
 afterEach(async () => h?.close());
@@ -128,14 +131,28 @@ describe('waiting for asynchronous operations', () => {
   });
 
   it('an attach shows what it waits for: the status stays READY until the VPC endpoint appears', async () => {
-    h = await startHarness({ timeScale: 0.05 });
+    // The emulator's clock moves by hand, each step once the engine has shown what it waits for:
+    // at a real time scale a loaded machine let the attach finish before the first poll saw it.
+    let now = Date.now();
+    h = await startHarness({ timeScale: 1, now: () => now });
     const vpc = await h.client.createVPC(PROJECT, { name: 'main', cidr: '10.0.0.0/16', region_code: 'us-east-1' });
     const svc = await h.client.createService(PROJECT, { name: 'db', region_code: 'us-east-1' });
     const ref = { address: 'service.db', id: svc.service_id };
     const attach = act('attachServiceToVPC', 'service.db', { reason: 'changed', refs: { target: ref, vpc: { id: vpc.id } }, request: { vpc_id: vpc.id } });
-    const result = await h.apply(planOf([attach]));
+    const statusesSoFar = () => h.events.flatMap((e) => (e.type === 'action-status' ? [e.status] : []));
+    const until = async (status: (s: string) => boolean) => {
+      for (const end = Date.now() + 10_000; !statusesSoFar().some(status); await new Promise((r) => setTimeout(r, 5))) {
+        if (Date.now() > end) throw new Error(`the engine did not show the status awaited; it showed ${JSON.stringify(statusesSoFar())}`);
+      }
+    };
+    const running = h.apply(planOf([attach]));
+    await until((s) => s.startsWith('waiting for'));
+    now += 5000; // QUEUED 1 s, CONFIGURING 4 s: READY
+    await until((s) => s.startsWith('READY, attaching'));
+    now += 2000; // the attachment's 2 s
+    const result = await running;
     expect(result.failed).toEqual([]);
-    const statuses = h.events.flatMap((e) => (e.type === 'action-status' ? [e.status] : []));
+    const statuses = statusesSoFar();
     // Before the attach is sent the service settles (QUEUED ... READY); after it, READY is qualified.
     expect(statuses.slice(statuses.indexOf('READY'))).toEqual(['READY', `READY, attaching to VPC ${vpc.id}`]);
   });

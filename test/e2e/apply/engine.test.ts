@@ -1,9 +1,12 @@
 // applyPlan with hand-written plans, the real client and the emulator over HTTP.
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { AmbiguousCreateError } from '../../../src/api/errors.js';
 import type { ExecutorApi } from '../../../src/executor/ports.js';
 import { act, planOf, PROJECT, startHarness, type Harness } from './engine-harness.js';
+import { removeTempDirs } from '../../support/temp-dir.js';
+
+afterAll(removeTempDirs);
 
 let h: Harness;
 afterEach(async () => h?.close());

@@ -5,6 +5,9 @@ import { stringify } from 'yaml';
 import type { EmulatorHandle } from '../../../src/emulator/index.js';
 import { startTestEmulator } from '../../support/dialect.js';
 import { nextPlan, runCli, workspace, type Workspace } from './cli-harness.js';
+import { removeTempDirs } from '../../support/temp-dir.js';
+
+afterAll(removeTempDirs);
 
 let emulator: EmulatorHandle;
 let ws: Workspace;

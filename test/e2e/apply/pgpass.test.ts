@@ -2,11 +2,14 @@
 // able to save it before it creates anything, and say plainly when it could not.
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../../src/emulator/index.js';
 import type { ExecutorApi } from '../../../src/executor/ports.js';
 import { runCli, workspace } from './cli-harness.js';
 import { act, planOf, PROJECT, startHarness, type Harness } from './engine-harness.js';
+import { removeTempDirs } from '../../support/temp-dir.js';
+
+afterAll(removeTempDirs);
 
 let emulator: Awaited<ReturnType<typeof startEmulator>> | undefined;
 let h: Harness | undefined;

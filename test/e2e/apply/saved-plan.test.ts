@@ -1,10 +1,13 @@
 // `dbform apply PLAN`: exactly the saved plan, refused only when a resource it touches changed.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { startEmulator } from '../../../src/emulator/index.js';
 import { nextPlan, runCli, workspace, type Workspace } from './cli-harness.js';
+import { removeTempDirs } from '../../support/temp-dir.js';
+
+afterAll(removeTempDirs);
 
 let emulator: Awaited<ReturnType<typeof startEmulator>> | undefined;
 let client: ApiClient | undefined;

@@ -6,6 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { startEmulator } from '../../../src/emulator/index.js';
 import { runCli, workspace, type CliResult, type Workspace } from './cli-harness.js';
+import { removeTempDirs } from '../../support/temp-dir.js';
+
+afterAll(removeTempDirs);
 
 const TOKEN = 'canary-token-7c1f2b9e';
 const PASSWORD = 'canary-password-5d8a3e';

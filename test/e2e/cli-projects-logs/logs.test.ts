@@ -1,11 +1,13 @@
 // `dbform logs` spawned against the real emulator: paging, filters, output forms, addresses.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { EmulatorHandle } from '../../../src/emulator/index.js';
 import { AUTH_ENV, startTestEmulator, testClient } from '../../support/dialect.js';
 import { runCli } from '../../support/cli.js';
+import { removeTempDirs, tempDir } from '../../support/temp-dir.js';
+
+afterAll(removeTempDirs);
 
 const LOGS = 'GET /projects/{project_id}/services/{service_id}/logs';
 let em: EmulatorHandle;
@@ -58,7 +60,7 @@ describe('dbform logs', () => {
   });
 
   it('resolves service.<key> through the lockfile, which also gives the project', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dbform-logs-'));
+    const dir = tempDir('dbform-logs-');
     writeFileSync(
       join(dir, 'dbform.lock.json'),
       JSON.stringify({ version: 1, project_id: 'proj-demo', resources: { 'service.db': { id: serviceId } } }),

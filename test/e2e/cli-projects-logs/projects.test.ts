@@ -1,17 +1,19 @@
 // `dbform projects` and the API settings every API command shares (spawned CLI, real emulator).
-import { mkdtempSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../../../src/emulator/index.js';
 import { runCli } from '../../support/cli.js';
+import { removeTempDirs, tempDir } from '../../support/temp-dir.js';
+
+afterAll(removeTempDirs);
 
 let em: EmulatorHandle;
 let dir: string;
 
 beforeAll(async () => {
   em = await startEmulator({ host: '127.0.0.1', port: 0, timeScale: 0 });
-  dir = mkdtempSync(join(tmpdir(), 'dbform-projects-'));
+  dir = tempDir('dbform-projects-');
 });
 afterAll(async () => em.close());
 
@@ -40,7 +42,7 @@ describe('dbform projects', () => {
   });
 
   it('starts an in-process emulator with --emulator, keeping its state in .dbform/', async () => {
-    const cwd = mkdtempSync(join(tmpdir(), 'dbform-emu-'));
+    const cwd = tempDir('dbform-emu-');
     const pat = await runCli(['projects', '--emulator'], { cwd, env: {} });
     expect(pat).toEqual({ code: 0, signal: null, stdout: 'ID         NAME\nproj-demo  Demo\n', stderr: '' });
     const oauth = await runCli(['projects', '--emulator', '--json'], { cwd, env: { DBFORM_API_KEY: 'demo-oauth' } });
@@ -94,9 +96,10 @@ describe('API settings', () => {
   });
 
   it('cannot reach a closed port: says so with the URL', async () => {
-    const closed = await startEmulator({ host: '127.0.0.1', port: 0 });
+    // An emulator's port, at time scale 0.01: the 5 attempts back off 1-2 ms, not 0.1-1.6 s, apart.
+    const closed = await startEmulator({ host: '127.0.0.1', port: 0, timeScale: 0.01 });
     await closed.close();
-    const r = await runCli(['projects'], { env: { DBFORM_API_URL: closed.url, DBFORM_API_KEY: 'demo-pat' } });
+    const r = await runCli(['projects'], { env: { DBFORM_API_URL: closed.url, DBFORM_API_KEY: 'demo-pat', DBFORM_EMULATOR_TIME_SCALE: '0.01' } });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`error: cannot reach the API at ${closed.url} (ECONNREFUSED`);
   });

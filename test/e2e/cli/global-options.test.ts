@@ -1,11 +1,13 @@
 // SPEC section 4's global options work before the command as well as after it, and validate
 // accepts (and ignores) the connection options a CI wrapper passes to every step.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../../../src/emulator/index.js';
 import { runCli } from '../../support/cli.js';
+import { removeTempDirs, tempDir } from '../../support/temp-dir.js';
+
+afterAll(removeTempDirs);
 
 let em: EmulatorHandle;
 let dir: string;
@@ -13,7 +15,7 @@ const CONFIG = 'version: 1\nproject_id: proj-demo\nservices:\n  db:\n    cpu_mil
 
 beforeAll(async () => {
   em = await startEmulator({ timeScale: 0 });
-  dir = mkdtempSync(join(tmpdir(), 'dbform-global-'));
+  dir = tempDir('dbform-global-');
   writeFileSync(join(dir, 'prod.yaml'), CONFIG);
 });
 afterAll(async () => em.close());

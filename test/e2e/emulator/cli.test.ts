@@ -1,10 +1,12 @@
 // Spawns the built CLI (run `npx tsc -p tsconfig.json` first; `npm test` does).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { BIN } from '../../support/cli.js';
+import { removeTempDirs, tempDir } from '../../support/temp-dir.js';
+
+afterAll(removeTempDirs);
 
 
 /** Starts `dbform emulator ARGS` and resolves with the first stdout line. */
@@ -55,7 +57,7 @@ describe('dbform emulator (CLI)', () => {
   });
 
   it('uses --state and --seed files', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dbform-cli-emu-'));
+    const dir = tempDir('dbform-cli-emu-');
     const seed = join(dir, 'seed.yaml');
     writeFileSync(seed, 'projects: [{id: acme, name: Acme}]\ntokens: [{token: acme-pat, kind: pat, project_id: acme}]\n');
     const state = join(dir, 'state.json');
@@ -105,7 +107,7 @@ describe('dbform emulator (CLI)', () => {
     expect(busy.stderr).toMatch(/cannot listen on 127\.0\.0\.1:\d+: the port is already in use/);
     child.kill('SIGTERM');
     await exited;
-    const state = join(mkdtempSync(join(tmpdir(), 'dbform-cli-emu-')), 'state.json');
+    const state = join(tempDir('dbform-cli-emu-'), 'state.json');
     writeFileSync(state, 'not json');
     const corrupt = runCli(['--port', '0', '--state', state]);
     expect(corrupt.status).toBe(1);

@@ -36,7 +36,8 @@ describe('fault injection', () => {
   });
 
   it('--throttle-rate 1 answers 429 RATE_LIMITED with Retry-After: 1', async () => {
-    await withEmulator({ throttleRate: 1 }, async (em) => {
+    // At time scale 1: the delay scales like every duration (test/e2e/api/retry-after.test.ts).
+    await withEmulator({ throttleRate: 1, timeScale: 1 }, async (em) => {
       const res = await apiOf(() => em)('GET', '/projects');
       expect(res.status).toBe(429);
       expect(res.headers.get('retry-after')).toBe('1');

@@ -1,11 +1,13 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../../src/emulator/index.js';
 import { apiOf, manualClock, P } from './helpers.js';
+import { removeTempDirs, tempDir } from '../../support/temp-dir.js';
 
-const tmp = () => mkdtempSync(join(tmpdir(), 'dbform-emu-state-'));
+afterAll(removeTempDirs);
+
+const tmp = () => tempDir('dbform-emu-state-');
 
 describe('--state persistence', () => {
   it('writes the state file at start, and refuses to start when it cannot (not a 500 after a mutation)', async () => {

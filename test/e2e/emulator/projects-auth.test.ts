@@ -1,9 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../../src/emulator/index.js';
 import { apiOf, expectError, useEmulator } from './helpers.js';
+import { removeTempDirs, tempDir } from '../../support/temp-dir.js';
+
+afterAll(removeTempDirs);
 
 describe('projects and auth', () => {
   const em = useEmulator();
@@ -72,7 +74,7 @@ describe('projects and auth', () => {
 });
 
 describe('seed', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'dbform-seed-'));
+  const dir = tempDir('dbform-seed-');
 
   it('a seed object replaces the default world', async () => {
     const em = await startEmulator({

@@ -1,7 +1,6 @@
 // An exported file is a working config: edit a few values, apply, and the next plan is empty and
 // a fresh export reproduces the edited file byte for byte (comments, order and lockfile included).
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../src/api/client.js';
@@ -9,6 +8,9 @@ import type { EmulatorHandle } from '../../../src/emulator/index.js';
 import { AUTH_ENV, startTestEmulator, testClient } from '../../support/dialect.js';
 import { runCli } from '../../support/cli.js';
 import { buildWorld } from './world.js';
+import { removeTempDirs, tempDir } from '../../support/temp-dir.js';
+
+afterAll(removeTempDirs);
 
 let em: EmulatorHandle;
 let client: ApiClient;
@@ -30,7 +32,7 @@ afterAll(async () => {
 
 describe('export, edit, apply', () => {
   it('applies edits to an exported file and exports the edited file back exactly', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dbform-export-apply-'));
+    const dir = tempDir('dbform-export-apply-');
     const yamlPath = join(dir, 'dbform.yaml');
     const first = await runCli(['export', '-o', yamlPath], { env });
     expect(first.code, first.stderr).toBe(0);
@@ -52,7 +54,7 @@ describe('export, edit, apply', () => {
     const plan = await runCli(['plan', '--detailed-exitcode', '-f', yamlPath], { env });
     expect(plan.code, plan.stderr + plan.stdout).toBe(0);
 
-    const dir2 = mkdtempSync(join(tmpdir(), 'dbform-export-apply-'));
+    const dir2 = tempDir('dbform-export-apply-');
     const again = await runCli(['export', '-o', join(dir2, 'dbform.yaml')], { env });
     expect(again.code, again.stderr).toBe(0);
     expect(readFileSync(join(dir2, 'dbform.yaml'), 'utf8')).toBe(edited);

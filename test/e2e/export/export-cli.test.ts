@@ -1,18 +1,20 @@
 // `dbform export` options and unhappy paths, end to end: flags, projects, existing files,
 // --all-projects, stdout, --emulator, and resources caught mid-deletion or failed.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { startEmulator, type EmulatorHandle } from '../../../src/emulator/index.js';
 import { runCli } from '../../support/cli.js';
 import { buildWorld, P } from './world.js';
+import { removeTempDirs, tempDir } from '../../support/temp-dir.js';
+
+afterAll(removeTempDirs);
 
 let em: EmulatorHandle;
 let client: ApiClient;
 let env: Record<string, string>;
-const tmp = () => mkdtempSync(join(tmpdir(), 'dbform-export-cli-'));
+const tmp = () => tempDir('dbform-export-cli-');
 const lockOf = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
 
 beforeAll(async () => {

@@ -1,7 +1,6 @@
 // `dbform import ADDR ID` end to end: every refusal with its exact message, the happy paths of
 // the four kinds, and a plan afterwards that updates or leaves alone, never creates.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../src/api/client.js';
@@ -9,6 +8,9 @@ import type { EmulatorHandle } from '../../../src/emulator/index.js';
 import { AUTH_ENV, startTestEmulator, testClient } from '../../support/dialect.js';
 import { runCli } from '../../support/cli.js';
 import { P } from './world.js';
+import { removeTempDirs, tempDir } from '../../support/temp-dir.js';
+
+afterAll(removeTempDirs);
 
 let em: EmulatorHandle;
 let client: ApiClient;
@@ -61,7 +63,7 @@ afterAll(async () => {
   await em.close();
 });
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'dbform-import-'));
+  dir = tempDir('dbform-import-');
   config = join(dir, 'dbform.yaml');
   lockPath = join(dir, 'dbform.lock.json');
   writeFileSync(config, CONFIG);

@@ -1,7 +1,6 @@
 // `dbform export` end to end: a varied hand-made world, exported by the built CLI, loads, validates
 // against the schema, plans to zero changes with read-only requests, and exports byte-identically.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -13,12 +12,15 @@ import type { EmulatorHandle } from '../../../src/emulator/index.js';
 import { AUTH_ENV, planReads, startTestEmulator, testClient } from '../../support/dialect.js';
 import { runCli } from '../../support/cli.js';
 import { buildWorld, generatedServices, P, SPECIAL_SERVICES, type World } from './world.js';
+import { removeTempDirs, tempDir } from '../../support/temp-dir.js';
+
+afterAll(removeTempDirs);
 
 let em: EmulatorHandle;
 let client: ApiClient;
 let env: Record<string, string>;
 let world: World;
-const dir = mkdtempSync(join(tmpdir(), 'dbform-export-'));
+const dir = tempDir('dbform-export-');
 const yamlPath = join(dir, 'dbform.yaml');
 const lockPath = join(dir, 'dbform.lock.json');
 let yamlText: string;
@@ -88,7 +90,7 @@ describe('dbform export of a varied world', () => {
   });
 
   it('exports byte-identically the second time, and accepts its own files without --force', async () => {
-    const dir2 = mkdtempSync(join(tmpdir(), 'dbform-export-'));
+    const dir2 = tempDir('dbform-export-');
     const again = await runCli(['export', '-o', join(dir2, 'dbform.yaml')], { env });
     expect(again.code, again.stderr).toBe(0);
     expect(readFileSync(join(dir2, 'dbform.yaml'), 'utf8')).toBe(yamlText);

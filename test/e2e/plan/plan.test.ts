@@ -9,6 +9,9 @@ import { fromPlanJson } from '../../../src/planner/index.js';
 import { runCli } from '../../support/cli.js';
 import { AUTH_ENV, DIALECT_FACTS, EMULATOR_ENV, planReads, startTestEmulator, testClient } from '../../support/dialect.js';
 import { project } from './helpers.js';
+import { removeTempDirs } from '../../support/temp-dir.js';
+
+afterAll(removeTempDirs);
 
 const P = 'proj-demo';
 let em: EmulatorHandle;

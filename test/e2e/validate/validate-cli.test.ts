@@ -1,16 +1,18 @@
 // `dbform validate` as a user runs it: spawn bin/dbform.js, check exit code, stdout and stderr.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN } from '../../support/cli.js';
 // @ts-expect-error: a plain JS script without type declarations
 import { generateLargeConfig } from '../../../scripts/gen-large-config.js';
+import { removeTempDirs, tempDir } from '../../support/temp-dir.js';
+
+afterAll(removeTempDirs);
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const BAD = join(ROOT, 'test', 'fixtures', 'config', 'bad');
-const work = mkdtempSync(join(tmpdir(), 'dbform-validate-'));
+const work = tempDir('dbform-validate-');
 
 function newestMtime(dir: string): number {
   return Math.max(

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
+  backoffAtTimeScale,
   DEFAULT_RETRY_POLICY,
   decideRetry,
   isRejectedBeforeProcessing,
   parseRetryAfter,
+  parseRetryAfterMs,
   retryDelay,
   type AttemptOutcome,
   type Safety,
@@ -138,5 +140,28 @@ describe('isRejectedBeforeProcessing', () => {
     expect(isRejectedBeforeProcessing({ kind: 'network', sent: false })).toBe(true);
     expect(isRejectedBeforeProcessing({ kind: 'network', sent: true })).toBe(false);
     expect(isRejectedBeforeProcessing({ kind: 'timeout' })).toBe(false);
+  });
+});
+
+describe('parseRetryAfterMs', () => {
+  it('reads milliseconds, the precise twin of Retry-After', () => {
+    expect(parseRetryAfterMs('10')).toBe(10);
+    expect(parseRetryAfterMs([' 2500 '])).toBe(2500);
+    expect(parseRetryAfterMs('7.6')).toBe(8);
+    expect(parseRetryAfterMs('0')).toBe(0);
+  });
+
+  it('ignores absent or unreadable values (Retry-After applies then)', () => {
+    expect(parseRetryAfterMs(undefined)).toBeUndefined();
+    expect(parseRetryAfterMs('-5')).toBeUndefined();
+    expect(parseRetryAfterMs('soon')).toBeUndefined();
+  });
+});
+
+describe('backoffAtTimeScale', () => {
+  it('multiplies the base and the cap by the time scale, never below 1 ms', () => {
+    expect(backoffAtTimeScale(1)).toEqual({ baseDelayMs: 200, maxDelayMs: 8000 });
+    expect(backoffAtTimeScale(0.03)).toEqual({ baseDelayMs: 6, maxDelayMs: 240 });
+    expect(backoffAtTimeScale(0)).toEqual({ baseDelayMs: 1, maxDelayMs: 1 });
   });
 });

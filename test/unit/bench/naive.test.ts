@@ -1,15 +1,17 @@
 // The naive reference must read the same world dbform reads, and wait the way BENCHMARKS.md says
 // (a GET per waiting resource per tick). Needs dist/ (bench code runs the built modules).
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { fetchLiveState } from '../../../src/api/live-state.js';
 import { startEmulator, type EmulatorHandle } from '../../../src/emulator/index.js';
 import type { LiveState } from '../../../src/model/resources.js';
 import { naiveWaits, readLiveNaive } from '../../../bench/naive.js';
 import { ids, worldState } from '../../../bench/world.js';
+import { removeTempDirs, tempDir } from '../../support/temp-dir.js';
+
+afterAll(removeTempDirs);
 
 let emulator: EmulatorHandle | undefined;
 afterEach(async () => {
@@ -17,11 +19,11 @@ afterEach(async () => {
   emulator = undefined;
 });
 
-async function worldEmulator(services: number, timeScale: number) {
-  const dir = mkdtempSync(join(tmpdir(), 'dbform-bench-naive-'));
+async function worldEmulator(services: number, timeScale: number, now?: () => number) {
+  const dir = tempDir('dbform-bench-naive-');
   const stateFile = join(dir, 'state.json');
   writeFileSync(stateFile, JSON.stringify(worldState(services)));
-  emulator = await startEmulator({ port: 0, stateFile, timeScale });
+  emulator = await startEmulator({ port: 0, stateFile, timeScale, now });
   return { emulator, client: new ApiClient({ baseUrl: emulator.url, token: 'demo-pat' }) };
 }
 
@@ -50,11 +52,18 @@ describe('readLiveNaive', () => {
 
 describe('naiveWaits', () => {
   it('polls the waiting service with its own GET, never the list', async () => {
-    const { emulator, client } = await worldEmulator(2, 0.05);
+    // The emulator's clock moves by hand: the resize (3 s) ends only after a first poll has seen
+    // it running, however slow the machine (at a real time scale, a loaded one missed it).
+    let now = Date.now();
+    const { emulator, client } = await worldEmulator(2, 1, () => now);
     const id = ids.service(0);
     await client.resizeService('proj-demo', id, { cpu_millis: '4000', memory_gbs: '16' });
     emulator.resetStats();
-    await naiveWaits(client, 'proj-demo', 10).serviceStatus(id, 'READY', { timeoutMs: 5000 });
+    const waiting = naiveWaits(client, 'proj-demo', 10).serviceStatus(id, 'READY', { timeoutMs: 5000 });
+    const gets = () => emulator.stats().requests['GET /projects/{project_id}/services/{service_id}'] ?? 0;
+    while (gets() < 1) await new Promise((r) => setTimeout(r, 5));
+    now += 3000;
+    await waiting;
     const stats = emulator.stats();
     expect(stats.requests['GET /projects/{project_id}/services/{service_id}']).toBeGreaterThanOrEqual(2);
     expect(stats.requests['GET /projects/{project_id}/services']).toBeUndefined();

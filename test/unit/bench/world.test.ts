@@ -1,7 +1,6 @@
 // The bench's generated worlds must be what BENCHMARKS.md says they are: the state file loads in
 // the emulator, and the config plans against it (with the generated lockfile) to no change at all.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
@@ -12,6 +11,9 @@ import { parseLockfileJson } from '../../../src/model/lockfile.js';
 import type { LiveState } from '../../../src/model/resources.js';
 import { planChanges } from '../../../src/planner/index.js';
 import { chainConfig, Fleet, oneFieldChange, vpcCountFor, worldConfig, worldLockfile, worldState } from '../../../bench/world.js';
+import { removeTempDirs, tempDir } from '../../support/temp-dir.js';
+
+afterAll(removeTempDirs);
 
 const SERVICES = 30;
 const options = { replace: [], target: [], allowDataLoss: false };
@@ -33,7 +35,7 @@ describe('generated plan worlds', () => {
   let live: LiveState;
 
   beforeAll(async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dbform-bench-world-'));
+    const dir = tempDir('dbform-bench-world-');
     const stateFile = join(dir, 'emulator-state.json');
     writeFileSync(stateFile, JSON.stringify(worldState(SERVICES)));
     emulator = await startEmulator({ port: 0, stateFile, timeScale: 0 });

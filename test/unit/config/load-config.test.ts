@@ -1,12 +1,14 @@
 // The desired state the loader builds: defaults, `null` semantics, references, interpolation,
 // anchors, several files, positions.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { fileOf, loadConfig, loadConfigInputs, loadConfigText } from '../../../src/config/index.js';
 import type { DesiredState } from '../../../src/model/resources.js';
 import { formatDiagnostic } from '../../../src/model/diagnostics.js';
+import { removeTempDirs, tempDir } from '../../support/temp-dir.js';
+
+afterAll(removeTempDirs);
 
 const HEAD = 'version: 1\nproject_id: proj-demo\n';
 
@@ -241,7 +243,7 @@ describe('one problem, one message', () => {
 });
 
 describe('loadConfig (files on disk)', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'dbform-config-'));
+  const dir = tempDir('dbform-config-');
 
   it('reads the files and reports a missing one by name', async () => {
     const good = join(dir, 'dbform.yaml');

@@ -1,12 +1,14 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { StateWriter } from '../../../src/emulator/persistence.js';
+import { removeTempDirs, tempDir } from '../../support/temp-dir.js';
+
+afterAll(removeTempDirs);
 
 describe('StateWriter', () => {
   it('coalesces concurrent saves: 100 callers share a handful of writes, each sees its own change on disk', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'dbform-writer-')), 'state.json');
+    const file = join(tempDir('dbform-writer-'), 'state.json');
     let version = 0;
     let snapshots = 0;
     const writer = new StateWriter(file, () => {
@@ -30,7 +32,7 @@ describe('StateWriter', () => {
   });
 
   it('a failed write rejects its callers and does not wedge later saves', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dbform-writer-'));
+    const dir = tempDir('dbform-writer-');
     const writer = new StateWriter(join(dir, 'missing-dir', 'state.json'), () => '{}');
     await expect(writer.save()).rejects.toThrow(/ENOENT/);
     await expect(writer.save()).rejects.toThrow(/ENOENT/);

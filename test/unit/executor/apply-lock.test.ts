@@ -1,11 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { acquireApplyLock, applyLockPath, forceUnlock, isPidAlive } from '../../../src/executor/apply-lock.js';
+import { removeTempDirs, tempDir } from '../../support/temp-dir.js';
 
-const lockfileIn = () => join(mkdtempSync(join(tmpdir(), 'dbform-applylock-')), 'dbform.lock.json');
+afterAll(removeTempDirs);
+
+const lockfileIn = () => join(tempDir('dbform-applylock-'), 'dbform.lock.json');
 
 /** A pid that certainly no longer runs: a child that already exited. */
 function deadPid(): number {

@@ -2,12 +2,25 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { confirmChanges } from '../../../src/cli/progress/confirm.js';
 
+/** Runs `act` once `stream` has shown the question, as a person types only after reading it. */
+function onPrompt(stream: NodeJS.ReadableStream, act: () => void): void {
+  let seen = '';
+  const listen = (d: Buffer | string) => {
+    seen += String(d);
+    if (!seen.includes("Only 'yes' will be accepted: ")) return;
+    stream.off('data', listen);
+    // After the rest of the prompt's writes (cursor codes), not from inside them.
+    setImmediate(act);
+  };
+  stream.on('data', listen);
+}
+
 function terminal(answer: string | undefined) {
   const input = Object.assign(new PassThrough(), { isTTY: true });
   const output = Object.assign(new PassThrough(), { isTTY: true });
   let shown = '';
   output.on('data', (d) => (shown += d));
-  if (answer !== undefined) setTimeout(() => input.write(answer), 5);
+  if (answer !== undefined) onPrompt(output, () => input.write(answer));
   return { input, output, shown: () => shown };
 }
 
@@ -37,20 +50,20 @@ describe('confirmChanges', () => {
   it('gives up with exit 130 when interrupted at the prompt', async () => {
     const t = terminal(undefined);
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 10);
+    onPrompt(t.output, () => controller.abort());
     await expect(ask(t, { signal: controller.signal })).rejects.toMatchObject({ exitCode: 130 });
   });
 
   it('ends the prompt line on Ctrl-D before the cancellation message', async () => {
     const t = terminal(undefined);
-    setTimeout(() => t.input.write('\x04'), 5);
+    onPrompt(t.output, () => t.input.write('\x04'));
     expect(await ask(t)).toBe(false);
     expect(t.shown()).toMatch(/Only 'yes' will be accepted: (\x1b\[\d*G)*\n$/);
   });
 
   it('ends the prompt line on Ctrl-C before the error, exit 130', async () => {
     const t = terminal(undefined);
-    setTimeout(() => t.input.write('\x03'), 5);
+    onPrompt(t.output, () => t.input.write('\x03'));
     await expect(ask(t)).rejects.toMatchObject({ exitCode: 130 });
     expect(t.shown()).toMatch(/Only 'yes' will be accepted: (\x1b\[\d*G)*\n$/);
   });
@@ -69,7 +82,7 @@ describe('confirmChanges', () => {
     let screen = '';
     log.on('data', (d) => (logged += d));
     stderr.on('data', (d) => (screen += d));
-    setTimeout(() => input.write('yes\r'), 5);
+    onPrompt(stderr, () => input.write('yes\r'));
     expect(await confirmChanges({ input, output: log, stderr, autoApprove: false, question: 'Apply these changes?', command: 'apply' })).toBe(true);
     expect(screen).toContain("Apply these changes? Only 'yes' will be accepted: ");
     expect(logged).toBe('');
@@ -80,7 +93,7 @@ describe('confirmChanges', () => {
     const log = new PassThrough();
     let logged = '';
     log.on('data', (d) => (logged += d));
-    setTimeout(() => input.write('yes\n'), 5);
+    onPrompt(log, () => input.write('yes\n'));
     expect(await confirmChanges({ input, output: log, stderr: new PassThrough(), autoApprove: false, question: 'Apply these changes?', command: 'apply' })).toBe(true);
     expect(logged).toBe("\nApply these changes? Only 'yes' will be accepted: ");
   });

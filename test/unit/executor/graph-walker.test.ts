@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+// On fake time (vi.useFakeTimers): the actions' work is a timer, so the order of events is exact.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { walkGraph } from '../../../src/executor/graph-walker.js';
 import type { Action } from '../../../src/model/index.js';
 
@@ -13,7 +14,7 @@ async function walk(actions: Action[], opts: { parallelism?: number; fail?: stri
   const skipped: Array<{ id: string; reason: string; root?: string }> = [];
   let inFlight = 0;
   let maxInFlight = 0;
-  await walkGraph(actions, {
+  const done = walkGraph(actions, {
     parallelism: opts.parallelism ?? 10,
     signal: opts.signal,
     run: async (a) => {
@@ -26,10 +27,20 @@ async function walk(actions: Action[], opts: { parallelism?: number; fail?: stri
     },
     onSkip: (a, reason, root) => skipped.push({ id: a.id, reason, ...(root ? { root: root.id } : {}) }),
   });
+  done.catch(() => {}); // awaited below, after the timers have run
+  await vi.runAllTimersAsync();
+  await done;
   return { started, skipped, maxInFlight };
 }
 
 describe('walkGraph', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('runs dependencies before dependents', async () => {
     const { started } = await walk([action('a3', 's.c', ['a2']), action('a2', 's.b', ['a1']), action('a1', 's.a')]);
     expect(started).toEqual(['a1', 'a2', 'a3']);

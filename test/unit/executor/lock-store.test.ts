@@ -1,11 +1,13 @@
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { LockStore } from '../../../src/executor/lock-store.js';
 import { emptyLockfile, parseLockfileJson, type Lockfile } from '../../../src/model/index.js';
+import { removeTempDirs, tempDir } from '../../support/temp-dir.js';
 
-const tempDir = () => mkdtempSync(join(tmpdir(), 'dbform-lockstore-'));
+afterAll(removeTempDirs);
+
+const lockstoreDir = () => tempDir('dbform-lockstore-');
 const readLock = (path: string) => {
   const parsed = parseLockfileJson(JSON.parse(readFileSync(path, 'utf8')));
   if (!parsed.ok) throw new Error(parsed.errors.join('\n'));
@@ -14,7 +16,7 @@ const readLock = (path: string) => {
 
 describe('LockStore', () => {
   it('keeps every entry when many binds run concurrently', async () => {
-    const path = join(tempDir(), 'dbform.lock.json');
+    const path = join(lockstoreDir(), 'dbform.lock.json');
     const store = new LockStore(path, emptyLockfile('proj-demo'));
     await Promise.all(Array.from({ length: 50 }, (_, i) => store.bind(`service.s${i}`, `id${i}`)));
     const lock = readLock(path);
@@ -44,7 +46,7 @@ describe('LockStore', () => {
   });
 
   it('records password versions and protect, moves and removes entries', async () => {
-    const path = join(tempDir(), 'dbform.lock.json');
+    const path = join(lockstoreDir(), 'dbform.lock.json');
     const store = new LockStore(path, { version: 1, projectId: 'p', resources: { 'service.old': { id: 'abc', protect: true } } });
     await store.move('service.old', 'service.new');
     await store.update('service.new', { passwordVersion: 2 });

@@ -1,10 +1,13 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { checkPgpassWritable, escapePgpassField, PgpassWriter, resolvePgpassPath } from '../../../src/executor/pgpass.js';
+import { removeTempDirs, tempDir } from '../../support/temp-dir.js';
 
-const dir = () => mkdtempSync(join(tmpdir(), 'dbform-pgpass-'));
+afterAll(removeTempDirs);
+
+const dir = () => tempDir('dbform-pgpass-');
 const entry = (password: string, host = 'abc.proj.tsdb.cloud.example') => ({ host, port: 5432, database: 'tsdb', user: 'tsdbadmin', password });
 
 describe('pgpass', () => {

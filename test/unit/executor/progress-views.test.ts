@@ -9,6 +9,7 @@ import { createTtyView, cutMiddle } from '../../../src/cli/progress/tty-view.js'
 import { renderSummary } from '../../../src/cli/progress/summary.js';
 import { exitCodeOf } from '../../../src/cli/progress/apply-flow.js';
 import type { Action } from '../../../src/model/index.js';
+import { FakeTimers } from '../../support/fake-timers.js';
 
 const T0 = Date.parse('2026-11-22T10:00:00Z');
 const db = { id: 'a1', address: 'service.db', op: 'createService' as const };
@@ -226,16 +227,18 @@ describe('the closing error', () => {
   });
 });
 
+// On fake time: each redraw is checked at its exact moment, however loaded the machine is.
 describe('TTY view', () => {
   it('redraws one live line per running action in place and prints finished ones above', async () => {
     const { out, text } = capture();
     let now = T0;
-    const view = createTtyView({ out, paint: createPaint(false), now: () => now, size: () => ({ columns: 80, rows: 24 }) });
+    const timers = new FakeTimers();
+    const view = createTtyView({ out, paint: createPaint(false), timers, now: () => now, size: () => ({ columns: 80, rows: 24 }) });
     view.emit({ type: 'action-start', at: now, action: db });
     view.emit({ type: 'action-start', at: now, action: rs });
     now += 3000;
     view.emit({ type: 'action-status', at: now, action: db, status: 'CONFIGURING' });
-    await new Promise((r) => setTimeout(r, 150));
+    await timers.advance(150);
     const live = text();
     expect(live).toContain('  service.db        createService     CONFIGURING  3s\n');
     expect(live).toContain('  replica_set.db.r  createReplicaSet  starting  3s\n');
@@ -250,10 +253,11 @@ describe('TTY view', () => {
 
   it('draws at most every 100 ms however many events arrive', async () => {
     const { out, text } = capture();
-    const view = createTtyView({ out, paint: createPaint(false), size: () => ({ columns: 80, rows: 24 }) });
-    view.emit({ type: 'action-start', at: Date.now(), action: db });
-    for (let i = 0; i < 200; i++) view.emit({ type: 'action-status', at: Date.now(), action: db, status: `S${i}` });
-    await new Promise((r) => setTimeout(r, 120));
+    const timers = new FakeTimers();
+    const view = createTtyView({ out, paint: createPaint(false), timers, size: () => ({ columns: 80, rows: 24 }) });
+    view.emit({ type: 'action-start', at: timers.now(), action: db });
+    for (let i = 0; i < 200; i++) view.emit({ type: 'action-status', at: timers.now(), action: db, status: `S${i}` });
+    await timers.advance(120);
     const redraws = text().split('\r\x1b[J').length - 1;
     expect(redraws).toBeLessThanOrEqual(2);
     expect(text()).toContain('S199');
@@ -263,9 +267,10 @@ describe('TTY view', () => {
   it('cuts live lines to the terminal width so redraws never wrap', async () => {
     const { out, text } = capture();
     const long = { id: 'a3', address: `service.${'x'.repeat(60)}`, op: 'resizeService' as const };
-    const view = createTtyView({ out, paint: createPaint(false), size: () => ({ columns: 40, rows: 24 }) });
-    view.emit({ type: 'action-start', at: Date.now(), action: long });
-    await new Promise((r) => setTimeout(r, 120));
+    const timers = new FakeTimers();
+    const view = createTtyView({ out, paint: createPaint(false), timers, size: () => ({ columns: 40, rows: 24 }) });
+    view.emit({ type: 'action-start', at: timers.now(), action: long });
+    await timers.advance(120);
     const liveLine = text().split('\n').find((l) => l.includes('resizeService'))!;
     expect(liveLine).toContain('servic…xxxxx  resizeService');
     expect(liveLine.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').replace('\r', '').length).toBeLessThanOrEqual(39);
@@ -277,17 +282,32 @@ describe('TTY view', () => {
     let now = T0;
     const a = { id: 'w1', address: 'service.analytics-warehouse-replica-01', op: 'createService' as const };
     const b = { id: 'w2', address: 'service.analytics-warehouse-replica-02', op: 'createService' as const };
-    const view = createTtyView({ out, paint: createPaint(false), now: () => now, size: () => ({ columns: 50, rows: 10 }) });
+    const timers = new FakeTimers();
+    const view = createTtyView({ out, paint: createPaint(false), timers, now: () => now, size: () => ({ columns: 50, rows: 10 }) });
     view.emit({ type: 'action-start', at: now, action: a });
     view.emit({ type: 'action-start', at: now, action: b });
     now += 2000;
     view.emit({ type: 'action-status', at: now, action: a, status: 'CONFIGURING' });
-    await new Promise((r) => setTimeout(r, 150));
+    await timers.advance(150);
     const lines = text().replace(/\x1b\[[0-9;]*[A-Za-z]|\r/g, '').split('\n').filter((l) => l.includes('createService'));
     expect(lines.at(-2)).toBe('  service…lica-01  createService  CONFIGURING  2s');
     expect(lines.at(-1)).toBe('  service…lica-02  createService  starting  2s');
     for (const l of lines) expect(l.length).toBeLessThanOrEqual(49);
     view.close();
+  });
+
+  it('redraws every second without events, so elapsed times move; close stops every timer', async () => {
+    const { out, text } = capture();
+    const timers = new FakeTimers();
+    const view = createTtyView({ out, paint: createPaint(false), timers, size: () => ({ columns: 80, rows: 24 }) });
+    view.emit({ type: 'action-start', at: timers.now(), action: db });
+    await timers.advance(150);
+    expect(text()).toContain('createService  starting  0ms\n');
+    expect(text()).not.toContain('starting  2s');
+    await timers.advance(2000);
+    expect(text()).toContain('createService  starting  2s\n');
+    view.close();
+    expect(timers.pending()).toEqual([]);
   });
 
   it('cutMiddle keeps both ends and the exact width', () => {
@@ -299,16 +319,17 @@ describe('TTY view', () => {
   it('erases the live region before a write to stderr, then redraws it below', async () => {
     const { out, text } = capture();
     const err = new PassThrough();
-    const view = createTtyView({ out, paint: createPaint(false), size: () => ({ columns: 80, rows: 24 }), shared: err });
+    const timers = new FakeTimers();
+    const view = createTtyView({ out, paint: createPaint(false), timers, size: () => ({ columns: 80, rows: 24 }), shared: err });
     // Both streams append to one "screen", in the order they were written.
     let screen = '';
     out.on('data', (d: Buffer) => (screen += d.toString('utf8')));
     err.on('data', (d: Buffer) => (screen += d.toString('utf8')));
-    view.emit({ type: 'action-start', at: Date.now(), action: db });
-    view.emit({ type: 'action-start', at: Date.now(), action: rs });
-    await new Promise((r) => setTimeout(r, 150));
+    view.emit({ type: 'action-start', at: timers.now(), action: db });
+    view.emit({ type: 'action-start', at: timers.now(), action: rs });
+    await timers.advance(150);
     err.write('[api] GET /projects/p/services 200\n');
-    await new Promise((r) => setTimeout(r, 150));
+    await timers.advance(150);
     expect(screen).toMatch(/createReplicaSet  starting  \d+m?s\n\x1b\[2A\r\x1b\[J\[api\] GET \/projects\/p\/services 200\n\r\x1b\[J  service\.db/);
     view.close();
     // Closed: the stream's own write is back and writes pass straight through.
@@ -319,14 +340,15 @@ describe('TTY view', () => {
 
   it('erases the last frame on close, so an interrupted run leaves no stale live lines', async () => {
     const { out, text } = capture();
-    const view = createTtyView({ out, paint: createPaint(false), size: () => ({ columns: 80, rows: 24 }) });
-    view.emit({ type: 'action-start', at: Date.now(), action: db });
-    view.emit({ type: 'action-start', at: Date.now(), action: rs });
-    await new Promise((r) => setTimeout(r, 150));
-    view.emit({ type: 'action-abandoned', at: Date.now(), action: db, elapsedMs: 2000 });
+    const timers = new FakeTimers();
+    const view = createTtyView({ out, paint: createPaint(false), timers, size: () => ({ columns: 80, rows: 24 }) });
+    view.emit({ type: 'action-start', at: timers.now(), action: db });
+    view.emit({ type: 'action-start', at: timers.now(), action: rs });
+    await timers.advance(150);
+    view.emit({ type: 'action-abandoned', at: timers.now(), action: db, elapsedMs: 2000 });
     const r = emptyResult();
     r.interrupted = true;
-    view.emit({ type: 'summary', at: Date.now(), result: r });
+    view.emit({ type: 'summary', at: timers.now(), result: r });
     const all = text();
     // The region (2 lines) is erased, the abandoned line printed, and no live line drawn after it.
     expect(all).toMatch(/\x1b\[2A\r\x1b\[Jservice\.db createService sent; wait abandoned \(interrupted after 2s\)\nApply interrupted: /);

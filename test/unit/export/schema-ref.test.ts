@@ -1,8 +1,10 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { SCHEMA_URL, schemaRefFor } from '../../../src/export/schema-ref.js';
+import { removeTempDirs, tempDir } from '../../support/temp-dir.js';
+
+afterAll(removeTempDirs);
 
 describe('schemaRefFor', () => {
   it('is the schema $id URL', () => {
@@ -11,7 +13,7 @@ describe('schemaRefFor', () => {
   });
 
   it('points by relative path at the schema shipped in the same project (node_modules/dbform)', () => {
-    const repo = mkdtempSync(join(tmpdir(), 'dbform-repo-'));
+    const repo = tempDir('dbform-repo-');
     writeFileSync(join(repo, 'package.json'), '{}');
     const schema = join(repo, 'node_modules', 'dbform', 'schemas', 'dbform.schema.json');
     mkdirSync(join(schema, '..'), { recursive: true });
@@ -23,9 +25,9 @@ describe('schemaRefFor', () => {
   });
 
   it('uses the URL when the schema lies outside the output project (a global install)', () => {
-    const repo = mkdtempSync(join(tmpdir(), 'dbform-repo-'));
+    const repo = tempDir('dbform-repo-');
     writeFileSync(join(repo, 'package.json'), '{}');
-    const elsewhere = mkdtempSync(join(tmpdir(), 'dbform-global-'));
+    const elsewhere = tempDir('dbform-global-');
     writeFileSync(join(elsewhere, 'dbform.schema.json'), '{}');
     expect(schemaRefFor('dbform.yaml', repo, join(elsewhere, 'dbform.schema.json'))).toBe(SCHEMA_URL);
     expect(schemaRefFor('dbform.yaml', repo, join(repo, 'missing.schema.json'))).toBe(SCHEMA_URL);

@@ -1,13 +1,16 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { readLockfile, resolveLockfilePath, writeLockfile } from '../../../src/lockfile/index.js';
 import { parseAddress, compareAddresses } from '../../../src/model/address.js';
 import { serializeLockfile } from '../../../src/model/lockfile.js';
+import { removeTempDirs, tempDir } from '../../support/temp-dir.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const tmp = () => mkdtempSync(join(tmpdir(), 'dbform-lock-'));
+
+afterAll(removeTempDirs);
+
+const tmp = () => tempDir('dbform-lock-');
 
 describe('lockfile', () => {
   it('serializes sorted by kind then address, snake_case, with a trailing newline', () => {

@@ -1,13 +1,15 @@
 // The plan command's helpers: config hash of a saved plan and the exit code rule.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { hashConfigFiles, planExitCode } from '../../../src/cli/plan-pipeline.js';
 import { desiredService, desiredState, liveService, liveState, lockfile, plan } from './builders.js';
+import { removeTempDirs, tempDir } from '../../support/temp-dir.js';
+
+afterAll(removeTempDirs);
 
 describe('hashConfigFiles', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'dbform-hash-'));
+  const dir = tempDir('dbform-hash-');
   const file = (name: string, text: string) => {
     writeFileSync(join(dir, name), text);
     return join(dir, name);
