@@ -5,7 +5,11 @@
 import { writeLockfile } from '../lockfile/index.js';
 import type { Address, LockEntry, Lockfile } from '../model/index.js';
 
-export type LockWriter = (path: string, lock: Lockfile) => Promise<void>;
+/**
+ * Persists `lock` (whose lineage and serial are those of the last write) and returns the revision
+ * it wrote, with its new serial; a writer that returns nothing leaves them as they were.
+ */
+export type LockWriter = (path: string, lock: Lockfile) => Promise<Lockfile | void>;
 
 export class LockStore {
   readonly path: string;
@@ -19,7 +23,7 @@ export class LockStore {
 
   constructor(path: string, lock: Lockfile, write: LockWriter = writeLockfile) {
     this.path = path;
-    this.lock = { version: 1, projectId: lock.projectId, resources: { ...lock.resources } };
+    this.lock = { ...revisionOf(lock), version: 1, projectId: lock.projectId, resources: { ...lock.resources } };
     this.write = write;
   }
 
@@ -40,7 +44,7 @@ export class LockStore {
   snapshot(): Lockfile {
     const resources: Record<Address, LockEntry> = {};
     for (const [a, e] of Object.entries(this.lock.resources)) resources[a] = { ...e };
-    return { version: 1, projectId: this.lock.projectId, resources };
+    return { ...revisionOf(this.lock), version: 1, projectId: this.lock.projectId, resources };
   }
 
   onWritten(listener: (entries: number) => void): void {
@@ -89,7 +93,8 @@ export class LockStore {
       .then(async () => {
         this.queued = undefined;
         const snapshot = this.snapshot();
-        await this.write(this.path, snapshot);
+        const written = await this.write(this.path, snapshot);
+        if (written) Object.assign(this.lock, revisionOf(written));
         const count = Object.keys(snapshot.resources).length;
         for (const l of this.listeners) l(count);
       });
@@ -97,4 +102,8 @@ export class LockStore {
     this.writing = next;
     return next;
   }
+}
+
+function revisionOf(lock: Lockfile): Pick<Lockfile, 'lineage' | 'serial'> {
+  return { ...(lock.lineage !== undefined ? { lineage: lock.lineage } : {}), ...(lock.serial !== undefined ? { serial: lock.serial } : {}) };
 }

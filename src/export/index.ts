@@ -7,7 +7,7 @@ import { renderExportYaml, type RenderOptions } from './render-yaml.js';
 
 export { countResources, type ExportDocument } from './document.js';
 export { deriveKeys, slugKey } from './keys.js';
-export { describeLostBinding, lostBindings, type LostBinding } from './lockfile.js';
+export { describeLostBinding, lostBindings, sameBindings, type LostBinding } from './lockfile.js';
 
 export interface ExportResult {
   document: ExportDocument;

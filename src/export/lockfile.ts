@@ -1,11 +1,12 @@
 // The lockfile of an export, and what it would take away from a lockfile already on disk.
 import { peeringAddress, replicaSetAddress, serviceAddress, vpcAddress, type Address } from '../model/address.js';
-import type { LockEntry, Lockfile } from '../model/lockfile.js';
+import { serializeLockfile, type LockEntry, type Lockfile } from '../model/lockfile.js';
 import type { ExportDocument } from './document.js';
 
 /**
  * Binds every exported address to its ID. From `previous` (same project) an entry for the same
- * address and ID keeps its `password_version` and `protect`: neither can be read from the API.
+ * address and ID keeps its `password_version` and `protect`: neither can be read from the API;
+ * and the state keeps its lineage (its serial goes on from there when written).
  */
 export function buildExportLockfile(doc: ExportDocument, previous?: Lockfile): Lockfile {
   const resources: Record<Address, LockEntry> = {};
@@ -21,7 +22,8 @@ export function buildExportLockfile(doc: ExportDocument, previous?: Lockfile): L
     bind(serviceAddress(s.key), s.id);
     for (const r of s.replicaSets) bind(replicaSetAddress(s.key, r.key), r.id);
   }
-  return { version: 1, projectId: doc.projectId, resources };
+  const identity = previous?.lineage !== undefined ? { lineage: previous.lineage, ...(previous.serial !== undefined ? { serial: previous.serial } : {}) } : {};
+  return { version: 1, projectId: doc.projectId, ...identity, resources };
 }
 
 export interface LostBinding {
@@ -43,6 +45,12 @@ export function lostBindings(previous: Lockfile, next: Lockfile): LostBinding[] 
     out.push(movedTo === undefined ? { address, id } : { address, id, movedTo });
   }
   return out;
+}
+
+/** True when both bind the same addresses to the same entries (lineage and serial aside). */
+export function sameBindings(a: Lockfile, b: Lockfile): boolean {
+  const strip = (l: Lockfile) => serializeLockfile({ version: 1, projectId: l.projectId, resources: l.resources });
+  return strip(a) === strip(b);
 }
 
 export function describeLostBinding(b: LostBinding): string {

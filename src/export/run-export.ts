@@ -13,7 +13,7 @@ import { DbformError } from '../model/errors.js';
 import { parseLockfileJson, type Lockfile } from '../model/lockfile.js';
 import type { LiveState } from '../model/resources.js';
 import { planChanges } from '../planner/index.js';
-import { countResources, describeLostBinding, exportLiveState, lostBindings, type ExportResult } from './index.js';
+import { countResources, describeLostBinding, exportLiveState, lostBindings, sameBindings, type ExportResult } from './index.js';
 import { schemaRefFor } from './schema-ref.js';
 
 export type ExportClient = Pick<ApiClient, 'listProjects' | 'listServices' | 'listVPCs' | 'listVPCPeerings'>;
@@ -38,6 +38,8 @@ interface Job {
   result: ExportResult;
   /** False when the YAML file already holds exactly this text. */
   writeYaml: boolean;
+  /** False when the lockfile already binds exactly this (a write would only raise its serial). */
+  writeLock: boolean;
 }
 
 export async function runExport(req: ExportRequest): Promise<void> {
@@ -97,7 +99,8 @@ async function prepareJob(req: ExportRequest, projectId: string, yamlPath: strin
   if (previous) guardLockfile(previous, result.lock, lockPath, req);
   const writeYaml = yamlPath === undefined ? false : await guardOutput(yamlPath, result.yaml, req.force);
   checkRoundTrip(result, live, yamlPath ?? 'dbform.yaml', req.report);
-  return { projectId, ...(yamlPath !== undefined ? { yamlPath } : {}), lockPath, result, writeYaml };
+  const writeLock = previous === undefined || !sameBindings(previous, result.lock);
+  return { projectId, ...(yamlPath !== undefined ? { yamlPath } : {}), lockPath, result, writeYaml, writeLock };
 }
 
 async function writeJob(req: ExportRequest, job: Job): Promise<void> {
@@ -105,7 +108,7 @@ async function writeJob(req: ExportRequest, job: Job): Promise<void> {
   for (const s of result.document.skipped) req.report(`note: not exported: ${s}`);
   if (job.yamlPath === undefined) req.print(result.yaml);
   else if (job.writeYaml) await writing(job.yamlPath, () => writeFileAtomic(job.yamlPath!, result.yaml));
-  await writing(job.lockPath, () => writeLockfile(job.lockPath, result.lock));
+  if (job.writeLock) await writing(job.lockPath, async () => void (await writeLockfile(job.lockPath, result.lock)));
   const c = countResources(result.document);
   const what = `${plural(c.vpcs, 'VPC')}, ${plural(c.peerings, 'peering')}, ${plural(c.services, 'service')} and ${plural(c.replicaSets, 'replica set')}`;
   req.report(`Exported ${what} of project ${job.projectId} to ${job.yamlPath ?? 'stdout'}; lockfile ${job.lockPath}.`);

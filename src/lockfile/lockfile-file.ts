@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ConfigError } from '../model/errors.js';
-import { emptyLockfile, parseLockfileJson, serializeLockfile, type Lockfile } from '../model/lockfile.js';
+import { emptyLockfile, nextRevision, parseLockfileJson, serializeLockfile, type Lockfile } from '../model/lockfile.js';
 import { writeFileAtomic } from './atomic-write.js';
 
 export const LOCKFILE_NAME = 'dbform.lock.json';
@@ -41,7 +42,12 @@ export async function readLockfile(path: string, projectId: string): Promise<Loc
   return parsed.value;
 }
 
-/** Sorted, atomic (temp file + rename). */
-export async function writeLockfile(path: string, lock: Lockfile): Promise<void> {
-  await writeFileAtomic(path, serializeLockfile(lock));
+/**
+ * Writes the next revision of `lock` (its lineage, or a new one for a state that has none yet;
+ * its serial plus one), sorted and atomic (temp file + rename), and returns what was written.
+ */
+export async function writeLockfile(path: string, lock: Lockfile): Promise<Lockfile> {
+  const next = nextRevision(lock, randomUUID());
+  await writeFileAtomic(path, serializeLockfile(next));
+  return next;
 }

@@ -10,11 +10,26 @@ export interface LockEntry {
 export interface Lockfile {
   version: 1;
   projectId: string;
+  /**
+   * The identity of this state: a random UUID given when the lockfile is first written, never
+   * changed after. Absent from a state never written yet, or written by an older dbform.
+   */
+  lineage?: string;
+  /** Incremented by every write; absent (read as 0) where `lineage` is. */
+  serial?: number;
   resources: Record<Address, LockEntry>;
 }
 
 export function emptyLockfile(projectId: string): Lockfile {
   return { version: 1, projectId, resources: {} };
+}
+
+/**
+ * The value the next write stores: the same lineage (or `newLineage` for a state that has none
+ * yet, which also upgrades an older lockfile) and the serial one higher.
+ */
+export function nextRevision(lock: Lockfile, newLineage: string): Lockfile {
+  return { ...lock, lineage: lock.lineage ?? newLineage, serial: (lock.serial ?? 0) + 1 };
 }
 
 /** The on-disk JSON text: snake_case, addresses sorted, two-space indent, trailing newline. */
@@ -27,11 +42,17 @@ export function serializeLockfile(lock: Lockfile): string {
     if (e.protect !== undefined) out.protect = e.protect;
     resources[address] = out;
   }
-  return `${JSON.stringify({ version: 1, project_id: lock.projectId, resources }, null, 2)}\n`;
+  const identity = {
+    ...(lock.lineage !== undefined ? { lineage: lock.lineage } : {}),
+    ...(lock.serial !== undefined ? { serial: lock.serial } : {}),
+  };
+  return `${JSON.stringify({ version: 1, project_id: lock.projectId, ...identity, resources }, null, 2)}\n`;
 }
 
+type Parsed = { ok: true; value: Lockfile } | { ok: false; errors: string[] };
+
 /** Returns the lockfile or a list of problems (each naming the offending field). */
-export function parseLockfileJson(data: unknown): { ok: true; value: Lockfile } | { ok: false; errors: string[] } {
+export function parseLockfileJson(data: unknown): Parsed {
   const errors: string[] = [];
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     return { ok: false, errors: ['the lockfile must be a JSON object'] };
@@ -39,30 +60,41 @@ export function parseLockfileJson(data: unknown): { ok: true; value: Lockfile } 
   const obj = data as Record<string, unknown>;
   if (obj.version !== 1) errors.push(`"version" must be 1 (found ${JSON.stringify(obj.version)})`);
   if (typeof obj.project_id !== 'string' || obj.project_id === '') errors.push('"project_id" must be a non-empty string');
+  if (obj.lineage !== undefined && (typeof obj.lineage !== 'string' || obj.lineage === '')) errors.push('"lineage" must be a non-empty string');
+  if (obj.serial !== undefined && !(typeof obj.serial === 'number' && Number.isSafeInteger(obj.serial) && obj.serial >= 0)) {
+    errors.push('"serial" must be a non-negative integer');
+  }
+  const resources = parseResources(obj.resources ?? {}, errors);
+  if (errors.length > 0) return { ok: false, errors };
+  const value: Lockfile = { version: 1, projectId: obj.project_id as string, resources };
+  if (obj.lineage !== undefined) value.lineage = obj.lineage as string;
+  if (obj.serial !== undefined) value.serial = obj.serial as number;
+  return { ok: true, value };
+}
+
+function parseResources(raw: unknown, errors: string[]): Record<Address, LockEntry> {
   const resources: Record<Address, LockEntry> = {};
-  const raw = obj.resources ?? {};
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     errors.push('"resources" must be an object of address -> entry');
-  } else {
-    for (const [address, entry] of Object.entries(raw as Record<string, unknown>)) {
-      const e = entry as Record<string, unknown> | null;
-      if (typeof e !== 'object' || e === null || typeof e.id !== 'string' || e.id === '') {
-        errors.push(`resources["${address}"].id must be a non-empty string`);
-        continue;
-      }
-      const out: LockEntry = { id: e.id };
-      if (e.password_version !== undefined) {
-        if (typeof e.password_version !== 'number' || !Number.isInteger(e.password_version)) {
-          errors.push(`resources["${address}"].password_version must be an integer`);
-        } else out.passwordVersion = e.password_version;
-      }
-      if (e.protect !== undefined) {
-        if (typeof e.protect !== 'boolean') errors.push(`resources["${address}"].protect must be true or false`);
-        else out.protect = e.protect;
-      }
-      resources[address] = out;
-    }
+    return resources;
   }
-  if (errors.length > 0) return { ok: false, errors };
-  return { ok: true, value: { version: 1, projectId: obj.project_id as string, resources } };
+  for (const [address, entry] of Object.entries(raw as Record<string, unknown>)) {
+    const e = entry as Record<string, unknown> | null;
+    if (typeof e !== 'object' || e === null || typeof e.id !== 'string' || e.id === '') {
+      errors.push(`resources["${address}"].id must be a non-empty string`);
+      continue;
+    }
+    const out: LockEntry = { id: e.id };
+    if (e.password_version !== undefined) {
+      if (typeof e.password_version !== 'number' || !Number.isInteger(e.password_version)) {
+        errors.push(`resources["${address}"].password_version must be an integer`);
+      } else out.passwordVersion = e.password_version;
+    }
+    if (e.protect !== undefined) {
+      if (typeof e.protect !== 'boolean') errors.push(`resources["${address}"].protect must be true or false`);
+      else out.protect = e.protect;
+    }
+    resources[address] = out;
+  }
+  return resources;
 }

@@ -62,6 +62,27 @@ describe('LockStore', () => {
     expect(store.get('service.db')).toEqual({ id: 'two' });
   });
 
+  it('every write keeps the lineage and increments the serial, from the one the lockfile had', async () => {
+    const path = join(tempDir(), 'dbform.lock.json');
+    const store = new LockStore(path, { version: 1, projectId: 'p', lineage: 'aaaaaaaa-1111-4222-8333-444444444444', serial: 7, resources: {} });
+    await store.bind('vpc.a', '1');
+    expect(readLock(path)).toMatchObject({ lineage: 'aaaaaaaa-1111-4222-8333-444444444444', serial: 8 });
+    await store.bind('vpc.b', '2');
+    await store.remove('vpc.a');
+    expect(readLock(path)).toEqual({ version: 1, projectId: 'p', lineage: 'aaaaaaaa-1111-4222-8333-444444444444', serial: 10, resources: { 'vpc.b': { id: '2' } } });
+    expect(store.snapshot()).toMatchObject({ serial: 10 });
+  });
+
+  it('gives a new state its lineage on the first write and keeps it', async () => {
+    const path = join(tempDir(), 'dbform.lock.json');
+    const store = new LockStore(path, emptyLockfile('p'));
+    await store.bind('vpc.a', '1');
+    const { lineage } = readLock(path);
+    expect(lineage).toMatch(/^[0-9a-f-]{36}$/);
+    await store.bind('vpc.b', '2');
+    expect(readLock(path)).toMatchObject({ lineage, serial: 2 });
+  });
+
   it('reports a failed write to the caller and still writes later changes', async () => {
     let fail = true;
     const written: Lockfile[] = [];

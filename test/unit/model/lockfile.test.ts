@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { readLockfile, resolveLockfilePath, writeLockfile } from '../../../src/l
 import { parseAddress, compareAddresses } from '../../../src/model/address.js';
 import { serializeLockfile } from '../../../src/model/lockfile.js';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const tmp = () => mkdtempSync(join(tmpdir(), 'dbform-lock-'));
 
 describe('lockfile', () => {
@@ -30,8 +31,40 @@ describe('lockfile', () => {
     const path = join(dir, 'dbform.lock.json');
     const lock = { version: 1 as const, projectId: 'p1', resources: { 'service.db': { id: 'abcdefghij', protect: true } } };
     await writeLockfile(path, lock);
-    expect(await readLockfile(path, 'p1')).toEqual(lock);
+    // The first write gives the state its identity (SPEC section 2).
+    expect(await readLockfile(path, 'p1')).toEqual({ ...lock, lineage: expect.stringMatching(UUID), serial: 1 });
     expect(readdirSync(dir)).toEqual(['dbform.lock.json']);
+  });
+
+  it('keeps the lineage and increments the serial on every write; the file lists them after project_id', async () => {
+    const path = join(tmp(), 'dbform.lock.json');
+    const first = await writeLockfile(path, { version: 1, projectId: 'p1', resources: {} });
+    expect(first.lineage).toMatch(UUID);
+    const read1 = await readLockfile(path, 'p1');
+    const second = await writeLockfile(path, { ...read1, resources: { 'vpc.main': { id: '1234567890' } } });
+    expect(second).toEqual({ version: 1, projectId: 'p1', lineage: first.lineage, serial: 2, resources: { 'vpc.main': { id: '1234567890' } } });
+    expect(readFileSync(path, 'utf8')).toBe(
+      `{\n  "version": 1,\n  "project_id": "p1",\n  "lineage": "${first.lineage}",\n  "serial": 2,\n  "resources": {\n    "vpc.main": {\n      "id": "1234567890"\n    }\n  }\n}\n`,
+    );
+    // Another state gets another lineage.
+    const other = await writeLockfile(join(tmp(), 'dbform.lock.json'), { version: 1, projectId: 'p1', resources: {} });
+    expect(other.lineage).not.toBe(first.lineage);
+  });
+
+  it('reads a lockfile without lineage and serial, and upgrades it on its next write', async () => {
+    const path = join(tmp(), 'dbform.lock.json');
+    writeFileSync(path, JSON.stringify({ version: 1, project_id: 'p1', resources: { 'service.db': { id: 'abcdefghij' } } }));
+    const old = await readLockfile(path, 'p1');
+    expect(old).toEqual({ version: 1, projectId: 'p1', resources: { 'service.db': { id: 'abcdefghij' } } });
+    expect('lineage' in old || 'serial' in old).toBe(false);
+    await writeLockfile(path, old);
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ version: 1, project_id: 'p1', lineage: expect.stringMatching(UUID), serial: 1, resources: { 'service.db': { id: 'abcdefghij' } } });
+  });
+
+  it('names a bad lineage or serial', async () => {
+    const path = join(tmp(), 'dbform.lock.json');
+    writeFileSync(path, JSON.stringify({ version: 1, project_id: 'p1', lineage: 7, serial: -1, resources: {} }));
+    await expect(readLockfile(path, 'p1')).rejects.toThrow(/"lineage" must be a non-empty string\n.*"serial" must be a non-negative integer/);
   });
 
   it('treats a missing file as empty', async () => {
