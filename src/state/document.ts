@@ -1,8 +1,7 @@
-// The state document in its stored forms: the lockfile JSON (model/lockfile.ts) plus the state's
+// The state document in its stored forms: the lockfile JSON (model/lockfile.ts) with the state's
 // identity, `lineage` and `serial` (SPEC section 2).
 import { randomUUID } from 'node:crypto';
-import { parseLockfileJson, serializeLockfile, type Lockfile } from '../model/index.js';
-import type { StateDocument, StateVersion } from './port.js';
+import { DbformError, serializeLockfile, type Lockfile } from '../model/index.js';
 
 export function newLineage(): string {
   return randomUUID();
@@ -13,27 +12,6 @@ export function lockfileToJson(lock: Lockfile): Record<string, unknown> {
   return JSON.parse(serializeLockfile(lock)) as Record<string, unknown>;
 }
 
-/** The lockfile file's text with the state's identity after project_id. */
-export function serializeStateFile(doc: StateDocument): string {
-  const { version, project_id, resources } = lockfileToJson(doc.lockfile);
-  return `${JSON.stringify({ version, project_id, lineage: doc.lineage, serial: doc.serial, resources }, null, 2)}\n`;
-}
-
-/** The lockfile plus its identity; a lockfile of before lineage/serial reads as serial 0 of no lineage. */
-export function parseStateJson(data: unknown): { ok: true; value: StateVersion & { lockfile: Lockfile } } | { ok: false; errors: string[] } {
-  const parsed = parseLockfileJson(data);
-  if (!parsed.ok) return parsed;
-  const obj = data as Record<string, unknown>;
-  const errors: string[] = [];
-  if (obj.lineage !== undefined && (typeof obj.lineage !== 'string' || obj.lineage === '')) errors.push('"lineage" must be a non-empty string');
-  if (obj.serial !== undefined && (typeof obj.serial !== 'number' || !Number.isInteger(obj.serial) || obj.serial < 0)) {
-    errors.push('"serial" must be a whole number');
-  }
-  if (errors.length > 0) return { ok: false, errors };
-  const lineage = typeof obj.lineage === 'string' ? obj.lineage : null;
-  const serial = typeof obj.serial === 'number' ? obj.serial : 0;
-  return { ok: true, value: { lineage, serial, lockfile: parsed.value } };
-}
 
 /** The IDs bound twice within one document: [id, first address, second address]. */
 export function findDuplicateIds(lock: Lockfile): Array<[string, string, string]> {
@@ -46,4 +24,17 @@ export function findDuplicateIds(lock: Lockfile): Array<[string, string, string]
     else seen.set(id, address);
   }
   return out;
+}
+
+/** What every store checks before a write: an identity to store it under, no ID bound twice. */
+export function checkWritable(next: Lockfile, location: string): { lineage: string; serial: number } {
+  if (next.lineage === undefined || next.serial === undefined || next.serial < 1) {
+    throw new DbformError(`internal: a write to ${location} needs the lineage and serial it is stored under`);
+  }
+  const duplicates = findDuplicateIds(next);
+  if (duplicates.length > 0) {
+    const [id, a, b] = duplicates[0]!;
+    throw new DbformError(`resource ID ${id} is bound to both ${a} and ${b}; nothing was written to ${location}`);
+  }
+  return { lineage: next.lineage, serial: next.serial };
 }

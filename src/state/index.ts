@@ -3,7 +3,7 @@ export * from './history.js';
 export * from './holder.js';
 export * from './port.js';
 export * from './workspace.js';
-export { newLineage, parseStateJson, serializeStateFile } from './document.js';
+export { newLineage } from './document.js';
 export { FileStateStore, type FileStoreOptions } from './file/file-store.js';
 export { workspaceLockfilePath } from './file/paths.js';
 export { PgStateStore, type PgStoreOptions } from './pg/pg-store.js';

@@ -19,17 +19,15 @@ export interface ForeignClaim {
   address: string;
 }
 
-export interface StateSnapshot extends StateVersion {
+export interface StateSnapshot {
+  /** With the state's lineage and serial (both absent: no state was ever written). */
   lockfile: Lockfile;
   /** resource ID -> the other workspace and address that bind it (adoption must not take these). */
   claimedElsewhere: Map<string, ForeignClaim>;
 }
 
-/** What a write stores: the lockfile at `serial` of `lineage` (a lineage is never changed). */
-export interface StateDocument {
-  lineage: string;
-  serial: number;
-  lockfile: Lockfile;
+export function versionOf(lock: Lockfile): StateVersion {
+  return { lineage: lock.lineage ?? null, serial: lock.serial ?? 0 };
 }
 
 export interface StateLock {
@@ -75,10 +73,11 @@ export interface StateStore {
   /** The document and the IDs other workspaces bind. PostgreSQL: one query. */
   read(): Promise<StateSnapshot>;
   /**
-   * Compare-and-swap: stores `doc` if the state is still at `expected` (serial 0: absent);
-   * otherwise StateConflictError and nothing is written. A claim of another workspace: ClaimConflictError.
+   * Compare-and-swap: stores `next` (whose lineage and serial are those it is stored under) if
+   * the state is still at `expected` (serial 0: absent); otherwise StateConflictError and
+   * nothing is written. An ID bound by another workspace: ClaimConflictError.
    */
-  write(doc: StateDocument, expected: StateVersion): Promise<void>;
+  write(next: Lockfile, expected: StateVersion): Promise<void>;
   lock(holder: LockHolderInfo, options: LockOptions): Promise<StateLock>;
   appendHistory(record: HistoryRecord): Promise<void>;
   /** Newest first; all records of this workspace when limit is undefined. */

@@ -6,12 +6,12 @@ import { dirname, join } from 'node:path';
 import { acquireApplyLock, applyLockPath, isPidAlive } from '../../executor/apply-lock.js';
 import { ApplyLockHeldError } from '../../executor/errors.js';
 import { writeFileAtomic } from '../../lockfile/index.js';
-import { ConfigError, DbformError, emptyLockfile, type Lockfile } from '../../model/index.js';
-import { findDuplicateIds, parseStateJson, serializeStateFile } from '../document.js';
+import { ConfigError, DbformError, emptyLockfile, parseLockfileJson, serializeLockfile, type Lockfile } from '../../model/index.js';
+import { checkWritable } from '../document.js';
 import { ClaimConflictError, StateConflictError, StateLockHeldError, WorkspaceNotEmptyError } from '../errors.js';
 import type { HistoryRecord } from '../history.js';
 import type { LockHolderInfo } from '../holder.js';
-import type { ForeignClaim, LockOptions, StateDocument, StateLock, StateSnapshot, StateStore, StateVersion, UnlockOutcome, WorkspaceSummary } from '../port.js';
+import { versionOf, type ForeignClaim, type LockOptions, type StateLock, type StateSnapshot, type StateStore, type StateVersion, type UnlockOutcome, type WorkspaceSummary } from '../port.js';
 import { DEFAULT_WORKSPACE } from '../workspace.js';
 import { appendHistoryLine, readHistoryFile } from './history-file.js';
 import { workspaceLockfilePath, workspaceOfFile } from './paths.js';
@@ -26,8 +26,6 @@ export interface FileStoreOptions {
   /** How often a waiting lock looks again (--lock-timeout); default 250 ms. */
   lockPollMs?: number;
 }
-
-type Parsed = StateVersion & { lockfile: Lockfile };
 
 export class FileStateStore implements StateStore {
   readonly kind = 'file' as const;
@@ -44,12 +42,12 @@ export class FileStateStore implements StateStore {
   }
 
   async read(): Promise<StateSnapshot> {
-    const own = (await this.readFileState(this.location)) ?? { lineage: null, serial: 0, lockfile: emptyLockfile(this.projectId) };
-    return { ...own, claimedElsewhere: await this.claimsOfOthers() };
+    const lockfile = (await this.readFileState(this.location)) ?? emptyLockfile(this.projectId);
+    return { lockfile, claimedElsewhere: await this.claimsOfOthers() };
   }
 
   /** The state in `path`; undefined when the file does not exist. */
-  private async readFileState(path: string): Promise<Parsed | undefined> {
+  private async readFileState(path: string): Promise<Lockfile | undefined> {
     let text: string;
     try {
       text = await readFile(path, 'utf8');
@@ -63,11 +61,11 @@ export class FileStateStore implements StateStore {
     } catch (err) {
       throw new ConfigError(`${path}: the lockfile is not valid JSON (${(err as Error).message}); fix or restore it from version control`);
     }
-    const parsed = parseStateJson(data);
+    const parsed = parseLockfileJson(data);
     if (!parsed.ok) throw new ConfigError(parsed.errors.map((e) => `${path}: ${e}`).join('\n'));
-    if (parsed.value.lockfile.projectId !== this.projectId) {
+    if (parsed.value.projectId !== this.projectId) {
       throw new ConfigError(
-        `${path}: the lockfile belongs to project "${parsed.value.lockfile.projectId}" but the config targets "${this.projectId}"; use --lockfile to point at the right one`,
+        `${path}: the lockfile belongs to project "${parsed.value.projectId}" but the config targets "${this.projectId}"; use --lockfile to point at the right one`,
       );
     }
     return parsed.value;
@@ -95,7 +93,7 @@ export class FileStateStore implements StateStore {
     for (const [workspace, path] of await this.workspaceFiles()) {
       if (workspace === this.workspace) continue;
       const state = await this.readFileState(path).catch(() => undefined);
-      for (const [address, entry] of Object.entries(state?.lockfile.resources ?? {})) claims.set(entry.id, { workspace, address });
+      for (const [address, entry] of Object.entries(state?.resources ?? {})) claims.set(entry.id, { workspace, address });
     }
     return claims;
   }
@@ -104,14 +102,10 @@ export class FileStateStore implements StateStore {
    * Compare-and-swap by reading the file just before replacing it. Two writers of one workspace
    * are kept apart by the apply lock; this catches a file changed behind dbform's back.
    */
-  async write(doc: StateDocument, expected: StateVersion): Promise<void> {
-    const duplicates = findDuplicateIds(doc.lockfile);
-    if (duplicates.length > 0) {
-      const [id, a, b] = duplicates[0]!;
-      throw new DbformError(`resource ID ${id} is bound to both ${a} and ${b}; nothing was written to ${this.location}`);
-    }
+  async write(next: Lockfile, expected: StateVersion): Promise<void> {
+    checkWritable(next, this.location);
     const now = await this.readFileState(this.location);
-    const nowVersion = { lineage: now?.lineage ?? null, serial: now?.serial ?? 0 };
+    const nowVersion = now ? versionOf(now) : { lineage: null, serial: 0 };
     // A lockfile of before lineage/serial reads as serial 0 of no lineage; its first write upgrades it.
     if (nowVersion.serial !== expected.serial || (now !== undefined && nowVersion.lineage !== expected.lineage)) {
       throw new StateConflictError(
@@ -119,7 +113,7 @@ export class FileStateStore implements StateStore {
       );
     }
     const others = await this.claimsOfOthers();
-    for (const [address, entry] of Object.entries(doc.lockfile.resources).sort(([a], [b]) => a.localeCompare(b))) {
+    for (const [address, entry] of Object.entries(next.resources).sort(([a], [b]) => a.localeCompare(b))) {
       const clash = others.get(entry.id);
       if (clash) {
         throw new ClaimConflictError(
@@ -129,7 +123,7 @@ export class FileStateStore implements StateStore {
         );
       }
     }
-    await writeFileAtomic(this.location, serializeStateFile(doc));
+    await writeFileAtomic(this.location, serializeLockfile(next));
   }
 
   async lock(holder: LockHolderInfo, options: LockOptions): Promise<StateLock> {
@@ -170,8 +164,8 @@ export class FileStateStore implements StateStore {
       const last = history.find((r) => r.workspace === workspace);
       out.push({
         workspace,
-        resources: Object.keys(state.lockfile.resources).length,
-        serial: state.serial,
+        resources: Object.keys(state.resources).length,
+        serial: state.serial ?? 0,
         lastApply: last ? last.finishedAt || last.startedAt : null,
         expiresAt: null,
       });
@@ -184,7 +178,7 @@ export class FileStateStore implements StateStore {
     const path = workspaceLockfilePath(this.o.lockfilePath, workspace);
     const state = await this.readFileState(path);
     if (!state) throw new DbformError(`there is no workspace "${workspace}": ${path} does not exist`);
-    const count = Object.keys(state.lockfile.resources).length;
+    const count = Object.keys(state.resources).length;
     if (count > 0) {
       throw new WorkspaceNotEmptyError(
         `workspace "${workspace}" still binds ${count} resource(s); run \`dbform destroy --workspace ${workspace}\` first (nothing was deleted)`,

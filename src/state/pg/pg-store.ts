@@ -1,12 +1,12 @@
 // The state store on PostgreSQL (SPEC section 10): shared tables in schema `dbform`, one row per
 // (project, workspace), every write a compare-and-swap on serial in one round trip.
 import type pg from 'pg';
-import { ConfigError, DbformError, emptyLockfile } from '../../model/index.js';
-import { findDuplicateIds, lockfileToJson, parseStateJson } from '../document.js';
+import { ConfigError, DbformError, emptyLockfile, parseLockfileJson, type Lockfile } from '../../model/index.js';
+import { checkWritable, lockfileToJson } from '../document.js';
 import { ClaimConflictError, StateConflictError, StateLockHeldError, StateUnavailableError, WorkspaceNotEmptyError } from '../errors.js';
 import { historyFromJson, historyToJson, type HistoryRecord } from '../history.js';
 import type { LockHolderInfo } from '../holder.js';
-import type { ForeignClaim, LockOptions, StateDocument, StateLock, StateSnapshot, StateStore, StateVersion, UnlockOutcome, WorkspaceSummary } from '../port.js';
+import type { ForeignClaim, LockOptions, StateLock, StateSnapshot, StateStore, StateVersion, UnlockOutcome, WorkspaceSummary } from '../port.js';
 import { DEFAULT_WORKSPACE } from '../workspace.js';
 import { connect, describePgError, isConnectionLoss, type ConnectOptions } from './connect.js';
 import { acquirePgLock, stateLockKey, unlockPg } from './pg-lock.js';
@@ -64,14 +64,12 @@ export class PgStateStore implements StateStore {
     this.schemaChecked = true;
     const claimedElsewhere = new Map<string, ForeignClaim>();
     for (const [id, workspace, address] of row.elsewhere) claimedElsewhere.set(id, { workspace, address });
-    if (row.lineage === null || row.serial === null) {
-      return { lineage: null, serial: 0, lockfile: emptyLockfile(this.projectId), claimedElsewhere };
-    }
-    const parsed = parseStateJson(row.document);
+    if (row.lineage === null || row.serial === null) return { lockfile: emptyLockfile(this.projectId), claimedElsewhere };
+    const parsed = parseLockfileJson(row.document);
     if (!parsed.ok) {
       throw new ConfigError(parsed.errors.map((e) => `${this.location} (workspace "${this.workspace}"): ${e}`).join('\n'));
     }
-    return { lineage: row.lineage, serial: row.serial, lockfile: parsed.value.lockfile, claimedElsewhere };
+    return { lockfile: { ...parsed.value, lineage: row.lineage, serial: row.serial }, claimedElsewhere };
   }
 
   /** The read statement; undefined when the schema does not exist yet. */
@@ -107,38 +105,34 @@ export class PgStateStore implements StateStore {
     this.schemaChecked = true;
   }
 
-  async write(doc: StateDocument, expected: StateVersion): Promise<void> {
-    const duplicates = findDuplicateIds(doc.lockfile);
-    if (duplicates.length > 0) {
-      const [id, a, b] = duplicates[0]!;
-      throw new DbformError(`resource ID ${id} is bound to both ${a} and ${b}; nothing was written to ${this.location}`);
-    }
+  async write(next: Lockfile, expected: StateVersion): Promise<void> {
+    const { lineage, serial } = checkWritable(next, this.location);
     await this.ensureSchema();
-    const addresses = Object.keys(doc.lockfile.resources).sort();
+    const addresses = Object.keys(next.resources).sort();
     const params = [
       this.projectId,
       this.workspace,
-      doc.lineage,
+      lineage,
       expected.serial,
-      doc.serial,
-      JSON.stringify(lockfileToJson(doc.lockfile)),
+      serial,
+      JSON.stringify(documentOf(next)),
       addresses,
-      addresses.map((a) => doc.lockfile.resources[a]!.id),
+      addresses.map((a) => next.resources[a]!.id),
     ];
     try {
       await this.query(WRITE_STATE, params);
     } catch (err) {
-      const failure = await this.writeError(err, doc, expected);
+      const failure = await this.writeError(err, next, expected);
       if (failure) throw failure;
     }
   }
 
   /** A refused write in words; a CAS loss that was our own write (its answer lost, then resent) is success. */
-  private async writeError(err: unknown, doc: StateDocument, expected: StateVersion): Promise<Error | undefined> {
+  private async writeError(err: unknown, next: Lockfile, expected: StateVersion): Promise<Error | undefined> {
     const e = err as { code?: string; detail?: string };
     if (e.code === 'DF002') {
       const clash = JSON.parse(e.detail ?? '{}') as { id: string; workspace: string; address: string };
-      const ours = Object.entries(doc.lockfile.resources).find(([, v]) => v.id === clash.id)?.[0] ?? '?';
+      const ours = Object.entries(next.resources).find(([, v]) => v.id === clash.id)?.[0] ?? '?';
       return new ClaimConflictError(
         `resource ID ${clash.id} (${ours}) is already bound to ${clash.address} in workspace "${clash.workspace}" of project ${this.projectId}; ` +
           `a resource belongs to one workspace only. Nothing was written to ${this.location}`,
@@ -147,10 +141,10 @@ export class PgStateStore implements StateStore {
     }
     if (e.code === 'DF001') {
       const now = JSON.parse(e.detail ?? '{}') as { lineage: string | null; serial: number };
-      if (now.lineage === doc.lineage && now.serial === doc.serial && (await this.holds(doc))) return undefined;
+      if (now.lineage === next.lineage && now.serial === next.serial && (await this.holds(next))) return undefined;
       return new StateConflictError(
         `the state of workspace "${this.workspace}" in ${this.location} changed while dbform was using it ` +
-          `(expected serial ${expected.serial}, found ${now.serial}${now.lineage && now.lineage !== doc.lineage ? ` of another lineage ${now.lineage}` : ''}): ` +
+          `(expected serial ${expected.serial}, found ${now.serial}${now.lineage && now.lineage !== next.lineage ? ` of another lineage ${now.lineage}` : ''}): ` +
           'another run wrote it; nothing was overwritten',
       );
     }
@@ -164,9 +158,9 @@ export class PgStateStore implements StateStore {
   }
 
   /** Whether the stored document is exactly `doc` (after a write whose answer was lost). */
-  private async holds(doc: StateDocument): Promise<boolean> {
+  private async holds(next: Lockfile): Promise<boolean> {
     const snap = await this.read();
-    return JSON.stringify(lockfileToJson(snap.lockfile)) === JSON.stringify(lockfileToJson(doc.lockfile));
+    return JSON.stringify(lockfileToJson(snap.lockfile)) === JSON.stringify(lockfileToJson(next));
   }
 
   lock(holder: LockHolderInfo, options: LockOptions): Promise<StateLock> {
@@ -287,6 +281,12 @@ export class PgStateStore implements StateStore {
     if (err instanceof StateUnavailableError) return err;
     return new StateUnavailableError(`${what}: ${describePgError(err, this.target)}`, { cause: err });
   }
+}
+
+/** The stored document: the lockfile's JSON without lineage and serial, which are columns. */
+function documentOf(lock: Lockfile): Record<string, unknown> {
+  const { lineage: _lineage, serial: _serial, ...rest } = lockfileToJson(lock);
+  return rest;
 }
 
 /** SQLSTATEs that the callers of query() turn into their own messages. */

@@ -49,12 +49,12 @@ function withPassword(url: string, password: string): string {
 
 describe('state database connections', () => {
   it('the password may come from the URL, PGPASSWORD or the pgpass file', async () => {
-    expect(await readWith(withPassword(db.passwordRoleUrl, PW))).toMatchObject({ serial: 0 });
-    expect(await readWith(db.passwordRoleUrl, { PGPASSWORD: PW })).toMatchObject({ serial: 0 });
+    expect(await readWith(withPassword(db.passwordRoleUrl, PW))).toMatchObject({ lockfile: { resources: {} } });
+    expect(await readWith(db.passwordRoleUrl, { PGPASSWORD: PW })).toMatchObject({ lockfile: { resources: {} } });
     const pgpass = join(dir, 'pgpass');
     writeFileSync(pgpass, `# comment\nother:5432:*:*:nope\n127.0.0.1:${db.port}:*:${PASSWORD_ROLE.user}:${PW}\n`);
     chmodSync(pgpass, 0o600);
-    expect(await readWith(db.passwordRoleUrl, { PGPASSFILE: pgpass })).toMatchObject({ serial: 0 });
+    expect(await readWith(db.passwordRoleUrl, { PGPASSFILE: pgpass })).toMatchObject({ lockfile: { resources: {} } });
   });
 
   it('an unreachable URL names host, port and the reason, never the password', async () => {

@@ -9,6 +9,7 @@ import {
   WorkspaceNotEmptyError,
   newHistoryId,
   newLineage,
+  versionOf,
   type HistoryRecord,
   type LockHolderInfo,
   type StateStore,
@@ -46,7 +47,7 @@ describe('schema', () => {
   it('is created on first use in schema dbform, and an empty state reads as serial 0 of no lineage', async () => {
     const s = store('default', 'proj-schema');
     const snap = await s.read();
-    expect(snap).toMatchObject({ lineage: null, serial: 0 });
+    expect(versionOf(snap.lockfile)).toEqual({ lineage: null, serial: 0 });
     expect(snap.lockfile.resources).toEqual({});
     const tables = await db.query<{ table_name: string }>(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'dbform' ORDER BY table_name",
@@ -76,9 +77,9 @@ describe('compare-and-swap writes', () => {
   it('writes the document, then reads it back with its lineage and serial', async () => {
     const s = store('default', 'proj-rw');
     const lineage = newLineage();
-    await s.write({ lineage, serial: 1, lockfile: lockWith('proj-rw', { 'service.db': 'aaaaaaaaa1' }) }, { lineage: null, serial: 0 });
+    await s.write({ ...lockWith('proj-rw', { 'service.db': 'aaaaaaaaa1' }), lineage, serial: 1 }, { lineage: null, serial: 0 });
     const snap = await s.read();
-    expect(snap).toMatchObject({ lineage, serial: 1 });
+    expect(versionOf(snap.lockfile)).toEqual({ lineage, serial: 1 });
     expect(snap.lockfile.resources).toEqual({ 'service.db': { id: 'aaaaaaaaa1' } });
   });
 
@@ -86,24 +87,24 @@ describe('compare-and-swap writes', () => {
     const a = store('default', 'proj-cas');
     const b = store('default', 'proj-cas');
     const lineage = newLineage();
-    await a.write({ lineage, serial: 1, lockfile: lockWith('proj-cas', {}) }, { lineage: null, serial: 0 });
+    await a.write({ ...lockWith('proj-cas', {}), lineage, serial: 1 }, { lineage: null, serial: 0 });
     const both = await Promise.allSettled([
-      a.write({ lineage, serial: 2, lockfile: lockWith('proj-cas', { 'vpc.a': '111' }) }, { lineage, serial: 1 }),
-      b.write({ lineage, serial: 2, lockfile: lockWith('proj-cas', { 'vpc.b': '222' }) }, { lineage, serial: 1 }),
+      a.write({ ...lockWith('proj-cas', { 'vpc.a': '111' }), lineage, serial: 2 }, { lineage, serial: 1 }),
+      b.write({ ...lockWith('proj-cas', { 'vpc.b': '222' }), lineage, serial: 2 }, { lineage, serial: 1 }),
     ]);
     const failed = both.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
     expect(failed).toHaveLength(1);
     expect(failed[0]!.reason).toBeInstanceOf(StateConflictError);
     expect((failed[0]!.reason as Error).message).toMatch(/changed while dbform was using it \(expected serial 1, found 2\).*nothing was overwritten/);
     const snap = await a.read();
-    expect(snap.serial).toBe(2);
+    expect(snap.lockfile.serial).toBe(2);
     const winner = both[0]!.status === 'fulfilled' ? { 'vpc.a': { id: '111' } } : { 'vpc.b': { id: '222' } };
     expect(snap.lockfile.resources).toEqual(winner);
   });
 
   it('two first writers of one workspace: one creates it, the other is refused', async () => {
     const results = await Promise.allSettled(
-      [1, 2].map((n) => store('default', 'proj-first').write({ lineage: newLineage(), serial: 1, lockfile: lockWith('proj-first', { [`vpc.v${n}`]: `${n}00` }) }, { lineage: null, serial: 0 })),
+      [1, 2].map((n) => store('default', 'proj-first').write({ ...lockWith('proj-first', { [`vpc.v${n}`]: `${n}00` }), lineage: newLineage(), serial: 1 }, { lineage: null, serial: 0 })),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason).toBeInstanceOf(StateConflictError);
@@ -114,10 +115,10 @@ describe('compare-and-swap writes', () => {
     await s.read();
     const lineage = newLineage();
     let before = s.roundTrips;
-    await s.write({ lineage, serial: 1, lockfile: lockWith('proj-rt', { 'vpc.a': '1' }) }, { lineage: null, serial: 0 });
+    await s.write({ ...lockWith('proj-rt', { 'vpc.a': '1' }), lineage, serial: 1 }, { lineage: null, serial: 0 });
     expect(s.roundTrips - before).toBe(1);
     before = s.roundTrips;
-    await s.write({ lineage, serial: 2, lockfile: lockWith('proj-rt', { 'vpc.a': '1', 'service.b': 'bbbbbbbbbb' }) }, { lineage, serial: 1 });
+    await s.write({ ...lockWith('proj-rt', { 'vpc.a': '1', 'service.b': 'bbbbbbbbbb' }), lineage, serial: 2 }, { lineage, serial: 1 });
     expect(s.roundTrips - before).toBe(1);
     before = s.roundTrips;
     await s.read();
@@ -129,18 +130,18 @@ describe('claims', () => {
   it('a resource ID bound in one workspace cannot be bound in another; the refused write changes nothing', async () => {
     const a = store('ws-a', 'proj-claims');
     const b = store('ws-b', 'proj-claims');
-    await a.write({ lineage: newLineage(), serial: 1, lockfile: lockWith('proj-claims', { 'service.app': 'svc0000001' }) }, { lineage: null, serial: 0 });
+    await a.write({ ...lockWith('proj-claims', { 'service.app': 'svc0000001' }), lineage: newLineage(), serial: 1 }, { lineage: null, serial: 0 });
     const lineageB = newLineage();
-    await b.write({ lineage: lineageB, serial: 1, lockfile: lockWith('proj-claims', { 'vpc.main': '42' }) }, { lineage: null, serial: 0 });
+    await b.write({ ...lockWith('proj-claims', { 'vpc.main': '42' }), lineage: lineageB, serial: 1 }, { lineage: null, serial: 0 });
     const err = await b
-      .write({ lineage: lineageB, serial: 2, lockfile: lockWith('proj-claims', { 'vpc.main': '42', 'service.app': 'svc0000001' }) }, { lineage: lineageB, serial: 1 })
+      .write({ ...lockWith('proj-claims', { 'vpc.main': '42', 'service.app': 'svc0000001' }), lineage: lineageB, serial: 2 }, { lineage: lineageB, serial: 1 })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ClaimConflictError);
     expect((err as Error).message).toBe(
       `resource ID svc0000001 (service.app) is already bound to service.app in workspace "ws-a" of project proj-claims; a resource belongs to one workspace only. Nothing was written to ${b.location}`,
     );
     const snap = await b.read();
-    expect(snap.serial).toBe(1);
+    expect(snap.lockfile.serial).toBe(1);
     expect(snap.lockfile.resources).toEqual({ 'vpc.main': { id: '42' } });
     expect(snap.claimedElsewhere.get('svc0000001')).toEqual({ workspace: 'ws-a', address: 'service.app' });
   });
@@ -148,7 +149,7 @@ describe('claims', () => {
   it('concurrent claims of one ID by two workspaces: the unique constraint lets exactly one through', async () => {
     const writers = ['c1', 'c2', 'c3', 'c4'].map((w) => store(w, 'proj-race'));
     const results = await Promise.allSettled(
-      writers.map((s, i) => s.write({ lineage: newLineage(), serial: 1, lockfile: lockWith('proj-race', { [`service.s${i}`]: 'shared0001' }) }, { lineage: null, serial: 0 })),
+      writers.map((s, i) => s.write({ ...lockWith('proj-race', { [`service.s${i}`]: 'shared0001' }), lineage: newLineage(), serial: 1 }, { lineage: null, serial: 0 })),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     for (const r of results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[]) expect(r.reason).toBeInstanceOf(ClaimConflictError);
@@ -160,19 +161,19 @@ describe('claims', () => {
     const a = store('m1', 'proj-move');
     const b = store('m2', 'proj-move');
     const la = newLineage();
-    await a.write({ lineage: la, serial: 1, lockfile: lockWith('proj-move', { 'service.old': 'mmmmmmmmm1' }) }, { lineage: null, serial: 0 });
-    await a.write({ lineage: la, serial: 2, lockfile: lockWith('proj-move', { 'service.new': 'mmmmmmmmm1' }) }, { lineage: la, serial: 1 });
+    await a.write({ ...lockWith('proj-move', { 'service.old': 'mmmmmmmmm1' }), lineage: la, serial: 1 }, { lineage: null, serial: 0 });
+    await a.write({ ...lockWith('proj-move', { 'service.new': 'mmmmmmmmm1' }), lineage: la, serial: 2 }, { lineage: la, serial: 1 });
     const rows = await db.query("SELECT workspace, address FROM dbform.claims WHERE project_id = 'proj-move'");
     expect(rows.rows).toEqual([{ workspace: 'm1', address: 'service.new' }]);
-    await a.write({ lineage: la, serial: 3, lockfile: lockWith('proj-move', {}) }, { lineage: la, serial: 2 });
-    await b.write({ lineage: newLineage(), serial: 1, lockfile: lockWith('proj-move', { 'service.x': 'mmmmmmmmm1' }) }, { lineage: null, serial: 0 });
+    await a.write({ ...lockWith('proj-move', {}), lineage: la, serial: 3 }, { lineage: la, serial: 2 });
+    await b.write({ ...lockWith('proj-move', { 'service.x': 'mmmmmmmmm1' }), lineage: newLineage(), serial: 1 }, { lineage: null, serial: 0 });
     expect((await a.read()).claimedElsewhere.get('mmmmmmmmm1')).toEqual({ workspace: 'm2', address: 'service.x' });
   });
 
   it('the same ID in two projects is two claims (a project is its own namespace)', async () => {
-    await store('default', 'proj-x1').write({ lineage: newLineage(), serial: 1, lockfile: lockWith('proj-x1', { 'vpc.a': '777' }) }, { lineage: null, serial: 0 });
-    await store('default', 'proj-x2').write({ lineage: newLineage(), serial: 1, lockfile: lockWith('proj-x2', { 'vpc.a': '777' }) }, { lineage: null, serial: 0 });
-    expect((await store('default', 'proj-x2').read()).serial).toBe(1);
+    await store('default', 'proj-x1').write({ ...lockWith('proj-x1', { 'vpc.a': '777' }), lineage: newLineage(), serial: 1 }, { lineage: null, serial: 0 });
+    await store('default', 'proj-x2').write({ ...lockWith('proj-x2', { 'vpc.a': '777' }), lineage: newLineage(), serial: 1 }, { lineage: null, serial: 0 });
+    expect((await store('default', 'proj-x2').read()).lockfile.serial).toBe(1);
   });
 });
 
@@ -213,8 +214,8 @@ describe('workspaces', () => {
     const full = store('full', 'proj-ws');
     const empty = store('empty', 'proj-ws');
     const lf = newLineage();
-    await full.write({ lineage: lf, serial: 1, lockfile: lockWith('proj-ws', { 'vpc.a': '1', 'vpc.b': '2' }) }, { lineage: null, serial: 0 });
-    await empty.write({ lineage: newLineage(), serial: 1, lockfile: lockWith('proj-ws', {}) }, { lineage: null, serial: 0 });
+    await full.write({ ...lockWith('proj-ws', { 'vpc.a': '1', 'vpc.b': '2' }), lineage: lf, serial: 1 }, { lineage: null, serial: 0 });
+    await empty.write({ ...lockWith('proj-ws', {}), lineage: newLineage(), serial: 1 }, { lineage: null, serial: 0 });
     await full.appendHistory({ ...baseRecord('full'), finishedAt: '2026-02-02T00:00:00.000Z' });
     expect(await full.listWorkspaces()).toEqual([
       { workspace: 'empty', resources: 0, serial: 1, lastApply: null, expiresAt: null },
@@ -230,7 +231,7 @@ describe('workspaces', () => {
 
   it('refuses to delete a workspace while its lock is held', async () => {
     const s = store('busy', 'proj-ws2');
-    await s.write({ lineage: newLineage(), serial: 1, lockfile: lockWith('proj-ws2', {}) }, { lineage: null, serial: 0 });
+    await s.write({ ...lockWith('proj-ws2', {}), lineage: newLineage(), serial: 1 }, { lineage: null, serial: 0 });
     const lock = await s.lock(holder(), { timeoutMs: 0 });
     try {
       await expect(store('default', 'proj-ws2').deleteWorkspace('busy')).rejects.toThrow(/workspace "busy" is in use/);

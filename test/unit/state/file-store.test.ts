@@ -11,6 +11,7 @@ import {
   WorkspaceNotEmptyError,
   newHistoryId,
   newLineage,
+  versionOf,
   workspaceLockfilePath,
   type HistoryRecord,
   type LockHolderInfo,
@@ -45,41 +46,42 @@ describe('file store', () => {
 
   it('writes the lockfile with lineage and serial, and reads it back', async () => {
     const s = store();
-    expect(await s.read()).toMatchObject({ lineage: null, serial: 0 });
+    expect(versionOf((await s.read()).lockfile)).toEqual({ lineage: null, serial: 0 });
     const lineage = newLineage();
-    await s.write({ lineage, serial: 1, lockfile: lockWith({ 'vpc.main': '123', 'service.db': 'abcdefghij' }) }, { lineage: null, serial: 0 });
+    await s.write({ ...lockWith({ 'vpc.main': '123', 'service.db': 'abcdefghij' }), lineage, serial: 1 }, { lineage: null, serial: 0 });
     expect(readFileSync(join(dir, 'dbform.lock.json'), 'utf8')).toBe(
       `{\n  "version": 1,\n  "project_id": "proj-f",\n  "lineage": "${lineage}",\n  "serial": 1,\n  "resources": {\n` +
         `    "vpc.main": {\n      "id": "123"\n    },\n    "service.db": {\n      "id": "abcdefghij"\n    }\n  }\n}\n`,
     );
-    expect(await s.read()).toMatchObject({ lineage, serial: 1, lockfile: { resources: { 'vpc.main': { id: '123' } } } });
+    expect((await s.read()).lockfile).toMatchObject({ lineage, serial: 1, resources: { 'vpc.main': { id: '123' } } });
   });
 
   it('reads a lockfile of before lineage/serial as serial 0, and upgrades it on its first write', async () => {
     writeFileSync(join(dir, 'dbform.lock.json'), '{"version":1,"project_id":"proj-f","resources":{"vpc.a":{"id":"9"}}}');
     const s = store();
     const snap = await s.read();
-    expect(snap).toMatchObject({ lineage: null, serial: 0, lockfile: { resources: { 'vpc.a': { id: '9' } } } });
+    expect(versionOf(snap.lockfile)).toEqual({ lineage: null, serial: 0 });
+    expect(snap.lockfile.resources).toEqual({ 'vpc.a': { id: '9' } });
     const lineage = newLineage();
-    await s.write({ lineage, serial: 1, lockfile: snap.lockfile }, snap);
+    await s.write({ ...snap.lockfile, lineage, serial: 1 }, versionOf(snap.lockfile));
     expect(JSON.parse(readFileSync(join(dir, 'dbform.lock.json'), 'utf8'))).toMatchObject({ lineage, serial: 1 });
   });
 
   it('a write over a file that changed since it was read is refused and changes nothing', async () => {
     const s = store();
     const lineage = newLineage();
-    await s.write({ lineage, serial: 1, lockfile: lockWith({}) }, { lineage: null, serial: 0 });
-    await s.write({ lineage, serial: 2, lockfile: lockWith({ 'vpc.a': '1' }) }, { lineage, serial: 1 });
+    await s.write({ ...lockWith({}), lineage, serial: 1 }, { lineage: null, serial: 0 });
+    await s.write({ ...lockWith({ 'vpc.a': '1' }), lineage, serial: 2 }, { lineage, serial: 1 });
     const before = readFileSync(s.location, 'utf8');
-    await expect(s.write({ lineage, serial: 2, lockfile: lockWith({ 'vpc.b': '2' }) }, { lineage, serial: 1 })).rejects.toBeInstanceOf(StateConflictError);
+    await expect(s.write({ ...lockWith({ 'vpc.b': '2' }), lineage, serial: 2 }, { lineage, serial: 1 })).rejects.toBeInstanceOf(StateConflictError);
     expect(readFileSync(s.location, 'utf8')).toBe(before);
   });
 
   it('an ID bound by another workspace is reported by read and refused by write', async () => {
-    await store('alpha').write({ lineage: newLineage(), serial: 1, lockfile: lockWith({ 'service.app': 'svc0000001' }) }, { lineage: null, serial: 0 });
+    await store('alpha').write({ ...lockWith({ 'service.app': 'svc0000001' }), lineage: newLineage(), serial: 1 }, { lineage: null, serial: 0 });
     const beta = store('beta');
     expect((await beta.read()).claimedElsewhere.get('svc0000001')).toEqual({ workspace: 'alpha', address: 'service.app' });
-    const err = await beta.write({ lineage: newLineage(), serial: 1, lockfile: lockWith({ 'service.x': 'svc0000001' }) }, { lineage: null, serial: 0 }).catch((e: unknown) => e);
+    const err = await beta.write({ ...lockWith({ 'service.x': 'svc0000001' }), lineage: newLineage(), serial: 1 }, { lineage: null, serial: 0 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ClaimConflictError);
     expect((err as Error).message).toMatch(/^resource ID svc0000001 \(service.x\) is already bound to service.app in workspace "alpha"/);
     expect(existsSync(beta.location)).toBe(false);
@@ -125,9 +127,9 @@ describe('file store', () => {
   });
 
   it('lists workspaces and deletes only an empty one', async () => {
-    await store().write({ lineage: newLineage(), serial: 1, lockfile: lockWith({ 'vpc.a': '1' }) }, { lineage: null, serial: 0 });
-    await store('pr-1').write({ lineage: newLineage(), serial: 1, lockfile: lockWith({}) }, { lineage: null, serial: 0 });
-    await store('pr-2').write({ lineage: newLineage(), serial: 1, lockfile: lockWith({ 'vpc.b': '2' }) }, { lineage: null, serial: 0 });
+    await store().write({ ...lockWith({ 'vpc.a': '1' }), lineage: newLineage(), serial: 1 }, { lineage: null, serial: 0 });
+    await store('pr-1').write({ ...lockWith({}), lineage: newLineage(), serial: 1 }, { lineage: null, serial: 0 });
+    await store('pr-2').write({ ...lockWith({ 'vpc.b': '2' }), lineage: newLineage(), serial: 1 }, { lineage: null, serial: 0 });
     expect((await store().listWorkspaces()).map((w) => [w.workspace, w.resources])).toEqual([['default', 1], ['pr-1', 0], ['pr-2', 1]]);
     await expect(store().deleteWorkspace('pr-2')).rejects.toBeInstanceOf(WorkspaceNotEmptyError);
     await store().deleteWorkspace('pr-1');
