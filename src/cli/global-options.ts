@@ -7,6 +7,8 @@ import type { Command } from 'commander';
 const GLOBAL_OPTIONS: ReadonlyMap<string, boolean> = new Map([
   ['--file', true],
   ['--lockfile', true],
+  ['--state', true],
+  ['--workspace', true],
   ['--api-url', true],
   ['--api-key-file', true],
   ['--emulator', false],
@@ -14,8 +16,8 @@ const GLOBAL_OPTIONS: ReadonlyMap<string, boolean> = new Map([
 ]);
 
 export const GLOBAL_OPTIONS_HELP =
-  '\nThe options -f/--file, --lockfile, --api-url, --api-key-file, --emulator and --allow-insecure-http\n' +
-  'may also come before a command that takes them, e.g. `dbform -f prod.yaml plan`.';
+  '\nThe options -f/--file, --lockfile, --state, --workspace, --api-url, --api-key-file, --emulator and\n--allow-insecure-http' +
+  ' may also come before a command that takes them, e.g. `dbform -f prod.yaml plan`.';
 
 /** `-fX`, `--file=X`, `--file X`: the long name, and the value when it is in the same token. */
 function splitOption(token: string): { long: string; inline?: string } {
