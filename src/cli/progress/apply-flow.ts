@@ -134,6 +134,7 @@ async function execute(o: FlowOptions, io: FlowIo, client: ApiClient, plan: Plan
       run.journaled = true;
       run.onStateError(err);
     },
+    onClaimRefused: (err) => run.onStateError(err),
   });
   const lockStore = new LockStore(o.state.location, run.lock, writer.write);
   try {

@@ -4,7 +4,7 @@
 import { setMaxListeners } from 'node:events';
 import { forceUnlock } from '../../executor/apply-lock.js';
 import { DbformError, InterruptedError } from '../../model/index.js';
-import { describeHolder, formatHolder, newHistoryId, redactUrl, StateUnavailableError, type LockHolderInfo } from '../../state/index.js';
+import { ClaimConflictError, describeHolder, formatHolder, newHistoryId, redactUrl, StateUnavailableError, type LockHolderInfo } from '../../state/index.js';
 import { pushJournal } from '../../state/journal-push.js';
 import type { FlowIo, FlowOptions, RunState } from './apply-flow.js';
 import { historyActions } from './history-record.js';
@@ -61,6 +61,12 @@ export async function runLocked(o: FlowOptions, io: FlowIo, body: (signal: Abort
 
 function stateLostError(o: FlowOptions, run: RunState, reason: Error | undefined): DbformError | undefined {
   if (!run.stateLost.signal.aborted) return undefined;
+  if (reason instanceof ClaimConflictError) {
+    return new DbformError(
+      `${o.command} stopped: ${reason.message.replace(/\. Nothing was written.*$/s, '')}, so this workspace does not bind it. ` +
+        'Nothing new was started; every other ID it bound is in the state. Run `dbform plan` again to see what is left',
+    );
+  }
   const why = reason?.message ?? 'the state database became unreachable';
   const where = run.journaled
     ? `every ID it bound is in the state or kept in ${o.journal.path}, which the next run pushes before it plans`
