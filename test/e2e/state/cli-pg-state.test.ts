@@ -151,6 +151,24 @@ describe('apply with the state on PostgreSQL', () => {
   });
 });
 
+describe('export with the state on PostgreSQL', () => {
+  it('writes the bindings into the state instead of a lockfile; plan right after is empty', async () => {
+    emulator = await startEmulator({ timeScale: 0.01 });
+    const source = workspace(config(['ex1', 'ex2']), emulator.url);
+    expect((await runCli(source, ['apply', '--auto-approve'])).code).toBe(0);
+    const out = join(source.dir, 'exported', 'dbform.yaml');
+    const env = { DBFORM_STATE: db.url, DBFORM_WORKSPACE: 'exported' };
+    const exported = await runCli(source, ['export', '-o', out], { env });
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stderr).toMatch(/; state postgres:\/\/postgres@127\.0\.0\.1:\d+\/\w+ \(workspace "exported"\)\.\n$/);
+    expect(existsSync(join(source.dir, 'exported', 'dbform.lock.json'))).toBe(false);
+    const row = await stateRow('proj-demo', 'exported');
+    expect(Object.keys(row!.document.resources).sort()).toEqual(['service.ex1', 'service.ex2']);
+    const plan = await runCli(source, ['plan', '-f', out, '--detailed-exitcode'], { env });
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+  });
+});
+
 async function emulatorServices(url: string): Promise<Array<{ id: string; name: string }>> {
   const res = await fetch(`${url}/projects/proj-demo/services`, { headers: { authorization: 'Bearer demo-pat' } });
   return ((await res.json()) as Array<{ service_id: string; name: string }>).map((s) => ({ id: s.service_id, name: s.name }));
