@@ -79,6 +79,12 @@ export interface ServiceDto {
   data_tiering?: { enabled?: boolean };
   endpoint?: EndpointDto;
   forked_from?: { is_standby?: boolean; project_id?: string; service_id?: string };
+  /**
+   * The addons the service was created with. Not in cloud-api.md or the real OpenAPI, which
+   * report no addons at all; the emulator does, and dbform reads it when present (see
+   * docs/api-behaviour.md).
+   */
+  addons?: Array<AddonDto | (string & {})>;
   ha_replicas?: { replica_count?: number; sync_replica_count?: number };
   /** A secret: only in create and fork responses. */
   initial_password?: string;

@@ -1,7 +1,7 @@
 // Wire DTOs -> the live types of src/model/resources.ts, following docs/api-behaviour.md. Tolerant:
 // unknown fields are ignored, unknown statuses and types pass through as strings, absent optional
 // fields get the API's documented defaults.
-import type { Endpoint, HaConfig, LivePeering, LiveReplicaSet, LiveService, LiveVpc, ServiceSize } from '../model/resources.js';
+import type { Addon, Endpoint, HaConfig, LivePeering, LiveReplicaSet, LiveService, LiveVpc, ServiceSize } from '../model/resources.js';
 import type { EndpointDto, PeeringDto, ReadReplicaSetDto, ResourceSpecDto, ServiceDto, VpcDto, VpcEndpointDto } from './dto.js';
 
 export function mapService(dto: ServiceDto): LiveService {
@@ -22,6 +22,7 @@ export function mapService(dto: ServiceDto): LiveService {
   };
   const size = sizeOfSpec(Array.isArray(dto.resources) ? dto.resources[0]?.spec : undefined);
   if (size) live.size = size;
+  if (Array.isArray(dto.addons)) live.addons = knownAddons(dto.addons);
   const endpoint = mapEndpoint(dto.endpoint);
   if (endpoint) live.endpoint = endpoint;
   const poolerEndpoint = mapEndpoint(dto.connection_pooler?.endpoint);
@@ -36,6 +37,13 @@ export function mapService(dto: ServiceDto): LiveService {
     if (typeof dto.forked_from?.is_standby === 'boolean') live.forkedFrom.isStandby = dto.forked_from.is_standby;
   }
   return live;
+}
+
+const ADDONS: readonly Addon[] = ['ai', 'time-series'];
+
+/** Addons dbform knows, sorted and once each; anything newer is not dbform's to manage. */
+function knownAddons(list: readonly unknown[]): Addon[] {
+  return ADDONS.filter((a) => list.includes(a));
 }
 
 export function mapReplicaSet(dto: ReadReplicaSetDto, serviceId: string): LiveReplicaSet {

@@ -57,7 +57,7 @@ export async function preparePlan(input: PlanInput): Promise<PreparedPlan> {
 
 /** The planner's options, with the IDs other workspaces of the state bind (never adopted here). */
 export function planOptions(o: { replace: Address[]; target: Address[]; allowDataLoss: boolean }, claimedElsewhere: ReadonlyMap<string, unknown>): PlanOptions {
-  const options = { replace: o.replace, target: o.target, allowDataLoss: o.allowDataLoss, claimedElsewhere: new Set(claimedElsewhere.keys()) };
+  const options = { replace: o.replace, target: o.target, allowDataLoss: o.allowDataLoss, now: Date.now(), claimedElsewhere: new Set(claimedElsewhere.keys()) };
   return options;
 }
 

@@ -42,6 +42,7 @@ function checkService(s: unknown, at: string): string | undefined {
         timeline: (t) => obj(t) && steps(t.steps) && oneOf('READY', 'PAUSED', 'GONE')(t.then) && (t.size === undefined || size(t.size)) && (t.ha === undefined || ha(t.ha)),
         vpc: (a) => obj(a) && str(a.vpcId) && num(a.until) && (a.pending === undefined || oneOf('attach', 'detach')(a.pending)),
         forkedFrom: (f) => obj(f) && str(f.projectId) && str(f.serviceId),
+        addons: (a) => Array.isArray(a) && a.every(oneOf('time-series', 'ai')),
       },
     ) ??
     list((s as Record<string, unknown>).replicaSets, `${at}.replicaSets`, (r, rat) =>

@@ -3,7 +3,7 @@
 // and persistence is one JSON.stringify. Statuses in flux are not stored as such: a record holds
 // the deadlines of its transition (timelines.ts) and the status is computed when read.
 import { randomInt } from 'node:crypto';
-import type { EnvironmentTagDto, ServiceStatusDto } from '../api/dto.js';
+import type { AddonDto, EnvironmentTagDto, ServiceStatusDto } from '../api/dto.js';
 
 export type DedicatedSize = { cpuMillis: number; memoryGbs: number };
 export type ServiceSize = DedicatedSize | 'shared';
@@ -59,6 +59,8 @@ export interface ServiceRecord {
   name: string;
   regionCode: string;
   serviceType: 'TIMESERIESDB' | 'POSTGRES';
+  /** The create body's addons, sorted (a fork has its parent's); absent in a state file from before. */
+  addons?: AddonDto[];
   createdAt: number;
   resourceId: string;
   size: ServiceSize;

@@ -1,10 +1,10 @@
-// applyPlan: lockfile-only bindings first, then the plan's DAG, one API operation per action.
-import { formatDuration, WaitTimeoutError } from '../api/errors.js';
+// applyPlan: lockfile-only bindings first, then the plan's DAG, one API operation per action, and
+// the waits for resources still settling (settle-waits.ts) before the summary.
 import type { StatusPoller } from '../api/waiters.js';
 import { CREATE_OPS, DbformError, type Action, type Binding, type Plan } from '../model/index.js';
 import { trackAccepted } from './accepted-tracker.js';
 import type { ActionContext } from './action-context.js';
-import { ActionError } from './errors.js';
+import { ActionError, asActionTimeout, isAbort } from './errors.js';
 import { refOf, silentReporter, type ApplyEventBody, type Reporter } from './events.js';
 import { walkGraph } from './graph-walker.js';
 import type { LockStore } from './lock-store.js';
@@ -13,6 +13,7 @@ import { pollerWaits } from './poller-waits.js';
 import type { ExecutorApi, ExecutorWaits } from './ports.js';
 import { emptyResult, type ApplyResult } from './result.js';
 import { runAction } from './run-action.js';
+import { scheduleSettling } from './settle-waits.js';
 
 export interface ApplyOptions {
   api: ExecutorApi;
@@ -48,7 +49,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   }
   const parallelism = Math.max(1, options.parallelism ?? 10);
   const result = emptyResult();
-  emit({ type: 'plan-start', actions: plan.actions.length, bindings: plan.bindings.length, parallelism });
+  emit({ type: 'plan-start', actions: plan.actions.length, bindings: plan.bindings.length, parallelism, ...(plan.settling.length > 0 ? { settling: plan.settling.length } : {}) });
 
   const blocked = plan.actions.filter((a) => a.blocked !== undefined);
   if (blocked.length > 0) {
@@ -85,6 +86,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
 
   // After the first Ctrl-C nothing new starts, and a call that fails is not tried again.
   if (options.signal) options.api.stopRetriesOn?.(options.signal);
+  const settling = scheduleSettling(ctx, plan.settling, plan.actions, result, now);
   await walkGraph(plan.actions, {
     parallelism,
     ...(options.signal ? { signal: options.signal } : {}),
@@ -94,9 +96,12 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
       emit({ type: 'action-skipped', action: refOf(action), reason, ...(root ? { root: refOf(root) } : {}) });
     },
   });
+  await settling.first;
+  await settling.afterActions();
   await lock.flush();
   // Interrupted when Ctrl-C left anything undone, even if the actions in flight then failed.
-  const undone = result.abandoned.length + result.skipped.length + result.failed.length;
+  const unsettled = result.settling.filter((s) => s.outcome !== 'settled').length;
+  const undone = result.abandoned.length + result.skipped.length + result.failed.length + unsettled;
   result.interrupted = options.signal?.aborted === true && undone > 0;
   sortByPlanOrder(plan, result);
   emit({ type: 'summary', result });
@@ -140,18 +145,6 @@ async function runOne(shared: ActionContext, action: Action, result: ApplyResult
     ctx.emit({ type: 'action-failed', action: refOf(action), elapsedMs: now() - started, message: error.message });
     throw error;
   }
-}
-
-/** A wait cut short by the action's deadline reports the whole --timeout, not what was left of it. */
-function asActionTimeout(err: unknown, timeoutMs: number): unknown {
-  if (!(err instanceof WaitTimeoutError)) return err;
-  const seen = err.lastStatus === undefined ? 'no status observed' : `last status ${err.lastStatus}`;
-  return new DbformError(`timed out after ${formatDuration(timeoutMs)} waiting for ${err.resource} (${seen})`, { cause: err });
-}
-
-function isAbort(err: unknown): boolean {
-  const name = (err as { name?: string } | null)?.name;
-  return name === 'AbortError' || name === 'InterruptedError';
 }
 
 async function applyBinding(lock: LockStore, binding: Binding): Promise<void> {

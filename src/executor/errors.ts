@@ -1,5 +1,6 @@
-import { ApiError } from '../api/errors.js';
-import { DbformError, type Address, type OperationId } from '../model/index.js';
+import { ApiError, formatDuration, WaitTimeoutError } from '../api/errors.js';
+import { DbformError, type Address } from '../model/index.js';
+import type { StepOp } from './events.js';
 
 /**
  * One action's failure: "createService service.metrics failed: 409 CONFLICT ...". `cause` keeps
@@ -7,8 +8,8 @@ import { DbformError, type Address, type OperationId } from '../model/index.js';
  */
 export class ActionError extends DbformError {
   readonly address: Address;
-  readonly op: OperationId;
-  constructor(address: Address, op: OperationId, cause: unknown) {
+  readonly op: StepOp;
+  constructor(address: Address, op: StepOp, cause: unknown) {
     super(`${op} ${address} failed: ${describeCause(cause)}`, { cause });
     this.address = address;
     this.op = op;
@@ -29,4 +30,17 @@ export function describeCause(cause: unknown): string {
   }
   if (cause instanceof Error) return cause.message;
   return String(cause);
+}
+
+/** A wait cut short by the step's deadline reports the whole --timeout, not what was left of it. */
+export function asActionTimeout(err: unknown, timeoutMs: number): unknown {
+  if (!(err instanceof WaitTimeoutError)) return err;
+  const seen = err.lastStatus === undefined ? 'no status observed' : `last status ${err.lastStatus}`;
+  return new DbformError(`timed out after ${formatDuration(timeoutMs)} waiting for ${err.resource} (${seen})`, { cause: err });
+}
+
+/** Whether an error is the abort of a wait or request (the first Ctrl-C). */
+export function isAbort(err: unknown): boolean {
+  const name = (err as { name?: string } | null)?.name;
+  return name === 'AbortError' || name === 'InterruptedError';
 }

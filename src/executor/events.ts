@@ -3,15 +3,21 @@
 import type { Action, Address, Binding, OperationId } from '../model/index.js';
 import type { ApplyResult } from './result.js';
 
-/** What a view needs to know about an action, without its request body. */
+/**
+ * What a step does: an API operation of the plan, or `settle`, the wait for a managed resource
+ * still changing when the plan was made (SPEC section 5), which sends nothing.
+ */
+export type StepOp = OperationId | 'settle';
+
+/** What a view needs to know about an action (or a settle step: id `s1`, `s2`, ...), without its request body. */
 export interface ActionRef {
   id: string;
   address: Address;
-  op: OperationId;
+  op: StepOp;
 }
 
 export type ApplyEvent =
-  | { type: 'plan-start'; at: number; actions: number; bindings: number; parallelism: number }
+  | { type: 'plan-start'; at: number; actions: number; bindings: number; parallelism: number; settling?: number }
   | { type: 'binding'; at: number; binding: Binding }
   | { type: 'action-start'; at: number; action: ActionRef }
   /** A status observed on the API (the 202 body's transitional status, then each poll's). */

@@ -1,6 +1,7 @@
 // The engine's wait conditions (SPEC section 3) over the client's batched StatusPoller.
 import type { ApiClient } from '../api/client.js';
 import type { StatusPoller } from '../api/waiters.js';
+import { isReplicaSetSettling, isServiceSettling } from '../model/index.js';
 import type { ExecutorApi, ExecutorWaits, WaitOptions } from './ports.js';
 
 /** The real client is an ExecutorApi as it is; this keeps that true at compile time. */
@@ -19,6 +20,11 @@ export function pollerWaits(poller: StatusPoller): ExecutorWaits {
     async serviceStatus(serviceId, status, o) {
       await poller.waitForServiceStatus(serviceId, status, options(o));
     },
+    async serviceSettled(serviceId, o) {
+      // Not done while going away: the poller's terminal rule then fails the wait with its story.
+      const settled = (s: { status: string } | undefined) => s !== undefined && !isServiceSettling(s.status) && s.status !== 'DELETING' && s.status !== 'DELETED';
+      await poller.waitForService(serviceId, settled, options(o));
+    },
     serviceGone: async (serviceId, o) => poller.waitForServiceGone(serviceId, options(o)),
     async serviceVpc(serviceId, vpcId, fromVpcId, o) {
       // Attach/detach leave the status READY; what changes is the VPC endpoint.
@@ -32,6 +38,10 @@ export function pollerWaits(poller: StatusPoller): ExecutorWaits {
     },
     async replicaSetActive(serviceId, replicaSetId, o) {
       await poller.waitForReplicaSet(serviceId, replicaSetId, (rs) => rs?.status === 'active', options(o));
+    },
+    async replicaSetSettled(serviceId, replicaSetId, o) {
+      const settled = (rs: { status: string } | undefined) => rs !== undefined && !isReplicaSetSettling(rs.status) && rs.status !== 'deleting' && rs.status !== 'error';
+      await poller.waitForReplicaSet(serviceId, replicaSetId, settled, options(o));
     },
     replicaSetGone: async (serviceId, replicaSetId, o) => poller.waitForReplicaSetGone(serviceId, replicaSetId, options(o)),
     async peeringSettled(vpcId, peeringId, o) {

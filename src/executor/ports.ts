@@ -55,10 +55,14 @@ export interface WaitOptions {
  */
 export interface ExecutorWaits {
   serviceStatus(serviceId: Id, status: 'READY' | 'PAUSED', o: WaitOptions): Promise<void>;
+  /** Until the service is in no transitional status (SPEC section 5): READY, PAUSED, ... */
+  serviceSettled(serviceId: Id, o: WaitOptions): Promise<void>;
   serviceGone(serviceId: Id, o: WaitOptions): Promise<void>;
   /** vpcId null: detached from `fromVpcId`. */
   serviceVpc(serviceId: Id, vpcId: Id | null, fromVpcId: Id | null, o: WaitOptions): Promise<void>;
   replicaSetActive(serviceId: Id, replicaSetId: Id, o: WaitOptions): Promise<void>;
+  /** Until the replica set is no longer `creating` or `resizing`. */
+  replicaSetSettled(serviceId: Id, replicaSetId: Id, o: WaitOptions): Promise<void>;
   replicaSetGone(serviceId: Id, replicaSetId: Id, o: WaitOptions): Promise<void>;
   peeringSettled(vpcId: Id, peeringId: Id, o: WaitOptions): Promise<void>;
   peeringGone(vpcId: Id, peeringId: Id, o: WaitOptions): Promise<void>;

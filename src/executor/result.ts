@@ -1,4 +1,4 @@
-import type { Action } from '../model/index.js';
+import type { Action, SettlingResource } from '../model/index.js';
 import type { ActionError } from './errors.js';
 import type { ActionRef, SkipReason } from './events.js';
 
@@ -26,6 +26,19 @@ export interface AbandonedAction {
   resourceId?: string;
 }
 
+/** A managed resource that was still changing when planned (SPEC section 5), and what became of the wait. */
+export interface SettleOutcome {
+  resource: SettlingResource;
+  /**
+   * settled: seen out of its transitional status; abandoned: interrupted while waiting;
+   * not-started: an action on it did not finish, or Ctrl-C came first. A failed wait (timeout,
+   * the resource failed or went away) is under `failed` instead.
+   */
+  outcome: 'settled' | 'abandoned' | 'not-started';
+  /** The last status seen. */
+  status: string;
+}
+
 /** The outcome of applyPlan: every action of the plan lands in exactly one list. */
 export interface ApplyResult {
   done: DoneAction[];
@@ -34,6 +47,8 @@ export interface ApplyResult {
   failed: ActionError[];
   skipped: SkippedAction[];
   blocked: Action[];
+  /** The plan's settling resources that were waited for (or were not, and why). */
+  settling: SettleOutcome[];
   /** Bindings (adopt, move, protect, forget) written to the lockfile. */
   bindingsApplied: number;
   /** True when the signal aborted the apply before every action settled. */
@@ -41,10 +56,11 @@ export interface ApplyResult {
 }
 
 export function emptyResult(): ApplyResult {
-  return { done: [], abandoned: [], failed: [], skipped: [], blocked: [], bindingsApplied: 0, interrupted: false };
+  return { done: [], abandoned: [], failed: [], skipped: [], blocked: [], settling: [], bindingsApplied: 0, interrupted: false };
 }
 
 /** True when the apply did everything it was asked to. */
 export function isSuccess(result: ApplyResult): boolean {
-  return result.failed.length === 0 && result.abandoned.length === 0 && result.skipped.length === 0 && result.blocked.length === 0 && !result.interrupted;
+  const unsettled = result.settling.some((s) => s.outcome !== 'settled');
+  return result.failed.length === 0 && result.abandoned.length === 0 && result.skipped.length === 0 && result.blocked.length === 0 && !unsettled && !result.interrupted;
 }

@@ -148,11 +148,17 @@ function buildReplicaSets(s: LiveService, serviceKey: string, ctx: BuildContext)
     .sort(byKey);
 }
 
-function addonsOf(serviceType: string): Addon[] | undefined {
-  if (serviceType === 'TIMESERIESDB') return ['time-series'];
-  // VECTOR is the legacy spelling of a plain service with AI, which the planner reads as POSTGRES.
-  if (serviceType === 'POSTGRES' || serviceType === 'VECTOR') return [];
-  return undefined;
+/**
+ * The addons as the config spells them: those the API reports (the type says whether time-series
+ * is among them), else what the type alone tells. VECTOR is the legacy spelling of a plain
+ * service with AI, which the planner reads as POSTGRES: it exports as `[ai]`, not as nothing.
+ */
+function addonsOf(s: LiveService): Addon[] | undefined {
+  const fromType: Addon[] | undefined =
+    s.serviceType === 'TIMESERIESDB' ? ['time-series'] : s.serviceType === 'POSTGRES' ? [] : s.serviceType === 'VECTOR' ? ['ai'] : undefined;
+  if (fromType === undefined) return undefined;
+  const reported = (s.addons ?? []).filter((a) => a !== 'time-series');
+  return [...new Set([...fromType, ...reported])].sort();
 }
 
 function lineage(s: LiveService, serviceKeys: Map<string, string>, projectId: string): string | undefined {
@@ -165,7 +171,7 @@ function lineage(s: LiveService, serviceKeys: Map<string, string>, projectId: st
 
 /** Settings of a service; each one dbform cannot write faithfully is left out with a comment. */
 function serviceSettings(s: LiveService, out: ExportedService): void {
-  const addons = addonsOf(s.serviceType);
+  const addons = addonsOf(s);
   if (addons) out.addons = addons;
   else out.comments.push(`service_type ${quotedName(s.serviceType)} has no addons spelling: addons left unmanaged`);
   if (REGION_PATTERN.test(s.regionCode)) out.regionCode = s.regionCode;

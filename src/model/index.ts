@@ -6,3 +6,4 @@ export * from './plan.js';
 export * from './resources.js';
 export * from './sizes.js';
 export * from './rfc3339.js';
+export * from './settling.js';

@@ -3,6 +3,7 @@
 // toPlanJson/fromPlanJson (src/planner) convert at the edge to the snake_case of the SPEC.
 import type { Address, Kind } from './address.js';
 import type { Diagnostic } from './diagnostics.js';
+import type { SettlingResource } from './settling.js';
 
 export type OperationId =
   | 'createVPC'
@@ -113,6 +114,11 @@ export interface Summary {
   move: number;
   unchanged: number;
   unmanaged: number;
+  /**
+   * Managed resources still in a transitional status (SPEC section 5), with or without actions;
+   * apply waits for them. Not counted as unchanged.
+   */
+  settling: number;
 }
 
 export interface Plan {
@@ -121,6 +127,8 @@ export interface Plan {
   summary: Summary;
   actions: Action[];
   bindings: Binding[];
+  /** Managed resources still changing (SPEC section 5), by address: apply waits for each. */
+  settling: SettlingResource[];
   /** Address -> `sha256:<hex>` of the live fields of each resource the plan touches. */
   fingerprints: Record<Address, string>;
   stateFingerprint: string;
@@ -147,7 +155,7 @@ export const DELETE_OPS: ReadonlySet<OperationId> = new Set<OperationId>([
 ]);
 
 export function emptySummary(): Summary {
-  return { create: 0, update: 0, replace: 0, delete: 0, adopt: 0, move: 0, unchanged: 0, unmanaged: 0 };
+  return { create: 0, update: 0, replace: 0, delete: 0, adopt: 0, move: 0, unchanged: 0, unmanaged: 0, settling: 0 };
 }
 
 /** True when applying the plan would change anything (API calls or lockfile bindings). */

@@ -167,6 +167,11 @@ export interface LiveService {
   regionCode: string;
   /** TIMESERIESDB | POSTGRES | VECTOR (legacy) or anything newer. */
   serviceType: string;
+  /**
+   * The addons it was created with, sorted, when the API reports them (the emulator does;
+   * cloud-api.md does not promise it). Undefined when not reported.
+   */
+  addons?: Addon[];
   /** READY, PAUSED, ... or anything newer such as the deprecated OPTIMIZING. */
   status: string;
   created: string;

@@ -29,6 +29,11 @@ export interface PlanOptions {
   target: Address[];
   /** `--allow-data-loss`: unblock data-loss actions on unprotected resources. */
   allowDataLoss: boolean;
+  /**
+   * The current time (epoch ms), given by the caller because the planner has no clock. A PITR
+   * `target_time` that is not in the past is an error; undefined skips that check.
+   */
+  now?: number;
 }
 
 /** How a desired resource found (or did not find) its live counterpart (SPEC section 2). */
@@ -87,6 +92,8 @@ export interface PlanContext {
   vpcsGoing: Map<string, { address: Address; replaced: boolean }>;
   /** Address -> live ID, for every matched or removed resource. */
   liveIds: Map<Address, string>;
+  /** Live service ID -> the desired address this plan binds it to (lockfile, move or adoption). */
+  serviceAddressById: Map<string, Address>;
 }
 
 export function indexLive(live: LiveState): LiveIndex {

@@ -16,10 +16,12 @@ import { indexLive, type Match, type PlanContext, type PlanOptions } from './con
 import type { Draft } from './drafts.js';
 import { fingerprintLive, fingerprintSubjects, stateFingerprint } from './fingerprint.js';
 import { plannerFor } from './kinds/index.js';
+import { forkParentAddress } from './kinds/service-fork.js';
 import { desiredAddresses, matchResources } from './match.js';
 import { linkDrafts, selectTargets, sortDrafts, type DepGraph } from './ordering.js';
 import { planPaused } from './paused.js';
 import { forgetBindings, protectBindings, protectionSources } from './protect.js';
+import { findSettling } from './settling.js';
 import { blockReason, riskOf, type ProtectSource } from './risk.js';
 import { forkParentsFirst } from './service-order.js';
 import { summarize } from './summary.js';
@@ -34,7 +36,9 @@ function newContext(desired: DesiredState, live: LiveState, lock: Lockfile, opti
     if (m.live) liveIds.set(m.address, (m.live as { id: string }).id);
   }
   for (const r of matching.removed) if (r.live) liveIds.set(r.address, r.live.id);
-  return { desired, live, lock, options, index, matching, diagnostics, fresh: new Map(), vpcsGoing: new Map(), liveIds };
+  const serviceAddressById = new Map<string, Address>();
+  for (const m of matching.services) if (m.live) serviceAddressById.set(m.live.id, m.address);
+  return { desired, live, lock, options, index, matching, diagnostics, fresh: new Map(), vpcsGoing: new Map(), liveIds, serviceAddressById };
 }
 
 function planAll(ctx: PlanContext): Draft[] {
@@ -47,7 +51,7 @@ function planAll(ctx: PlanContext): Draft[] {
   // Services planned next must know which live VPCs go away, removed ones included.
   for (const r of matching.removed) if (r.kind === 'vpc' && r.live) ctx.vpcsGoing.set(r.live.id, { address: r.address, replaced: false });
   plan(matching.peerings, 'peering');
-  plan(forkParentsFirst(matching.services), 'service');
+  plan(forkParentsFirst(matching.services, (from) => forkParentAddress(from, ctx)), 'service');
   plan(matching.replicaSets, 'replica_set');
   for (const r of matching.removed) if (r.live) out.push(...plannerFor(r.kind).planRemoved(r, r.live, ctx));
   unmanagedBlockers(ctx);
@@ -112,14 +116,17 @@ export function planChanges(desired: DesiredState, live: LiveState, lock: Lockfi
   const keptAddresses = new Set([...options.target, ...kept.map((d) => d.address)]);
   const bindings = sortBindings(selected ? allBindings.filter((b) => keptAddresses.has(b.address)) : allBindings);
   const touched = new Set([...drafts.map((d) => d.address), ...allBindings.filter((b) => b.kind !== 'forget').map((b) => b.address)]);
-  const unchanged = [...desiredAddresses(desired)].filter((a) => !touched.has(a) && !ctx.matching.skipped.has(a)).length;
+  const settling = findSettling(ctx, (a) => !selected || keptAddresses.has(a));
+  const stillChanging = new Set(settling.map((s) => s.address));
+  const unchanged = [...desiredAddresses(desired)].filter((a) => !touched.has(a) && !stillChanging.has(a) && !ctx.matching.skipped.has(a)).length;
   const fingerprints = fingerprintLive(live, fingerprintSubjects({ actions, bindings }));
   return {
     formatVersion: 1,
     projectId: desired.projectId,
-    summary: summarize(actions, bindings, unchanged, ctx.matching.unmanaged),
+    summary: summarize(actions, bindings, unchanged, ctx.matching.unmanaged, settling.length),
     actions,
     bindings,
+    settling,
     fingerprints,
     stateFingerprint: stateFingerprint(fingerprints),
     diagnostics: sortDiagnostics(diagnostics),

@@ -13,6 +13,7 @@ import {
   type Plan,
   type ResourceRef,
   type Risk,
+  type SettlingResource,
   type Summary,
 } from '../model/index.js';
 
@@ -34,6 +35,8 @@ const RISKS: Record<Risk, true> = { 'data-loss': true, connectivity: true, avail
 const KINDS: Record<Kind, true> = { vpc: true, peering: true, service: true, replica_set: true };
 const BINDING_KINDS: Record<BindingKind, true> = { adopt: true, move: true, protect: true, forget: true };
 const SUMMARY_KEYS = ['create', 'update', 'replace', 'delete', 'adopt', 'move', 'unchanged', 'unmanaged'] as const;
+/** Keys added after format 1 was first written: a plan saved before them reads them as 0. */
+const LATER_SUMMARY_KEYS = ['settling'] as const;
 const HASH = /^sha256:[0-9a-f]{64}$/;
 
 class Reader {
@@ -139,6 +142,21 @@ function readBinding(r: Reader, v: unknown, path: string): Binding | undefined {
   return { kind, address, ...(id !== undefined ? { id } : {}), ...(from !== undefined ? { from } : {}), ...(protect !== undefined ? { protect } : {}) };
 }
 
+function readSettling(r: Reader, v: unknown, path: string): SettlingResource | undefined {
+  const o = r.obj(v, path);
+  if (!o) return undefined;
+  const address = r.str(o, 'address', path);
+  const kind = address === undefined ? undefined : kindOf(address);
+  if (address !== undefined && kind === undefined) r.fail(`${path}.address`, `"${address}" is not an address`);
+  if (kind === 'vpc') r.fail(`${path}.address`, 'a VPC has no transitional status to wait for');
+  const id = r.str(o, 'id', path);
+  const parentId = r.str(o, 'parent_id', path, kind === 'service');
+  if (kind !== undefined && kind !== 'service' && parentId === undefined) return undefined;
+  const status = r.str(o, 'status', path);
+  if (!address || !kind || !id || !status) return undefined;
+  return { address, kind, id, ...(parentId !== undefined ? { parentId } : {}), status };
+}
+
 function readDiagnostic(r: Reader, v: unknown, path: string): Diagnostic | undefined {
   const o = r.obj(v, path);
   if (!o) return undefined;
@@ -176,17 +194,21 @@ export function readPlanJson(data: unknown): { ok: true; value: Plan } | { ok: f
   }
   const projectId = r.str(o, 'project_id', 'plan');
   const s = r.obj(o.summary, 'summary') ?? {};
-  const summary = Object.fromEntries(SUMMARY_KEYS.map((k) => [k, r.int(s, k, 'summary') ?? 0])) as unknown as Summary;
+  const summary = Object.fromEntries([
+    ...SUMMARY_KEYS.map((k) => [k, r.int(s, k, 'summary') ?? 0]),
+    ...LATER_SUMMARY_KEYS.map((k) => [k, r.int(s, k, 'summary', true) ?? 0]),
+  ]) as unknown as Summary;
   const actions = r.arr(o.actions, 'actions').map((a, i) => readAction(r, a, `actions[${i}]`)).filter((a): a is Action => a !== undefined);
   checkGraph(r, actions);
   const bindings = r.arr(o.bindings ?? [], 'bindings').map((b, i) => readBinding(r, b, `bindings[${i}]`)).filter((b): b is Binding => b !== undefined);
+  const settling = r.arr(o.settling ?? [], 'settling').map((x, i) => readSettling(r, x, `settling[${i}]`)).filter((x): x is SettlingResource => x !== undefined);
   const diagnostics = r.arr(o.diagnostics ?? [], 'diagnostics').map((d, i) => readDiagnostic(r, d, `diagnostics[${i}]`)).filter((d): d is Diagnostic => d !== undefined);
   const fingerprints = readFingerprints(r, o.fingerprints);
   const stateFp = r.str(o, 'state_fingerprint', 'plan');
   if (stateFp !== undefined && !HASH.test(stateFp)) r.fail('state_fingerprint', 'must be "sha256:<64 hex digits>"');
   const configHash = r.str(o, 'config_hash', 'plan', true);
   if (r.errors.length > 0) return { ok: false, errors: r.errors };
-  const plan: Plan = { formatVersion: 1, projectId: projectId!, summary, actions, bindings, fingerprints, stateFingerprint: stateFp!, diagnostics };
+  const plan: Plan = { formatVersion: 1, projectId: projectId!, summary, actions, bindings, settling, fingerprints, stateFingerprint: stateFp!, diagnostics };
   if (configHash !== undefined) plan.configHash = configHash;
   return { ok: true, value: plan };
 }

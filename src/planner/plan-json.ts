@@ -1,6 +1,6 @@
 // The plan's JSON form (SPEC section 3): snake_case, fixed key order, `null` for absent values.
 // The saved plan file is this object; `fromPlanJson` reads one back for `apply`.
-import type { Action, Binding, Diagnostic, FieldChange, Plan, ResourceRef, Summary } from '../model/index.js';
+import type { Action, Binding, Diagnostic, FieldChange, Plan, ResourceRef, SettlingResource, Summary } from '../model/index.js';
 import { readPlanJson } from './plan-json-read.js';
 
 type Json = Record<string, unknown>;
@@ -11,6 +11,8 @@ export interface PlanJson {
   summary: Summary;
   actions: Json[];
   bindings: Json[];
+  /** Present only when something is settling, so that a settled project's plan stays as it was. */
+  settling?: Json[];
   fingerprints: Record<string, string>;
   state_fingerprint: string;
   diagnostics: Json[];
@@ -64,6 +66,10 @@ function bindingJson(b: Binding): Json {
   };
 }
 
+function settlingJson(s: SettlingResource): Json {
+  return { address: s.address, id: s.id, ...(s.parentId !== undefined ? { parent_id: s.parentId } : {}), status: s.status };
+}
+
 function diagnosticJson(d: Diagnostic): Json {
   return {
     severity: d.severity,
@@ -80,9 +86,10 @@ export function toPlanJson(plan: Plan): PlanJson {
   return {
     format_version: 1,
     project_id: plan.projectId,
-    summary: { create: s.create, update: s.update, replace: s.replace, delete: s.delete, adopt: s.adopt, move: s.move, unchanged: s.unchanged, unmanaged: s.unmanaged },
+    summary: { create: s.create, update: s.update, replace: s.replace, delete: s.delete, adopt: s.adopt, move: s.move, unchanged: s.unchanged, unmanaged: s.unmanaged, settling: s.settling },
     actions: plan.actions.map(actionJson),
     bindings: plan.bindings.map(bindingJson),
+    ...(plan.settling.length > 0 ? { settling: plan.settling.map(settlingJson) } : {}),
     fingerprints: Object.fromEntries(Object.keys(plan.fingerprints).sort().map((k) => [k, plan.fingerprints[k]!])),
     state_fingerprint: plan.stateFingerprint,
     diagnostics: plan.diagnostics.map(diagnosticJson),

@@ -19,6 +19,7 @@ export function summarize(
   bindings: readonly Binding[],
   unchanged: number,
   unmanaged: number,
+  settling: number,
 ): Summary {
   const summary = emptySummary();
   const ops = new Map<Address, Action['op'][]>();
@@ -34,5 +35,6 @@ export function summarize(
   for (const b of bindings) if (b.kind === 'protect' && !ops.has(b.address) && !bound.has(b.address)) summary.update++;
   summary.unchanged = unchanged;
   summary.unmanaged = unmanaged;
+  summary.settling = settling;
   return summary;
 }

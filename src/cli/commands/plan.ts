@@ -112,7 +112,7 @@ export function registerPlan(program: Command): void {
     .option('--out <plan>', 'also save the plan (JSON, no secrets) for `dbform apply PLAN`')
     .option('--json', 'print the plan as JSON (same as --format json)')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']))
-    .option('--detailed-exitcode', 'exit 2 when the plan has changes, 0 when it has none')
+    .option('--detailed-exitcode', 'exit 2 when the plan has changes, 0 when it has none (resources still settling are not changes)')
     .addOption(new Option('--replace <address>', 'plan this resource as delete + create (repeatable)').argParser(collect))
     .addOption(new Option('--target <address>', 'plan only this resource and what it depends on (repeatable)').argParser(collect))
     .option('--allow-data-loss', 'allow actions that destroy data (deleting or replacing a service) unless protected');

@@ -89,7 +89,9 @@ async function planAndApply(o: FlowOptions, io: FlowIo, client: ApiClient, signa
   const plan = await o.makePlan({ client, lock: run.lock, claimedElsewhere: run.claimedElsewhere, signal });
   throwIfInterrupted(signal);
   printPlan(plan, io.stdout, o.color);
-  if (!planHasChanges(plan)) return 0;
+  // Settling alone changes nothing, so it needs no approval; but success waits for it (SPEC section 5).
+  const changes = planHasChanges(plan);
+  if (!changes && plan.settling.length === 0) return 0;
   const blocked = plan.actions.filter((a) => a.blocked !== undefined);
   if (blocked.length > 0) {
     throw new BlockedPlanError(
@@ -109,7 +111,7 @@ async function planAndApply(o: FlowOptions, io: FlowIo, client: ApiClient, signa
       );
     }
   }
-  if (o.confirm) {
+  if (o.confirm && changes) {
     const question = o.command === 'destroy' ? 'Destroy all the resources above?' : 'Apply these changes?';
     const yes = await confirmChanges({ input: io.stdin, output: io.stdout, stderr: io.stderr, autoApprove: o.autoApprove, signal, question, command: o.command });
     if (!yes) {

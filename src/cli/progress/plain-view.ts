@@ -20,16 +20,19 @@ export function timestamp(at: number): string {
 export function describeEvent(event: ApplyEvent, paint: Paint): string | undefined {
   switch (event.type) {
     case 'action-start':
-      return 'started';
+      // A settle step sends nothing: it starts by showing the status it waits out.
+      return event.action.op === 'settle' ? undefined : 'started';
     case 'action-status':
       return event.status;
     case 'action-done': {
+      if (event.action.op === 'settle') return paint.green(`settled (${formatElapsed(event.elapsedMs)})`);
       const id = event.resourceId ? `${event.adopted ? 'adopted ' : 'id '}${event.resourceId}, ` : '';
       return paint.green(`done (${id}${formatElapsed(event.elapsedMs)})`);
     }
     case 'action-failed':
       return paint.red(`failed after ${formatElapsed(event.elapsedMs)}: ${failureText(event.action.address, event.action.op, event.message)}`);
     case 'action-abandoned': {
+      if (event.action.op === 'settle') return paint.yellow(`wait abandoned (interrupted after ${formatElapsed(event.elapsedMs)}; the next apply waits again)`);
       const id = event.resourceId ? `id ${event.resourceId}, ` : '';
       return paint.yellow(`sent; wait abandoned (${id}interrupted after ${formatElapsed(event.elapsedMs)})`);
     }
@@ -50,7 +53,11 @@ export function createPlainView(options: ViewOptions): Reporter {
     emit(event) {
       switch (event.type) {
         case 'plan-start':
-          write(event.at, `${(options.verb ?? 'Apply').toLowerCase()} started: ${event.actions} action(s), ${event.bindings} lockfile binding(s), parallelism ${event.parallelism}`);
+          write(
+            event.at,
+            `${(options.verb ?? 'Apply').toLowerCase()} started: ${event.actions} action(s), ${event.bindings} lockfile binding(s), ` +
+              `${event.settling ? `${event.settling} settling resource(s) to wait for, ` : ''}parallelism ${event.parallelism}`,
+          );
           return;
         case 'binding': {
           const b = event.binding;

@@ -23,8 +23,10 @@ export function renderSummary(result: ApplyResult, paint: Paint, verb = 'Apply')
   const sent = result.abandoned.length > 0 ? `${result.abandoned.length} sent (wait abandoned), ` : '';
   const notStarted = result.skipped.filter((s) => s.reason === 'interrupted');
   const skippedNote = notStarted.length === 0 ? '' : notStarted.length === result.skipped.length ? ' (not started)' : ` (${notStarted.length} not started)`;
+  const settled = result.settling.filter((s) => s.outcome === 'settled');
+  const settledCount = result.settling.length > 0 ? `${settled.length} settled, ` : '';
   const counts =
-    `${result.done.length} done, ${sent}${result.failed.length} failed, ${result.skipped.length} skipped${skippedNote}, ` +
+    `${result.done.length} done, ${settledCount}${sent}${result.failed.length} failed, ${result.skipped.length} skipped${skippedNote}, ` +
     `${result.blocked.length} blocked`;
   const bindings = result.bindingsApplied > 0 ? `; ${result.bindingsApplied} lockfile binding(s) written` : '';
   const state = result.interrupted
@@ -42,6 +44,15 @@ export function renderSummary(result: ApplyResult, paint: Paint, verb = 'Apply')
       const id = d.resourceId ? ` (${d.adopted ? 'adopted ' : ''}${d.resourceId})` : '';
       lines.push(`  ${paint.green('✓')} ${d.action.address} ${d.action.op}${id}`);
     }
+  }
+  if (settled.length > 0) {
+    lines.push('Settled (still changing when planned; waited for):');
+    for (const s of settled) lines.push(`  ${paint.green('✓')} ${s.resource.address} ${s.resource.status} -> ${s.status}`);
+  }
+  const unsettled = result.settling.filter((s) => s.outcome !== 'settled');
+  if (unsettled.length > 0) {
+    lines.push('Not settled yet (the next apply waits for these):');
+    for (const s of unsettled) lines.push(`  ${paint.yellow('…')} ${s.resource.address} ${s.status}`);
   }
   if (result.abandoned.length > 0) {
     lines.push('Sent, wait abandoned (the cloud finishes these; the next run picks them up):');

@@ -1,8 +1,8 @@
 // A plan as a pull-request comment: summary table first, blocked and data-loss actions flagged
 // at the top, then one collapsible section per resource. Stays under GitHub's comment limit by
 // folding long lists into "... and N more".
-import { planHasChanges, type FieldChange, type Plan } from '../../model/index.js';
-import { bindingNotes, buildPlanView, describeDiagnostic, reasonNotes, reasonText, formatValue, riskNotes, SYMBOLS, type ResourceView } from './plan-view.js';
+import { planHasChanges, type FieldChange, type Plan, type Risk } from '../../model/index.js';
+import { bindingNotes, buildPlanView, describeDiagnostic, reasonNotes, reasonText, formatValue, riskNotes, settlingHeading, SYMBOLS, type ResourceView } from './plan-view.js';
 
 /** GitHub rejects comments over 65,536 characters; keep a margin. */
 export const MARKDOWN_LIMIT = 60_000;
@@ -20,7 +20,8 @@ function folded<T>(items: T[], limit: number, line: (t: T) => string, more: (n: 
 
 function summaryTable(plan: Plan): string[] {
   const s = plan.summary;
-  const cols = ['create', 'update', 'replace', 'delete', 'adopt', 'move', 'unchanged', 'unmanaged'] as const;
+  // The settling column appears only when something settles, so a settled plan reads as before.
+  const cols = ['create', 'update', 'replace', 'delete', 'adopt', 'move', ...(s.settling > 0 ? (['settling'] as const) : []), 'unchanged', 'unmanaged'] as const;
   return [`| ${cols.join(' | ')} |`, `|${cols.map(() => '---:').join('|')}|`, `| ${cols.map((k) => s[k]).join(' | ')} |`];
 }
 
@@ -35,6 +36,10 @@ function flagged(plan: Plan): string[] {
   if (loss.length > 0) {
     out.push('> [!WARNING]', `> **Data loss:** ${loss.length} action${loss.length === 1 ? '' : 's'} destroy${loss.length === 1 ? 's' : ''} data.`);
     out.push(...folded(loss, LIST_LIMIT, (a) => `> - ${code(a.address)} ${a.op} (${escapeHtml(reasonText(a.reason))})`, (n) => `> - ... and ${n} more`), '');
+  }
+  if (plan.settling.length > 0) {
+    out.push('> [!NOTE]', `> **${escapeHtml(settlingHeading(plan))}.**`);
+    out.push(...folded(plan.settling, LIST_LIMIT, (s) => `> - ${code(s.address)} ${escapeHtml(s.status)}`, (n) => `> - ... and ${n} more`), '');
   }
   const errors = plan.diagnostics.filter((d) => d.severity === 'error');
   const warnings = plan.diagnostics.filter((d) => d.severity === 'warning');
@@ -64,9 +69,12 @@ function changeTable(v: ResourceView): string[] {
   return ['| field | before | after |', '|---|---|---|', ...folded(v.changes, CHANGE_LIMIT, row, more)];
 }
 
+/** Data loss has its own flag in the section title (⚠️ data loss). */
+const FLAGGED_RISKS: ReadonlySet<Risk> = new Set(['data-loss']);
+
 function resourceSection(v: ResourceView): string {
   const ops = v.actions.map((a) => a.op).join(', ');
-  const notes = [...reasonNotes(v), ...bindingNotes(v), ...riskNotes(v), ...(ops ? [ops] : [])].map(escapeHtml).join('; ');
+  const notes = [...reasonNotes(v), ...bindingNotes(v), ...riskNotes(v, FLAGGED_RISKS), ...(ops ? [ops] : [])].map(escapeHtml).join('; ');
   const flags = `${v.blocked.length > 0 ? ' 🛑 blocked' : ''}${v.dataLoss ? ' ⚠️ data loss' : ''}`;
   const title = `${code(`${SYMBOLS[v.verb]} ${v.address}`)} ${v.verb}${flags} · ${notes}`;
   // Nothing to unfold (a delete, a move): one line is enough.
@@ -84,6 +92,7 @@ export function renderPlanMarkdown(plan: Plan): string {
   const head = [`### dbform plan for project ${code(plan.projectId)}`, '', ...summaryTable(plan), ''];
   const errors = plan.diagnostics.filter((d) => d.severity === 'error').length;
   if (errors > 0) head.push(`**Planning failed** with ${errors} error${errors === 1 ? '' : 's'}; nothing can be applied until they are fixed.`, '');
+  else if (!planHasChanges(plan) && plan.settling.length > 0) head.push('**No changes** to make, but some resources are still settling (below); apply waits for them.', '');
   else if (!planHasChanges(plan)) head.push('**No changes.** The live infrastructure matches the configuration.', '');
   head.push(...flagged(plan));
   let text = `${head.join('\n')}\n`;

@@ -77,6 +77,15 @@ export function summaryLine(plan: Plan): string {
   return `Plan: ${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${s.delete} to delete, ${s.adopt} to adopt, ${s.move} to move.`;
 }
 
+/**
+ * The heading of the settling list (SPEC section 5). Settling is not a change to make: nothing is
+ * sent for it, but apply waits for it, so `No changes` is never said of a project still moving.
+ */
+export function settlingHeading(plan: Plan): string {
+  const n = plan.settling.length;
+  return `Still settling: ${n} resource${n === 1 ? ' is' : 's are'} still changing (an earlier apply, or a change made elsewhere); apply waits for ${n === 1 ? 'it' : 'them'} before it reports success`;
+}
+
 const REASON_NOTES: Partial<Record<Action['reason'], string>> = {
   drift: 'drift: its lockfile ID is gone, so it is created again',
   removed: 'no longer in the config',
@@ -99,6 +108,7 @@ export function reasonText(reason: Action['reason']): string {
 }
 
 const RISK_NOTES: Array<[Action['risk'], string]> = [
+  ['data-loss', 'data-loss risk'],
   ['connectivity', 'connectivity risk'],
   ['availability', 'availability risk'],
 ];
@@ -106,13 +116,14 @@ const RISK_NOTES: Array<[Action['risk'], string]> = [
 /**
  * Risks a reviewer should see next to the ops (SPEC section 3 risk classes): connectivity
  * (detach, peering or VPC delete, pooler off) and availability (stop, fewer HA replicas, replica
- * set delete). Data loss is flagged on its own, more loudly; a resource deleted outright says it
- * with its `-`.
+ * set delete), on every line a delete included. Data loss on a replace is flagged by the blocked
+ * line or (markdown) more loudly on its own; on a delete line, which may carry no other mark once
+ * allowed, it is named here too. `except` leaves out risks the caller flags another way.
  */
-export function riskNotes(view: ResourceView): string[] {
-  if (view.verb === 'delete') return [];
+export function riskNotes(view: ResourceView, except: ReadonlySet<Action['risk']> = new Set()): string[] {
   const risks = new Set(view.actions.map((a) => a.risk));
-  return RISK_NOTES.filter(([r]) => risks.has(r)).map(([, note]) => note);
+  if (view.verb !== 'delete') risks.delete('data-loss');
+  return RISK_NOTES.filter(([r]) => risks.has(r) && !except.has(r)).map(([, note]) => note);
 }
 
 /** Notes on a resource's lockfile-only changes, e.g. `adopt id kd9w2xp4mz`. */

@@ -2,7 +2,7 @@
 // changed field; unchanged resources are only counted, so a quiet plan stays a few lines.
 import { planHasChanges, type Plan } from '../../model/index.js';
 import { createPalette, type Palette } from './palette.js';
-import { bindingNotes, buildPlanView, reasonNotes, describeDiagnostic, formatChange, riskNotes, SYMBOLS, summaryLine, type ResourceView } from './plan-view.js';
+import { bindingNotes, buildPlanView, reasonNotes, describeDiagnostic, formatChange, riskNotes, settlingHeading, SYMBOLS, summaryLine, type ResourceView } from './plan-view.js';
 
 export interface TextOptions {
   color: boolean;
@@ -18,9 +18,17 @@ function resourceLines(v: ResourceView, c: Palette): string[] {
   return lines;
 }
 
+function settlingLines(plan: Plan): string[] {
+  if (plan.settling.length === 0) return [];
+  const width = Math.max(...plan.settling.map((s) => s.address.length));
+  return [`${settlingHeading(plan)}:`, '', ...plan.settling.map((s) => `  … ${s.address.padEnd(width)}  ${s.status}`), ''];
+}
+
 function footer(plan: Plan, c: Palette): string[] {
   const s = plan.summary;
-  const counts = `${s.unchanged} unchanged, ${s.unmanaged} unmanaged (not in the config or lockfile; left alone).`;
+  // Named only when there are some, so a quiet plan stays as short as it was.
+  const settling = s.settling > 0 ? `${s.settling} settling (apply waits for ${s.settling === 1 ? 'it' : 'them'}), ` : '';
+  const counts = `${settling}${s.unchanged} unchanged, ${s.unmanaged} unmanaged (not in the config or lockfile; left alone).`;
   const errors = plan.diagnostics.filter((d) => d.severity === 'error').length;
   if (errors > 0) return [c.error(`Planning failed with ${errors} error${errors === 1 ? '' : 's'} (above); nothing can be applied until they are fixed.`), counts];
   if (!planHasChanges(plan)) return [`${c.bold('No changes.')} ${counts}`];
@@ -40,6 +48,7 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
     for (const v of views) out.push(...resourceLines(v, c));
     out.push('');
   }
+  out.push(...settlingLines(plan));
   for (const d of plan.diagnostics) {
     const text = describeDiagnostic(d);
     out.push(d.severity === 'error' ? c.error(`Error: ${text}`) : c.warning(`Warning: ${text}`));

@@ -65,6 +65,7 @@ function createService(ctx: RequestContext): RouteResult {
     name,
     regionCode,
     serviceType: addons.includes('time-series') ? 'TIMESERIESDB' : 'POSTGRES',
+    addons,
     size,
     ha: { replicaCount, syncReplicaCount: 0 },
     environment,
@@ -86,6 +87,7 @@ function forkService(ctx: RequestContext): RouteResult {
     name,
     regionCode: parent.regionCode,
     serviceType: parent.serviceType,
+    ...(parent.addons ? { addons: [...parent.addons] } : {}),
     size: size ?? copySize(parent.size),
     ha: { replicaCount: 0, syncReplicaCount: 0 },
     environment,
@@ -130,6 +132,7 @@ interface NewService {
   name: string;
   regionCode: string;
   serviceType: ServiceRecord['serviceType'];
+  addons?: AddonDto[];
   size: ServiceSize;
   ha: HaRecord;
   environment: ServiceRecord['environment'];
@@ -179,7 +182,8 @@ function optionalAddons(b: Body): AddonDto[] {
       throw invalidField(`addons[${i}]`, `must be one of ${ADDONS.join(', ')} (got ${JSON.stringify(item)})`);
     }
   });
-  return v as AddonDto[];
+  // Kept sorted and once each, as the service reports them back.
+  return [...new Set(v as AddonDto[])].sort();
 }
 
 function copySize(size: ServiceSize): ServiceSize {

@@ -55,8 +55,8 @@ describe('dbform destroy', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     // Every resource is still in the config: the plan says why it goes.
-    expect(run.stdout).toContain('  - vpc.main  (destroy requested; deleteVPC)\n');
-    expect(run.stdout).toContain('  - service.db  (destroy requested; deleteService)\n');
+    expect(run.stdout).toContain('  - vpc.main  (destroy requested; connectivity risk; deleteVPC)\n');
+    expect(run.stdout).toContain('  - service.db  (destroy requested; data-loss risk; deleteService)\n');
     expect(run.stdout).not.toContain('no longer in the config');
     // Progress lines in order: "<time> <address> <op> started|done (...)".
     const events = [...run.stdout.matchAll(/^\S+ (\S+) (delete\w+) (started|done)/gm)].map((m) => `${m[2]} ${m[1]} ${m[3]}`);
@@ -93,7 +93,7 @@ describe('dbform destroy', () => {
     const ws = await setup(true);
     const run = await runCli(ws, ['destroy', '--auto-approve']);
     expect(run.code).toBe(3);
-    expect(run.stdout).toContain('  - service.db  (destroy requested; deleteService)\n');
+    expect(run.stdout).toContain('  - service.db  (destroy requested; data-loss risk; deleteService)\n');
     expect(run.stdout).toContain(
       'blocked: protected: service.db has protect: true in the config, so destroy does not delete it ' +
         '(to delete it: set protect: false on it in the config, run apply, then destroy)',

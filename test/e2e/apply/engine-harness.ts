@@ -76,6 +76,6 @@ export function act(op: Action['op'], address: string, fields: Partial<Action> =
   return { id: `a${++counter}`, address, kind, op, reason: 'missing', risk: 'none', dependsOn: [], changes: [], refs: {}, ...fields };
 }
 
-export function planOf(actions: Action[], bindings: Plan['bindings'] = []): Plan {
-  return { formatVersion: 1, projectId: PROJECT, summary: emptySummary(), actions, bindings, fingerprints: {}, stateFingerprint: 'sha256:0', diagnostics: [] };
+export function planOf(actions: Action[], bindings: Plan['bindings'] = [], settling: Plan['settling'] = []): Plan {
+  return { formatVersion: 1, projectId: PROJECT, summary: emptySummary(), actions, bindings, settling, fingerprints: {}, stateFingerprint: 'sha256:0', diagnostics: [] };
 }

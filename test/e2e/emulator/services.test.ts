@@ -63,6 +63,17 @@ describe('services: create, read, list, delete, fork (time scale 0)', () => {
     });
   });
 
+  it('reports the addons a service was created with (sorted, once each); a fork has its parent\'s', async () => {
+    const none = (await api('POST', `${P}/services`, { name: 'none' })).body;
+    expect(none.addons).toEqual([]);
+    const both = (await api('POST', `${P}/services`, { name: 'both', addons: ['time-series', 'ai', 'ai'] })).body;
+    expect(both).toMatchObject({ service_type: 'TIMESERIESDB', addons: ['ai', 'time-series'] });
+    const read = (await api('GET', `${P}/services/${both.service_id}`)).body;
+    expect(read.addons).toEqual(['ai', 'time-series']);
+    const fork = (await api('POST', `${P}/services/${both.service_id}/forkService`, { fork_strategy: 'NOW' })).body;
+    expect(fork).toMatchObject({ service_type: 'TIMESERIESDB', addons: ['ai', 'time-series'] });
+  });
+
   it('names need not be unique; the list keeps creation order', async () => {
     const a = (await api('POST', `${P}/services`, { name: 'twin' })).body.service_id;
     const b = (await api('POST', `${P}/services`, { name: 'twin' })).body.service_id;

@@ -31,6 +31,13 @@ const rsDto = (over: Partial<ReadReplicaSetDto> = {}): ReadReplicaSetDto => ({
 });
 
 describe('mapService', () => {
+  it('reads the addons when the API reports them (known ones, sorted), and nothing when it does not', () => {
+    expect(mapService(serviceDto({ addons: ['time-series', 'ai', 'graph', 'ai'] })).addons).toEqual(['ai', 'time-series']);
+    expect(mapService(serviceDto({ addons: [] })).addons).toEqual([]);
+    expect(mapService(serviceDto()).addons).toBeUndefined();
+    expect(mapService(serviceDto({ addons: 'ai' } as never)).addons).toBeUndefined();
+  });
+
   it('maps a full READY service', () => {
     const live = mapService(
       serviceDto({

@@ -60,6 +60,9 @@ describe('export of services', () => {
     const services = [
       liveService('ts', { serviceType: 'TIMESERIESDB' }),
       liveService('vector', { serviceType: 'VECTOR' }),
+      liveService('with-ai', { serviceType: 'POSTGRES', addons: ['ai'] }),
+      liveService('ts-ai', { serviceType: 'TIMESERIESDB', addons: ['ai', 'time-series'] }),
+      liveService('plain', { serviceType: 'POSTGRES', addons: [] }),
       liveService('graph', { serviceType: 'GRAPHDB' }),
       liveService('nosize', { size: undefined }),
       liveService('oddsize', { size: { cpuMillis: 3000, memoryGbs: 12 } }),
@@ -69,7 +72,12 @@ describe('export of services', () => {
     ];
     const r = roundTrip(liveState(services));
     expect(r.yaml).toMatch(/ {2}ts:\n {4}addons: \[time-series\]\n/);
-    expect(r.yaml).toMatch(/ {2}vector:\n {4}addons: \[\]\n/);
+    // VECTOR is the legacy spelling of a plain service with AI: its `ai` is not dropped.
+    expect(r.yaml).toMatch(/ {2}vector:\n {4}addons: \[ai\]\n/);
+    // Addons the API reports are written as reported; the type still decides time-series.
+    expect(r.yaml).toMatch(/ {2}with-ai:\n {4}addons: \[ai\]\n/);
+    expect(r.yaml).toMatch(/ {2}ts-ai:\n {4}addons: \[ai, time-series\]\n/);
+    expect(r.yaml).toMatch(/ {2}plain:\n {4}addons: \[\]\n/);
     expect(r.yaml).toContain('  graph:\n    # service_type "GRAPHDB" has no addons spelling: addons left unmanaged\n    region_code: us-east-1\n');
     expect(r.yaml).toContain('    # the API reports no size: cpu_millis and memory_gbs left unmanaged\n');
     expect(r.yaml).toContain('    # size 3000/12 is not an allowed size: left unmanaged\n');

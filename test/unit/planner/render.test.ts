@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { MARKDOWN_LIMIT, renderPlanJson, renderPlanMarkdown, renderPlanText } from '../../../src/cli/render/index.js';
 import { toPlanJson } from '../../../src/planner/index.js';
-import { desiredService, desiredState, liveService, liveState, lockfile, plan } from './builders.js';
+import { desiredService, desiredState, livePeering, liveReplicaSet, liveService, liveState, liveVpc, lockfile, plan } from './builders.js';
 import { oneChangePlan, richPlan } from './scenarios.js';
 
 const ANSI = /\x1b\[/;
@@ -38,7 +38,7 @@ describe('text', () => {
       '  + vpc.main  (createVPC)',
       '  ~ vpc.edge  (renameVPC)',
       '  -/+ service.ts  (deleteService, createService)',
-      '  - service.gone-soon  (no longer in the config; deleteService)',
+      '  - service.gone-soon  (no longer in the config; data-loss risk; deleteService)',
       '  -> service.renamed  (moved from service.old-name)',
       '      service_type: "POSTGRES" -> "TIMESERIESDB"  (forces replacement)',
       '      password: (sensitive)',
@@ -49,6 +49,31 @@ describe('text', () => {
     }
     expect(out).toMatch(/~ service.adopted {2}\(adopt existing adadadadad; setEnvironment\)/);
     expect(out).not.toMatch(ANSI);
+  });
+
+  it('marks the risk of delete lines as it does on other lines', () => {
+    const p = plan(
+      desiredState(),
+      liveState({
+        vpcs: [liveVpc('old', { peerings: [livePeering('vpc-old', 'vpc-peer')] })],
+        services: [liveService('db', { replicaSets: [liveReplicaSet('read')] })],
+      }),
+      lockfile({ 'vpc.old': 'vpc-old', 'peering.old.vpc-peer': 'pcx-vpc-peer', 'service.db': 'svc-db', 'replica_set.db.read': 'rs-read' }),
+      { allowDataLoss: true },
+    );
+    const out = renderPlanText(p, { color: false });
+    expect(out).toContain('  - vpc.old  (no longer in the config; connectivity risk; deleteVPC)\n');
+    expect(out).toContain('  - peering.old.vpc-peer  (no longer in the config; connectivity risk; deleteVPCPeering)\n');
+    // Allowed, a data-loss delete has no blocked line: the risk is its only mark.
+    expect(out).toContain('  - service.db  (no longer in the config; data-loss risk; deleteService)\n');
+    expect(out).not.toContain('blocked');
+    expect(out).toContain('  - replica_set.db.read  (no longer in the config; availability risk; deleteReplicaSet)\n');
+    const md = renderPlanMarkdown(p);
+    expect(md).toContain('- <code>- vpc.old</code> delete · no longer in the config; connectivity risk; deleteVPC\n');
+    expect(md).toContain('- <code>- peering.old.vpc-peer</code> delete · no longer in the config; connectivity risk; deleteVPCPeering\n');
+    // Markdown flags data loss in the title already, so the notes do not repeat it.
+    expect(md).toContain('- <code>- service.db</code> delete ⚠️ data loss · no longer in the config; deleteService\n');
+    expect(md).toContain('- <code>- replica_set.db.read</code> delete · no longer in the config; availability risk; deleteReplicaSet\n');
   });
 
   it('an adoption alone uses <=', () => {
