@@ -1,7 +1,8 @@
 // `dbform export` without the terminal: choose the project(s), read each live state (2 + V
-// requests), build YAML and lockfile, refuse to overwrite what that would lose, check that a plan
-// of the result is empty, then write (YAML first: a lockfile without its config would plan
-// deletions). Lines for people go to `report`; the YAML for stdout goes to `print`.
+// requests), build YAML and lockfile, refuse to overwrite what that would lose or to add live
+// resources to an existing lockfile, check that a plan of the result is empty, then write (YAML
+// first: a lockfile without its config would plan deletions). Lines for people go to `report`;
+// the YAML for stdout goes to `print`.
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { ApiClient } from '../api/client.js';
@@ -186,9 +187,19 @@ async function readPreviousLockfile(path: string, projectId: string, req: Export
   return undefined;
 }
 
+/**
+ * An existing lockfile is written only when the export keeps every binding it holds and adds
+ * none (then it is the one an export of these resources wrote, and nothing is written at all),
+ * or with --force. Whether a lockfile is "ours" cannot be told from the file: the lockfile of a
+ * hand-written config binds the same kind of addresses. Adding live resources to it would make
+ * that config's next plan delete them, so any other difference is refused.
+ */
 function guardLockfile(previous: Lockfile, next: Lockfile, path: string, req: ExportRequest): void {
   const lost = lostBindings(previous, next);
-  if (lost.length === 0) return;
+  if (lost.length === 0) {
+    guardAdditions(previous, next, path, req);
+    return;
+  }
   const list = lost.map((b) => `  ${describeLostBinding(b)}`).join('\n');
   if (!req.force) {
     throw new DbformError(
@@ -197,6 +208,20 @@ function guardLockfile(previous: Lockfile, next: Lockfile, path: string, req: Ex
     );
   }
   req.report(`note: --force: dropping ${lost.length} binding(s) from ${path}:\n${list}`);
+}
+
+/** Every binding of `previous` stays; bindings that `next` adds need --force. */
+function guardAdditions(previous: Lockfile, next: Lockfile, path: string, req: ExportRequest): void {
+  const added = Object.keys(next.resources).filter((a) => previous.resources[a]?.id !== next.resources[a]!.id).length;
+  if (added === 0) return;
+  const what = added === 1 ? '1 binding' : `${added} bindings`;
+  if (!req.force) {
+    throw new DbformError(
+      `${path} already exists and this export would add ${what} to it; export does not add live resources to an existing lockfile, which may be another config's: ` +
+        'pass --force to write it anyway, or --lockfile PATH (or -o in another directory) for a new one',
+    );
+  }
+  req.report(`note: --force: adding ${what} to ${path}`);
 }
 
 /** True when the file must be written; an existing file that differs needs --force. */

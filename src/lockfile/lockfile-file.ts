@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { ConfigError } from '../model/errors.js';
 import { emptyLockfile, nextRevision, parseLockfileJson, serializeLockfile, type Lockfile } from '../model/lockfile.js';
 import { writeFileAtomic } from './atomic-write.js';
+import { realFilePath } from './real-path.js';
 
 export const LOCKFILE_NAME = 'dbform.lock.json';
 
@@ -45,9 +46,10 @@ export async function readLockfile(path: string, projectId: string): Promise<Loc
 /**
  * Writes the next revision of `lock` (its lineage, or a new one for a state that has none yet;
  * its serial plus one), sorted and atomic (temp file + rename), and returns what was written.
+ * A symlinked lockfile is written where it points: a rename over the link would replace it.
  */
 export async function writeLockfile(path: string, lock: Lockfile): Promise<Lockfile> {
   const next = nextRevision(lock, randomUUID());
-  await writeFileAtomic(path, serializeLockfile(next));
+  await writeFileAtomic(await realFilePath(path), serializeLockfile(next));
   return next;
 }

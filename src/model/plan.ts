@@ -134,8 +134,22 @@ export interface Plan {
   stateFingerprint: string;
   /** Warnings (and, for a failed plan, errors) found while planning. */
   diagnostics: Diagnostic[];
-  /** Saved plans only: `sha256:<hex>` of the config files the plan came from. */
+  /**
+   * Saved plans only (SPEC section 3), what `apply PLAN` needs to make the same plan again and
+   * compare: the lineage of the state it was made from (null: the lockfile had none yet), its
+   * serial, `sha256:<hex>` of the config files, and the flags that shaped it.
+   */
+  lineage?: string | null;
+  serial?: number;
   configHash?: string;
+  options?: PlanShape;
+}
+
+/** The flags that shape a plan (`--replace`, `--target`, `--allow-data-loss`). */
+export interface PlanShape {
+  replace: Address[];
+  target: Address[];
+  allowDataLoss: boolean;
 }
 
 /** Operations whose request creates a resource; never re-sent blindly (SPEC section 5). */

@@ -18,17 +18,22 @@ import type {
   LiveVpc,
   LockEntry,
   Lockfile,
+  PlanShape,
   ResourceRef,
 } from '../model/index.js';
 import { isReplicaSetGone, isServiceGone } from './normalize.js';
 
-export interface PlanOptions {
-  /** `--replace ADDR`: plan these resources as delete + create. */
-  replace: Address[];
-  /** `--target ADDR`: plan only these resources and what they depend on. */
-  target: Address[];
-  /** `--allow-data-loss`: unblock data-loss actions on unprotected resources. */
-  allowDataLoss: boolean;
+/**
+ * `replace` (`--replace ADDR`): plan these resources as delete + create; `target` (`--target
+ * ADDR`): plan only these resources and what they depend on; `allowDataLoss`: unblock data-loss
+ * actions on unprotected resources.
+ */
+export interface PlanOptions extends PlanShape {
+  /**
+   * IDs that another workspace of the same state binds (SPEC section 10): never adopted by name,
+   * neither for a new address nor for one whose lockfile ID is gone. Empty when not given.
+   */
+  claimedElsewhere?: ReadonlySet<string>;
   /**
    * The current time (epoch ms), given by the caller because the planner has no clock. A PITR
    * `target_time` that is not in the past is an error; undefined skips that check.

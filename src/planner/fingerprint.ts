@@ -102,9 +102,14 @@ export function stateFingerprint(fingerprints: Record<Address, string>): string 
   return sha256(canonicalJson(fingerprints));
 }
 
-/** Addresses whose live fingerprint differs from the one recorded in a saved plan. */
+/**
+ * Addresses whose live fingerprint differs from the one recorded in a saved plan: resources that
+ * changed since. An address on one side only (an action with no recorded fingerprint, or the
+ * reverse) is not a live change but an edited file, which verifying the plan names instead.
+ */
 export function findStaleAddresses(plan: Plan, live: LiveState): Address[] {
   const now = fingerprintLive(live, fingerprintSubjects(plan));
-  const addresses = new Set([...Object.keys(now), ...Object.keys(plan.fingerprints)]);
-  return [...addresses].filter((a) => now[a] !== plan.fingerprints[a]).sort();
+  return Object.keys(plan.fingerprints)
+    .filter((a) => now[a] !== undefined && now[a] !== plan.fingerprints[a])
+    .sort();
 }

@@ -12,3 +12,4 @@ export {
 } from './fingerprint.js';
 export { verbOf, type ResourceVerb } from './summary.js';
 export { SENSITIVE } from './drafts.js';
+export { findPlanDifference, withSavedInputs } from './saved-plan.js';

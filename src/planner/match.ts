@@ -8,10 +8,11 @@ import {
   type Diagnostic,
   type Kind,
   type LiveState,
+  type LockEntry,
   type Lockfile,
   type SourceRef,
 } from '../model/index.js';
-import type { LiveIndex, LiveResource, Match, Matching, RemovedEntry } from './context.js';
+import { effectiveProtect, type LiveIndex, type LiveResource, type Match, type Matching, type RemovedEntry } from './context.js';
 import { applyExplicitMoves, buildLockView, moveEntry, type LockView } from './moves.js';
 import { isReplicaSetGone } from './normalize.js';
 
@@ -26,12 +27,15 @@ interface MatchState {
   claimed: Set<string>;
   /** `kind:id` -> the removed address (no longer in the config) whose lockfile entry holds it. */
   holders: Map<string, Address>;
+  /** IDs another workspace of the same state binds (SPEC section 10): never adopted by name. */
+  claimedElsewhere: ReadonlySet<string>;
   diagnostics: Diagnostic[];
   skipped: Set<Address>;
   index: LiveIndex;
 }
 
 const KIND_LABEL: Record<Kind, string> = { vpc: 'VPCs', peering: 'peerings', service: 'services', replica_set: 'replica sets' };
+const KIND_NOUN: Record<Kind, string> = { vpc: 'VPC', peering: 'peering', service: 'service', replica_set: 'replica set' };
 
 function scopeOf<L extends { id: string }>(items: readonly L[], nameOf: (l: L) => string): Scope<L> {
   const byId = new Map<string, L>();
@@ -60,12 +64,12 @@ function matchOne<D, L extends { id: string }>(st: MatchState, w: Wanted<D>, sco
     const live = scope?.byId.get(bound.entry.id);
     if (live) return { address: w.address, desired: w.desired, how: 'lock', live, entry: bound.entry };
     const elsewhere = otherParent(st.index, w.kind, bound.entry.id);
-    if (elsewhere === undefined) return { address: w.address, desired: w.desired, how: 'drift', entry: bound.entry };
+    if (elsewhere === undefined) return matchStale(st, w, scope, bound.entry);
     st.skipped.add(w.address);
     st.diagnostics.push(wrongParent(w, bound.entry.id, bound.origin, elsewhere));
     return undefined;
   }
-  const candidates = (scope?.byName.get(w.name) ?? []).filter((l) => !st.claimed.has(`${w.kind}:${l.id}`));
+  const candidates = (scope?.byName.get(w.name) ?? []).filter((l) => !st.claimed.has(`${w.kind}:${l.id}`) && !st.claimedElsewhere.has(l.id));
   if (candidates.length > 1) {
     st.skipped.add(w.address);
     st.diagnostics.push(ambiguity(w, candidates.map((c) => c.id)));
@@ -81,6 +85,44 @@ function matchOne<D, L extends { id: string }>(st: MatchState, w: Wanted<D>, sco
     return { address: w.address, desired: w.desired, how: 'move', live, entry: st.view.entries.get(w.address)!.entry };
   }
   return { address: w.address, desired: w.desired, how: 'adopt', live };
+}
+
+/**
+ * A lockfile ID whose resource is gone (SPEC section 2). Creating again would make a second
+ * resource of the name when one is live, so exactly one live resource of the desired name that
+ * no address of this state (and no other workspace) binds is adopted instead, with a warning;
+ * two are the ambiguity that `dbform import` settles; none is drift: created again.
+ */
+function matchStale<D, L extends { id: string }>(st: MatchState, w: Wanted<D>, scope: Scope<L> | undefined, entry: LockEntry): Match<D, L> | undefined {
+  const candidates = (scope?.byName.get(w.name) ?? []).filter((l) => {
+    const key = `${w.kind}:${l.id}`;
+    return !st.claimed.has(key) && !st.holders.has(key) && !st.claimedElsewhere.has(l.id);
+  });
+  if (candidates.length > 1) {
+    st.skipped.add(w.address);
+    st.diagnostics.push(ambiguity(w, candidates.map((c) => c.id), entry.id));
+    return undefined;
+  }
+  const live = candidates[0];
+  if (!live) return { address: w.address, desired: w.desired, how: 'drift', entry };
+  st.claimed.add(`${w.kind}:${live.id}`);
+  st.diagnostics.push(staleAdoption(w, entry.id, live.id));
+  // The address keeps its protect flag; the password version was the gone resource's.
+  const kept: LockEntry = { id: live.id, ...(entry.protect !== undefined ? { protect: entry.protect } : {}) };
+  return { address: w.address, desired: w.desired, how: 'adopt', live, entry: kept };
+}
+
+function staleAdoption<D>(w: Wanted<D>, goneId: string, liveId: string): Diagnostic {
+  const what = w.kind === 'peering' ? `peer_vpc_id "${w.name}"` : `name "${w.name}"`;
+  return {
+    severity: 'warning',
+    code: 'stale-id',
+    address: w.address,
+    ...(w.source ? { source: w.source } : {}),
+    message:
+      `drift: its lockfile ID ${goneId} no longer exists; the live ${KIND_NOUN[w.kind]} ${liveId} has the ${what} and no address binds it, ` +
+      'so it is adopted instead of creating another',
+  };
 }
 
 /**
@@ -107,14 +149,15 @@ function wrongParent<D>(w: Wanted<D>, id: string, origin: Address, parentId: str
   };
 }
 
-function ambiguity<D>(w: Wanted<D>, ids: string[]): Diagnostic {
+function ambiguity<D>(w: Wanted<D>, ids: string[], goneId?: string): Diagnostic {
   const what = w.kind === 'peering' ? `peer_vpc_id "${w.name}"` : `name "${w.name}"`;
+  const gone = goneId === undefined ? '' : `its lockfile ID ${goneId} no longer exists, and `;
   return {
     severity: 'error',
     code: 'ambiguous-match',
     address: w.address,
     ...(w.source ? { source: w.source } : {}),
-    message: `${ids.length} live ${KIND_LABEL[w.kind]} have the ${what} (${ids.sort().join(', ')}); choose one with \`dbform import ${w.address} <ID>\``,
+    message: `${gone}${ids.length} live ${KIND_LABEL[w.kind]} have the ${what} (${ids.sort().join(', ')}); choose one with \`dbform import ${w.address} <ID>\``,
   };
 }
 
@@ -131,7 +174,14 @@ export function desiredAddresses(desired: DesiredState): Set<Address> {
   return out;
 }
 
-export function matchResources(desired: DesiredState, live: LiveState, lock: Lockfile, index: LiveIndex, diagnostics: Diagnostic[]): Matching {
+export function matchResources(
+  desired: DesiredState,
+  live: LiveState,
+  lock: Lockfile,
+  index: LiveIndex,
+  diagnostics: Diagnostic[],
+  claimedElsewhere: ReadonlySet<string> = new Set(),
+): Matching {
   const wanted = desiredAddresses(desired);
   const view = buildLockView(lock, diagnostics);
   applyExplicitMoves(view, desired.moved, wanted, diagnostics);
@@ -142,7 +192,7 @@ export function matchResources(desired: DesiredState, live: LiveState, lock: Loc
     if (wanted.has(address)) claimed.add(key);
     else holders.set(key, address);
   }
-  const st: MatchState = { view, claimed, holders, diagnostics, skipped: new Set(), index };
+  const st: MatchState = { view, claimed, holders, claimedElsewhere, diagnostics, skipped: new Set(), index };
   const matching = matchAll(st, desired, live, index);
   matching.removed = removedEntries(view, wanted, index);
   matching.bindings = [...view.bindings, ...matching.bindings];
@@ -183,7 +233,8 @@ function matchAll(st: MatchState, desired: DesiredState, live: LiveState, index:
 const src = (source: SourceRef | undefined) => (source ? { source } : {});
 
 function adoptBinding(x: Match<unknown, unknown>): Binding {
-  const protect = (x.desired as { protect?: boolean }).protect === true;
+  // x.entry: a stale lockfile entry's protect flag, which stays with the address.
+  const protect = effectiveProtect(x.desired as { protect?: boolean }, x.entry);
   return { kind: 'adopt', address: x.address, id: (x.live as { id: string }).id, ...(protect ? { protect: true } : {}) };
 }
 

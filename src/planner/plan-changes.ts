@@ -17,6 +17,7 @@ import type { Draft } from './drafts.js';
 import { fingerprintLive, fingerprintSubjects, stateFingerprint } from './fingerprint.js';
 import { plannerFor } from './kinds/index.js';
 import { forkParentAddress } from './kinds/service-fork.js';
+import { duplicateIdErrors } from './lock-checks.js';
 import { desiredAddresses, matchResources } from './match.js';
 import { linkDrafts, selectTargets, sortDrafts, type DepGraph } from './ordering.js';
 import { planPaused } from './paused.js';
@@ -30,7 +31,7 @@ export type { PlanOptions } from './context.js';
 
 function newContext(desired: DesiredState, live: LiveState, lock: Lockfile, options: PlanOptions, diagnostics: Diagnostic[]): PlanContext {
   const index = indexLive(live);
-  const matching = matchResources(desired, live, lock, index, diagnostics);
+  const matching = matchResources(desired, live, lock, index, diagnostics, options.claimedElsewhere);
   const liveIds = new Map<Address, string>();
   for (const m of [...matching.vpcs, ...matching.peerings, ...matching.services, ...matching.replicaSets]) {
     if (m.live) liveIds.set(m.address, (m.live as { id: string }).id);
@@ -92,6 +93,21 @@ function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
   );
 }
 
+/** A plan refused before matching: no action, no binding, only the errors that say why. */
+function nothingPlanned(desired: DesiredState, diagnostics: Diagnostic[]): Plan {
+  return {
+    formatVersion: 1,
+    projectId: desired.projectId,
+    summary: summarize([], [], 0, 0, 0),
+    actions: [],
+    bindings: [],
+    settling: [],
+    fingerprints: {},
+    stateFingerprint: stateFingerprint({}),
+    diagnostics: sortDiagnostics(diagnostics),
+  };
+}
+
 /**
  * The plan that brings `live` to `desired` (SPEC sections 2 and 3). Pure: no I/O, clock,
  * randomness or colour; the same inputs give the same plan. Problems that make the plan unusable
@@ -100,6 +116,8 @@ function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
 export function planChanges(desired: DesiredState, live: LiveState, lock: Lockfile, options: PlanOptions): Plan {
   const diagnostics: Diagnostic[] = [];
   projectChecks(desired, live, lock, diagnostics);
+  const duplicates = duplicateIdErrors(lock);
+  if (duplicates.length > 0) return nothingPlanned(desired, [...diagnostics, ...duplicates]);
   const ctx = newContext(desired, live, lock, options, diagnostics);
   addressChecks(ctx);
   const drafts = planAll(ctx);

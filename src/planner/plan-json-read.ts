@@ -207,8 +207,29 @@ export function readPlanJson(data: unknown): { ok: true; value: Plan } | { ok: f
   const stateFp = r.str(o, 'state_fingerprint', 'plan');
   if (stateFp !== undefined && !HASH.test(stateFp)) r.fail('state_fingerprint', 'must be "sha256:<64 hex digits>"');
   const configHash = r.str(o, 'config_hash', 'plan', true);
+  if (configHash !== undefined && !HASH.test(configHash)) r.fail('config_hash', 'must be "sha256:<64 hex digits>"');
+  const saved = readSavedInputs(r, o);
   if (r.errors.length > 0) return { ok: false, errors: r.errors };
-  const plan: Plan = { formatVersion: 1, projectId: projectId!, summary, actions, bindings, settling, fingerprints, stateFingerprint: stateFp!, diagnostics };
+  const plan: Plan = { formatVersion: 1, projectId: projectId!, summary, actions, bindings, settling, fingerprints, stateFingerprint: stateFp!, diagnostics, ...saved };
   if (configHash !== undefined) plan.configHash = configHash;
   return { ok: true, value: plan };
+}
+
+/** lineage, serial and options: what a saved plan records about the state and flags it came from. */
+function readSavedInputs(r: Reader, o: Json): Pick<Plan, 'lineage' | 'serial' | 'options'> {
+  const out: Pick<Plan, 'lineage' | 'serial' | 'options'> = {};
+  if (o.lineage === null) out.lineage = null;
+  else if (o.lineage !== undefined) out.lineage = r.str(o, 'lineage', 'plan');
+  if (o.serial !== undefined) out.serial = r.int(o, 'serial', 'plan');
+  if (o.options !== undefined) {
+    const opts = r.obj(o.options, 'options');
+    if (opts) {
+      const addresses = (key: string) =>
+        r.arr(opts[key], `options.${key}`).filter((a, i) => (typeof a === 'string' && a !== '') || r.fail(`options.${key}[${i}]`, 'must be an address')) as string[];
+      const allow = opts.allow_data_loss;
+      if (typeof allow !== 'boolean') r.fail('options.allow_data_loss', 'must be true or false');
+      out.options = { replace: addresses('replace'), target: addresses('target'), allowDataLoss: allow === true };
+    }
+  }
+  return out;
 }

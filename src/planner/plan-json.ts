@@ -16,7 +16,10 @@ export interface PlanJson {
   fingerprints: Record<string, string>;
   state_fingerprint: string;
   diagnostics: Json[];
+  lineage?: string | null;
+  serial?: number;
   config_hash?: string;
+  options?: { replace: string[]; target: string[]; allow_data_loss: boolean };
 }
 
 function refJson(r: ResourceRef): Json {
@@ -33,7 +36,7 @@ function changeJson(c: FieldChange): Json {
   };
 }
 
-function actionJson(a: Action): Json {
+export function actionJson(a: Action): Json {
   const refs: Json = {};
   if (a.refs.target) refs.target = refJson(a.refs.target);
   if (a.refs.service) refs.service = refJson(a.refs.service);
@@ -56,7 +59,7 @@ function actionJson(a: Action): Json {
   };
 }
 
-function bindingJson(b: Binding): Json {
+export function bindingJson(b: Binding): Json {
   return {
     kind: b.kind,
     address: b.address,
@@ -93,7 +96,10 @@ export function toPlanJson(plan: Plan): PlanJson {
     fingerprints: Object.fromEntries(Object.keys(plan.fingerprints).sort().map((k) => [k, plan.fingerprints[k]!])),
     state_fingerprint: plan.stateFingerprint,
     diagnostics: plan.diagnostics.map(diagnosticJson),
+    ...(plan.lineage !== undefined ? { lineage: plan.lineage } : {}),
+    ...(plan.serial !== undefined ? { serial: plan.serial } : {}),
     ...(plan.configHash !== undefined ? { config_hash: plan.configHash } : {}),
+    ...(plan.options !== undefined ? { options: { replace: [...plan.options.replace], target: [...plan.options.target], allow_data_loss: plan.options.allowDataLoss } } : {}),
   };
 }
 

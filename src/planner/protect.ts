@@ -20,7 +20,8 @@ export function protectBindings(ctx: PlanContext): Binding[] {
   const out: Binding[] = [];
   for (const m of [...ctx.matching.vpcs, ...ctx.matching.services, ...ctx.matching.replicaSets]) {
     const configured = (m.desired as { protect?: boolean }).protect;
-    if (configured === undefined || !m.live || !m.entry || ctx.fresh.has(m.address)) continue;
+    // An adoption (of a gone ID's namesake too) records protect in its own binding.
+    if (configured === undefined || !m.live || !m.entry || m.how === 'adopt' || ctx.fresh.has(m.address)) continue;
     if (configured !== (m.entry.protect ?? false)) out.push({ kind: 'protect', address: m.address, id: m.entry.id, protect: configured });
   }
   return out;

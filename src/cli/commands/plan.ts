@@ -74,7 +74,12 @@ async function runPlan(flags: PlanFlags): Promise<number> {
     printDiagnostics(errors);
     return 1;
   }
-  if (flags.out !== undefined) await savePlan(flags.out, render.renderPlanJson({ ...plan, configHash: await hashConfigFiles(files) }));
+  if (flags.out !== undefined) {
+    // What apply needs to make this plan again and compare (SPEC section 3).
+    const { withSavedInputs } = await import('../../planner/index.js');
+    const shape = { replace: flags.replace ?? [], target: flags.target ?? [], allowDataLoss: flags.allowDataLoss === true };
+    await savePlan(flags.out, render.renderPlanJson(withSavedInputs(plan, prepared.lock, await hashConfigFiles(files), shape)));
+  }
   const { shouldUseColor } = await import('../color.js');
   if (format === 'json') process.stdout.write(render.renderPlanJson(plan));
   else if (format === 'markdown') process.stdout.write(render.renderPlanMarkdown(plan));

@@ -1,17 +1,17 @@
 // `dbform apply [PLAN]`: plan now (or read a saved plan and check it is not stale), then run it.
-import { readFile } from 'node:fs/promises';
 import { fetchLiveState } from '../../api/live-state.js';
 import { pollMsFromEnv } from '../../api/waiters.js';
 import { loadConfig } from '../../config/index.js';
 import { parseDuration } from '../../executor/duration.js';
 import { resolvePgpassPath } from '../../executor/pgpass.js';
-import { DbformError, DiagnosticsError, formatDiagnostic, StalePlanError, type DesiredState, type Plan } from '../../model/index.js';
-import { findStaleAddresses, fromPlanJson, planChanges } from '../../planner/index.js';
+import { DbformError, DiagnosticsError, formatDiagnostic, type DesiredState, type Plan } from '../../model/index.js';
+import { planChanges } from '../../planner/index.js';
 import { shouldUseColor } from '../color.js';
 import { hashConfigFiles, planOptions } from '../plan-pipeline.js';
 import { configFiles, type ApiOptions, type ConfigOptions, type GlobalOptions } from '../options.js';
 import { openJournal, openStateStore, workspaceOf } from '../state-context.js';
 import { runApplyFlow, type FlowIo, type PlanInput } from './apply-flow.js';
+import { readSavedPlan, verifySavedPlan } from './saved-plan-check.js';
 
 export interface ApplyCommandOptions extends ConfigOptions, ApiOptions, GlobalOptions {
   autoApprove?: boolean;
@@ -39,11 +39,9 @@ export async function runApply(planFile: string | undefined, opts: ApplyCommandO
   if (saved && saved.projectId !== desired.projectId) {
     throw new DbformError(`${planFile} is a plan for project "${saved.projectId}" but the config targets "${desired.projectId}"`);
   }
-  if (saved?.configHash !== undefined && saved.configHash !== (await hashConfigFiles(files))) {
-    io.stderr.write(`note: the config changed since ${planFile} was made; applying the plan as it was saved (run \`dbform plan\` to see what else would change)\n`);
-  }
+  const state = openState(opts, io, files, desired, workspace);
   const makePlan = saved
-    ? async (input: PlanInput) => withSavedPlanHints(await checkNotStale(saved, planFile!, input), planFile!)
+    ? (input: PlanInput) => verifySavedPlan(saved, { planFile: planFile!, desired, files, lockfilePath: state.state.location }, input)
     : async (input: PlanInput) => {
         const live = await fetchLiveState(input.client, desired.projectId, { peeringsOf: 'all', signal: input.signal });
         const shape = { replace: opts.replace ?? [], target: opts.target ?? [], allowDataLoss: opts.allowDataLoss === true };
@@ -55,7 +53,7 @@ export async function runApply(planFile: string | undefined, opts: ApplyCommandO
     {
       command: 'apply',
       projectId: desired.projectId,
-      ...openState(opts, io, files, desired, workspace),
+      ...state,
       configHash: await hashConfigFiles(files),
       api: { ...opts, configFiles: files },
       color: shouldUseColor(io.stdout, opts.color, io.env),
@@ -124,30 +122,6 @@ export function reportPlanDiagnostics(plan: Plan): void {
   if (errors.length > 0) throw new DiagnosticsError(errors);
 }
 
-async function readSavedPlan(path: string): Promise<Plan> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new DbformError(`cannot read the plan file ${path}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    throw new DbformError(`${path} is not a plan file: ${(err as Error).message} (save one with \`dbform plan --out ${path}\`)`);
-  }
-  const parsed = fromPlanJson(data);
-  if (!parsed.ok) throw new DbformError(`${path} is not a valid plan file:\n${parsed.errors.map((e) => `  ${e}`).join('\n')}`);
-  return parsed.value;
-}
-
-/** A path as a shell word, so a suggested command can be pasted as it is. */
-function shellWord(path: string): string {
-  return /^[\w./@:+-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
-}
-
 /** --target and --replace shape a plan; a saved one is applied exactly as made, so they would do nothing. */
 function refusePlanShapingFlags(planFile: string, opts: ApplyCommandOptions): void {
   const flags = [...(opts.target ?? []).map((a) => `--target ${a}`), ...(opts.replace ?? []).map((a) => `--replace ${a}`)];
@@ -156,35 +130,4 @@ function refusePlanShapingFlags(planFile: string, opts: ApplyCommandOptions): vo
     `${flags.join(' ')} cannot change the saved plan ${planFile}, which is applied exactly as it was made; ` +
       `make a new plan with them (\`dbform plan ${flags.join(' ')} --out PLAN\`) or run apply without a plan file`,
   );
-}
-
-/**
- * A saved plan runs exactly as it was made, so the data-loss guard's "re-run with
- * --allow-data-loss" cannot unblock it: the way out is a new plan made with the flag.
- */
-function withSavedPlanHints(plan: Plan, planFile: string): Plan {
-  const actions = plan.actions.map((a) =>
-    a.blocked?.startsWith('data-loss:')
-      ? {
-          ...a,
-          blocked:
-            `data-loss: ${a.op} destroys ${a.address} and its data; a saved plan is applied exactly as it was made, ` +
-            `so make a new one with \`dbform plan --allow-data-loss --out ${shellWord(planFile)}\` and apply that`,
-        }
-      : a,
-  );
-  return { ...plan, actions };
-}
-
-/** A saved plan runs only while every resource it touches is as it was when planned. */
-async function checkNotStale(plan: Plan, planFile: string, input: PlanInput): Promise<Plan> {
-  const live = await fetchLiveState(input.client, plan.projectId, { peeringsOf: 'all', signal: input.signal });
-  const stale = findStaleAddresses(plan, live);
-  if (stale.length > 0) {
-    throw new StalePlanError(
-      `stale plan: ${planFile} no longer matches the live state of ${stale.join(', ')}; ` +
-        'these resources changed since the plan was made. Run `dbform plan` again and review the new plan.',
-    );
-  }
-  return plan;
 }

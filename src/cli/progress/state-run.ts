@@ -2,9 +2,8 @@
 // journal, read the state, run the flow, and whatever happens append one history record. When
 // the state cannot be written any more, nothing new starts and the error says where the IDs are.
 import { setMaxListeners } from 'node:events';
-import { forceUnlock } from '../../executor/apply-lock.js';
 import { DbformError, InterruptedError } from '../../model/index.js';
-import { ClaimConflictError, describeHolder, formatHolder, newHistoryId, redactUrl, StateUnavailableError, type LockHolderInfo } from '../../state/index.js';
+import { ClaimConflictError, describeHolder, FileStateStore, formatHolder, newHistoryId, redactUrl, StateUnavailableError, type LockHolderInfo } from '../../state/index.js';
 import { pushJournal } from '../../state/journal-push.js';
 import type { FlowIo, FlowOptions, RunState } from './apply-flow.js';
 import { historyActions } from './history-record.js';
@@ -98,8 +97,8 @@ async function recordHistory(o: FlowOptions, io: FlowIo, run: RunState, holder: 
 
 /** --force-unlock: the file lock is removed whoever holds it; a PostgreSQL lock lives with its session. */
 async function forceUnlockState(o: FlowOptions, io: FlowIo): Promise<void> {
-  if (o.state.kind === 'file') {
-    const removed = await forceUnlock(o.state.location);
+  if (o.state instanceof FileStateStore) {
+    const removed = await o.state.forceUnlock();
     if (removed !== undefined) {
       io.stderr.write(`notice: removed the apply lock ${o.state.location}.lock${removed ? ` of pid ${removed.pid} on ${removed.host} (started ${removed.started_at})` : ''}\n`);
     }

@@ -3,9 +3,9 @@
 import { readdir, readFile, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
-import { acquireApplyLock, applyLockPath, isPidAlive } from '../../executor/apply-lock.js';
+import { acquireApplyLock, applyLockPath, forceUnlock, isPidAlive, type LockHolder } from '../../executor/apply-lock.js';
 import { ApplyLockHeldError } from '../../executor/errors.js';
-import { writeFileAtomic } from '../../lockfile/index.js';
+import { describeFileError, realFilePath, writeFileAtomic } from '../../lockfile/index.js';
 import { ConfigError, DbformError, emptyLockfile, parseLockfileJson, serializeLockfile, type Lockfile } from '../../model/index.js';
 import { checkWritable } from '../document.js';
 import { ClaimConflictError, StateConflictError, StateLockHeldError, WorkspaceNotEmptyError } from '../errors.js';
@@ -33,6 +33,7 @@ export class FileStateStore implements StateStore {
   readonly projectId: string;
   readonly workspace: string;
   private readonly o: FileStoreOptions;
+  private real: Promise<string> | undefined;
 
   constructor(o: FileStoreOptions) {
     this.o = o;
@@ -41,8 +42,19 @@ export class FileStateStore implements StateStore {
     this.location = workspaceLockfilePath(o.lockfilePath, o.workspace);
   }
 
+  /**
+   * The file itself, symlinks resolved: one apply per lockfile however it is spelled, and atomic
+   * writes replace the file, not a symlink to it (SPEC section 2).
+   */
+  private path(): Promise<string> {
+    this.real ??= realFilePath(this.location).catch((err: unknown) => {
+      throw new DbformError(`cannot resolve the lockfile path ${this.location}: ${describeFileError(err)}`, { cause: err });
+    });
+    return this.real;
+  }
+
   async read(): Promise<StateSnapshot> {
-    const lockfile = (await this.readFileState(this.location)) ?? emptyLockfile(this.projectId);
+    const lockfile = (await this.readFileState(await this.path())) ?? emptyLockfile(this.projectId);
     return { lockfile, claimedElsewhere: await this.claimsOfOthers() };
   }
 
@@ -104,7 +116,8 @@ export class FileStateStore implements StateStore {
    */
   async write(next: Lockfile, expected: StateVersion): Promise<void> {
     checkWritable(next, this.location);
-    const now = await this.readFileState(this.location);
+    const real = await this.path();
+    const now = await this.readFileState(real);
     const nowVersion = now ? versionOf(now) : { lineage: null, serial: 0 };
     // A lockfile of before lineage/serial reads as serial 0 of no lineage; its first write upgrades it.
     if (nowVersion.serial !== expected.serial || (now !== undefined && nowVersion.lineage !== expected.lineage)) {
@@ -123,14 +136,14 @@ export class FileStateStore implements StateStore {
         );
       }
     }
-    await writeFileAtomic(this.location, serializeLockfile(next));
+    await writeFileAtomic(real, serializeLockfile(next));
   }
 
   async lock(holder: LockHolderInfo, options: LockOptions): Promise<StateLock> {
     const deadline = Date.now() + Math.max(0, options.timeoutMs);
     for (;;) {
       try {
-        const taken = await acquireApplyLock(this.location, { command: holder.command });
+        const taken = await acquireApplyLock(await this.path(), { command: holder.command });
         const never = new AbortController();
         return {
           holder,
@@ -186,7 +199,7 @@ export class FileStateStore implements StateStore {
     }
     let taken;
     try {
-      taken = await acquireApplyLock(path, { command: 'dbform workspace delete' });
+      taken = await acquireApplyLock(await realFilePath(path), { command: 'dbform workspace delete' });
     } catch (err) {
       if (err instanceof ApplyLockHeldError) throw new StateLockHeldError(err.message);
       throw err;
@@ -198,8 +211,13 @@ export class FileStateStore implements StateStore {
     }
   }
 
+  /** `--force-unlock`: removes the lock whoever holds it; the holder it removed, if any. */
+  async forceUnlock(): Promise<LockHolder | null | undefined> {
+    return forceUnlock(await this.path());
+  }
+
   async unlock(): Promise<UnlockOutcome> {
-    const path = applyLockPath(this.location);
+    const path = applyLockPath(await this.path());
     let data: Record<string, unknown>;
     try {
       data = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;

@@ -7,7 +7,8 @@ import { ApiClient, fetchLiveState } from '../../../src/api/index.js';
 import { loadConfig } from '../../../src/config/index.js';
 import { readLockfile } from '../../../src/lockfile/index.js';
 import type { LiveState, Lockfile, Plan } from '../../../src/model/index.js';
-import { planChanges, toPlanJson } from '../../../src/planner/index.js';
+import { hashConfigFiles } from '../../../src/cli/plan-pipeline.js';
+import { planChanges, toPlanJson, withSavedInputs } from '../../../src/planner/index.js';
 import { spawnCli as spawnBuiltCli, type CliResult } from '../../support/cli.js';
 
 export type { CliResult } from '../../support/cli.js';
@@ -66,7 +67,10 @@ export async function nextPlan(ws: Workspace, apiUrl: string, savePlanTo?: strin
     const live = await fetchLiveState(client, loaded.value.projectId, { peeringsOf: 'all' });
     const lock = await readLockfile(ws.lockfile, loaded.value.projectId);
     const plan = planChanges(loaded.value, live, lock, { replace: [], target: [], allowDataLoss: false });
-    if (savePlanTo) writeFileSync(savePlanTo, JSON.stringify(toPlanJson(plan), null, 2));
+    if (savePlanTo) {
+      const saved = withSavedInputs(plan, lock, await hashConfigFiles([ws.config]), { replace: [], target: [], allowDataLoss: false });
+      writeFileSync(savePlanTo, JSON.stringify(toPlanJson(saved), null, 2));
+    }
     return { plan, live, lock };
   } finally {
     await client.close();

@@ -43,6 +43,7 @@ async function savePlan(ws: Workspace): Promise<string> {
   return path;
 }
 
+const mutating = () => Object.keys(emulator!.stats().requests).filter((k) => !k.startsWith('GET'));
 const sizeOf = async (id: string) => (await client!.listServices('proj-demo')).find((s) => s.service_id === id)!.resources[0]!.spec;
 
 describe('dbform apply PLAN', () => {
@@ -71,16 +72,21 @@ describe('dbform apply PLAN', () => {
     expect(await sizeOf(ids.a!)).toMatchObject({ cpu_millis: 500 });
   });
 
-  it('executes exactly the saved plan, not what the config says now', async () => {
+  it('refuses a plan whose config files changed since (no more "applying the plan as it was saved")', async () => {
     const { ws, ids } = await applied();
     writeFileSync(ws.config, resizedA);
     const saved = await runCli(ws, ['plan', '--out', 'cli.plan.json']);
     expect(saved.code).toBe(0);
     writeFileSync(ws.config, `${resizedA}  c:\n    cpu_millis: 500\n    memory_gbs: 2\n`);
+    emulator!.resetStats();
     const run = await runCli(ws, ['apply', 'cli.plan.json']);
-    expect(run.code).toBe(0);
-    expect(run.stderr).toContain('note: the config changed since cli.plan.json was made');
-    expect(await sizeOf(ids.a!)).toMatchObject({ cpu_millis: 1000 });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      'error: the config files (dbform.yaml) changed since cli.plan.json was made (config_hash differs). ' +
+        'Nothing was changed; make a new plan with `dbform plan --out cli.plan.json` and review it\n',
+    );
+    expect(mutating()).toEqual([]);
+    expect(await sizeOf(ids.a!)).toMatchObject({ cpu_millis: 500 });
     expect((await client!.listServices('proj-demo')).map((s) => s.name).sort()).toEqual(['a', 'b']);
   });
 
@@ -132,5 +138,150 @@ describe('dbform apply PLAN', () => {
     const bad = await runCli(ws, ['apply', junk]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/junk\.json is not a valid plan file/);
+  });
+});
+
+/** Edits the saved plan file as a careless or hostile hand would. */
+function tamper(path: string, edit: (plan: any) => void): void {
+  const plan = JSON.parse(readFileSync(path, 'utf8'));
+  edit(plan);
+  writeFileSync(path, JSON.stringify(plan, null, 2));
+}
+
+describe('dbform apply PLAN verifies the plan instead of trusting it', () => {
+  it.each([
+    [
+      'an op edited to deleteService',
+      (p: any) => (p.actions[0].op = 'deleteService'),
+      'service.a: the plan file has deleteService, but dbform plans resizeService now',
+    ],
+    [
+      'an action moved to another service and made a delete',
+      (p: any) => {
+        Object.assign(p.actions[0], { address: 'service.b', op: 'deleteService', refs: { target: { address: 'service.b', id: p.bId } } });
+        delete p.bId;
+      },
+      'service.b: the plan file has deleteService, but dbform plans no action now',
+    ],
+    [
+      'a request body edited',
+      (p: any) => (p.actions[0].request = { cpu_millis: '8000', memory_gbs: '32' }),
+      'service.a resizeService: its request is {"cpu_millis":"8000","memory_gbs":"32"} in the plan file but {"cpu_millis":"1000","memory_gbs":"4"} now',
+    ],
+  ])('refuses %s (exit 1, one message, nothing changed)', async (_name, edit, difference) => {
+    const { ws, ids } = await applied();
+    writeFileSync(ws.config, resizedA);
+    expect((await runCli(ws, ['plan', '--out', 'p.json'])).code).toBe(0);
+    tamper(join(ws.dir, 'p.json'), (p) => edit(Object.assign(p, { bId: ids.b })));
+    emulator!.resetStats();
+    const run = await runCli(ws, ['apply', 'p.json']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `error: p.json is not what dbform plans now from the same config, the current lockfile and the live resources: ${difference}. ` +
+        'Nothing was changed; make a new plan with `dbform plan --out p.json` and review it\n',
+    );
+    expect(mutating()).toEqual([]);
+    expect(await sizeOf(ids.a!)).toMatchObject({ cpu_millis: 500, memory_gbs: 2 });
+    expect((await client!.listServices('proj-demo')).map((s) => s.service_id).sort()).toEqual([ids.a, ids.b].sort());
+  });
+
+  it('refuses a data-loss plan whose "blocked" mark was deleted: blocked is always recomputed', async () => {
+    const { ws, ids } = await applied();
+    writeFileSync(ws.config, base.replace(/  b:[\s\S]*$/, ''));
+    expect((await runCli(ws, ['plan', '--out', 'p.json'])).code).toBe(3);
+    tamper(join(ws.dir, 'p.json'), (p) => {
+      for (const a of p.actions) delete a.blocked;
+    });
+    emulator!.resetStats();
+    const run = await runCli(ws, ['apply', 'p.json']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      'error: p.json is not what dbform plans now from the same config, the current lockfile and the live resources: ' +
+        'service.b deleteService: its blocked is absent in the plan file but "data-loss: deleteService destroys service.b and its data; re-run with --allow-data-loss to allow it" now. ' +
+        'Nothing was changed; make a new plan with `dbform plan --out p.json` and review it\n',
+    );
+    expect(mutating()).toEqual([]);
+    expect((await client!.listServices('proj-demo')).map((s) => s.service_id).sort()).toEqual([ids.a, ids.b].sort());
+  });
+
+  it('refuses a plan made from another lockfile of the same project, by lineage', async () => {
+    const { ws } = await applied();
+    // Another folder with the same config and its own lockfile (it adopted the same services).
+    const other = workspace(base, emulator!.url);
+    expect((await runCli(other, ['apply', '--auto-approve'])).code).toBe(0);
+    const theirs = JSON.parse(readFileSync(other.lockfile, 'utf8')).lineage as string;
+    const ours = JSON.parse(readFileSync(ws.lockfile, 'utf8')).lineage as string;
+    expect(theirs).not.toBe(ours);
+    writeFileSync(other.config, resizedA);
+    writeFileSync(ws.config, resizedA);
+    const planFile = join(other.dir, 'theirs.plan.json');
+    expect((await runCli(other, ['plan', '--out', planFile])).code).toBe(0);
+    emulator!.resetStats();
+    const run = await runCli(ws, ['apply', planFile]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `error: ${planFile} was made from another state (lineage ${theirs}) than dbform.lock.json (lineage ${ours}); ` +
+        `a plan applies only to the lockfile it was made from. Nothing was changed; make a new plan with \`dbform plan --out ${planFile}\` and review it\n`,
+    );
+    expect(mutating()).toEqual([]);
+  });
+
+  it('refuses a plan made before the lockfile existed once another apply has written it', async () => {
+    emulator = await startEmulator({ timeScale: 0.01 });
+    client = new ApiClient({ baseUrl: emulator.url, token: 'demo-pat' });
+    const ws = workspace(base, emulator.url);
+    expect((await runCli(ws, ['plan', '--out', 'first.plan.json'])).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(ws.dir, 'first.plan.json'), 'utf8'))).toMatchObject({ lineage: null, serial: 0 });
+    expect((await runCli(ws, ['apply', '--auto-approve', '--target', 'service.a'])).code).toBe(0);
+    const lineage = JSON.parse(readFileSync(ws.lockfile, 'utf8')).lineage as string;
+    emulator.resetStats();
+    const run = await runCli(ws, ['apply', 'first.plan.json']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `error: first.plan.json was made from another state (no lineage yet) than dbform.lock.json (lineage ${lineage}); ` +
+        'a plan applies only to the lockfile it was made from. Nothing was changed; make a new plan with `dbform plan --out first.plan.json` and review it\n',
+    );
+    expect(mutating()).toEqual([]);
+    expect((await client.listServices('proj-demo')).map((s) => s.name)).toEqual(['a']);
+  });
+
+  it('records the flags it was made with: a --replace --allow-data-loss plan applies as planned', async () => {
+    const { ws, ids } = await applied();
+    const saved = await runCli(ws, ['plan', '--replace', 'service.a', '--allow-data-loss', '--out', 'replace.plan.json']);
+    expect(saved.code, saved.stderr).toBe(0);
+    const file = JSON.parse(readFileSync(join(ws.dir, 'replace.plan.json'), 'utf8'));
+    expect(file.options).toEqual({ replace: ['service.a'], target: [], allow_data_loss: true });
+    expect(file.actions.map((a: any) => `${a.op} ${a.address}`)).toEqual(['deleteService service.a', 'createService service.a']);
+    const run = await runCli(ws, ['apply', 'replace.plan.json']);
+    expect(run.code, run.stderr).toBe(0);
+    const names = (await client!.listServices('proj-demo')).filter((s) => s.status !== 'DELETED' && s.status !== 'DELETING');
+    expect(names.map((s) => s.name).sort()).toEqual(['a', 'b']);
+    expect(names.find((s) => s.name === 'a')!.service_id).not.toBe(ids.a);
+  });
+
+  it('a --target plan still applies after another apply changed the lockfile elsewhere (serial is not compared)', async () => {
+    const { ws, ids } = await applied();
+    writeFileSync(ws.config, `${resizedA}  c:\n    cpu_millis: 500\n    memory_gbs: 2\n`);
+    expect((await runCli(ws, ['plan', '--target', 'service.a', '--out', 'a.plan.json'])).code).toBe(0);
+    const before = JSON.parse(readFileSync(ws.lockfile, 'utf8'));
+    expect((await runCli(ws, ['apply', '--auto-approve', '--target', 'service.c'])).code).toBe(0);
+    const after = JSON.parse(readFileSync(ws.lockfile, 'utf8'));
+    expect(after.serial).toBeGreaterThan(before.serial);
+    const run = await runCli(ws, ['apply', 'a.plan.json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(await sizeOf(ids.a!)).toMatchObject({ cpu_millis: 1000, memory_gbs: 4 });
+  });
+
+  it('refuses a plan that does not record what it was made from (plan --json output)', async () => {
+    const { ws } = await applied();
+    writeFileSync(ws.config, resizedA);
+    const json = await runCli(ws, ['plan', '--json']);
+    writeFileSync(join(ws.dir, 'from-json.plan.json'), json.stdout);
+    const run = await runCli(ws, ['apply', 'from-json.plan.json']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      'error: from-json.plan.json does not record the lockfile, config and flags it was made from (lineage, serial, config_hash, options), so it cannot be verified; ' +
+        'nothing was changed. Save the plan with `dbform plan --out from-json.plan.json`\n',
+    );
   });
 });

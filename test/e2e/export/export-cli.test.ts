@@ -180,6 +180,39 @@ describe('dbform export: existing files', () => {
 });
 
 describe('dbform export --emulator', () => {
+  it("never adds live resources to another config's lockfile: refused in one line unless --force", async () => {
+    // A hand-written config that manages one of the project's services, applied here.
+    const dir = tmp();
+    writeFileSync(join(dir, 'dbform.yaml'), `version: 1\nproject_id: ${P}\nservices:\n  search:\n    cpu_millis: shared\n    memory_gbs: shared\n    environment: PROD\n`);
+    const applied = await runCli(['apply', '--auto-approve', '--pgpass', join(dir, 'pgpass')], { env, cwd: dir });
+    expect(applied.code, applied.stderr).toBe(0);
+    const lockPath = join(dir, 'dbform.lock.json');
+    const lockText = readFileSync(lockPath, 'utf8');
+    expect(Object.keys(lockOf(lockPath).resources)).toEqual(['service.search']);
+    const refused = await runCli(['export', '-o', 'everything.yaml'], { env, cwd: dir });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /^error: dbform\.lock\.json already exists and this export would add \d+ bindings to it; export does not add live resources to an existing lockfile, which may be another config's: pass --force to write it anyway, or --lockfile PATH \(or -o in another directory\) for a new one\n$/,
+    );
+    expect(readFileSync(lockPath, 'utf8')).toBe(lockText);
+    expect(existsSync(join(dir, 'everything.yaml'))).toBe(false);
+    // The config that owns the lockfile still plans nothing: no other team's resource to delete.
+    const plan = await runCli(['plan', '--detailed-exitcode'], { env, cwd: dir });
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    const forced = await runCli(['export', '-o', 'everything.yaml', '--force'], { env, cwd: dir });
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.stderr).toMatch(new RegExp(`note: --force: adding \\d+ bindings to dbform\\.lock\\.json\n`));
+    const after = lockOf(lockPath);
+    expect(Object.keys(after.resources).length).toBeGreaterThan(1);
+    expect(after.resources['service.search']).toEqual(JSON.parse(lockText).resources['service.search']);
+    expect(after.lineage).toBe(JSON.parse(lockText).lineage);
+    expect(after.serial).toBe(JSON.parse(lockText).serial + 1);
+    // The export's own lockfile, exported again unchanged: accepted without --force, not rewritten.
+    const again = await runCli(['export', '-o', 'everything.yaml'], { env, cwd: dir });
+    expect(again.code, again.stderr).toBe(0);
+    expect(lockOf(lockPath)).toEqual(after);
+  });
+
   it('reads the emulator world of the current directory (wherever -o points), and plan --emulator on the result shows no changes', async () => {
     const dir = tmp();
     const local = await startEmulator({ host: '127.0.0.1', port: 0, timeScale: 0, stateFile: join(dir, '.dbform', 'emulator-state.json') });

@@ -43,6 +43,15 @@ describe('fingerprints', () => {
     expect(findStaleAddresses(p, mutate(f))).toEqual(stale);
   });
 
+  it('an address recorded on one side only is an edited file, not a live change: verifying the plan names it', () => {
+    const edited = structuredClone(p);
+    edited.actions[0]!.address = 'service.other';
+    edited.actions[0]!.refs = { target: { address: 'service.other', id: 'svc-other' } };
+    expect(findStaleAddresses(edited, baseLive())).toEqual([]);
+    // service.other has no recorded fingerprint, so even a live change of it is not "stale".
+    expect(findStaleAddresses(edited, mutate((l) => (l.services[1]!.environment = 'PROD')))).toEqual([]);
+  });
+
   it('is independent of live list order', () => {
     const reversed = mutate((l) => l.services.reverse());
     expect(plan(desired, reversed, lock).fingerprints).toEqual(p.fingerprints);

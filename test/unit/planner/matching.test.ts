@@ -268,3 +268,125 @@ describe('rename hints', () => {
     expect(p.diagnostics.filter((d) => d.code === 'rename-hint')).toEqual([]);
   });
 });
+
+describe('one ID bound to two addresses', () => {
+  it('is an error naming both addresses and the ID, and nothing is planned', () => {
+    const p = plan(
+      desiredState({ services: [desiredService('a', { environment: 'PROD' })] }),
+      liveState({ services: [liveService('db', { id: 'dupdupdup1' })] }),
+      lockfile({ 'service.a': 'dupdupdup1', 'service.b': 'dupdupdup1' }),
+    );
+    expect(errors(p)).toEqual([
+      'the lockfile binds service ID dupdupdup1 to both service.a and service.b; one resource can have one address only, so nothing is planned: ' +
+        'remove the wrong entry from the lockfile (bind an address to another resource with `dbform import ADDR ID`)',
+    ]);
+    // Not a rename hint, a delete of service.b or an update of service.a.
+    expect(p.diagnostics).toHaveLength(1);
+    expect(ops(p)).toEqual([]);
+    expect(p.bindings).toEqual([]);
+    expect(planHasChanges(p)).toBe(false);
+  });
+
+  it('replica sets and peerings too, one error per ID; the same ID under two kinds is no duplicate', () => {
+    const p = plan(
+      desiredState({
+        vpcs: [desiredVpc('v', { peerings: [desiredPeering('v', 'p1')] })],
+        services: [desiredService('s', { replicaSets: [desiredReplicaSet('r1')] })],
+      }),
+      liveState({
+        vpcs: [liveVpc('v', { peerings: [livePeering('vpc-v', 'p1'), livePeering('vpc-v', 'p2')] })],
+        services: [liveService('s', { replicaSets: [liveReplicaSet('r1'), liveReplicaSet('r2')] })],
+      }),
+      lockfile({
+        'vpc.v': 'vpc-v',
+        'peering.v.p1': 'pcx-p2',
+        'peering.v.p2': 'pcx-p2',
+        'service.s': 'svc-s',
+        'replica_set.s.r1': 'rs-r1',
+        'replica_set.s.r2': 'rs-r1',
+        'replica_set.s.r3': 'rs-r1',
+        'vpc.same': 'svc-s',
+      }),
+    );
+    expect(errors(p).map((e) => e.slice(0, e.indexOf(';')))).toEqual([
+      'the lockfile binds peering ID pcx-p2 to both peering.v.p1 and peering.v.p2',
+      'the lockfile binds replica set ID rs-r1 to replica_set.s.r1, replica_set.s.r2 and replica_set.s.r3',
+    ]);
+    expect(ops(p)).toEqual([]);
+    expect(p.bindings).toEqual([]);
+  });
+});
+
+describe('a lockfile ID whose resource is gone, while one of the desired name is live', () => {
+  it('adopts the one live resource of the name with a drift warning, never creating a second', () => {
+    const p = plan(
+      desiredState({ services: [desiredService('db', { replicaSets: [desiredReplicaSet('r')] })] }),
+      liveState({ services: [liveService('db', { id: 'newnewnew1', replicaSets: [liveReplicaSet('r', { id: 'rsnew00001' })] })] }),
+      lockfile({ 'service.db': { id: 'gonegone01', passwordVersion: 2 }, 'replica_set.db.r': 'gonegone02' }),
+    );
+    expect(errors(p)).toEqual([]);
+    expect(ops(p)).toEqual([]);
+    expect(p.bindings).toEqual([
+      { kind: 'adopt', address: 'service.db', id: 'newnewnew1' },
+      { kind: 'adopt', address: 'replica_set.db.r', id: 'rsnew00001' },
+    ]);
+    expect(p.diagnostics.map((d) => `${d.severity} ${d.address}: ${d.message}`)).toEqual([
+      'warning service.db: drift: its lockfile ID gonegone01 no longer exists; the live service newnewnew1 has the name "db" and no address binds it, so it is adopted instead of creating another',
+      'warning replica_set.db.r: drift: its lockfile ID gonegone02 no longer exists; the live replica set rsnew00001 has the name "r" and no address binds it, so it is adopted instead of creating another',
+    ]);
+    expect(p.summary).toMatchObject({ adopt: 2, create: 0 });
+  });
+
+  it('keeps the address protected, and plans the password of the new resource (its version was the gone one\'s)', () => {
+    const p = plan(
+      desiredState({ services: [desiredService('db', { password: { fromEnv: 'PW', version: 2 } })] }),
+      liveState({ services: [liveService('db', { id: 'newnewnew1' })] }),
+      lockfile({ 'service.db': { id: 'gonegone01', passwordVersion: 2, protect: true } }),
+    );
+    expect(p.bindings).toEqual([{ kind: 'adopt', address: 'service.db', id: 'newnewnew1', protect: true }]);
+    expect(ops(p)).toEqual(['service.db updatePassword']);
+  });
+
+  it('VPCs and peerings too', () => {
+    const p = plan(
+      desiredState({ vpcs: [desiredVpc('main', { peerings: [desiredPeering('main', 'pv')] })] }),
+      liveState({ vpcs: [liveVpc('main', { id: 'vpcnew0001', peerings: [livePeering('vpcnew0001', 'pv', { id: 'pcxnew0001' })] })] }),
+      lockfile({ 'vpc.main': 'gonevpc001', 'peering.main.pv': 'gonepcx001' }),
+    );
+    expect(ops(p)).toEqual([]);
+    expect(p.bindings.map((b) => `${b.kind} ${b.address} ${b.id}`)).toEqual(['adopt vpc.main vpcnew0001', 'adopt peering.main.pv pcxnew0001']);
+    expect(p.diagnostics.map((d) => d.code)).toEqual(['stale-id', 'stale-id']);
+  });
+
+  it('two live resources of the name: the ambiguity error that says to run dbform import', () => {
+    const p = plan(
+      desiredState({ services: [desiredService('db')] }),
+      liveState({ services: [liveService('db', { id: 'bbbbbbbbbb' }), liveService('db', { id: 'aaaaaaaaaa' })] }),
+      lockfile({ 'service.db': 'gonegone01' }),
+    );
+    expect(errors(p)).toEqual([
+      'its lockfile ID gonegone01 no longer exists, and 2 live services have the name "db" (aaaaaaaaaa, bbbbbbbbbb); choose one with `dbform import service.db <ID>`',
+    ]);
+    expect(ops(p)).toEqual([]);
+    expect(p.bindings).toEqual([]);
+  });
+
+  it('never takes a resource another address of this state binds, nor one claimed elsewhere', () => {
+    const bound = plan(
+      desiredState({ services: [desiredService('db'), desiredService('other', { name: 'db' })] }),
+      liveState({ services: [liveService('db', { id: 'takentaken' })] }),
+      lockfile({ 'service.db': 'gonegone01', 'service.other': 'takentaken' }),
+    );
+    expect(bound.bindings).toEqual([]);
+    expect(ops(bound)).toEqual(['service.db createService']);
+    const elsewhere = plan(
+      desiredState({ services: [desiredService('db'), desiredService('fresh')] }),
+      liveState({ services: [liveService('db', { id: 'workspace2' }), liveService('fresh', { id: 'workspace3' })] }),
+      lockfile({ 'service.db': 'gonegone01' }),
+      { claimedElsewhere: new Set(['workspace2', 'workspace3']) },
+    );
+    expect(elsewhere.bindings).toEqual([]);
+    expect(ops(elsewhere)).toEqual(['service.db createService', 'service.fresh createService']);
+    expect(elsewhere.actions.map((a) => a.reason)).toEqual(['drift', 'missing']);
+  });
+});

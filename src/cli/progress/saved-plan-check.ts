@@ -1,0 +1,122 @@
+// `apply PLAN`: read the saved plan and verify it (SPEC section 3) before anything runs. It must
+// come from this lockfile (lineage) and these config files (config_hash), the resources it
+// touches must be as they were (fingerprints), and planning again with its own flags must give
+// exactly its actions, bindings, risks and blocks for every address it touches.
+import { readFile } from 'node:fs/promises';
+import { fetchLiveState } from '../../api/live-state.js';
+import { DbformError, StalePlanError, type DesiredState, type Plan, type PlanShape } from '../../model/index.js';
+import { findPlanDifference, findStaleAddresses, fromPlanJson, planChanges } from '../../planner/index.js';
+import { hashConfigFiles } from '../plan-pipeline.js';
+import type { PlanInput } from './apply-flow.js';
+
+export async function readSavedPlan(path: string): Promise<Plan> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new DbformError(`cannot read the plan file ${path}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new DbformError(`${path} is not a plan file: ${(err as Error).message} (save one with \`dbform plan --out ${path}\`)`);
+  }
+  const parsed = fromPlanJson(data);
+  if (!parsed.ok) throw new DbformError(`${path} is not a valid plan file:\n${parsed.errors.map((e) => `  ${e}`).join('\n')}`);
+  return parsed.value;
+}
+
+/** A path as a shell word, so a suggested command can be pasted as it is. */
+export function shellWord(path: string): string {
+  return /^[\w./@:+-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command that makes this plan again: the flags it was made with, the same file. */
+function planCommand(planFile: string, shape: PlanShape | undefined): string {
+  const flags = [
+    ...(shape?.target ?? []).map((a) => `--target ${shellWord(a)}`),
+    ...(shape?.replace ?? []).map((a) => `--replace ${shellWord(a)}`),
+    ...(shape?.allowDataLoss ? ['--allow-data-loss'] : []),
+  ];
+  return `dbform plan ${[...flags, '--out', shellWord(planFile)].join(' ')}`;
+}
+
+interface SavedInputs {
+  lineage: string | null;
+  configHash: string;
+  options: PlanShape;
+}
+
+function requireSavedInputs(plan: Plan, planFile: string): SavedInputs {
+  if (plan.lineage === undefined || plan.serial === undefined || plan.configHash === undefined || plan.options === undefined) {
+    throw new DbformError(
+      `${planFile} does not record the lockfile, config and flags it was made from (lineage, serial, config_hash, options), so it cannot be verified; ` +
+        `nothing was changed. Save the plan with \`${planCommand(planFile, plan.options)}\``,
+    );
+  }
+  return { lineage: plan.lineage, configHash: plan.configHash, options: plan.options };
+}
+
+export interface SavedPlanContext {
+  planFile: string;
+  desired: DesiredState;
+  files: string[];
+  /** The lockfile as the user named it, for messages. */
+  lockfilePath: string;
+}
+
+/** Checks run in order; the first that fails is the one message (exit 1, nothing changed). */
+export async function verifySavedPlan(saved: Plan, ctx: SavedPlanContext, input: PlanInput): Promise<Plan> {
+  const { planFile } = ctx;
+  const inputs = requireSavedInputs(saved, planFile);
+  const again = `Nothing was changed; make a new plan with \`${planCommand(planFile, inputs.options)}\` and review it`;
+  const lineage = input.lock.lineage ?? null;
+  if (lineage !== inputs.lineage) {
+    // No lineage: a lockfile not written yet, or last written by an older dbform.
+    const name = (l: string | null) => (l === null ? 'no lineage yet' : `lineage ${l}`);
+    throw new DbformError(
+      `${planFile} was made from another state (${name(inputs.lineage)}) than ${ctx.lockfilePath} (${name(lineage)}); ` +
+        `a plan applies only to the lockfile it was made from. ${again}`,
+    );
+  }
+  if (inputs.configHash !== (await hashConfigFiles(ctx.files))) {
+    throw new DbformError(`the config files (${ctx.files.join(', ')}) changed since ${planFile} was made (config_hash differs). ${again}`);
+  }
+  const live = await fetchLiveState(input.client, saved.projectId, { peeringsOf: 'all', signal: input.signal });
+  const stale = findStaleAddresses(saved, live);
+  if (stale.length > 0) {
+    throw new StalePlanError(
+      `stale plan: ${planFile} no longer matches the live state of ${stale.join(', ')}; ` +
+        'these resources changed since the plan was made. Run `dbform plan` again and review the new plan.',
+    );
+  }
+  // The IDs other workspaces bind are as much a part of the state as the lockfile (SPEC section 10).
+  const now = planChanges(ctx.desired, live, input.lock, { ...inputs.options, claimedElsewhere: new Set(input.claimedElsewhere.keys()) });
+  const error = now.diagnostics.find((d) => d.severity === 'error');
+  if (error) throw new StalePlanError(`${planFile} cannot be applied: planning it again now fails: ${error.address ? `${error.address}: ` : ''}${error.message}`);
+  const difference = findPlanDifference(saved, now);
+  if (difference !== undefined) {
+    throw new StalePlanError(`${planFile} is not what dbform plans now from the same config, the current lockfile and the live resources: ${difference}. ${again}`);
+  }
+  return withSavedPlanHints(saved, planFile);
+}
+
+/**
+ * A saved plan runs exactly as it was made, so the data-loss guard's "re-run with
+ * --allow-data-loss" cannot unblock it: the way out is a new plan made with the flag.
+ */
+function withSavedPlanHints(plan: Plan, planFile: string): Plan {
+  const actions = plan.actions.map((a) =>
+    a.blocked?.startsWith('data-loss:')
+      ? {
+          ...a,
+          blocked:
+            `data-loss: ${a.op} destroys ${a.address} and its data; a saved plan is applied exactly as it was made, ` +
+            `so make a new one with \`dbform plan --allow-data-loss --out ${shellWord(planFile)}\` and apply that`,
+        }
+      : a,
+  );
+  return { ...plan, actions };
+}
