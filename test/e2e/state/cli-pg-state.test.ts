@@ -1,5 +1,5 @@
 // The CLI with its state on a real PostgreSQL and the emulator over HTTP (SPEC section 10).
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../../src/emulator/index.js';
@@ -148,6 +148,26 @@ describe('apply with the state on PostgreSQL', () => {
     const after = await emulatorServices(emulator.url);
     expect(after.map((s) => s.name).sort()).toEqual(services);
     expect((await runCli(ws, ['plan', '--detailed-exitcode'])).code).toBe(0);
+  });
+});
+
+describe('saved plans with the state on PostgreSQL', () => {
+  it('record the lineage and serial of the PostgreSQL state; a plan of another workspace is refused', async () => {
+    emulator = await startEmulator({ timeScale: 0.01 });
+    const ws = teamWorkspace(config(['sp']), emulator.url, { DBFORM_WORKSPACE: 'saved' });
+    expect((await runCli(ws, ['apply', '--auto-approve'])).code).toBe(0);
+    const row = await stateRow('proj-demo', 'saved');
+    const planFile = join(ws.dir, 'grow.plan.json');
+    writeFileSync(ws.config, config(['sp', 'sp2']));
+    const plan = await runCli(ws, ['plan', '--out', planFile]);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(planFile, 'utf8'))).toMatchObject({ lineage: row!.lineage, serial: row!.serial });
+    const other = await runCli(ws, ['apply', planFile], { env: { DBFORM_WORKSPACE: 'elsewhere' } });
+    expect(other.code).toBe(1);
+    expect(other.stderr).toMatch(/^error: .*grow\.plan\.json was made from another state \(lineage [0-9a-f-]{36}\) than postgres:\/\/postgres@127\.0\.0\.1:\d+\/\w+ \(no lineage yet\)/);
+    const applied = await runCli(ws, ['apply', planFile]);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(Object.keys((await stateRow('proj-demo', 'saved'))!.document.resources).sort()).toEqual(['service.sp', 'service.sp2']);
   });
 });
 

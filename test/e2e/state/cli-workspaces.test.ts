@@ -68,6 +68,17 @@ describe('workspaces', () => {
       expect(app, n).toHaveLength(1);
       expect(claims.rows.find((r) => r.workspace === n && r.address === 'service.app')?.resource_id, n).toBe(app[0]!.service_id);
     });
+    // Run again, a workspace that lost the race plans without the ID another workspace binds
+    // (never adopting it) and converges; still no ID is bound twice.
+    for (const [i, n] of names.entries()) {
+      if (runs[i]!.code === 0) continue;
+      const again = await runCli(ws, ['apply', '--auto-approve', '--workspace', n]);
+      expect(again.code, again.stderr).toBe(0);
+    }
+    const after = await db.query<{ resource_id: string; workspace: string; address: string }>("SELECT resource_id, workspace, address FROM dbform.claims WHERE project_id = 'proj-demo'");
+    expect(new Set(after.rows.map((r) => r.resource_id)).size).toBe(after.rows.length);
+    expect(after.rows.filter((r) => r.resource_id === sharedId)).toHaveLength(1);
+    for (const n of names) expect(after.rows.filter((r) => r.workspace === n).map((r) => r.address).sort(), n).toEqual(['service.app', 'service.shared']);
     const list = JSON.parse((await runCli(ws, ['workspace', 'list', '--json', '--workspace', 'pr-3'])).stdout);
     expect(list.map((w: { workspace: string }) => w.workspace)).toEqual([...names].sort());
     expect(list.find((w: { workspace: string }) => w.workspace === 'pr-3')).toMatchObject({ current: true, expires_at: null });
@@ -103,6 +114,20 @@ describe('workspaces', () => {
     expect(plan.code, plan.stdout).toBe(0);
     const live = await liveServices();
     expect(live.filter((s) => s.name === 'app-feature-x')).toHaveLength(1);
+  });
+
+  it('file store: adoption by name never takes an ID another workspace binds', async () => {
+    const fixed = preview.replace(/  app:\n    name: app-\$\{workspace\}\n    cpu_millis: 500\n    memory_gbs: 2\n/, '').replace('shared-db', 'fixed-name');
+    const ws = workspace(fixed, emulator.url);
+    expect((await runCli(ws, ['apply', '--auto-approve', '--workspace', 'one'])).code).toBe(0);
+    const bound = JSON.parse(readFileSync(join(ws.dir, 'dbform.one.lock.json'), 'utf8')).resources['service.shared'].id;
+    const plan = JSON.parse((await runCli(ws, ['plan', '--json', '--workspace', 'two'])).stdout);
+    expect(plan.bindings).toEqual([]);
+    expect(plan.actions.map((a: { address: string; op: string }) => `${a.address} ${a.op}`)).toEqual(['service.shared createService']);
+    // The same config in the workspace that binds it: nothing to do.
+    const own = JSON.parse((await runCli(ws, ['plan', '--json', '--workspace', 'one'])).stdout);
+    expect(own.actions).toEqual([]);
+    expect(bound).toMatch(/^[a-z0-9]{10}$/);
   });
 
   it('a bad workspace name is one line and changes nothing', async () => {
