@@ -67,6 +67,10 @@ describe('state migrate', () => {
     const history = readFileSync(join(ws.dir, '.dbform', 'history.jsonl'), 'utf8').trim().split('\n');
     expect(history).toHaveLength(1);
 
+    // No secret reaches the state or its history (the role's password was in PGPASSWORD only).
+    const stored = await db.query<{ t: string }>("SELECT (SELECT coalesce(string_agg(record::text, ''), '') FROM dbform.history) || (SELECT coalesce(string_agg(document::text, ''), '') FROM dbform.states) AS t");
+    expect(stored.rows[0]!.t).toContain('createService');
+    expect(stored.rows[0]!.t).not.toContain(PW);
     // Migrating again changes nothing; the plan on PostgreSQL is empty.
     const again = await runCli(ws, ['state', 'migrate', '--to', db.passwordRoleUrl], { env: { PGPASSWORD: PW } });
     expect(again.stdout).toMatch(/^Already there: the state of workspace "mig"/);
