@@ -218,6 +218,31 @@ function startupSection(s, v) {
     `Cold: a new process per run, ${s.version.runs} runs each, median wall (spawn to exit) judged; CPU is user + system time (GNU time, 10 ms resolution).`,
     '',
     table(['Command', 'Target', 'Wall, median', 'CPU, median', 'vs target', 'Result', 'Exact command'], rows),
+    ...(s.styles ? ['', styleSection(s, v)] : []),
+  ].join('\n');
+}
+
+/** `dbform validate` per YAML style: each under 500 ms, and the slowest within 1.3 x the fastest. */
+function styleSection(s, v) {
+  const entries = Object.entries(s.styles);
+  const fastest = Math.min(...entries.map(([, x]) => x.medianMs));
+  const slowest = Math.max(...entries.map(([, x]) => x.medianMs));
+  const rows = entries.map(([style, x]) => [
+    style,
+    '< 500 ms',
+    `${ms(x.medianMs)} (min ${ms(x.minMs)}, max ${ms(x.maxMs)})`,
+    ms(x.cpuMedianMs),
+    times(x.medianMs / fastest),
+    judge(v, `dbform validate ${n(s.services)} services, ${style} style < 500 ms`, ms(x.medianMs), x.medianMs < 500),
+    code(`node bin/dbform.js validate -f ${x.file}`),
+  ]);
+  const ratio = slowest / fastest;
+  return [
+    `#### \`dbform validate\` of ${n(s.services)} services in each YAML style`,
+    '',
+    `The same config written in each style by \`scripts/gen-large-config.js SERVICES STYLE\`, ${entries[0]?.[1].runs} runs each, interleaved. Slowest / fastest median: ${times(ratio)} (target <= 1.3x): ${judge(v, 'validate: no YAML style costs more than 1.3 x another', times(ratio), ratio <= 1.3)}.`,
+    '',
+    table(['Style', 'Target', 'Wall, median', 'CPU, median', 'vs fastest', 'Result', 'Exact command'], rows),
   ].join('\n');
 }
 

@@ -1,11 +1,15 @@
 // Start-up benchmarks (SPEC section 8): `dbform --version` and `dbform validate` of a
 // 1,000-service file, each in a new process every run (cold: nothing is cached in the process),
-// median of several runs; `node -e 0` alongside, as the floor Node itself sets. With hyperfine
-// installed, the same commands are also measured by it.
+// median of several runs; `node -e 0` alongside, as the floor Node itself sets. `dbform validate`
+// is also measured on the same config written in each YAML style (scripts/gen-large-config.js:
+// block, block scalars, flow, anchors and merges, comments), the runs of the styles interleaved
+// so that a busy machine weighs on each alike. With hyperfine installed, the version and validate
+// commands are also measured by it.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, expectExit, hasHyperfine, median, run, runCli } from './measure.js';
-import { scratchDir, shown, worldConfig } from './world.js';
+import { generateLargeConfig, STYLES } from '../scripts/gen-large-config.js';
+import { scratchDir, shown, vpcCountFor, worldConfig } from './world.js';
 
 async function coldRuns(runs, start) {
   const results = [];
@@ -23,6 +27,28 @@ async function hyperfine(command, runs, dir) {
   return { medianMs: result.median * 1000, meanMs: result.mean * 1000, stddevMs: result.stddev * 1000 };
 }
 
+/** `dbform validate` of the same config in every YAML style, runs interleaved: { style: { medianMs, ..., file } }. */
+async function styleRuns(dir, runs, services) {
+  const files = Object.fromEntries(
+    STYLES.map((style) => {
+      const file = join(dir, `dbform-${style}.yaml`);
+      writeFileSync(file, generateLargeConfig(services, vpcCountFor(services), style));
+      return [style, file];
+    }),
+  );
+  const results = Object.fromEntries(STYLES.map((style) => [style, []]));
+  for (let i = 0; i < runs; i++) {
+    for (const style of STYLES) results[style].push(expectExit(await runCli(['validate', '-f', files[style]]), [0], `dbform validate (${style})`));
+  }
+  return Object.fromEntries(
+    STYLES.map((style) => {
+      const walls = results[style].map((r) => r.wallMs);
+      const cpu = results[style].map((r) => r.cpuMs).filter((x) => x !== undefined);
+      return [style, { medianMs: median(walls), minMs: Math.min(...walls), maxMs: Math.max(...walls), cpuMedianMs: cpu.length ? median(cpu) : undefined, runs, file: shown(files[style]) }];
+    }),
+  );
+}
+
 /** options: { runs, services (of the validated file), log } */
 export async function benchStartup({ runs, services, log }) {
   const dir = scratchDir('startup');
@@ -36,6 +62,8 @@ export async function benchStartup({ runs, services, log }) {
     version: await coldRuns(runs, async () => expectExit(await runCli(['--version']), [0], 'dbform --version')),
     validate: await coldRuns(runs, async () => expectExit(await runCli(['validate', '-f', file]), [0], 'dbform validate')),
   };
+  log(`startup: dbform validate of ${services} services in each YAML style (${STYLES.join(', ')}), ${runs} runs each, interleaved`);
+  out.styles = await styleRuns(dir, runs, services);
   if (hasHyperfine) {
     log('startup: hyperfine');
     out.hyperfine = {

@@ -4,6 +4,7 @@ import { setFlagsFromString } from 'node:v8';
 import { Command } from 'commander';
 import { registerCommands } from './commands/index.js';
 import { GLOBAL_OPTIONS_HELP, hoistGlobalOptions } from './global-options.js';
+import { describeSingleDashOption } from './single-dash.js';
 import { VERSION } from './version.js';
 
 // undici parses HTTP with llhttp compiled to WebAssembly; V8's optimizing tier recompiles it in
@@ -22,4 +23,10 @@ const program = new Command('dbform')
 
 registerCommands(program);
 
-await program.parseAsync(hoistGlobalOptions(program, process.argv));
+const singleDash = describeSingleDashOption(program, process.argv.slice(2));
+if (singleDash !== undefined) {
+  process.stderr.write(`error: ${singleDash}\n`);
+  process.exitCode = 1;
+} else {
+  await program.parseAsync(hoistGlobalOptions(program, process.argv));
+}

@@ -3,6 +3,8 @@
 // break the lockfile.
 import type { PathSeg } from './locate.js';
 import { formatPath } from './paths.js';
+import { isPasswordPath } from './password-messages.js';
+import { quoteCode } from './quote.js';
 
 export interface InterpolationProblem {
   path: PathSeg[];
@@ -67,7 +69,7 @@ function interpolateString(
       const name = REFERENCE.exec(expression)?.[1];
       const value = name === undefined ? undefined : env[name];
       if (name === undefined) {
-        problems.push({ path, code: 'interpolation', message: `${lead}\`\${${expression}}\` is not supported; write \${env:NAME} to read an environment variable, or $\${ for a literal \${` });
+        problems.push({ path, code: 'interpolation', message: `${lead}${quoteCode(`\${${expression}}`)} is not supported; write \${env:NAME} to read an environment variable, or $\${ for a literal \${` });
       } else if (value === undefined) {
         problems.push({ path, code: 'env-unset', message: `${lead}environment variable ${name} is not set (used as \${env:${name}})` });
       } else read.push(name);
@@ -131,8 +133,9 @@ export function interpolateEnv(
     for (const key of Object.keys(value)) {
       const item = (value as Record<string, unknown>)[key];
       path.push(key);
-      // Top-level `x-` blocks only hold anchors; their uses are interpolated where they land.
-      const copy = path.length === 1 && key.startsWith('x-') ? item : walk(item);
+      // Top-level `x-` blocks only hold anchors; their uses are interpolated where they land. A
+      // password is never a value in the config: reading one in would put the secret into messages.
+      const copy = (path.length === 1 && key.startsWith('x-')) || (path.length === 3 && isPasswordPath(path)) ? item : walk(item);
       path.pop();
       // A `__proto__` key must stay data (the schema rejects it), never become a prototype.
       if (key === '__proto__') Object.defineProperty(out, key, { value: copy, enumerable: true, writable: true, configurable: true });

@@ -9,7 +9,8 @@ import { interpolateEnv, markUnresolved } from './interpolate.js';
 import type { PathSeg } from './locate.js';
 import { mergeFiles, type LoadedFile } from './merge.js';
 import { formatPath } from './paths.js';
-import { parseYamlText } from './parse-yaml.js';
+import { parseYamlText, type ParsedYaml } from './parse-yaml.js';
+import { oneLine } from './quote.js';
 import { readConfigFiles, type ConfigInput } from './read-files.js';
 import { RULES } from './rules/index.js';
 import { translateSchemaErrors } from './schema-errors.js';
@@ -39,7 +40,7 @@ function loadOne(input: ConfigInput, env: NodeJS.ProcessEnv, workspace: string |
     if (!decoded.ok) return { diagnostics: [decoded.error] };
     text = decoded.text;
   }
-  const parsed = parseYamlText(text, file);
+  const parsed = parseSafely(text, file);
   if (!parsed.ok) return { diagnostics: parsed.errors };
   const { locator } = parsed;
   if (parsed.empty) {
@@ -59,11 +60,25 @@ function loadOne(input: ConfigInput, env: NodeJS.ProcessEnv, workspace: string |
   const writtenAs = (path: PathSeg[]) => (byPosition.size === 0 ? undefined : byPosition.get(positionKey(locator.at(path))));
   emptySections(data);
   for (const p of translateSchemaErrors(findSchemaErrors(data), data, writtenAs)) {
-    const d: Diagnostic = { severity: 'error', message: p.message, path: formatPath(p.path), source: locator.at(p.path, p.target), code: p.code };
+    const d: Diagnostic = { severity: 'error', message: p.message, path: formatPath(p.shownPath ?? p.path), source: locator.at(p.path, p.target), code: p.code };
     if (!failed.has(positionKey(d.source)) && !isSchemaFollowOn(d, suspects.schema)) diagnostics.push(d);
   }
   markUnresolved(data, problems.map((p) => p.path));
   return { loaded: { file, locator, data }, diagnostics, suspects };
+}
+
+/**
+ * The YAML reader's problems are diagnostics; anything it throws is a file it could not read (a
+ * shape its checks missed), still reported at a position instead of ending the command.
+ */
+function parseSafely(text: string, file: string): ParsedYaml {
+  try {
+    return parseYamlText(text, file);
+  } catch (err) {
+    const reason = err instanceof RangeError ? 'it nests too deeply' : (err as Error).message.replace(/\s*\n\s*/g, ' ');
+    const message = `cannot read this file as YAML (${reason})`;
+    return { ok: false, errors: [{ severity: 'error', message, source: { file, line: 1, col: 1 }, code: 'yaml-unreadable' }] };
+  }
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -119,10 +134,12 @@ export function loadConfigInputs(inputs: readonly ConfigInput[], options: LoadOp
   // One problem per node and kind: a node shared through a YAML alias is reported once, where
   // it is written, not once for every place that uses it.
   const seen = new Set<string>();
-  const unique = diagnostics.filter((d) => {
-    const id = d.source ? `${positionKey(d.source)}:${d.code}` : d.message;
-    return seen.has(id) ? false : (seen.add(id), true);
-  });
+  const unique = diagnostics
+    .filter((d) => {
+      const id = d.source ? `${positionKey(d.source)}:${d.code}` : d.message;
+      return seen.has(id) ? false : (seen.add(id), true);
+    })
+    .map((d) => ({ ...d, message: oneLine(d.message) }));
   unique.sort(compareDiagnostics(inputs.map((i) => i.file)));
   const errorList = unique.filter((d) => d.severity === 'error');
   const warnings = unique.filter((d) => d.severity === 'warning');

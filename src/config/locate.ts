@@ -3,7 +3,6 @@
 // when the path leaves the tree (a missing key), it stops at the deepest node it reached.
 import type { Alias, Document, LineCounter, Node, Pair, YAMLMap } from 'yaml';
 import type { SourceRef } from '../model/diagnostics.js';
-import type { LightNode } from './fast-yaml.js';
 import { yamlLib } from './yaml-lib.js';
 
 export type PathSeg = string | number;
@@ -30,6 +29,8 @@ export interface Locator {
 export class YamlLocator implements Locator {
   /** Each alias's anchor node (see indexAliases in parse-yaml.ts). */
   aliasTargets = new Map<Alias, Node | undefined>();
+  /** Aliases used inside their own anchor's value: they have no target (see indexAliases). */
+  recursiveAliases = new Set<Alias>();
 
   constructor(
     readonly file: string,
@@ -110,65 +111,4 @@ export class YamlLocator implements Locator {
 
 function hasRange(node: unknown): node is Node & { range: [number, number, number] } {
   return typeof node === 'object' && node !== null && Array.isArray((node as { range?: unknown }).range);
-}
-
-/** Locator over the light nodes of the fast reader; mirrors YamlLocator (a test compares them). */
-export class LightLocator implements Locator {
-  private lineStarts: number[] | undefined;
-
-  constructor(
-    readonly file: string,
-    private readonly text: string,
-    private readonly root: LightNode,
-  ) {}
-
-  at(path: readonly PathSeg[], target: Target = 'value'): SourceRef {
-    let node: LightNode | undefined = this.root;
-    let best = this.root.offset;
-    for (let i = 0; i < path.length && node; i++) {
-      while (node.kind === 'alias') node = node.target;
-      if (node.kind === 'map') {
-        const pair = findLightPair(node, String(path[i]));
-        if (!pair) break;
-        if (i === path.length - 1 && target === 'key') return this.position(pair.keyOffset);
-        best = pair.value.offset >= 0 ? pair.value.offset : pair.keyOffset;
-        node = pair.value;
-      } else if (node.kind === 'seq') {
-        const item: LightNode | undefined = node.items[Number(path[i])];
-        if (!item) break;
-        best = item.offset;
-        node = item;
-      } else break;
-    }
-    return this.position(best);
-  }
-
-  private position(offset: number): SourceRef {
-    const starts = (this.lineStarts ??= lineStartsOf(this.text));
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return { file: this.file, line: lo + 1, col: offset - starts[lo]! + 1 };
-  }
-}
-
-/** Own keys first, then those merged in with `<<`, as YamlLocator.findPair. */
-function findLightPair(map: Extract<LightNode, { kind: 'map' }>, key: string): { keyOffset: number; value: LightNode } | undefined {
-  const own = map.pairs.get(key);
-  if (own) return own;
-  for (const source of map.merges) {
-    const found = source.kind === 'map' ? findLightPair(source, key) : undefined;
-    if (found) return found;
-  }
-  return undefined;
-}
-
-function lineStartsOf(text: string): number[] {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return starts;
 }

@@ -2,10 +2,11 @@
 // (syntax, tabs, duplicate keys, unknown aliases, alias bombs) become positioned diagnostics.
 import type { Alias, Document, Node } from 'yaml';
 import type { Diagnostic } from '../model/diagnostics.js';
-import { parseFastYaml } from './fast-yaml.js';
-import { MAX_NESTING } from './fast-yaml-inline.js';
+import { readYamlEvents } from './event-yaml.js';
 import { noSuspects, type Suspects } from './follow-ons.js';
-import { LightLocator, YamlLocator, type Locator } from './locate.js';
+import { LightLocator } from './light-locate.js';
+import { YamlLocator, type Locator } from './locate.js';
+import { MAX_NESTING } from './yaml-core.js';
 import { yamlLib } from './yaml-lib.js';
 import { checkStructure } from './yaml-structure.js';
 import { explainSyntaxErrors, tooDeepMessage, yamlMessage } from './yaml-syntax.js';
@@ -28,7 +29,7 @@ export type ParsedYaml =
   | { ok: false; errors: Diagnostic[] };
 
 export function parseYamlText(text: string, file: string): ParsedYaml {
-  const light = parseFastYaml(text);
+  const light = readYamlEvents(text);
   if (light) {
     const locator = new LightLocator(file, text, light.root);
     return { ok: true, data: light.root.value, locator, empty: false, shared: light.shared, errors: [], suspects: noSuspects() };
@@ -55,6 +56,7 @@ export function parseWithYamlPackage(text: string, file: string): ParsedYaml {
   const locator = new YamlLocator(file, doc, lineCounter);
   const aliases = indexAliases(doc);
   locator.aliasTargets = aliases.targets;
+  locator.recursiveAliases = aliases.recursive;
   const diag = (node: unknown, message: string, code: string): Diagnostic => ({
     severity: 'error',
     message,
@@ -81,7 +83,9 @@ export function parseWithYamlPackage(text: string, file: string): ParsedYaml {
   } catch (err) {
     const message = /alias count/i.test((err as Error).message)
       ? `too many alias expansions (more than ${MAX_ALIAS_COUNT}); anchors that nest aliases multiply, simplify them`
-      : `cannot read the YAML: ${(err as Error).message}`;
+      : err instanceof RangeError
+        ? 'cannot expand the aliases of this file (they nest too deeply); write the values out instead'
+        : `cannot read the YAML: ${oneLine((err as Error).message)}`;
     return { ok: false, errors: [...structure.errors, diag(aliases.first ?? doc.contents, message, 'yaml-alias')] };
   }
   return { ok: true, data, locator, empty: doc.contents === null, shared: true, errors: structure.errors, suspects: structure.suspects };
@@ -104,20 +108,32 @@ function findTooDeep(root: unknown): Node | undefined {
   return undefined;
 }
 
+const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ');
+
+interface AliasIndex {
+  targets: Map<Alias, Node | undefined>;
+  /** Aliases inside the value of their own anchor (`&a [*a]`): expanding them never ends. */
+  recursive: Set<Alias>;
+  first?: Alias;
+}
+
 /**
  * Each alias's anchor (the last of that name defined before it), in one pass: the yaml package's
  * own Alias.resolve walks the whole document on every call, quadratic for a file of many aliases.
+ * An alias can only loop through an anchor still open around it (every other anchor it can reach
+ * was closed before it), so checking its ancestors finds every cycle; it is left without a target.
  */
-function indexAliases(doc: Document): { targets: Map<Alias, Node | undefined>; first?: Alias } {
+function indexAliases(doc: Document): AliasIndex {
   const { isAlias, isNode, visit } = yamlLib();
   const anchors = new Map<string, Node>();
-  const targets = new Map<Alias, Node | undefined>();
-  let first: Alias | undefined;
-  visit(doc, (_key, node) => {
+  const index: AliasIndex = { targets: new Map(), recursive: new Set() };
+  visit(doc, (_key, node, ancestors) => {
     if (isAlias(node)) {
-      first ??= node;
-      targets.set(node, anchors.get(node.source));
+      index.first ??= node;
+      const target = anchors.get(node.source);
+      if (target !== undefined && ancestors.includes(target)) index.recursive.add(node);
+      index.targets.set(node, index.recursive.has(node) ? undefined : target);
     } else if (isNode(node) && node.anchor) anchors.set(node.anchor, node);
   });
-  return { targets, first };
+  return index;
 }

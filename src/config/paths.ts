@@ -1,12 +1,13 @@
 // Paths inside the config data: segments for walking, dotted text for messages.
 import type { PathSeg } from './locate.js';
+import { escapeUnshown } from './quote.js';
 
 /** `services.db.ha.replicas`, `vpcs.main.peerings[0].peer_vpc_id`, `moved[1].to`. */
 export function formatPath(path: readonly PathSeg[]): string {
   let out = '';
   for (const seg of path) {
     if (typeof seg === 'number') out += `[${seg}]`;
-    else out += out === '' ? seg : `.${seg}`;
+    else out += out === '' ? escapeUnshown(seg) : `.${escapeUnshown(seg)}`;
   }
   return out;
 }

@@ -1,6 +1,8 @@
 // ajv's errors -> one plain message per problem. ajv reports every failed branch of a union
 // and several errors per value; a developer wants the one that explains their mistake.
 import type { PathSeg, Target } from './locate.js';
+import { describeMisindentedEntry, describeMisindentedKey } from './misindent.js';
+import { describePasswordProblem, isPasswordPath } from './password-messages.js';
 import { pointerToPath } from './paths.js';
 import { describeProblem, type KeywordError } from './schema-messages.js';
 
@@ -11,6 +13,8 @@ export interface SchemaProblem {
   target: Target;
   message: string;
   code: string;
+  /** The path to name in the diagnostic, when it is not `path` (a key under `password` is never named). */
+  shownPath?: PathSeg[];
 }
 
 const typeOfValue = (v: unknown): string =>
@@ -64,12 +68,83 @@ function dropShadowed(errors: readonly KeywordError[]): KeywordError[] {
 /** What a value was written as, when it read environment variables (see interpolate.ts). */
 export type WrittenAs = (path: PathSeg[]) => { written: string; emptyVariables: readonly string[] } | undefined;
 
-export function translateSchemaErrors(errors: readonly KeywordError[], data: unknown, writtenAs: WrittenAs = () => undefined): SchemaProblem[] {
-  const kept = dropShadowed(resolveUnions(errors)).filter((e) => e.keyword !== 'propertyNames' && !isReportedByRules(e));
+const RESOURCE_COLLECTIONS = new Set(['vpcs', 'services', 'replica_sets']);
+
+/** The key of `map` written above `key` that is not itself a mis-indented setting. */
+function entryBefore(map: unknown, mapPath: PathSeg[], key: string): string | undefined {
+  const keys = typeof map === 'object' && map !== null ? Object.keys(map) : [];
+  for (let i = keys.indexOf(key) - 1; i >= 0; i--) if (describeMisindentedEntry(mapPath, keys[i]!, undefined) === undefined) return keys[i];
+  return undefined;
+}
+
+const valueAt = (data: unknown, path: readonly PathSeg[]): unknown =>
+  path.reduce<unknown>((node, seg) => (typeof node === 'object' && node !== null ? (node as Record<PathSeg, unknown>)[seg] : undefined), data);
+
+/**
+ * Settings written one level too far left, as entries of a collection of resources (a service
+ * named `cpu_millis`): one problem each, in place of what the schema says about such an entry,
+ * and of the missing keys of the resource above that they were meant for.
+ */
+function takeMisindentedEntries(errors: KeywordError[], data: unknown): { rest: KeywordError[]; problems: SchemaProblem[] } {
+  const found = new Map<string, { path: PathSeg[]; before?: string; message: string }>();
+  const entryOf = (e: KeywordError): string | undefined => {
+    const path = pointerToPath(e.instancePath, data);
+    const full = e.propertyName !== undefined ? [...path, e.propertyName] : path;
+    for (let n = full.length; n >= 2; n--) {
+      const mapPath = full.slice(0, n - 1);
+      const key = full[n - 1];
+      if (typeof key !== 'string' || !RESOURCE_COLLECTIONS.has(String(mapPath[mapPath.length - 1]))) continue;
+      const id = JSON.stringify(full.slice(0, n));
+      if (found.has(id)) return id;
+      const before = entryBefore(valueAt(data, mapPath), mapPath, key);
+      const message = describeMisindentedEntry(mapPath, key, before);
+      if (message) return (found.set(id, { path: full.slice(0, n), before, message }), id);
+    }
+    return undefined;
+  };
+  const rest = errors.filter((e) => entryOf(e) === undefined);
+  const meantFor = new Set([...found.values()].map((f) => JSON.stringify([...f.path.slice(0, -1), f.before, f.path[f.path.length - 1]])));
+  const problems = [...found.values()].map((f): SchemaProblem => ({ path: f.path, target: 'key', message: f.message, code: 'misindented' }));
+  const isFollowOn = (e: KeywordError) =>
+    e.keyword === 'required' && meantFor.has(JSON.stringify([...pointerToPath(e.instancePath, data), e.params.missingProperty]));
+  return { rest: rest.filter((e) => !isFollowOn(e)), problems };
+}
+
+/**
+ * Unknown keys that are settings of another level (`replicas` beside `ha:`), one problem each;
+ * the mapping they were meant for does not also report them missing.
+ */
+function takeMisindentedKeys(errors: KeywordError[], data: unknown): { rest: KeywordError[]; problems: SchemaProblem[] } {
   const problems: SchemaProblem[] = [];
+  const meant = new Set<string>();
+  const rest = errors.filter((e) => {
+    if (e.keyword !== 'additionalProperties') return true;
+    const path = pointerToPath(e.instancePath, data);
+    const key = String(e.params.additionalProperty);
+    const found = isPasswordPath(path) ? undefined : describeMisindentedKey(path, key);
+    if (!found) return true;
+    problems.push({ path: [...path, key], target: 'key', message: found.message, code: 'misindented' });
+    if (found.meantFor) meant.add(JSON.stringify([...found.meantFor, key]));
+    return false;
+  });
+  const missing = (e: KeywordError) => (e.keyword === 'required' || e.keyword === 'dependentRequired') && meant.has(JSON.stringify([...pointerToPath(e.instancePath, data), e.params.missingProperty]));
+  return { rest: rest.filter((e) => !missing(e)), problems };
+}
+
+export function translateSchemaErrors(errors: readonly KeywordError[], data: unknown, writtenAs: WrittenAs = () => undefined): SchemaProblem[] {
+  const resolved = dropShadowed(resolveUnions(errors)).filter((e) => e.keyword !== 'propertyNames' && !isReportedByRules(e));
+  const entries = takeMisindentedEntries(resolved, data);
+  const keys = takeMisindentedKeys(entries.rest, data);
+  const kept = keys.rest;
+  const problems = [...entries.problems, ...keys.problems];
   const missing = new Map<string, { path: PathSeg[]; keys: string[] }>();
   for (const e of kept) {
     const path = pointerToPath(e.instancePath, data);
+    const password = isPasswordPath(path) ? describePasswordProblem(e, path, typeof e.data === 'string' ? e.data : undefined) : undefined;
+    if (password) {
+      problems.push(password);
+      continue;
+    }
     if (e.keyword === 'required') {
       // Several missing keys of one mapping read better as one message.
       const entry = missing.get(e.instancePath) ?? { path, keys: [] };

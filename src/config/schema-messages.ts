@@ -3,6 +3,7 @@ import { describeAllowedSizes } from '../model/sizes.js';
 import type { PathSeg, Target } from './locate.js';
 import { formatPath } from './paths.js';
 import { buildConfigSchema, KEY_REGEX } from './schema.js';
+import { quoteCode, quoteIfUnshown, quoteValue } from './quote.js';
 import { closestMatch } from './suggest.js';
 
 /** The fields of an ajv ErrorObject (compiled with verbose: true) that the messages use. */
@@ -37,8 +38,9 @@ const prefix = (path: readonly PathSeg[]) => (path.length === 0 ? '' : `${format
 
 function show(v: unknown): string {
   if (typeof v === 'string') {
-    const text = JSON.stringify(v);
-    return text.length > 60 ? `${text.slice(0, 57)}..."` : text;
+    const text = quoteValue(v);
+    // Cut between characters, never inside an escape such as \u2028.
+    return text.length > 60 ? `${text.slice(0, 57).replace(/\\(u[0-9a-f]{0,3}|x[0-9a-f]?)?$/, '')}..."` : text;
   }
   return v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'a mapping' : String(v);
 }
@@ -195,7 +197,7 @@ function invalidKey(e: KeywordError, path: PathSeg[]): Problem {
     path: [...path, key],
     target: 'key',
     code: 'invalid-key',
-    message: `\`${key}\` is not a valid ${kind} key under ${formatPath(path)}; ${KEY_RULE}${hint}`,
+    message: `${quoteCode(key)} is not a valid ${kind} key under ${formatPath(path)}; ${KEY_RULE}${hint}`,
   };
 }
 
@@ -226,7 +228,7 @@ function unknownKey(e: KeywordError, path: PathSeg[]): Problem {
   const tail = guess ? `; did you mean \`${guess}\`?` : `; allowed keys: ${allowed.join(', ')}`;
   const where = path.length === 0 ? 'unknown top-level key' : 'unknown key';
   const under = path.length === 0 ? '' : ` under ${formatPath(path)}`;
-  return { path: [...path, key], target: 'key', code: 'unknown-key', message: `${where} \`${key}\`${under}${tail}` };
+  return { path: [...path, key], target: 'key', code: 'unknown-key', message: `${where} ${quoteCode(key)}${under}${tail}` };
 }
 
 const MISSING_HINTS: Record<string, string> = {
@@ -258,7 +260,7 @@ function stringFromEnv(e: KeywordError, path: PathSeg[], written: string): Probl
     needs = `a number (allowed cpu_millis/memory_gbs pairs are ${path.includes('replica_sets') ? DEDICATED_SIZES : SIZES})`;
   } else if (e.keyword === 'const') needs = 'the number 1';
   if (needs === undefined) return undefined;
-  const message = `${prefix(path)}${written} gives the string ${show(e.data)}, but ${field} needs ${needs}; \${env:...} always gives a string, so write the value itself`;
+  const message = `${prefix(path)}${quoteIfUnshown(written)} gives the string ${show(e.data)}, but ${field} needs ${needs}; \${env:...} always gives a string, so write the value itself`;
   return { path, target: 'value', code: 'wrong-type', message };
 }
 

@@ -9,6 +9,8 @@ import type { Diagnostic } from '../model/diagnostics.js';
 import type { SourceRange, Suspects } from './follow-ons.js';
 import { isMergeKey, keyText, type PathSeg, type YamlLocator } from './locate.js';
 import { formatPath } from './paths.js';
+import { isPasswordPath } from './password-messages.js';
+import { quoteCode } from './quote.js';
 import { yamlLib } from './yaml-lib.js';
 
 type Diag = (node: unknown, message: string, code: string) => Diagnostic;
@@ -115,7 +117,8 @@ class StructureChecker {
   private reportDuplicate(first: Pair, pair: Pair, text: string, place: Place): void {
     const firstLine = this.locator.positionOf(first.key).line;
     const where = place.path.length === 0 ? 'at the top level' : `under ${formatPath(place.path)}`;
-    this.errors.push(this.diag(pair.key, `duplicate key \`${text}\` ${where} (first defined on line ${firstLine})`, 'duplicate-key'));
+    const shown = isPasswordPath(place.path) ? '(sensitive)' : quoteCode(text);
+    this.errors.push(this.diag(pair.key, `duplicate key ${shown} ${where} (first defined on line ${firstLine})`, 'duplicate-key'));
     // Two sections of resources: the first is lost, so references into it would fail.
     if (place.path.length === 0 && SECTIONS.has(text)) this.suspects.skipRules = true;
     const keyPlace: Place = { path: [...place.path, text], nodes: [...place.nodes, pair.value] };
@@ -155,7 +158,10 @@ class StructureChecker {
 
   checkAlias(alias: Alias, place: Place): void {
     if (this.locator.aliasTargets.get(alias) !== undefined) return;
-    this.errors.push(this.diag(alias, `alias *${alias.source} refers to no anchor &${alias.source} defined before it`, 'yaml-alias'));
+    const message = this.locator.recursiveAliases.has(alias)
+      ? `alias *${alias.source} is used inside the value anchored &${alias.source}, so that value would contain itself without end; anchor a part that does not hold the alias`
+      : `alias *${alias.source} refers to no anchor &${alias.source} defined before it`;
+    this.errors.push(this.diag(alias, message, 'yaml-alias'));
     this.taint(place, alias);
     this.unresolved.add(alias);
   }

@@ -4,7 +4,7 @@
 // (the package reports where it gave up, often a line or more later). The yaml package's lexer
 // finds them: it knows quotes, comments and flow context, and never recurses.
 import type { YAMLError } from 'yaml';
-import { MAX_NESTING } from './fast-yaml-inline.js';
+import { MAX_NESTING } from './yaml-core.js';
 import { yamlLib } from './yaml-lib.js';
 
 export const tooDeepMessage = (): string =>

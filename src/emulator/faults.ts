@@ -19,6 +19,7 @@ export type Fault = 'error-500' | 'error-503' | 'throttle' | 'lost-response';
 export class FaultInjector {
   private settings: FaultSettings;
   private random: () => number;
+  private counts: Record<Fault, number> = { 'error-500': 0, 'error-503': 0, throttle: 0, 'lost-response': 0 };
   readonly seed: number;
 
   constructor(settings: FaultSettings, seed?: number) {
@@ -37,6 +38,17 @@ export class FaultInjector {
   }
 
   draw(): Fault | undefined {
+    const fault = this.choose();
+    if (fault !== undefined) this.counts[fault]++;
+    return fault;
+  }
+
+  /** How many of each fault were injected so far: a chaos test shows its faults really happened. */
+  injected(): Record<Fault, number> {
+    return { ...this.counts };
+  }
+
+  private choose(): Fault | undefined {
     const error = this.random();
     const throttle = this.random();
     const lost = this.random();

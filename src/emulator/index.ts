@@ -7,7 +7,7 @@ import { API_PREFIX, type EmulatorStatsDto } from '../api/dto.js';
 import { describeFileError } from '../lockfile/file-errors.js';
 import { createClock } from './clock.js';
 import { EmulatorConfigError } from './errors.js';
-import { FaultInjector, type FaultSettings } from './faults.js';
+import { FaultInjector, type Fault, type FaultSettings } from './faults.js';
 import { buildWorld, readStateFile, serializeWorld, StateWriter } from './persistence.js';
 import { Router } from './router.js';
 import { logRoutes } from './routes/logs.js';
@@ -54,6 +54,8 @@ export interface EmulatorHandle {
   stats(): EmulatorStatsDto;
   resetStats(): void;
   setFaults(partial: Partial<FaultSettings> & { faultSeed?: number }): void;
+  /** Faults injected so far, by kind (500, 503, 429, lost response). */
+  faultsInjected(): Record<Fault, number>;
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
@@ -94,6 +96,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     stats: () => stats.snapshot(),
     resetStats: () => stats.reset(),
     setFaults: (partial) => faults.update(partial),
+    faultsInjected: () => faults.injected(),
     close: () => (closing ??= closeServer(server, writer)),
   };
 }

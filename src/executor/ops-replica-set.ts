@@ -15,13 +15,29 @@ export async function createReplicaSet(ctx: ActionContext, action: Action): Prom
     find: () => findReplicaSetsNamed(ctx, service, body.name),
     describe: `replica set "${body.name}"`,
     conflictMayMeanExists: true,
-    retryAfterConflict: () => waitIfServiceSettling(ctx, action, service),
+    retryAfterConflict: async () => (await waitIfServiceSettling(ctx, action, service)) || (await waitIfNameDeleting(ctx, action, service, body.name)),
   });
   const id = 'created' in outcome ? String(outcome.created.id) : outcome.adoptedId;
   if ('created' in outcome) reportStatus(ctx, action, outcome.created.status);
   await recordCreated(ctx, action, id);
   await ctx.waits.replicaSetActive(service, id, waitOptions(ctx, action));
   return { resourceId: id, adopted: 'adoptedId' in outcome };
+}
+
+/**
+ * A replica set of the same name still `deleting` (deleted out of band, or by an interrupted run,
+ * just before this create) holds the name: the API refuses the create with 409 until it is gone.
+ * Wait for it, and say whether to send again (bounded by createOrAdopt's conflict retries).
+ */
+async function waitIfNameDeleting(ctx: ActionContext, action: Action, serviceId: string, name: string): Promise<boolean> {
+  const same = (await ctx.api.listReplicaSets(ctx.projectId, serviceId)).filter((r) => r.name === name);
+  // Gone between the refusal and this look: the name is free now.
+  if (same.length === 0) return true;
+  const going = same.find((r) => r.status === 'deleting');
+  if (!going) return false;
+  ctx.emit({ type: 'action-status', action: { id: action.id, address: action.address, op: action.op }, status: `waiting for the deleted replica set ${going.id} to go` });
+  await ctx.waits.replicaSetGone(serviceId, String(going.id), waitOptions(ctx, action));
+  return true;
 }
 
 export async function deleteReplicaSet(ctx: ActionContext, action: Action): Promise<ActionOutcome> {

@@ -1,6 +1,5 @@
 // Services: create, fork, delete, and every in-place operation with its wait (SPEC section 3).
 import type * as Dto from '../api/dto.js';
-import { describeFileError } from '../lockfile/file-errors.js';
 import type { Action } from '../model/index.js';
 import {
   recordCreated,
@@ -18,6 +17,7 @@ import { isConflict } from './api-errors.js';
 import { ActionInputError } from './errors.js';
 import { ignoreNotFound } from './ops-vpc.js';
 import { createOrAdopt, findServicesNamed, type CreateOutcome } from './reconcile.js';
+import { forgetHost, hostToForget, saveConfiguredPassword, saveInitialPassword } from './service-pgpass.js';
 import { sendWhenServiceSettled, waitIfServiceSettling } from './settle.js';
 
 export async function createService(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
@@ -67,30 +67,9 @@ async function finishServiceCreate(ctx: ActionContext, action: Action, outcome: 
   return { resourceId: id, adopted: 'adoptedId' in outcome };
 }
 
-async function saveInitialPassword(ctx: ActionContext, action: Action, svc: Dto.ServiceDto): Promise<void> {
-  const password = svc.initial_password;
-  if (!password || !ctx.pgpass) return;
-  const host = svc.endpoint?.host;
-  const port = svc.endpoint?.port;
-  if (!host || !port) {
-    ctx.emit({ type: 'warning', address: action.address, message: 'the create response has no endpoint; its initial password was not saved' });
-    return;
-  }
-  try {
-    await ctx.pgpass.append({ host, port, database: 'tsdb', user: 'tsdbadmin', password });
-  } catch (err) {
-    // The service exists (its ID is in the lockfile); only its one-time password is lost.
-    throw new ActionInputError(
-      `the service was created (ID ${String(svc.service_id)}) but its initial password could not be saved to ${ctx.pgpass.path} ` +
-        `(${describeFileError(err)}), and the API never shows it again. To set a password, configure ` +
-        `\`password: { from_env: VARIABLE, version: 1 }\` for ${action.address} and run apply again, which sets it with updatePassword`,
-      { cause: err },
-    );
-  }
-}
-
 export async function deleteService(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
   const id = serviceId(ctx, action);
+  const host = await hostToForget(ctx, id);
   try {
     await ignoreNotFound(() => ctx.api.deleteService(ctx.projectId, id));
   } catch (err) {
@@ -98,6 +77,7 @@ export async function deleteService(ctx: ActionContext, action: Action): Promise
     if (!isConflict(err) || !(await isBeingDeleted(ctx, id))) throw err;
   }
   await recordDeleted(ctx, action, id);
+  await forgetHost(ctx, action, host);
   await ctx.waits.serviceGone(id, waitOptions(ctx, action));
   return {};
 }
@@ -112,7 +92,9 @@ type Send = (ctx: ActionContext, id: string) => Promise<Dto.ServiceDto>;
 /** Async service operations: send (waiting out transitions), show the status, wait for the final one. */
 async function transition(ctx: ActionContext, action: Action, send: Send, until: 'READY' | 'PAUSED', achieved: (s: Dto.ServiceDto) => boolean): Promise<ActionOutcome> {
   const id = serviceId(ctx, action);
-  const svc = await sendWhenServiceSettled(ctx, action, id, () => send(ctx, id), { achieved });
+  // Every transition but a start needs the service READY; a start needs it PAUSED.
+  const needs = until === 'READY' && action.op === 'startService' ? 'PAUSED' : 'READY';
+  const svc = await sendWhenServiceSettled(ctx, action, id, () => send(ctx, id), { achieved, needs });
   reportStatus(ctx, action, svc?.status);
   await ctx.waits.serviceStatus(id, until, waitOptions(ctx, action));
   return {};
@@ -192,5 +174,6 @@ export async function updatePassword(ctx: ActionContext, action: Action): Promis
   const id = serviceId(ctx, action);
   await ctx.api.updatePassword(ctx.projectId, id, { password });
   await ctx.lock.update(action.address, { passwordVersion: spec.version });
+  await saveConfiguredPassword(ctx, action, id, password);
   return {};
 }

@@ -1,9 +1,12 @@
-// A created service's initial password goes to a pgpass file and nowhere else (SPEC section 5).
+// A created service's initial password goes to a pgpass file and nowhere else (SPEC section 5);
+// a configured password replaces it there, and a deleted service's lines leave with it.
 import { constants } from 'node:fs';
-import { access, mkdir, open, stat } from 'node:fs/promises';
+import { access, mkdir, open, readdir, readFile, realpath, stat, unlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { writeFileAtomic } from '../lockfile/atomic-write.js';
 import { describeFileError } from '../lockfile/file-errors.js';
+import { withPgpassLock } from './pgpass-lock.js';
 
 export interface PgpassEntry {
   host: string;
@@ -30,8 +33,32 @@ export function formatPgpassLine(entry: PgpassEntry): string {
 }
 
 /**
- * Appends lines one writer at a time (parallel creates share one file). The file is created with
- * mode 0600 and tightened to 0600 when it is looser, since libpq ignores a group/world-readable one.
+ * The fields of a pgpass line (`\\:` and `\\\\` unescaped), or undefined for a comment, a blank
+ * or a line that is not five fields: those are kept as they are, never rewritten.
+ */
+export function parsePgpassLine(line: string): PgpassEntry | undefined {
+  if (line.trim() === '' || line.startsWith('#')) return undefined;
+  const fields: string[] = [''];
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (c === '\\' && i + 1 < line.length) fields[fields.length - 1] += line[++i];
+    else if (c === ':') fields.push('');
+    else fields[fields.length - 1] += c;
+  }
+  if (fields.length !== 5) return undefined;
+  const [host, port, database, user, password] = fields as [string, string, string, string, string];
+  return { host, port: Number(port), database, user, password };
+}
+
+const sameLogin = (a: PgpassEntry, b: PgpassEntry) => a.host === b.host && a.port === b.port && a.database === b.database && a.user === b.user;
+
+/**
+ * The pgpass file as dbform changes it: a created service's initial password, the configured
+ * password that replaces it, and the removal of the lines of a deleted service. Every change is a
+ * whole rewrite (temp file, fsync, rename; mode 0600), one at a time within this process and under
+ * `<file>.lock` across processes, so parallel creates never lose a line and a kill at any moment
+ * leaves the old file or the new one, never a torn or empty one. A symlinked file is rewritten
+ * where it points.
  */
 export class PgpassWriter {
   readonly path: string;
@@ -41,36 +68,92 @@ export class PgpassWriter {
     this.path = path;
   }
 
-  append(entry: PgpassEntry): Promise<void> {
-    const next = this.chain.catch(() => undefined).then(() => this.appendNow(formatPgpassLine(entry)));
+  /** Sets the password of the entry's login: its line is replaced in place, or added at the end. */
+  save(entry: PgpassEntry): Promise<void> {
+    return this.enqueue((lines) => {
+      const line = formatPgpassLine(entry);
+      let found = false;
+      const out: string[] = [];
+      for (const l of lines) {
+        const parsed = parsePgpassLine(l);
+        if (!parsed || !sameLogin(parsed, entry)) out.push(l);
+        else if (!found) {
+          // libpq uses the first matching line: the new password goes where the old one was.
+          out.push(line);
+          found = true;
+        }
+      }
+      if (!found) out.push(line);
+      return out;
+    });
+  }
+
+  /** Removes the `tsdb`/`tsdbadmin` lines dbform writes for `host` (a deleted service), any port. */
+  removeHost(host: string): Promise<void> {
+    return this.enqueue((lines) =>
+      lines.filter((l) => {
+        const parsed = parsePgpassLine(l);
+        return !parsed || parsed.host !== host || parsed.database !== 'tsdb' || parsed.user !== 'tsdbadmin';
+      }),
+    );
+  }
+
+  /** Whether the file exists (a delete looks up its service's host only when there are lines to remove). */
+  async exists(): Promise<boolean> {
+    return stat(this.path).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  private enqueue(change: (lines: string[]) => string[]): Promise<void> {
+    const next = this.chain.catch(() => undefined).then(() => this.rewrite(change));
     this.chain = next;
     return next;
   }
 
-  private async appendNow(line: string): Promise<void> {
+  private async rewrite(change: (lines: string[]) => string[]): Promise<void> {
     await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
-    const handle = await open(this.path, 'a+', 0o600);
-    try {
-      const info = await handle.stat();
-      if ((info.mode & 0o077) !== 0) await handle.chmod(0o600);
-      let prefix = '';
-      if (info.size > 0) {
-        const last = Buffer.alloc(1);
-        await handle.read(last, 0, 1, info.size - 1);
-        if (last.toString('utf8') !== '\n') prefix = '\n';
-      }
-      await handle.appendFile(`${prefix}${line}\n`, 'utf8');
-    } finally {
-      await handle.close();
+    const path = await realpath(this.path).catch(() => this.path);
+    await withPgpassLock(path, async () => {
+      await removeLeftoverTempFiles(path);
+      const text = await readFile(path, 'utf8').catch((err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT') return undefined;
+        throw err;
+      });
+      const lines = text === undefined || text === '' ? [] : text.replace(/\n$/, '').split('\n');
+      const next = change(lines);
+      const out = next.length === 0 ? '' : `${next.join('\n')}\n`;
+      // Nothing to change: a missing file is not created, a private one not rewritten.
+      if (out === (text ?? '') && (text === undefined || (await isPrivate(path)))) return;
+      await writeFileAtomic(path, out, 0o600);
+    });
+  }
+}
+
+async function isPrivate(path: string): Promise<boolean> {
+  return ((await stat(path)).mode & 0o077) === 0;
+}
+
+/**
+ * A rewrite killed between its temp file and the rename leaves `.<name>.<pid>.<hex>.tmp`, which
+ * holds passwords. Under the lock no other rewrite is in progress, so every such file is a leftover.
+ */
+async function removeLeftoverTempFiles(path: string): Promise<void> {
+  const prefix = `.${basename(path)}.`;
+  const names = await readdir(dirname(path)).catch(() => [] as string[]);
+  for (const name of names) {
+    if (name.startsWith(prefix) && /^\d+\.[0-9a-f]+\.tmp$/.test(name.slice(prefix.length))) {
+      await unlink(join(dirname(path), name)).catch(() => undefined);
     }
   }
 }
 
 /**
- * Before an apply that creates services: can the pgpass file be created or appended to? The
- * initial password is only in the create response, so a file that cannot be written would lose
- * it. Creates a missing directory (as the writer would) but never the file, so a refused or
- * cancelled apply leaves no empty file behind. Returns the reason when the file cannot be written.
+ * Before an apply that creates services: can the pgpass file be rewritten? The initial password
+ * is only in the create response, so a file that cannot be written would lose it. Creates a
+ * missing directory (as the writer would) but never the file, so a refused or cancelled apply
+ * leaves no empty file behind. Returns the reason when the file cannot be written.
  */
 export async function checkPgpassWritable(path: string): Promise<string | undefined> {
   try {
@@ -78,23 +161,20 @@ export async function checkPgpassWritable(path: string): Promise<string | undefi
   } catch (err) {
     return `cannot create its directory ${dirname(path)}: ${describeFileError(err)}`;
   }
-  // Never create (and then remove) the file to find out: another apply appending its own new
-  // password at that moment would lose it. An existing file is opened for appending, which
-  // changes nothing; a missing one needs a directory this process may write.
+  // Never create (and then remove) the file to find out: another apply rewriting it at that
+  // moment would be disturbed. An existing file is opened for reading and writing, which changes
+  // nothing; the rewrite (temp file, rename, lock file) needs a directory this process may write.
   try {
-    const exists = await stat(path).then(
+    const real = await realpath(path).catch(() => path);
+    const exists = await stat(real).then(
       () => true,
       (err: NodeJS.ErrnoException) => {
         if (err.code === 'ENOENT') return false;
         throw err;
       },
     );
-    if (!exists) {
-      await access(dirname(path), constants.W_OK | constants.X_OK);
-      return undefined;
-    }
-    const handle = await open(path, 'a', 0o600);
-    await handle.close();
+    if (exists) await (await open(real, 'r+')).close();
+    await access(dirname(real), constants.W_OK | constants.X_OK);
     return undefined;
   } catch (err) {
     return describeFileError(err);

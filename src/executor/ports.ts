@@ -19,6 +19,7 @@ export interface ExecutorApi {
   deleteVPCPeering(p: Id, v: Id, x: Id): Promise<void>;
 
   listServices(p: Id): Promise<Dto.ServiceDto[]>;
+  getService(p: Id, s: Id): Promise<Dto.ServiceDto>;
   createService(p: Id, body: Dto.CreateServiceRequestDto): Promise<Dto.ServiceDto>;
   forkService(p: Id, s: Id, body: Dto.ForkServiceRequestDto): Promise<Dto.ServiceDto>;
   deleteService(p: Id, s: Id): Promise<void>;

@@ -17,6 +17,8 @@ export interface ServiceSettleRules {
   achieved?: (svc: Dto.ServiceDto) => boolean;
   /** An attach/detach still pending is invisible in the service: back off and send again. */
   retryWhenReady?: boolean;
+  /** The status the operation needs (start: PAUSED); default READY. */
+  needs?: 'READY' | 'PAUSED';
 }
 
 /** Sends an operation that needs the service in a settled state, waiting out transitions. */
@@ -28,6 +30,7 @@ export async function sendWhenServiceSettled<T>(
   rules: ServiceSettleRules = {},
 ): Promise<T | undefined> {
   let delayMs = ctx.pollMs;
+  let resentOnce = false;
   for (let sends = 1; ; sends++) {
     try {
       return await send();
@@ -37,6 +40,12 @@ export async function sendWhenServiceSettled<T>(
       if (svc === undefined) throw err;
       if (rules.achieved?.(svc)) return undefined;
       const status = String(svc.status);
+      // Refused during a transition that ended before this look (a start seen RESUMING, now
+      // READY): send once more; a second refusal in the needed status is the API's real answer.
+      if (status === (rules.needs ?? 'READY') && !rules.retryWhenReady && !resentOnce) {
+        resentOnce = true;
+        continue;
+      }
       if (SETTLES_TO_READY.has(status) || status === 'PAUSING') {
         ctx.emit({ type: 'action-status', action: { id: action.id, address: action.address, op: action.op }, status: `waiting for ${status} to finish` });
         await ctx.waits.serviceStatus(serviceId, status === 'PAUSING' ? 'PAUSED' : 'READY', waitOptions(ctx, action));

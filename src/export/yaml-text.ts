@@ -1,4 +1,4 @@
-// Scalars and comments written so that every YAML 1.2 reader (dbform's fast reader, the `yaml`
+// Scalars and comments written so that every YAML 1.2 reader (dbform's loader, the `yaml`
 // package, editors) reads back exactly the live value: a word stays plain only when no reader
 // could take it for anything but that string; everything else is double-quoted with escapes.
 

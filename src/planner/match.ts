@@ -69,7 +69,7 @@ function matchOne<D, L extends { id: string }>(st: MatchState, w: Wanted<D>, sco
     st.diagnostics.push(wrongParent(w, bound.entry.id, bound.origin, elsewhere));
     return undefined;
   }
-  const candidates = (scope?.byName.get(w.name) ?? []).filter((l) => !st.claimed.has(`${w.kind}:${l.id}`) && !st.claimedElsewhere.has(l.id));
+  const candidates = preferHeld(st, w.kind, (scope?.byName.get(w.name) ?? []).filter((l) => !st.claimed.has(`${w.kind}:${l.id}`) && !st.claimedElsewhere.has(l.id)));
   if (candidates.length > 1) {
     st.skipped.add(w.address);
     st.diagnostics.push(ambiguity(w, candidates.map((c) => c.id)));
@@ -85,6 +85,16 @@ function matchOne<D, L extends { id: string }>(st: MatchState, w: Wanted<D>, sco
     return { address: w.address, desired: w.desired, how: 'move', live, entry: st.view.entries.get(w.address)!.entry };
   }
   return { address: w.address, desired: w.desired, how: 'adopt', live };
+}
+
+/**
+ * Of several live resources with the desired name, the one a removed address of the lockfile
+ * holds is this state's own (a renamed key): the others are look-alikes it never managed.
+ */
+function preferHeld<L extends { id: string }>(st: MatchState, kind: Kind, candidates: L[]): L[] {
+  if (candidates.length < 2) return candidates;
+  const held = candidates.filter((l) => st.holders.has(`${kind}:${l.id}`));
+  return held.length === 1 ? held : candidates;
 }
 
 /**

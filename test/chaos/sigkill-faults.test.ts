@@ -1,4 +1,5 @@
-// The same SIGKILL chaos under an unreliable API: 20% 500/503, 20% 429, 30% lost responses.
+// The same SIGKILL chaos under an unreliable API: 20% 500/503, 20% 429, 30% lost responses, for the
+// killed apply and for every re-apply.
 import { describe, expect, it } from 'vitest';
 import { chaosRun, describeOutcomes, type ChaosOutcome } from './chaos-run.js';
 
@@ -8,13 +9,20 @@ const outcomes: ChaosOutcome[] = [];
 
 describe.concurrent('SIGKILL mid-apply under faults, then re-apply under faults', () => {
   it.each(SEEDS)('seed %i: no duplicates, every ID in the lockfile, next plan empty', async (seed) => {
-    outcomes.push(await chaosRun(seed, FAULTS, { killWindowMs: 3000, maxReapplies: 6 }));
+    outcomes.push(await chaosRun(seed, FAULTS, { killAfterLines: 80, maxReapplies: 6 }));
   }, 120_000);
 });
 
 describe('the kills', () => {
-  it('landed while the apply was running in at least 18 of the 20 runs', () => {
+  it('all 20 landed while the apply was running, with faults injected into it', () => {
     expect(outcomes).toHaveLength(SEEDS.length);
-    expect(outcomes.filter((o) => o.killedMidApply).length, describeOutcomes(outcomes)).toBeGreaterThanOrEqual(18);
+    const report = describeOutcomes(outcomes);
+    expect(outcomes.filter((o) => o.killedMidApply).length, report).toBe(SEEDS.length);
+    // Every killed apply met faults, and between them every kind: 500, 503, 429, lost responses.
+    for (const o of outcomes) expect(Object.values(o.faultsAtKill).reduce((a, b) => a + b, 0), report).toBeGreaterThan(0);
+    for (const kind of ['error-500', 'error-503', 'throttle', 'lost-response'] as const) {
+      expect(outcomes.reduce((n, o) => n + o.faultsAtKill[kind], 0), `${kind}\n${report}`).toBeGreaterThan(0);
+    }
+    expect(new Set(outcomes.map((o) => o.entriesAtKill)).size, report).toBeGreaterThanOrEqual(5);
   });
 });

@@ -1,6 +1,7 @@
 // The final summary of an apply or destroy, shared by the TTY and plain views.
 import type { ActionError } from '../../executor/errors.js';
-import type { ApplyResult } from '../../executor/result.js';
+import type { ApplyResult, DoneAction } from '../../executor/result.js';
+import { CREATE_OPS, DELETE_OPS } from '../../model/index.js';
 import type { Paint } from './paint.js';
 
 /**
@@ -17,8 +18,57 @@ export function describeFailure(f: ActionError): string {
   return `${f.address} ${f.op}: ${failureText(f.address, f.op, f.message)}`;
 }
 
+/** Resource lines shown per kind of change; the rest are counted (each had its own progress line). */
+const RESOURCE_LINES = 20;
+
+type Change = 'created' | 'updated' | 'deleted' | 'replaced';
+const CHANGES: readonly Change[] = ['created', 'updated', 'deleted', 'replaced'];
+const SYMBOL: Record<Change, string> = { created: '+', updated: '~', deleted: '-', replaced: '-/+' };
+
+interface ResourceChange {
+  address: string;
+  change: Change;
+  /** created/replaced: the new ID; updated: the operations done. */
+  detail: string;
+}
+
+/**
+ * What the done actions did to resources, in plan order: a create and a delete of one address is
+ * a replace; any other operation is an update, unless the resource was also created or deleted.
+ */
+export function summarizeResources(result: ApplyResult): ResourceChange[] {
+  const byAddress = new Map<string, DoneAction[]>();
+  for (const d of result.done) byAddress.set(d.action.address, [...(byAddress.get(d.action.address) ?? []), d]);
+  return [...byAddress].map(([address, done]) => {
+    const created = done.find((d) => CREATE_OPS.has(d.action.op));
+    const deleted = done.some((d) => DELETE_OPS.has(d.action.op));
+    const change: Change = created && deleted ? 'replaced' : created ? 'created' : deleted ? 'deleted' : 'updated';
+    const id = created?.resourceId ? `${created.adopted ? 'adopted ' : ''}${created.resourceId}` : '';
+    const detail = change === 'updated' ? [...new Set(done.map((d) => d.action.op))].join(', ') : id;
+    return { address, change, detail };
+  });
+}
+
+/** `Apply complete: 2 created, 1 updated, 0 deleted, 0 replaced.` and one line per resource. */
+function renderResources(result: ApplyResult, paint: Paint, state: string): string[] {
+  const resources = summarizeResources(result);
+  const counts = CHANGES.map((c) => `${resources.filter((r) => r.change === c).length} ${c}`).join(', ');
+  const lines = [`${state}: ${counts}.`];
+  const color = { created: paint.green, updated: paint.yellow, deleted: paint.red, replaced: paint.yellow };
+  for (const change of CHANGES) {
+    const of = resources.filter((r) => r.change === change);
+    for (const r of of.slice(0, RESOURCE_LINES)) lines.push(`  ${color[change](SYMBOL[change])} ${r.address}${r.detail ? ` (${r.detail})` : ''}`);
+    if (of.length > RESOURCE_LINES) lines.push(`  ${paint.dim(`... and ${of.length - RESOURCE_LINES} more ${change}`)}`);
+  }
+  return lines;
+}
+
+/**
+ * Resources first (what changed, by address), then the action counts, then only the actions that
+ * need attention: failed, skipped, blocked, sent but not awaited, not started. Done actions are
+ * condensed into the resource lines; each already had its own progress line.
+ */
 export function renderSummary(result: ApplyResult, paint: Paint, verb = 'Apply'): string[] {
-  const lines: string[] = [];
   // "sent" only when there are any: only an interrupt leaves actions sent and not awaited.
   const sent = result.abandoned.length > 0 ? `${result.abandoned.length} sent (wait abandoned), ` : '';
   const notStarted = result.skipped.filter((s) => s.reason === 'interrupted');
@@ -36,15 +86,8 @@ export function renderSummary(result: ApplyResult, paint: Paint, verb = 'Apply')
       : result.blocked.length > 0
         ? paint.yellow(`${verb} blocked`)
         : paint.green(`${verb} complete`);
-  lines.push(`${state}: ${counts}${bindings}.`);
-
-  if (result.done.length > 0) {
-    lines.push('Done:');
-    for (const d of result.done) {
-      const id = d.resourceId ? ` (${d.adopted ? 'adopted ' : ''}${d.resourceId})` : '';
-      lines.push(`  ${paint.green('✓')} ${d.action.address} ${d.action.op}${id}`);
-    }
-  }
+  const lines = renderResources(result, paint, state);
+  lines.push(`Actions: ${counts}${bindings}.`);
   if (settled.length > 0) {
     lines.push('Settled (still changing when planned; waited for):');
     for (const s of settled) lines.push(`  ${paint.green('✓')} ${s.resource.address} ${s.resource.status} -> ${s.status}`);

@@ -38,7 +38,8 @@ describe('dbform apply', () => {
     const run = await runCli(ws, ['apply', '--auto-approve', '--parallelism', '20']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('Apply complete: 14 done, 0 failed, 0 skipped, 0 blocked.');
+    expect(run.stdout).toContain('Apply complete: 14 created, 0 updated, 0 deleted, 0 replaced.\n');
+    expect(run.stdout).toContain('Actions: 14 done, 0 failed, 0 skipped, 0 blocked.');
   });
 
   it('applies examples/full.yaml and the next plan is empty', async () => {
@@ -50,7 +51,8 @@ describe('dbform apply', () => {
     const first = await runCli(ws, ['apply', '--auto-approve'], { env });
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/Apply complete: \d+ done, 0 failed, 0 skipped, 0 blocked/);
+    expect(first.stdout).toMatch(/Apply complete: \d+ created, 0 updated, 0 deleted, 0 replaced\.\n/);
+    expect(first.stdout).toMatch(/Actions: \d+ done, 0 failed, 0 skipped, 0 blocked/);
     const { plan, live, lock } = await nextPlan(ws, emulator!.url);
     expect(plan.actions).toEqual([]);
     expect(plan.bindings).toEqual([]);

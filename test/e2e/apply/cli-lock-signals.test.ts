@@ -111,7 +111,7 @@ describe('SIGINT during an apply', () => {
     expect(result.stdout).toMatch(new RegExp(`service\\.s0 createService sent; wait abandoned \\(id ${id}, interrupted after `));
     expect(result.stdout).toContain('replica_set.s0.r createReplicaSet not started (interrupted)');
     expect(result.stdout).not.toContain('service.s0 createService not started');
-    expect(result.stdout).toContain('Apply interrupted: 0 done, 1 sent (wait abandoned), 0 failed, 1 skipped (not started), 0 blocked.');
+    expect(result.stdout).toContain('Apply interrupted: 0 created, 0 updated, 0 deleted, 0 replaced.\nActions: 0 done, 1 sent (wait abandoned), 0 failed, 1 skipped (not started), 0 blocked.');
     expect(result.stdout).toContain(`  … service.s0 createService (${id})`);
     expect(result.stdout).toContain('Not started (interrupted):\n  - replica_set.s0.r createReplicaSet\n');
     // One closing sentence: the resume advice is in the error only.

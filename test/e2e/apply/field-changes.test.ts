@@ -70,7 +70,9 @@ describe('one field changed alone', () => {
     expect(plan.bindings).toEqual([]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain(`Apply complete: 1 done, 0 failed`);
+    const [op, address] = expected.split(' ');
+    // Resources first: the one resource updated, with the operation done to it; then the actions.
+    expect(run.stdout).toContain(`Apply complete: 0 created, 1 updated, 0 deleted, 0 replaced.\n  ~ ${address} (${op})\nActions: 1 done, 0 failed`);
   });
 
   it('leaves nothing to do after the last change, with the password version recorded', async () => {

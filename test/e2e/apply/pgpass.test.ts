@@ -105,3 +105,68 @@ describe('apply and the pgpass file', () => {
     expect(JSON.stringify(h.events)).not.toContain(password);
   });
 });
+
+describe('the pgpass file holds a password that works', () => {
+  const config = (version: number, withOld = true) => `version: 1
+project_id: proj-demo
+services:
+  db:
+    cpu_millis: 500
+    memory_gbs: 2
+    password:
+      from_env: DB_PASSWORD
+      version: ${version}
+${withOld ? '  old:\n    cpu_millis: 500\n    memory_gbs: 2\n' : ''}`;
+  const linesOf = (path: string) => readFileSync(path, 'utf8').trimEnd().split('\n');
+  const hostOf = async (ws: { lockfile: string }, address: string) => {
+    const id = JSON.parse(readFileSync(ws.lockfile, 'utf8')).resources[address].id as string;
+    const res = await fetch(`${emulator!.url}/projects/proj-demo/services/${id}`, { headers: { authorization: 'Bearer demo-pat' } });
+    return ((await res.json()) as { endpoint: { host: string } }).endpoint.host;
+  };
+
+  it('replaces the initial line with the configured password, updates it on a rotation, and drops the lines of deleted services', async () => {
+    emulator = await startEmulator({ timeScale: 0 });
+    const ws = workspace(config(1), emulator.url);
+    const first = await runCli(ws, ['apply', '--auto-approve'], { env: { DB_PASSWORD: 'first-secret-1' } });
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    const db = await hostOf(ws, 'service.db');
+    const old = await hostOf(ws, 'service.old');
+    const initial = linesOf(ws.pgpass);
+    // One line per service: the configured password for db (its initial one no longer works).
+    expect(initial).toHaveLength(2);
+    expect(initial).toContain(`${db}:5432:tsdb:tsdbadmin:first-secret-1`);
+    expect(initial.filter((l) => l.startsWith(`${old}:5432:tsdb:tsdbadmin:`))).toHaveLength(1);
+    expect(statSync(ws.pgpass).mode & 0o777).toBe(0o600);
+
+    writeFileSync(ws.config, config(2));
+    const rotated = await runCli(ws, ['apply', '--auto-approve'], { env: { DB_PASSWORD: 'second-secret-2' } });
+    expect(rotated.code, rotated.stderr).toBe(0);
+    expect(linesOf(ws.pgpass)).toEqual(initial.map((l) => (l.startsWith(db) ? `${db}:5432:tsdb:tsdbadmin:second-secret-2` : l)));
+
+    writeFileSync(ws.config, config(2, false));
+    const removed = await runCli(ws, ['apply', '--auto-approve', '--allow-data-loss'], { env: { DB_PASSWORD: 'second-secret-2' } });
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(linesOf(ws.pgpass)).toEqual([`${db}:5432:tsdb:tsdbadmin:second-secret-2`]);
+
+    const destroyed = await runCli(ws, ['destroy', '--auto-approve'], { env: { DB_PASSWORD: 'second-secret-2' } });
+    expect(destroyed.code, destroyed.stderr).toBe(0);
+    expect(readFileSync(ws.pgpass, 'utf8')).toBe('');
+    for (const run of [first, rotated, removed, destroyed]) {
+      for (const secret of ['first-secret-1', 'second-secret-2', initial.find((l) => l.startsWith(old))!.split(':')[4]!]) {
+        expect(run.stdout + run.stderr).not.toContain(secret);
+      }
+    }
+  });
+
+  it('keeps the lines of services it did not delete, and other lines of the file', async () => {
+    emulator = await startEmulator({ timeScale: 0 });
+    const ws = workspace(config(1), emulator.url);
+    writeFileSync(ws.pgpass, '# my hosts\nelsewhere:5432:*:me:mine\n', { mode: 0o600 });
+    expect((await runCli(ws, ['apply', '--auto-approve'], { env: { DB_PASSWORD: 'pw-1' } })).code).toBe(0);
+    writeFileSync(ws.config, config(1, false));
+    expect((await runCli(ws, ['apply', '--auto-approve', '--allow-data-loss'], { env: { DB_PASSWORD: 'pw-1' } })).code).toBe(0);
+    const db = await hostOf(ws, 'service.db');
+    expect(linesOf(ws.pgpass)).toEqual(['# my hosts', 'elsewhere:5432:*:me:mine', `${db}:5432:tsdb:tsdbadmin:pw-1`]);
+  });
+});

@@ -63,7 +63,7 @@ describe('interrupted during a create, then apply again (time scale 1)', () => {
       expect(again.stdout).toContain('apply started: 0 action(s), 0 lockfile binding(s), 1 settling resource(s) to wait for, parallelism 10\n');
       expect(again.stdout).toMatch(/service\.db settle (QUEUED|CONFIGURING)\n/);
       expect(again.stdout).toMatch(/service\.db settle settled \(/);
-      expect(again.stdout).toMatch(/Apply complete: 0 done, 1 settled, 0 failed/);
+      expect(again.stdout).toMatch(/Apply complete: 0 created, 0 updated, 0 deleted, 0 replaced\.\nActions: 0 done, 1 settled, 0 failed/);
       expect(again.stdout).toMatch(/Settled \(still changing when planned; waited for\):\n {2}✓ service\.db (QUEUED|CONFIGURING) -> READY\n/);
 
       const settled = await runCli(ws, ['plan', '--detailed-exitcode']);

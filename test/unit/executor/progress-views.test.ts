@@ -62,9 +62,9 @@ describe('summary', () => {
   it('lists done, failed with the API message, skipped naming the root, and blocked', () => {
     const lines = renderSummary(sampleResult(), createPaint(false));
     expect(lines).toEqual([
-      'Apply finished with errors: 1 done, 1 failed, 1 skipped, 1 blocked.',
-      'Done:',
-      '  ✓ vpc.main createVPC (1234567890)',
+      'Apply finished with errors: 1 created, 0 updated, 0 deleted, 0 replaced.',
+      '  + vpc.main (1234567890)',
+      'Actions: 1 done, 1 failed, 1 skipped, 1 blocked.',
       'Failed:',
       '  ✗ service.db createService: 409 CONFLICT: name taken',
       'Skipped:',
@@ -79,7 +79,12 @@ describe('summary', () => {
     r.interrupted = true;
     r.skipped.push({ action: fullAction(rs), reason: 'interrupted' });
     const lines = renderSummary(r, createPaint(false));
-    expect(lines).toEqual(['Apply interrupted: 0 done, 0 failed, 1 skipped (not started), 0 blocked.', 'Not started (interrupted):', '  - replica_set.db.r createReplicaSet']);
+    expect(lines).toEqual([
+      'Apply interrupted: 0 created, 0 updated, 0 deleted, 0 replaced.',
+      'Actions: 0 done, 0 failed, 1 skipped (not started), 0 blocked.',
+      'Not started (interrupted):',
+      '  - replica_set.db.r createReplicaSet',
+    ]);
     // The resume advice is said once, by the command's closing error, not here as well.
     expect(lines.join('\n')).not.toMatch(/run the same command again/);
   });
@@ -90,7 +95,8 @@ describe('summary', () => {
     r.abandoned.push({ action: fullAction(db), resourceId: 'kd9w2xp4mz' });
     r.skipped.push({ action: fullAction(rs), reason: 'interrupted' });
     expect(renderSummary(r, createPaint(false))).toEqual([
-      'Apply interrupted: 0 done, 1 sent (wait abandoned), 0 failed, 1 skipped (not started), 0 blocked.',
+      'Apply interrupted: 0 created, 0 updated, 0 deleted, 0 replaced.',
+      'Actions: 0 done, 1 sent (wait abandoned), 0 failed, 1 skipped (not started), 0 blocked.',
       'Sent, wait abandoned (the cloud finishes these; the next run picks them up):',
       '  … service.db createService (kd9w2xp4mz)',
       'Not started (interrupted):',
@@ -98,6 +104,65 @@ describe('summary', () => {
     ]);
     const plain = describeEvent({ type: 'action-abandoned', at: T0, action: db, elapsedMs: 2000, resourceId: 'kd9w2xp4mz' }, createPaint(false));
     expect(plain).toBe('sent; wait abandoned (id kd9w2xp4mz, interrupted after 2s)');
+  });
+});
+
+describe('summary: resources first', () => {
+  const done = (id: string, address: string, op: Action['op'], resourceId?: string, adopted?: boolean) => ({
+    action: fullAction({ id, address, op }),
+    ...(resourceId ? { resourceId } : {}),
+    ...(adopted ? { adopted } : {}),
+  });
+
+  it('groups done actions by resource: created, updated (its operations once), deleted, replaced', () => {
+    const r = emptyResult();
+    r.done.push(
+      done('a1', 'vpc.main', 'createVPC', '1234567890'),
+      done('a2', 'service.db', 'resizeService'),
+      done('a3', 'service.db', 'setHAReplica'),
+      done('a4', 'service.db', 'resizeService'),
+      done('a5', 'replica_set.db.r', 'deleteReplicaSet'),
+      done('a6', 'replica_set.db.r', 'createReplicaSet', 'rs-new'),
+      done('a7', 'service.old', 'deleteService'),
+      done('a8', 'service.new', 'createService', 'kd9w2xp4mz', true),
+      done('a9', 'service.new', 'updatePassword'),
+    );
+    r.bindingsApplied = 2;
+    expect(renderSummary(r, createPaint(false))).toEqual([
+      'Apply complete: 2 created, 1 updated, 1 deleted, 1 replaced.',
+      '  + vpc.main (1234567890)',
+      '  + service.new (adopted kd9w2xp4mz)',
+      '  ~ service.db (resizeService, setHAReplica)',
+      '  - service.old',
+      '  -/+ replica_set.db.r (rs-new)',
+      'Actions: 9 done, 0 failed, 0 skipped, 0 blocked; 2 lockfile binding(s) written.',
+    ]);
+  });
+
+  it('stays short for a large apply: 20 resources of a kind by address, the rest counted', () => {
+    const r = emptyResult();
+    for (let i = 0; i < 25; i++) r.done.push(done(`c${i}`, `service.s${i}`, 'createService', `id${i}`), done(`p${i}`, `service.s${i}`, 'enablePooler'));
+    const lines = renderSummary(r, createPaint(false), 'Destroy');
+    expect(lines[0]).toBe('Destroy complete: 25 created, 0 updated, 0 deleted, 0 replaced.');
+    expect(lines.slice(1, 21)).toEqual(Array.from({ length: 20 }, (_, i) => `  + service.s${i} (id${i})`));
+    expect(lines.slice(21)).toEqual(['  ... and 5 more created', 'Actions: 50 done, 0 failed, 0 skipped, 0 blocked.']);
+  });
+
+  it('lists failed, skipped and abandoned actions one by one below the resources', () => {
+    const r = sampleResult();
+    r.abandoned.push({ action: fullAction({ id: 'a7', address: 'service.slow', op: 'resizeService' }) });
+    const lines = renderSummary(r, createPaint(false));
+    expect(lines.indexOf('  + vpc.main (1234567890)')).toBeLessThan(lines.findIndex((l) => l.startsWith('Actions: ')));
+    expect(lines.slice(lines.findIndex((l) => l.startsWith('Actions: ')) + 1)).toEqual([
+      'Sent, wait abandoned (the cloud finishes these; the next run picks them up):',
+      '  … service.slow resizeService',
+      'Failed:',
+      '  ✗ service.db createService: 409 CONFLICT: name taken',
+      'Skipped:',
+      '  - replica_set.db.r createReplicaSet: upstream createService service.db failed',
+      'Blocked:',
+      '  ! service.keep deleteService: service.keep is protected',
+    ]);
   });
 });
 
@@ -115,7 +180,10 @@ describe('failure lines', () => {
     const r = emptyResult();
     r.interrupted = true;
     r.skipped.push({ action: fullAction(rs), reason: 'interrupted' }, { action: fullAction({ id: 'a5', address: 'service.x', op: 'createService' }), reason: 'upstream-failed', root: db });
-    expect(renderSummary(r, createPaint(false))[0]).toBe('Apply interrupted: 0 done, 0 failed, 2 skipped (1 not started), 0 blocked.');
+    expect(renderSummary(r, createPaint(false)).slice(0, 2)).toEqual([
+      'Apply interrupted: 0 created, 0 updated, 0 deleted, 0 replaced.',
+      'Actions: 0 done, 0 failed, 2 skipped (1 not started), 0 blocked.',
+    ]);
   });
 });
 
@@ -162,7 +230,7 @@ describe('TTY view', () => {
     const all = text();
     // The live region (2 lines) is erased before the finished line is printed above it.
     expect(all).toContain('\x1b[2A\r\x1b[Jservice.db createService done (3s)\n');
-    expect(all.trimEnd().endsWith('Apply complete: 0 done, 0 failed, 0 skipped, 0 blocked.')).toBe(true);
+    expect(all.trimEnd().endsWith('Apply complete: 0 created, 0 updated, 0 deleted, 0 replaced.\nActions: 0 done, 0 failed, 0 skipped, 0 blocked.')).toBe(true);
     view.close();
   });
 

@@ -46,7 +46,8 @@ describe('settle steps', () => {
     r.settling.push({ resource: db, outcome: 'settled', status: 'READY' }, { resource: rs, outcome: 'abandoned', status: 'creating' });
     r.interrupted = true;
     expect(renderSummary(r, createPaint(false))).toEqual([
-      'Apply interrupted: 0 done, 1 settled, 0 failed, 0 skipped, 0 blocked.',
+      'Apply interrupted: 0 created, 0 updated, 0 deleted, 0 replaced.',
+      'Actions: 0 done, 1 settled, 0 failed, 0 skipped, 0 blocked.',
       'Settled (still changing when planned; waited for):',
       '  ✓ service.db QUEUED -> READY',
       'Not settled yet (the next apply waits for these):',
@@ -56,7 +57,10 @@ describe('settle steps', () => {
   });
 
   it('a run without settling resources reads as before', () => {
-    expect(renderSummary(emptyResult(), createPaint(false))).toEqual(['Apply complete: 0 done, 0 failed, 0 skipped, 0 blocked.']);
+    expect(renderSummary(emptyResult(), createPaint(false))).toEqual([
+      'Apply complete: 0 created, 0 updated, 0 deleted, 0 replaced.',
+      'Actions: 0 done, 0 failed, 0 skipped, 0 blocked.',
+    ]);
   });
 
   it('only a settled resource counts as success', () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfigText } from '../../../src/config/index.js';
 import { commentText, quotedValue, yamlString } from '../../../src/export/yaml-text.js';
 
-/** Reads a value back the way `dbform plan` does: through the config loader (fast reader + interpolation). */
+/** Reads a value back the way `dbform plan` does: through the config loader (its YAML reader + interpolation). */
 function readBack(scalar: string): string | undefined {
   const text = `version: 1\nproject_id: p\nvpcs:\n  main:\n    name: ${scalar}\n    cidr: 10.0.0.0/16\n    region_code: us-east-1\n`;
   const loaded = loadConfigText(text, 'x.yaml', { env: {} });

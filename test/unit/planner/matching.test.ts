@@ -172,6 +172,28 @@ describe('moves', () => {
     expect(p.summary).toMatchObject({ move: 2, delete: 0 });
   });
 
+  it('a renamed key follows its removed address\'s ID past an unmanaged look-alike of the same name', () => {
+    const p = plan(
+      desiredState({ services: [desiredService('new', { name: 'db' })] }),
+      liveState({ services: [liveService('db', { id: 'look-alike' }), liveService('db', { id: 'ours' })] }),
+      lockfile({ 'service.old': 'ours' }),
+    );
+    expect(errors(p)).toEqual([]);
+    expect(ops(p)).toEqual([]);
+    expect(p.bindings).toEqual([{ kind: 'move', address: 'service.new', from: 'service.old', id: 'ours' }]);
+    expect(p.summary).toMatchObject({ move: 1, delete: 0, unmanaged: 1 });
+  });
+
+  it('two removed addresses holding IDs of the same name stay ambiguous', () => {
+    const p = plan(
+      desiredState({ services: [desiredService('new', { name: 'db' })] }),
+      liveState({ services: [liveService('db', { id: 'one' }), liveService('db', { id: 'two' })] }),
+      lockfile({ 'service.a': 'one', 'service.b': 'two' }),
+    );
+    expect(errors(p).join('\n')).toMatch(/2 live services have the name "db" \(one, two\)/);
+    expect(p.bindings.filter((b) => b.kind === 'move')).toEqual([]);
+  });
+
   it('an explicit moved entry moves the lockfile entry when the name changes too', () => {
     const p = plan(
       desiredState({ vpcs: [desiredVpc('new', { name: 'renamed' })], moved: [{ from: 'vpc.old', to: 'vpc.new' }] }),

@@ -1,0 +1,222 @@
+// The fast path of YAML reading: js-yaml's event parser (a full YAML 1.2 parser that reports
+// every node's offsets) and a small composer that builds the data and the light nodes the
+// locator needs, in one pass over a flat list of events, without recursion. It reads every style
+// (block scalars, flow collections, anchors, aliases, `<<` merges, comments) at the same cost.
+//
+// The `yaml` package stays the authority for everything else: a file this path declines (any
+// syntax error, a duplicate or non-string key, a tag, a directive, several documents, an alias
+// to no anchor or inside its own anchor, too deep a nesting, an alias bomb, characters YAML
+// forbids) is read again by it, and it words the diagnostics (yaml-syntax.ts, yaml-structure.ts).
+// A differential property test checks that both give the same data and positions.
+import { EVENT_ID, getScalarValue, parseEvents, SCALAR_STYLE, type Event } from 'js-yaml';
+import type { LightNode, LightPairs } from './light-locate.js';
+import { MAX_NESTING, resolvePlain } from './yaml-core.js';
+
+/** Characters the `yaml` package refuses or reads differently (controls, a BOM inside, U+2028/9, a lone CR). */
+const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFEFF\u2028\u2029]|\r(?!\n)/;
+const DECLINE = Symbol('declined: read by the yaml package');
+const decline = (): never => {
+  throw DECLINE;
+};
+
+type MapNode = Extract<LightNode, { kind: 'map' }>;
+type SeqNode = Extract<LightNode, { kind: 'seq' }>;
+
+interface Frame {
+  node: MapNode | SeqNode;
+  /** For a mapping: the key read, waiting for its value (undefined: the next event is a key). */
+  key?: { text: string; offset: number; merge: boolean };
+  /** Nodes this collection expands to, aliases expanded (alias bombs multiply it). */
+  size: number;
+  /** The mapping whose `<<` this collection is, merged when it closes. */
+  mergeInto?: MapNode;
+}
+
+/** `a: |` or `- >-2 # c`: the offset of the indicator on the line before the content. */
+function blockHeaderOffset(text: string, contentStart: number): number {
+  const lineEnd = text.lastIndexOf('\n', contentStart - 1);
+  const lineStart = text.lastIndexOf('\n', lineEnd - 1) + 1;
+  const header = /(?:^|[\s:-])([|>])[0-9+-]*[ \t]*(?:#.*)?\r?$/.exec(text.slice(lineStart, lineEnd));
+  return header ? lineStart + header.index + header[0].indexOf(header[1]!) : decline();
+}
+
+class Composer {
+  private readonly stack: Frame[] = [];
+  /** Anchor name -> its node (the latest in document order), and the anchored nodes still open. */
+  private readonly anchors = new Map<string, LightNode>();
+  private readonly open = new Set<LightNode>();
+  /** How many nodes each anchored node expands to (what an alias to it adds). */
+  private readonly sizes = new Map<LightNode, number>();
+  private readonly maxSize: number;
+  root: LightNode | undefined;
+  shared = false;
+
+  constructor(
+    private readonly text: string,
+    events: number,
+  ) {
+    // Generous for real files, fatal to anchors that nest aliases (each level multiplies).
+    this.maxSize = 4 * events + 10_000;
+  }
+
+  private name(start: number, end: number): string {
+    return this.text.slice(start, end);
+  }
+
+  private anchor(e: { anchorStart: number; anchorEnd: number }, node: LightNode): void {
+    if (e.anchorStart < 0) return;
+    this.anchors.set(this.name(e.anchorStart, e.anchorEnd), node);
+    this.sizes.set(node, 1);
+  }
+
+  scalar(e: Extract<Event, { type: typeof EVENT_ID.SCALAR }>): void {
+    if (e.tagStart >= 0) decline();
+    const top = this.stack[this.stack.length - 1];
+    if (top?.node.kind === 'map' && top.key === undefined) return this.readKey(top, e);
+    let node: LightNode;
+    if (e.style === SCALAR_STYLE.PLAIN) {
+      // `key:` with nothing: null, positioned at its key (or at the spot, in a list).
+      if (e.valueStart < 0) node = { kind: 'scalar', offset: top?.node.kind === 'map' ? -1 : decline(), value: null };
+      else node = { kind: 'scalar', offset: e.valueStart, value: resolvePlain(e.fast ? this.text.slice(e.valueStart, e.valueEnd) : getScalarValue(this.text, e)) };
+    } else if (e.style === SCALAR_STYLE.SINGLE_QUOTED || e.style === SCALAR_STYLE.DOUBLE_QUOTED) {
+      node = { kind: 'scalar', offset: e.valueStart - 1, value: getScalarValue(this.text, e) };
+    } else node = { kind: 'scalar', offset: blockHeaderOffset(this.text, e.valueStart), value: getScalarValue(this.text, e) };
+    this.anchor(e, node);
+    this.place(node, 1);
+  }
+
+  private readKey(frame: Frame, e: Extract<Event, { type: typeof EVENT_ID.SCALAR }>): void {
+    if (e.anchorStart >= 0 || e.valueStart < 0) decline();
+    let text: string;
+    let merge = false;
+    if (e.style === SCALAR_STYLE.PLAIN) {
+      const raw = e.fast ? this.text.slice(e.valueStart, e.valueEnd) : getScalarValue(this.text, e);
+      merge = raw === '<<';
+      const value = resolvePlain(raw);
+      text = typeof value === 'string' ? value : decline();
+    } else if (e.style === SCALAR_STYLE.SINGLE_QUOTED || e.style === SCALAR_STYLE.DOUBLE_QUOTED) {
+      text = getScalarValue(this.text, e);
+      if (text === '<<') decline();
+    } else return decline();
+    // `__proto__` needs special care in objects, and YAML caps implicit keys at 1024 characters.
+    const node = frame.node as MapNode;
+    if (text === '__proto__' || text.length > 1000 || node.pairs.has(text) || (merge && node.merges.length > 0)) decline();
+    frame.key = { text, offset: e.style === SCALAR_STYLE.PLAIN ? e.valueStart : e.valueStart - 1, merge };
+  }
+
+  alias(e: Extract<Event, { type: typeof EVENT_ID.ALIAS }>): void {
+    const top = this.stack[this.stack.length - 1];
+    if (top?.node.kind === 'map' && top.key === undefined) decline();
+    const target = this.anchors.get(this.name(e.anchorStart, e.anchorEnd));
+    if (target === undefined || this.open.has(target)) decline();
+    this.shared = true;
+    const node: LightNode = { kind: 'alias', offset: e.anchorStart - 1, target: target!, value: target!.value };
+    this.place(node, this.sizes.get(target!) ?? 1);
+  }
+
+  collection(e: Extract<Event, { type: typeof EVENT_ID.MAPPING | typeof EVENT_ID.SEQUENCE }>): void {
+    if (e.tagStart >= 0 || this.stack.length >= MAX_NESTING) decline();
+    const top = this.stack[this.stack.length - 1];
+    if (top?.node.kind === 'map' && top.key === undefined) decline();
+    const node: MapNode | SeqNode =
+      e.type === EVENT_ID.MAPPING ? { kind: 'map', offset: e.start, pairs: new Map(), merges: [], value: {} } : { kind: 'seq', offset: e.start, items: [], value: [] };
+    this.anchor(e, node);
+    if (e.anchorStart >= 0) this.open.add(node);
+    const mergeInto = top?.key?.merge ? (top.node as MapNode) : undefined;
+    this.place(node, 0);
+    this.stack.push({ node, size: 1, mergeInto });
+  }
+
+  close(): void {
+    const frame = this.stack.pop() ?? decline();
+    if (frame.key !== undefined) decline();
+    if (this.open.delete(frame.node)) this.sizes.set(frame.node, frame.size);
+    const parent = this.stack[this.stack.length - 1];
+    if (parent) parent.size += frame.size;
+    if (frame.size > this.maxSize) decline();
+    if (frame.mergeInto) this.merge(frame.mergeInto, frame.node);
+  }
+
+  /** A node read: the root, a list item, or the value of the mapping's pending key. `size`: what it expands to (a collection adds its own when it closes). */
+  private place(node: LightNode, size: number): void {
+    const top = this.stack[this.stack.length - 1];
+    if (!top) {
+      this.root = node;
+      return;
+    }
+    top.size += size;
+    if (top.node.kind === 'seq') {
+      top.node.items.push(node);
+      top.node.value.push(node.value);
+      return;
+    }
+    const key = top.key!;
+    top.key = undefined;
+    if (key.merge) {
+      // A collection written in place is merged when it closes; an alias now.
+      if (node.kind === 'alias') this.merge(top.node, node);
+      else if (node.kind === 'scalar') decline();
+      return;
+    }
+    (top.node.pairs as LightPairs).set(key.text, { keyOffset: key.offset, value: node });
+    top.node.value[key.text] = node.value;
+  }
+
+  /** `<<: *a`, `<<: [*a, *b]` or `<<: {...}`: keys the mapping does not have yet, first source first. */
+  private merge(map: MapNode, source: LightNode): void {
+    const resolve = (n: LightNode): LightNode => (n.kind === 'alias' ? n.target : n);
+    const from = resolve(source);
+    const sources = from.kind === 'seq' ? from.items.map(resolve) : [from];
+    for (const s of sources) {
+      if (s.kind !== 'map') decline();
+      map.merges.push(s);
+      for (const [key, item] of Object.entries(s.value as Record<string, unknown>)) if (!Object.hasOwn(map.value, key)) map.value[key] = item;
+    }
+  }
+}
+
+const DOCUMENT_END = /^\.\.\.(?:[ \t].*)?$/m;
+const ONLY_COMMENTS = /^(?:[ \t]*(?:#.*)?(?:\r?\n|$))*$/;
+
+/**
+ * One `...` after the content and before nothing but comments ends the one document; the `yaml`
+ * package reads any other (`...` before the content, twice) as a second, empty document.
+ */
+function endsOneDocument(text: string): boolean {
+  const end = DOCUMENT_END.exec(text);
+  if (!end) return true;
+  return ONLY_COMMENTS.test(text.slice(end.index + end[0].length)) && !ONLY_COMMENTS.test(text.slice(0, end.index).replace(/^---.*$/m, ''));
+}
+
+/**
+ * The document as light nodes and data, or undefined when the `yaml` package must read it.
+ * `shared`: the data reaches some containers twice (through aliases).
+ */
+export function readYamlEvents(text: string): { root: LightNode; shared: boolean } | undefined {
+  if (FORBIDDEN.test(text) || !endsOneDocument(text)) return undefined;
+  let events: Event[];
+  try {
+    events = parseEvents(text, { maxDepth: MAX_NESTING + 1 });
+  } catch {
+    return undefined;
+  }
+  const first = events[0];
+  if (first?.type !== EVENT_ID.DOCUMENT || first.directives.length > 0 || events[events.length - 1]?.type !== EVENT_ID.POP) return undefined;
+  const composer = new Composer(text, events.length);
+  try {
+    for (let i = 1; i < events.length - 1; i++) {
+      const e = events[i]!;
+      if (e.type === EVENT_ID.SCALAR) composer.scalar(e);
+      else if (e.type === EVENT_ID.MAPPING || e.type === EVENT_ID.SEQUENCE) composer.collection(e);
+      else if (e.type === EVENT_ID.POP) composer.close();
+      else if (e.type === EVENT_ID.ALIAS) composer.alias(e);
+      else return undefined; // a second document
+    }
+  } catch (err) {
+    if (err === DECLINE) return undefined;
+    throw err;
+  }
+  const root = composer.root;
+  if (root === undefined || (root.kind !== 'map' && root.kind !== 'seq')) return undefined;
+  return { root, shared: composer.shared };
+}
