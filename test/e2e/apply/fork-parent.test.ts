@@ -38,7 +38,8 @@ describe('fork.from { service_id }', () => {
     const run = await runCli(ws, ['apply', '--auto-approve']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('Apply complete: 3 done, 0 failed');
+    expect(run.stdout).toContain('Apply complete: 1 created, 1 updated, 0 deleted, 0 replaced.');
+    expect(run.stdout).toContain('Actions: 3 done, 0 failed');
     const after = await nextPlan(ws, emulator.url);
     expect(after.plan.actions).toEqual([]);
     expect(after.live.services.find((s) => s.id === id)?.status).toBe('PAUSED');
