@@ -26,9 +26,10 @@ const TIGER_SCENARIOS = [
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // A fresh TMPDIR per run, which must be empty again at the end (test/support/tmpdir-guard.ts).
-    globalSetup: ['test/support/tmpdir-guard.ts'],
-    // ...and one per test file inside it, which the file must leave empty (tmpdir-per-file.ts).
+    // A fresh TMPDIR per run, which must be empty again at the end (test/support/tmpdir-guard.ts),
+    // and one real PostgreSQL for the run (the state store's tests; each file makes its own database).
+    globalSetup: ['test/support/tmpdir-guard.ts', 'test/support/pg-global-setup.ts'],
+    // ...and one TMPDIR per test file inside it, which the file must leave empty (tmpdir-per-file.ts).
     setupFiles: ['test/support/tmpdir-per-file.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,

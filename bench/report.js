@@ -268,6 +268,27 @@ function styleSection(s, v) {
   ].join('\n');
 }
 
+function stateSection(s, v) {
+  if (s.skipped) return `### State in PostgreSQL against the lockfile file\n\nNot measured: ${s.skipped}.`;
+  const ratio = s.postgres.medianMs / s.file.medianMs;
+  const maxTrips = Math.max(...s.postgres.roundTrips.map((t, i) => t / s.postgres.writes[i]));
+  const cmd = code('npm run bench -- --only state');
+  const rows = [
+    [`Apply of ${s.postgres.actions} creates, state in the lockfile file`, '(reference)', `${ms(s.file.medianMs)} (runs: ${s.file.allMs.map(ms).join(', ')})`, '', '', cmd],
+    [`Apply of ${s.postgres.actions} creates, state in PostgreSQL`, '<= 1.10 x file', `${ms(s.postgres.medianMs)} (runs: ${s.postgres.allMs.map(ms).join(', ')})`, times(ratio), judge(v, 'PostgreSQL state: apply of 100 actions <= 1.1 x the file store', times(ratio), ratio <= 1.1), cmd],
+    ['Round trips per state write (PostgreSQL)', '<= 1', `${s.postgres.roundTrips.join(', ')} round trips for ${s.postgres.writes.join(', ')} writes`, times(maxTrips), judge(v, 'PostgreSQL state: at most one round trip per write', `${maxTrips.toFixed(2)} per write`, maxTrips <= 1), cmd],
+    ['Plan\'s added state read (PostgreSQL, new connection)', '1 query', `${s.read.queries} query, ${ms(s.read.ms)} incl. connecting (${s.read.bindings} bindings)`, '', judge(v, 'PostgreSQL state: plan\'s state read is one query', `${s.read.queries} query`, s.read.queries === 1), cmd],
+    ['Plan\'s state read, lockfile file', '(reference)', `${ms(s.fileRead.ms)} (${s.fileRead.bindings} bindings)`, '', '', cmd],
+  ];
+  return [
+    '### State in PostgreSQL against the lockfile file (SPEC sections 8 and 10)',
+    '',
+    `Both stores in the same run: ${s.settings.width} services created with \`--parallelism ${s.settings.width}\` on a fresh emulator (\`--time-scale ${s.settings.timeScale}\`, \`DBFORM_POLL_MS=${s.settings.pollMs}\`), median of ${s.settings.runs} runs each, alternating; the engine in process wired as \`dbform apply\` wires it (every create is a compare-and-swap write through the store), timer around the plan's execution. PostgreSQL: a local server started for the bench (fsync on), one row per workspace; round trips counted by the store (one statement = one round trip).`,
+    '',
+    table(['Measure', 'Target', 'Measured', 'vs target', 'Result', 'Command'], rows),
+  ].join('\n');
+}
+
 /** The generated markdown and the verdicts ({ target, measured, pass }). */
 export function renderReport(results) {
   const verdicts = [];
@@ -275,6 +296,7 @@ export function renderReport(results) {
   if (results.plan) parts.push(planRequestsSection(results.plan, verdicts), tigerPlanSection(results.plan, verdicts), plan1000Section(results.plan, verdicts), planTimeSection(results.plan), renderSection(results.plan, verdicts));
   if (results.apply) parts.push(applyCriticalSection(results.apply, verdicts), applyWidthSection(results.apply, verdicts), applyPollSection(results.apply, verdicts));
   if (results.startup) parts.push(startupSection(results.startup, verdicts));
+  if (results.state) parts.push(stateSection(results.state, verdicts));
   const missed = verdicts.filter((x) => !x.pass);
   parts.splice(2, 0, `**${verdicts.length - missed.length} of ${verdicts.length} target rows pass.**${missed.length ? ` Missed: ${missed.map((x) => x.target).join('; ')}.` : ''}`);
   return { markdown: `${parts.join('\n\n')}\n`, verdicts };

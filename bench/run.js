@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench [-- --quick] [-- --only plan,apply,startup] [-- --no-write]`: measures every
+// `npm run bench [-- --quick] [-- --only plan,apply,startup,state] [-- --no-write]`: measures every
 // SPEC section 8 target against the emulator on loopback (see BENCHMARKS.md for the method),
 // prints the tables, and (full run of every family) rewrites the generated part of BENCHMARKS.md.
 // `--from FILE` measures nothing: it renders the figures a run saved (bench/out/results-*.json).
@@ -12,8 +12,9 @@ import { machine, REPO } from './measure.js';
 import { benchPlan } from './plan.js';
 import { renderReport, spliceReport } from './report.js';
 import { benchStartup } from './startup.js';
+import { benchState } from './state.js';
 
-const FAMILIES = ['plan', 'apply', 'startup'];
+const FAMILIES = ['plan', 'apply', 'startup', 'state'];
 
 class UsageError extends Error {}
 
@@ -23,11 +24,13 @@ const MODES = {
     plan: { sizes: [10, 100, 1000, 5000], latencies: [0, 50], cliRuns: (s) => (s >= 5000 ? 3 : 5), readerRuns: 3, workRuns: (s) => (s >= 5000 ? 3 : 5), naiveUpTo: Infinity, renderSize: 1000, tigerUpTo: Infinity },
     apply: { width: 100, timeScale: 0.2, pollMs: 20, runs: 3, chains: ['chain', 'chain-attach', 'deep'], cli: { timeScale: 1, pollMs: 100, deep: true, defaultPoll: true } },
     startup: { runs: 7, services: 1000 },
+    state: { width: 100, timeScale: 0.2, pollMs: 20, runs: 3 },
   },
   quick: {
     plan: { sizes: [10, 1000], latencies: [0, 50], cliRuns: () => 1, readerRuns: 1, workRuns: () => 1, naiveUpTo: 100, renderSize: 1000, tigerUpTo: Infinity },
     apply: { width: 20, timeScale: 0.1, pollMs: 10, runs: 1, chains: ['deep'], cli: { timeScale: 1, pollMs: 100, deep: false } },
     startup: { runs: 3, services: 1000 },
+    state: { width: 100, timeScale: 0.1, pollMs: 10, runs: 1 },
   },
 };
 
@@ -40,7 +43,7 @@ function parseArgs(argv) {
     else if (a === '--from') args.from = argv[++i];
     else if (a === '--only') args.only = (argv[++i] ?? '').split(',').filter(Boolean);
     else if (a.startsWith('--only=')) args.only = a.slice('--only='.length).split(',').filter(Boolean);
-    else throw new UsageError(`unknown option ${a} (use --quick, --only plan,apply,startup, --no-write, --from RESULTS.json)`);
+    else throw new UsageError(`unknown option ${a} (use --quick, --only plan,apply,startup,state, --no-write, --from RESULTS.json)`);
   }
   const unknown = args.only.filter((f) => !FAMILIES.includes(f));
   if (unknown.length > 0 || args.only.length === 0) throw new UsageError(`--only takes a list of ${FAMILIES.join(', ')}`);
@@ -64,6 +67,7 @@ async function measure(args) {
   if (args.only.includes('plan')) results.plan = await benchPlan({ ...settings.plan, log });
   if (args.only.includes('apply')) results.apply = await benchApply({ ...settings.apply, log });
   if (args.only.includes('startup')) results.startup = await benchStartup({ ...settings.startup, log });
+  if (args.only.includes('state')) results.state = await benchState({ ...settings.state, log });
   results.durationMs = performance.now() - started;
   results.loadAvgEnd = loadavg().map((x) => Math.round(x * 100) / 100);
   writeFileSync(join(REPO, 'bench', 'out', `results-${mode}.json`), `${JSON.stringify(results, null, 2)}\n`);

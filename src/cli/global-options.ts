@@ -7,6 +7,8 @@ import type { Command } from 'commander';
 const GLOBAL_OPTIONS: ReadonlyMap<string, boolean> = new Map([
   ['--file', true],
   ['--lockfile', true],
+  ['--state', true],
+  ['--workspace', true],
   ['--api-url', true],
   ['--api-key-file', true],
   ['--emulator', false],
@@ -14,8 +16,8 @@ const GLOBAL_OPTIONS: ReadonlyMap<string, boolean> = new Map([
 ]);
 
 export const GLOBAL_OPTIONS_HELP =
-  '\nThe options -f/--file, --lockfile, --api-url, --api-key-file, --emulator and --allow-insecure-http\n' +
-  'may also come before a command that takes them, e.g. `dbform -f prod.yaml plan`.';
+  '\nThe options -f/--file, --lockfile, --state, --workspace, --api-url, --api-key-file, --emulator and\n--allow-insecure-http' +
+  ' may also come before a command that takes them, e.g. `dbform -f prod.yaml plan`.';
 
 /** `-fX`, `--file=X`, `--file X`: the long name, and the value when it is in the same token. */
 function splitOption(token: string): { long: string; inline?: string } {
@@ -40,11 +42,16 @@ export function hoistGlobalOptions(program: Command, argv: readonly string[]): s
     const token = args[i]!;
     if (token === '--') break;
     if (!token.startsWith('-')) {
-      const command = program.commands.find((c) => c.name() === token || c.aliases().includes(token));
+      const named = (list: readonly Command[], name: string | undefined) => list.find((c) => c.name() === name || c.aliases().includes(name ?? ''));
+      const top = named(program.commands, token);
+      // A group (`state list`, `workspace delete`): the options go after its subcommand.
+      const sub = top && top.commands.length > 0 ? named(top.commands, args[i + 1]) : undefined;
+      const command = sub ?? top;
+      const words = sub ? [token, args[i + 1]!] : [token];
       const declared = (long: string) => command?.options.some((o) => o.long === long) === true;
       const movable = hoisted.length > 0 && command !== undefined && longs.every(declared);
       if (!movable) return [...argv];
-      return [...argv.slice(0, 2), ...before, token, ...hoisted, ...args.slice(i + 1)];
+      return [...argv.slice(0, 2), ...before, ...words, ...hoisted, ...args.slice(i + words.length)];
     }
     const { long, inline } = splitOption(token);
     const takesValue = GLOBAL_OPTIONS.get(long);

@@ -4,6 +4,9 @@ import { Option, type Command } from 'commander';
 export interface ConfigOptions {
   file: string[];
   lockfile?: string;
+  /** Where the state lives (SPEC section 10): postgres://... or file:PATH. */
+  state?: string;
+  workspace?: string;
 }
 
 export interface ApiOptions {
@@ -25,7 +28,22 @@ function collect(value: string, previous: string[] | undefined): string[] {
 export function addConfigOptions(cmd: Command): Command {
   return cmd
     .addOption(new Option('-f, --file <path>', 'config file (repeatable; default dbform.yaml)').argParser(collect))
-    .option('--lockfile <path>', 'lockfile path (default: dbform.lock.json beside the first config file)');
+    .option('--lockfile <path>', 'lockfile path (default: dbform.lock.json beside the first config file)')
+    .addOption(stateOption())
+    .addOption(workspaceOption());
+}
+
+export function stateOption(): Option {
+  return new Option('--state <url>', 'where the state lives: postgres://user@host:5432/db (password from PGPASSWORD or pgpass, never here) or file:PATH (else env DBFORM_STATE, the config\'s state:, the lockfile)');
+}
+
+export function workspaceOption(): Option {
+  return new Option('--workspace <name>', 'the state of this workspace of the project (else env DBFORM_WORKSPACE, else "default"); ${workspace} in the config expands to it');
+}
+
+/** --lock-timeout: how long a command that writes the state waits for another run's lock. */
+export function addLockTimeoutOption(cmd: Command): Command {
+  return cmd.option('--lock-timeout <duration>', 'wait up to this long for the state lock held by another run (e.g. 5m); default 0: fail at once naming the holder', '0');
 }
 
 export function addApiOptions(cmd: Command): Command {

@@ -4,34 +4,64 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fetchLiveState, type FetchLiveStateOptions } from '../api/live-state.js';
 import { loadConfig } from '../config/index.js';
-import { readLockfile, resolveLockfilePath } from '../lockfile/index.js';
 import type { Address, DesiredState, Diagnostic, LiveState, Lockfile, Plan } from '../model/index.js';
-import { managedServiceFilter, planChanges } from '../planner/index.js';
+import { managedServiceFilter, planChanges, type PlanOptions } from '../planner/index.js';
+import { readWithJournal } from '../state/journal-push.js';
 import { openApiContext, type ApiContextInput } from './api-context.js';
+import { openJournal, openStateStore, workspaceOf, type StateFlags } from './state-context.js';
 
 export interface PlanInput {
   files: string[];
-  lockfile?: string;
+  state: StateFlags;
   replace: Address[];
   target: Address[];
   allowDataLoss: boolean;
   api: ApiContextInput;
+  env?: NodeJS.ProcessEnv;
 }
 
 export type PreparedPlan =
   | { ok: false; configErrors: Diagnostic[] }
-  | { ok: true; desired: DesiredState; configWarnings: Diagnostic[]; lockPath: string; lock: Lockfile; live: LiveState; plan: Plan };
+  | {
+      ok: true;
+      desired: DesiredState;
+      configWarnings: Diagnostic[];
+      /** Where the state lives (path or URL without password). */
+      stateLocation: string;
+      /** Bindings in the local state journal not yet pushed (the next apply pushes them). */
+      pendingJournal: number;
+      lock: Lockfile;
+      live: LiveState;
+      plan: Plan;
+    };
 
-/** Reads everything a plan needs (2 + V API requests) and plans; config problems come back as diagnostics. */
+/**
+ * Reads everything a plan needs (2 + V API requests, and the state: one query on PostgreSQL, in
+ * parallel with the API) and plans; config problems come back as diagnostics.
+ */
 export async function preparePlan(input: PlanInput): Promise<PreparedPlan> {
-  const loaded = await loadConfig(input.files);
+  const env = input.env ?? process.env;
+  const workspace = workspaceOf(input.state, env);
+  const loaded = await loadConfig(input.files, { env, workspace });
   if (!loaded.ok) return { ok: false, configErrors: loaded.errors };
   const desired = loaded.value;
-  const lockPath = resolveLockfilePath(input.files, input.lockfile);
-  const lock = await readLockfile(lockPath, desired.projectId);
-  const live = await readLive(input.api, input.files, desired.projectId, managedServiceFilter(desired, lock));
-  const plan = planChanges(desired, live, lock, { replace: input.replace, target: input.target, allowDataLoss: input.allowDataLoss, now: Date.now() });
-  return { ok: true, desired, configWarnings: loaded.warnings, lockPath, lock, live, plan };
+  const store = openStateStore({ flags: input.state, env, files: input.files, projectId: desired.projectId, workspace, ...(desired.state ? { configState: desired.state } : {}) });
+  try {
+    // The state first: where the services list lacks replica sets, the live read needs to know
+    // which services the state manages (SPEC section 12).
+    const { snapshot, pending } = await readWithJournal(store, openJournal(input.files));
+    const live = await readLive(input.api, input.files, desired.projectId, managedServiceFilter(desired, snapshot.lockfile));
+    const plan = planChanges(desired, live, snapshot.lockfile, planOptions(input, snapshot.claimedElsewhere));
+    return { ok: true, desired, configWarnings: loaded.warnings, stateLocation: store.location, pendingJournal: pending, lock: snapshot.lockfile, live, plan };
+  } finally {
+    await store.close();
+  }
+}
+
+/** The planner's options, with the IDs other workspaces of the state bind (never adopted here). */
+export function planOptions(o: { replace: Address[]; target: Address[]; allowDataLoss: boolean }, claimedElsewhere: ReadonlyMap<string, unknown>): PlanOptions {
+  const options = { replace: o.replace, target: o.target, allowDataLoss: o.allowDataLoss, now: Date.now(), claimedElsewhere: new Set(claimedElsewhere.keys()) };
+  return options;
 }
 
 /**

@@ -139,6 +139,7 @@ const buildMoved = (entry: Entry): MovedEntry => ({
 export function buildDesiredState(config: MergedConfig): DesiredState {
   return {
     projectId: config.projectId ?? '',
+    ...(config.state ? { state: { value: config.state.value, source: sourceOf(config.state.origin, ['state']) } } : {}),
     vpcs: config.vpcs.map(buildVpc),
     services: config.services.map(buildService),
     moved: config.moved.map(buildMoved),

@@ -1,5 +1,6 @@
-// `${env:NAME}` in any string value; `$${` writes a literal `${`. Keys are never interpolated:
-// they are addresses, and an address that depends on the environment would break the lockfile.
+// `${env:NAME}` and `${workspace}` in any string value; `$${` writes a literal `${`. Keys are
+// never interpolated: they are addresses, and an address that depends on the environment would
+// break the lockfile.
 import type { PathSeg } from './locate.js';
 import { formatPath } from './paths.js';
 import { isPasswordPath } from './password-messages.js';
@@ -35,7 +36,17 @@ export function markUnresolved(data: unknown, paths: ReadonlyArray<readonly Path
   }
 }
 
-function interpolateString(text: string, path: PathSeg[], env: NodeJS.ProcessEnv, problems: InterpolationProblem[], read: string[]): string {
+/** What `${workspace}` expands to when the command names no workspace (SPEC section 10). */
+export const DEFAULT_WORKSPACE_NAME = 'default';
+
+function interpolateString(
+  text: string,
+  path: PathSeg[],
+  env: NodeJS.ProcessEnv,
+  problems: InterpolationProblem[],
+  read: string[],
+  workspace: string,
+): string {
   const lead = path.length > 0 ? `${formatPath(path)}: ` : '';
   let out = '';
   let i = 0;
@@ -50,6 +61,11 @@ function interpolateString(text: string, path: PathSeg[], env: NodeJS.ProcessEnv
         return out + text.slice(i);
       }
       const expression = text.slice(i + 2, end);
+      if (expression === 'workspace') {
+        out += workspace;
+        i = end + 1;
+        continue;
+      }
       const name = REFERENCE.exec(expression)?.[1];
       const value = name === undefined ? undefined : env[name];
       if (name === undefined) {
@@ -75,14 +91,15 @@ function interpolateString(text: string, path: PathSeg[], env: NodeJS.ProcessEnv
 export function interpolateEnv(
   data: unknown,
   env: NodeJS.ProcessEnv,
-  options: { inPlace?: boolean } = {},
+  options: { inPlace?: boolean; workspace?: string } = {},
 ): { data: unknown; problems: InterpolationProblem[]; interpolated: Interpolated[] } {
   const inPlace = options.inPlace === true;
+  const workspace = options.workspace ?? DEFAULT_WORKSPACE_NAME;
   const problems: InterpolationProblem[] = [];
   const interpolated: Interpolated[] = [];
   const interpolate = (text: string): string => {
     const [before, read] = [problems.length, [] as string[]];
-    const out = interpolateString(text, [...path], env, problems, read);
+    const out = interpolateString(text, [...path], env, problems, read, workspace);
     if (problems.length === before && read.length > 0) {
       interpolated.push({ path: [...path], written: text, emptyVariables: [...new Set(read.filter((name) => env[name] === ''))] });
     }

@@ -21,6 +21,8 @@ export type { ConfigInput } from './read-files.js';
 export interface LoadOptions {
   /** Environment for `${env:NAME}` (default: process.env). */
   env?: NodeJS.ProcessEnv;
+  /** What `${workspace}` expands to (default: `default`). */
+  workspace?: string;
 }
 
 interface LoadedOne {
@@ -29,7 +31,7 @@ interface LoadedOne {
   suspects?: Suspects;
 }
 
-function loadOne(input: ConfigInput, env: NodeJS.ProcessEnv): LoadedOne {
+function loadOne(input: ConfigInput, env: NodeJS.ProcessEnv, workspace: string | undefined): LoadedOne {
   const { file } = input;
   let text: string;
   if (typeof input.content === 'string') text = input.content.replace(/^\uFEFF/, '');
@@ -47,7 +49,7 @@ function loadOne(input: ConfigInput, env: NodeJS.ProcessEnv): LoadedOne {
   }
   const diagnostics: Diagnostic[] = [...parsed.errors];
   const { suspects } = parsed;
-  const { data, problems, interpolated } = interpolateEnv(parsed.data, env, { inPlace: !parsed.shared });
+  const { data, problems, interpolated } = interpolateEnv(parsed.data, env, { inPlace: !parsed.shared, ...(workspace !== undefined ? { workspace } : {}) });
   for (const p of problems) {
     diagnostics.push({ severity: 'error', message: p.message, path: formatPath(p.path), source: locator.at(p.path), code: p.code });
   }
@@ -113,7 +115,7 @@ export function loadConfigInputs(inputs: readonly ConfigInput[], options: LoadOp
   const loaded: LoadedFile[] = [];
   const suspects = noSuspects();
   for (const input of inputs) {
-    const one = loadOne(input, env);
+    const one = loadOne(input, env, options.workspace);
     diagnostics.push(...one.diagnostics);
     if (one.loaded) loaded.push(one.loaded);
     if (one.suspects) {

@@ -21,6 +21,8 @@ export interface Entry {
 
 export interface MergedConfig {
   projectId?: string;
+  /** The top-level `state:` (where the state lives), with where it is written. */
+  state?: { value: string; origin: Origin };
   vpcs: Entry[];
   services: Entry[];
   moved: Entry[];
@@ -77,7 +79,7 @@ function mergeMap(section: 'vpcs' | 'services', file: LoadedFile, into: Entry[],
   }
 }
 
-function checkAgreement(field: 'project_id' | 'version', files: readonly LoadedFile[], errors: Diagnostic[]): unknown {
+function checkAgreement(field: 'project_id' | 'version' | 'state', files: readonly LoadedFile[], errors: Diagnostic[]): { value: unknown; origin: Origin } | undefined {
   let agreed: { value: unknown; origin: Origin } | undefined;
   for (const file of files) {
     const data = file.data as Record<string, unknown>;
@@ -86,20 +88,25 @@ function checkAgreement(field: 'project_id' | 'version', files: readonly LoadedF
     if (!agreed) agreed = { value: data[field], origin };
     else if (data[field] !== agreed.value) {
       const there = describeSource(sourceOf(agreed.origin, [field]));
-      const message = `${field} ${JSON.stringify(data[field])} differs from ${JSON.stringify(agreed.value)} at ${there}; all files must target one project with one format version`;
+      const message =
+        field === 'state'
+          ? `state differs from the one at ${there}; all files must keep their state in one place`
+          : `${field} ${JSON.stringify(data[field])} differs from ${JSON.stringify(agreed.value)} at ${there}; all files must target one project with one format version`;
       errors.push(diagnosticAt(origin, [field], message, 'files-disagree'));
     }
   }
-  return agreed?.value;
+  return agreed;
 }
 
 export function mergeFiles(files: readonly LoadedFile[]): { config: MergedConfig; errors: Diagnostic[] } {
   const errors: Diagnostic[] = [];
   const usable = files.filter((f) => isRecord(f.data));
-  const projectId = checkAgreement('project_id', usable, errors);
+  const projectId = checkAgreement('project_id', usable, errors)?.value;
   checkAgreement('version', usable, errors);
+  const state = checkAgreement('state', usable, errors);
   const config: MergedConfig = {
     projectId: typeof projectId === 'string' ? projectId : undefined,
+    ...(state && typeof state.value === 'string' ? { state: { value: state.value, origin: state.origin } } : {}),
     vpcs: [],
     services: [],
     moved: [],

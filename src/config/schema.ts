@@ -306,6 +306,12 @@ function buildLoaderSchema(): Json {
     properties: {
       version: { const: 1, description: 'Version of the file format; always 1.' },
       project_id: { type: 'string', minLength: 1, description: 'ID of the cloud project all resources live in, e.g. ${env:DBFORM_PROJECT_ID}.' },
+      state: {
+        type: 'string',
+        minLength: 1,
+        description:
+          'Where the state lives when neither --state nor DBFORM_STATE says: postgres://user@host:5432/db (a team database; the password from ${env:...}, PGPASSWORD or the pgpass file) or file:PATH. Default: the lockfile beside the config.',
+      },
       vpcs: {
         type: 'object',
         description: 'VPCs managed by dbform, by key (address vpc.<key>).',

@@ -14,6 +14,9 @@ import { DbformError } from '../model/errors.js';
 import { parseLockfileJson, type Lockfile } from '../model/lockfile.js';
 import type { LiveState } from '../model/resources.js';
 import { planChanges } from '../planner/index.js';
+import { nextRevision } from '../model/lockfile.js';
+import { newLineage } from '../state/document.js';
+import { describeHolder, versionOf, type StateStore } from '../state/index.js';
 import { countResources, describeLostBinding, exportLiveState, lostBindings, sameBindings, type ExportResult } from './index.js';
 import { schemaRefFor } from './schema-ref.js';
 
@@ -28,6 +31,11 @@ export interface ExportRequest {
   lockfile?: string;
   force: boolean;
   cwd: string;
+  /**
+   * When the state lives in a store (--state, DBFORM_STATE): the store of a project, which the
+   * bindings go to instead of a lockfile file.
+   */
+  openState?: (projectId: string) => StateStore;
   report: (line: string) => void;
   print: (text: string) => void;
 }
@@ -41,12 +49,24 @@ interface Job {
   writeYaml: boolean;
   /** False when the lockfile already binds exactly this (a write would only raise its serial). */
   writeLock: boolean;
+  /** The state store the bindings go to (instead of lockPath), and the state it held. */
+  store?: StateStore;
+  previous?: Lockfile;
 }
 
 export async function runExport(req: ExportRequest): Promise<void> {
   const projects = await chooseProjects(req);
   if (req.allProjects) await makeDirectory(req.output!);
   const jobs: Job[] = [];
+  try {
+    await prepareJobs(req, projects, jobs);
+    for (const job of jobs) await writeJob(req, job);
+  } finally {
+    for (const job of jobs) await job.store?.close();
+  }
+}
+
+async function prepareJobs(req: ExportRequest, projects: string[], jobs: Job[]): Promise<void> {
   for (const projectId of projects) {
     // --all-projects: DIR/<project>/dbform.yaml with dbform.lock.json beside it, where plan looks for it.
     const yamlPath = req.allProjects ? join(req.output!, projectId, 'dbform.yaml') : req.output;
@@ -54,7 +74,6 @@ export async function runExport(req: ExportRequest): Promise<void> {
     if (yamlPath !== undefined && resolve(yamlPath) === resolve(lockPath)) throw new DbformError(`the YAML and the lockfile would both be written to ${lockPath}; choose another --lockfile`);
     jobs.push(await prepareJob(req, projectId, yamlPath, lockPath));
   }
-  for (const job of jobs) await writeJob(req, job);
 }
 
 async function makeDirectory(path: string): Promise<void> {
@@ -94,14 +113,41 @@ async function chooseProjects(req: ExportRequest): Promise<string[]> {
 }
 
 async function prepareJob(req: ExportRequest, projectId: string, yamlPath: string | undefined, lockPath: string): Promise<Job> {
+  const store = req.openState?.(projectId);
+  try {
+    return await prepareWith(req, projectId, yamlPath, store ? store.location : lockPath, store);
+  } catch (err) {
+    await store?.close();
+    throw err;
+  }
+}
+
+async function prepareWith(req: ExportRequest, projectId: string, yamlPath: string | undefined, lockPath: string, store: StateStore | undefined): Promise<Job> {
   const live = await fetchLiveState(req.client, projectId, { peeringsOf: 'all' });
-  const previous = await readPreviousLockfile(lockPath, projectId, req);
+  const previous = store ? await readStoredState(store) : await readPreviousLockfile(lockPath, projectId, req);
   const result = exportLiveState(live, { schemaRef: schemaRefFor(yamlPath, req.cwd), ...(previous ? { previous } : {}) });
   if (previous) guardLockfile(previous, result.lock, lockPath, req);
   const writeYaml = yamlPath === undefined ? false : await guardOutput(yamlPath, result.yaml, req.force);
   checkRoundTrip(result, live, yamlPath ?? 'dbform.yaml', req.report);
   const writeLock = previous === undefined || !sameBindings(previous, result.lock);
-  return { projectId, ...(yamlPath !== undefined ? { yamlPath } : {}), lockPath, result, writeYaml, writeLock };
+  return { projectId, ...(yamlPath !== undefined ? { yamlPath } : {}), lockPath, result, writeYaml, writeLock, ...(store ? { store } : {}), ...(previous ? { previous } : {}) };
+}
+
+/** The state the store holds, or undefined when it holds none yet. */
+async function readStoredState(store: StateStore): Promise<Lockfile | undefined> {
+  const { lockfile } = await store.read();
+  return lockfile.lineage === undefined && Object.keys(lockfile.resources).length === 0 ? undefined : lockfile;
+}
+
+/** Into the store: under its lock, a compare-and-swap on the state read when the export was prepared. */
+async function writeToStore(store: StateStore, lock: Lockfile, previous: Lockfile | undefined): Promise<void> {
+  const held = await store.lock(describeHolder(process.env, 'dbform export'), { timeoutMs: 0 });
+  try {
+    // The export's lockfile keeps the lineage and serial of the state it replaces (buildExportLockfile).
+    await store.write(nextRevision(lock, newLineage()), previous ? versionOf(previous) : { lineage: null, serial: 0 });
+  } finally {
+    await held.release();
+  }
 }
 
 async function writeJob(req: ExportRequest, job: Job): Promise<void> {
@@ -109,10 +155,12 @@ async function writeJob(req: ExportRequest, job: Job): Promise<void> {
   for (const s of result.document.skipped) req.report(`note: not exported: ${s}`);
   if (job.yamlPath === undefined) req.print(result.yaml);
   else if (job.writeYaml) await writing(job.yamlPath, () => writeFileAtomic(job.yamlPath!, result.yaml));
-  if (job.writeLock) await writing(job.lockPath, async () => void (await writeLockfile(job.lockPath, result.lock)));
+  if (job.writeLock && job.store) await writeToStore(job.store, result.lock, job.previous);
+  else if (job.writeLock) await writing(job.lockPath, async () => void (await writeLockfile(job.lockPath, result.lock)));
   const c = countResources(result.document);
   const what = `${plural(c.vpcs, 'VPC')}, ${plural(c.peerings, 'peering')}, ${plural(c.services, 'service')} and ${plural(c.replicaSets, 'replica set')}`;
-  req.report(`Exported ${what} of project ${job.projectId} to ${job.yamlPath ?? 'stdout'}; lockfile ${job.lockPath}.`);
+  const bindings = job.store ? `state ${job.store.location} (workspace "${job.store.workspace}")` : `lockfile ${job.lockPath}`;
+  req.report(`Exported ${what} of project ${job.projectId} to ${job.yamlPath ?? 'stdout'}; ${bindings}.`);
 }
 
 const plural = (n: number, one: string) => `${n} ${n === 1 ? one : `${one}s`}`;

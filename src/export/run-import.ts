@@ -5,10 +5,11 @@ import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { embedsReplicaSets, mapPeering, mapReplicaSet, mapService, mapVpc } from '../api/live-mapping.js';
 import { loadConfig } from '../config/index.js';
-import { readLockfile, writeLockfile } from '../lockfile/index.js';
 import { peeringAddress, serviceAddress, vpcAddress, type Address, type ParsedAddress } from '../model/address.js';
 import { DbformError, DiagnosticsError } from '../model/errors.js';
-import { isPeeringFailed, type DesiredState, type LiveService, type LiveVpc, type Lockfile } from '../model/index.js';
+import { isPeeringFailed, nextRevision, type DesiredState, type LiveService, type LiveVpc, type Lockfile } from '../model/index.js';
+import { newLineage } from '../state/document.js';
+import { describeHolder, versionOf, type StateStore } from '../state/index.js';
 import { isReplicaSetGone, isServiceGone } from '../planner/normalize.js';
 import { checkBinding, checkInConfig, describeLiveId, notFoundError, parseImportAddress } from './import-check.js';
 
@@ -18,7 +19,13 @@ export interface ImportRequest {
   /** Opened only once the address, config and lockfile checks pass. */
   connect: () => Promise<ImportClient>;
   files: string[];
-  lockPath: string;
+  /** The config's environment and workspace (`${workspace}`). */
+  env: NodeJS.ProcessEnv;
+  workspace: string;
+  /** The state of this config (SPEC section 10), opened once the config is loaded. */
+  openState: (desired: DesiredState) => StateStore;
+  /** --lock-timeout in milliseconds. */
+  lockTimeoutMs: number;
   address: string;
   id: string;
   force: boolean;
@@ -43,23 +50,45 @@ interface Lists {
 
 export async function runImport(req: ImportRequest): Promise<void> {
   const parsed = parseImportAddress(req.address);
-  const loaded = await loadConfig(req.files);
+  const loaded = await loadConfig(req.files, { env: req.env, workspace: req.workspace });
   // One `error: ` line per problem, as `plan` and `validate` print them.
   if (!loaded.ok) throw new DiagnosticsError(loaded.errors.filter((d) => d.severity === 'error'));
   const desired = loaded.value;
   checkInConfig(req.address, desired);
-  const lock = await readLockfile(req.lockPath, desired.projectId);
-  const binding = checkBinding(req.address, req.id, lock, req.lockPath, req.force);
+  const store = req.openState(desired);
+  try {
+    // Under the state lock: an apply running meanwhile must not lose this binding, nor this one its.
+    const held = await store.lock(describeHolder(req.env, 'dbform import'), { timeoutMs: req.lockTimeoutMs });
+    try {
+      await importInto(req, parsed, desired, store);
+    } finally {
+      await held.release();
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+async function importInto(req: ImportRequest, parsed: ParsedAddress, desired: DesiredState, store: StateStore): Promise<void> {
+  const { lockfile: lock, claimedElsewhere } = await store.read();
+  const binding = checkBinding(req.address, req.id, lock, store.location, req.force);
   if (binding.kind === 'same') {
-    req.report(`${req.address} is already bound to ${req.id} in ${req.lockPath}; nothing to do`);
+    req.report(`${req.address} is already bound to ${req.id} in ${store.location}; nothing to do`);
     return;
+  }
+  const foreign = claimedElsewhere.get(req.id);
+  if (foreign) {
+    throw new DbformError(
+      `${req.id} is already bound to ${foreign.address} in workspace "${foreign.workspace}" of this state; a resource belongs to one workspace only (nothing was changed)`,
+    );
   }
   const found = await findLive(req, parsed, desired, lock);
   const entry = binding.kind === 'rebind' && binding.previous.protect !== undefined ? { id: req.id, protect: binding.previous.protect } : { id: req.id };
-  await writeLockfile(req.lockPath, { ...lock, resources: { ...lock.resources, [req.address]: entry } });
+  const next = { ...lock, resources: { ...lock.resources, [req.address]: entry } };
+  await store.write(nextRevision(next, newLineage()), versionOf(lock));
   if (binding.kind === 'rebind') req.report(`note: ${req.address} was bound to ${binding.previous.id}, which stays live but is no longer managed`);
   for (const n of found.notes) req.report(`note: ${n}`);
-  req.print(`Bound ${req.address} to ${found.label} in ${req.lockPath}; run \`dbform plan\` to compare it with the config.`);
+  req.print(`Bound ${req.address} to ${found.label} in ${store.location}; run \`dbform plan\` to compare it with the config.`);
 }
 
 async function services(lists: Lists): Promise<LiveService[]> {

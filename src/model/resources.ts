@@ -109,6 +109,8 @@ export interface MovedEntry {
 
 export interface DesiredState {
   projectId: string;
+  /** The config's `state:` (where the state lives), and where it is written; may hold a password. */
+  state?: { value: string; source: SourceRef };
   vpcs: DesiredVpc[];
   services: DesiredService[];
   moved: MovedEntry[];

@@ -58,6 +58,18 @@ describe('module boundaries (STYLE.md)', () => {
     }
   });
 
+  it('the state port (src/state) depends on model, lockfile and the apply lock only; nothing below cli knows a store', () => {
+    for (const f of files.filter((f) => layerOf(f) === 'state')) {
+      const { layers, packages } = importsOf(f);
+      expect([...layers].filter((l) => !['state', 'model', 'lockfile', 'executor'].includes(l)), f).toEqual([]);
+      expect([...packages].filter((p) => !p.startsWith('node:') && p !== 'pg' && p !== 'pg-connection-string'), f).toEqual([]);
+    }
+    for (const f of files.filter((f) => ['model', 'planner', 'executor', 'api', 'config', 'lockfile', 'emulator'].includes(layerOf(f)))) {
+      expect([...importsOf(f).layers].includes('state'), `${f} imports the state layer`).toBe(false);
+      expect([...importsOf(f).packages].includes('pg'), `${f} imports pg`).toBe(false);
+    }
+  });
+
   it('only cli touches process exit codes, stdout and colours', () => {
     for (const f of files.filter((f) => layerOf(f) !== 'cli' && layerOf(f) !== 'emulator')) {
       const text = readFileSync(f, 'utf8');

@@ -21,7 +21,8 @@ export function registerApply(program: Command): void {
     .addOption(new Option('--target <address>', 'plan only this resource and what it depends on (repeatable)').argParser(collect))
     .option('--allow-data-loss', 'allow actions that lose data (never on protected resources)')
     .option('--pgpass <path>', 'where initial passwords of created services go (default PGPASSFILE or ~/.pgpass)')
-    .option('--force-unlock', 'remove the apply lock left by another run before taking it')
+    .option('--force-unlock', 'remove the apply lock left by another run before taking it (PostgreSQL state: clear a holder row whose session is gone)')
+    .option('--lock-timeout <duration>', 'wait up to this long for the state lock held by another run (e.g. 5m); default 0: fail at once naming the holder', '0')
     .action(
       action(async (planFile: string | undefined, _opts: unknown, command: Command) => {
         const { runApply } = await import('../progress/apply-command.js');

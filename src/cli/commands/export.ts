@@ -3,15 +3,20 @@
 import type { Command } from 'commander';
 import { DbformError } from '../../model/errors.js';
 import { action } from '../errors.js';
-import { addApiOptions, type ApiOptions, type GlobalOptions } from '../options.js';
+import { addApiOptions, stateOption, workspaceOption, type ApiOptions, type GlobalOptions } from '../options.js';
 
 interface ExportFlags extends ApiOptions, GlobalOptions {
   project?: string;
   allProjects?: boolean;
   output?: string;
   lockfile?: string;
+  state?: string;
+  workspace?: string;
   force?: boolean;
 }
+
+/** --state or DBFORM_STATE: the bindings go to that store (workspace --workspace) instead of a lockfile file. */
+const stateUrlOf = (flags: ExportFlags): string | undefined => flags.state ?? (process.env.DBFORM_STATE || undefined);
 
 const HELP = `
 Output:
@@ -21,7 +26,9 @@ Output:
   --all-projects -o DIR
                    one directory per project: DIR/<project-id>/dbform.yaml and its lockfile
                    DIR/<project-id>/dbform.lock.json (plan one with: dbform plan -f DIR/<id>/dbform.yaml).
-  One of -o and --lockfile is required: an export without its lockfile would not plan to zero.
+  --state URL      (or DBFORM_STATE) the bindings go to that state (postgres://... or file:PATH),
+                   in workspace --workspace (default "default"), instead of a lockfile file.
+  One of -o, --lockfile and a state is required: an export without its bindings would not plan to zero.
 
 Project: a token that sees one project exports it; with several, pass --project ID or
 --all-projects.
@@ -50,7 +57,7 @@ function checkFlags(flags: ExportFlags): void {
     if (flags.project !== undefined) throw new DbformError('--project and --all-projects contradict each other; use one');
     if (flags.output === undefined) throw new DbformError('--all-projects needs -o DIR: it writes DIR/<project-id>/dbform.yaml and dbform.lock.json for each project');
     if (flags.lockfile !== undefined) throw new DbformError('--lockfile cannot be used with --all-projects: each lockfile is DIR/<project-id>/dbform.lock.json');
-  } else if (flags.output === undefined && flags.lockfile === undefined) {
+  } else if (flags.output === undefined && flags.lockfile === undefined && stateUrlOf(flags) === undefined) {
     throw new DbformError('export writes YAML and a lockfile: give -o FILE (the lockfile goes beside it as dbform.lock.json), or --lockfile PATH to print the YAML on stdout');
   }
 }
@@ -59,6 +66,14 @@ async function runExportCommand(flags: ExportFlags): Promise<void> {
   checkFlags(flags);
   const { openApiContext } = await import('../api-context.js');
   const { runExport } = await import('../../export/run-export.js');
+  const { checkStateFlag, openStateStore, workspaceOf } = await import('../state-context.js');
+  checkStateFlag(flags);
+  const workspace = workspaceOf(flags, process.env);
+  const url = stateUrlOf(flags);
+  const openState =
+    url === undefined
+      ? undefined
+      : (projectId: string) => openStateStore({ flags: { state: url }, env: process.env, files: flags.output ? [flags.output] : [], projectId, workspace });
   // No config file: the emulator world is the current directory's, as for every other command.
   const ctx = await openApiContext(flags);
   try {
@@ -70,6 +85,7 @@ async function runExportCommand(flags: ExportFlags): Promise<void> {
       ...(flags.lockfile !== undefined ? { lockfile: flags.lockfile } : {}),
       force: flags.force === true,
       cwd: process.cwd(),
+      ...(openState ? { openState } : {}),
       report: (line) => void process.stderr.write(`${line}\n`),
       print: (text) => void process.stdout.write(text),
     });
@@ -87,6 +103,8 @@ export function registerExport(program: Command): void {
     .option('-o, --output <path>', 'YAML file to write (the lockfile goes beside it); with --all-projects a directory of <project-id>/dbform.yaml')
     .option('--lockfile <path>', 'lockfile path (default: dbform.lock.json beside -o FILE)')
     .option('--force', 'overwrite an existing YAML file that differs, or a lockfile whose bindings this export would drop')
+    .addOption(stateOption())
+    .addOption(workspaceOption())
     .addHelpText('after', HELP);
   addApiOptions(cmd).action(action(async (_opts: ExportFlags, command: Command) => runExportCommand(command.optsWithGlobals<ExportFlags>())));
 }

@@ -2,11 +2,14 @@
 // Heavy modules (client, config, lockfile) are loaded inside the action.
 import type { Command } from 'commander';
 import { action } from '../errors.js';
-import { addApiOptions, addConfigOptions, configFiles, type ApiOptions, type GlobalOptions } from '../options.js';
+import { addApiOptions, addConfigOptions, addLockTimeoutOption, configFiles, type ApiOptions, type GlobalOptions } from '../options.js';
 
 interface ImportFlags extends ApiOptions, GlobalOptions {
   file?: string[];
   lockfile?: string;
+  state?: string;
+  workspace?: string;
+  lockTimeout?: string;
   force?: boolean;
 }
 
@@ -33,19 +36,28 @@ export function registerImport(program: Command): void {
     .argument('<id>', 'ID of the live resource')
     .option('--force', 'rebind an address that the lockfile already binds to another ID')
     .addHelpText('after', HELP);
-  addApiOptions(addConfigOptions(cmd)).action(
+  addLockTimeoutOption(addApiOptions(addConfigOptions(cmd))).action(
     action(async (address: string, id: string, _opts: ImportFlags, command: Command) => {
       const flags = command.optsWithGlobals<ImportFlags>();
       const files = configFiles(flags);
-      const { resolveLockfilePath } = await import('../../lockfile/index.js');
       const { openApiContext } = await import('../api-context.js');
+      const { openStateStore, workspaceOf } = await import('../state-context.js');
+      const { parseDuration } = await import('../../executor/duration.js');
+      const { DbformError } = await import('../../model/errors.js');
+      const lockTimeoutMs = parseDuration(flags.lockTimeout ?? '0');
+      if (lockTimeoutMs === undefined) throw new DbformError(`--lock-timeout must be a duration such as 5m, 90s, or 0 (got "${flags.lockTimeout}")`);
+      const workspace = workspaceOf(flags, process.env);
       const { runImport } = await import('../../export/run-import.js');
       let ctx: Awaited<ReturnType<typeof openApiContext>> | undefined;
       try {
         await runImport({
           connect: async () => (ctx = await openApiContext({ ...flags, configFiles: files })).client,
           files,
-          lockPath: resolveLockfilePath(files, flags.lockfile),
+          env: process.env,
+          workspace,
+          lockTimeoutMs,
+          openState: (desired) =>
+            openStateStore({ flags, env: process.env, files, projectId: desired.projectId, workspace, ...(desired.state ? { configState: desired.state } : {}) }),
           address,
           id,
           force: flags.force === true,

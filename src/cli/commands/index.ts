@@ -8,6 +8,7 @@ import { registerImport } from './import.js';
 import { registerLogs } from './logs.js';
 import { registerPlan } from './plan.js';
 import { registerProjects } from './projects.js';
+import { registerHistory, registerState, registerWorkspace } from './state.js';
 import { registerValidate } from './validate.js';
 
 /** Order here is the order of `dbform --help`. */
@@ -20,6 +21,9 @@ export function registerCommands(program: Command): void {
   registerDestroy(program);
   registerExport(program);
   registerImport(program);
+  registerState(program);
+  registerWorkspace(program);
+  registerHistory(program);
   registerLogs(program);
   registerProjects(program);
   registerEmulator(program);

@@ -9,6 +9,8 @@ import { addApiOptions, addConfigOptions, configFiles, type ApiOptions, type Glo
 interface PlanFlags extends ApiOptions, GlobalOptions {
   file?: string[];
   lockfile?: string;
+  state?: string;
+  workspace?: string;
   out?: string;
   json?: boolean;
   format?: 'text' | 'json' | 'markdown';
@@ -38,7 +40,7 @@ async function runPlan(flags: PlanFlags): Promise<number> {
   const { preparePlan, hashConfigFiles, planExitCode } = await import('../plan-pipeline.js');
   const prepared = await preparePlan({
     files,
-    ...(flags.lockfile !== undefined ? { lockfile: flags.lockfile } : {}),
+    state: flags,
     replace: flags.replace ?? [],
     target: flags.target ?? [],
     allowDataLoss: flags.allowDataLoss === true,
@@ -49,6 +51,11 @@ async function runPlan(flags: PlanFlags): Promise<number> {
     return 1;
   }
   printDiagnostics(prepared.configWarnings);
+  if (prepared.pendingJournal > 0) {
+    process.stderr.write(
+      `note: ${prepared.pendingJournal} binding(s) kept in the local state journal during an earlier apply are not in ${prepared.stateLocation} yet; this plan includes them, and the next apply pushes them first\n`,
+    );
+  }
   const plan = prepared.plan;
   // Environment-dependent, so a warning on stderr and not part of the (deterministic) plan.
   const { findMissingPasswordEnv } = await import('../../executor/preflight.js');

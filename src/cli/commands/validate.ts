@@ -7,6 +7,7 @@ import { addConfigOptions, configFiles } from '../options.js';
 interface ValidateOptions {
   file?: string[];
   json?: boolean;
+  workspace?: string;
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -48,7 +49,9 @@ export function registerValidate(program: Command): void {
       // The loader pulls in the YAML parser and the validator: load it only when validating.
       const { fileOf, loadConfig } = await import('../../config/index.js');
       const files = configFiles(opts);
-      const result = await loadConfig(files);
+      // No network and no state: the workspace only names what `${workspace}` expands to.
+      const { resolveWorkspace } = await import('../../state/workspace.js');
+      const result = await loadConfig(files, { workspace: resolveWorkspace(opts.workspace, process.env) });
       const all = result.ok ? result.warnings : result.errors;
       const errors = all.filter((d) => d.severity === 'error');
       const warnings = all.filter((d) => d.severity === 'warning');

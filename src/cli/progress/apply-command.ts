@@ -4,11 +4,12 @@ import { pollMsFromEnv, stallNoticeMsFromEnv } from '../../api/waiters.js';
 import { loadConfig } from '../../config/index.js';
 import { parseDuration } from '../../executor/duration.js';
 import { resolvePgpassPath } from '../../executor/pgpass.js';
-import { resolveLockfilePath } from '../../lockfile/index.js';
 import { DbformError, DiagnosticsError, formatDiagnostic, type DesiredState, type Plan } from '../../model/index.js';
 import { managedServiceFilter, planChanges } from '../../planner/index.js';
 import { shouldUseColor } from '../color.js';
+import { hashConfigFiles, planOptions } from '../plan-pipeline.js';
 import { configFiles, type ApiOptions, type ConfigOptions, type GlobalOptions } from '../options.js';
+import { openJournal, openStateStore, workspaceOf } from '../state-context.js';
 import { runApplyFlow, type FlowIo, type PlanInput } from './apply-flow.js';
 import { readSavedPlan, verifySavedPlan } from './saved-plan-check.js';
 
@@ -21,6 +22,7 @@ export interface ApplyCommandOptions extends ConfigOptions, ApiOptions, GlobalOp
   allowDataLoss?: boolean;
   pgpass?: string;
   forceUnlock?: boolean;
+  lockTimeout?: string;
 }
 
 export function defaultIo(): FlowIo {
@@ -31,18 +33,20 @@ export async function runApply(planFile: string | undefined, opts: ApplyCommandO
   const run = parseRunOptions(opts, io.env);
   if (planFile !== undefined) refusePlanShapingFlags(planFile, opts);
   const files = configFiles(opts);
-  const desired = await loadDesired(files, io);
-  const lockfilePath = resolveLockfilePath(files, opts.lockfile);
+  const workspace = workspaceOf(opts, io.env);
+  const desired = await loadDesired(files, io, workspace);
   const saved = planFile === undefined ? undefined : await readSavedPlan(planFile);
   if (saved && saved.projectId !== desired.projectId) {
     throw new DbformError(`${planFile} is a plan for project "${saved.projectId}" but the config targets "${desired.projectId}"`);
   }
+  const state = openState(opts, io, files, desired, workspace);
   const makePlan = saved
-    ? (input: PlanInput) => verifySavedPlan(saved, { planFile: planFile!, desired, files, lockfilePath }, input)
+    ? (input: PlanInput) => verifySavedPlan(saved, { planFile: planFile!, desired, files, lockfilePath: state.state.location }, input)
     : async (input: PlanInput) => {
         const replicaSetsOf = managedServiceFilter(desired, input.lock);
         const live = await fetchLiveState(input.client, desired.projectId, { peeringsOf: 'all', replicaSetsOf, signal: input.signal });
-        const plan = planChanges(desired, live, input.lock, { replace: opts.replace ?? [], target: opts.target ?? [], allowDataLoss: opts.allowDataLoss === true, now: Date.now() });
+        const shape = { replace: opts.replace ?? [], target: opts.target ?? [], allowDataLoss: opts.allowDataLoss === true };
+        const plan = planChanges(desired, live, input.lock, planOptions(shape, input.claimedElsewhere));
         reportPlanDiagnostics(plan);
         return plan;
       };
@@ -50,7 +54,8 @@ export async function runApply(planFile: string | undefined, opts: ApplyCommandO
     {
       command: 'apply',
       projectId: desired.projectId,
-      lockfilePath,
+      ...state,
+      configHash: await hashConfigFiles(files),
       api: { ...opts, configFiles: files },
       color: shouldUseColor(io.stdout, opts.color, io.env),
       autoApprove: opts.autoApprove === true,
@@ -61,6 +66,30 @@ export async function runApply(planFile: string | undefined, opts: ApplyCommandO
     },
     io,
   );
+}
+
+/** The store, journal and lock timeout of an apply or destroy (SPEC section 10). */
+export function openState(
+  opts: ConfigOptions & { lockTimeout?: string },
+  io: FlowIo,
+  files: string[],
+  desired: Pick<DesiredState, 'projectId' | 'state'>,
+  workspace: string,
+) {
+  const lockTimeoutMs = parseDuration(opts.lockTimeout ?? '0');
+  if (lockTimeoutMs === undefined || lockTimeoutMs < 0) {
+    throw new DbformError(`--lock-timeout must be a duration such as 5m, 90s, or 0 to fail at once (got "${opts.lockTimeout}")`);
+  }
+  const state = openStateStore({
+    flags: opts,
+    env: io.env,
+    files,
+    projectId: desired.projectId,
+    workspace,
+    ...(desired.state ? { configState: desired.state } : {}),
+    onLockWait: (message) => void io.stderr.write(`waiting up to ${opts.lockTimeout} for the state lock: ${message}\n`),
+  });
+  return { state, journal: openJournal(files), lockTimeoutMs };
 }
 
 export function parseRunOptions(opts: { parallelism: string; timeout: string; pgpass?: string }, env: NodeJS.ProcessEnv) {
@@ -78,8 +107,8 @@ export function parseRunOptions(opts: { parallelism: string; timeout: string; pg
   return { parallelism, timeoutMs, pgpassPath: resolvePgpassPath(opts.pgpass, env) };
 }
 
-export async function loadDesired(files: string[], io: FlowIo): Promise<DesiredState> {
-  const loaded = await loadConfig(files, { env: io.env });
+export async function loadDesired(files: string[], io: FlowIo, workspace: string): Promise<DesiredState> {
+  const loaded = await loadConfig(files, { env: io.env, workspace });
   if (!loaded.ok) {
     // A failed load carries its warnings along with the errors; only the errors are the failure.
     for (const w of loaded.errors.filter((d) => d.severity === 'warning')) io.stderr.write(`${formatDiagnostic(w)}\n`);

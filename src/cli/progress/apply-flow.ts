@@ -3,20 +3,21 @@
 // Loaded with `await import()` by the command files (it pulls in the client and the engine).
 import type { ApiClient } from '../../api/client.js';
 import { pollMsFromEnv, stallNoticeMsFromEnv, StatusPoller } from '../../api/waiters.js';
-import { acquireApplyLock, forceUnlock } from '../../executor/apply-lock.js';
 import { applyPlan } from '../../executor/apply-plan.js';
 import { LockStore } from '../../executor/lock-store.js';
 import { checkPgpassWritable } from '../../executor/pgpass.js';
 import { describeMissingPasswordEnv, findMissingPasswordEnv, planCreatesServices } from '../../executor/preflight.js';
 import type { ApplyResult } from '../../executor/result.js';
-import { describeFileError, readLockfile, realFilePath } from '../../lockfile/index.js';
 import { BlockedPlanError, DbformError, InterruptedError, planHasChanges, type Lockfile, type Plan } from '../../model/index.js';
+import type { StateStore } from '../../state/index.js';
+import type { StateJournal } from '../../state/journal.js';
+import { createStoreWriter } from '../../state/state-writer.js';
 import { openApiContext, type ApiContextInput } from '../api-context.js';
 import { confirmChanges } from './confirm.js';
 import { createProgressView } from './index.js';
 import { printPlan } from './plan-output.js';
 import { describeFailure } from './summary.js';
-import { installInterruptHandlers, throwIfInterrupted } from './signals.js';
+import { throwIfInterrupted } from './signals.js';
 
 export interface FlowIo {
   stdout: NodeJS.WriteStream;
@@ -28,13 +29,20 @@ export interface FlowIo {
 export interface PlanInput {
   client: ApiClient;
   lock: Lockfile;
+  /** IDs that other workspaces of the state bind: never adopted by this one. */
+  claimedElsewhere: ReadonlyMap<string, unknown>;
   signal: AbortSignal;
 }
 
 export interface FlowOptions {
   command: 'apply' | 'destroy';
   projectId: string;
-  lockfilePath: string;
+  state: StateStore;
+  journal: StateJournal;
+  /** --lock-timeout in milliseconds (0: fail at once naming the holder). */
+  lockTimeoutMs: number;
+  /** sha256 of the config files, for the history record; null when the config could not be read. */
+  configHash: string | null;
   api: ApiContextInput;
   color: boolean;
   autoApprove: boolean;
@@ -47,41 +55,38 @@ export interface FlowOptions {
   makePlan(input: PlanInput): Promise<Plan>;
 }
 
-export async function runApplyFlow(given: FlowOptions, io: FlowIo): Promise<number> {
-  // One apply per lockfile, however it is spelled: lock, read and write the file a symlink names.
-  const o = { ...given, lockfilePath: await realLockfilePath(given.lockfilePath) };
-  if (o.forceUnlock) {
-    const removed = await forceUnlock(o.lockfilePath);
-    if (removed !== undefined) io.stderr.write(`notice: removed the apply lock ${o.lockfilePath}.lock${removed ? ` of pid ${removed.pid} on ${removed.host} (started ${removed.started_at})` : ''}\n`);
-  }
-  const lock = await acquireApplyLock(o.lockfilePath, { command: `dbform ${o.command}` });
-  if (lock.tookOverFrom) {
-    const t = lock.tookOverFrom;
-    io.stderr.write(`notice: took over the stale apply lock of pid ${t.pid} on ${t.host} (started ${t.started_at}); that process is no longer running\n`);
-  }
-  const interrupts = installInterruptHandlers({ stderr: io.stderr, onForcedExit: () => lock.releaseSync() });
-  let context: Awaited<ReturnType<typeof openApiContext>> | undefined;
+export async function runApplyFlow(o: FlowOptions, io: FlowIo): Promise<number> {
+  const { runLocked } = await import('./state-run.js');
+  return runLocked(o, io, (signal, run) => withApi(o, io, (client) => planAndApply(o, io, client, signal, run)));
+}
+
+async function withApi<T>(o: FlowOptions, io: FlowIo, fn: (client: ApiClient) => Promise<T>): Promise<T> {
+  const context = await openApiContext(o.api, io.env, io.stderr);
   try {
-    context = await openApiContext(o.api, io.env, io.stderr);
-    return await planAndApply(o, io, context.client, interrupts.signal);
+    return await fn(context.client);
   } finally {
-    interrupts.dispose();
-    await context?.close().catch(() => undefined);
-    await lock.release().catch(() => undefined);
+    await context.close().catch(() => undefined);
   }
 }
 
-async function realLockfilePath(path: string): Promise<string> {
-  try {
-    return await realFilePath(path);
-  } catch (err) {
-    throw new DbformError(`cannot resolve the lockfile path ${path}: ${describeFileError(err)}`, { cause: err });
-  }
+/** What the state run (state-run.ts) gives the flow, and learns back from it. */
+export interface RunState {
+  /** The state as read under the lock (after pushing the journal). */
+  lock: Lockfile;
+  claimedElsewhere: ReadonlyMap<string, unknown>;
+  /** Aborted when the state can no longer be written: nothing new may start. */
+  stateLost: AbortController;
+  /** Reports that the state can no longer be written (with why). */
+  onStateError: (err: Error) => void;
+  /** True once a write went to the local journal instead of the state. */
+  journaled?: boolean;
+  result?: ApplyResult;
+  /** Serial of the last revision written by this run. */
+  serialAfter?: number;
 }
 
-async function planAndApply(o: FlowOptions, io: FlowIo, client: ApiClient, signal: AbortSignal): Promise<number> {
-  const lockfile = await readLockfile(o.lockfilePath, o.projectId);
-  const plan = await o.makePlan({ client, lock: lockfile, signal });
+async function planAndApply(o: FlowOptions, io: FlowIo, client: ApiClient, signal: AbortSignal, run: RunState): Promise<number> {
+  const plan = await o.makePlan({ client, lock: run.lock, claimedElsewhere: run.claimedElsewhere, signal });
   throwIfInterrupted(signal);
   printPlan(plan, io.stdout, o.color);
   // Settling alone changes nothing, so it needs no approval; but success waits for it (SPEC section 5).
@@ -115,19 +120,30 @@ async function planAndApply(o: FlowOptions, io: FlowIo, client: ApiClient, signa
     }
   }
   throwIfInterrupted(signal);
-  const result = await execute(o, io, client, plan, lockfile, signal);
-  return exitCodeOf(o.command, result, io.stdout.isTTY === true);
+  run.result = await execute(o, io, client, plan, run, signal);
+  return exitCodeOf(o.command, run.result, io.stdout.isTTY === true);
 }
 
-async function execute(o: FlowOptions, io: FlowIo, client: ApiClient, plan: Plan, lockfile: Lockfile, signal: AbortSignal): Promise<ApplyResult> {
+async function execute(o: FlowOptions, io: FlowIo, client: ApiClient, plan: Plan, run: RunState, signal: AbortSignal): Promise<ApplyResult> {
   const pollMs = pollMsFromEnv(io.env);
   const poller = new StatusPoller(client, { projectId: o.projectId, pollMs, defaultTimeoutMs: o.timeoutMs, stallNoticeMs: stallNoticeMsFromEnv(io.env) });
   const view = createProgressView(io.stdout, { color: o.color, verb: o.command === 'destroy' ? 'Destroy' : 'Apply', stderr: io.stderr });
+  const writer = createStoreWriter({
+    store: o.state,
+    journal: o.journal,
+    base: run.lock,
+    onUnavailable: (err) => {
+      run.journaled = true;
+      run.onStateError(err);
+    },
+    onClaimRefused: (err) => run.onStateError(err),
+  });
+  const lockStore = new LockStore(o.state.location, run.lock, writer.write);
   try {
     return await applyPlan(plan, {
       api: client,
       poller,
-      lockStore: new LockStore(o.lockfilePath, lockfile),
+      lockStore,
       reporter: view,
       parallelism: o.parallelism,
       timeoutMs: o.timeoutMs,
@@ -137,6 +153,7 @@ async function execute(o: FlowOptions, io: FlowIo, client: ApiClient, plan: Plan
       pollMs,
     });
   } finally {
+    run.serialAfter = lockStore.snapshot().serial ?? 0;
     view.close();
     poller.close();
   }

@@ -5,9 +5,12 @@ import { fetchLiveState } from '../../api/live-state.js';
 import { resolveLockfilePath } from '../../lockfile/index.js';
 import { ConfigError, DELETE_OPS, parseLockfileJson, type Action, type DesiredState, type Lockfile, type Plan } from '../../model/index.js';
 import { managedServiceFilter, planChanges } from '../../planner/index.js';
+import { workspaceLockfilePath } from '../../state/index.js';
 import { shouldUseColor } from '../color.js';
+import { hashConfigFiles, planOptions } from '../plan-pipeline.js';
 import { configFiles, type ApiOptions, type ConfigOptions, type GlobalOptions } from '../options.js';
-import { defaultIo, loadDesired, parseRunOptions, reportPlanDiagnostics } from './apply-command.js';
+import { workspaceOf } from '../state-context.js';
+import { defaultIo, loadDesired, openState, parseRunOptions, reportPlanDiagnostics } from './apply-command.js';
 import { runApplyFlow, type FlowIo, type PlanInput } from './apply-flow.js';
 
 export interface DestroyCommandOptions extends ConfigOptions, ApiOptions, GlobalOptions {
@@ -15,18 +18,20 @@ export interface DestroyCommandOptions extends ConfigOptions, ApiOptions, Global
   parallelism: string;
   timeout: string;
   forceUnlock?: boolean;
+  lockTimeout?: string;
 }
 
 export async function runDestroy(opts: DestroyCommandOptions, io: FlowIo = defaultIo()): Promise<number> {
   const run = parseRunOptions(opts, io.env);
   const files = configFiles(opts);
-  const lockfilePath = resolveLockfilePath(files, opts.lockfile);
-  const desired = await loadDesiredOrLockProject(files, lockfilePath, io);
+  const workspace = workspaceOf(opts, io.env);
+  const lockfilePath = workspaceLockfilePath(resolveLockfilePath(files, opts.lockfile), workspace);
+  const desired = await loadDesiredOrLockProject(files, lockfilePath, io, workspace);
   const makePlan = async (input: PlanInput): Promise<Plan> => {
     const replicaSetsOf = managedServiceFilter({ services: [] }, input.lock);
     const live = await fetchLiveState(input.client, desired.projectId, { peeringsOf: 'all', replicaSetsOf, signal: input.signal });
     const nothing: DesiredState = { projectId: desired.projectId, vpcs: [], services: [], moved: [], files: desired.files };
-    const plan = planChanges(nothing, live, input.lock, { replace: [], target: [], allowDataLoss: true });
+    const plan = planChanges(nothing, live, input.lock, planOptions({ replace: [], target: [], allowDataLoss: true }, input.claimedElsewhere));
     reportPlanDiagnostics(plan);
     return asDestroyPlan(plan, desired, input.lock);
   };
@@ -34,7 +39,8 @@ export async function runDestroy(opts: DestroyCommandOptions, io: FlowIo = defau
     {
       command: 'destroy',
       projectId: desired.projectId,
-      lockfilePath,
+      ...openState(opts, io, files, desired, workspace),
+      configHash: await hashConfigFiles(files).catch(() => null),
       api: { ...opts, configFiles: files },
       color: shouldUseColor(io.stdout, opts.color, io.env),
       autoApprove: opts.autoApprove === true,
@@ -51,9 +57,9 @@ export async function runDestroy(opts: DestroyCommandOptions, io: FlowIo = defau
  * The config names the project; without a loadable config the lockfile still does, so a deleted
  * or broken config does not stop a destroy.
  */
-async function loadDesiredOrLockProject(files: string[], lockfilePath: string, io: FlowIo): Promise<DesiredState> {
+async function loadDesiredOrLockProject(files: string[], lockfilePath: string, io: FlowIo, workspace: string): Promise<DesiredState> {
   try {
-    return await loadDesired(files, io);
+    return await loadDesired(files, io, workspace);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     const projectId = await lockfileProject(lockfilePath);

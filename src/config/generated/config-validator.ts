@@ -13,7 +13,7 @@ function ucs2length(str) {
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://dbform.dev/schemas/dbform.schema.json","title":"dbform configuration","description":"Cloud database infrastructure (VPCs, peerings, services, read replica sets) kept in version control by dbform. Any string may use ${env:NAME}; $${ writes a literal ${.","type":"object","additionalProperties":false,"required":["version","project_id"],"properties":{"version":{"const":1,"description":"Version of the file format; always 1."},"project_id":{"type":"string","minLength":1,"description":"ID of the cloud project all resources live in, e.g. ${env:DBFORM_PROJECT_ID}."},"vpcs":{"type":"object","description":"VPCs managed by dbform, by key (address vpc.<key>).","propertyNames":{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a VPC: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},"additionalProperties":{"type":"object","description":"A VPC managed by dbform (address vpc.<key>).","additionalProperties":false,"required":["cidr","region_code"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"description":"Name of the VPC in the cloud (1-128 characters). Optional; defaults to the key."},"cidr":{"type":"string","pattern":"^[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}$","description":"IPv4 block of the VPC as a.b.c.d/n with the host bits zero (e.g. 10.10.0.0/16). Must not overlap another VPC of the project. Changing it replaces the VPC."},"region_code":{"type":"string","pattern":"^[a-z]{2,}(-[a-z0-9]+)+$","description":"Cloud region of the VPC, such as us-east-1 or az-eastus2. Changing it replaces the VPC."},"protect":{"type":"boolean","description":"When true, a plan that would delete or replace this VPC fails instead. Remembered in the lockfile: only an applied `protect: false` lifts it."},"peerings":{"type":"array","description":"Peering connections of this VPC, each identified by its peer_vpc_id (address peering.<vpcKey>.<peer_vpc_id>).","items":{"type":"object","description":"A VPC peering connection to a VPC of another cloud account. Its identity is peer_vpc_id; changing any field replaces it.","additionalProperties":false,"required":["peer_account_id","peer_region_code","peer_vpc_id"],"properties":{"peer_account_id":{"type":"string","minLength":1,"description":"Cloud account ID that owns the peer VPC: 12 digits, quoted so YAML keeps it a string (\"123456789012\")."},"peer_region_code":{"type":"string","pattern":"^[a-z]{2,}(-[a-z0-9]+)+$","description":"Cloud region of the peer VPC, such as us-east-1 or az-eastus2."},"peer_vpc_id":{"type":"string","minLength":1,"description":"ID of the peer VPC in the other account (e.g. vpc-0a1b2c3d). Unique among the peerings of this VPC."}}}}}}},"services":{"type":"object","description":"Database services managed by dbform, by key (address service.<key>).","propertyNames":{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a service: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},"additionalProperties":{"type":"object","description":"A database service (address service.<key>). Fields left out are not managed: the API default applies at create and dbform never changes them.","additionalProperties":false,"dependentRequired":{"cpu_millis":["memory_gbs"],"memory_gbs":["cpu_millis"]},"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"description":"Name of the service in the cloud (1-128 characters). Optional; defaults to the key."},"addons":{"type":"array","description":"Extensions: time-series (service type TIMESERIESDB; without it POSTGRES) and ai. Changing them replaces the service.","items":{"enum":["time-series","ai"],"description":"time-series or ai."}},"region_code":{"type":"string","pattern":"^[a-z]{2,}(-[a-z0-9]+)+$","description":"Cloud region of the service, such as us-east-1 or az-eastus2. Left out, the service chooses. Changing it replaces the service."},"cpu_millis":{"enum":[500,1000,2000,4000,8000,16000,32000,48000,64000,"shared"],"description":"CPU in millicores, given together with memory_gbs as an allowed pair (cpu_millis/memory_gbs): 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128, 48000/192, 64000/256, shared/shared."},"memory_gbs":{"enum":[2,4,8,16,32,64,128,192,256,"shared"],"description":"Memory in GB, given together with cpu_millis as an allowed pair (cpu_millis/memory_gbs): 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128, 48000/192, 64000/256, shared/shared."},"environment":{"enum":["DEV","PROD",null],"description":"Environment tag of the service: DEV or PROD. null manages it as DEV; leave it out to leave it unmanaged."},"ha":{"type":["object","null"],"description":"High-availability replicas. null means none (replicas 0, sync_replicas 0).","additionalProperties":false,"properties":{"replicas":{"type":"integer","minimum":0,"maximum":2,"description":"Number of HA replicas, 0-2 (default 0)."},"sync_replicas":{"type":"integer","minimum":0,"maximum":1,"description":"How many of the HA replicas are synchronous, 0-1 (default 0); 1 needs replicas: 2."}}},"pooler":{"type":["boolean","null"],"description":"Connection pooler of the service (port 6432): true enables it, false or null disables it; leave it out to leave it unmanaged."},"vpc":{"description":"VPC the service is attached to: a key under vpcs:, { id: \"<vpc id>\" } for a VPC dbform does not manage, or null to keep it detached. Leave it out to leave attachment unmanaged.","anyOf":[{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a VPC under vpcs:: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},{"type":"object","description":"A VPC that dbform does not manage, by its ID.","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","minLength":1,"description":"ID of the VPC (a digit string such as 1234567890)."}}},{"type":"null","description":"Detached from any VPC."}]},"paused":{"type":["boolean","null"],"description":"true stops the service, false or null keeps it running; leave it out to leave it unmanaged."},"password":{"type":"object","description":"Password of tsdbadmin, write-only: read from an environment variable at apply, never stored.","additionalProperties":false,"required":["from_env"],"properties":{"from_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","description":"Name of the environment variable that holds the password at apply time."},"version":{"type":"integer","minimum":1,"description":"Bump to rotate the password (default 1); the applied version is kept in the lockfile."}}},"protect":{"type":"boolean","description":"When true, a plan that would delete or replace this service fails instead. Remembered in the lockfile: only an applied `protect: false` lifts it."},"fork":{"type":"object","description":"Create this service as a fork of another one. Create-time only: ignored once the service exists.","additionalProperties":false,"required":["from","strategy"],"properties":{"from":{"description":"The service to fork: a key under services:, or { service_id: \"...\" } for any service by its ID.","anyOf":[{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a service under services:: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},{"type":"object","description":"Any service of the project, by its ID.","additionalProperties":false,"required":["service_id"],"properties":{"service_id":{"type":"string","minLength":1,"description":"ID of the parent service (10 lowercase letters or digits)."}}}]},"strategy":{"enum":["LAST_SNAPSHOT","NOW","PITR"],"description":"LAST_SNAPSHOT forks from the latest snapshot (fast), NOW takes a new snapshot (up to date), PITR restores to target_time."},"target_time":{"type":"string","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$","description":"Point in time to restore, RFC 3339 (e.g. 2026-11-01T00:00:00Z). Required with strategy PITR, not allowed otherwise."}},"if":{"properties":{"strategy":{"const":"PITR"}},"required":["strategy"]},"then":{"properties":{"target_time":true},"required":["target_time"]},"else":{"properties":{"target_time":false}}},"replica_sets":{"type":"object","description":"Read replica sets of this service, by key.","propertyNames":{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a replica set: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},"additionalProperties":{"type":"object","description":"A read replica set of the service (address replica_set.<serviceKey>.<key>).","additionalProperties":false,"required":["cpu_millis","memory_gbs","nodes"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"description":"Name of the replica set in the cloud (1-128 characters). Optional; defaults to the key."},"cpu_millis":{"enum":[500,1000,2000,4000,8000,16000,32000,48000,64000],"description":"CPU in millicores, given together with memory_gbs as an allowed pair (cpu_millis/memory_gbs): 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128, 48000/192, 64000/256."},"memory_gbs":{"enum":[2,4,8,16,32,64,128,192,256],"description":"Memory in GB, given together with cpu_millis as an allowed pair (cpu_millis/memory_gbs): 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128, 48000/192, 64000/256."},"nodes":{"type":"integer","minimum":1,"maximum":10,"description":"Number of nodes in the replica set, 1-10. Changing it replaces the replica set."},"pooler":{"type":["boolean","null"],"description":"Connection pooler of the replica set (port 6432): true enables it, false or null disables it; leave it out to leave it unmanaged."},"environment":{"enum":["DEV","PROD",null],"description":"Environment tag of the replica set: DEV or PROD. null manages it as DEV; leave it out to leave it unmanaged."},"protect":{"type":"boolean","description":"When true, a plan that would delete or replace this replica set fails instead. Remembered in the lockfile: only an applied `protect: false` lifts it."}}}}}}},"moved":{"type":"array","description":"Renamed addresses: each entry moves a lockfile binding from one address to another.","items":{"type":"object","description":"Declares that the resource once at `from` now lives at `to`: the plan rewrites the lockfile instead of deleting and creating.","additionalProperties":false,"required":["from","to"],"properties":{"from":{"type":"string","description":"The old address, e.g. service.old (no longer in the config)."},"to":{"type":"string","description":"The new address, e.g. service.new (defined in the config)."}}}}},"patternProperties":{"^x-":{"description":"Free-form extension, ignored by dbform: a place for YAML anchors shared by several resources."}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://dbform.dev/schemas/dbform.schema.json","title":"dbform configuration","description":"Cloud database infrastructure (VPCs, peerings, services, read replica sets) kept in version control by dbform. Any string may use ${env:NAME}; $${ writes a literal ${.","type":"object","additionalProperties":false,"required":["version","project_id"],"properties":{"version":{"const":1,"description":"Version of the file format; always 1."},"project_id":{"type":"string","minLength":1,"description":"ID of the cloud project all resources live in, e.g. ${env:DBFORM_PROJECT_ID}."},"state":{"type":"string","minLength":1,"description":"Where the state lives when neither --state nor DBFORM_STATE says: postgres://user@host:5432/db (a team database; the password from ${env:...}, PGPASSWORD or the pgpass file) or file:PATH. Default: the lockfile beside the config."},"vpcs":{"type":"object","description":"VPCs managed by dbform, by key (address vpc.<key>).","propertyNames":{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a VPC: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},"additionalProperties":{"type":"object","description":"A VPC managed by dbform (address vpc.<key>).","additionalProperties":false,"required":["cidr","region_code"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"description":"Name of the VPC in the cloud (1-128 characters). Optional; defaults to the key."},"cidr":{"type":"string","pattern":"^[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}$","description":"IPv4 block of the VPC as a.b.c.d/n with the host bits zero (e.g. 10.10.0.0/16). Must not overlap another VPC of the project. Changing it replaces the VPC."},"region_code":{"type":"string","pattern":"^[a-z]{2,}(-[a-z0-9]+)+$","description":"Cloud region of the VPC, such as us-east-1 or az-eastus2. Changing it replaces the VPC."},"protect":{"type":"boolean","description":"When true, a plan that would delete or replace this VPC fails instead. Remembered in the lockfile: only an applied `protect: false` lifts it."},"peerings":{"type":"array","description":"Peering connections of this VPC, each identified by its peer_vpc_id (address peering.<vpcKey>.<peer_vpc_id>).","items":{"type":"object","description":"A VPC peering connection to a VPC of another cloud account. Its identity is peer_vpc_id; changing any field replaces it.","additionalProperties":false,"required":["peer_account_id","peer_region_code","peer_vpc_id"],"properties":{"peer_account_id":{"type":"string","minLength":1,"description":"Cloud account ID that owns the peer VPC: 12 digits, quoted so YAML keeps it a string (\"123456789012\")."},"peer_region_code":{"type":"string","pattern":"^[a-z]{2,}(-[a-z0-9]+)+$","description":"Cloud region of the peer VPC, such as us-east-1 or az-eastus2."},"peer_vpc_id":{"type":"string","minLength":1,"description":"ID of the peer VPC in the other account (e.g. vpc-0a1b2c3d). Unique among the peerings of this VPC."}}}}}}},"services":{"type":"object","description":"Database services managed by dbform, by key (address service.<key>).","propertyNames":{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a service: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},"additionalProperties":{"type":"object","description":"A database service (address service.<key>). Fields left out are not managed: the API default applies at create and dbform never changes them.","additionalProperties":false,"dependentRequired":{"cpu_millis":["memory_gbs"],"memory_gbs":["cpu_millis"]},"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"description":"Name of the service in the cloud (1-128 characters). Optional; defaults to the key."},"addons":{"type":"array","description":"Extensions: time-series (service type TIMESERIESDB; without it POSTGRES) and ai. Changing them replaces the service.","items":{"enum":["time-series","ai"],"description":"time-series or ai."}},"region_code":{"type":"string","pattern":"^[a-z]{2,}(-[a-z0-9]+)+$","description":"Cloud region of the service, such as us-east-1 or az-eastus2. Left out, the service chooses. Changing it replaces the service."},"cpu_millis":{"enum":[500,1000,2000,4000,8000,16000,32000,48000,64000,"shared"],"description":"CPU in millicores, given together with memory_gbs as an allowed pair (cpu_millis/memory_gbs): 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128, 48000/192, 64000/256, shared/shared."},"memory_gbs":{"enum":[2,4,8,16,32,64,128,192,256,"shared"],"description":"Memory in GB, given together with cpu_millis as an allowed pair (cpu_millis/memory_gbs): 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128, 48000/192, 64000/256, shared/shared."},"environment":{"enum":["DEV","PROD",null],"description":"Environment tag of the service: DEV or PROD. null manages it as DEV; leave it out to leave it unmanaged."},"ha":{"type":["object","null"],"description":"High-availability replicas. null means none (replicas 0, sync_replicas 0).","additionalProperties":false,"properties":{"replicas":{"type":"integer","minimum":0,"maximum":2,"description":"Number of HA replicas, 0-2 (default 0)."},"sync_replicas":{"type":"integer","minimum":0,"maximum":1,"description":"How many of the HA replicas are synchronous, 0-1 (default 0); 1 needs replicas: 2."}}},"pooler":{"type":["boolean","null"],"description":"Connection pooler of the service (port 6432): true enables it, false or null disables it; leave it out to leave it unmanaged."},"vpc":{"description":"VPC the service is attached to: a key under vpcs:, { id: \"<vpc id>\" } for a VPC dbform does not manage, or null to keep it detached. Leave it out to leave attachment unmanaged.","anyOf":[{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a VPC under vpcs:: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},{"type":"object","description":"A VPC that dbform does not manage, by its ID.","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","minLength":1,"description":"ID of the VPC (a digit string such as 1234567890)."}}},{"type":"null","description":"Detached from any VPC."}]},"paused":{"type":["boolean","null"],"description":"true stops the service, false or null keeps it running; leave it out to leave it unmanaged."},"password":{"type":"object","description":"Password of tsdbadmin, write-only: read from an environment variable at apply, never stored.","additionalProperties":false,"required":["from_env"],"properties":{"from_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","description":"Name of the environment variable that holds the password at apply time."},"version":{"type":"integer","minimum":1,"description":"Bump to rotate the password (default 1); the applied version is kept in the lockfile."}}},"protect":{"type":"boolean","description":"When true, a plan that would delete or replace this service fails instead. Remembered in the lockfile: only an applied `protect: false` lifts it."},"fork":{"type":"object","description":"Create this service as a fork of another one. Create-time only: ignored once the service exists.","additionalProperties":false,"required":["from","strategy"],"properties":{"from":{"description":"The service to fork: a key under services:, or { service_id: \"...\" } for any service by its ID.","anyOf":[{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a service under services:: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},{"type":"object","description":"Any service of the project, by its ID.","additionalProperties":false,"required":["service_id"],"properties":{"service_id":{"type":"string","minLength":1,"description":"ID of the parent service (10 lowercase letters or digits)."}}}]},"strategy":{"enum":["LAST_SNAPSHOT","NOW","PITR"],"description":"LAST_SNAPSHOT forks from the latest snapshot (fast), NOW takes a new snapshot (up to date), PITR restores to target_time."},"target_time":{"type":"string","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$","description":"Point in time to restore, RFC 3339 (e.g. 2026-11-01T00:00:00Z). Required with strategy PITR, not allowed otherwise."}},"if":{"properties":{"strategy":{"const":"PITR"}},"required":["strategy"]},"then":{"properties":{"target_time":true},"required":["target_time"]},"else":{"properties":{"target_time":false}}},"replica_sets":{"type":"object","description":"Read replica sets of this service, by key.","propertyNames":{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a replica set: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},"additionalProperties":{"type":"object","description":"A read replica set of the service (address replica_set.<serviceKey>.<key>).","additionalProperties":false,"required":["cpu_millis","memory_gbs","nodes"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"description":"Name of the replica set in the cloud (1-128 characters). Optional; defaults to the key."},"cpu_millis":{"enum":[500,1000,2000,4000,8000,16000,32000,48000,64000],"description":"CPU in millicores, given together with memory_gbs as an allowed pair (cpu_millis/memory_gbs): 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128, 48000/192, 64000/256."},"memory_gbs":{"enum":[2,4,8,16,32,64,128,192,256],"description":"Memory in GB, given together with cpu_millis as an allowed pair (cpu_millis/memory_gbs): 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128, 48000/192, 64000/256."},"nodes":{"type":"integer","minimum":1,"maximum":10,"description":"Number of nodes in the replica set, 1-10. Changing it replaces the replica set."},"pooler":{"type":["boolean","null"],"description":"Connection pooler of the replica set (port 6432): true enables it, false or null disables it; leave it out to leave it unmanaged."},"environment":{"enum":["DEV","PROD",null],"description":"Environment tag of the replica set: DEV or PROD. null manages it as DEV; leave it out to leave it unmanaged."},"protect":{"type":"boolean","description":"When true, a plan that would delete or replace this replica set fails instead. Remembered in the lockfile: only an applied `protect: false` lifts it."}}}}}}},"moved":{"type":"array","description":"Renamed addresses: each entry moves a lockfile binding from one address to another.","items":{"type":"object","description":"Declares that the resource once at `from` now lives at `to`: the plan rewrites the lockfile instead of deleting and creating.","additionalProperties":false,"required":["from","to"],"properties":{"from":{"type":"string","description":"The old address, e.g. service.old (no longer in the config)."},"to":{"type":"string","description":"The new address, e.g. service.new (defined in the config)."}}}}},"patternProperties":{"^x-":{"description":"Free-form extension, ignored by dbform: a place for YAML anchors shared by several resources."}}};
 const pattern4 = new RegExp("^x-", "u");
 const pattern5 = new RegExp("^[a-z][a-z0-9-]{0,62}$", "u");
 const pattern6 = new RegExp("^[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}$", "u");
@@ -21,7 +21,7 @@ const pattern7 = new RegExp("^[a-z]{2,}(-[a-z0-9]+)+$", "u");
 const pattern12 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
 const pattern14 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$", "u");
 const func1 = { default: ucs2length }.default;
-const func6 = Object.prototype.hasOwnProperty;
+const func7 = Object.prototype.hasOwnProperty;
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://dbform.dev/schemas/dbform.schema.json" */;
@@ -56,7 +56,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!((((((key0 === "version") || (key0 === "project_id")) || (key0 === "vpcs")) || (key0 === "services")) || (key0 === "moved")) || (pattern4.test(key0)))){
+if(!(((((((key0 === "version") || (key0 === "project_id")) || (key0 === "state")) || (key0 === "vpcs")) || (key0 === "services")) || (key0 === "moved")) || (pattern4.test(key0)))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema31,data};
 if(vErrors === null){
 vErrors = [err2];
@@ -105,14 +105,11 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.vpcs !== undefined){
-let data2 = data.vpcs;
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-for(const key1 in data2){
-const _errs7 = errors;
-if(typeof key1 === "string"){
-if(!pattern5.test(key1)){
-const err6 = {instancePath:instancePath+"/vpcs",schemaPath:"#/properties/vpcs/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,62}$"+"\"",schema:"^[a-z][a-z0-9-]{0,62}$",parentSchema:schema31.properties.vpcs.propertyNames,data:key1,propertyName:key1};
+if(data.state !== undefined){
+let data2 = data.state;
+if(typeof data2 === "string"){
+if(func1(data2) < 1){
+const err6 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.state,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -123,7 +120,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/vpcs",schemaPath:"#/properties/vpcs/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.propertyNames.type,parentSchema:schema31.properties.vpcs.propertyNames,data:key1,propertyName:key1};
+const err7 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.state.type,parentSchema:schema31.properties.state,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -132,9 +129,15 @@ vErrors.push(err7);
 }
 errors++;
 }
-var valid1 = _errs7 === errors;
-if(!valid1){
-const err8 = {instancePath:instancePath+"/vpcs",schemaPath:"#/properties/vpcs/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema31.properties.vpcs.propertyNames,parentSchema:schema31.properties.vpcs,data:data2};
+}
+if(data.vpcs !== undefined){
+let data3 = data.vpcs;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+for(const key1 in data3){
+const _errs9 = errors;
+if(typeof key1 === "string"){
+if(!pattern5.test(key1)){
+const err8 = {instancePath:instancePath+"/vpcs",schemaPath:"#/properties/vpcs/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,62}$"+"\"",schema:"^[a-z][a-z0-9-]{0,62}$",parentSchema:schema31.properties.vpcs.propertyNames,data:key1,propertyName:key1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -144,11 +147,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-for(const key2 in data2){
-let data3 = data2[key2];
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.cidr === undefined){
-const err9 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/vpcs/additionalProperties/required",keyword:"required",params:{missingProperty: "cidr"},message:"must have required property '"+"cidr"+"'",schema:schema31.properties.vpcs.additionalProperties.required,parentSchema:schema31.properties.vpcs.additionalProperties,data:data3};
+else {
+const err9 = {instancePath:instancePath+"/vpcs",schemaPath:"#/properties/vpcs/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.propertyNames.type,parentSchema:schema31.properties.vpcs.propertyNames,data:key1,propertyName:key1};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -157,8 +157,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(data3.region_code === undefined){
-const err10 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/vpcs/additionalProperties/required",keyword:"required",params:{missingProperty: "region_code"},message:"must have required property '"+"region_code"+"'",schema:schema31.properties.vpcs.additionalProperties.required,parentSchema:schema31.properties.vpcs.additionalProperties,data:data3};
+var valid1 = _errs9 === errors;
+if(!valid1){
+const err10 = {instancePath:instancePath+"/vpcs",schemaPath:"#/properties/vpcs/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema31.properties.vpcs.propertyNames,parentSchema:schema31.properties.vpcs,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -167,9 +168,12 @@ vErrors.push(err10);
 }
 errors++;
 }
-for(const key3 in data3){
-if(!(((((key3 === "name") || (key3 === "cidr")) || (key3 === "region_code")) || (key3 === "protect")) || (key3 === "peerings"))){
-const err11 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/vpcs/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.vpcs.additionalProperties,data:data3};
+}
+for(const key2 in data3){
+let data4 = data3[key2];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.cidr === undefined){
+const err11 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/vpcs/additionalProperties/required",keyword:"required",params:{missingProperty: "cidr"},message:"must have required property '"+"cidr"+"'",schema:schema31.properties.vpcs.additionalProperties.required,parentSchema:schema31.properties.vpcs.additionalProperties,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -178,12 +182,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-if(data3.name !== undefined){
-let data4 = data3.name;
-if(typeof data4 === "string"){
-if(func1(data4) > 128){
-const err12 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/vpcs/additionalProperties/properties/name/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema31.properties.vpcs.additionalProperties.properties.name,data:data4};
+if(data4.region_code === undefined){
+const err12 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/vpcs/additionalProperties/required",keyword:"required",params:{missingProperty: "region_code"},message:"must have required property '"+"region_code"+"'",schema:schema31.properties.vpcs.additionalProperties.required,parentSchema:schema31.properties.vpcs.additionalProperties,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -192,8 +192,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(func1(data4) < 1){
-const err13 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/vpcs/additionalProperties/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.vpcs.additionalProperties.properties.name,data:data4};
+for(const key3 in data4){
+if(!(((((key3 === "name") || (key3 === "cidr")) || (key3 === "region_code")) || (key3 === "protect")) || (key3 === "peerings"))){
+const err13 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/vpcs/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.vpcs.additionalProperties,data:data4};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -203,8 +204,11 @@ vErrors.push(err13);
 errors++;
 }
 }
-else {
-const err14 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/vpcs/additionalProperties/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.additionalProperties.properties.name.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.name,data:data4};
+if(data4.name !== undefined){
+let data5 = data4.name;
+if(typeof data5 === "string"){
+if(func1(data5) > 128){
+const err14 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/vpcs/additionalProperties/properties/name/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema31.properties.vpcs.additionalProperties.properties.name,data:data5};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -213,12 +217,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data3.cidr !== undefined){
-let data5 = data3.cidr;
-if(typeof data5 === "string"){
-if(!pattern6.test(data5)){
-const err15 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/cidr",schemaPath:"#/properties/vpcs/additionalProperties/properties/cidr/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}$"},message:"must match pattern \""+"^[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}$"+"\"",schema:"^[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}$",parentSchema:schema31.properties.vpcs.additionalProperties.properties.cidr,data:data5};
+if(func1(data5) < 1){
+const err15 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/vpcs/additionalProperties/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.vpcs.additionalProperties.properties.name,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -229,7 +229,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/cidr",schemaPath:"#/properties/vpcs/additionalProperties/properties/cidr/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.additionalProperties.properties.cidr.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.cidr,data:data5};
+const err16 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/vpcs/additionalProperties/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.additionalProperties.properties.name.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.name,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -239,11 +239,11 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data3.region_code !== undefined){
-let data6 = data3.region_code;
+if(data4.cidr !== undefined){
+let data6 = data4.cidr;
 if(typeof data6 === "string"){
-if(!pattern7.test(data6)){
-const err17 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/region_code",schemaPath:"#/properties/vpcs/additionalProperties/properties/region_code/pattern",keyword:"pattern",params:{pattern: "^[a-z]{2,}(-[a-z0-9]+)+$"},message:"must match pattern \""+"^[a-z]{2,}(-[a-z0-9]+)+$"+"\"",schema:"^[a-z]{2,}(-[a-z0-9]+)+$",parentSchema:schema31.properties.vpcs.additionalProperties.properties.region_code,data:data6};
+if(!pattern6.test(data6)){
+const err17 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/cidr",schemaPath:"#/properties/vpcs/additionalProperties/properties/cidr/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}$"},message:"must match pattern \""+"^[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}$"+"\"",schema:"^[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}$",parentSchema:schema31.properties.vpcs.additionalProperties.properties.cidr,data:data6};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -254,7 +254,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/region_code",schemaPath:"#/properties/vpcs/additionalProperties/properties/region_code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.additionalProperties.properties.region_code.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.region_code,data:data6};
+const err18 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/cidr",schemaPath:"#/properties/vpcs/additionalProperties/properties/cidr/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.additionalProperties.properties.cidr.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.cidr,data:data6};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -264,10 +264,11 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data3.protect !== undefined){
-let data7 = data3.protect;
-if(typeof data7 !== "boolean"){
-const err19 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/protect",schemaPath:"#/properties/vpcs/additionalProperties/properties/protect/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.vpcs.additionalProperties.properties.protect.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.protect,data:data7};
+if(data4.region_code !== undefined){
+let data7 = data4.region_code;
+if(typeof data7 === "string"){
+if(!pattern7.test(data7)){
+const err19 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/region_code",schemaPath:"#/properties/vpcs/additionalProperties/properties/region_code/pattern",keyword:"pattern",params:{pattern: "^[a-z]{2,}(-[a-z0-9]+)+$"},message:"must match pattern \""+"^[a-z]{2,}(-[a-z0-9]+)+$"+"\"",schema:"^[a-z]{2,}(-[a-z0-9]+)+$",parentSchema:schema31.properties.vpcs.additionalProperties.properties.region_code,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -277,15 +278,8 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data3.peerings !== undefined){
-let data8 = data3.peerings;
-if(Array.isArray(data8)){
-const len0 = data8.length;
-for(let i0=0; i0<len0; i0++){
-let data9 = data8[i0];
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-if(data9.peer_account_id === undefined){
-const err20 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0,schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/required",keyword:"required",params:{missingProperty: "peer_account_id"},message:"must have required property '"+"peer_account_id"+"'",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.required,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items,data:data9};
+else {
+const err20 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/region_code",schemaPath:"#/properties/vpcs/additionalProperties/properties/region_code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.additionalProperties.properties.region_code.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.region_code,data:data7};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -294,8 +288,11 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(data9.peer_region_code === undefined){
-const err21 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0,schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/required",keyword:"required",params:{missingProperty: "peer_region_code"},message:"must have required property '"+"peer_region_code"+"'",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.required,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items,data:data9};
+}
+if(data4.protect !== undefined){
+let data8 = data4.protect;
+if(typeof data8 !== "boolean"){
+const err21 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/protect",schemaPath:"#/properties/vpcs/additionalProperties/properties/protect/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.vpcs.additionalProperties.properties.protect.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.protect,data:data8};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -304,8 +301,16 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(data9.peer_vpc_id === undefined){
-const err22 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0,schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/required",keyword:"required",params:{missingProperty: "peer_vpc_id"},message:"must have required property '"+"peer_vpc_id"+"'",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.required,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items,data:data9};
+}
+if(data4.peerings !== undefined){
+let data9 = data4.peerings;
+if(Array.isArray(data9)){
+const len0 = data9.length;
+for(let i0=0; i0<len0; i0++){
+let data10 = data9[i0];
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.peer_account_id === undefined){
+const err22 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0,schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/required",keyword:"required",params:{missingProperty: "peer_account_id"},message:"must have required property '"+"peer_account_id"+"'",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.required,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items,data:data10};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -314,9 +319,8 @@ vErrors.push(err22);
 }
 errors++;
 }
-for(const key4 in data9){
-if(!(((key4 === "peer_account_id") || (key4 === "peer_region_code")) || (key4 === "peer_vpc_id"))){
-const err23 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0,schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items,data:data9};
+if(data10.peer_region_code === undefined){
+const err23 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0,schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/required",keyword:"required",params:{missingProperty: "peer_region_code"},message:"must have required property '"+"peer_region_code"+"'",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.required,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items,data:data10};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -325,12 +329,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-if(data9.peer_account_id !== undefined){
-let data10 = data9.peer_account_id;
-if(typeof data10 === "string"){
-if(func1(data10) < 1){
-const err24 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0+"/peer_account_id",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/properties/peer_account_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_account_id,data:data10};
+if(data10.peer_vpc_id === undefined){
+const err24 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0,schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/required",keyword:"required",params:{missingProperty: "peer_vpc_id"},message:"must have required property '"+"peer_vpc_id"+"'",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.required,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items,data:data10};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -339,9 +339,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-else {
-const err25 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0+"/peer_account_id",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/properties/peer_account_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_account_id.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_account_id,data:data10};
+for(const key4 in data10){
+if(!(((key4 === "peer_account_id") || (key4 === "peer_region_code")) || (key4 === "peer_vpc_id"))){
+const err25 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0,schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items,data:data10};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -351,11 +351,11 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data9.peer_region_code !== undefined){
-let data11 = data9.peer_region_code;
+if(data10.peer_account_id !== undefined){
+let data11 = data10.peer_account_id;
 if(typeof data11 === "string"){
-if(!pattern7.test(data11)){
-const err26 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0+"/peer_region_code",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/properties/peer_region_code/pattern",keyword:"pattern",params:{pattern: "^[a-z]{2,}(-[a-z0-9]+)+$"},message:"must match pattern \""+"^[a-z]{2,}(-[a-z0-9]+)+$"+"\"",schema:"^[a-z]{2,}(-[a-z0-9]+)+$",parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_region_code,data:data11};
+if(func1(data11) < 1){
+const err26 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0+"/peer_account_id",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/properties/peer_account_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_account_id,data:data11};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -366,7 +366,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0+"/peer_region_code",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/properties/peer_region_code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_region_code.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_region_code,data:data11};
+const err27 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0+"/peer_account_id",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/properties/peer_account_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_account_id.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_account_id,data:data11};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -376,11 +376,11 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data9.peer_vpc_id !== undefined){
-let data12 = data9.peer_vpc_id;
+if(data10.peer_region_code !== undefined){
+let data12 = data10.peer_region_code;
 if(typeof data12 === "string"){
-if(func1(data12) < 1){
-const err28 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0+"/peer_vpc_id",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/properties/peer_vpc_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_vpc_id,data:data12};
+if(!pattern7.test(data12)){
+const err28 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0+"/peer_region_code",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/properties/peer_region_code/pattern",keyword:"pattern",params:{pattern: "^[a-z]{2,}(-[a-z0-9]+)+$"},message:"must match pattern \""+"^[a-z]{2,}(-[a-z0-9]+)+$"+"\"",schema:"^[a-z]{2,}(-[a-z0-9]+)+$",parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_region_code,data:data12};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -391,7 +391,7 @@ errors++;
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0+"/peer_vpc_id",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/properties/peer_vpc_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_vpc_id.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_vpc_id,data:data12};
+const err29 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0+"/peer_region_code",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/properties/peer_region_code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_region_code.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_region_code,data:data12};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -401,9 +401,11 @@ vErrors.push(err29);
 errors++;
 }
 }
-}
-else {
-const err30 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0,schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items,data:data9};
+if(data10.peer_vpc_id !== undefined){
+let data13 = data10.peer_vpc_id;
+if(typeof data13 === "string"){
+if(func1(data13) < 1){
+const err30 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0+"/peer_vpc_id",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/properties/peer_vpc_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_vpc_id,data:data13};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -413,9 +415,8 @@ vErrors.push(err30);
 errors++;
 }
 }
-}
 else {
-const err31 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings,data:data8};
+const err31 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0+"/peer_vpc_id",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/properties/peer_vpc_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_vpc_id.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_vpc_id,data:data13};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -427,7 +428,7 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/vpcs/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.vpcs.additionalProperties.type,parentSchema:schema31.properties.vpcs.additionalProperties,data:data3};
+const err32 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0,schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items,data:data10};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -439,7 +440,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/vpcs",schemaPath:"#/properties/vpcs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.vpcs.type,parentSchema:schema31.properties.vpcs,data:data2};
+const err33 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings,data:data9};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -449,14 +450,9 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data.services !== undefined){
-let data13 = data.services;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-for(const key5 in data13){
-const _errs34 = errors;
-if(typeof key5 === "string"){
-if(!pattern5.test(key5)){
-const err34 = {instancePath:instancePath+"/services",schemaPath:"#/properties/services/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,62}$"+"\"",schema:"^[a-z][a-z0-9-]{0,62}$",parentSchema:schema31.properties.services.propertyNames,data:key5,propertyName:key5};
+}
+else {
+const err34 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/vpcs/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.vpcs.additionalProperties.type,parentSchema:schema31.properties.vpcs.additionalProperties,data:data4};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -466,8 +462,9 @@ vErrors.push(err34);
 errors++;
 }
 }
+}
 else {
-const err35 = {instancePath:instancePath+"/services",schemaPath:"#/properties/services/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.propertyNames.type,parentSchema:schema31.properties.services.propertyNames,data:key5,propertyName:key5};
+const err35 = {instancePath:instancePath+"/vpcs",schemaPath:"#/properties/vpcs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.vpcs.type,parentSchema:schema31.properties.vpcs,data:data3};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -476,9 +473,15 @@ vErrors.push(err35);
 }
 errors++;
 }
-var valid7 = _errs34 === errors;
-if(!valid7){
-const err36 = {instancePath:instancePath+"/services",schemaPath:"#/properties/services/propertyNames",keyword:"propertyNames",params:{propertyName: key5},message:"property name must be valid",schema:schema31.properties.services.propertyNames,parentSchema:schema31.properties.services,data:data13};
+}
+if(data.services !== undefined){
+let data14 = data.services;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+for(const key5 in data14){
+const _errs36 = errors;
+if(typeof key5 === "string"){
+if(!pattern5.test(key5)){
+const err36 = {instancePath:instancePath+"/services",schemaPath:"#/properties/services/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,62}$"+"\"",schema:"^[a-z][a-z0-9-]{0,62}$",parentSchema:schema31.properties.services.propertyNames,data:key5,propertyName:key5};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -488,12 +491,8 @@ vErrors.push(err36);
 errors++;
 }
 }
-for(const key6 in data13){
-let data14 = data13[key6];
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-for(const key7 in data14){
-if(!(func6.call(schema31.properties.services.additionalProperties.properties, key7))){
-const err37 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties,data:data14};
+else {
+const err37 = {instancePath:instancePath+"/services",schemaPath:"#/properties/services/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.propertyNames.type,parentSchema:schema31.properties.services.propertyNames,data:key5,propertyName:key5};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -502,12 +501,9 @@ vErrors.push(err37);
 }
 errors++;
 }
-}
-if(data14.name !== undefined){
-let data15 = data14.name;
-if(typeof data15 === "string"){
-if(func1(data15) > 128){
-const err38 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/name/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema31.properties.services.additionalProperties.properties.name,data:data15};
+var valid7 = _errs36 === errors;
+if(!valid7){
+const err38 = {instancePath:instancePath+"/services",schemaPath:"#/properties/services/propertyNames",keyword:"propertyNames",params:{propertyName: key5},message:"property name must be valid",schema:schema31.properties.services.propertyNames,parentSchema:schema31.properties.services,data:data14};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -516,8 +512,13 @@ vErrors.push(err38);
 }
 errors++;
 }
-if(func1(data15) < 1){
-const err39 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.name,data:data15};
+}
+for(const key6 in data14){
+let data15 = data14[key6];
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+for(const key7 in data15){
+if(!(func7.call(schema31.properties.services.additionalProperties.properties, key7))){
+const err39 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties,data:data15};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -527,8 +528,11 @@ vErrors.push(err39);
 errors++;
 }
 }
-else {
-const err40 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.name.type,parentSchema:schema31.properties.services.additionalProperties.properties.name,data:data15};
+if(data15.name !== undefined){
+let data16 = data15.name;
+if(typeof data16 === "string"){
+if(func1(data16) > 128){
+const err40 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/name/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema31.properties.services.additionalProperties.properties.name,data:data16};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -537,15 +541,8 @@ vErrors.push(err40);
 }
 errors++;
 }
-}
-if(data14.addons !== undefined){
-let data16 = data14.addons;
-if(Array.isArray(data16)){
-const len1 = data16.length;
-for(let i1=0; i1<len1; i1++){
-let data17 = data16[i1];
-if(!((data17 === "time-series") || (data17 === "ai"))){
-const err41 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/addons/" + i1,schemaPath:"#/properties/services/additionalProperties/properties/addons/items/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.addons.items.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.addons.items.enum,parentSchema:schema31.properties.services.additionalProperties.properties.addons.items,data:data17};
+if(func1(data16) < 1){
+const err41 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.name,data:data16};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -555,9 +552,8 @@ vErrors.push(err41);
 errors++;
 }
 }
-}
 else {
-const err42 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/addons",schemaPath:"#/properties/services/additionalProperties/properties/addons/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.services.additionalProperties.properties.addons.type,parentSchema:schema31.properties.services.additionalProperties.properties.addons,data:data16};
+const err42 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.name.type,parentSchema:schema31.properties.services.additionalProperties.properties.name,data:data16};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -567,11 +563,14 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data14.region_code !== undefined){
-let data18 = data14.region_code;
-if(typeof data18 === "string"){
-if(!pattern7.test(data18)){
-const err43 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/region_code",schemaPath:"#/properties/services/additionalProperties/properties/region_code/pattern",keyword:"pattern",params:{pattern: "^[a-z]{2,}(-[a-z0-9]+)+$"},message:"must match pattern \""+"^[a-z]{2,}(-[a-z0-9]+)+$"+"\"",schema:"^[a-z]{2,}(-[a-z0-9]+)+$",parentSchema:schema31.properties.services.additionalProperties.properties.region_code,data:data18};
+if(data15.addons !== undefined){
+let data17 = data15.addons;
+if(Array.isArray(data17)){
+const len1 = data17.length;
+for(let i1=0; i1<len1; i1++){
+let data18 = data17[i1];
+if(!((data18 === "time-series") || (data18 === "ai"))){
+const err43 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/addons/" + i1,schemaPath:"#/properties/services/additionalProperties/properties/addons/items/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.addons.items.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.addons.items.enum,parentSchema:schema31.properties.services.additionalProperties.properties.addons.items,data:data18};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -581,8 +580,9 @@ vErrors.push(err43);
 errors++;
 }
 }
+}
 else {
-const err44 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/region_code",schemaPath:"#/properties/services/additionalProperties/properties/region_code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.region_code.type,parentSchema:schema31.properties.services.additionalProperties.properties.region_code,data:data18};
+const err44 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/addons",schemaPath:"#/properties/services/additionalProperties/properties/addons/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.services.additionalProperties.properties.addons.type,parentSchema:schema31.properties.services.additionalProperties.properties.addons,data:data17};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -592,10 +592,11 @@ vErrors.push(err44);
 errors++;
 }
 }
-if(data14.cpu_millis !== undefined){
-let data19 = data14.cpu_millis;
-if(!((((((((((data19 === 500) || (data19 === 1000)) || (data19 === 2000)) || (data19 === 4000)) || (data19 === 8000)) || (data19 === 16000)) || (data19 === 32000)) || (data19 === 48000)) || (data19 === 64000)) || (data19 === "shared"))){
-const err45 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/cpu_millis",schemaPath:"#/properties/services/additionalProperties/properties/cpu_millis/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.cpu_millis.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.cpu_millis.enum,parentSchema:schema31.properties.services.additionalProperties.properties.cpu_millis,data:data19};
+if(data15.region_code !== undefined){
+let data19 = data15.region_code;
+if(typeof data19 === "string"){
+if(!pattern7.test(data19)){
+const err45 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/region_code",schemaPath:"#/properties/services/additionalProperties/properties/region_code/pattern",keyword:"pattern",params:{pattern: "^[a-z]{2,}(-[a-z0-9]+)+$"},message:"must match pattern \""+"^[a-z]{2,}(-[a-z0-9]+)+$"+"\"",schema:"^[a-z]{2,}(-[a-z0-9]+)+$",parentSchema:schema31.properties.services.additionalProperties.properties.region_code,data:data19};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -605,10 +606,8 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data14.memory_gbs !== undefined){
-let data20 = data14.memory_gbs;
-if(!((((((((((data20 === 2) || (data20 === 4)) || (data20 === 8)) || (data20 === 16)) || (data20 === 32)) || (data20 === 64)) || (data20 === 128)) || (data20 === 192)) || (data20 === 256)) || (data20 === "shared"))){
-const err46 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/memory_gbs",schemaPath:"#/properties/services/additionalProperties/properties/memory_gbs/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.memory_gbs.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.memory_gbs.enum,parentSchema:schema31.properties.services.additionalProperties.properties.memory_gbs,data:data20};
+else {
+const err46 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/region_code",schemaPath:"#/properties/services/additionalProperties/properties/region_code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.region_code.type,parentSchema:schema31.properties.services.additionalProperties.properties.region_code,data:data19};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -618,10 +617,10 @@ vErrors.push(err46);
 errors++;
 }
 }
-if(data14.environment !== undefined){
-let data21 = data14.environment;
-if(!(((data21 === "DEV") || (data21 === "PROD")) || (data21 === null))){
-const err47 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/environment",schemaPath:"#/properties/services/additionalProperties/properties/environment/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.environment.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.environment.enum,parentSchema:schema31.properties.services.additionalProperties.properties.environment,data:data21};
+if(data15.cpu_millis !== undefined){
+let data20 = data15.cpu_millis;
+if(!((((((((((data20 === 500) || (data20 === 1000)) || (data20 === 2000)) || (data20 === 4000)) || (data20 === 8000)) || (data20 === 16000)) || (data20 === 32000)) || (data20 === 48000)) || (data20 === 64000)) || (data20 === "shared"))){
+const err47 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/cpu_millis",schemaPath:"#/properties/services/additionalProperties/properties/cpu_millis/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.cpu_millis.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.cpu_millis.enum,parentSchema:schema31.properties.services.additionalProperties.properties.cpu_millis,data:data20};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -631,10 +630,10 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data14.ha !== undefined){
-let data22 = data14.ha;
-if((!(data22 && typeof data22 == "object" && !Array.isArray(data22))) && (data22 !== null)){
-const err48 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha",schemaPath:"#/properties/services/additionalProperties/properties/ha/type",keyword:"type",params:{type: schema31.properties.services.additionalProperties.properties.ha.type},message:"must be object,null",schema:schema31.properties.services.additionalProperties.properties.ha.type,parentSchema:schema31.properties.services.additionalProperties.properties.ha,data:data22};
+if(data15.memory_gbs !== undefined){
+let data21 = data15.memory_gbs;
+if(!((((((((((data21 === 2) || (data21 === 4)) || (data21 === 8)) || (data21 === 16)) || (data21 === 32)) || (data21 === 64)) || (data21 === 128)) || (data21 === 192)) || (data21 === 256)) || (data21 === "shared"))){
+const err48 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/memory_gbs",schemaPath:"#/properties/services/additionalProperties/properties/memory_gbs/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.memory_gbs.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.memory_gbs.enum,parentSchema:schema31.properties.services.additionalProperties.properties.memory_gbs,data:data21};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -643,10 +642,11 @@ vErrors.push(err48);
 }
 errors++;
 }
-if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
-for(const key8 in data22){
-if(!((key8 === "replicas") || (key8 === "sync_replicas"))){
-const err49 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha",schemaPath:"#/properties/services/additionalProperties/properties/ha/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.ha,data:data22};
+}
+if(data15.environment !== undefined){
+let data22 = data15.environment;
+if(!(((data22 === "DEV") || (data22 === "PROD")) || (data22 === null))){
+const err49 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/environment",schemaPath:"#/properties/services/additionalProperties/properties/environment/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.environment.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.environment.enum,parentSchema:schema31.properties.services.additionalProperties.properties.environment,data:data22};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -656,10 +656,10 @@ vErrors.push(err49);
 errors++;
 }
 }
-if(data22.replicas !== undefined){
-let data23 = data22.replicas;
-if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
-const err50 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha/replicas",schemaPath:"#/properties/services/additionalProperties/properties/ha/properties/replicas/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.services.additionalProperties.properties.ha.properties.replicas.type,parentSchema:schema31.properties.services.additionalProperties.properties.ha.properties.replicas,data:data23};
+if(data15.ha !== undefined){
+let data23 = data15.ha;
+if((!(data23 && typeof data23 == "object" && !Array.isArray(data23))) && (data23 !== null)){
+const err50 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha",schemaPath:"#/properties/services/additionalProperties/properties/ha/type",keyword:"type",params:{type: schema31.properties.services.additionalProperties.properties.ha.type},message:"must be object,null",schema:schema31.properties.services.additionalProperties.properties.ha.type,parentSchema:schema31.properties.services.additionalProperties.properties.ha,data:data23};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -668,9 +668,10 @@ vErrors.push(err50);
 }
 errors++;
 }
-if((typeof data23 == "number") && (isFinite(data23))){
-if(data23 > 2 || isNaN(data23)){
-const err51 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha/replicas",schemaPath:"#/properties/services/additionalProperties/properties/ha/properties/replicas/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2},message:"must be <= 2",schema:2,parentSchema:schema31.properties.services.additionalProperties.properties.ha.properties.replicas,data:data23};
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+for(const key8 in data23){
+if(!((key8 === "replicas") || (key8 === "sync_replicas"))){
+const err51 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha",schemaPath:"#/properties/services/additionalProperties/properties/ha/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.ha,data:data23};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -679,8 +680,11 @@ vErrors.push(err51);
 }
 errors++;
 }
-if(data23 < 0 || isNaN(data23)){
-const err52 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha/replicas",schemaPath:"#/properties/services/additionalProperties/properties/ha/properties/replicas/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.services.additionalProperties.properties.ha.properties.replicas,data:data23};
+}
+if(data23.replicas !== undefined){
+let data24 = data23.replicas;
+if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
+const err52 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha/replicas",schemaPath:"#/properties/services/additionalProperties/properties/ha/properties/replicas/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.services.additionalProperties.properties.ha.properties.replicas.type,parentSchema:schema31.properties.services.additionalProperties.properties.ha.properties.replicas,data:data24};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -689,12 +693,9 @@ vErrors.push(err52);
 }
 errors++;
 }
-}
-}
-if(data22.sync_replicas !== undefined){
-let data24 = data22.sync_replicas;
-if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
-const err53 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha/sync_replicas",schemaPath:"#/properties/services/additionalProperties/properties/ha/properties/sync_replicas/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.services.additionalProperties.properties.ha.properties.sync_replicas.type,parentSchema:schema31.properties.services.additionalProperties.properties.ha.properties.sync_replicas,data:data24};
+if((typeof data24 == "number") && (isFinite(data24))){
+if(data24 > 2 || isNaN(data24)){
+const err53 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha/replicas",schemaPath:"#/properties/services/additionalProperties/properties/ha/properties/replicas/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2},message:"must be <= 2",schema:2,parentSchema:schema31.properties.services.additionalProperties.properties.ha.properties.replicas,data:data24};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -703,9 +704,8 @@ vErrors.push(err53);
 }
 errors++;
 }
-if((typeof data24 == "number") && (isFinite(data24))){
-if(data24 > 1 || isNaN(data24)){
-const err54 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha/sync_replicas",schemaPath:"#/properties/services/additionalProperties/properties/ha/properties/sync_replicas/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.ha.properties.sync_replicas,data:data24};
+if(data24 < 0 || isNaN(data24)){
+const err54 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha/replicas",schemaPath:"#/properties/services/additionalProperties/properties/ha/properties/replicas/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.services.additionalProperties.properties.ha.properties.replicas,data:data24};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -714,8 +714,12 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(data24 < 0 || isNaN(data24)){
-const err55 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha/sync_replicas",schemaPath:"#/properties/services/additionalProperties/properties/ha/properties/sync_replicas/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.services.additionalProperties.properties.ha.properties.sync_replicas,data:data24};
+}
+}
+if(data23.sync_replicas !== undefined){
+let data25 = data23.sync_replicas;
+if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
+const err55 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha/sync_replicas",schemaPath:"#/properties/services/additionalProperties/properties/ha/properties/sync_replicas/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.services.additionalProperties.properties.ha.properties.sync_replicas.type,parentSchema:schema31.properties.services.additionalProperties.properties.ha.properties.sync_replicas,data:data25};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -724,14 +728,9 @@ vErrors.push(err55);
 }
 errors++;
 }
-}
-}
-}
-}
-if(data14.pooler !== undefined){
-let data25 = data14.pooler;
-if((typeof data25 !== "boolean") && (data25 !== null)){
-const err56 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/pooler",schemaPath:"#/properties/services/additionalProperties/properties/pooler/type",keyword:"type",params:{type: schema31.properties.services.additionalProperties.properties.pooler.type},message:"must be boolean,null",schema:schema31.properties.services.additionalProperties.properties.pooler.type,parentSchema:schema31.properties.services.additionalProperties.properties.pooler,data:data25};
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 > 1 || isNaN(data25)){
+const err56 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha/sync_replicas",schemaPath:"#/properties/services/additionalProperties/properties/ha/properties/sync_replicas/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.ha.properties.sync_replicas,data:data25};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -740,15 +739,8 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-if(data14.vpc !== undefined){
-let data26 = data14.vpc;
-const _errs60 = errors;
-let valid13 = false;
-const _errs61 = errors;
-if(typeof data26 === "string"){
-if(!pattern5.test(data26)){
-const err57 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,62}$"+"\"",schema:"^[a-z][a-z0-9-]{0,62}$",parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[0],data:data26};
+if(data25 < 0 || isNaN(data25)){
+const err57 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha/sync_replicas",schemaPath:"#/properties/services/additionalProperties/properties/ha/properties/sync_replicas/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.services.additionalProperties.properties.ha.properties.sync_replicas,data:data25};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -758,8 +750,13 @@ vErrors.push(err57);
 errors++;
 }
 }
-else {
-const err58 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[0].type,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[0],data:data26};
+}
+}
+}
+if(data15.pooler !== undefined){
+let data26 = data15.pooler;
+if((typeof data26 !== "boolean") && (data26 !== null)){
+const err58 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/pooler",schemaPath:"#/properties/services/additionalProperties/properties/pooler/type",keyword:"type",params:{type: schema31.properties.services.additionalProperties.properties.pooler.type},message:"must be boolean,null",schema:schema31.properties.services.additionalProperties.properties.pooler.type,parentSchema:schema31.properties.services.additionalProperties.properties.pooler,data:data26};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -768,12 +765,15 @@ vErrors.push(err58);
 }
 errors++;
 }
-var _valid0 = _errs61 === errors;
-valid13 = valid13 || _valid0;
+}
+if(data15.vpc !== undefined){
+let data27 = data15.vpc;
+const _errs62 = errors;
+let valid13 = false;
 const _errs63 = errors;
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-if(data26.id === undefined){
-const err59 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/1/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1].required,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1],data:data26};
+if(typeof data27 === "string"){
+if(!pattern5.test(data27)){
+const err59 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,62}$"+"\"",schema:"^[a-z][a-z0-9-]{0,62}$",parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[0],data:data27};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -782,9 +782,9 @@ vErrors.push(err59);
 }
 errors++;
 }
-for(const key9 in data26){
-if(!(key9 === "id")){
-const err60 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1],data:data26};
+}
+else {
+const err60 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[0].type,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[0],data:data27};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -793,12 +793,12 @@ vErrors.push(err60);
 }
 errors++;
 }
-}
-if(data26.id !== undefined){
-let data27 = data26.id;
-if(typeof data27 === "string"){
-if(func1(data27) < 1){
-const err61 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc/id",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/1/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1].properties.id,data:data27};
+var _valid0 = _errs63 === errors;
+valid13 = valid13 || _valid0;
+const _errs65 = errors;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if(data27.id === undefined){
+const err61 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/1/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1].required,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1],data:data27};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -807,9 +807,9 @@ vErrors.push(err61);
 }
 errors++;
 }
-}
-else {
-const err62 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc/id",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/1/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1].properties.id.type,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1].properties.id,data:data27};
+for(const key9 in data27){
+if(!(key9 === "id")){
+const err62 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1],data:data27};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -819,9 +819,11 @@ vErrors.push(err62);
 errors++;
 }
 }
-}
-else {
-const err63 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1].type,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1],data:data26};
+if(data27.id !== undefined){
+let data28 = data27.id;
+if(typeof data28 === "string"){
+if(func1(data28) < 1){
+const err63 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc/id",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/1/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1].properties.id,data:data28};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -830,11 +832,9 @@ vErrors.push(err63);
 }
 errors++;
 }
-var _valid0 = _errs63 === errors;
-valid13 = valid13 || _valid0;
-const _errs68 = errors;
-if(data26 !== null){
-const err64 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[2].type,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[2],data:data26};
+}
+else {
+const err64 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc/id",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/1/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1].properties.id.type,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1].properties.id,data:data28};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -843,10 +843,10 @@ vErrors.push(err64);
 }
 errors++;
 }
-var _valid0 = _errs68 === errors;
-valid13 = valid13 || _valid0;
-if(!valid13){
-const err65 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema31.properties.services.additionalProperties.properties.vpc.anyOf,parentSchema:schema31.properties.services.additionalProperties.properties.vpc,data:data26};
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1].type,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1],data:data27};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -855,22 +855,11 @@ vErrors.push(err65);
 }
 errors++;
 }
-else {
-errors = _errs60;
-if(vErrors !== null){
-if(_errs60){
-vErrors.length = _errs60;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data14.paused !== undefined){
-let data28 = data14.paused;
-if((typeof data28 !== "boolean") && (data28 !== null)){
-const err66 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/paused",schemaPath:"#/properties/services/additionalProperties/properties/paused/type",keyword:"type",params:{type: schema31.properties.services.additionalProperties.properties.paused.type},message:"must be boolean,null",schema:schema31.properties.services.additionalProperties.properties.paused.type,parentSchema:schema31.properties.services.additionalProperties.properties.paused,data:data28};
+var _valid0 = _errs65 === errors;
+valid13 = valid13 || _valid0;
+const _errs70 = errors;
+if(data27 !== null){
+const err66 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[2].type,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[2],data:data27};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -879,12 +868,10 @@ vErrors.push(err66);
 }
 errors++;
 }
-}
-if(data14.password !== undefined){
-let data29 = data14.password;
-if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
-if(data29.from_env === undefined){
-const err67 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password",schemaPath:"#/properties/services/additionalProperties/properties/password/required",keyword:"required",params:{missingProperty: "from_env"},message:"must have required property '"+"from_env"+"'",schema:schema31.properties.services.additionalProperties.properties.password.required,parentSchema:schema31.properties.services.additionalProperties.properties.password,data:data29};
+var _valid0 = _errs70 === errors;
+valid13 = valid13 || _valid0;
+if(!valid13){
+const err67 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema31.properties.services.additionalProperties.properties.vpc.anyOf,parentSchema:schema31.properties.services.additionalProperties.properties.vpc,data:data27};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -893,9 +880,22 @@ vErrors.push(err67);
 }
 errors++;
 }
-for(const key10 in data29){
-if(!((key10 === "from_env") || (key10 === "version"))){
-const err68 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password",schemaPath:"#/properties/services/additionalProperties/properties/password/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.password,data:data29};
+else {
+errors = _errs62;
+if(vErrors !== null){
+if(_errs62){
+vErrors.length = _errs62;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data15.paused !== undefined){
+let data29 = data15.paused;
+if((typeof data29 !== "boolean") && (data29 !== null)){
+const err68 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/paused",schemaPath:"#/properties/services/additionalProperties/properties/paused/type",keyword:"type",params:{type: schema31.properties.services.additionalProperties.properties.paused.type},message:"must be boolean,null",schema:schema31.properties.services.additionalProperties.properties.paused.type,parentSchema:schema31.properties.services.additionalProperties.properties.paused,data:data29};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -905,11 +905,11 @@ vErrors.push(err68);
 errors++;
 }
 }
-if(data29.from_env !== undefined){
-let data30 = data29.from_env;
-if(typeof data30 === "string"){
-if(!pattern12.test(data30)){
-const err69 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password/from_env",schemaPath:"#/properties/services/additionalProperties/properties/password/properties/from_env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_]*$",parentSchema:schema31.properties.services.additionalProperties.properties.password.properties.from_env,data:data30};
+if(data15.password !== undefined){
+let data30 = data15.password;
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+if(data30.from_env === undefined){
+const err69 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password",schemaPath:"#/properties/services/additionalProperties/properties/password/required",keyword:"required",params:{missingProperty: "from_env"},message:"must have required property '"+"from_env"+"'",schema:schema31.properties.services.additionalProperties.properties.password.required,parentSchema:schema31.properties.services.additionalProperties.properties.password,data:data30};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -918,9 +918,9 @@ vErrors.push(err69);
 }
 errors++;
 }
-}
-else {
-const err70 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password/from_env",schemaPath:"#/properties/services/additionalProperties/properties/password/properties/from_env/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.password.properties.from_env.type,parentSchema:schema31.properties.services.additionalProperties.properties.password.properties.from_env,data:data30};
+for(const key10 in data30){
+if(!((key10 === "from_env") || (key10 === "version"))){
+const err70 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password",schemaPath:"#/properties/services/additionalProperties/properties/password/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.password,data:data30};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -930,10 +930,11 @@ vErrors.push(err70);
 errors++;
 }
 }
-if(data29.version !== undefined){
-let data31 = data29.version;
-if(!(((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31))) && (isFinite(data31)))){
-const err71 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password/version",schemaPath:"#/properties/services/additionalProperties/properties/password/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.services.additionalProperties.properties.password.properties.version.type,parentSchema:schema31.properties.services.additionalProperties.properties.password.properties.version,data:data31};
+if(data30.from_env !== undefined){
+let data31 = data30.from_env;
+if(typeof data31 === "string"){
+if(!pattern12.test(data31)){
+const err71 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password/from_env",schemaPath:"#/properties/services/additionalProperties/properties/password/properties/from_env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_]*$",parentSchema:schema31.properties.services.additionalProperties.properties.password.properties.from_env,data:data31};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -942,9 +943,9 @@ vErrors.push(err71);
 }
 errors++;
 }
-if((typeof data31 == "number") && (isFinite(data31))){
-if(data31 < 1 || isNaN(data31)){
-const err72 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password/version",schemaPath:"#/properties/services/additionalProperties/properties/password/properties/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.password.properties.version,data:data31};
+}
+else {
+const err72 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password/from_env",schemaPath:"#/properties/services/additionalProperties/properties/password/properties/from_env/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.password.properties.from_env.type,parentSchema:schema31.properties.services.additionalProperties.properties.password.properties.from_env,data:data31};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -954,10 +955,10 @@ vErrors.push(err72);
 errors++;
 }
 }
-}
-}
-else {
-const err73 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password",schemaPath:"#/properties/services/additionalProperties/properties/password/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.password.type,parentSchema:schema31.properties.services.additionalProperties.properties.password,data:data29};
+if(data30.version !== undefined){
+let data32 = data30.version;
+if(!(((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32))) && (isFinite(data32)))){
+const err73 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password/version",schemaPath:"#/properties/services/additionalProperties/properties/password/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.services.additionalProperties.properties.password.properties.version.type,parentSchema:schema31.properties.services.additionalProperties.properties.password.properties.version,data:data32};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -966,11 +967,9 @@ vErrors.push(err73);
 }
 errors++;
 }
-}
-if(data14.protect !== undefined){
-let data32 = data14.protect;
-if(typeof data32 !== "boolean"){
-const err74 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/protect",schemaPath:"#/properties/services/additionalProperties/properties/protect/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.services.additionalProperties.properties.protect.type,parentSchema:schema31.properties.services.additionalProperties.properties.protect,data:data32};
+if((typeof data32 == "number") && (isFinite(data32))){
+if(data32 < 1 || isNaN(data32)){
+const err74 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password/version",schemaPath:"#/properties/services/additionalProperties/properties/password/properties/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.password.properties.version,data:data32};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -980,15 +979,10 @@ vErrors.push(err74);
 errors++;
 }
 }
-if(data14.fork !== undefined){
-let data33 = data14.fork;
-const _errs83 = errors;
-let valid16 = true;
-const _errs84 = errors;
-if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
-let missing0;
-if((data33.strategy === undefined) && (missing0 = "strategy")){
-const err75 = {};
+}
+}
+else {
+const err75 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password",schemaPath:"#/properties/services/additionalProperties/properties/password/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.password.type,parentSchema:schema31.properties.services.additionalProperties.properties.password,data:data30};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -997,10 +991,11 @@ vErrors.push(err75);
 }
 errors++;
 }
-else {
-if(data33.strategy !== undefined){
-if("PITR" !== data33.strategy){
-const err76 = {};
+}
+if(data15.protect !== undefined){
+let data33 = data15.protect;
+if(typeof data33 !== "boolean"){
+const err76 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/protect",schemaPath:"#/properties/services/additionalProperties/properties/protect/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.services.additionalProperties.properties.protect.type,parentSchema:schema31.properties.services.additionalProperties.properties.protect,data:data33};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1010,24 +1005,15 @@ vErrors.push(err76);
 errors++;
 }
 }
-}
-}
-var _valid1 = _errs84 === errors;
-errors = _errs83;
-if(vErrors !== null){
-if(_errs83){
-vErrors.length = _errs83;
-}
-else {
-vErrors = null;
-}
-}
-let ifClause0;
-if(_valid1){
+if(data15.fork !== undefined){
+let data34 = data15.fork;
+const _errs85 = errors;
+let valid16 = true;
 const _errs86 = errors;
-if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
-if(data33.target_time === undefined){
-const err77 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/then/required",keyword:"required",params:{missingProperty: "target_time"},message:"must have required property '"+"target_time"+"'",schema:schema31.properties.services.additionalProperties.properties.fork.then.required,parentSchema:schema31.properties.services.additionalProperties.properties.fork.then,data:data33};
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+let missing0;
+if((data34.strategy === undefined) && (missing0 = "strategy")){
+const err77 = {};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1036,21 +1022,10 @@ vErrors.push(err77);
 }
 errors++;
 }
-}
-var _valid1 = _errs86 === errors;
-valid16 = _valid1;
-if(valid16){
-var props1 = {};
-props1.target_time = true;
-props1.strategy = true;
-}
-ifClause0 = "then";
-}
 else {
-const _errs87 = errors;
-if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
-if(data33.target_time !== undefined){
-const err78 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/target_time",schemaPath:"#/properties/services/additionalProperties/properties/fork/else/properties/target_time/false schema",keyword:"false schema",params:{},message:"boolean schema is false",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.fork.else.properties.target_time,data:data33.target_time};
+if(data34.strategy !== undefined){
+if("PITR" !== data34.strategy){
+const err78 = {};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1060,7 +1035,57 @@ vErrors.push(err78);
 errors++;
 }
 }
-var _valid1 = _errs87 === errors;
+}
+}
+var _valid1 = _errs86 === errors;
+errors = _errs85;
+if(vErrors !== null){
+if(_errs85){
+vErrors.length = _errs85;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause0;
+if(_valid1){
+const _errs88 = errors;
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+if(data34.target_time === undefined){
+const err79 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/then/required",keyword:"required",params:{missingProperty: "target_time"},message:"must have required property '"+"target_time"+"'",schema:schema31.properties.services.additionalProperties.properties.fork.then.required,parentSchema:schema31.properties.services.additionalProperties.properties.fork.then,data:data34};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+var _valid1 = _errs88 === errors;
+valid16 = _valid1;
+if(valid16){
+var props1 = {};
+props1.target_time = true;
+props1.strategy = true;
+}
+ifClause0 = "then";
+}
+else {
+const _errs89 = errors;
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+if(data34.target_time !== undefined){
+const err80 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/target_time",schemaPath:"#/properties/services/additionalProperties/properties/fork/else/properties/target_time/false schema",keyword:"false schema",params:{},message:"boolean schema is false",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.fork.else.properties.target_time,data:data34.target_time};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+var _valid1 = _errs89 === errors;
 valid16 = _valid1;
 if(valid16){
 if(props1 !== true){
@@ -1071,28 +1096,7 @@ props1.target_time = true;
 ifClause0 = "else";
 }
 if(!valid16){
-const err79 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema31.properties.services.additionalProperties.properties.fork.if,parentSchema:schema31.properties.services.additionalProperties.properties.fork,data:data33};
-if(vErrors === null){
-vErrors = [err79];
-}
-else {
-vErrors.push(err79);
-}
-errors++;
-}
-if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
-if(data33.from === undefined){
-const err80 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema31.properties.services.additionalProperties.properties.fork.required,parentSchema:schema31.properties.services.additionalProperties.properties.fork,data:data33};
-if(vErrors === null){
-vErrors = [err80];
-}
-else {
-vErrors.push(err80);
-}
-errors++;
-}
-if(data33.strategy === undefined){
-const err81 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/required",keyword:"required",params:{missingProperty: "strategy"},message:"must have required property '"+"strategy"+"'",schema:schema31.properties.services.additionalProperties.properties.fork.required,parentSchema:schema31.properties.services.additionalProperties.properties.fork,data:data33};
+const err81 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema31.properties.services.additionalProperties.properties.fork.if,parentSchema:schema31.properties.services.additionalProperties.properties.fork,data:data34};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1101,9 +1105,9 @@ vErrors.push(err81);
 }
 errors++;
 }
-for(const key11 in data33){
-if(!(((key11 === "from") || (key11 === "strategy")) || (key11 === "target_time"))){
-const err82 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.fork,data:data33};
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+if(data34.from === undefined){
+const err82 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema31.properties.services.additionalProperties.properties.fork.required,parentSchema:schema31.properties.services.additionalProperties.properties.fork,data:data34};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1112,15 +1116,8 @@ vErrors.push(err82);
 }
 errors++;
 }
-}
-if(data33.from !== undefined){
-let data36 = data33.from;
-const _errs90 = errors;
-let valid20 = false;
-const _errs91 = errors;
-if(typeof data36 === "string"){
-if(!pattern5.test(data36)){
-const err83 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,62}$"+"\"",schema:"^[a-z][a-z0-9-]{0,62}$",parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[0],data:data36};
+if(data34.strategy === undefined){
+const err83 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/required",keyword:"required",params:{missingProperty: "strategy"},message:"must have required property '"+"strategy"+"'",schema:schema31.properties.services.additionalProperties.properties.fork.required,parentSchema:schema31.properties.services.additionalProperties.properties.fork,data:data34};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1129,9 +1126,9 @@ vErrors.push(err83);
 }
 errors++;
 }
-}
-else {
-const err84 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[0].type,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[0],data:data36};
+for(const key11 in data34){
+if(!(((key11 === "from") || (key11 === "strategy")) || (key11 === "target_time"))){
+const err84 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.fork,data:data34};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1140,12 +1137,15 @@ vErrors.push(err84);
 }
 errors++;
 }
-var _valid2 = _errs91 === errors;
-valid20 = valid20 || _valid2;
+}
+if(data34.from !== undefined){
+let data37 = data34.from;
+const _errs92 = errors;
+let valid20 = false;
 const _errs93 = errors;
-if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
-if(data36.service_id === undefined){
-const err85 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/required",keyword:"required",params:{missingProperty: "service_id"},message:"must have required property '"+"service_id"+"'",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].required,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1],data:data36};
+if(typeof data37 === "string"){
+if(!pattern5.test(data37)){
+const err85 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,62}$"+"\"",schema:"^[a-z][a-z0-9-]{0,62}$",parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[0],data:data37};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1154,9 +1154,9 @@ vErrors.push(err85);
 }
 errors++;
 }
-for(const key12 in data36){
-if(!(key12 === "service_id")){
-const err86 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1],data:data36};
+}
+else {
+const err86 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[0].type,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[0],data:data37};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1165,12 +1165,12 @@ vErrors.push(err86);
 }
 errors++;
 }
-}
-if(data36.service_id !== undefined){
-let data37 = data36.service_id;
-if(typeof data37 === "string"){
-if(func1(data37) < 1){
-const err87 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from/service_id",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/properties/service_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].properties.service_id,data:data37};
+var _valid2 = _errs93 === errors;
+valid20 = valid20 || _valid2;
+const _errs95 = errors;
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+if(data37.service_id === undefined){
+const err87 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/required",keyword:"required",params:{missingProperty: "service_id"},message:"must have required property '"+"service_id"+"'",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].required,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1],data:data37};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1179,9 +1179,9 @@ vErrors.push(err87);
 }
 errors++;
 }
-}
-else {
-const err88 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from/service_id",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/properties/service_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].properties.service_id.type,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].properties.service_id,data:data37};
+for(const key12 in data37){
+if(!(key12 === "service_id")){
+const err88 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1],data:data37};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1191,9 +1191,11 @@ vErrors.push(err88);
 errors++;
 }
 }
-}
-else {
-const err89 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].type,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1],data:data36};
+if(data37.service_id !== undefined){
+let data38 = data37.service_id;
+if(typeof data38 === "string"){
+if(func1(data38) < 1){
+const err89 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from/service_id",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/properties/service_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].properties.service_id,data:data38};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1202,10 +1204,9 @@ vErrors.push(err89);
 }
 errors++;
 }
-var _valid2 = _errs93 === errors;
-valid20 = valid20 || _valid2;
-if(!valid20){
-const err90 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from,data:data36};
+}
+else {
+const err90 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from/service_id",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/properties/service_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].properties.service_id.type,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].properties.service_id,data:data38};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1214,22 +1215,10 @@ vErrors.push(err90);
 }
 errors++;
 }
-else {
-errors = _errs90;
-if(vErrors !== null){
-if(_errs90){
-vErrors.length = _errs90;
+}
 }
 else {
-vErrors = null;
-}
-}
-}
-}
-if(data33.strategy !== undefined){
-let data38 = data33.strategy;
-if(!(((data38 === "LAST_SNAPSHOT") || (data38 === "NOW")) || (data38 === "PITR"))){
-const err91 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/strategy",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/strategy/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.fork.properties.strategy.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.fork.properties.strategy.enum,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.strategy,data:data38};
+const err91 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].type,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1],data:data37};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1238,12 +1227,10 @@ vErrors.push(err91);
 }
 errors++;
 }
-}
-if(data33.target_time !== undefined){
-let data39 = data33.target_time;
-if(typeof data39 === "string"){
-if(!pattern14.test(data39)){
-const err92 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/target_time",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/target_time/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$"+"\"",schema:"^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$",parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.target_time,data:data39};
+var _valid2 = _errs95 === errors;
+valid20 = valid20 || _valid2;
+if(!valid20){
+const err92 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from,data:data37};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1252,9 +1239,22 @@ vErrors.push(err92);
 }
 errors++;
 }
+else {
+errors = _errs92;
+if(vErrors !== null){
+if(_errs92){
+vErrors.length = _errs92;
 }
 else {
-const err93 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/target_time",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/target_time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.fork.properties.target_time.type,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.target_time,data:data39};
+vErrors = null;
+}
+}
+}
+}
+if(data34.strategy !== undefined){
+let data39 = data34.strategy;
+if(!(((data39 === "LAST_SNAPSHOT") || (data39 === "NOW")) || (data39 === "PITR"))){
+const err93 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/strategy",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/strategy/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.fork.properties.strategy.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.fork.properties.strategy.enum,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.strategy,data:data39};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1264,9 +1264,11 @@ vErrors.push(err93);
 errors++;
 }
 }
-}
-else {
-const err94 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.fork.type,parentSchema:schema31.properties.services.additionalProperties.properties.fork,data:data33};
+if(data34.target_time !== undefined){
+let data40 = data34.target_time;
+if(typeof data40 === "string"){
+if(!pattern14.test(data40)){
+const err94 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/target_time",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/target_time/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$"+"\"",schema:"^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$",parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.target_time,data:data40};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1276,14 +1278,8 @@ vErrors.push(err94);
 errors++;
 }
 }
-if(data14.replica_sets !== undefined){
-let data40 = data14.replica_sets;
-if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
-for(const key13 in data40){
-const _errs103 = errors;
-if(typeof key13 === "string"){
-if(!pattern5.test(key13)){
-const err95 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,62}$"+"\"",schema:"^[a-z][a-z0-9-]{0,62}$",parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.propertyNames,data:key13,propertyName:key13};
+else {
+const err95 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/target_time",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/target_time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.fork.properties.target_time.type,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.target_time,data:data40};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1293,8 +1289,9 @@ vErrors.push(err95);
 errors++;
 }
 }
+}
 else {
-const err96 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.replica_sets.propertyNames.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.propertyNames,data:key13,propertyName:key13};
+const err96 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.fork.type,parentSchema:schema31.properties.services.additionalProperties.properties.fork,data:data34};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1303,9 +1300,15 @@ vErrors.push(err96);
 }
 errors++;
 }
-var valid22 = _errs103 === errors;
-if(!valid22){
-const err97 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/propertyNames",keyword:"propertyNames",params:{propertyName: key13},message:"property name must be valid",schema:schema31.properties.services.additionalProperties.properties.replica_sets.propertyNames,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets,data:data40};
+}
+if(data15.replica_sets !== undefined){
+let data41 = data15.replica_sets;
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+for(const key13 in data41){
+const _errs105 = errors;
+if(typeof key13 === "string"){
+if(!pattern5.test(key13)){
+const err97 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,62}$"+"\"",schema:"^[a-z][a-z0-9-]{0,62}$",parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.propertyNames,data:key13,propertyName:key13};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1315,11 +1318,8 @@ vErrors.push(err97);
 errors++;
 }
 }
-for(const key14 in data40){
-let data41 = data40[key14];
-if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
-if(data41.cpu_millis === undefined){
-const err98 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/required",keyword:"required",params:{missingProperty: "cpu_millis"},message:"must have required property '"+"cpu_millis"+"'",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.required,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data41};
+else {
+const err98 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.replica_sets.propertyNames.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.propertyNames,data:key13,propertyName:key13};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1328,8 +1328,9 @@ vErrors.push(err98);
 }
 errors++;
 }
-if(data41.memory_gbs === undefined){
-const err99 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/required",keyword:"required",params:{missingProperty: "memory_gbs"},message:"must have required property '"+"memory_gbs"+"'",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.required,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data41};
+var valid22 = _errs105 === errors;
+if(!valid22){
+const err99 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/propertyNames",keyword:"propertyNames",params:{propertyName: key13},message:"property name must be valid",schema:schema31.properties.services.additionalProperties.properties.replica_sets.propertyNames,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets,data:data41};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1338,8 +1339,12 @@ vErrors.push(err99);
 }
 errors++;
 }
-if(data41.nodes === undefined){
-const err100 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/required",keyword:"required",params:{missingProperty: "nodes"},message:"must have required property '"+"nodes"+"'",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.required,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data41};
+}
+for(const key14 in data41){
+let data42 = data41[key14];
+if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
+if(data42.cpu_millis === undefined){
+const err100 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/required",keyword:"required",params:{missingProperty: "cpu_millis"},message:"must have required property '"+"cpu_millis"+"'",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.required,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data42};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1348,9 +1353,8 @@ vErrors.push(err100);
 }
 errors++;
 }
-for(const key15 in data41){
-if(!(((((((key15 === "name") || (key15 === "cpu_millis")) || (key15 === "memory_gbs")) || (key15 === "nodes")) || (key15 === "pooler")) || (key15 === "environment")) || (key15 === "protect"))){
-const err101 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data41};
+if(data42.memory_gbs === undefined){
+const err101 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/required",keyword:"required",params:{missingProperty: "memory_gbs"},message:"must have required property '"+"memory_gbs"+"'",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.required,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data42};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1359,12 +1363,8 @@ vErrors.push(err101);
 }
 errors++;
 }
-}
-if(data41.name !== undefined){
-let data42 = data41.name;
-if(typeof data42 === "string"){
-if(func1(data42) > 128){
-const err102 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/name/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.name,data:data42};
+if(data42.nodes === undefined){
+const err102 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/required",keyword:"required",params:{missingProperty: "nodes"},message:"must have required property '"+"nodes"+"'",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.required,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data42};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1373,8 +1373,9 @@ vErrors.push(err102);
 }
 errors++;
 }
-if(func1(data42) < 1){
-const err103 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.name,data:data42};
+for(const key15 in data42){
+if(!(((((((key15 === "name") || (key15 === "cpu_millis")) || (key15 === "memory_gbs")) || (key15 === "nodes")) || (key15 === "pooler")) || (key15 === "environment")) || (key15 === "protect"))){
+const err103 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data42};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1384,8 +1385,11 @@ vErrors.push(err103);
 errors++;
 }
 }
-else {
-const err104 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.name.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.name,data:data42};
+if(data42.name !== undefined){
+let data43 = data42.name;
+if(typeof data43 === "string"){
+if(func1(data43) > 128){
+const err104 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/name/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.name,data:data43};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1394,11 +1398,8 @@ vErrors.push(err104);
 }
 errors++;
 }
-}
-if(data41.cpu_millis !== undefined){
-let data43 = data41.cpu_millis;
-if(!(((((((((data43 === 500) || (data43 === 1000)) || (data43 === 2000)) || (data43 === 4000)) || (data43 === 8000)) || (data43 === 16000)) || (data43 === 32000)) || (data43 === 48000)) || (data43 === 64000))){
-const err105 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/cpu_millis",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/cpu_millis/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.cpu_millis.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.cpu_millis.enum,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.cpu_millis,data:data43};
+if(func1(data43) < 1){
+const err105 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.name,data:data43};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1408,10 +1409,8 @@ vErrors.push(err105);
 errors++;
 }
 }
-if(data41.memory_gbs !== undefined){
-let data44 = data41.memory_gbs;
-if(!(((((((((data44 === 2) || (data44 === 4)) || (data44 === 8)) || (data44 === 16)) || (data44 === 32)) || (data44 === 64)) || (data44 === 128)) || (data44 === 192)) || (data44 === 256))){
-const err106 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/memory_gbs",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/memory_gbs/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.memory_gbs.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.memory_gbs.enum,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.memory_gbs,data:data44};
+else {
+const err106 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.name.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.name,data:data43};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1421,10 +1420,10 @@ vErrors.push(err106);
 errors++;
 }
 }
-if(data41.nodes !== undefined){
-let data45 = data41.nodes;
-if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
-const err107 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/nodes",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/nodes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.nodes.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.nodes,data:data45};
+if(data42.cpu_millis !== undefined){
+let data44 = data42.cpu_millis;
+if(!(((((((((data44 === 500) || (data44 === 1000)) || (data44 === 2000)) || (data44 === 4000)) || (data44 === 8000)) || (data44 === 16000)) || (data44 === 32000)) || (data44 === 48000)) || (data44 === 64000))){
+const err107 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/cpu_millis",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/cpu_millis/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.cpu_millis.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.cpu_millis.enum,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.cpu_millis,data:data44};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1433,9 +1432,11 @@ vErrors.push(err107);
 }
 errors++;
 }
-if((typeof data45 == "number") && (isFinite(data45))){
-if(data45 > 10 || isNaN(data45)){
-const err108 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/nodes",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/nodes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10",schema:10,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.nodes,data:data45};
+}
+if(data42.memory_gbs !== undefined){
+let data45 = data42.memory_gbs;
+if(!(((((((((data45 === 2) || (data45 === 4)) || (data45 === 8)) || (data45 === 16)) || (data45 === 32)) || (data45 === 64)) || (data45 === 128)) || (data45 === 192)) || (data45 === 256))){
+const err108 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/memory_gbs",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/memory_gbs/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.memory_gbs.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.memory_gbs.enum,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.memory_gbs,data:data45};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1444,8 +1445,11 @@ vErrors.push(err108);
 }
 errors++;
 }
-if(data45 < 1 || isNaN(data45)){
-const err109 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/nodes",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/nodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.nodes,data:data45};
+}
+if(data42.nodes !== undefined){
+let data46 = data42.nodes;
+if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
+const err109 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/nodes",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/nodes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.nodes.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.nodes,data:data46};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1454,12 +1458,9 @@ vErrors.push(err109);
 }
 errors++;
 }
-}
-}
-if(data41.pooler !== undefined){
-let data46 = data41.pooler;
-if((typeof data46 !== "boolean") && (data46 !== null)){
-const err110 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/pooler",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/pooler/type",keyword:"type",params:{type: schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.pooler.type},message:"must be boolean,null",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.pooler.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.pooler,data:data46};
+if((typeof data46 == "number") && (isFinite(data46))){
+if(data46 > 10 || isNaN(data46)){
+const err110 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/nodes",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/nodes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10",schema:10,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.nodes,data:data46};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1468,11 +1469,8 @@ vErrors.push(err110);
 }
 errors++;
 }
-}
-if(data41.environment !== undefined){
-let data47 = data41.environment;
-if(!(((data47 === "DEV") || (data47 === "PROD")) || (data47 === null))){
-const err111 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/environment",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/environment/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.environment.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.environment.enum,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.environment,data:data47};
+if(data46 < 1 || isNaN(data46)){
+const err111 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/nodes",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/nodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.nodes,data:data46};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1482,10 +1480,11 @@ vErrors.push(err111);
 errors++;
 }
 }
-if(data41.protect !== undefined){
-let data48 = data41.protect;
-if(typeof data48 !== "boolean"){
-const err112 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/protect",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/protect/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.protect.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.protect,data:data48};
+}
+if(data42.pooler !== undefined){
+let data47 = data42.pooler;
+if((typeof data47 !== "boolean") && (data47 !== null)){
+const err112 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/pooler",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/pooler/type",keyword:"type",params:{type: schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.pooler.type},message:"must be boolean,null",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.pooler.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.pooler,data:data47};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1495,9 +1494,10 @@ vErrors.push(err112);
 errors++;
 }
 }
-}
-else {
-const err113 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data41};
+if(data42.environment !== undefined){
+let data48 = data42.environment;
+if(!(((data48 === "DEV") || (data48 === "PROD")) || (data48 === null))){
+const err113 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/environment",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/environment/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.environment.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.environment.enum,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.environment,data:data48};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1507,9 +1507,10 @@ vErrors.push(err113);
 errors++;
 }
 }
-}
-else {
-const err114 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.replica_sets.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets,data:data40};
+if(data42.protect !== undefined){
+let data49 = data42.protect;
+if(typeof data49 !== "boolean"){
+const err114 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/protect",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/protect/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.protect.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.protect,data:data49};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1519,12 +1520,9 @@ vErrors.push(err114);
 errors++;
 }
 }
-if(data14.cpu_millis !== undefined){
-if(data14.memory_gbs === undefined){
-const err115 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/dependentRequired",keyword:"dependentRequired",params:{property: "cpu_millis",
-    missingProperty: "memory_gbs",
-    depsCount: 1,
-    deps: "memory_gbs"},message:"must have property memory_gbs when property cpu_millis is present",schema:schema31.properties.services.additionalProperties.dependentRequired,parentSchema:schema31.properties.services.additionalProperties,data:data14};
+}
+else {
+const err115 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data42};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1534,12 +1532,9 @@ vErrors.push(err115);
 errors++;
 }
 }
-if(data14.memory_gbs !== undefined){
-if(data14.cpu_millis === undefined){
-const err116 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/dependentRequired",keyword:"dependentRequired",params:{property: "memory_gbs",
-    missingProperty: "cpu_millis",
-    depsCount: 1,
-    deps: "cpu_millis"},message:"must have property cpu_millis when property memory_gbs is present",schema:schema31.properties.services.additionalProperties.dependentRequired,parentSchema:schema31.properties.services.additionalProperties,data:data14};
+}
+else {
+const err116 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.replica_sets.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets,data:data41};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1549,9 +1544,12 @@ vErrors.push(err116);
 errors++;
 }
 }
-}
-else {
-const err117 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.type,parentSchema:schema31.properties.services.additionalProperties,data:data14};
+if(data15.cpu_millis !== undefined){
+if(data15.memory_gbs === undefined){
+const err117 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/dependentRequired",keyword:"dependentRequired",params:{property: "cpu_millis",
+    missingProperty: "memory_gbs",
+    depsCount: 1,
+    deps: "memory_gbs"},message:"must have property memory_gbs when property cpu_millis is present",schema:schema31.properties.services.additionalProperties.dependentRequired,parentSchema:schema31.properties.services.additionalProperties,data:data15};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1561,9 +1559,12 @@ vErrors.push(err117);
 errors++;
 }
 }
-}
-else {
-const err118 = {instancePath:instancePath+"/services",schemaPath:"#/properties/services/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.type,parentSchema:schema31.properties.services,data:data13};
+if(data15.memory_gbs !== undefined){
+if(data15.cpu_millis === undefined){
+const err118 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/dependentRequired",keyword:"dependentRequired",params:{property: "memory_gbs",
+    missingProperty: "cpu_millis",
+    depsCount: 1,
+    deps: "cpu_millis"},message:"must have property cpu_millis when property memory_gbs is present",schema:schema31.properties.services.additionalProperties.dependentRequired,parentSchema:schema31.properties.services.additionalProperties,data:data15};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1573,15 +1574,9 @@ vErrors.push(err118);
 errors++;
 }
 }
-if(data.moved !== undefined){
-let data49 = data.moved;
-if(Array.isArray(data49)){
-const len2 = data49.length;
-for(let i2=0; i2<len2; i2++){
-let data50 = data49[i2];
-if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
-if(data50.from === undefined){
-const err119 = {instancePath:instancePath+"/moved/" + i2,schemaPath:"#/properties/moved/items/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema31.properties.moved.items.required,parentSchema:schema31.properties.moved.items,data:data50};
+}
+else {
+const err119 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.type,parentSchema:schema31.properties.services.additionalProperties,data:data15};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1590,8 +1585,10 @@ vErrors.push(err119);
 }
 errors++;
 }
-if(data50.to === undefined){
-const err120 = {instancePath:instancePath+"/moved/" + i2,schemaPath:"#/properties/moved/items/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema31.properties.moved.items.required,parentSchema:schema31.properties.moved.items,data:data50};
+}
+}
+else {
+const err120 = {instancePath:instancePath+"/services",schemaPath:"#/properties/services/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.type,parentSchema:schema31.properties.services,data:data14};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1600,9 +1597,16 @@ vErrors.push(err120);
 }
 errors++;
 }
-for(const key16 in data50){
-if(!((key16 === "from") || (key16 === "to"))){
-const err121 = {instancePath:instancePath+"/moved/" + i2,schemaPath:"#/properties/moved/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.moved.items,data:data50};
+}
+if(data.moved !== undefined){
+let data50 = data.moved;
+if(Array.isArray(data50)){
+const len2 = data50.length;
+for(let i2=0; i2<len2; i2++){
+let data51 = data50[i2];
+if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
+if(data51.from === undefined){
+const err121 = {instancePath:instancePath+"/moved/" + i2,schemaPath:"#/properties/moved/items/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema31.properties.moved.items.required,parentSchema:schema31.properties.moved.items,data:data51};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1611,11 +1615,8 @@ vErrors.push(err121);
 }
 errors++;
 }
-}
-if(data50.from !== undefined){
-let data51 = data50.from;
-if(typeof data51 !== "string"){
-const err122 = {instancePath:instancePath+"/moved/" + i2+"/from",schemaPath:"#/properties/moved/items/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.moved.items.properties.from.type,parentSchema:schema31.properties.moved.items.properties.from,data:data51};
+if(data51.to === undefined){
+const err122 = {instancePath:instancePath+"/moved/" + i2,schemaPath:"#/properties/moved/items/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema31.properties.moved.items.required,parentSchema:schema31.properties.moved.items,data:data51};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1624,11 +1625,9 @@ vErrors.push(err122);
 }
 errors++;
 }
-}
-if(data50.to !== undefined){
-let data52 = data50.to;
-if(typeof data52 !== "string"){
-const err123 = {instancePath:instancePath+"/moved/" + i2+"/to",schemaPath:"#/properties/moved/items/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.moved.items.properties.to.type,parentSchema:schema31.properties.moved.items.properties.to,data:data52};
+for(const key16 in data51){
+if(!((key16 === "from") || (key16 === "to"))){
+const err123 = {instancePath:instancePath+"/moved/" + i2,schemaPath:"#/properties/moved/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.moved.items,data:data51};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1638,9 +1637,10 @@ vErrors.push(err123);
 errors++;
 }
 }
-}
-else {
-const err124 = {instancePath:instancePath+"/moved/" + i2,schemaPath:"#/properties/moved/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.moved.items.type,parentSchema:schema31.properties.moved.items,data:data50};
+if(data51.from !== undefined){
+let data52 = data51.from;
+if(typeof data52 !== "string"){
+const err124 = {instancePath:instancePath+"/moved/" + i2+"/from",schemaPath:"#/properties/moved/items/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.moved.items.properties.from.type,parentSchema:schema31.properties.moved.items.properties.from,data:data52};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -1650,9 +1650,10 @@ vErrors.push(err124);
 errors++;
 }
 }
-}
-else {
-const err125 = {instancePath:instancePath+"/moved",schemaPath:"#/properties/moved/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.moved.type,parentSchema:schema31.properties.moved,data:data49};
+if(data51.to !== undefined){
+let data53 = data51.to;
+if(typeof data53 !== "string"){
+const err125 = {instancePath:instancePath+"/moved/" + i2+"/to",schemaPath:"#/properties/moved/items/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.moved.items.properties.to.type,parentSchema:schema31.properties.moved.items.properties.to,data:data53};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1664,12 +1665,36 @@ errors++;
 }
 }
 else {
-const err126 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+const err126 = {instancePath:instancePath+"/moved/" + i2,schemaPath:"#/properties/moved/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.moved.items.type,parentSchema:schema31.properties.moved.items,data:data51};
 if(vErrors === null){
 vErrors = [err126];
 }
 else {
 vErrors.push(err126);
+}
+errors++;
+}
+}
+}
+else {
+const err127 = {instancePath:instancePath+"/moved",schemaPath:"#/properties/moved/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.moved.type,parentSchema:schema31.properties.moved,data:data50};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
+}
+}
+}
+else {
+const err128 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
 }
 errors++;
 }

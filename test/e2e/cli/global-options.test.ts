@@ -33,6 +33,14 @@ describe('global options before the command', () => {
     expect(await runCli(args, { cwd: dir })).toEqual(VALID);
   });
 
+  it('--state and --workspace may come before the command too', async () => {
+    const env = { DBFORM_API_KEY: 'demo-pat' };
+    const state = `file:${join(dir, 'hoisted', 'team.lock.json')}`;
+    const r = await runCli(['--state', state, '--workspace', 'pr-7', 'state', 'list', '-f', 'prod.yaml', '--json'], { cwd: dir, env });
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toMatchObject({ state: join(dir, 'hoisted', 'team.pr-7.lock.json'), workspace: 'pr-7', resources: [] });
+  });
+
   it('plan takes -f, --lockfile, --api-url before the command, and the same after it gives the same plan', async () => {
     const env = { DBFORM_API_KEY: 'demo-pat' };
     const lock = join(dir, 'state', 'prod.lock.json');

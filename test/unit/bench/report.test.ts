@@ -32,6 +32,29 @@ describe('renderReport', () => {
   });
 });
 
+describe('renderReport: state store rows', () => {
+  const state = (pgMs: number, roundTrips: number[], readQueries = 1) => ({
+    settings: { width: 100, timeScale: 0.2, pollMs: 20, runs: 2 },
+    file: { medianMs: 1000, allMs: [1000, 1010], actions: 100, writes: [17, 18] },
+    postgres: { medianMs: pgMs, allMs: [pgMs, pgMs], actions: 100, writes: [17, 18], roundTrips },
+    read: { ms: 12, queries: readQueries, bindings: 100 },
+    fileRead: { ms: 5, bindings: 100 },
+  });
+
+  it('judges the 10% apply bound, one round trip per write and the one-query read', () => {
+    const pass = renderReport({ ...results(100, 100), state: state(1090, [17, 18]) });
+    expect(pass.verdicts.filter((v) => v.target.startsWith('PostgreSQL')).map((v) => v.pass)).toEqual([true, true, true]);
+    expect(pass.markdown).toMatch(/\| Apply of 100 creates, state in PostgreSQL \| <= 1\.10 x file \| 1,090 ms .*\| 1\.09x \| pass \|/);
+    const miss = renderReport({ ...results(100, 100), state: state(1150, [17, 36], 2) });
+    expect(miss.verdicts.filter((v) => v.target.startsWith('PostgreSQL')).map((v) => v.pass)).toEqual([false, false, false]);
+  });
+
+  it('says why when PostgreSQL is not installed', () => {
+    const { markdown } = renderReport({ ...results(100, 100), state: { settings: {}, skipped: 'no server binaries' } });
+    expect(markdown).toContain('Not measured: no server binaries.');
+  });
+});
+
 describe('spliceReport', () => {
   it('replaces only the text between the markers', () => {
     const doc = `# Benchmarks\n\nmethod\n\n${BEGIN}\nold figures\n${END}\n\ntrailer\n`;

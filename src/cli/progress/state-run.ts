@@ -1,0 +1,112 @@
+// The state side of apply and destroy (SPEC section 10): take the store's lock, push a pending
+// journal, read the state, run the flow, and whatever happens append one history record. When
+// the state cannot be written any more, nothing new starts and the error says where the IDs are.
+import { setMaxListeners } from 'node:events';
+import { DbformError, InterruptedError } from '../../model/index.js';
+import { ClaimConflictError, describeHolder, FileStateStore, formatHolder, newHistoryId, redactUrl, StateUnavailableError, type LockHolderInfo } from '../../state/index.js';
+import { pushJournal } from '../../state/journal-push.js';
+import type { FlowIo, FlowOptions, RunState } from './apply-flow.js';
+import { historyActions } from './history-record.js';
+import { installInterruptHandlers } from './signals.js';
+
+/** The command line as run, with any URL password masked: it goes into history and the lock holder. */
+export function commandLine(argv: readonly string[] = process.argv.slice(2)): string {
+  return ['dbform', ...argv.map((a) => redactUrl(a).replace(/(\w+:\/\/[^:@/\s]*):[^@/\s]*@/g, '$1:***@'))].join(' ');
+}
+
+export async function runLocked(o: FlowOptions, io: FlowIo, body: (signal: AbortSignal, run: RunState) => Promise<number>): Promise<number> {
+  if (o.forceUnlock) await forceUnlockState(o, io);
+  const holder = describeHolder(io.env, `dbform ${o.command}`);
+  const lock = await o.state.lock(holder, { timeoutMs: o.lockTimeoutMs }).catch(async (err: unknown) => {
+    await o.state.close().catch(() => undefined);
+    throw err;
+  });
+  if (lock.tookOverFrom) {
+    const t = lock.tookOverFrom;
+    io.stderr.write(`notice: took over the stale apply lock of pid ${t.pid} on ${t.host} (started ${t.startedAt}); that process is no longer running\n`);
+  }
+  const interrupts = installInterruptHandlers({ stderr: io.stderr, onForcedExit: () => lock.releaseSync() });
+  const stateLost = new AbortController();
+  const lostReason: { error?: Error } = {};
+  const stop = (error: Error) => {
+    lostReason.error ??= error;
+    stateLost.abort(new InterruptedError('the state can no longer be written'));
+  };
+  lock.lost.addEventListener('abort', () => stop(new StateUnavailableError(`lost the connection that holds the state lock on ${o.state.location}`)));
+  const signal = AbortSignal.any([interrupts.signal, stateLost.signal]);
+  setMaxListeners(0, signal);
+  let run: RunState | undefined;
+  let exitCode = 1;
+  try {
+    const pushed = await pushJournal(o.state, o.journal);
+    if (pushed > 0) io.stderr.write(`note: pushed ${pushed} binding(s) kept in ${o.journal.path} by an earlier run into ${o.state.location}\n`);
+    const snapshot = await o.state.read();
+    run = { lock: snapshot.lockfile, claimedElsewhere: snapshot.claimedElsewhere, stateLost, onStateError: stop };
+    exitCode = await body(signal, run);
+    const lost = stateLostError(o, run, lostReason.error);
+    if (lost) throw lost;
+    return exitCode;
+  } catch (err) {
+    const failure = (run && stateLostError(o, run, lostReason.error)) ?? err;
+    exitCode = failure instanceof DbformError ? failure.exitCode : 1;
+    throw failure;
+  } finally {
+    interrupts.dispose();
+    if (run) await recordHistory(o, io, run, holder, exitCode);
+    await lock.release().catch(() => undefined);
+    await o.state.close().catch(() => undefined);
+  }
+}
+
+function stateLostError(o: FlowOptions, run: RunState, reason: Error | undefined): DbformError | undefined {
+  if (!run.stateLost.signal.aborted) return undefined;
+  if (reason instanceof ClaimConflictError) {
+    return new DbformError(
+      `${o.command} stopped: ${reason.message.replace(/\. Nothing was written.*$/s, '')}, so this workspace does not bind it. ` +
+        'Nothing new was started; every other ID it bound is in the state. Run `dbform plan` again to see what is left',
+    );
+  }
+  const why = reason?.message ?? 'the state database became unreachable';
+  const where = run.journaled
+    ? `every ID it bound is in the state or kept in ${o.journal.path}, which the next run pushes before it plans`
+    : 'every ID it bound is in the state';
+  return new StateUnavailableError(`${o.command} stopped: ${why}. Nothing new was started; ${where}. Run the same command again once the state database is reachable.`);
+}
+
+async function recordHistory(o: FlowOptions, io: FlowIo, run: RunState, holder: LockHolderInfo, exitCode: number): Promise<void> {
+  try {
+    await o.state.appendHistory({
+      id: newHistoryId(),
+      workspace: o.state.workspace,
+      user: holder.user,
+      host: holder.host,
+      ciRun: holder.ciRun,
+      command: commandLine(),
+      startedAt: holder.startedAt,
+      finishedAt: new Date().toISOString(),
+      configHash: o.configHash,
+      serialBefore: run.lock.serial ?? 0,
+      serialAfter: run.serialAfter ?? run.lock.serial ?? 0,
+      exitCode,
+      actions: run.result ? historyActions(run.result) : [],
+    });
+  } catch (err) {
+    io.stderr.write(`warning: could not record this ${o.command} in the history of ${o.state.location}: ${(err as Error).message}\n`);
+  }
+}
+
+/** --force-unlock: the file lock is removed whoever holds it; a PostgreSQL lock lives with its session. */
+async function forceUnlockState(o: FlowOptions, io: FlowIo): Promise<void> {
+  if (o.state instanceof FileStateStore) {
+    const removed = await o.state.forceUnlock();
+    if (removed !== undefined) {
+      io.stderr.write(`notice: removed the apply lock ${o.state.location}.lock${removed ? ` of pid ${removed.pid} on ${removed.host} (started ${removed.started_at})` : ''}\n`);
+    }
+    return;
+  }
+  const outcome = await o.state.unlock();
+  if (outcome.cleared && outcome.holder) io.stderr.write(`notice: cleared the lock holder row of ${formatHolder(outcome.holder)}, whose session is gone\n`);
+  else if (outcome.alive && outcome.holder) {
+    io.stderr.write(`notice: --force-unlock cannot break the lock of a live session (${formatHolder(outcome.holder)}); the lock ends with that session\n`);
+  }
+}

@@ -1,0 +1,86 @@
+// `dbform state list` and `dbform state show ADDR`: the bindings of this workspace's state, and
+// one binding next to the live resource it names.
+import { fetchLiveState } from '../../api/live-state.js';
+import { compareAddresses, DbformError, kindOf, type LiveState, type LockEntry } from '../../model/index.js';
+import { openApiContext, type ApiContextInput } from '../api-context.js';
+import { printJson, renderTable, withStateCommand, type StateCommandFlags } from './context.js';
+
+function entryJson(address: string, e: LockEntry): Record<string, unknown> {
+  return {
+    address,
+    kind: kindOf(address) ?? 'unknown',
+    id: e.id,
+    protect: e.protect === true,
+    ...(e.passwordVersion !== undefined ? { password_version: e.passwordVersion } : {}),
+  };
+}
+
+export async function runStateList(flags: StateCommandFlags): Promise<number> {
+  return withStateCommand(flags, async ({ store }) => {
+    const { lockfile } = await store.read();
+    const addresses = Object.keys(lockfile.resources).sort(compareAddresses);
+    const rows = addresses.map((a) => entryJson(a, lockfile.resources[a]!));
+    if (flags.json) {
+      printJson({ state: store.location, workspace: store.workspace, lineage: lockfile.lineage ?? null, serial: lockfile.serial ?? 0, resources: rows });
+      return 0;
+    }
+    if (rows.length === 0) {
+      process.stdout.write(`No bindings in workspace "${store.workspace}" of ${store.location}.\n`);
+      return 0;
+    }
+    process.stdout.write(renderTable(['ADDRESS', 'KIND', 'ID', 'PROTECT'], rows.map((r) => [String(r.address), String(r.kind), String(r.id), r.protect ? 'yes' : 'no'])));
+    return 0;
+  });
+}
+
+/** snake_case keys for the JSON of a live resource (the model is camelCase). */
+function snake(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(snake);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), snake(v)]));
+}
+
+/** The live resource of `kind` with this ID; replica sets and peerings are read from their parents. */
+function findLive(live: LiveState, kind: string, id: string): unknown {
+  if (kind === 'service') return live.services.find((s) => s.id === id);
+  if (kind === 'vpc') return live.vpcs.find((v) => v.id === id);
+  if (kind === 'replica_set') return live.services.flatMap((s) => s.replicaSets).find((r) => r.id === id);
+  if (kind === 'peering') return live.vpcs.flatMap((v) => v.peerings ?? []).find((p) => p.id === id);
+  return undefined;
+}
+
+/** Without a live resource's nested lists: `state show` is about one resource. */
+function ownFields(resource: unknown): Record<string, unknown> {
+  const { replicaSets: _r, peerings: _p, ...rest } = resource as Record<string, unknown>;
+  return rest;
+}
+
+export async function runStateShow(address: string, flags: StateCommandFlags & ApiContextInput): Promise<number> {
+  return withStateCommand(flags, async ({ store, desired, files, env }) => {
+    const { lockfile } = await store.read();
+    const entry = lockfile.resources[address];
+    if (!entry) throw new DbformError(`${address} is not bound in workspace "${store.workspace}" of ${store.location}; \`dbform state list\` shows what is`);
+    const kind = kindOf(address) ?? 'unknown';
+    const api = await openApiContext({ ...flags, configFiles: files }, env);
+    let live: unknown;
+    try {
+      live = findLive(await fetchLiveState(api.client, desired.projectId, { peeringsOf: 'all' }), kind, entry.id);
+    } finally {
+      await api.close();
+    }
+    const fields = live === undefined ? null : (snake(ownFields(live)) as Record<string, unknown>);
+    if (flags.json) {
+      printJson({ ...entryJson(address, entry), live: fields });
+      return 0;
+    }
+    const lines = [`${address}`, `  kind: ${kind}`, `  id: ${entry.id}`, `  protect: ${entry.protect === true}`];
+    if (entry.passwordVersion !== undefined) lines.push(`  password_version: ${entry.passwordVersion}`);
+    if (fields === null) lines.push(`  live: gone (no ${kind} ${entry.id} in project ${desired.projectId}); the next plan creates or adopts it`);
+    else {
+      lines.push('  live:');
+      for (const [k, v] of Object.entries(fields)) lines.push(`    ${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`);
+    }
+    process.stdout.write(`${lines.join('\n')}\n`);
+    return 0;
+  });
+}

@@ -1,0 +1,244 @@
+// The state store over the lockfile file (the embedded default, SPEC sections 2 and 10): one file
+// per workspace, history as JSON lines in .dbform/history.jsonl, the apply lock as `<lockfile>.lock`.
+import { readdir, readFile, unlink } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
+import { acquireApplyLock, applyLockPath, forceUnlock, isPidAlive, type LockHolder } from '../../executor/apply-lock.js';
+import { ApplyLockHeldError } from '../../executor/errors.js';
+import { describeFileError, realFilePath, writeFileAtomic } from '../../lockfile/index.js';
+import { ConfigError, DbformError, emptyLockfile, parseLockfileJson, serializeLockfile, type Lockfile } from '../../model/index.js';
+import { checkWritable } from '../document.js';
+import { ClaimConflictError, StateConflictError, StateLockHeldError, WorkspaceNotEmptyError } from '../errors.js';
+import type { HistoryRecord } from '../history.js';
+import type { LockHolderInfo } from '../holder.js';
+import { versionOf, type ForeignClaim, type LockOptions, type StateLock, type StateSnapshot, type StateStore, type StateVersion, type UnlockOutcome, type WorkspaceSummary } from '../port.js';
+import { DEFAULT_WORKSPACE } from '../workspace.js';
+import { appendHistoryLine, readHistoryFile } from './history-file.js';
+import { workspaceLockfilePath, workspaceOfFile } from './paths.js';
+
+export interface FileStoreOptions {
+  /** The default workspace's lockfile (`--lockfile`, or dbform.lock.json beside the config). */
+  lockfilePath: string;
+  projectId: string;
+  workspace: string;
+  /** `.dbform/history.jsonl` beside the config. */
+  historyPath: string;
+  /** How often a waiting lock looks again (--lock-timeout); default 250 ms. */
+  lockPollMs?: number;
+}
+
+export class FileStateStore implements StateStore {
+  readonly kind = 'file' as const;
+  readonly location: string;
+  readonly projectId: string;
+  readonly workspace: string;
+  private readonly o: FileStoreOptions;
+  private real: Promise<string> | undefined;
+
+  constructor(o: FileStoreOptions) {
+    this.o = o;
+    this.projectId = o.projectId;
+    this.workspace = o.workspace;
+    this.location = workspaceLockfilePath(o.lockfilePath, o.workspace);
+  }
+
+  /**
+   * The file itself, symlinks resolved: one apply per lockfile however it is spelled, and atomic
+   * writes replace the file, not a symlink to it (SPEC section 2).
+   */
+  private path(): Promise<string> {
+    this.real ??= realFilePath(this.location).catch((err: unknown) => {
+      throw new DbformError(`cannot resolve the lockfile path ${this.location}: ${describeFileError(err)}`, { cause: err });
+    });
+    return this.real;
+  }
+
+  async read(): Promise<StateSnapshot> {
+    const lockfile = (await this.readFileState(await this.path())) ?? emptyLockfile(this.projectId);
+    return { lockfile, claimedElsewhere: await this.claimsOfOthers() };
+  }
+
+  /** The state in `path`; undefined when the file does not exist. */
+  private async readFileState(path: string): Promise<Lockfile | undefined> {
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw new ConfigError(`${path}: cannot read the lockfile: ${(err as Error).message}`);
+    }
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch (err) {
+      throw new ConfigError(`${path}: the lockfile is not valid JSON (${(err as Error).message}); fix or restore it from version control`);
+    }
+    const parsed = parseLockfileJson(data);
+    if (!parsed.ok) throw new ConfigError(parsed.errors.map((e) => `${path}: ${e}`).join('\n'));
+    if (parsed.value.projectId !== this.projectId) {
+      throw new ConfigError(
+        `${path}: the lockfile belongs to project "${parsed.value.projectId}" but the config targets "${this.projectId}"; use --lockfile to point at the right one`,
+      );
+    }
+    return parsed.value;
+  }
+
+  /** The lockfiles of this project's workspaces beside this one: name -> path. */
+  private async workspaceFiles(): Promise<Map<string, string>> {
+    const dir = dirname(this.o.lockfilePath);
+    const out = new Map<string, string>();
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch {
+      return out;
+    }
+    for (const name of names.sort()) {
+      const ws = workspaceOfFile(this.o.lockfilePath, name);
+      if (ws !== undefined) out.set(ws, join(dir, name));
+    }
+    return out;
+  }
+
+  private async claimsOfOthers(): Promise<Map<string, ForeignClaim>> {
+    const claims = new Map<string, ForeignClaim>();
+    for (const [workspace, path] of await this.workspaceFiles()) {
+      if (workspace === this.workspace) continue;
+      const state = await this.readFileState(path).catch(() => undefined);
+      for (const [address, entry] of Object.entries(state?.resources ?? {})) claims.set(entry.id, { workspace, address });
+    }
+    return claims;
+  }
+
+  /**
+   * Compare-and-swap by reading the file just before replacing it. Two writers of one workspace
+   * are kept apart by the apply lock; this catches a file changed behind dbform's back.
+   */
+  async write(next: Lockfile, expected: StateVersion): Promise<void> {
+    checkWritable(next, this.location);
+    const real = await this.path();
+    const now = await this.readFileState(real);
+    const nowVersion = now ? versionOf(now) : { lineage: null, serial: 0 };
+    // A lockfile of before lineage/serial reads as serial 0 of no lineage; its first write upgrades it.
+    if (nowVersion.serial !== expected.serial || (now !== undefined && nowVersion.lineage !== expected.lineage)) {
+      throw new StateConflictError(
+        `${this.location} changed while dbform was using it (expected serial ${expected.serial}, found ${nowVersion.serial}); nothing was overwritten`,
+      );
+    }
+    const others = await this.claimsOfOthers();
+    for (const [address, entry] of Object.entries(next.resources).sort(([a], [b]) => a.localeCompare(b))) {
+      const clash = others.get(entry.id);
+      if (clash) {
+        throw new ClaimConflictError(
+          `resource ID ${entry.id} (${address}) is already bound to ${clash.address} in workspace "${clash.workspace}"; ` +
+            `a resource belongs to one workspace only. Nothing was written to ${this.location}`,
+          { resourceId: entry.id, ...clash },
+        );
+      }
+    }
+    await writeFileAtomic(real, serializeLockfile(next));
+  }
+
+  async lock(holder: LockHolderInfo, options: LockOptions): Promise<StateLock> {
+    const deadline = Date.now() + Math.max(0, options.timeoutMs);
+    for (;;) {
+      try {
+        const taken = await acquireApplyLock(await this.path(), { command: holder.command });
+        const never = new AbortController();
+        return {
+          holder,
+          ...(taken.tookOverFrom ? { tookOverFrom: { ...taken.tookOverFrom, user: '?', startedAt: taken.tookOverFrom.started_at, ciRun: null } } : {}),
+          lost: never.signal,
+          release: () => taken.release(),
+          releaseSync: () => taken.releaseSync(),
+        };
+      } catch (err) {
+        if (!(err instanceof ApplyLockHeldError) || Date.now() >= deadline) throw err;
+        await new Promise((r) => setTimeout(r, Math.min(this.o.lockPollMs ?? 250, Math.max(1, deadline - Date.now()))));
+      }
+    }
+  }
+
+  appendHistory(record: HistoryRecord): Promise<void> {
+    return appendHistoryLine(this.o.historyPath, record);
+  }
+
+  async readHistory(limit?: number): Promise<HistoryRecord[]> {
+    const all = (await readHistoryFile(this.o.historyPath)).filter((r) => r.workspace === this.workspace);
+    return limit === undefined ? all : all.slice(0, limit);
+  }
+
+  async listWorkspaces(): Promise<WorkspaceSummary[]> {
+    const history = await readHistoryFile(this.o.historyPath);
+    const out: WorkspaceSummary[] = [];
+    for (const [workspace, path] of await this.workspaceFiles()) {
+      const state = await this.readFileState(path);
+      if (!state) continue;
+      const last = history.find((r) => r.workspace === workspace);
+      out.push({
+        workspace,
+        resources: Object.keys(state.resources).length,
+        serial: state.serial ?? 0,
+        lastApply: last ? last.finishedAt || last.startedAt : null,
+        expiresAt: null,
+      });
+    }
+    return out.sort((a, b) => (a.workspace < b.workspace ? -1 : a.workspace > b.workspace ? 1 : 0));
+  }
+
+  async deleteWorkspace(workspace: string): Promise<void> {
+    if (workspace === DEFAULT_WORKSPACE) throw new DbformError('the default workspace cannot be deleted');
+    const path = workspaceLockfilePath(this.o.lockfilePath, workspace);
+    const state = await this.readFileState(path);
+    if (!state) throw new DbformError(`there is no workspace "${workspace}": ${path} does not exist`);
+    const count = Object.keys(state.resources).length;
+    if (count > 0) {
+      throw new WorkspaceNotEmptyError(
+        `workspace "${workspace}" still binds ${count} resource(s); run \`dbform destroy --workspace ${workspace}\` first (nothing was deleted)`,
+      );
+    }
+    let taken;
+    try {
+      taken = await acquireApplyLock(await realFilePath(path), { command: 'dbform workspace delete' });
+    } catch (err) {
+      if (err instanceof ApplyLockHeldError) throw new StateLockHeldError(err.message);
+      throw err;
+    }
+    try {
+      await unlink(path);
+    } finally {
+      await taken.release();
+    }
+  }
+
+  /** `--force-unlock`: removes the lock whoever holds it; the holder it removed, if any. */
+  async forceUnlock(): Promise<LockHolder | null | undefined> {
+    return forceUnlock(await this.path());
+  }
+
+  async unlock(): Promise<UnlockOutcome> {
+    const path = applyLockPath(await this.path());
+    let data: Record<string, unknown>;
+    try {
+      data = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { holder: null, alive: false, cleared: false };
+      data = {};
+    }
+    const holder: LockHolderInfo = {
+      pid: typeof data.pid === 'number' ? data.pid : 0,
+      host: typeof data.host === 'string' ? data.host : '?',
+      user: typeof data.user === 'string' ? data.user : '?',
+      command: typeof data.command === 'string' ? data.command : '?',
+      startedAt: typeof data.started_at === 'string' ? data.started_at : '?',
+      ciRun: typeof data.ci_run === 'string' ? data.ci_run : null,
+    };
+    // Only a process of this host can be seen to be gone; another host's lock is left to --force-unlock.
+    const alive = holder.host !== hostname() || (holder.pid > 0 && isPidAlive(holder.pid));
+    if (alive) return { holder, alive, cleared: false };
+    await unlink(path).catch(() => undefined);
+    return { holder, alive, cleared: true };
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,11 @@
+export * from './errors.js';
+export * from './history.js';
+export * from './holder.js';
+export * from './port.js';
+export * from './workspace.js';
+export { newLineage } from './document.js';
+export { FileStateStore, type FileStoreOptions } from './file/file-store.js';
+export { workspaceLockfilePath } from './file/paths.js';
+export { PgStateStore, type PgStoreOptions } from './pg/pg-store.js';
+export { stateLockKey } from './pg/pg-lock.js';
+export { isPostgresUrl, redactUrl, urlHasPassword, POOLER_PORT } from './pg/url.js';

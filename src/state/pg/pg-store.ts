@@ -1,0 +1,297 @@
+// The state store on PostgreSQL (SPEC section 10): shared tables in schema `dbform`, one row per
+// (project, workspace), every write a compare-and-swap on serial in one round trip.
+import type pg from 'pg';
+import { ConfigError, DbformError, emptyLockfile, parseLockfileJson, type Lockfile } from '../../model/index.js';
+import { checkWritable, lockfileToJson } from '../document.js';
+import { ClaimConflictError, StateConflictError, StateLockHeldError, StateUnavailableError, WorkspaceNotEmptyError } from '../errors.js';
+import { historyFromJson, historyToJson, type HistoryRecord } from '../history.js';
+import type { LockHolderInfo } from '../holder.js';
+import type { ForeignClaim, LockOptions, StateLock, StateSnapshot, StateStore, StateVersion, UnlockOutcome, WorkspaceSummary } from '../port.js';
+import { DEFAULT_WORKSPACE } from '../workspace.js';
+import { connect, describePgError, isConnectionLoss, type ConnectOptions } from './connect.js';
+import { acquirePgLock, stateLockKey, unlockPg } from './pg-lock.js';
+import { APPEND_HISTORY, LIST_WORKSPACES, READ_HISTORY, READ_STATE, WRITE_STATE } from './queries.js';
+import { isMissingSchema, migrateSchema, newerSchemaError, readSchemaVersion, SCHEMA_VERSION } from './schema.js';
+import { parsePgTarget, refusePoolerPort, type PgTarget } from './url.js';
+
+export interface PgStoreOptions {
+  url: string;
+  projectId: string;
+  workspace: string;
+  env: Record<string, string | undefined>;
+  /** Called while waiting for the lock (with --lock-timeout), naming the holder. */
+  onLockWait?: (message: string) => void;
+}
+
+interface ReadRow {
+  schema_version: number | null;
+  lineage: string | null;
+  serial: number | null;
+  document: unknown;
+  elsewhere: Array<[string, string, string]>;
+}
+
+export class PgStateStore implements StateStore {
+  readonly kind = 'postgres' as const;
+  readonly location: string;
+  readonly projectId: string;
+  readonly workspace: string;
+  readonly target: PgTarget;
+  /** Statements sent (each one round trip); the bench and the tests count them. */
+  roundTrips = 0;
+  private client: pg.Client | undefined;
+  private schemaChecked = false;
+  private readonly connectOptions: ConnectOptions;
+  private readonly onLockWait: ((message: string) => void) | undefined;
+
+  constructor(o: PgStoreOptions) {
+    this.target = parsePgTarget(o.url, o.env);
+    refusePoolerPort(this.target);
+    this.location = this.target.display;
+    this.projectId = o.projectId;
+    this.workspace = o.workspace;
+    this.connectOptions = { env: o.env, applicationName: 'dbform' };
+    this.onLockWait = o.onLockWait;
+  }
+
+  async read(): Promise<StateSnapshot> {
+    let row = await this.readRow();
+    if (row === undefined || (row.schema_version ?? 0) < SCHEMA_VERSION) {
+      await this.migrate();
+      row = (await this.readRow())!;
+    }
+    if ((row.schema_version ?? 0) > SCHEMA_VERSION) throw newerSchemaError(row.schema_version!, this.location);
+    this.schemaChecked = true;
+    const claimedElsewhere = new Map<string, ForeignClaim>();
+    for (const [id, workspace, address] of row.elsewhere) claimedElsewhere.set(id, { workspace, address });
+    if (row.lineage === null || row.serial === null) return { lockfile: emptyLockfile(this.projectId), claimedElsewhere };
+    const parsed = parseLockfileJson(row.document);
+    if (!parsed.ok) {
+      throw new ConfigError(parsed.errors.map((e) => `${this.location} (workspace "${this.workspace}"): ${e}`).join('\n'));
+    }
+    return { lockfile: { ...parsed.value, lineage: row.lineage, serial: row.serial }, claimedElsewhere };
+  }
+
+  /** The read statement; undefined when the schema does not exist yet. */
+  private async readRow(): Promise<ReadRow | undefined> {
+    try {
+      const { rows } = await this.query<ReadRow>(READ_STATE, [this.projectId, this.workspace]);
+      return rows[0];
+    } catch (err) {
+      if (!isMissingSchema(err) && !isUndefinedColumn(err)) throw err;
+      // A newer dbform may have reshaped the tables: say so rather than report a missing column.
+      const version = await readSchemaVersion(await this.connection());
+      if (version > SCHEMA_VERSION) throw newerSchemaError(version, this.location);
+      if (version === SCHEMA_VERSION) throw err;
+      return undefined;
+    }
+  }
+
+  private async migrate(): Promise<void> {
+    const client = await this.connection();
+    try {
+      await migrateSchema(client, this.location);
+    } catch (err) {
+      if (err instanceof DbformError) throw err;
+      throw this.unavailable(`cannot create or migrate schema dbform in ${this.location}`, err);
+    }
+  }
+
+  private async ensureSchema(): Promise<void> {
+    if (this.schemaChecked) return;
+    const version = await readSchemaVersion(await this.connection());
+    if (version > SCHEMA_VERSION) throw newerSchemaError(version, this.location);
+    if (version < SCHEMA_VERSION) await this.migrate();
+    this.schemaChecked = true;
+  }
+
+  async write(next: Lockfile, expected: StateVersion): Promise<void> {
+    const { lineage, serial } = checkWritable(next, this.location);
+    await this.ensureSchema();
+    const addresses = Object.keys(next.resources).sort();
+    const params = [
+      this.projectId,
+      this.workspace,
+      lineage,
+      expected.serial,
+      serial,
+      JSON.stringify(documentOf(next)),
+      addresses,
+      addresses.map((a) => next.resources[a]!.id),
+    ];
+    try {
+      await this.query(WRITE_STATE, params);
+    } catch (err) {
+      const failure = await this.writeError(err, next, expected);
+      if (failure) throw failure;
+    }
+  }
+
+  /** A refused write in words; a CAS loss that was our own write (its answer lost, then resent) is success. */
+  private async writeError(err: unknown, next: Lockfile, expected: StateVersion): Promise<Error | undefined> {
+    const e = err as { code?: string; detail?: string };
+    if (e.code === 'DF002') {
+      const clash = JSON.parse(e.detail ?? '{}') as { id: string; workspace: string; address: string };
+      const ours = Object.entries(next.resources).find(([, v]) => v.id === clash.id)?.[0] ?? '?';
+      return new ClaimConflictError(
+        `resource ID ${clash.id} (${ours}) is already bound to ${clash.address} in workspace "${clash.workspace}" of project ${this.projectId}; ` +
+          `a resource belongs to one workspace only. Nothing was written to ${this.location}`,
+        { resourceId: clash.id, workspace: clash.workspace, address: clash.address },
+      );
+    }
+    if (e.code === 'DF001') {
+      const now = JSON.parse(e.detail ?? '{}') as { lineage: string | null; serial: number };
+      if (now.lineage === next.lineage && now.serial === next.serial && (await this.holds(next))) return undefined;
+      return new StateConflictError(
+        `the state of workspace "${this.workspace}" in ${this.location} changed while dbform was using it ` +
+          `(expected serial ${expected.serial}, found ${now.serial}${now.lineage && now.lineage !== next.lineage ? ` of another lineage ${now.lineage}` : ''}): ` +
+          'another run wrote it; nothing was overwritten',
+      );
+    }
+    return this.refused(err);
+  }
+
+  /** A statement the server refused (permissions, ...): its reason, as one line. */
+  private refused(err: unknown): Error {
+    if (err instanceof DbformError) return err;
+    return new DbformError(`the state database ${this.location} refused a request: ${describePgError(err, this.target)}`, { cause: err });
+  }
+
+  /** Whether the stored document is exactly `doc` (after a write whose answer was lost). */
+  private async holds(next: Lockfile): Promise<boolean> {
+    const snap = await this.read();
+    return JSON.stringify(lockfileToJson(snap.lockfile)) === JSON.stringify(lockfileToJson(next));
+  }
+
+  lock(holder: LockHolderInfo, options: LockOptions): Promise<StateLock> {
+    return this.withSchema(() =>
+      acquirePgLock(this.target, this.connectOptions, this.scope(), holder, { ...options, ...(this.onLockWait ? { onWaiting: this.onLockWait } : {}) }),
+    );
+  }
+
+  async appendHistory(r: HistoryRecord): Promise<void> {
+    await this.ensureSchema();
+    await this.query(APPEND_HISTORY, [r.id, this.projectId, r.workspace, r.startedAt, r.finishedAt || null, JSON.stringify(historyToJson(r))]);
+  }
+
+  async readHistory(limit?: number): Promise<HistoryRecord[]> {
+    await this.ensureSchema();
+    const { rows } = await this.query<{ record: unknown }>(READ_HISTORY, [this.projectId, this.workspace, limit ?? null]);
+    return rows.flatMap((r) => historyFromJson(r.record) ?? []);
+  }
+
+  async listWorkspaces(): Promise<WorkspaceSummary[]> {
+    await this.ensureSchema();
+    const { rows } = await this.query<{ workspace: string; serial: number; resources: number; last_apply: Date | null; expires_at: Date | null }>(
+      LIST_WORKSPACES,
+      [this.projectId],
+    );
+    return rows.map((r) => ({
+      workspace: r.workspace,
+      resources: r.resources,
+      serial: r.serial,
+      lastApply: r.last_apply ? r.last_apply.toISOString() : null,
+      expiresAt: r.expires_at ? r.expires_at.toISOString() : null,
+    }));
+  }
+
+  async deleteWorkspace(workspace: string): Promise<void> {
+    if (workspace === DEFAULT_WORKSPACE) throw new DbformError('the default workspace cannot be deleted');
+    await this.ensureSchema();
+    const client = await this.connection();
+    const scope = { projectId: this.projectId, workspace };
+    await client.query('BEGIN');
+    try {
+      const got = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1::bigint) AS ok', [stateLockKey(scope)]);
+      if (!got.rows[0]!.ok) throw new StateLockHeldError(`workspace "${workspace}" is in use (its state lock is held); try again when that run has finished`);
+      const { rows } = await client.query<{ n: number }>(
+        `SELECT (SELECT count(*) FROM jsonb_object_keys(document -> 'resources'))::int AS n FROM dbform.states WHERE project_id = $1 AND workspace = $2 FOR UPDATE`,
+        [this.projectId, workspace],
+      );
+      if (rows.length === 0) throw new DbformError(`there is no workspace "${workspace}" of project ${this.projectId} in ${this.location}`);
+      if (rows[0]!.n > 0) {
+        throw new WorkspaceNotEmptyError(
+          `workspace "${workspace}" still binds ${rows[0]!.n} resource(s); run \`dbform destroy --workspace ${workspace}\` first (nothing was deleted)`,
+        );
+      }
+      for (const table of ['states', 'claims', 'locks']) {
+        await client.query(`DELETE FROM dbform.${table} WHERE project_id = $1 AND workspace = $2`, [this.projectId, workspace]);
+      }
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    }
+  }
+
+  async unlock(): Promise<UnlockOutcome> {
+    await this.ensureSchema();
+    return unlockPg(await this.connection(), this.scope());
+  }
+
+  async close(): Promise<void> {
+    const c = this.client;
+    this.client = undefined;
+    await c?.end().catch(() => undefined);
+  }
+
+  private scope() {
+    return { projectId: this.projectId, workspace: this.workspace };
+  }
+
+  private async withSchema<T>(fn: () => Promise<T>): Promise<T> {
+    await this.ensureSchema();
+    return fn();
+  }
+
+  private async connection(): Promise<pg.Client> {
+    if (this.client) return this.client;
+    const client = await connect(this.target, this.connectOptions);
+    // A session ended by the server (pg_terminate_backend, a restart) is replaced on next use.
+    const drop = () => {
+      if (this.client === client) this.client = undefined;
+    };
+    client.on('error', drop);
+    client.on('end', drop);
+    this.client = client;
+    return client;
+  }
+
+  /**
+   * One statement. A connection lost before or during it is reconnected once (safe for writes
+   * too: the compare-and-swap refuses a second application, and history ignores a known ID); a
+   * second loss, or a failed reconnect, is StateUnavailableError.
+   */
+  private async query<R extends pg.QueryResultRow>(sql: string, params: unknown[]): Promise<pg.QueryResult<R>> {
+    for (let attempt = 0; ; attempt++) {
+      const client = await this.connection();
+      this.roundTrips++;
+      try {
+        return await client.query<R>(sql, params);
+      } catch (err) {
+        if (!isConnectionLoss(err)) throw INSPECTED_CODES.has((err as { code?: string }).code ?? '') ? err : this.refused(err);
+        if (this.client === client) this.client = undefined;
+        await client.end().catch(() => undefined);
+        if (attempt > 0) throw this.unavailable(`lost the connection to the state database ${this.location}`, err);
+      }
+    }
+  }
+
+  private unavailable(what: string, err: unknown): StateUnavailableError {
+    if (err instanceof StateUnavailableError) return err;
+    return new StateUnavailableError(`${what}: ${describePgError(err, this.target)}`, { cause: err });
+  }
+}
+
+/** The stored document: the lockfile's JSON without lineage and serial, which are columns. */
+function documentOf(lock: Lockfile): Record<string, unknown> {
+  const { lineage: _lineage, serial: _serial, ...rest } = lockfileToJson(lock);
+  return rest;
+}
+
+/** SQLSTATEs that the callers of query() turn into their own messages. */
+const INSPECTED_CODES = new Set(['DF001', 'DF002', '3F000', '42P01', '42883', '42703']);
+
+function isUndefinedColumn(err: unknown): boolean {
+  return (err as { code?: string } | null)?.code === '42703';
+}

@@ -1,0 +1,56 @@
+// libpq's password file (PGPASSFILE, else ~/.pgpass), read the way libpq reads it: the first line
+// whose host:port:database:user match (each may be *), fields escaped with backslash, a file that
+// group or others can read is ignored. pg's own pgpass support is deprecated, so dbform reads it.
+import { readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export interface PgpassQuery {
+  host: string;
+  port: number;
+  database: string;
+  user: string;
+}
+
+function splitFields(line: string): string[] {
+  const fields: string[] = [];
+  let current = '';
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (c === '\\' && i + 1 < line.length) current += line[++i];
+    else if (c === ':' && fields.length < 4) {
+      fields.push(current);
+      current = '';
+    } else current += c;
+  }
+  fields.push(current);
+  return fields;
+}
+
+/** libpq: "localhost" also matches a connection over the default Unix socket. */
+function hostMatches(pattern: string, host: string): boolean {
+  return pattern === '*' || pattern === host || (pattern === 'localhost' && host.startsWith('/'));
+}
+
+export function lookupPgpass(q: PgpassQuery, env: Record<string, string | undefined>): string | undefined {
+  const path = env.PGPASSFILE || join(homedir(), '.pgpass');
+  let text: string;
+  try {
+    if ((statSync(path).mode & 0o077) !== 0) return undefined;
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  for (const raw of text.split(/\r?\n/)) {
+    if (raw === '' || raw.startsWith('#')) continue;
+    const f = splitFields(raw);
+    if (f.length < 5) continue;
+    const [host, port, database, user, password] = f as [string, string, string, string, string];
+    if (!hostMatches(host, q.host)) continue;
+    if (port !== '*' && port !== String(q.port)) continue;
+    if (database !== '*' && database !== q.database) continue;
+    if (user !== '*' && user !== q.user) continue;
+    return password;
+  }
+  return undefined;
+}
