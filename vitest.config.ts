@@ -25,7 +25,6 @@ const TIGER_SCENARIOS = [
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // A fresh TMPDIR per run, which must be empty again at the end (test/support/tmpdir-guard.ts),
     // and one real PostgreSQL for the run (the state store's tests; each file makes its own database).
     globalSetup: ['test/support/tmpdir-guard.ts', 'test/support/pg-global-setup.ts'],

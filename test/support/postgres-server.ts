@@ -78,8 +78,8 @@ function isAlive(pid: number): boolean {
 
 /** Servers of earlier runs that were killed before their teardown: stop them and remove their files. */
 export async function removeLeftovers(bin: string): Promise<void> {
-  for (const name of readdirSync(tmpdir()).filter((n) => n.startsWith(PREFIX))) {
-    const dir = join(tmpdir(), name);
+  for (const name of readdirSync(serverRoot()).filter((n) => n.startsWith(PREFIX))) {
+    const dir = join(serverRoot(), name);
     let owner = 0;
     try {
       owner = Number(JSON.parse(readFileSync(join(dir, 'owner.json'), 'utf8')).pid);
@@ -101,6 +101,15 @@ host all ${PASSWORD_ROLE.user} 127.0.0.1/32 scram-sha-256
 host all all 127.0.0.1/32 trust
 `;
 
+/**
+ * The system's temp directory, not the run's own (test/support/tmpdir-guard.ts): the `postgres`
+ * user must be able to reach the server's folder (the run's is private to root), and a server
+ * left by a killed run is found there by the next one.
+ */
+function serverRoot(): string {
+  return process.env.DBFORM_TEST_SYSTEM_TMPDIR ?? tmpdir();
+}
+
 /** initdb + start on a free loopback port; the caller destroys it. */
 export async function startPostgres(bin = findPostgresBin()): Promise<PostgresServer> {
   if (bin === undefined) {
@@ -109,7 +118,7 @@ export async function startPostgres(bin = findPostgresBin()): Promise<PostgresSe
     );
   }
   await removeLeftovers(bin);
-  const dir = await mkdtemp(join(tmpdir(), PREFIX));
+  const dir = await mkdtemp(join(serverRoot(), PREFIX));
   if (asRoot) await chown(dir, ...postgresIds());
   await writeFile(join(dir, 'owner.json'), JSON.stringify({ pid: process.pid }));
   const data = join(dir, 'data');

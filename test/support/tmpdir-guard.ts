@@ -7,7 +7,10 @@ import { join } from 'node:path';
 
 export default function setup(): () => void {
   const previous = process.env.TMPDIR;
-  const dir = mkdtempSync(join(tmpdir(), 'dbform-test-run-'));
+  const system = tmpdir();
+  const dir = mkdtempSync(join(system, 'dbform-test-run-'));
+  // For what must live outside the run's private folder (the test PostgreSQL server's data).
+  process.env.DBFORM_TEST_SYSTEM_TMPDIR = system;
   // Read by os.tmpdir() in the workers, which inherit this process's environment.
   process.env.TMPDIR = dir;
   process.env.TEST_RUN_TMPDIR = dir;
@@ -15,6 +18,7 @@ export default function setup(): () => void {
     const left = readdirSync(dir).sort();
     rmSync(dir, { recursive: true, force: true });
     delete process.env.TEST_RUN_TMPDIR;
+    delete process.env.DBFORM_TEST_SYSTEM_TMPDIR;
     if (previous === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = previous;
     if (left.length > 0) {
