@@ -10,13 +10,24 @@ declare module 'vitest' {
   }
 }
 
-let server: PostgresServer | undefined;
+// Vitest runs a root globalSetup once per project (seed, tiger), possibly from separate module
+// instances: the server and its users are counted on the process, so it starts once and stops
+// after the last project is done.
+interface Shared {
+  server: Promise<PostgresServer>;
+  users: number;
+}
+const KEY = Symbol.for('dbform.test.postgres');
+const registry = globalThis as unknown as Record<symbol, Shared | undefined>;
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  server = await startPostgres();
+  const shared = (registry[KEY] ??= { server: startPostgres(), users: 0 });
+  shared.users++;
+  const server = await shared.server;
   project.provide('pgAdminUrl', server.url);
   return async () => {
-    await server?.destroy();
-    server = undefined;
+    if (--shared.users > 0) return;
+    registry[KEY] = undefined;
+    await server.destroy();
   };
 }

@@ -5,7 +5,26 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+// Vitest runs a root globalSetup once per project (seed, tiger), possibly from separate module
+// instances: the first makes the folder, and the last to finish checks and removes it.
+interface Shared {
+  users: number;
+  finish: () => void;
+}
+const KEY = Symbol.for('dbform.test.tmpdir');
+const registry = globalThis as unknown as Record<symbol, Shared | undefined>;
+
 export default function setup(): () => void {
+  const shared = (registry[KEY] ??= { users: 0, finish: guardRun() });
+  shared.users++;
+  return () => {
+    if (--shared.users > 0) return;
+    registry[KEY] = undefined;
+    shared.finish();
+  };
+}
+
+function guardRun(): () => void {
   const previous = process.env.TMPDIR;
   const system = tmpdir();
   const dir = mkdtempSync(join(system, 'dbform-test-run-'));
