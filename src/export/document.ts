@@ -1,6 +1,9 @@
 // The export as plain data, between the live state and the YAML text: what each config entry
 // holds, and the comments that go with it. Fields left undefined are not written (unmanaged).
-import type { Addon, EnvironmentTag, HaConfig, ServiceSize } from '../model/resources.js';
+import type { ExportedField } from '../model/index.js';
+import type { EnvironmentTag } from '../model/resources.js';
+
+export type { ExportedField };
 
 export interface ExportedPeering {
   id: string;
@@ -31,21 +34,11 @@ export interface ExportedReplicaSet {
   comments: string[];
 }
 
-/** `vpc:` as written: a key under vpcs:, the ID of a VPC not in the export, or null (detached). */
-export type ExportedVpcRef = { key: string } | { id: string } | null;
-
 export interface ExportedService {
   key: string;
   id: string;
-  name: string;
-  addons?: Addon[];
-  regionCode?: string;
-  size?: ServiceSize;
-  environment?: EnvironmentTag;
-  ha?: HaConfig;
-  pooler: boolean;
-  vpc: ExportedVpcRef;
-  paused: boolean;
+  /** Its managed fields as written, in the order of SPEC section 1 (src/model/fields). */
+  fields: ExportedField[];
   /** Comments written first inside the entry (lineage, fields left unmanaged and why). */
   comments: string[];
   replicaSets: ExportedReplicaSet[];

@@ -1,8 +1,8 @@
 // ExportDocument -> YAML text. Deterministic: entries sorted by key, fields in one fixed order
 // (the order of SPEC section 1), comments fixed, no timestamps; the same world gives the same bytes.
-import type { HaConfig, ServiceSize } from '../model/resources.js';
-import { countResources, type ExportDocument, type ExportedReplicaSet, type ExportedService, type ExportedVpc, type ExportedVpcRef } from './document.js';
-import { passwordEnvName } from './keys.js';
+import type { ExportValue } from '../model/index.js';
+import type { ServiceSize } from '../model/resources.js';
+import { countResources, type ExportDocument, type ExportedField, type ExportedReplicaSet, type ExportedService, type ExportedVpc } from './document.js';
 import { commentText, quotedValue, yamlString } from './yaml-text.js';
 
 export interface RenderOptions {
@@ -55,11 +55,20 @@ function sizeLines(indent: string, size: ServiceSize | { cpuMillis: number; memo
   return [`${indent}cpu_millis: ${sizeText(size.cpuMillis)}`, `${indent}memory_gbs: ${sizeText(size.memoryGbs)}`];
 }
 
-const haText = (ha: HaConfig): string => `{ replicas: ${ha.replicas}, sync_replicas: ${ha.syncReplicas} }`;
+/** A value as YAML flow text: scalars plain when safe, IDs always quoted, lists and maps on one line. */
+function yamlValue(v: ExportValue): string {
+  if (v === null) return 'null';
+  if (typeof v === 'string') return yamlString(v);
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (Array.isArray(v)) return `[${v.map(yamlValue).join(', ')}]`;
+  const x = v as Exclude<ExportValue, string | number | boolean | null | readonly ExportValue[]>;
+  if ('quoted' in x) return quotedValue(x.quoted);
+  return `{ ${Object.entries(x.map).map(([k, item]) => `${k}: ${yamlValue(item)}`).join(', ')} }`;
+}
 
-function vpcText(ref: ExportedVpcRef): string {
-  if (ref === null) return 'null';
-  return 'key' in ref ? yamlString(ref.key) : `{ id: ${quotedValue(ref.id)} }`;
+/** The lines of an entry's fields, as their descriptors wrote them (a hint commented out). */
+function fieldLines(indent: string, fields: readonly ExportedField[]): string[] {
+  return fields.map((f) => `${indent}${f.commented ? '# ' : ''}${f.key}: ${yamlValue(f.value)}`);
 }
 
 function renderReplicaSet(r: ExportedReplicaSet): string[] {
@@ -71,14 +80,7 @@ function renderReplicaSet(r: ExportedReplicaSet): string[] {
 
 function renderService(s: ExportedService): string[] {
   const i = '    ';
-  const lines = [`  ${yamlString(s.key)}:`, ...comments(i, s.comments), ...nameLine(i, s.key, s.name)];
-  if (s.addons !== undefined) lines.push(`${i}addons: [${s.addons.join(', ')}]`);
-  if (s.regionCode !== undefined) lines.push(`${i}region_code: ${yamlString(s.regionCode)}`);
-  if (s.size !== undefined) lines.push(...sizeLines(i, s.size));
-  if (s.environment !== undefined) lines.push(`${i}environment: ${s.environment}`);
-  if (s.ha !== undefined) lines.push(`${i}ha: ${haText(s.ha)}`);
-  lines.push(`${i}pooler: ${s.pooler}`);
-  lines.push(`${i}vpc: ${vpcText(s.vpc)}`, `${i}paused: ${s.paused}`, `${i}# password: { from_env: ${passwordEnvName(s.key)}, version: 1 }`);
+  const lines = [`  ${yamlString(s.key)}:`, ...comments(i, s.comments), ...fieldLines(i, s.fields)];
   if (s.replicaSets.length > 0) lines.push(`${i}replica_sets:`, ...s.replicaSets.flatMap(renderReplicaSet));
   return lines;
 }

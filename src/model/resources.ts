@@ -1,9 +1,11 @@
 // Desired state (from config) and live state (from the API), both normalized to camelCase.
 // Desired fields that are `undefined` are not managed: dbform sends nothing for them at create
 // and never plans a change to them (SPEC section 1). `null` in YAML is normalized by the loader
-// to the value it means (environment DEV, ha 0/0, pooler false, paused false, vpc null = detached).
+// to the value it means; each managed field's descriptor (src/model/fields) says which, and
+// declares the properties it sets on the desired and live resources.
 import type { Address } from './address.js';
 import type { SourceRef } from './diagnostics.js';
+import type { DesiredServiceFields, LiveServiceFields } from './fields/service.js';
 
 export type EnvironmentTag = 'DEV' | 'PROD';
 export type Addon = 'time-series' | 'ai';
@@ -79,22 +81,10 @@ export interface DesiredReplicaSet {
   source?: SourceRef;
 }
 
-export interface DesiredService {
+export interface DesiredService extends DesiredServiceFields {
   kind: 'service';
   address: Address;
   key: string;
-  name: string;
-  /** Sorted, de-duplicated. `time-series` -> TIMESERIESDB, otherwise POSTGRES. */
-  addons?: Addon[];
-  regionCode?: string;
-  size?: ServiceSize;
-  environment?: EnvironmentTag;
-  ha?: HaConfig;
-  pooler?: boolean;
-  /** null: manage detachment. */
-  vpc?: VpcRef | null;
-  paused?: boolean;
-  password?: DesiredPassword;
   protect?: boolean;
   fork?: DesiredFork;
   replicaSets: DesiredReplicaSet[];
@@ -162,33 +152,13 @@ export interface LiveReplicaSet {
   endpoint?: Endpoint;
 }
 
-export interface LiveService {
+export interface LiveService extends LiveServiceFields {
   id: string;
-  name: string;
   projectId: string;
-  regionCode: string;
-  /** TIMESERIESDB | POSTGRES | VECTOR (legacy) or anything newer. */
-  serviceType: string;
-  /**
-   * The addons it was created with, sorted, when the API reports them (the emulator does;
-   * cloud-api.md does not promise it). Undefined when not reported.
-   */
-  addons?: Addon[];
   /** READY, PAUSED, ... or anything newer such as the deprecated OPTIMIZING. */
   status: string;
   created: string;
-  /** Undefined when the API did not report a size. */
-  size?: ServiceSize;
-  /** Undefined when not reported. */
-  environment?: string;
-  ha: HaConfig;
-  /** Whether the connection pooler is enabled: `connection_pooler.endpoint.host` is set exactly then. */
-  pooler: boolean;
-  /** The VPC the service is attached to (from vpc_endpoint, then vpcEndpoint), or null. */
-  vpcId: string | null;
   endpoint?: Endpoint;
-  poolerEndpoint?: Endpoint;
-  vpcEndpoint?: Endpoint;
   forkedFrom?: { serviceId: string; projectId?: string; isStandby?: boolean };
   replicaSets: LiveReplicaSet[];
 }

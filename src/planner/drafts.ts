@@ -39,15 +39,7 @@ export function draft(init: DraftInit): Draft {
   return { changes: [], refs: {}, ...init, key: `${init.address}#${init.op}` };
 }
 
-export function change(path: string, before: unknown, after: unknown, forcesReplace = false): FieldChange {
-  return { path, before: before ?? null, after: after ?? null, forcesReplace, sensitive: false };
-}
-
-export const SENSITIVE = '(sensitive)';
-
-export function sensitiveChange(path: string): FieldChange {
-  return { path, before: SENSITIVE, after: SENSITIVE, forcesReplace: false, sensitive: true };
-}
+export { fieldChange as change, SENSITIVE, sensitiveChange } from '../model/index.js';
 
 /** Reason for the create of a resource that is not live: drift when the lockfile had its ID. */
 export function createReason(hadLockEntry: boolean): ActionReason {
