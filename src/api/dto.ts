@@ -2,8 +2,7 @@
 // emulator and nothing else. Field names are exactly as on the wire. Reads are typed loosely
 // where the API may add values (statuses, types): tolerant readers never crash on them.
 
-import type { AddonDto, EndpointDto, EnvironmentTagDto, ServiceFieldsDto } from '../model/fields/index.js';
-import type { ConnectionPoolerDto } from '../model/fields/service.js';
+import type { AddonDto, EndpointDto, EnvironmentTagDto, ReplicaSetFieldsDto, ServiceFieldsDto } from '../model/fields/index.js';
 
 // The wire keys that managed fields read are declared with their descriptors (src/model/fields).
 export type { AddonDto, EndpointDto, EnvironmentTagDto, ResourceSpecDto, ServiceTypeDto, VpcEndpointDto } from '../model/fields/index.js';
@@ -64,16 +63,10 @@ export interface ServiceDto extends ServiceFieldsDto {
   read_replica_sets?: ReadReplicaSetDto[];
 }
 
-export interface ReadReplicaSetDto {
+export interface ReadReplicaSetDto extends ReplicaSetFieldsDto {
   id: string;
-  cpu_millis: number;
-  memory_gbs: number;
-  name: string;
-  nodes: number;
   status: ReplicaSetStatusDto | (string & {});
-  connection_pooler?: ConnectionPoolerDto;
   endpoint?: EndpointDto;
-  metadata?: { environment?: EnvironmentTagDto | (string & {}) };
 }
 
 export interface MessageResponseDto {

@@ -1,9 +1,8 @@
 // Wire DTOs -> the live types of src/model/resources.ts, following docs/api-behaviour.md. Tolerant:
 // unknown fields are ignored, unknown statuses and types pass through as strings, absent optional
 // fields get the API's documented defaults.
-import { endpointOf, mapHa, num, readLiveFields, SERVICE_FIELDS, sizeOfSpec, str, vpcEndpointOf, vpcIdOf } from '../model/index.js';
+import { endpointOf, mapHa, readLiveFields, REPLICA_SET_FIELDS, SERVICE_FIELDS, sizeOfSpec, str, vpcEndpointOf, vpcIdOf } from '../model/index.js';
 import type { LivePeering, LiveReplicaSet, LiveService, LiveVpc } from '../model/resources.js';
-import type { ConnectionPoolerDto } from '../model/fields/service.js';
 import type { PeeringDto, ReadReplicaSetDto, ServiceDto, VpcDto } from './dto.js';
 
 export { mapHa, sizeOfSpec, vpcEndpointOf, vpcIdOf };
@@ -32,17 +31,8 @@ export function mapService(dto: ServiceDto): LiveService {
 }
 
 export function mapReplicaSet(dto: ReadReplicaSetDto, serviceId: string): LiveReplicaSet {
-  const live: LiveReplicaSet = {
-    id: dto.id,
-    serviceId,
-    name: str(dto.name) ?? '',
-    cpuMillis: num(dto.cpu_millis) ?? 0,
-    memoryGbs: num(dto.memory_gbs) ?? 0,
-    nodes: num(dto.nodes) ?? 0,
-    status: str(dto.status) ?? 'unknown',
-    pooler: isPoolerEnabled(dto.connection_pooler),
-    environment: str(dto.metadata?.environment) ?? 'DEV',
-  };
+  const live = { id: dto.id, serviceId, status: str(dto.status) ?? 'unknown' } as LiveReplicaSet;
+  readLiveFields(REPLICA_SET_FIELDS, dto, live);
   const endpoint = endpointOf(dto.endpoint);
   if (endpoint) live.endpoint = endpoint;
   return live;
@@ -58,14 +48,6 @@ export function mapVpc(dto: VpcDto): LiveVpc {
 /** Whether a services-list item carries its replica sets (cloud-api.md does; the real API may not). */
 export function embedsReplicaSets(dto: Pick<ServiceDto, 'read_replica_sets'>): boolean {
   return Array.isArray(dto.read_replica_sets);
-}
-
-/**
- * The pooler is enabled only when it has an endpoint host: the real service sends
- * `connection_pooler: {}` for a disabled one, cloud-api.md leaves it out (SPEC section 12).
- */
-export function isPoolerEnabled(pooler: ConnectionPoolerDto | undefined): boolean {
-  return str(pooler?.endpoint?.host) !== undefined;
 }
 
 export function mapPeering(dto: PeeringDto, vpcId: string): LivePeering {

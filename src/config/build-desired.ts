@@ -1,7 +1,7 @@
 // Valid merged config -> the normalized desired state the planner reads (src/model/resources.ts).
 // Only called once the schema and every rule passed, so values have their schema types.
 import { peeringAddress, replicaSetAddress, serviceAddress, vpcAddress } from '../model/address.js';
-import { readDesiredFields, SERVICE_FIELDS } from '../model/fields/index.js';
+import { readDesiredFields, REPLICA_SET_FIELDS, SERVICE_FIELDS } from '../model/fields/index.js';
 import type {
   DesiredFork,
   DesiredPeering,
@@ -9,7 +9,6 @@ import type {
   DesiredService,
   DesiredState,
   DesiredVpc,
-  EnvironmentTag,
   ForkStrategy,
   MovedEntry,
 } from '../model/resources.js';
@@ -18,9 +17,6 @@ import { peeringsOf, replicaSetsOf } from './rules/rule.js';
 
 type Raw = Record<string, unknown>;
 
-/** `null` manages absence: DEV, not paused, no pooler (SPEC section 1). */
-const environmentOf = (v: unknown): EnvironmentTag | undefined => (v === undefined ? undefined : v === null ? 'DEV' : (v as EnvironmentTag));
-const flagOf = (v: unknown): boolean | undefined => (v === undefined ? undefined : v === null ? false : (v as boolean));
 
 function buildPeering(vpcKey: string, entry: Entry): DesiredPeering {
   const v = entry.value;
@@ -53,23 +49,15 @@ function buildVpc(entry: Entry): DesiredVpc {
 }
 
 function buildReplicaSet(serviceKey: string, entry: Entry): DesiredReplicaSet {
-  const v = entry.value;
-  const rs: DesiredReplicaSet = {
+  const rs = {
     kind: 'replica_set',
     address: replicaSetAddress(serviceKey, entry.key),
     serviceKey,
     key: entry.key,
-    name: (v.name as string | undefined) ?? entry.key,
-    cpuMillis: v.cpu_millis as number,
-    memoryGbs: v.memory_gbs as number,
-    nodes: v.nodes as number,
     source: sourceOf(entry.origin, [], 'key'),
-  };
-  const pooler = flagOf(v.pooler);
-  if (pooler !== undefined) rs.pooler = pooler;
-  const environment = environmentOf(v.environment);
-  if (environment !== undefined) rs.environment = environment;
-  if (v.protect !== undefined) rs.protect = v.protect as boolean;
+  } as DesiredReplicaSet;
+  readDesiredFields(REPLICA_SET_FIELDS, entry.value, rs, entry.key);
+  if (entry.value.protect !== undefined) rs.protect = entry.value.protect as boolean;
   return rs;
 }
 

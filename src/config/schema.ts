@@ -8,8 +8,7 @@
 // validator keeps the patterns strict. Editors also accept an empty section (`services:` with
 // every entry commented out reads as null); the loader turns one into `{}` or `[]` before it
 // validates, so its messages never mention null.
-import { CIDR_SHAPE_REGEX, ENV_NAME_REGEX, fieldSchemas, KEY_REGEX, keySchema as key, nameSchema as name, REGION_REGEX, regionCodeSchema as regionCode, SERVICE_FIELDS } from '../model/index.js';
-import { ALLOWED_SERVICE_SIZES, describeAllowedSizes } from '../model/sizes.js';
+import { CIDR_SHAPE_REGEX, ENV_NAME_REGEX, fieldSchemas, KEY_REGEX, keySchema as key, nameSchema as name, REGION_REGEX, regionCodeSchema as regionCode, REPLICA_SET_FIELDS, SERVICE_FIELDS } from '../model/index.js';
 
 export { CIDR_SHAPE_REGEX, ENV_NAME_REGEX, KEY_REGEX, REGION_REGEX };
 
@@ -21,20 +20,6 @@ export const TARGET_TIME_REGEX = '^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{
 const ENV_REFERENCE_REGEX = '\\$\\{env:[A-Za-z_][A-Za-z0-9_]*\\}';
 
 type Json = Record<string, unknown>;
-
-const sizesText = describeAllowedSizes();
-const cpuValues = ALLOWED_SERVICE_SIZES.map((s) => s.cpuMillis);
-const memoryValues = ALLOWED_SERVICE_SIZES.map((s) => s.memoryGbs);
-
-const environment = (what: string): Json => ({
-  enum: ['DEV', 'PROD', null],
-  description: `Environment tag of the ${what}: DEV or PROD. null manages it as DEV; leave it out to leave it unmanaged.`,
-});
-
-const pooler = (what: string): Json => ({
-  type: ['boolean', 'null'],
-  description: `Connection pooler of the ${what} (port 6432): true enables it, false or null disables it; leave it out to leave it unmanaged.`,
-});
 
 const protect = (what: string): Json => ({
   type: 'boolean',
@@ -83,31 +68,13 @@ const vpc: Json = {
   },
 };
 
-const sizeField = (field: 'cpu_millis' | 'memory_gbs', values: readonly number[], shared: boolean): Json => ({
-  enum: shared ? [...values, 'shared'] : [...values],
-  description:
-    field === 'cpu_millis'
-      ? `CPU in millicores, given together with memory_gbs as an allowed pair (cpu_millis/memory_gbs): ${shared ? sizesText : sizesText.replace(', shared/shared', '')}.`
-      : `Memory in GB, given together with cpu_millis as an allowed pair (cpu_millis/memory_gbs): ${shared ? sizesText : sizesText.replace(', shared/shared', '')}.`,
-});
-
 const replicaSet: Json = {
   type: 'object',
   description: 'A read replica set of the service (address replica_set.<serviceKey>.<key>).',
   additionalProperties: false,
   required: ['cpu_millis', 'memory_gbs', 'nodes'],
   properties: {
-    name: name('replica set'),
-    cpu_millis: sizeField('cpu_millis', cpuValues, false),
-    memory_gbs: sizeField('memory_gbs', memoryValues, false),
-    nodes: {
-      type: 'integer',
-      minimum: 1,
-      maximum: 10,
-      description: 'Number of nodes in the replica set, 1-10. Changing it replaces the replica set.',
-    },
-    pooler: pooler('replica set'),
-    environment: environment('replica set'),
+    ...fieldSchemas(REPLICA_SET_FIELDS),
     protect: protect('replica set'),
   },
 };

@@ -2,10 +2,10 @@
 // that `plan` right after the export shows no changes. A value dbform cannot write faithfully is
 // left out (unmanaged) with a comment, never guessed.
 import { isPeeringFailed } from '../model/api-values.js';
-import { exportFields, SERVICE_FIELDS } from '../model/index.js';
+import { exportFields, REPLICA_SET_FIELDS, SERVICE_FIELDS, type ExportContext } from '../model/index.js';
 import { isAllowedServiceSize } from '../model/sizes.js';
 import { parseAddress } from '../model/address.js';
-import type { EnvironmentTag, LivePeering, LiveReplicaSet, LiveService, LiveState, LiveVpc, Lockfile } from '../model/index.js';
+import type { LivePeering, LiveReplicaSet, LiveService, LiveState, LiveVpc, Lockfile } from '../model/index.js';
 import { isReplicaSetGone, isServiceGone } from '../planner/normalize.js';
 import type { ExportDocument, ExportedPeering, ExportedReplicaSet, ExportedService, ExportedVpc } from './document.js';
 import { deriveKeys, KEY_PREFIX, passwordEnvName } from './keys.js';
@@ -42,8 +42,6 @@ function reservedKeys(bound: Map<string, string>, accept: (address: string) => s
 }
 
 const byKey = <T extends { key: string }>(a: T, b: T): number => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
-
-const environmentOf = (env: string | undefined): EnvironmentTag | undefined => (env === 'DEV' || env === 'PROD' ? env : undefined);
 
 function selectVpcs(live: LiveVpc[], ctx: BuildContext): LiveVpc[] {
   const writable = live.filter((v) => {
@@ -138,15 +136,17 @@ function buildReplicaSets(s: LiveService, serviceKey: string, ctx: BuildContext)
   const { sets, keys } = selectReplicaSets(s, serviceKey, ctx);
   return sets
     .map((r) => {
-      const comments: string[] = [];
-      if (r.status === 'error') comments.push('status error: a plan replaces this replica set (delete + create)');
-      const environment = environmentOf(r.environment);
-      if (environment === undefined) comments.push(`environment ${quotedName(r.environment ?? '')} is not DEV or PROD: left unmanaged`);
-      const rs: ExportedReplicaSet = { key: keys.get(r.id)!, id: r.id, name: r.name, cpuMillis: r.cpuMillis, memoryGbs: r.memoryGbs, nodes: r.nodes, pooler: r.pooler, comments };
-      if (environment !== undefined) rs.environment = environment;
-      return rs;
+      const key = keys.get(r.id)!;
+      const { fields, unmanaged } = exportFields(REPLICA_SET_FIELDS, r, fieldContext(key, new Map()));
+      const comments = r.status === 'error' ? ['status error: a plan replaces this replica set (delete + create)', ...unmanaged] : unmanaged;
+      return { key, id: r.id, fields, comments };
     })
     .sort(byKey);
+}
+
+/** What a field's export needs beyond the live value (src/model/fields). */
+function fieldContext(key: string, vpcKeys: Map<string, string>): ExportContext {
+  return { key, vpcKey: (id) => vpcKeys.get(id), quote: quotedName, passwordEnv: passwordEnvName(key) };
 }
 
 function lineage(s: LiveService, serviceKeys: Map<string, string>, projectId: string): string | undefined {
@@ -165,8 +165,7 @@ function buildServices(live: LiveService[], vpcKeys: Map<string, string>, ctx: B
       const key = keys.get(s.id)!;
       const from = lineage(s, keys, ctx.projectId);
       // Each field as its descriptor writes it; one it cannot write faithfully is left out, with a note.
-      const fieldCtx = { key, vpcKey: (id: string) => vpcKeys.get(id), quote: quotedName, passwordEnv: passwordEnvName(key) };
-      const { fields, unmanaged } = exportFields(SERVICE_FIELDS, s, fieldCtx);
+      const { fields, unmanaged } = exportFields(SERVICE_FIELDS, s, fieldContext(key, vpcKeys));
       return { key, id: s.id, fields, comments: [...(from ? [from] : []), ...unmanaged], replicaSets: buildReplicaSets(s, key, ctx) };
     })
     .sort(byKey);

@@ -1,7 +1,6 @@
 // The export as plain data, between the live state and the YAML text: what each config entry
 // holds, and the comments that go with it. Fields left undefined are not written (unmanaged).
 import type { ExportedField } from '../model/index.js';
-import type { EnvironmentTag } from '../model/resources.js';
 
 export type { ExportedField };
 
@@ -25,12 +24,8 @@ export interface ExportedVpc {
 export interface ExportedReplicaSet {
   key: string;
   id: string;
-  name: string;
-  cpuMillis: number;
-  memoryGbs: number;
-  nodes: number;
-  pooler: boolean;
-  environment?: EnvironmentTag;
+  /** Its managed fields as written, in the order of SPEC section 1 (src/model/fields). */
+  fields: ExportedField[];
   comments: string[];
 }
 

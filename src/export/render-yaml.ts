@@ -1,7 +1,6 @@
 // ExportDocument -> YAML text. Deterministic: entries sorted by key, fields in one fixed order
 // (the order of SPEC section 1), comments fixed, no timestamps; the same world gives the same bytes.
 import type { ExportValue } from '../model/index.js';
-import type { ServiceSize } from '../model/resources.js';
 import { countResources, type ExportDocument, type ExportedField, type ExportedReplicaSet, type ExportedService, type ExportedVpc } from './document.js';
 import { commentText, quotedValue, yamlString } from './yaml-text.js';
 
@@ -49,12 +48,6 @@ function renderVpc(v: ExportedVpc): string[] {
   return lines;
 }
 
-const sizeText = (v: number | 'shared'): string => String(v);
-
-function sizeLines(indent: string, size: ServiceSize | { cpuMillis: number; memoryGbs: number }): string[] {
-  return [`${indent}cpu_millis: ${sizeText(size.cpuMillis)}`, `${indent}memory_gbs: ${sizeText(size.memoryGbs)}`];
-}
-
 /** A value as YAML flow text: scalars plain when safe, IDs always quoted, lists and maps on one line. */
 function yamlValue(v: ExportValue): string {
   if (v === null) return 'null';
@@ -73,9 +66,7 @@ function fieldLines(indent: string, fields: readonly ExportedField[]): string[] 
 
 function renderReplicaSet(r: ExportedReplicaSet): string[] {
   const i = '        ';
-  const lines = [`      ${yamlString(r.key)}:`, ...comments(i, r.comments), ...nameLine(i, r.key, r.name), ...sizeLines(i, r), `${i}nodes: ${r.nodes}`, `${i}pooler: ${r.pooler}`];
-  if (r.environment !== undefined) lines.push(`${i}environment: ${r.environment}`);
-  return lines;
+  return [`      ${yamlString(r.key)}:`, ...comments(i, r.comments), ...fieldLines(i, r.fields)];
 }
 
 function renderService(s: ExportedService): string[] {

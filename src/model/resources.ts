@@ -5,6 +5,7 @@
 // declares the properties it sets on the desired and live resources.
 import type { Address } from './address.js';
 import type { SourceRef } from './diagnostics.js';
+import type { DesiredReplicaSetFields, LiveReplicaSetFields } from './fields/replica-set.js';
 import type { DesiredServiceFields, LiveServiceFields } from './fields/service.js';
 
 export type EnvironmentTag = 'DEV' | 'PROD';
@@ -66,17 +67,11 @@ export interface DesiredPassword {
   version: number;
 }
 
-export interface DesiredReplicaSet {
+export interface DesiredReplicaSet extends DesiredReplicaSetFields {
   kind: 'replica_set';
   address: Address;
   serviceKey: string;
   key: string;
-  name: string;
-  cpuMillis: number;
-  memoryGbs: number;
-  nodes: number;
-  pooler?: boolean;
-  environment?: EnvironmentTag;
   protect?: boolean;
   source?: SourceRef;
 }
@@ -138,17 +133,11 @@ export interface LiveVpc {
   peerings?: LivePeering[];
 }
 
-export interface LiveReplicaSet {
+export interface LiveReplicaSet extends LiveReplicaSetFields {
   id: string;
   serviceId: string;
-  name: string;
-  cpuMillis: number;
-  memoryGbs: number;
-  nodes: number;
   /** creating | active | resizing | deleting | error, or anything newer (never crash on it). */
   status: string;
-  pooler: boolean;
-  environment?: string;
   endpoint?: Endpoint;
 }
 

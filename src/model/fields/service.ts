@@ -77,7 +77,7 @@ type Field = FieldDescriptor<DesiredService, LiveService, ServiceFieldsDto>;
 type Raw = Record<string, unknown>;
 
 /** The pooler is enabled only when it has an endpoint host (SPEC section 12). */
-const poolerEnabled = (p: ConnectionPoolerDto | undefined): boolean => str(p?.endpoint?.host) !== undefined;
+export const poolerEnabled = (p: ConnectionPoolerDto | undefined): boolean => str(p?.endpoint?.host) !== undefined;
 
 /** A connection pooler switch, the same for services and replica sets. */
 export const poolerSchema = (what: string) => ({

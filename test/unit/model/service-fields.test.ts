@@ -6,30 +6,16 @@ import { describe, expect, it } from 'vitest';
 import {
   ALLOWED_SERVICE_SIZES,
   createBody,
-  driftedFields,
   exportFields,
-  readDesiredFields,
   recordFields,
-  replaceChanges,
   SERVICE_FIELDS,
-  updateSteps,
-  type DesiredService,
-  type ExportValue,
-  type LiveService,
 } from '../../../src/model/index.js';
 import { buildConfigSchema } from '../../../src/config/schema.js';
 import { desiredService, liveService } from '../planner/builders.js';
+import { checkFieldSet } from './field-set-checks.js';
 
 const set = SERVICE_FIELDS;
 const ctx = { key: 'db', vpcKey: (id: string) => (id === '1000000001' ? 'main' : undefined), quote: (s: string) => JSON.stringify(s), passwordEnv: 'DB_PASSWORD' };
-
-/** An exported value as the config loader reads it back. */
-function asConfig(v: ExportValue): unknown {
-  if (v === null || typeof v !== 'object') return v;
-  if (Array.isArray(v)) return v.map(asConfig);
-  if ('quoted' in v) return v.quoted;
-  return Object.fromEntries(Object.entries((v as { map: Record<string, ExportValue> }).map).map(([k, x]) => [k, asConfig(x)]));
-}
 
 const dedicated = fc.constantFrom(...ALLOWED_SERVICE_SIZES.slice(0, 4));
 const liveArb = fc.record({
@@ -57,50 +43,13 @@ const desiredArb = fc.record({
 const strip = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 
 describe('the service field set', () => {
-  it('lists every field that contributes to a create body or forces a replace in that order list', () => {
-    for (const f of set.fields) {
-      if (f.create) expect(set.create, f.id).toContain(f);
-      if (f.replace) expect(set.replace, f.id).toContain(f);
-    }
-    expect(new Set(set.fields.map((f) => f.id)).size).toBe(set.fields.length);
-  });
+  checkFieldSet({ set, ctx, blank: () => desiredService('db'), live: liveArb.map((l) => liveService('db', l)), desired: desiredArb.map((d) => desiredService('db', strip(d))) });
 
   it('declares each YAML key of a service once, and the config schema has exactly those and the structural ones', () => {
     const keys = set.fields.flatMap((f) => Object.keys(f.schema));
     expect(new Set(keys).size).toBe(keys.length);
     const service = (buildConfigSchema() as { properties: { services: { additionalProperties: { properties: object } } } }).properties.services.additionalProperties;
     expect(Object.keys(service.properties)).toEqual([...keys, 'protect', 'fork', 'replica_sets']);
-  });
-
-  it('exports every live value so that reading it back plans no change (each field, any value)', () => {
-    fc.assert(
-      fc.property(liveArb, (l) => {
-        const live = liveService('db', l);
-        const { fields } = exportFields(set, live, ctx);
-        const raw = Object.fromEntries(fields.filter((f) => !f.commented).map((f) => [f.key, asConfig(f.value)]));
-        const desired = desiredService('db');
-        readDesiredFields(set, raw, desired, 'db');
-        expect(replaceChanges(set, desired, live)).toEqual([]);
-        expect(updateSteps(set, desired, live, undefined)).toEqual([]);
-        expect(driftedFields(set, recordFields(set, desired), live)).toEqual([]);
-      }),
-    );
-  });
-
-  it('records a field as drifted exactly when the plan would change it (record and live agree with compare)', () => {
-    fc.assert(
-      fc.property(desiredArb, liveArb, (d, l) => {
-        const desired: DesiredService = desiredService('db', strip(d));
-        const live: LiveService = liveService('db', l);
-        const recorded = recordFields(set, desired);
-        const drifted = new Set(driftedFields(set, recorded, live));
-        for (const f of set.fields) {
-          if (f.plannedBy !== undefined || f.live === undefined) continue;
-          const planned = f.update?.(desired, live, undefined) !== undefined || (f.replace?.(desired, live)?.length ?? 0) > 0;
-          expect(drifted.has(f.id), `${f.id}: ${JSON.stringify(f.record(desired))} vs ${JSON.stringify(f.live(live))}`).toBe(planned);
-        }
-      }),
-    );
   });
 
   it('records a password by its version only, never where its value comes from', () => {
