@@ -2,7 +2,7 @@
 // emulator and nothing else. Field names are exactly as on the wire. Reads are typed loosely
 // where the API may add values (statuses, types): tolerant readers never crash on them.
 
-import type { AddonDto, EndpointDto, EnvironmentTagDto, ReplicaSetFieldsDto, ServiceFieldsDto } from '../model/fields/index.js';
+import type { AddonDto, EndpointDto, EnvironmentTagDto, PeeringFieldsDto, ReplicaSetFieldsDto, ServiceFieldsDto, VpcFieldsDto } from '../model/fields/index.js';
 
 // The wire keys that managed fields read are declared with their descriptors (src/model/fields).
 export type { AddonDto, EndpointDto, EnvironmentTagDto, ResourceSpecDto, ServiceTypeDto, VpcEndpointDto } from '../model/fields/index.js';
@@ -29,20 +29,14 @@ export interface ProjectDto {
   name: string;
 }
 
-export interface VpcDto {
+export interface VpcDto extends VpcFieldsDto {
   id: string;
-  cidr: string;
-  name: string;
-  region_code: string;
   /** Not in either document's VPC; where present (SPEC section 12): CREATING/PENDING, then settled. */
   status?: string;
 }
 
-export interface PeeringDto {
+export interface PeeringDto extends PeeringFieldsDto {
   id: string;
-  peer_account_id: string;
-  peer_region_code: string;
-  peer_vpc_id: string;
   error_message?: string;
   provisioned_id?: string;
   /** Free string: pending | active | failed (seed), PENDING | APPROVED | ACTIVE | INVALID... (real). */

@@ -1,7 +1,7 @@
 // Wire DTOs -> the live types of src/model/resources.ts, following docs/api-behaviour.md. Tolerant:
 // unknown fields are ignored, unknown statuses and types pass through as strings, absent optional
 // fields get the API's documented defaults.
-import { endpointOf, mapHa, readLiveFields, REPLICA_SET_FIELDS, SERVICE_FIELDS, sizeOfSpec, str, vpcEndpointOf, vpcIdOf } from '../model/index.js';
+import { endpointOf, mapHa, PEERING_FIELDS, readLiveFields, REPLICA_SET_FIELDS, SERVICE_FIELDS, VPC_FIELDS, sizeOfSpec, str, vpcEndpointOf, vpcIdOf } from '../model/index.js';
 import type { LivePeering, LiveReplicaSet, LiveService, LiveVpc } from '../model/resources.js';
 import type { PeeringDto, ReadReplicaSetDto, ServiceDto, VpcDto } from './dto.js';
 
@@ -39,7 +39,8 @@ export function mapReplicaSet(dto: ReadReplicaSetDto, serviceId: string): LiveRe
 }
 
 export function mapVpc(dto: VpcDto): LiveVpc {
-  const live: LiveVpc = { id: String(dto.id), name: str(dto.name) ?? '', cidr: str(dto.cidr) ?? '', regionCode: str(dto.region_code) ?? '' };
+  const live = { id: String(dto.id) } as LiveVpc;
+  readLiveFields(VPC_FIELDS, dto, live);
   const status = str(dto.status);
   if (status !== undefined) live.status = status;
   return live;
@@ -51,13 +52,8 @@ export function embedsReplicaSets(dto: Pick<ServiceDto, 'read_replica_sets'>): b
 }
 
 export function mapPeering(dto: PeeringDto, vpcId: string): LivePeering {
-  const live: LivePeering = {
-    id: String(dto.id),
-    vpcId,
-    peerAccountId: str(dto.peer_account_id) ?? '',
-    peerRegionCode: str(dto.peer_region_code) ?? '',
-    peerVpcId: str(dto.peer_vpc_id) ?? '',
-  };
+  const live = { id: String(dto.id), vpcId } as LivePeering;
+  readLiveFields(PEERING_FIELDS, dto, live);
   const status = str(dto.status);
   if (status !== undefined) live.status = status;
   const errorMessage = str(dto.error_message);

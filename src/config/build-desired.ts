@@ -1,7 +1,7 @@
 // Valid merged config -> the normalized desired state the planner reads (src/model/resources.ts).
 // Only called once the schema and every rule passed, so values have their schema types.
 import { peeringAddress, replicaSetAddress, serviceAddress, vpcAddress } from '../model/address.js';
-import { readDesiredFields, REPLICA_SET_FIELDS, SERVICE_FIELDS } from '../model/fields/index.js';
+import { PEERING_FIELDS, readDesiredFields, REPLICA_SET_FIELDS, SERVICE_FIELDS, VPC_FIELDS } from '../model/fields/index.js';
 import type {
   DesiredFork,
   DesiredPeering,
@@ -19,32 +19,22 @@ type Raw = Record<string, unknown>;
 
 
 function buildPeering(vpcKey: string, entry: Entry): DesiredPeering {
-  const v = entry.value;
-  const peerVpcId = v.peer_vpc_id as string;
-  return {
-    kind: 'peering',
-    address: peeringAddress(vpcKey, peerVpcId),
-    vpcKey,
-    peerAccountId: v.peer_account_id as string,
-    peerRegionCode: v.peer_region_code as string,
-    peerVpcId,
-    source: sourceOf(entry.origin),
-  };
+  const peering = { kind: 'peering', vpcKey, source: sourceOf(entry.origin) } as DesiredPeering;
+  readDesiredFields(PEERING_FIELDS, entry.value, peering, '');
+  peering.address = peeringAddress(vpcKey, peering.peerVpcId);
+  return peering;
 }
 
 function buildVpc(entry: Entry): DesiredVpc {
-  const v = entry.value;
-  const vpc: DesiredVpc = {
+  const vpc = {
     kind: 'vpc',
     address: vpcAddress(entry.key),
     key: entry.key,
-    name: (v.name as string | undefined) ?? entry.key,
-    cidr: v.cidr as string,
-    regionCode: v.region_code as string,
     peerings: peeringsOf(entry).map((p) => buildPeering(entry.key, p)),
     source: sourceOf(entry.origin, [], 'key'),
-  };
-  if (v.protect !== undefined) vpc.protect = v.protect as boolean;
+  } as DesiredVpc;
+  readDesiredFields(VPC_FIELDS, entry.value, vpc, entry.key);
+  if (entry.value.protect !== undefined) vpc.protect = entry.value.protect as boolean;
   return vpc;
 }
 

@@ -8,7 +8,7 @@
 // validator keeps the patterns strict. Editors also accept an empty section (`services:` with
 // every entry commented out reads as null); the loader turns one into `{}` or `[]` before it
 // validates, so its messages never mention null.
-import { CIDR_SHAPE_REGEX, ENV_NAME_REGEX, fieldSchemas, KEY_REGEX, keySchema as key, nameSchema as name, REGION_REGEX, regionCodeSchema as regionCode, REPLICA_SET_FIELDS, SERVICE_FIELDS } from '../model/index.js';
+import { CIDR_SHAPE_REGEX, ENV_NAME_REGEX, fieldSchemas, KEY_REGEX, keySchema as key, PEERING_FIELDS, REGION_REGEX, REPLICA_SET_FIELDS, SERVICE_FIELDS, VPC_FIELDS } from '../model/index.js';
 
 export { CIDR_SHAPE_REGEX, ENV_NAME_REGEX, KEY_REGEX, REGION_REGEX };
 
@@ -31,19 +31,7 @@ const peering: Json = {
   description: 'A VPC peering connection to a VPC of another cloud account. Its identity is peer_vpc_id; changing any field replaces it.',
   additionalProperties: false,
   required: ['peer_account_id', 'peer_region_code', 'peer_vpc_id'],
-  properties: {
-    peer_account_id: {
-      type: 'string',
-      minLength: 1,
-      description: 'Cloud account ID that owns the peer VPC: 12 digits, quoted so YAML keeps it a string ("123456789012").',
-    },
-    peer_region_code: regionCode('Cloud region of the peer VPC, such as us-east-1 or az-eastus2.'),
-    peer_vpc_id: {
-      type: 'string',
-      minLength: 1,
-      description: 'ID of the peer VPC in the other account (e.g. vpc-0a1b2c3d). Unique among the peerings of this VPC.',
-    },
-  },
+  properties: fieldSchemas(PEERING_FIELDS),
 };
 
 const vpc: Json = {
@@ -52,13 +40,7 @@ const vpc: Json = {
   additionalProperties: false,
   required: ['cidr', 'region_code'],
   properties: {
-    name: name('VPC'),
-    cidr: {
-      type: 'string',
-      pattern: CIDR_SHAPE_REGEX,
-      description: 'IPv4 block of the VPC as a.b.c.d/n with the host bits zero (e.g. 10.10.0.0/16). Must not overlap another VPC of the project. Changing it replaces the VPC.',
-    },
-    region_code: regionCode('Cloud region of the VPC, such as us-east-1 or az-eastus2. Changing it replaces the VPC.'),
+    ...fieldSchemas(VPC_FIELDS),
     protect: protect('VPC'),
     peerings: {
       type: 'array',

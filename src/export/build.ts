@@ -2,7 +2,7 @@
 // that `plan` right after the export shows no changes. A value dbform cannot write faithfully is
 // left out (unmanaged) with a comment, never guessed.
 import { isPeeringFailed } from '../model/api-values.js';
-import { exportFields, REPLICA_SET_FIELDS, SERVICE_FIELDS, type ExportContext } from '../model/index.js';
+import { exportFields, PEERING_FIELDS, REPLICA_SET_FIELDS, SERVICE_FIELDS, VPC_FIELDS, type ExportContext } from '../model/index.js';
 import { isAllowedServiceSize } from '../model/sizes.js';
 import { parseAddress } from '../model/address.js';
 import type { LivePeering, LiveReplicaSet, LiveService, LiveState, LiveVpc, Lockfile } from '../model/index.js';
@@ -79,7 +79,8 @@ function exportPeerings(vpc: LiveVpc, ctx: BuildContext): ExportedPeering[] {
       continue;
     }
     seen.add(p.peerVpcId);
-    out.push({ id: p.id, peerAccountId: p.peerAccountId, peerRegionCode: p.peerRegionCode, peerVpcId: p.peerVpcId, comments: peeringComments(p) });
+    const { fields, unmanaged } = exportFields(PEERING_FIELDS, p, fieldContext('', new Map()));
+    out.push({ id: p.id, peerVpcId: p.peerVpcId, fields, comments: [...peeringComments(p), ...unmanaged] });
   }
   return out;
 }
@@ -94,7 +95,11 @@ function buildVpcs(live: LiveVpc[], ctx: BuildContext): ExportedVpc[] {
   const kept = selectVpcs(live, ctx);
   const keys = deriveKeys(kept, KEY_PREFIX.vpc, reservedKeys(ctx.bound.vpc, (a) => (a.startsWith('vpc.') ? a.slice(4) : undefined)));
   return kept
-    .map((v) => ({ key: keys.get(v.id)!, id: v.id, name: v.name, cidr: v.cidr, regionCode: v.regionCode, peerings: exportPeerings(v, ctx) }))
+    .map((v) => {
+      const key = keys.get(v.id)!;
+      const { fields, unmanaged } = exportFields(VPC_FIELDS, v, fieldContext(key, new Map()));
+      return { key, id: v.id, fields, comments: unmanaged, peerings: exportPeerings(v, ctx) };
+    })
     .sort(byKey);
 }
 

@@ -6,18 +6,19 @@ export type { ExportedField };
 
 export interface ExportedPeering {
   id: string;
-  peerAccountId: string;
-  peerRegionCode: string;
+  /** Its identity within the VPC, as a key is for the other kinds. */
   peerVpcId: string;
+  /** Its managed fields as written, in the order of SPEC section 1 (src/model/fields). */
+  fields: ExportedField[];
   comments: string[];
 }
 
 export interface ExportedVpc {
   key: string;
   id: string;
-  name: string;
-  cidr: string;
-  regionCode: string;
+  /** Its managed fields as written, in the order of SPEC section 1 (src/model/fields). */
+  fields: ExportedField[];
+  comments: string[];
   peerings: ExportedPeering[];
 }
 

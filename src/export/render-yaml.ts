@@ -28,22 +28,13 @@ function header(doc: ExportDocument, options: RenderOptions): string[] {
 
 const comments = (indent: string, list: readonly string[]): string[] => list.map((c) => `${indent}# ${c}`);
 
-function nameLine(indent: string, key: string, name: string): string[] {
-  return name === key ? [] : [`${indent}name: ${yamlString(name)}`];
-}
-
 function renderVpc(v: ExportedVpc): string[] {
-  const lines = [`  ${yamlString(v.key)}:`, ...nameLine('    ', v.key, v.name), `    cidr: ${yamlString(v.cidr)}`, `    region_code: ${yamlString(v.regionCode)}`];
+  const lines = [`  ${yamlString(v.key)}:`, ...comments('    ', v.comments), ...fieldLines('    ', v.fields)];
   if (v.peerings.length === 0) return lines;
   lines.push('    peerings:');
   for (const p of v.peerings) {
-    lines.push(
-      ...comments('      ', p.comments),
-      // Account IDs are digits: always quoted so that YAML keeps them strings.
-      `      - peer_account_id: ${quotedValue(p.peerAccountId)}`,
-      `        peer_region_code: ${yamlString(p.peerRegionCode)}`,
-      `        peer_vpc_id: ${yamlString(p.peerVpcId)}`,
-    );
+    const [first, ...rest] = fieldLines('', p.fields);
+    lines.push(...comments('      ', p.comments), `      - ${first}`, ...rest.map((l) => `        ${l}`));
   }
   return lines;
 }

@@ -5,8 +5,10 @@
 // declares the properties it sets on the desired and live resources.
 import type { Address } from './address.js';
 import type { SourceRef } from './diagnostics.js';
+import type { DesiredPeeringFields, LivePeeringFields } from './fields/peering.js';
 import type { DesiredReplicaSetFields, LiveReplicaSetFields } from './fields/replica-set.js';
 import type { DesiredServiceFields, LiveServiceFields } from './fields/service.js';
+import type { DesiredVpcFields, LiveVpcFields } from './fields/vpc.js';
 
 export type EnvironmentTag = 'DEV' | 'PROD';
 export type Addon = 'time-series' | 'ai';
@@ -27,23 +29,17 @@ export interface HaConfig {
 // ---------------------------------------------------------------------------------------------
 // Desired
 
-export interface DesiredPeering {
+export interface DesiredPeering extends DesiredPeeringFields {
   kind: 'peering';
   address: Address;
   vpcKey: string;
-  peerAccountId: string;
-  peerRegionCode: string;
-  peerVpcId: string;
   source?: SourceRef;
 }
 
-export interface DesiredVpc {
+export interface DesiredVpc extends DesiredVpcFields {
   kind: 'vpc';
   address: Address;
   key: string;
-  name: string;
-  cidr: string;
-  regionCode: string;
   protect?: boolean;
   peerings: DesiredPeering[];
   source?: SourceRef;
@@ -111,22 +107,16 @@ export interface Endpoint {
   port: number;
 }
 
-export interface LivePeering {
+export interface LivePeering extends LivePeeringFields {
   id: string;
   vpcId: string;
-  peerAccountId: string;
-  peerRegionCode: string;
-  peerVpcId: string;
   status?: string;
   errorMessage?: string;
   provisionedId?: string;
 }
 
-export interface LiveVpc {
+export interface LiveVpc extends LiveVpcFields {
   id: string;
-  name: string;
-  cidr: string;
-  regionCode: string;
   /** Only where the API reports one (SPEC section 12): CREATING or PENDING until usable. */
   status?: string;
   /** Undefined when the reader was not asked for this VPC's peerings. */

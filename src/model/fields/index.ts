@@ -6,3 +6,5 @@ export { endpointOf, num, str, type AddonDto, type EndpointDto, type Environment
 export { SERVICE_FIELDS, vpcEndpointOf, vpcIdOf, type DesiredServiceFields, type LiveServiceFields, type ServiceFieldsDto } from './service.js';
 export { mapHa, sizeOfSpec } from './service-settings.js';
 export { REPLICA_SET_FIELDS, type DesiredReplicaSetFields, type LiveReplicaSetFields, type ReplicaSetFieldsDto } from './replica-set.js';
+export { VPC_FIELDS, type DesiredVpcFields, type LiveVpcFields, type VpcFieldsDto } from './vpc.js';
+export { PEERING_FIELDS, type DesiredPeeringFields, type LivePeeringFields, type PeeringFieldsDto } from './peering.js';
