@@ -2,6 +2,7 @@
 // dependencies. Every problem names its field, e.g. `actions[2].op: unknown operation "x"`.
 import {
   kindOf,
+  OPERATION_IDS,
   type Action,
   type ActionReason,
   type Binding,
@@ -19,14 +20,7 @@ import {
 
 type Json = Record<string, unknown>;
 
-const OPS: Record<OperationId, true> = {
-  createVPC: true, renameVPC: true, deleteVPC: true, createVPCPeering: true, deleteVPCPeering: true,
-  createService: true, forkService: true, deleteService: true, resizeService: true, setHAReplica: true,
-  startService: true, stopService: true, enablePooler: true, disablePooler: true, setEnvironment: true,
-  attachServiceToVPC: true, detachServiceFromVPC: true, updatePassword: true, createReplicaSet: true,
-  deleteReplicaSet: true, resizeReplicaSet: true, enableReplicaPooler: true, disableReplicaPooler: true,
-  setReplicaEnvironment: true,
-};
+const OPS = Object.fromEntries(OPERATION_IDS.map((op) => [op, true])) as Record<OperationId, true>;
 const REASONS: Record<ActionReason, true> = {
   missing: true, drift: true, changed: true, 'immutable-field': true, 'replace-requested': true, 'parent-replaced': true,
   removed: true, destroy: true, 'wake-for-changes': true, 'restore-paused': true, failed: true,
