@@ -1,6 +1,5 @@
 // applyPlan: lockfile-only bindings first, then the plan's DAG, one API operation per action, and
 // the waits for resources still settling (settle-waits.ts) before the summary.
-import type { StatusPoller } from '../api/waiters.js';
 import { CREATE_OPS, DbformError, type Action, type Binding, type Plan } from '../model/index.js';
 import { trackAccepted } from './accepted-tracker.js';
 import type { ActionContext } from './action-context.js';
@@ -10,7 +9,7 @@ import { walkGraph } from './graph-walker.js';
 import type { LockStore } from './lock-store.js';
 import { PgpassWriter } from './pgpass.js';
 import { pollerWaits } from './poller-waits.js';
-import type { ExecutorApi, ExecutorWaits } from './ports.js';
+import type { ExecutorApi, ExecutorPoller, ExecutorWaits } from './ports.js';
 import { emptyResult, type ApplyResult } from './result.js';
 import { runAction } from './run-action.js';
 import { scheduleSettling } from './settle-waits.js';
@@ -18,7 +17,7 @@ import { scheduleSettling } from './settle-waits.js';
 export interface ApplyOptions {
   api: ExecutorApi;
   /** The client's batched StatusPoller, or (for another poller) the wait conditions themselves. */
-  poller?: StatusPoller;
+  poller?: ExecutorPoller;
   waits?: ExecutorWaits;
   lockStore: LockStore;
   reporter?: Reporter;

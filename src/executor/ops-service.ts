@@ -1,5 +1,4 @@
 // Services: create, fork, delete, and every in-place operation with its wait (SPEC section 3).
-import type * as Dto from '../api/dto.js';
 import type { Action } from '../model/index.js';
 import {
   recordCreated,
@@ -19,6 +18,7 @@ import { ignoreNotFound } from './ops-vpc.js';
 import { createOrAdopt, findServicesNamed, type CreateOutcome } from './reconcile.js';
 import { forgetHost, hostToForget, saveConfiguredPassword, saveInitialPassword } from './service-pgpass.js';
 import { sendWhenServiceSettled, waitIfServiceSettling } from './settle.js';
+import type { Dto } from './ports.js';
 
 export async function createService(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
   const body = requestOf<Dto.CreateServiceRequestDto>(action);

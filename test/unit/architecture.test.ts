@@ -1,33 +1,19 @@
-// Keeps the layering of STYLE.md true by reading the import lines of src/**.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+// Keeps the layering of STYLE.md true by reading the import lines (and a few telling lines of
+// code) of src/**. Each rule names the file that breaks it.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-
-const SRC = join(import.meta.dirname, '..', '..', 'src');
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = join(dir, name);
-    return statSync(p).isDirectory() ? filesUnder(p) : p.endsWith('.ts') ? [p] : [];
-  });
-}
+import { filesUnder, importsIn, layerOf, SRC, srcPath } from '../support/source-imports.js';
 
 /** Top-level folder under src/ that each relative import of `file` lands in, plus bare imports. */
 function importsOf(file: string): { layers: Set<string>; packages: Set<string> } {
-  const text = readFileSync(file, 'utf8');
   const layers = new Set<string>();
   const packages = new Set<string>();
-  for (const m of text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
-    const spec = (m[1] ?? m[2])!;
-    if (spec.startsWith('.')) {
-      const target = relative(SRC, join(file, '..', spec));
-      layers.add(target.split(/[\\/]/)[0]!);
-    } else packages.add(spec);
+  for (const ref of importsIn(file)) {
+    if (ref.target !== undefined) layers.add(ref.target.split('/')[0]!);
+    else packages.add(ref.spec);
   }
   return { layers, packages };
 }
-
-const layerOf = (file: string) => relative(SRC, file).split(/[\\/]/)[0]!;
 
 describe('module boundaries (STYLE.md)', () => {
   const files = filesUnder(SRC);
@@ -50,9 +36,8 @@ describe('module boundaries (STYLE.md)', () => {
 
   it('emulator shares only the wire types with api', () => {
     for (const f of files.filter((f) => layerOf(f) === 'emulator')) {
-      const text = readFileSync(f, 'utf8');
-      const apiImports = [...text.matchAll(/from\s+['"]([^'"]*\/api\/[^'"]*)['"]/g)].map((m) => m[1]);
-      expect(apiImports.filter((s) => !s!.endsWith('/api/dto.js')), f).toEqual([]);
+      const apiImports = importsIn(f).filter((r) => r.target?.startsWith('api/'));
+      expect(apiImports.map((r) => r.target).filter((t) => t !== 'api/dto.js'), f).toEqual([]);
       const { layers } = importsOf(f);
       expect([...layers].filter((l) => !['emulator', 'api', 'model', 'lockfile'].includes(l)), f).toEqual([]);
     }
@@ -77,4 +62,20 @@ describe('module boundaries (STYLE.md)', () => {
       expect(importsOf(f).packages.has('kleur'), `${f} imports kleur`).toBe(false);
     }
   });
+
+  // The engine is tested and reused with other clients and pollers (a fake API in unit tests, the
+  // emulator, the real service): everything it needs from the API comes through one port file.
+  // The wire DTO types stay reachable, but only as types and only through that file; the errors it
+  // classifies (ApiError, WaitTimeoutError...) are model types.
+  it('the executor reaches the API only through its port (src/executor/ports.ts)', () => {
+    for (const f of files.filter((f) => layerOf(f) === 'executor')) {
+      const apiImports = importsIn(f).filter((r) => r.target?.startsWith('api/'));
+      if (srcPath(f) === 'executor/ports.ts') {
+        expect(apiImports.filter((r) => !(r.typeOnly && r.target === 'api/dto.js')).map((r) => r.spec), `${f} may import only the DTO types`).toEqual([]);
+      } else {
+        expect(apiImports.map((r) => r.spec), `${f} imports the API layer; go through ./ports.js`).toEqual([]);
+      }
+    }
+  });
 });
+
