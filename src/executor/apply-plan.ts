@@ -1,6 +1,6 @@
 // applyPlan: lockfile-only bindings first, then the plan's DAG, one API operation per action, and
 // the waits for resources still settling (settle-waits.ts) before the summary.
-import { CREATE_OPS, DbformError, type Action, type Binding, type Plan } from '../model/index.js';
+import { CREATE_OPS, DbformError, type Action, type Binding, type LocalProcess, type Plan } from '../model/index.js';
 import { trackAccepted } from './accepted-tracker.js';
 import type { ActionContext } from './action-context.js';
 import { ActionError, asActionTimeout, isAbort } from './errors.js';
@@ -27,8 +27,8 @@ export interface ApplyOptions {
   timeoutMs?: number;
   /** First Ctrl-C: start nothing new, abandon waits, return what happened. */
   signal?: AbortSignal;
-  /** Where initial passwords of created services go; undefined: nowhere. */
-  pgpassPath?: string;
+  /** Where initial passwords of created services go (the file, and the process that rewrites it); undefined: nowhere. */
+  pgpass?: { path: string; owner: LocalProcess };
   /** Where `password.from_env` variables are read. */
   env?: Record<string, string | undefined>;
   /** Sends of one create in total when earlier ones provably created nothing; default 3. */
@@ -68,7 +68,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     emit,
     timeoutMs: options.timeoutMs ?? 30 * 60_000,
     ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.pgpassPath ? { pgpass: new PgpassWriter(options.pgpassPath) } : {}),
+    ...(options.pgpass ? { pgpass: new PgpassWriter(options.pgpass.path, options.pgpass.owner) } : {}),
     env: options.env ?? {},
     createAttempts: options.createAttempts ?? 3,
     pollMs: options.pollMs ?? 1000,

@@ -9,7 +9,7 @@ import { peeringAddress, serviceAddress, vpcAddress, type Address, type ParsedAd
 import { DbformError, DiagnosticsError } from '../model/errors.js';
 import { isPeeringFailed, nextRevision, type DesiredState, type LiveService, type LiveVpc, type Lockfile } from '../model/index.js';
 import { newLineage } from '../state/document.js';
-import { describeHolder, versionOf, type StateStore } from '../state/index.js';
+import { versionOf, type LockHolderInfo, type StateStore } from '../state/index.js';
 import { isReplicaSetGone, isServiceGone } from '../planner/normalize.js';
 import { checkBinding, checkInConfig, describeLiveId, notFoundError, parseImportAddress } from './import-check.js';
 
@@ -26,6 +26,8 @@ export interface ImportRequest {
   openState: (desired: DesiredState) => StateStore;
   /** --lock-timeout in milliseconds. */
   lockTimeoutMs: number;
+  /** Who holds the state lock while the binding is written. */
+  holder: LockHolderInfo;
   address: string;
   id: string;
   force: boolean;
@@ -58,7 +60,7 @@ export async function runImport(req: ImportRequest): Promise<void> {
   const store = req.openState(desired);
   try {
     // Under the state lock: an apply running meanwhile must not lose this binding, nor this one its.
-    const held = await store.lock(describeHolder(req.env, 'dbform import'), { timeoutMs: req.lockTimeoutMs });
+    const held = await store.lock(req.holder, { timeoutMs: req.lockTimeoutMs });
     try {
       await importInto(req, parsed, desired, store);
     } finally {

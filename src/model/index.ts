@@ -9,3 +9,4 @@ export * from './rfc3339.js';
 export * from './settling.js';
 export * from './api-values.js';
 export * from './api-errors.js';
+export * from './local-process.js';

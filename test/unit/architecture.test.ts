@@ -2,7 +2,7 @@
 // code) of src/**. Each rule names the file that breaks it.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { filesUnder, importsIn, layerOf, SRC, srcPath } from '../support/source-imports.js';
+import { filesUnder, importsIn, layerOf, SRC, srcPath, withoutComments } from '../support/source-imports.js';
 
 /** Top-level folder under src/ that each relative import of `file` lands in, plus bare imports. */
 function importsOf(file: string): { layers: Set<string>; packages: Set<string> } {
@@ -14,6 +14,8 @@ function importsOf(file: string): { layers: Set<string>; packages: Set<string> }
   }
   return { layers, packages };
 }
+
+const codeOf = (file: string): string => withoutComments(readFileSync(file, 'utf8'));
 
 describe('module boundaries (STYLE.md)', () => {
   const files = filesUnder(SRC);
@@ -75,6 +77,21 @@ describe('module boundaries (STYLE.md)', () => {
       } else {
         expect(apiImports.map((r) => r.spec), `${f} imports the API layer; go through ./ports.js`).toEqual([]);
       }
+    }
+  });
+
+  // What a command needs from its process (environment, pid, streams, cwd, argv, exit codes) is
+  // read by the CLI and passed in, so every layer below it runs the same in a test, a library
+  // call or a child process. The emulator is a library too: `dbform emulator` (a CLI command)
+  // reads the flags and the signals and hands startEmulator() plain options, so it gets no
+  // exception.
+  it('no code outside src/cli touches `process`', () => {
+    for (const f of files.filter((f) => layerOf(f) !== 'cli')) {
+      const code = codeOf(f);
+      const uses = code.split('\n').filter((line) => /(?<![\w$.\-/])process\s*[.[]|globalThis\.process\b/.test(line));
+      expect(uses.map((l) => l.trim()), `${f} touches process`).toEqual([]);
+      const processModule = importsIn(f).filter((r) => r.spec === 'process' || r.spec === 'node:process');
+      expect(processModule.map((r) => r.spec), `${f} imports the process module`).toEqual([]);
     }
   });
 });
