@@ -10,3 +10,4 @@ export * from './settling.js';
 export * from './api-values.js';
 export * from './api-errors.js';
 export * from './local-process.js';
+export * from './cidr.js';

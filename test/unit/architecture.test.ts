@@ -2,7 +2,7 @@
 // code) of src/**. Each rule names the file that breaks it.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { filesUnder, importsIn, layerOf, SRC, srcPath, withoutComments } from '../support/source-imports.js';
+import { filesUnder, importsIn, isGenerated, layerOf, SRC, srcPath, withoutComments } from '../support/source-imports.js';
 
 /** Top-level folder under src/ that each relative import of `file` lands in, plus bare imports. */
 function importsOf(file: string): { layers: Set<string>; packages: Set<string> } {
@@ -93,6 +93,23 @@ describe('module boundaries (STYLE.md)', () => {
       const processModule = importsIn(f).filter((r) => r.spec === 'process' || r.spec === 'node:process');
       expect(processModule.map((r) => r.spec), `${f} imports the process module`).toEqual([]);
     }
+  });
+
+  // Pure helpers that several layers need are written once, in src/model. Each entry is a telling
+  // piece of one helper's implementation; it may appear only in the helper's home. The config
+  // schema (src/config/schema.ts) keeps the JSON Schema shapes of a CIDR block and an RFC 3339 time
+  // (the `pattern`s editors check) until the field descriptors of issue 13 (h/house) carry them.
+  const SHARED_HELPERS = [
+    { what: 'CIDR arithmetic (parse, overlap)', home: 'model/cidr.ts', code: /2 \*\* \(32|<< 24|0xffffffff|\(\\d\{1,3\}\)\\\./ },
+    { what: 'the region-code patterns', home: 'model/api-values.ts', code: /\[a-z\]\{2/ },
+    { what: 'the table of service sizes', home: 'model/sizes.ts', code: /cpuMillis:\s*\d+\s*,\s*memoryGbs:\s*\d+/ },
+    { what: 'RFC 3339 parsing', home: 'model/rfc3339.ts', code: /\\d\{4\}-\\d\{2\}|\[0-9\]\{4\}-\[0-9\]\{2\}|isLeapYear/ },
+  ];
+  const HELPER_EXEMPT = new Set(['config/schema.ts']);
+
+  it.each(SHARED_HELPERS)('$what lives once, in src/$home', ({ home, code }) => {
+    const places = files.filter((f) => !isGenerated(f) && !HELPER_EXEMPT.has(srcPath(f)) && code.test(codeOf(f))).map(srcPath);
+    expect(places).toEqual([home]);
   });
 });
 

@@ -4,8 +4,8 @@ import { readdir, readFile, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { acquireApplyLock, applyLockPath, forceUnlock, type LockHolder } from '../../executor/apply-lock.js';
 import { ApplyLockHeldError } from '../../executor/errors.js';
-import { describeFileError, realFilePath, writeFileAtomic } from '../../lockfile/index.js';
-import { ConfigError, DbformError, emptyLockfile, parseLockfileJson, serializeLockfile, type LocalProcess, type Lockfile } from '../../model/index.js';
+import { describeFileError, readLockfileIfPresent, realFilePath, writeFileAtomic } from '../../lockfile/index.js';
+import { DbformError, emptyLockfile, serializeLockfile, type LocalProcess, type Lockfile } from '../../model/index.js';
 import { checkWritable } from '../document.js';
 import { ClaimConflictError, StateConflictError, StateLockHeldError, WorkspaceNotEmptyError } from '../errors.js';
 import type { HistoryRecord } from '../history.js';
@@ -60,28 +60,8 @@ export class FileStateStore implements StateStore {
   }
 
   /** The state in `path`; undefined when the file does not exist. */
-  private async readFileState(path: string): Promise<Lockfile | undefined> {
-    let text: string;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw new ConfigError(`${path}: cannot read the lockfile: ${(err as Error).message}`);
-    }
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch (err) {
-      throw new ConfigError(`${path}: the lockfile is not valid JSON (${(err as Error).message}); fix or restore it from version control`);
-    }
-    const parsed = parseLockfileJson(data);
-    if (!parsed.ok) throw new ConfigError(parsed.errors.map((e) => `${path}: ${e}`).join('\n'));
-    if (parsed.value.projectId !== this.projectId) {
-      throw new ConfigError(
-        `${path}: the lockfile belongs to project "${parsed.value.projectId}" but the config targets "${this.projectId}"; use --lockfile to point at the right one`,
-      );
-    }
-    return parsed.value;
+  private readFileState(path: string): Promise<Lockfile | undefined> {
+    return readLockfileIfPresent(path, this.projectId);
   }
 
   /** The lockfiles of this project's workspaces beside this one: name -> path. */
