@@ -4,7 +4,7 @@ import type { PathSeg, Target } from './locate.js';
 import { formatPath } from './paths.js';
 import { buildConfigSchema, KEY_REGEX } from './schema.js';
 import { quoteCode, quoteIfUnshown, quoteValue } from './quote.js';
-import { closestMatch } from './suggest.js';
+import { closestMatch } from '../model/suggest.js';
 
 /** The fields of an ajv ErrorObject (compiled with verbose: true) that the messages use. */
 export interface KeywordError {

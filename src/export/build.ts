@@ -1,11 +1,9 @@
 // Live state -> ExportDocument: every field written exactly as the planner reads it back, so
 // that `plan` right after the export shows no changes. A value dbform cannot write faithfully is
 // left out (unmanaged) with a comment, never guessed.
-import { isPeeringFailed, isTimeSeriesType } from '../model/api-values.js';
-import { isAllowedServiceSize } from '../model/sizes.js';
-import { parseAddress } from '../model/address.js';
+import { isAllowedServiceSize, isPeeringFailed, isTimeSeriesType, parseAddress } from '../model/index.js';
 import type { Addon, EnvironmentTag, LivePeering, LiveReplicaSet, LiveService, LiveState, LiveVpc, Lockfile } from '../model/index.js';
-import { isLivePaused, isReplicaSetGone, isServiceGone } from '../planner/normalize.js';
+import { isLivePaused, isReplicaSetGone, isServiceGone } from '../planner/index.js';
 import type { ExportDocument, ExportedPeering, ExportedReplicaSet, ExportedService, ExportedVpc, ExportedVpcRef } from './document.js';
 import { deriveKeys, KEY_PREFIX } from './keys.js';
 import { describeResource, isWritableName, keepDisjointVpcs, keepUniqueNames, rankBy, REGION_PATTERN } from './select.js';

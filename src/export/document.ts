@@ -1,6 +1,6 @@
 // The export as plain data, between the live state and the YAML text: what each config entry
 // holds, and the comments that go with it. Fields left undefined are not written (unmanaged).
-import type { Addon, EnvironmentTag, HaConfig, ServiceSize } from '../model/resources.js';
+import type { Addon, EnvironmentTag, HaConfig, ServiceSize } from '../model/index.js';
 
 export interface ExportedPeering {
   id: string;

@@ -1,6 +1,6 @@
 // ExportDocument -> YAML text. Deterministic: entries sorted by key, fields in one fixed order
 // (the order of SPEC section 1), comments fixed, no timestamps; the same world gives the same bytes.
-import type { HaConfig, ServiceSize } from '../model/resources.js';
+import type { HaConfig, ServiceSize } from '../model/index.js';
 import { countResources, type ExportDocument, type ExportedReplicaSet, type ExportedService, type ExportedVpc, type ExportedVpcRef } from './document.js';
 import { passwordEnvName } from './keys.js';
 import { commentText, quotedValue, yamlString } from './yaml-text.js';

@@ -5,18 +5,12 @@
 // the YAML for stdout goes to `print`.
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import type { ApiClient } from '../api/client.js';
-import { fetchLiveState } from '../api/live-state.js';
+import { fetchLiveState, type ApiClient } from '../api/index.js';
 import { loadConfigText } from '../config/index.js';
 import { resolveLockfilePath, writeFileAtomic, writeLockfile } from '../lockfile/index.js';
-import { formatDiagnostic } from '../model/diagnostics.js';
-import { DbformError } from '../model/errors.js';
-import { parseLockfileJson, type Lockfile } from '../model/lockfile.js';
-import type { LiveState } from '../model/resources.js';
+import { DbformError, formatDiagnostic, nextRevision, parseLockfileJson, type LiveState, type Lockfile } from '../model/index.js';
 import { planChanges } from '../planner/index.js';
-import { nextRevision } from '../model/lockfile.js';
-import { newLineage } from '../state/document.js';
-import { versionOf, type LockHolderInfo, type StateStore } from '../state/index.js';
+import { newLineage, versionOf, type LockHolderInfo, type StateStore } from '../state/index.js';
 import { countResources, describeLostBinding, exportLiveState, lostBindings, sameBindings, type ExportResult } from './index.js';
 import { schemaRefFor } from './schema-ref.js';
 

@@ -11,3 +11,4 @@ export * from './api-values.js';
 export * from './api-errors.js';
 export * from './local-process.js';
 export * from './cidr.js';
+export * from './suggest.js';

@@ -111,5 +111,14 @@ describe('module boundaries (STYLE.md)', () => {
     const places = files.filter((f) => !isGenerated(f) && !HELPER_EXEMPT.has(srcPath(f)) && code.test(codeOf(f))).map(srcPath);
     expect(places).toEqual([home]);
   });
+
+  // export is the newest consumer of every layer; it uses their public surface, so that what a
+  // layer keeps to itself can change without breaking it.
+  it('export reaches other layers only through their index files', () => {
+    for (const f of files.filter((f) => layerOf(f) === 'export')) {
+      const deep = importsIn(f).filter((r) => r.target !== undefined && !r.target.startsWith('export/') && !/^[a-z]+\/index\.js$/.test(r.target));
+      expect(deep.map((r) => r.spec), `${f} imports past an index file`).toEqual([]);
+    }
+  });
 });
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeConfigBytes, findInvalidUtf8 } from '../../../src/config/decode.js';
 import { isRfc3339 } from '../../../src/config/rules/fork.js';
-import { closestMatch, editDistance } from '../../../src/config/suggest.js';
+import { closestMatch, editDistance } from '../../../src/model/suggest.js';
 import { loadConfigText } from '../../../src/config/index.js';
 
 describe('cidr rule', () => {
