@@ -2,7 +2,8 @@
 export { ApiClient, type ApiClientOptions, type CallOptions } from './client.js';
 export type { ApiCredentials } from './credentials.js';
 export { AmbiguousCreateError, ApiError, WaitFailedError, WaitTimeoutError } from './errors.js';
-export { isLoopback, type ApiLogger } from './http.js';
+export { isLoopback } from './base-url.js';
+export type { ApiLogger } from './http.js';
 export { fetchLiveState, type FetchLiveStateOptions } from './live-state.js';
 export { embedsReplicaSets, mapPeering, mapReplicaSet, mapService, mapVpc } from './live-mapping.js';
 export { iterateServiceLogs, linesOf, nextCursorOf, type LogLine } from './logs.js';

@@ -107,7 +107,7 @@ describe('module boundaries (STYLE.md)', () => {
   ];
   const HELPER_EXEMPT = new Set(['config/schema.ts']);
 
-  it.each(SHARED_HELPERS)('$what lives once, in src/$home', ({ home, code }) => {
+  it.each(SHARED_HELPERS.map((h) => [h.what, h.home, h.code] as const))('%s lives once, in src/%s', (_what, home, code) => {
     const places = files.filter((f) => !isGenerated(f) && !HELPER_EXEMPT.has(srcPath(f)) && code.test(codeOf(f))).map(srcPath);
     expect(places).toEqual([home]);
   });
@@ -122,3 +122,16 @@ describe('module boundaries (STYLE.md)', () => {
   });
 });
 
+describe('files stay focused (STYLE.md: under about 300 lines)', () => {
+  // src/config/schema.ts is being rewritten around the field descriptors of issue 13 (h/house);
+  // it leaves this list when that lands.
+  const WAITING_FOR_REWRITE = new Set(['config/schema.ts']);
+
+  it('no hand-written source file under src/ is over 300 lines (generated validators excepted)', () => {
+    const long = filesUnder(SRC)
+      .filter((f) => !isGenerated(f) && !WAITING_FOR_REWRITE.has(srcPath(f)))
+      .map((f) => ({ file: srcPath(f), lines: readFileSync(f, 'utf8').trimEnd().split('\n').length }))
+      .filter((x) => x.lines > 300);
+    expect(long).toEqual([]);
+  });
+});
