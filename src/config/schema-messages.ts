@@ -1,5 +1,6 @@
 // One ajv keyword error -> a sentence for someone who never read the API docs.
 import { describeAllowedSizes } from '../model/sizes.js';
+import type { KeywordError } from '../model/schema-error.js';
 import type { PathSeg, Target } from './locate.js';
 import { formatPath } from './paths.js';
 import { buildConfigSchema, KEY_REGEX } from './schema.js';
@@ -7,18 +8,7 @@ import { quoteCode, quoteIfUnshown } from './quote.js';
 import { expectedTypes, found, joinList, orList, show } from './value-words.js';
 import { closestMatch } from '../model/suggest.js';
 
-/** The fields of an ajv ErrorObject (compiled with verbose: true) that the messages use. */
-export interface KeywordError {
-  keyword: string;
-  instancePath: string;
-  schemaPath: string;
-  params: Record<string, unknown>;
-  message?: string;
-  propertyName?: string;
-  schema?: unknown;
-  parentSchema?: Record<string, unknown>;
-  data?: unknown;
-}
+export type { KeywordError };
 
 interface Problem {
   path: PathSeg[];

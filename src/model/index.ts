@@ -12,3 +12,4 @@ export * from './api-errors.js';
 export * from './local-process.js';
 export * from './cidr.js';
 export * from './suggest.js';
+export * from './schema-error.js';

@@ -2,17 +2,7 @@
 // problem, each naming its field the way the plan file writes it: `actions[2].op: must be one of
 // createVPC, ... (found "explode")`, `fingerprints["service.x"]: must be "sha256:<64 hex digits>"`.
 // Problems come in the order of the file, one per field.
-
-/** The fields of an ajv ErrorObject (compiled with verbose: true) that the messages use. */
-export interface SchemaError {
-  keyword: string;
-  instancePath: string;
-  schemaPath: string;
-  params: Record<string, unknown>;
-  message?: string;
-  parentSchema?: unknown;
-  data?: unknown;
-}
+import type { KeywordError } from '../model/index.js';
 
 export type Seg = string | number;
 
@@ -43,7 +33,7 @@ export function formatPath(path: readonly Seg[]): string {
 }
 
 /** One line per problem, in the order of the file (a missing field after its siblings), one per field. */
-export function describeSchemaErrors(errors: readonly SchemaError[], data: unknown, root: Schema): Problem[] {
+export function describeSchemaErrors(errors: readonly KeywordError[], data: unknown, root: Schema): Problem[] {
   const problems = errors.filter((e) => !SILENT.has(e.keyword)).map((e) => describeError(e, data, root));
   const sorted = problems.map((p, i) => ({ p, i, key: documentOrder(p.path, data) })).sort((a, b) => compareKeys(a.key, b.key) || a.i - b.i);
   const seen = new Set<string>();
@@ -55,7 +45,7 @@ export function describeSchemaErrors(errors: readonly SchemaError[], data: unkno
   });
 }
 
-function describeError(e: SchemaError, data: unknown, root: Schema): Problem {
+function describeError(e: KeywordError, data: unknown, root: Schema): Problem {
   const path = pathOf(e.instancePath, data);
   const parent = isObject(e.parentSchema) ? e.parentSchema : {};
   switch (e.keyword) {

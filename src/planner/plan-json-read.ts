@@ -3,12 +3,12 @@
 // nothing, so the planner stays pure and free of dependencies (`npm run schema` writes it, a test
 // compares it). What a schema cannot say is checked by the small named checks below. Every
 // problem names its field, e.g. `actions[2].op: must be one of createVPC, ...`, one line each.
-import { kindOf, type Action, type Binding, type Diagnostic, type FieldChange, type Plan, type ResourceRef, type SettlingResource, type Summary } from '../model/index.js';
+import { kindOf, type Action, type KeywordError, type Binding, type Diagnostic, type FieldChange, type Plan, type ResourceRef, type SettlingResource, type Summary } from '../model/index.js';
 import { schema as planSchema, validate } from './generated/plan-validator.js';
-import { describeSchemaErrors, formatPath, type Problem, type SchemaError } from './plan-json-problems.js';
+import { describeSchemaErrors, formatPath, type Problem } from './plan-json-problems.js';
 
 type Json = Record<string, unknown>;
-type Validator = ((data: unknown) => boolean) & { errors?: SchemaError[] | null };
+type Validator = ((data: unknown) => boolean) & { errors?: KeywordError[] | null };
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const objects = (v: unknown): Json[] => (Array.isArray(v) ? v.filter(isObject) : []);
