@@ -4,12 +4,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { thisProcess } from '../../../src/cli/local-process.js';
 import { parsePgpassLine, PgpassWriter, type PgpassEntry } from '../../../src/executor/pgpass.js';
-import { removeTempDirs, tempDir } from '../../support/temp-dir.js';
-
-afterAll(removeTempDirs);
+import { tempDir } from '../../support/temp-dir.js';
 
 const dir = () => tempDir('dbform-pgpass-');
 const login = (host: string, password: string, port = 5432): PgpassEntry => ({ host, port, database: 'tsdb', user: 'tsdbadmin', password });
