@@ -38,8 +38,9 @@ async function boundIds(): Promise<string[]> {
 
 describe('the state database stops mid-apply', () => {
   it('keeps every created ID in the journal; the next apply pushes it, creates nothing twice and converges', async () => {
-    // Every request takes 1.5 s, so the creates are in flight when the database goes away.
-    const emulator = await startEmulator({ timeScale: 0.01, latencyMs: 1500 });
+    // Every request takes 6 s while the database goes away, so the creates are still in flight
+    // when it is gone even on a loaded machine (stopping it once took more than 1.5 s in CI).
+    const emulator = await startEmulator({ timeScale: 0.01, latencyMs: 6000 });
     try {
       const names = ['s1', 's2', 's3'];
       const text = `version: 1\nproject_id: proj-demo\nservices:\n${names.map((n) => `  ${n}:\n    cpu_millis: 500\n    memory_gbs: 2\n`).join('')}`;
@@ -47,9 +48,10 @@ describe('the state database stops mid-apply', () => {
       const run = spawnCli(ws, ['apply', '--auto-approve']);
       let out = '';
       run.child.stdout!.on('data', (d) => (out += d));
-      await until(() => (out.match(/createService/g) ?? []).length >= 3, 'the three creates to be sent');
+      await until(() => (out.match(/createService/g) ?? []).length >= 3, 'the three creates to be sent', 60_000);
       await server.stop();
       const result = await run.done;
+      emulator.setFaults({ latencyMs: 0 });
       expect(result.code, result.stderr).toBe(1);
       expect(result.stderr).toMatch(/^error: apply stopped: .*127\.0\.0\.1:\d+.*Nothing new was started; every ID it bound is in the state or kept in .*state-journal\.json, which the next run pushes before it plans\./m);
       expect(result.stderr).not.toMatch(/password|at .*\.js:\d+/);
