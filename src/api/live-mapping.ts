@@ -61,6 +61,8 @@ export function mapReplicaSet(dto: ReadReplicaSetDto, serviceId: string): LiveRe
   };
   const endpoint = mapEndpoint(dto.endpoint);
   if (endpoint) live.endpoint = endpoint;
+  const poolerEndpoint = mapEndpoint(dto.connection_pooler?.endpoint);
+  if (poolerEndpoint) live.poolerEndpoint = poolerEndpoint;
   return live;
 }
 

@@ -160,6 +160,8 @@ export interface LiveReplicaSet {
   pooler: boolean;
   environment?: string;
   endpoint?: Endpoint;
+  /** Set exactly while the pooler is enabled (`connection_pooler.endpoint`). */
+  poolerEndpoint?: Endpoint;
 }
 
 export interface LiveService {

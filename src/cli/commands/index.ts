@@ -6,6 +6,7 @@ import { registerEmulator } from './emulator.js';
 import { registerExport } from './export.js';
 import { registerImport } from './import.js';
 import { registerLogs } from './logs.js';
+import { registerOutput } from './output.js';
 import { registerPlan } from './plan.js';
 import { registerProjects } from './projects.js';
 import { registerHistory, registerState, registerWorkspace } from './state.js';
@@ -21,6 +22,7 @@ export function registerCommands(program: Command): void {
   registerDestroy(program);
   registerExport(program);
   registerImport(program);
+  registerOutput(program);
   registerState(program);
   registerWorkspace(program);
   registerHistory(program);
