@@ -10,6 +10,7 @@ import { registerOutput } from './output.js';
 import { registerPlan } from './plan.js';
 import { registerProjects } from './projects.js';
 import { registerHistory, registerState, registerWorkspace } from './state.js';
+import { registerSweep } from './sweep.js';
 import { registerValidate } from './validate.js';
 
 /** Order here is the order of `dbform --help`. */
@@ -20,6 +21,7 @@ export function registerCommands(program: Command): void {
   registerPlan(program);
   registerApply(program);
   registerDestroy(program);
+  registerSweep(program);
   registerExport(program);
   registerImport(program);
   registerOutput(program);

@@ -52,6 +52,10 @@ export interface FlowOptions {
   timeoutMs: number;
   pgpassPath: string;
   forceUnlock: boolean;
+  /** The approval in another command's words: `sweep` runs a destroy per workspace. */
+  confirmAs?: { command: string; question: string };
+  /** `apply --ttl`: recorded as the workspace's expiry (now + this) under the lock, before anything changes. */
+  ttlMs?: number;
   makePlan(input: PlanInput): Promise<Plan>;
 }
 
@@ -112,8 +116,9 @@ async function planAndApply(o: FlowOptions, io: FlowIo, client: ApiClient, signa
     }
   }
   if (o.confirm && changes) {
-    const question = o.command === 'destroy' ? 'Destroy all the resources above?' : 'Apply these changes?';
-    const yes = await confirmChanges({ input: io.stdin, output: io.stdout, stderr: io.stderr, autoApprove: o.autoApprove, signal, question, command: o.command });
+    const question = o.confirmAs?.question ?? (o.command === 'destroy' ? 'Destroy all the resources above?' : 'Apply these changes?');
+    const command = o.confirmAs?.command ?? o.command;
+    const yes = await confirmChanges({ input: io.stdin, output: io.stdout, stderr: io.stderr, autoApprove: o.autoApprove, signal, question, command });
     if (!yes) {
       io.stdout.write(`${o.command === 'destroy' ? 'Destroy' : 'Apply'} cancelled; nothing was changed.\n`);
       return 1;

@@ -2,7 +2,7 @@
 // (project, workspace), every write a compare-and-swap on serial in one round trip.
 import type pg from 'pg';
 import { ConfigError, DbformError, emptyLockfile, parseLockfileJson, type Lockfile } from '../../model/index.js';
-import { checkWritable, lockfileToJson } from '../document.js';
+import { checkWritable, lockfileToJson, newLineage } from '../document.js';
 import { ClaimConflictError, StateConflictError, StateLockHeldError, StateUnavailableError, WorkspaceNotEmptyError } from '../errors.js';
 import { historyFromJson, historyToJson, type HistoryRecord } from '../history.js';
 import type { LockHolderInfo } from '../holder.js';
@@ -10,7 +10,7 @@ import type { ForeignClaim, LockOptions, StateLock, StateSnapshot, StateStore, S
 import { DEFAULT_WORKSPACE } from '../workspace.js';
 import { connect, describePgError, isConnectionLoss, type ConnectOptions } from './connect.js';
 import { acquirePgLock, stateLockKey, unlockPg } from './pg-lock.js';
-import { APPEND_HISTORY, LIST_WORKSPACES, READ_HISTORY, READ_STATE, WRITE_STATE } from './queries.js';
+import { APPEND_HISTORY, LIST_WORKSPACES, READ_HISTORY, READ_STATE, SET_EXPIRY, WRITE_STATE } from './queries.js';
 import { isMissingSchema, migrateSchema, newerSchemaError, readSchemaVersion, SCHEMA_VERSION } from './schema.js';
 import { parsePgTarget, refusePoolerPort, type PgTarget } from './url.js';
 
@@ -193,6 +193,12 @@ export class PgStateStore implements StateStore {
       lastApply: r.last_apply ? r.last_apply.toISOString() : null,
       expiresAt: r.expires_at ? r.expires_at.toISOString() : null,
     }));
+  }
+
+  async setExpiry(expiresAt: Date): Promise<void> {
+    await this.ensureSchema();
+    const empty = documentOf(emptyLockfile(this.projectId));
+    await this.query(SET_EXPIRY, [this.projectId, this.workspace, newLineage(), JSON.stringify(empty), expiresAt.toISOString()]);
   }
 
   async deleteWorkspace(workspace: string): Promise<void> {
