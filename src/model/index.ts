@@ -8,3 +8,4 @@ export * from './sizes.js';
 export * from './rfc3339.js';
 export * from './settling.js';
 export * from './api-values.js';
+export * from './applied-fields.js';

@@ -1,10 +1,21 @@
 // The lockfile value (SPEC section 2). File I/O lives in src/lockfile/.
 import { compareAddresses, type Address } from './address.js';
+import type { AppliedValue } from './applied-fields.js';
 
 export interface LockEntry {
   id: string;
   passwordVersion?: number;
   protect?: boolean;
+  /**
+   * The managed fields as the last apply left them (SPEC section 11), in live terms: what drift
+   * compares the live resource with. Absent in entries written before drift was recorded.
+   */
+  applied?: Record<string, AppliedValue>;
+}
+
+/** `applied` with its keys sorted, as the lockfile stores it. */
+export function sortedApplied(applied: Record<string, AppliedValue>): Record<string, AppliedValue> {
+  return Object.fromEntries(Object.keys(applied).sort().map((k) => [k, applied[k]!]));
 }
 
 export interface Lockfile {
@@ -40,6 +51,7 @@ export function serializeLockfile(lock: Lockfile): string {
     const out: Record<string, unknown> = { id: e.id };
     if (e.passwordVersion !== undefined) out.password_version = e.passwordVersion;
     if (e.protect !== undefined) out.protect = e.protect;
+    if (e.applied !== undefined) out.applied = sortedApplied(e.applied);
     resources[address] = out;
   }
   const identity = {
@@ -94,7 +106,22 @@ function parseResources(raw: unknown, errors: string[]): Record<Address, LockEnt
       if (typeof e.protect !== 'boolean') errors.push(`resources["${address}"].protect must be true or false`);
       else out.protect = e.protect;
     }
+    if (e.applied !== undefined) {
+      const applied = parseApplied(e.applied);
+      if (applied === undefined) errors.push(`resources["${address}"].applied must be an object of field -> string, number, true, false or null`);
+      else out.applied = applied;
+    }
     resources[address] = out;
   }
   return resources;
+}
+
+function parseApplied(raw: unknown): Record<string, AppliedValue> | undefined {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
+  const out: Record<string, AppliedValue> = {};
+  for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
+    if (v !== null && typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') return undefined;
+    out[k] = v;
+  }
+  return out;
 }

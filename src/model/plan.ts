@@ -2,6 +2,7 @@
 // and a saved plan file is its JSON form (SPEC section 3). Internal names are camelCase;
 // toPlanJson/fromPlanJson (src/planner) convert at the edge to the snake_case of the SPEC.
 import type { Address, Kind } from './address.js';
+import type { AppliedValue } from './applied-fields.js';
 import type { Diagnostic } from './diagnostics.js';
 import type { SettlingResource } from './settling.js';
 
@@ -121,6 +122,24 @@ export interface Summary {
   settling: number;
 }
 
+/** A managed field whose live value differs from the one the last apply left (SPEC section 11). */
+export interface DriftChange {
+  path: string;
+  /** As last applied. */
+  before: AppliedValue;
+  /** As it is live now. */
+  after: AppliedValue;
+}
+
+/** A bound resource changed (or deleted) outside dbform since the last apply. */
+export interface Drift {
+  address: Address;
+  id: string;
+  /** The resource is gone (or being deleted). */
+  deleted: boolean;
+  changes: DriftChange[];
+}
+
 export interface Plan {
   formatVersion: 1;
   projectId: string;
@@ -134,6 +153,8 @@ export interface Plan {
   stateFingerprint: string;
   /** Warnings (and, for a failed plan, errors) found while planning. */
   diagnostics: Diagnostic[];
+  /** Changed outside dbform since the last apply, by address; absent when nothing drifted. */
+  drift?: Drift[];
   /**
    * Saved plans only (SPEC section 3), what `apply PLAN` needs to make the same plan again and
    * compare: the lineage of the state it was made from (null: the lockfile had none yet), its

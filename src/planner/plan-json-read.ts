@@ -6,7 +6,10 @@ import {
   type ActionReason,
   type Binding,
   type BindingKind,
+  type AppliedValue,
   type Diagnostic,
+  type Drift,
+  type DriftChange,
   type FieldChange,
   type Kind,
   type OperationId,
@@ -157,6 +160,26 @@ function readSettling(r: Reader, v: unknown, path: string): SettlingResource | u
   return { address, kind, id, ...(parentId !== undefined ? { parentId } : {}), status };
 }
 
+const isScalar = (v: unknown): v is AppliedValue => v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+
+/** Informative only (apply recomputes everything): read back so a saved plan shows what it showed. */
+function readDrift(r: Reader, v: unknown, path: string): Drift | undefined {
+  const o = r.obj(v, path);
+  if (!o) return undefined;
+  const address = r.str(o, 'address', path);
+  const id = r.str(o, 'id', path);
+  const deleted = r.bool(o, 'deleted', path);
+  const changes = r.arr(o.changes, `${path}.changes`).flatMap((c, i): DriftChange[] => {
+    const x = r.obj(c, `${path}.changes[${i}]`);
+    const p = x && r.str(x, 'path', `${path}.changes[${i}]`);
+    if (!x || !p) return [];
+    if (!isScalar(x.before) || !isScalar(x.after)) return r.fail(`${path}.changes[${i}]`, 'before and after must be strings, numbers, true, false or null') ?? [];
+    return [{ path: p, before: x.before, after: x.after }];
+  });
+  if (!address || !id || deleted === undefined) return undefined;
+  return { address, id, deleted, changes };
+}
+
 function readDiagnostic(r: Reader, v: unknown, path: string): Diagnostic | undefined {
   const o = r.obj(v, path);
   if (!o) return undefined;
@@ -202,6 +225,7 @@ export function readPlanJson(data: unknown): { ok: true; value: Plan } | { ok: f
   checkGraph(r, actions);
   const bindings = r.arr(o.bindings ?? [], 'bindings').map((b, i) => readBinding(r, b, `bindings[${i}]`)).filter((b): b is Binding => b !== undefined);
   const settling = r.arr(o.settling ?? [], 'settling').map((x, i) => readSettling(r, x, `settling[${i}]`)).filter((x): x is SettlingResource => x !== undefined);
+  const drift = r.arr(o.drift ?? [], 'drift').map((d, i) => readDrift(r, d, `drift[${i}]`)).filter((d): d is Drift => d !== undefined);
   const diagnostics = r.arr(o.diagnostics ?? [], 'diagnostics').map((d, i) => readDiagnostic(r, d, `diagnostics[${i}]`)).filter((d): d is Diagnostic => d !== undefined);
   const fingerprints = readFingerprints(r, o.fingerprints);
   const stateFp = r.str(o, 'state_fingerprint', 'plan');
@@ -212,6 +236,7 @@ export function readPlanJson(data: unknown): { ok: true; value: Plan } | { ok: f
   if (r.errors.length > 0) return { ok: false, errors: r.errors };
   const plan: Plan = { formatVersion: 1, projectId: projectId!, summary, actions, bindings, settling, fingerprints, stateFingerprint: stateFp!, diagnostics, ...saved };
   if (configHash !== undefined) plan.configHash = configHash;
+  if (drift.length > 0) plan.drift = drift;
   return { ok: true, value: plan };
 }
 

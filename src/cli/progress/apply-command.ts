@@ -67,6 +67,8 @@ export async function runApply(planFile: string | undefined, opts: ApplyCommandO
       ...run,
       forceUnlock: opts.forceUnlock === true,
       ...(ttlMs !== undefined ? { ttlMs } : {}),
+      desired,
+      targets: saved?.options?.target ?? opts.target ?? [],
       makePlan,
     },
     io,

@@ -38,7 +38,7 @@ describe('plan JSON', () => {
 
   it('has the SPEC key order and snake_case', () => {
     const json = toPlanJson(richPlan());
-    expect(Object.keys(json)).toEqual(['format_version', 'project_id', 'summary', 'actions', 'bindings', 'fingerprints', 'state_fingerprint', 'diagnostics']);
+    expect(Object.keys(json)).toEqual(['format_version', 'project_id', 'summary', 'drift', 'actions', 'bindings', 'fingerprints', 'state_fingerprint', 'diagnostics']);
     expect(Object.keys(json.actions[0]!).slice(0, 8)).toEqual(['id', 'address', 'kind', 'op', 'reason', 'risk', 'depends_on', 'changes']);
     const pw = json.actions.find((a) => a.op === 'updatePassword')!;
     expect(pw.password).toEqual({ from_env: 'DB_PASSWORD', version: 2 });
