@@ -1,4 +1,4 @@
-// The example workflows (examples/ci/github-actions.yml, preview.yml) hold the API token: they must
+// The example workflows (examples/ci/github-actions.yml, preview.yml, drift.yml) hold the API token: they must
 // install dbform only from a source the user pins and controls (a full commit of their fork, or a
 // tarball they keep), never a registry name someone else can publish to; and every dbform command
 // they run must exist as written.
@@ -21,6 +21,7 @@ const EXAMPLES = [
     commands: ['apply', 'destroy', 'output', 'sweep'],
     flags: ['apply --auto-approve', 'apply --ttl', 'destroy --auto-approve', 'sweep --auto-approve'],
   },
+  { file: 'drift.yml', installs: 1, commands: ['plan'], flags: ['plan --refresh-only', 'plan --format', 'plan --detailed-exitcode'] },
 ] as const;
 
 interface Step {
