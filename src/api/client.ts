@@ -1,4 +1,5 @@
-// The typed API client: one method per operation of cloud-api.md, named by the operation.
+// The typed API client: one method per operation of cloud-api.md, named by the operation. The
+// method, route and safety class of each operation come from its row in src/model/operations.ts.
 // Retry behaviour per method is its safety class (retry.ts): reads and repeatable changes are
 // retried on any transient failure; checked transitions are retried and read back when a repeat
 // is refused after an unknown outcome; creates are re-sent only when the failure proves nothing
@@ -6,12 +7,13 @@
 import type { ApiCredentials } from './credentials.js';
 import type * as Dto from './dto.js';
 import { DbformError } from '../model/errors.js';
+import { OPERATIONS, operationPath, type OperationId, type RouteIds } from '../model/operations.js';
 import { ApiError } from './errors.js';
 import { ambiguousCreate, HttpTransport, type ApiLogger, type RequestSpec } from './http.js';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy, type Safety } from './retry.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 import { systemTimers, type Timers } from './timers.js';
 import { defaultUserAgent } from './user-agent.js';
-import { asMessage, logsQuery, peeringPath, projectPath, replicaSetPath, servicePath, vpcPath } from './paths.js';
+import { asMessage, logsQuery, peeringPath, projectPath, servicePath, vpcPath } from './paths.js';
 import * as verify from './verify.js';
 
 export interface ApiClientOptions {
@@ -102,21 +104,19 @@ export class ApiClient {
   }
 
   createVPC(p: Id, body: Dto.CreateVpcRequestDto, o?: CallOptions): Promise<Dto.VpcDto> {
-    return this.object('createVPC', 'POST', `${projectPath(p)}/vpcs`, 'create', o, { body, requestName: body.name });
+    return this.object(this.call('createVPC', { project_id: p }, o, body), body.name);
   }
 
   getVPC(p: Id, v: Id, o?: CallOptions): Promise<Dto.VpcDto> {
-    return this.object('getVPC', 'GET', vpcPath(p, v), 'read', o);
+    return this.object({ op: 'getVPC', method: 'GET', path: vpcPath(p, v), safety: 'read', signal: o?.signal });
   }
 
   async deleteVPC(p: Id, v: Id, o?: CallOptions): Promise<void> {
-    await this.checked({ op: 'deleteVPC', method: 'DELETE', path: vpcPath(p, v), safety: 'checked', signal: o?.signal }, async (err) =>
-      err.status === 404 ? true : undefined,
-    );
+    await this.checked(this.call('deleteVPC', { project_id: p, vpc_id: v }, o), async (err) => (err.status === 404 ? true : undefined));
   }
 
   renameVPC(p: Id, v: Id, body: Dto.RenameVpcRequestDto, o?: CallOptions): Promise<Dto.MessageResponseDto> {
-    return this.message('renameVPC', `${vpcPath(p, v)}/rename`, 'repeatable', o, body);
+    return this.sendOperation('renameVPC', { project_id: p, vpc_id: v }, body, o);
   }
 
   // ---- peerings -------------------------------------------------------------------------------
@@ -127,16 +127,15 @@ export class ApiClient {
 
   /** The peering's identity is its peer_vpc_id: that is the "name" of an ambiguous create. */
   createVPCPeering(p: Id, v: Id, body: Dto.CreatePeeringRequestDto, o?: CallOptions): Promise<Dto.PeeringDto> {
-    const spec = { body, requestName: body.peer_vpc_id };
-    return this.object('createVPCPeering', 'POST', `${vpcPath(p, v)}/peerings`, 'create', o, spec);
+    return this.object(this.call('createVPCPeering', { project_id: p, vpc_id: v }, o, body), body.peer_vpc_id);
   }
 
   getVPCPeering(p: Id, v: Id, x: Id, o?: CallOptions): Promise<Dto.PeeringDto> {
-    return this.object('getVPCPeering', 'GET', peeringPath(p, v, x), 'read', o);
+    return this.object({ op: 'getVPCPeering', method: 'GET', path: peeringPath(p, v, x), safety: 'read', signal: o?.signal });
   }
 
   async deleteVPCPeering(p: Id, v: Id, x: Id, o?: CallOptions): Promise<void> {
-    const spec: RequestSpec = { op: 'deleteVPCPeering', method: 'DELETE', path: peeringPath(p, v, x), safety: 'checked', signal: o?.signal };
+    const spec = this.call('deleteVPCPeering', { project_id: p, vpc_id: v, peering_id: x }, o);
     await this.checked(spec, async (err) => (err.status === 404 ? true : undefined));
   }
 
@@ -148,64 +147,62 @@ export class ApiClient {
 
   /** The answer carries `initial_password`: a secret the caller must not print or store. */
   createService(p: Id, body: Dto.CreateServiceRequestDto, o?: CallOptions): Promise<Dto.ServiceDto> {
-    return this.object('createService', 'POST', `${projectPath(p)}/services`, 'create', o, { body, requestName: body.name });
+    return this.object(this.call('createService', { project_id: p }, o, body), body.name);
   }
 
   getService(p: Id, s: Id, o?: CallOptions): Promise<Dto.ServiceDto> {
-    return this.object('getService', 'GET', servicePath(p, s), 'read', o);
+    return this.object({ op: 'getService', method: 'GET', path: servicePath(p, s), safety: 'read', signal: o?.signal });
   }
 
   async deleteService(p: Id, s: Id, o?: CallOptions): Promise<void> {
-    const spec: RequestSpec = { op: 'deleteService', method: 'DELETE', path: servicePath(p, s), safety: 'checked', signal: o?.signal };
-    await this.checked(spec, async (err) => {
+    await this.checked(this.call('deleteService', { project_id: p, service_id: s }, o), async (err) => {
       if (err.status === 404) return true;
       return verify.showsDeletion(await this.findService(p, s, o)) ? true : undefined;
     });
   }
 
   startService(p: Id, s: Id, o?: CallOptions): Promise<Dto.ServiceDto | undefined> {
-    return this.serviceTransition('startService', p, s, 'start', undefined, o, verify.showsStart);
+    return this.serviceTransition('startService', p, s, undefined, o, verify.showsStart);
   }
 
   stopService(p: Id, s: Id, o?: CallOptions): Promise<Dto.ServiceDto | undefined> {
-    return this.serviceTransition('stopService', p, s, 'stop', undefined, o, verify.showsStop);
+    return this.serviceTransition('stopService', p, s, undefined, o, verify.showsStop);
   }
 
   async attachServiceToVPC(p: Id, s: Id, body: Dto.VpcAttachmentRequestDto, o?: CallOptions): Promise<Dto.MessageResponseDto> {
-    const svc = await this.serviceTransition('attachServiceToVPC', p, s, 'attachToVPC', body, o, (x) => verify.showsAttach(x, body.vpc_id));
+    const svc = await this.serviceTransition('attachServiceToVPC', p, s, body, o, (x) => verify.showsAttach(x, body.vpc_id));
     return asMessage(svc);
   }
 
   async detachServiceFromVPC(p: Id, s: Id, body: Dto.VpcAttachmentRequestDto, o?: CallOptions): Promise<Dto.MessageResponseDto> {
-    const svc = await this.serviceTransition('detachServiceFromVPC', p, s, 'detachFromVPC', body, o, (x) => verify.showsDetach(x, body.vpc_id));
+    const svc = await this.serviceTransition('detachServiceFromVPC', p, s, body, o, (x) => verify.showsDetach(x, body.vpc_id));
     return asMessage(svc);
   }
 
   resizeService(p: Id, s: Id, body: Dto.ResizeRequestDto, o?: CallOptions): Promise<Dto.ServiceDto | undefined> {
-    return this.serviceTransition('resizeService', p, s, 'resize', body, o, (x) => verify.showsServiceResize(x, body));
+    return this.serviceTransition('resizeService', p, s, body, o, (x) => verify.showsServiceResize(x, body));
   }
 
   enablePooler(p: Id, s: Id, o?: CallOptions): Promise<Dto.MessageResponseDto> {
-    return this.message('enablePooler', `${servicePath(p, s)}/enablePooler`, 'repeatable', o);
+    return this.sendOperation('enablePooler', { project_id: p, service_id: s }, undefined, o);
   }
 
   disablePooler(p: Id, s: Id, o?: CallOptions): Promise<Dto.MessageResponseDto> {
-    return this.message('disablePooler', `${servicePath(p, s)}/disablePooler`, 'repeatable', o);
+    return this.sendOperation('disablePooler', { project_id: p, service_id: s }, undefined, o);
   }
 
   /** A create: the answer carries `initial_password`, a secret. */
   forkService(p: Id, s: Id, body: Dto.ForkServiceRequestDto, o?: CallOptions): Promise<Dto.ServiceDto> {
-    return this.object('forkService', 'POST', `${servicePath(p, s)}/forkService`, 'create', o, { body, requestName: body.name });
+    return this.object(this.call('forkService', { project_id: p, service_id: s }, o, body), body.name);
   }
 
   /** The password is sent once and scrubbed from every message; never logged. */
   async updatePassword(p: Id, s: Id, body: Dto.UpdatePasswordRequestDto, o?: CallOptions): Promise<void> {
-    const path = `${servicePath(p, s)}/updatePassword`;
-    await this.http.send({ op: 'updatePassword', method: 'POST', path, body, safety: 'repeatable', secrets: [body.password], signal: o?.signal });
+    await this.sendOperation('updatePassword', { project_id: p, service_id: s }, body, { ...o, secrets: [body.password] });
   }
 
   setEnvironment(p: Id, s: Id, body: Dto.SetEnvironmentRequestDto, o?: CallOptions): Promise<Dto.MessageResponseDto> {
-    return this.message('setEnvironment', `${servicePath(p, s)}/setEnvironment`, 'repeatable', o, body);
+    return this.sendOperation('setEnvironment', { project_id: p, service_id: s }, body, o);
   }
 
   /** One page, newest first; pass the previous page's cursor (see logs.ts for paging). */
@@ -217,7 +214,7 @@ export class ApiClient {
   }
 
   setHAReplica(p: Id, s: Id, body: Dto.SetHaRequestDto, o?: CallOptions): Promise<Dto.ServiceDto | undefined> {
-    return this.serviceTransition('setHAReplica', p, s, 'setHA', body, o, (x) => verify.showsHa(x, body));
+    return this.serviceTransition('setHAReplica', p, s, body, o, (x) => verify.showsHa(x, body));
   }
 
   // ---- read replica sets ----------------------------------------------------------------------
@@ -227,20 +224,18 @@ export class ApiClient {
   }
 
   createReplicaSet(p: Id, s: Id, body: Dto.CreateReplicaSetRequestDto, o?: CallOptions): Promise<Dto.ReadReplicaSetDto> {
-    const spec = { body, requestName: body.name };
-    return this.object('createReplicaSet', 'POST', `${servicePath(p, s)}/replicaSets`, 'create', o, spec);
+    return this.object(this.call('createReplicaSet', { project_id: p, service_id: s }, o, body), body.name);
   }
 
   async deleteReplicaSet(p: Id, s: Id, r: Id, o?: CallOptions): Promise<void> {
-    const spec: RequestSpec = { op: 'deleteReplicaSet', method: 'DELETE', path: replicaSetPath(p, s, r), safety: 'checked', signal: o?.signal };
-    await this.checked(spec, async (err) => {
+    await this.checked(this.call('deleteReplicaSet', { project_id: p, service_id: s, replica_set_id: r }, o), async (err) => {
       if (err.status === 404) return true;
       return verify.showsReplicaSetDeletion(await this.findReplicaSet(p, s, r, o)) ? true : undefined;
     });
   }
 
   async resizeReplicaSet(p: Id, s: Id, r: Id, body: Dto.ResizeRequestDto, o?: CallOptions): Promise<Dto.MessageResponseDto> {
-    const spec: RequestSpec = { op: 'resizeReplicaSet', method: 'POST', path: `${replicaSetPath(p, s, r)}/resize`, body, safety: 'checked', signal: o?.signal };
+    const spec = this.call('resizeReplicaSet', { project_id: p, service_id: s, replica_set_id: r }, o, body);
     const data = await this.checked(spec, async (err) =>
       err.status === 409 && verify.showsReplicaSetResize(await this.findReplicaSet(p, s, r, o), body) ? {} : undefined,
     );
@@ -248,15 +243,26 @@ export class ApiClient {
   }
 
   enableReplicaPooler(p: Id, s: Id, r: Id, o?: CallOptions): Promise<Dto.MessageResponseDto> {
-    return this.message('enableReplicaPooler', `${replicaSetPath(p, s, r)}/enablePooler`, 'repeatable', o);
+    return this.sendOperation('enableReplicaPooler', { project_id: p, service_id: s, replica_set_id: r }, undefined, o);
   }
 
   disableReplicaPooler(p: Id, s: Id, r: Id, o?: CallOptions): Promise<Dto.MessageResponseDto> {
-    return this.message('disableReplicaPooler', `${replicaSetPath(p, s, r)}/disablePooler`, 'repeatable', o);
+    return this.sendOperation('disableReplicaPooler', { project_id: p, service_id: s, replica_set_id: r }, undefined, o);
   }
 
   setReplicaEnvironment(p: Id, s: Id, r: Id, body: Dto.SetEnvironmentRequestDto, o?: CallOptions): Promise<Dto.MessageResponseDto> {
-    return this.message('setReplicaEnvironment', `${replicaSetPath(p, s, r)}/setEnvironment`, 'repeatable', o, body);
+    return this.sendOperation('setReplicaEnvironment', { project_id: p, service_id: s, replica_set_id: r }, body, o);
+  }
+
+  /**
+   * An op whose repeat does no harm, as its op table row says; others have their own methods
+   * (confirm a refused repeat, adopt a lost create). `secrets`: body values no message may carry.
+   */
+  async sendOperation(op: OperationId, ids: RouteIds, body?: unknown, o?: CallOptions & { secrets?: string[] }): Promise<Dto.MessageResponseDto> {
+    if (OPERATIONS[op].safety !== 'repeatable') throw new DbformError(`${op} is not a repeatable operation: send it through its own client method`);
+    const spec = this.call(op, ids, o, body);
+    if (o?.secrets !== undefined) spec.secrets = o.secrets;
+    return asMessage((await this.http.send(spec)).data);
   }
 
   // ---- plumbing -------------------------------------------------------------------------------
@@ -272,26 +278,24 @@ export class ApiClient {
     return data as T[];
   }
 
-  private async object<T>(op: string, method: 'GET' | 'POST', path: string, safety: Safety, o?: CallOptions, extra?: { body?: unknown; requestName?: string | undefined }): Promise<T> {
-    const spec: RequestSpec = { op, method, path, safety, signal: o?.signal, body: extra?.body };
-    if (extra?.requestName !== undefined) spec.requestName = extra.requestName;
+  private call(op: OperationId, ids: RouteIds, o: CallOptions | undefined, body?: unknown): RequestSpec {
+    const row = OPERATIONS[op];
+    return { op, method: row.api.method, path: operationPath(op, ids), safety: row.safety, signal: o?.signal, body };
+  }
+
+  private async object<T>(spec: RequestSpec, requestName?: string): Promise<T> {
+    if (requestName !== undefined) spec.requestName = requestName;
     const data = (await this.http.send(spec)).data;
     try {
       return this.expectObject(spec, data) as T;
     } catch (err) {
-      throw safety === 'create' ? ambiguousCreate(spec, err) : err;
+      throw spec.safety === 'create' ? ambiguousCreate(spec, err) : err;
     }
   }
 
-  private async message(op: string, path: string, safety: Safety, o?: CallOptions, body?: unknown): Promise<Dto.MessageResponseDto> {
-    const res = await this.http.send({ op, method: 'POST', path, body, safety, signal: o?.signal });
-    return asMessage(res.data);
-  }
-
   /** A checked POST on a service whose answer (when any: an empty 2xx is valid) is the service. */
-  private async serviceTransition(op: string, p: Id, s: Id, action: string, body: unknown, o: CallOptions | undefined, shows: (svc: Dto.ServiceDto) => boolean): Promise<Dto.ServiceDto | undefined> {
-    const spec: RequestSpec = { op, method: 'POST', path: `${servicePath(p, s)}/${action}`, body, safety: 'checked', signal: o?.signal };
-    const data = await this.checked(spec, async (err) => {
+  private async serviceTransition(op: OperationId, p: Id, s: Id, body: unknown, o: CallOptions | undefined, shows: (svc: Dto.ServiceDto) => boolean): Promise<Dto.ServiceDto | undefined> {
+    const data = await this.checked(this.call(op, { project_id: p, service_id: s }, o, body), async (err) => {
       if (err.status !== 409) return undefined;
       const svc = await this.findService(p, s, o);
       return svc !== undefined && shows(svc) ? svc : undefined;

@@ -1,7 +1,7 @@
 // Errors of the API layer. Each message is meant to be read by a person who can act on it; the
 // fields let code (the apply engine, the CLI) decide without parsing the message.
 import { DbformError } from '../model/errors.js';
-import type { OperationId } from '../model/plan.js';
+import type { OperationId } from '../model/operations.js';
 
 export interface ApiErrorInit {
   /** HTTP status, or 0 when no HTTP answer arrived (connection refused, reset, timeout). */

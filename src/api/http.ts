@@ -8,7 +8,7 @@ import { authorizationHeader, credentialNoun, secretsOf, type ApiCredentials } f
 import { AmbiguousCreateError, ApiError } from './errors.js';
 import { describeHttpError, excerpt, readErrorBody, scrub } from './messages.js';
 import { decideRetry, parseRetryAfter, parseRetryAfterMs, type AttemptOutcome, type RetryPolicy, type Safety } from './retry.js';
-import type { OperationId } from '../model/plan.js';
+import type { OperationId } from '../model/operations.js';
 import { sleep } from './sleep.js';
 import type { Timers } from './timers.js';
 

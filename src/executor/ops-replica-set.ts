@@ -62,19 +62,3 @@ export async function resizeReplicaSet(ctx: ActionContext, action: Action): Prom
   await ctx.waits.replicaSetActive(service, id, waitOptions(ctx, action));
   return {};
 }
-
-export async function enableReplicaPooler(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
-  await ctx.api.enableReplicaPooler(ctx.projectId, serviceId(ctx, action), targetId(ctx, action));
-  return {};
-}
-
-export async function disableReplicaPooler(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
-  await ctx.api.disableReplicaPooler(ctx.projectId, serviceId(ctx, action), targetId(ctx, action));
-  return {};
-}
-
-export async function setReplicaEnvironment(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
-  const body = requestOf<Dto.SetEnvironmentRequestDto>(action);
-  await ctx.api.setReplicaEnvironment(ctx.projectId, serviceId(ctx, action), targetId(ctx, action), body);
-  return {};
-}

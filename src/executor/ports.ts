@@ -3,15 +3,17 @@
 // operations and take the project ID first. ExecutorWaits is built over the client's batched
 // StatusPoller (see poller-waits.ts).
 import type * as Dto from '../api/dto.js';
+import type { OperationId, RouteIds } from '../model/index.js';
 
 type Id = string;
 
 export interface ExecutorApi {
   /** Optional: after `signal` aborts, failed calls are not retried (the first Ctrl-C). */
   stopRetriesOn?(signal: AbortSignal): void;
+  /** An operation whose repeat does no harm, sent as its row of the op table says (renames, metadata, switches). */
+  sendOperation(op: OperationId, ids: RouteIds, body?: unknown): Promise<unknown>;
   listVPCs(p: Id): Promise<Dto.VpcDto[]>;
   createVPC(p: Id, body: Dto.CreateVpcRequestDto): Promise<Dto.VpcDto>;
-  renameVPC(p: Id, v: Id, body: Dto.RenameVpcRequestDto): Promise<unknown>;
   deleteVPC(p: Id, v: Id): Promise<void>;
 
   listVPCPeerings(p: Id, v: Id): Promise<Dto.PeeringDto[]>;
@@ -27,9 +29,6 @@ export interface ExecutorApi {
   stopService(p: Id, s: Id): Promise<Dto.ServiceDto | undefined>;
   resizeService(p: Id, s: Id, body: Dto.ResizeRequestDto): Promise<Dto.ServiceDto | undefined>;
   setHAReplica(p: Id, s: Id, body: Dto.SetHaRequestDto): Promise<Dto.ServiceDto | undefined>;
-  enablePooler(p: Id, s: Id): Promise<unknown>;
-  disablePooler(p: Id, s: Id): Promise<unknown>;
-  setEnvironment(p: Id, s: Id, body: Dto.SetEnvironmentRequestDto): Promise<unknown>;
   attachServiceToVPC(p: Id, s: Id, body: Dto.VpcAttachmentRequestDto): Promise<unknown>;
   detachServiceFromVPC(p: Id, s: Id, body: Dto.VpcAttachmentRequestDto): Promise<unknown>;
   updatePassword(p: Id, s: Id, body: Dto.UpdatePasswordRequestDto): Promise<void>;
@@ -38,9 +37,6 @@ export interface ExecutorApi {
   createReplicaSet(p: Id, s: Id, body: Dto.CreateReplicaSetRequestDto): Promise<Dto.ReadReplicaSetDto>;
   deleteReplicaSet(p: Id, s: Id, r: Id): Promise<void>;
   resizeReplicaSet(p: Id, s: Id, r: Id, body: Dto.ResizeRequestDto): Promise<unknown>;
-  enableReplicaPooler(p: Id, s: Id, r: Id): Promise<unknown>;
-  disableReplicaPooler(p: Id, s: Id, r: Id): Promise<unknown>;
-  setReplicaEnvironment(p: Id, s: Id, r: Id, body: Dto.SetEnvironmentRequestDto): Promise<unknown>;
 }
 
 export interface WaitOptions {

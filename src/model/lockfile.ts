@@ -1,22 +1,33 @@
 // The lockfile value (SPEC section 2). File I/O lives in src/lockfile/.
 import { compareAddresses, type Address } from './address.js';
-import type { AppliedValue } from './applied-fields.js';
 
 export interface LockEntry {
   id: string;
   passwordVersion?: number;
   protect?: boolean;
   /**
-   * The managed fields as the last apply left them (SPEC section 11), in live terms: what drift
-   * compares the live resource with. Absent in entries written before drift was recorded.
+   * The managed fields as the last apply left them (SPEC section 11), by field descriptor id, in
+   * the vocabulary of the descriptors' `live` (src/model/fields): what drift compares the live
+   * resource with. Never a secret. Absent in entries written before drift was recorded.
    */
-  applied?: Record<string, AppliedValue>;
+  applied?: Record<string, unknown>;
 }
 
-/** `applied` with its keys sorted, as the lockfile stores it. */
-export function sortedApplied(applied: Record<string, AppliedValue>): Record<string, AppliedValue> {
-  return Object.fromEntries(Object.keys(applied).sort().map((k) => [k, applied[k]!]));
+const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const camel = (k: string) => k.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+
+/** Plain objects with their keys renamed by `name` and sorted, at every level: the lockfile is snake_case and sorted. */
+function renameKeys(value: unknown, name: (k: string) => string): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => renameKeys(v, name));
+  const o = value as Record<string, unknown>;
+  return Object.fromEntries(Object.keys(o).map((k) => [name(k), renameKeys(o[k], name)] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
+
+/** The record as the lockfile stores it: keys sorted; nested keys snake_case (the ids are already). */
+export const appliedToJson = (applied: Record<string, unknown>): Record<string, unknown> => renameKeys(applied, snake) as Record<string, unknown>;
+const appliedFromJson = (json: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(json).map(([id, v]) => [id, renameKeys(v, camel)]));
 
 export interface Lockfile {
   version: 1;
@@ -51,7 +62,7 @@ export function serializeLockfile(lock: Lockfile): string {
     const out: Record<string, unknown> = { id: e.id };
     if (e.passwordVersion !== undefined) out.password_version = e.passwordVersion;
     if (e.protect !== undefined) out.protect = e.protect;
-    if (e.applied !== undefined) out.applied = sortedApplied(e.applied);
+    if (e.applied !== undefined) out.applied = appliedToJson(e.applied);
     resources[address] = out;
   }
   const identity = {
@@ -107,21 +118,11 @@ function parseResources(raw: unknown, errors: string[]): Record<Address, LockEnt
       else out.protect = e.protect;
     }
     if (e.applied !== undefined) {
-      const applied = parseApplied(e.applied);
-      if (applied === undefined) errors.push(`resources["${address}"].applied must be an object of field -> string, number, true, false or null`);
-      else out.applied = applied;
+      if (typeof e.applied !== 'object' || e.applied === null || Array.isArray(e.applied)) errors.push(`resources["${address}"].applied must be an object of field -> value`);
+      else out.applied = appliedFromJson(e.applied as Record<string, unknown>);
     }
     resources[address] = out;
   }
   return resources;
 }
 
-function parseApplied(raw: unknown): Record<string, AppliedValue> | undefined {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
-  const out: Record<string, AppliedValue> = {};
-  for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
-    if (v !== null && typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') return undefined;
-    out[k] = v;
-  }
-  return out;
-}

@@ -2,35 +2,9 @@
 // and a saved plan file is its JSON form (SPEC section 3). Internal names are camelCase;
 // toPlanJson/fromPlanJson (src/planner) convert at the edge to the snake_case of the SPEC.
 import type { Address, Kind } from './address.js';
-import type { AppliedValue } from './applied-fields.js';
 import type { Diagnostic } from './diagnostics.js';
+import type { OperationId } from './operations.js';
 import type { SettlingResource } from './settling.js';
-
-export type OperationId =
-  | 'createVPC'
-  | 'renameVPC'
-  | 'deleteVPC'
-  | 'createVPCPeering'
-  | 'deleteVPCPeering'
-  | 'createService'
-  | 'forkService'
-  | 'deleteService'
-  | 'resizeService'
-  | 'setHAReplica'
-  | 'startService'
-  | 'stopService'
-  | 'enablePooler'
-  | 'disablePooler'
-  | 'setEnvironment'
-  | 'attachServiceToVPC'
-  | 'detachServiceFromVPC'
-  | 'updatePassword'
-  | 'createReplicaSet'
-  | 'deleteReplicaSet'
-  | 'resizeReplicaSet'
-  | 'enableReplicaPooler'
-  | 'disableReplicaPooler'
-  | 'setReplicaEnvironment';
 
 /** Why an action exists (Terraform's ActionReason). */
 export type ActionReason =
@@ -122,13 +96,17 @@ export interface Summary {
   settling: number;
 }
 
+/** A value in a drift report: a field, or one part of a pair such as a size. */
+export type DriftValue = string | number | boolean | null;
+
 /** A managed field whose live value differs from the one the last apply left (SPEC section 11). */
 export interface DriftChange {
+  /** As plan changes name it: cpu_millis, ha.replicas, vpc_id, service_type. */
   path: string;
   /** As last applied. */
-  before: AppliedValue;
+  before: DriftValue;
   /** As it is live now. */
-  after: AppliedValue;
+  after: DriftValue;
 }
 
 /** A bound resource changed (or deleted) outside dbform since the last apply. */
@@ -172,22 +150,6 @@ export interface PlanShape {
   target: Address[];
   allowDataLoss: boolean;
 }
-
-/** Operations whose request creates a resource; never re-sent blindly (SPEC section 5). */
-export const CREATE_OPS: ReadonlySet<OperationId> = new Set<OperationId>([
-  'createVPC',
-  'createVPCPeering',
-  'createService',
-  'forkService',
-  'createReplicaSet',
-]);
-
-export const DELETE_OPS: ReadonlySet<OperationId> = new Set<OperationId>([
-  'deleteVPC',
-  'deleteVPCPeering',
-  'deleteService',
-  'deleteReplicaSet',
-]);
 
 export function emptySummary(): Summary {
   return { create: 0, update: 0, replace: 0, delete: 0, adopt: 0, move: 0, unchanged: 0, unmanaged: 0, settling: 0 };

@@ -2,14 +2,15 @@
 // dependencies. Every problem names its field, e.g. `actions[2].op: unknown operation "x"`.
 import {
   kindOf,
+  OPERATION_IDS,
   type Action,
   type ActionReason,
   type Binding,
   type BindingKind,
-  type AppliedValue,
   type Diagnostic,
   type Drift,
   type DriftChange,
+  type DriftValue,
   type FieldChange,
   type Kind,
   type OperationId,
@@ -22,14 +23,7 @@ import {
 
 type Json = Record<string, unknown>;
 
-const OPS: Record<OperationId, true> = {
-  createVPC: true, renameVPC: true, deleteVPC: true, createVPCPeering: true, deleteVPCPeering: true,
-  createService: true, forkService: true, deleteService: true, resizeService: true, setHAReplica: true,
-  startService: true, stopService: true, enablePooler: true, disablePooler: true, setEnvironment: true,
-  attachServiceToVPC: true, detachServiceFromVPC: true, updatePassword: true, createReplicaSet: true,
-  deleteReplicaSet: true, resizeReplicaSet: true, enableReplicaPooler: true, disableReplicaPooler: true,
-  setReplicaEnvironment: true,
-};
+const OPS = Object.fromEntries(OPERATION_IDS.map((op) => [op, true])) as Record<OperationId, true>;
 const REASONS: Record<ActionReason, true> = {
   missing: true, drift: true, changed: true, 'immutable-field': true, 'replace-requested': true, 'parent-replaced': true,
   removed: true, destroy: true, 'wake-for-changes': true, 'restore-paused': true, failed: true,
@@ -160,7 +154,7 @@ function readSettling(r: Reader, v: unknown, path: string): SettlingResource | u
   return { address, kind, id, ...(parentId !== undefined ? { parentId } : {}), status };
 }
 
-const isScalar = (v: unknown): v is AppliedValue => v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+const isScalar = (v: unknown): v is DriftValue => v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
 
 /** Informative only (apply recomputes everything): read back so a saved plan shows what it showed. */
 function readDrift(r: Reader, v: unknown, path: string): Drift | undefined {

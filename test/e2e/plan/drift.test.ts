@@ -75,8 +75,10 @@ describe('drift', () => {
   it('apply records the managed fields it left, sorted and without secrets', async () => {
     const ws = await applied('drift-record');
     const lock = lockOf(ws);
-    expect(lock.resources['service.app'].applied).toEqual({ cpu_millis: 500, memory_gbs: 2, name: 'drift-record', pooler: true, service_type: 'TIMESERIESDB' });
-    expect(lock.resources['replica_set.app.read'].applied).toEqual({ cpu_millis: 500, memory_gbs: 2, name: 'read', nodes: 1 });
+    // By field descriptor: the type the addons made, the password's version (never its value).
+    expect(lock.resources['service.app'].applied).toEqual({ addons: 'TIMESERIESDB', name: 'drift-record', password: 1, pooler: true, size: { cpu_millis: 500, memory_gbs: 2 } });
+    expect(Object.keys(lock.resources['service.app'].applied)).toEqual(['addons', 'name', 'password', 'pooler', 'size']);
+    expect(lock.resources['replica_set.app.read'].applied).toEqual({ name: 'read', nodes: 1, size: { cpu_millis: 500, memory_gbs: 2 } });
     expect(readFileSync(ws.lockfile, 'utf8')).not.toContain(SECRET);
     // Nothing changed outside dbform (TIMESCALEDB, the real service's spelling, is the same type).
     const r = await runCli(ws, ['plan', '--refresh-only', '--detailed-exitcode']);
@@ -208,7 +210,7 @@ describe('drift', () => {
     const serial = lockOf(ws).serial;
     expect((await runCli(ws, ['apply', '--auto-approve'])).code).toBe(0);
     expect(lockOf(ws).serial).toBe(serial + 1);
-    expect(lockOf(ws).resources['service.app'].applied).toMatchObject({ cpu_millis: 1000, memory_gbs: 4 });
+    expect(lockOf(ws).resources['service.app'].applied).toMatchObject({ size: { cpu_millis: 1000, memory_gbs: 4 } });
     expect((await runCli(ws, ['plan', '--refresh-only', '--detailed-exitcode'])).code).toBe(0);
   });
 
@@ -218,9 +220,9 @@ describe('drift', () => {
     const r = await runCli(ws, ['apply', '--auto-approve', '--target', 'service.app']);
     expect(r.code, r.stderr).toBe(0);
     const lock = lockOf(ws);
-    expect(lock.resources['service.app'].applied).toMatchObject({ cpu_millis: 1000, memory_gbs: 4 });
+    expect(lock.resources['service.app'].applied).toMatchObject({ size: { cpu_millis: 1000, memory_gbs: 4 } });
     // The replica set's new environment was not applied: its record still says what the last apply of it left.
-    expect(lock.resources['replica_set.app.read'].applied).toEqual({ cpu_millis: 500, memory_gbs: 2, name: 'read', nodes: 1 });
+    expect(lock.resources['replica_set.app.read'].applied).toEqual({ name: 'read', nodes: 1, size: { cpu_millis: 500, memory_gbs: 2 } });
     expect((await runCli(ws, ['plan', '--refresh-only', '--detailed-exitcode'])).code).toBe(0);
     const plan = JSON.parse((await runCli(ws, ['plan', '--json'])).stdout);
     expect(plan.actions.map((a: { address: string; op: string }) => `${a.address} ${a.op}`)).toEqual(['replica_set.app.read setReplicaEnvironment']);
@@ -241,7 +243,7 @@ describe('drift', () => {
   it('on a PostgreSQL state: the record lives in the document, drift is read from it', async () => {
     const ws = await applied('drift-pg', { DBFORM_STATE: db.url });
     const { rows } = await db.query<{ applied: Record<string, unknown> }>("SELECT document -> 'resources' -> 'service.app' -> 'applied' AS applied FROM dbform.states WHERE workspace = 'default'");
-    expect(rows[0]!.applied).toMatchObject({ cpu_millis: 500, pooler: true });
+    expect(rows[0]!.applied).toMatchObject({ size: { cpu_millis: 500, memory_gbs: 2 }, pooler: true });
     const id = (await db.query<{ id: string }>("SELECT document -> 'resources' -> 'service.app' ->> 'id' AS id FROM dbform.states WHERE workspace = 'default'")).rows[0]!.id;
     await client.enablePooler('proj-demo', id).catch(() => undefined);
     await client.disablePooler('proj-demo', id);

@@ -1,5 +1,5 @@
-// Drift (SPEC section 11): the state's record of the managed fields as last applied, and what
-// differs from it live. Table-driven over the field table (src/model/applied-fields.ts).
+// Drift (SPEC section 11): the state's record of the managed fields as last applied (the field
+// descriptors' `record`), and what differs from it live, told as plan changes tell it.
 import { describe, expect, it } from 'vitest';
 import { parseLockfileJson, serializeLockfile, type Lockfile } from '../../../src/model/index.js';
 import { appliedRecords, findDrift } from '../../../src/planner/index.js';
@@ -8,7 +8,7 @@ import { desiredPeering, desiredReplicaSet, desiredService, desiredState, desire
 const lock = (resources: Lockfile['resources']): Lockfile => ({ version: 1, projectId: PROJECT, resources });
 
 describe('the applied record', () => {
-  it('holds only the fields the config manages, in live terms (a VPC key as the ID it is bound to), sorted', () => {
+  it('holds only the fields the config manages, in live terms (a VPC key as the ID it is bound to), never a password', () => {
     const desired = desiredState({
       vpcs: [desiredVpc('main', { peerings: [desiredPeering('main', 'vpc-peer')] })],
       services: [
@@ -26,14 +26,13 @@ describe('the applied record', () => {
     const records = appliedRecords(desired, state, () => true);
     expect(Object.fromEntries(records)).toEqual({
       'vpc.main': { cidr: '10.0.0.0/16', name: 'main', region_code: 'us-east-1' },
-      'peering.main.vpc-peer': { peer_account_id: '123456789012', peer_region_code: 'us-east-1' },
-      'service.db': { cpu_millis: 2000, memory_gbs: 8, name: 'db', pooler: true, service_type: 'TIMESERIESDB', vpc_id: '111' },
-      'replica_set.db.r': { cpu_millis: 1000, memory_gbs: 4, name: 'r', nodes: 1 },
+      'peering.main.vpc-peer': { peer_account_id: '123456789012', peer_region_code: 'us-east-1', peer_vpc_id: 'vpc-peer' },
+      'service.db': { addons: 'TIMESERIESDB', name: 'db', password: 3, pooler: true, size: { cpuMillis: 2000, memoryGbs: 8 }, vpc: '111' },
+      'replica_set.db.r': { name: 'r', nodes: 1, size: { cpuMillis: 1000, memoryGbs: 4 } },
       'service.bare': { name: 'bare' },
     });
-    // No password, no version of one: only fields whose values are not secret.
-    expect(JSON.stringify([...records])).not.toMatch(/password|PW/);
-    expect(Object.keys(records.get('service.db')!)).toEqual(['cpu_millis', 'memory_gbs', 'name', 'pooler', 'service_type', 'vpc_id']);
+    // The password's version, never its variable or value.
+    expect(JSON.stringify([...records])).not.toContain('PW');
   });
 
   it('leaves out what is not bound, and what the caller says did not settle', () => {
@@ -42,32 +41,37 @@ describe('the applied record', () => {
     expect([...records.keys()]).toEqual(['service.a']);
   });
 
-  it('is kept in the lockfile sorted, and an entry without one (an older lockfile) still reads', () => {
-    const text = serializeLockfile(lock({ 'service.db': { id: 'db1', applied: { pooler: true, cpu_millis: 2000, name: 'db', vpc_id: null } } }));
-    expect(text).toContain('"applied": {\n        "cpu_millis": 2000,\n        "name": "db",\n        "pooler": true,\n        "vpc_id": null\n      }');
+  it('is kept in the lockfile snake_case and sorted at every level; an entry without one (an older lockfile) still reads', () => {
+    const applied = { size: { memoryGbs: 8, cpuMillis: 2000 }, pooler: true, name: 'db', ha: { syncReplicas: 0, replicas: 1 }, vpc: null };
+    const text = serializeLockfile(lock({ 'service.db': { id: 'db1', applied } }));
+    expect(JSON.parse(text).resources['service.db'].applied).toEqual({ ha: { replicas: 1, sync_replicas: 0 }, name: 'db', pooler: true, size: { cpu_millis: 2000, memory_gbs: 8 }, vpc: null });
+    expect(text).toContain('"applied": {\n        "ha": {\n          "replicas": 1,\n          "sync_replicas": 0\n        },\n        "name": "db",');
     const back = parseLockfileJson(JSON.parse(text));
-    expect(back.ok && back.value.resources['service.db']!.applied).toEqual({ cpu_millis: 2000, name: 'db', pooler: true, vpc_id: null });
+    expect(back.ok && back.value.resources['service.db']!.applied).toEqual(applied);
     const old = parseLockfileJson({ version: 1, project_id: PROJECT, resources: { 'service.db': { id: 'db1' } } });
     expect(old.ok && old.value.resources['service.db']).toEqual({ id: 'db1' });
-    const bad = parseLockfileJson({ version: 1, project_id: PROJECT, resources: { 'service.db': { id: 'db1', applied: { ha: { replicas: 1 } } } } });
-    expect(bad.ok ? [] : bad.errors).toEqual(['resources["service.db"].applied must be an object of field -> string, number, true, false or null']);
+    const bad = parseLockfileJson({ version: 1, project_id: PROJECT, resources: { 'service.db': { id: 'db1', applied: [1] } } });
+    expect(bad.ok ? [] : bad.errors).toEqual(['resources["service.db"].applied must be an object of field -> value']);
   });
 });
 
 describe('findDrift', () => {
-  const svcLive = liveService('db', { id: 'db1', size: { cpuMillis: 2000, memoryGbs: 8 }, pooler: true });
+  const svcLive = liveService('db', { id: 'db1', size: { cpuMillis: 2000, memoryGbs: 8 }, pooler: true, serviceType: 'TIMESERIESDB' });
+  const applied = { addons: 'TIMESERIESDB', environment: 'DEV', name: 'db', paused: false, password: 2, pooler: true, size: { cpuMillis: 2000, memoryGbs: 8 }, vpc: null, ha: { replicas: 0, syncReplicas: 0 } };
 
   it.each([
     ['a hand resize', { size: { cpuMillis: 4000, memoryGbs: 16 } }, [{ path: 'cpu_millis', before: 2000, after: 4000 }, { path: 'memory_gbs', before: 8, after: 16 }]],
+    ['one half of a size', { size: { cpuMillis: 2000, memoryGbs: 16 } }, [{ path: 'memory_gbs', before: 8, after: 16 }]],
+    ['HA replicas added', { ha: { replicas: 2, syncReplicas: 1 } }, [{ path: 'ha.replicas', before: 0, after: 2 }, { path: 'ha.sync_replicas', before: 0, after: 1 }]],
     ['the pooler turned off', { pooler: false }, [{ path: 'pooler', before: true, after: false }]],
     ['a stop', { status: 'PAUSED' }, [{ path: 'paused', before: false, after: true }]],
     ['an attach', { vpcId: '999' }, [{ path: 'vpc_id', before: null, after: '999' }]],
     ['the environment set to PROD', { environment: 'PROD' }, [{ path: 'environment', before: 'DEV', after: 'PROD' }]],
+    ['another type', { serviceType: 'POSTGRES' }, [{ path: 'service_type', before: 'TIMESERIESDB', after: 'POSTGRES' }]],
     ['the real service spelling the type TIMESCALEDB', { serviceType: 'TIMESCALEDB' }, []],
-    ['a change of a field the config does not manage', { ha: { replicas: 2, syncReplicas: 1 } }, []],
+    ['a region the config does not manage', { regionCode: 'eu-west-1' }, []],
   ] as const)('%s', (_name, change, expected) => {
-    const applied = { cpu_millis: 2000, environment: 'DEV', memory_gbs: 8, name: 'db', paused: false, pooler: true, service_type: 'TIMESERIESDB', vpc_id: null };
-    const live = liveState({ services: [{ ...svcLive, serviceType: 'TIMESERIESDB', ...change }] });
+    const live = liveState({ services: [{ ...svcLive, ...change } as never] });
     const drift = findDrift(live, lock({ 'service.db': { id: 'db1', applied } }));
     expect(drift).toEqual(expected.length === 0 ? [] : [{ address: 'service.db', id: 'db1', deleted: false, changes: expected }]);
   });
@@ -82,7 +86,7 @@ describe('findDrift', () => {
     ]);
   });
 
-  it('says nothing of a peering whose VPC\'s peerings were not read', () => {
+  it("says nothing of a peering whose VPC's peerings were not read", () => {
     const unread = liveState({ vpcs: [liveVpc('main', { id: '111', peerings: undefined })] });
     const state = lock({ 'vpc.main': { id: '111' }, 'peering.main.vpc-peer': { id: 'p1', applied: { peer_account_id: '123456789012' } } });
     expect(findDrift(unread, state)).toEqual([]);
