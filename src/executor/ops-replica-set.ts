@@ -1,11 +1,11 @@
 // Read replica sets: create, delete, resize and the metadata operations.
-import type * as Dto from '../api/dto.js';
 import type { Action } from '../model/index.js';
 import { recordCreated, recordDeleted, reportStatus, requestOf, serviceId, targetId, waitOptions, type ActionContext, type ActionOutcome } from './action-context.js';
 import { ignoreNotFound } from './ops-vpc.js';
 import { isConflict } from './api-errors.js';
 import { createOrAdopt, findReplicaSetsNamed } from './reconcile.js';
 import { findReplicaSet, sendWhenReplicaSetSettled, waitIfServiceSettling } from './settle.js';
+import type { Dto } from './ports.js';
 
 export async function createReplicaSet(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
   const service = serviceId(ctx, action);

@@ -1,5 +1,4 @@
 // Services: create, fork, delete, and every in-place operation with its wait (SPEC section 3).
-import type * as Dto from '../api/dto.js';
 import type { Action } from '../model/index.js';
 import {
   recordCreated,
@@ -20,6 +19,7 @@ import { createOrAdopt, findServicesNamed, type CreateOutcome } from './reconcil
 import { forgetHost, hostToForget, saveConfiguredPassword, saveInitialPassword } from './service-pgpass.js';
 import { waitAsTableSays } from './send-operation.js';
 import { sendWhenServiceSettled, waitIfServiceSettling } from './settle.js';
+import type { Dto } from './ports.js';
 
 export async function createService(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
   const body = requestOf<Dto.CreateServiceRequestDto>(action);

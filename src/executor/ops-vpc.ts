@@ -1,10 +1,10 @@
 // VPCs and peerings: createVPC, deleteVPC, createVPCPeering, deleteVPCPeering (renameVPC is sent
 // as its op table row says: send-operation.ts).
-import type * as Dto from '../api/dto.js';
 import { isVpcSettled, type Action } from '../model/index.js';
 import { recordCreated, recordDeleted, reportStatus, requestOf, targetId, vpcId, waitOptions, type ActionContext, type ActionOutcome } from './action-context.js';
 import { createOrAdopt, findPeerings, findVpcsNamed } from './reconcile.js';
 import { isNotFound } from './api-errors.js';
+import type { Dto } from './ports.js';
 
 export async function createVpc(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
   const body = requestOf<Dto.CreateVpcRequestDto>(action);

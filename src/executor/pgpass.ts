@@ -6,6 +6,7 @@ import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { writeFileAtomic } from '../lockfile/atomic-write.js';
 import { describeFileError } from '../lockfile/file-errors.js';
+import type { LocalProcess } from '../model/index.js';
 import { withPgpassLock } from './pgpass-lock.js';
 
 export interface PgpassEntry {
@@ -62,10 +63,13 @@ const sameLogin = (a: PgpassEntry, b: PgpassEntry) => a.host === b.host && a.por
  */
 export class PgpassWriter {
   readonly path: string;
+  private readonly owner: LocalProcess;
   private chain: Promise<void> = Promise.resolve();
 
-  constructor(path: string) {
+  /** `owner`: the process that rewrites, as `<file>.lock` records it. */
+  constructor(path: string, owner: LocalProcess) {
     this.path = path;
+    this.owner = owner;
   }
 
   /** Sets the password of the entry's login: its line is replaced in place, or added at the end. */
@@ -127,7 +131,7 @@ export class PgpassWriter {
       // Nothing to change: a missing file is not created, a private one not rewritten.
       if (out === (text ?? '') && (text === undefined || (await isPrivate(path)))) return;
       await writeFileAtomic(path, out, 0o600);
-    });
+    }, { owner: this.owner });
   }
 }
 
@@ -136,14 +140,15 @@ async function isPrivate(path: string): Promise<boolean> {
 }
 
 /**
- * A rewrite killed between its temp file and the rename leaves `.<name>.<pid>.<hex>.tmp`, which
- * holds passwords. Under the lock no other rewrite is in progress, so every such file is a leftover.
+ * A rewrite killed between its temp file and the rename leaves `.<name>.<hex>.tmp` (earlier
+ * versions: `.<name>.<pid>.<hex>.tmp`), which holds passwords. Under the lock no other rewrite is in
+ * progress, so every such file is a leftover.
  */
 async function removeLeftoverTempFiles(path: string): Promise<void> {
   const prefix = `.${basename(path)}.`;
   const names = await readdir(dirname(path)).catch(() => [] as string[]);
   for (const name of names) {
-    if (name.startsWith(prefix) && /^\d+\.[0-9a-f]+\.tmp$/.test(name.slice(prefix.length))) {
+    if (name.startsWith(prefix) && /^(\d+\.)?[0-9a-f]+\.tmp$/.test(name.slice(prefix.length))) {
       await unlink(join(dirname(path), name)).catch(() => undefined);
     }
   }

@@ -1,12 +1,9 @@
 // Live state -> ExportDocument: every field written exactly as the planner reads it back, so
 // that `plan` right after the export shows no changes. A value dbform cannot write faithfully is
 // left out (unmanaged) with a comment, never guessed.
-import { isPeeringFailed } from '../model/api-values.js';
-import { exportFields, PEERING_FIELDS, REPLICA_SET_FIELDS, SERVICE_FIELDS, VPC_FIELDS, type ExportContext } from '../model/index.js';
-import { isAllowedServiceSize } from '../model/sizes.js';
-import { parseAddress } from '../model/address.js';
+import { exportFields, isAllowedServiceSize, isPeeringFailed, parseAddress, PEERING_FIELDS, REPLICA_SET_FIELDS, SERVICE_FIELDS, VPC_FIELDS, type ExportContext } from '../model/index.js';
 import type { LivePeering, LiveReplicaSet, LiveService, LiveState, LiveVpc, Lockfile } from '../model/index.js';
-import { isReplicaSetGone, isServiceGone } from '../planner/normalize.js';
+import { isReplicaSetGone, isServiceGone } from '../planner/index.js';
 import type { ExportDocument, ExportedPeering, ExportedReplicaSet, ExportedService, ExportedVpc } from './document.js';
 import { deriveKeys, KEY_PREFIX, passwordEnvName } from './keys.js';
 import { describeResource, isWritableName, keepDisjointVpcs, keepUniqueNames, rankBy, REGION_PATTERN } from './select.js';

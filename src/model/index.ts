@@ -10,3 +10,8 @@ export * from './rfc3339.js';
 export * from './settling.js';
 export * from './api-values.js';
 export * from './fields/index.js';
+export * from './api-errors.js';
+export * from './local-process.js';
+export * from './cidr.js';
+export * from './suggest.js';
+export * from './schema-error.js';

@@ -16,3 +16,5 @@ export { findPlanDifference, withSavedInputs } from './saved-plan.js';
 export { managedServiceFilter } from './managed.js';
 export { findDrift } from './drift.js';
 export { appliedRecords, sameApplied } from './applied.js';
+export { isLivePaused, isReplicaSetGone, isServiceGone } from './normalize.js';
+export { desiredAddresses } from './match.js';

@@ -78,6 +78,8 @@ async function runExportCommand(flags: ExportFlags): Promise<number> {
   const { openApiContext } = await import('../api-context.js');
   const { runExport } = await import('../../export/run-export.js');
   const { checkStateFlag, openStateStore, workspaceOf } = await import('../state-context.js');
+  const { describeHolder } = await import('../../state/index.js');
+  const { thisProcess } = await import('../local-process.js');
   checkStateFlag(flags);
   const workspace = workspaceOf(flags, process.env);
   const url = stateUrlOf(flags);
@@ -98,6 +100,7 @@ async function runExportCommand(flags: ExportFlags): Promise<number> {
       check: flags.check === true,
       cwd: process.cwd(),
       ...(openState ? { openState } : {}),
+      holder: describeHolder(thisProcess(), process.env, 'dbform export'),
       report: (line) => void process.stderr.write(`${line}\n`),
       print: (text) => void process.stdout.write(text),
     });

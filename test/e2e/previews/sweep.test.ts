@@ -4,6 +4,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { thisProcess } from '../../../src/cli/local-process.js';
 import { startEmulator, type EmulatorHandle } from '../../../src/emulator/index.js';
 import { describeHolder, PgStateStore } from '../../../src/state/index.js';
 import { runCli, workspace, type Workspace } from '../apply/cli-harness.js';
@@ -172,7 +173,7 @@ describe('sweep takes each workspace\'s lock', () => {
     await apply(ws, 'held', '--ttl', '1ms');
     await apply(ws, 'free', '--ttl', '1ms');
     const holder = new PgStateStore({ url: db.url, projectId: 'proj-demo', workspace: 'held', env: {} });
-    const lock = await holder.lock(describeHolder({}, 'dbform apply'), { timeoutMs: 0 });
+    const lock = await holder.lock(describeHolder(thisProcess(), {}, 'dbform apply'), { timeoutMs: 0 });
     try {
       const r = await runCli(ws, ['sweep', '--auto-approve']);
       expect(r.code).toBe(1);
