@@ -1,12 +1,19 @@
 // `dbform output [ADDR]...`: how to connect to each managed service and replica set (SPEC section 11).
 import { Option, type Command } from 'commander';
+import { endpointKinds, REPLICA_SET_FIELDS, SERVICE_FIELDS } from '../../model/index.js';
 import { action } from '../errors.js';
 import { addApiOptions, addConfigOptions } from '../options.js';
 
+// The endpoints beside the resource's own come from the field descriptors that open them.
+const ENDPOINTS = endpointKinds(SERVICE_FIELDS, REPLICA_SET_FIELDS);
+
 const HELP = `
-Fields: host, port, pooler_host/pooler_port (while the pooler is enabled), vpc_host/vpc_port
-(while attached to a VPC), database (tsdb), user (tsdbadmin), uri (no password), and with
---with-password the password. Values come only from the live resource each address is bound to
+Fields, in this order:
+  host, port
+${ENDPOINTS.map((e) => `  ${e.prefix}_host, ${e.prefix}_port (${e.when})`).join('\n')}
+  database (tsdb), user (tsdbadmin), uri (no password)
+  password, with --with-password
+Values come only from the live resource each address is bound to
 in the state (workspace --workspace): an address that is not bound, whose resource is gone or
 not READY, is an error and nothing is printed.
 
@@ -28,7 +35,7 @@ With --format github, "::add-mask::<password>" is printed on stdout first so the
 export function registerOutput(program: Command): void {
   const cmd = program
     .command('output')
-    .description('print how to connect to the managed services and replica sets (host, port, pooler, VPC endpoint, uri)')
+    .description(`print how to connect to the managed services and replica sets (host, port, ${ENDPOINTS.map((e) => e.prefix).join(' and ')} endpoints, uri)`)
     .argument('[address...]', 'service.KEY or replica_set.SERVICE.KEY (default: all of the config)')
     .option('--json', 'print JSON (same as --format json)')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'env', 'github']))

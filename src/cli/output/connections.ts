@@ -2,7 +2,20 @@
 // how a client connects, taken only from the live resource its address is bound to. Pure: the
 // command reads config, state and live state, this decides. Never falls back to a resource found
 // by name: a preview whose fork is not bound yet must fail, not hand CI its parent's endpoint.
-import { compareAddresses, parseAddress, type Address, type DesiredState, type Endpoint, type LiveReplicaSet, type LiveService, type LiveState, type Lockfile } from '../../model/index.js';
+import {
+  compareAddresses,
+  openEndpoints,
+  parseAddress,
+  REPLICA_SET_FIELDS,
+  SERVICE_FIELDS,
+  type Address,
+  type DesiredState,
+  type Endpoint,
+  type LiveReplicaSet,
+  type LiveService,
+  type LiveState,
+  type Lockfile,
+} from '../../model/index.js';
 
 export const DATABASE = 'tsdb';
 export const USER = 'tsdbadmin';
@@ -82,13 +95,13 @@ export function chooseTargets(desired: DesiredState, requested: readonly string[
 
 const uri = (e: Endpoint) => `postgres://${USER}@${e.host}:${e.port}/${DATABASE}?sslmode=require`;
 
-function fieldsOf(endpoint: Endpoint, pooler: Endpoint | undefined, vpc: Endpoint | undefined): OutputField[] {
+/** The resource's own endpoint, then each one its fields have open (their descriptors' `endpoint`), then the login. */
+function fieldsOf(endpoint: Endpoint, open: ReadonlyArray<{ prefix: string; endpoint: Endpoint }>): OutputField[] {
   const fields: OutputField[] = [
     { name: 'host', value: endpoint.host },
     { name: 'port', value: endpoint.port },
   ];
-  if (pooler) fields.push({ name: 'pooler_host', value: pooler.host }, { name: 'pooler_port', value: pooler.port });
-  if (vpc) fields.push({ name: 'vpc_host', value: vpc.host }, { name: 'vpc_port', value: vpc.port });
+  for (const o of open) fields.push({ name: `${o.prefix}_host`, value: o.endpoint.host }, { name: `${o.prefix}_port`, value: o.endpoint.port });
   fields.push({ name: 'database', value: DATABASE }, { name: 'user', value: USER }, { name: 'uri', value: uri(endpoint) });
   return fields;
 }
@@ -106,10 +119,7 @@ function connectService(t: Target, id: string, live: LiveState, where: Where): C
   }
   if (svc.status !== 'READY') return `${t.address} (service ${id}) is ${svc.status}, not READY: it takes no connections until it is`;
   if (!svc.endpoint) return `${t.address} (service ${id}) reports no endpoint yet; try again in a moment`;
-  // The pooler counts as enabled only with an endpoint host (SPEC section 12); a VPC endpoint only while attached.
-  const pooler = svc.pooler ? svc.poolerEndpoint : undefined;
-  const vpc = svc.vpcId !== null ? svc.vpcEndpoint : undefined;
-  return { address: t.address, key: t.key, fields: fieldsOf(svc.endpoint, pooler, vpc), logins: [svc.endpoint], ...(t.passwordEnv ? { passwordEnv: t.passwordEnv } : {}) };
+  return { address: t.address, key: t.key, fields: fieldsOf(svc.endpoint, openEndpoints(SERVICE_FIELDS, svc)), logins: [svc.endpoint], ...(t.passwordEnv ? { passwordEnv: t.passwordEnv } : {}) };
 }
 
 function connectReplicaSet(t: Target, id: string, live: LiveState): Connection | string {
@@ -122,8 +132,7 @@ function connectReplicaSet(t: Target, id: string, live: LiveState): Connection |
   if (!rs.endpoint) return `${t.address} (replica set ${id}) reports no endpoint yet; try again in a moment`;
   // A replica set logs in as its service does: its pgpass line may be the service's.
   const primary = owner.endpoint ? [owner.endpoint] : [];
-  const pooler = rs.pooler ? rs.poolerEndpoint : undefined;
-  return { address: t.address, key: t.key, fields: fieldsOf(rs.endpoint, pooler, undefined), logins: [rs.endpoint, ...primary], ...(t.passwordEnv ? { passwordEnv: t.passwordEnv } : {}) };
+  return { address: t.address, key: t.key, fields: fieldsOf(rs.endpoint, openEndpoints(REPLICA_SET_FIELDS, rs)), logins: [rs.endpoint, ...primary], ...(t.passwordEnv ? { passwordEnv: t.passwordEnv } : {}) };
 }
 
 /**

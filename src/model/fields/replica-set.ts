@@ -3,7 +3,7 @@
 import type { FieldChange } from '../plan.js';
 import type { DesiredReplicaSet, Endpoint, EnvironmentTag, LiveReplicaSet } from '../resources.js';
 import { environmentOf, environmentSchema, flagOf, nameSchema, sizeSchema } from './common.js';
-import { poolerSchema, readPooler, type ConnectionPoolerDto } from './service.js';
+import { poolerEndpoint, poolerSchema, readPooler, type ConnectionPoolerDto } from './service.js';
 import { fieldChange, type FieldDescriptor, type FieldSet, type Json } from './types.js';
 import { liveEnvironment } from './values.js';
 import { num, str, type MetadataDto } from './wire.js';
@@ -123,6 +123,7 @@ const pooler: Field = {
     d.pooler === undefined || d.pooler === l.pooler ? undefined : { op: d.pooler ? 'enableReplicaPooler' : 'disableReplicaPooler', changes: [fieldChange('pooler', l.pooler, d.pooler)] },
   afterCreate: (d) => (d.pooler ? { op: 'enableReplicaPooler', changes: [fieldChange('pooler', false, true)] } : undefined),
   export: (l) => ({ values: { pooler: l.pooler } }),
+  endpoint: poolerEndpoint,
 };
 
 const environment: Field = {
