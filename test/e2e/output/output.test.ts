@@ -313,4 +313,26 @@ describe('dbform output refuses what it cannot answer truthfully (one line each,
       new RegExp(`^error: service\\.api is bound to service ${api.id}, which is gone from project proj-demo( \\(DELETING\\))?; run \`dbform plan\` to see what apply would do\\n$`),
     );
   });
+
+  it("a replica set that is not active, or gone: never its service's endpoint instead", async () => {
+    const ws = await applied('rsgone');
+    const app = await liveService(ws, 'service.app');
+    const rs = app.replicaSets[0]!;
+    const failed = await fetch(`${emulator.origin}/__emulator/replica-sets/${rs.id}/fail`, { method: 'POST' });
+    expect(failed.status).toBe(204);
+    const broken = await runCli(ws, ['output', 'replica_set.app.read']);
+    expect(broken).toMatchObject({ code: 1, stdout: '' });
+    expect(broken.stderr).toBe(`error: replica_set.app.read (replica set ${rs.id}) is error, not active: it takes no connections until it is\n`);
+    const client = testClient(emulator.url);
+    try {
+      await client.deleteReplicaSet('proj-demo', app.id, rs.id);
+    } finally {
+      await client.close();
+    }
+    // With the service that still answers, asked for together: nothing at all is printed.
+    const gone = await runCli(ws, ['output', '--json', 'service.app', 'replica_set.app.read']);
+    expect(gone).toMatchObject({ code: 1, stdout: '' });
+    expect(gone.stderr).toMatch(new RegExp(`^error: replica_set\\.app\\.read is bound to replica set ${rs.id}, which is gone( \\(deleting\\))?; run \`dbform plan\` to see what apply would do\\n$`));
+    expect(gone.stderr).not.toContain(app.endpoint!.host);
+  });
 });
