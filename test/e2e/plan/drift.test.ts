@@ -2,7 +2,7 @@
 // made by hand shows under "Changed outside dbform" before the actions that revert it; --json lists
 // it under "drift"; --refresh-only shows only it, changes nothing, and exits 2 with
 // --detailed-exitcode. Runs in both emulator dialects.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,7 +79,14 @@ describe('drift', () => {
     expect(lock.resources['service.app'].applied).toEqual({ addons: 'TIMESERIESDB', name: 'drift-record', password: 1, pooler: true, size: { cpu_millis: 500, memory_gbs: 2 } });
     expect(Object.keys(lock.resources['service.app'].applied)).toEqual(['addons', 'name', 'password', 'pooler', 'size']);
     expect(lock.resources['replica_set.app.read'].applied).toEqual({ name: 'read', nodes: 1, size: { cpu_millis: 500, memory_gbs: 2 } });
-    expect(readFileSync(ws.lockfile, 'utf8')).not.toContain(SECRET);
+    // No password anywhere dbform keeps things: neither the configured one nor the service's
+    // initial one (both reach only the pgpass file).
+    const initial = readFileSync(ws.pgpass, 'utf8').split('\n').filter((l) => l !== '').map((l) => l.split(':')[4]!);
+    expect(initial.length).toBeGreaterThan(0);
+    for (const path of readdirSync(ws.dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile() && d.name !== 'pgpass')) {
+      const text = readFileSync(join(path.parentPath, path.name), 'utf8');
+      for (const secret of [SECRET, ...initial]) expect(text, path.name).not.toContain(secret);
+    }
     // Nothing changed outside dbform (TIMESCALEDB, the real service's spelling, is the same type).
     const r = await runCli(ws, ['plan', '--refresh-only', '--detailed-exitcode']);
     expect(r.code, r.stdout + r.stderr).toBe(0);
@@ -244,6 +251,10 @@ describe('drift', () => {
     const ws = await applied('drift-pg', { DBFORM_STATE: db.url });
     const { rows } = await db.query<{ applied: Record<string, unknown> }>("SELECT document -> 'resources' -> 'service.app' -> 'applied' AS applied FROM dbform.states WHERE workspace = 'default'");
     expect(rows[0]!.applied).toMatchObject({ size: { cpu_millis: 500, memory_gbs: 2 }, pooler: true });
+    // The record, the rest of the state and its history hold no password.
+    const stored = await db.query<{ text: string }>("SELECT (SELECT string_agg(document::text, '') FROM dbform.states) || (SELECT string_agg(record::text, '') FROM dbform.history) AS text");
+    expect(stored.rows[0]!.text).toContain('"applied"');
+    expect(stored.rows[0]!.text).not.toContain(SECRET);
     const id = (await db.query<{ id: string }>("SELECT document -> 'resources' -> 'service.app' ->> 'id' AS id FROM dbform.states WHERE workspace = 'default'")).rows[0]!.id;
     await client.enablePooler('proj-demo', id).catch(() => undefined);
     await client.disablePooler('proj-demo', id);

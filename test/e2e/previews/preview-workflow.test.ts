@@ -112,6 +112,10 @@ describe('examples/ci/preview.yml', () => {
     const password = pgpass.split('\n').find((l) => l.startsWith(`${fork.endpoint!.host}:`))!.split(':')[4]!;
     expect(password.length).toBeGreaterThan(8);
     for (const text of [comment, ...opened.flatMap((r) => [r.stdout, r.stderr, r.githubOutput])]) expect(text).not.toContain(password);
+    // Nor the shared state: the workspace's document and its history.
+    const stored = await db.query<{ text: string }>("SELECT (SELECT string_agg(document::text, '') FROM dbform.states) || (SELECT string_agg(record::text, '') FROM dbform.history) AS text");
+    expect(stored.rows[0]!.text).toContain(forkId);
+    expect(stored.rows[0]!.text).not.toContain(password);
     const expiry1 = await db.query<{ expires_at: Date }>("SELECT expires_at FROM dbform.states WHERE workspace = 'pr-12'");
 
     // Pushed again: nothing new, the expiry moves on.
