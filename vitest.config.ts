@@ -19,6 +19,8 @@ const TIGER_SCENARIOS = [
   'test/e2e/export/apply-export.test.ts',
   'test/e2e/export/import.test.ts',
   'test/e2e/cli-projects-logs/logs.test.ts',
+  'test/e2e/output/output.test.ts',
+  'test/e2e/plan/drift.test.ts',
   'test/chaos/sigkill.test.ts',
   'test/e2e/convergence/convergence.test.ts',
 ];

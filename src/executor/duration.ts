@@ -1,12 +1,12 @@
 /**
- * `--timeout` values: `30m`, `90s`, `1h`, `1h30m`, `500ms`, or bare digits meaning milliseconds.
+ * `--timeout` values: `30m`, `90s`, `1h`, `1h30m`, `500ms`, `3d`, or bare digits meaning milliseconds.
  * Returns undefined for anything else so the CLI can name the bad value.
  */
 export function parseDuration(text: string): number | undefined {
   const trimmed = text.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed);
-  const unitMs: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-  const part = /(\d+(?:\.\d+)?)(ms|s|m|h)/y;
+  const unitMs: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+  const part = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/y;
   let total = 0;
   let at = 0;
   while (at < trimmed.length) {

@@ -4,6 +4,7 @@
 // first: a lockfile without its config would plan deletions). Lines for people go to `report`;
 // the YAML for stdout goes to `print`.
 import { mkdir, readFile } from 'node:fs/promises';
+import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { dirname, join, resolve } from 'node:path';
 import { fetchLiveState, type ApiClient } from '../api/index.js';
 import { loadConfigText } from '../config/index.js';
@@ -30,6 +31,8 @@ export interface ExportRequest {
    * bindings go to instead of a lockfile file.
    */
   openState?: (projectId: string) => StateStore;
+  /** `--check`: print a unified diff of the YAML against `output` and write nothing (exit 0 same, 2 different). */
+  check?: boolean;
   /** Who holds a store's lock while the bindings are written to it. */
   holder: LockHolderInfo;
   report: (line: string) => void;
@@ -50,8 +53,10 @@ interface Job {
   previous?: Lockfile;
 }
 
-export async function runExport(req: ExportRequest): Promise<void> {
+/** The exit code: 0, or with `check` 2 when the file differs from what export would write. */
+export async function runExport(req: ExportRequest): Promise<number> {
   const projects = await chooseProjects(req);
+  if (req.check) return checkExport(req, projects[0]!);
   if (req.allProjects) await makeDirectory(req.output!);
   const jobs: Job[] = [];
   try {
@@ -59,6 +64,47 @@ export async function runExport(req: ExportRequest): Promise<void> {
     for (const job of jobs) await writeJob(req, job);
   } finally {
     for (const job of jobs) await job.store?.close();
+  }
+  return 0;
+}
+
+/**
+ * `export -o FILE --check`: the YAML export would write (keys kept from the lockfile or state, as a
+ * write would keep them), as a unified diff against FILE. Nothing is written, so nothing is guarded.
+ */
+async function checkExport(req: ExportRequest, projectId: string): Promise<number> {
+  const path = req.output!;
+  const store = req.openState?.(projectId);
+  let result: ExportResult;
+  try {
+    const live = await fetchLiveState(req.client, projectId, { peeringsOf: 'all' });
+    const previous = store ? await readStoredState(store) : await readLockfileQuietly(resolveLockfilePath([path], req.lockfile), projectId);
+    result = exportLiveState(live, { schemaRef: schemaRefFor(path, req.cwd), ...(previous ? { previous } : {}) });
+  } finally {
+    await store?.close();
+  }
+  let current = '';
+  try {
+    current = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new DbformError(`${path}: cannot read it to compare: ${(err as Error).message}`);
+    req.report(`note: ${path} does not exist; the whole export is new`);
+  }
+  if (current === result.yaml) {
+    req.report(`${path} is up to date with the live infrastructure of project ${projectId}.`);
+    return 0;
+  }
+  req.print(createTwoFilesPatch(path, path, current, result.yaml, 'current', `export of project ${projectId}`, { headerOptions: FILE_HEADERS_ONLY }));
+  return 2;
+}
+
+/** The lockfile beside FILE when it can be read as this project's; else none (a check writes nothing, so refuses nothing). */
+async function readLockfileQuietly(path: string, projectId: string): Promise<Lockfile | undefined> {
+  try {
+    const parsed = parseLockfileJson(JSON.parse(await readFile(path, 'utf8')));
+    return parsed.ok && parsed.value.projectId === projectId ? parsed.value : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -5,7 +5,29 @@ export interface LockEntry {
   id: string;
   passwordVersion?: number;
   protect?: boolean;
+  /**
+   * The managed fields as the last apply left them (SPEC section 11), by field descriptor id, in
+   * the vocabulary of the descriptors' `live` (src/model/fields): what drift compares the live
+   * resource with. Never a secret. Absent in entries written before drift was recorded.
+   */
+  applied?: Record<string, unknown>;
 }
+
+const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const camel = (k: string) => k.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+
+/** Plain objects with their keys renamed by `name` and sorted, at every level: the lockfile is snake_case and sorted. */
+function renameKeys(value: unknown, name: (k: string) => string): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => renameKeys(v, name));
+  const o = value as Record<string, unknown>;
+  return Object.fromEntries(Object.keys(o).map((k) => [name(k), renameKeys(o[k], name)] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** The record as the lockfile stores it: keys sorted; nested keys snake_case (the ids are already). */
+export const appliedToJson = (applied: Record<string, unknown>): Record<string, unknown> => renameKeys(applied, snake) as Record<string, unknown>;
+const appliedFromJson = (json: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(json).map(([id, v]) => [id, renameKeys(v, camel)]));
 
 export interface Lockfile {
   version: 1;
@@ -40,6 +62,7 @@ export function serializeLockfile(lock: Lockfile): string {
     const out: Record<string, unknown> = { id: e.id };
     if (e.passwordVersion !== undefined) out.password_version = e.passwordVersion;
     if (e.protect !== undefined) out.protect = e.protect;
+    if (e.applied !== undefined) out.applied = appliedToJson(e.applied);
     resources[address] = out;
   }
   const identity = {
@@ -94,7 +117,12 @@ function parseResources(raw: unknown, errors: string[]): Record<Address, LockEnt
       if (typeof e.protect !== 'boolean') errors.push(`resources["${address}"].protect must be true or false`);
       else out.protect = e.protect;
     }
+    if (e.applied !== undefined) {
+      if (typeof e.applied !== 'object' || e.applied === null || Array.isArray(e.applied)) errors.push(`resources["${address}"].applied must be an object of field -> value`);
+      else out.applied = appliedFromJson(e.applied as Record<string, unknown>);
+    }
     resources[address] = out;
   }
   return resources;
 }
+

@@ -96,6 +96,28 @@ export interface Summary {
   settling: number;
 }
 
+/** A value in a drift report: a field, or one part of a pair such as a size. */
+export type DriftValue = string | number | boolean | null;
+
+/** A managed field whose live value differs from the one the last apply left (SPEC section 11). */
+export interface DriftChange {
+  /** As plan changes name it: cpu_millis, ha.replicas, vpc_id, service_type. */
+  path: string;
+  /** As last applied. */
+  before: DriftValue;
+  /** As it is live now. */
+  after: DriftValue;
+}
+
+/** A bound resource changed (or deleted) outside dbform since the last apply. */
+export interface Drift {
+  address: Address;
+  id: string;
+  /** The resource is gone (or being deleted). */
+  deleted: boolean;
+  changes: DriftChange[];
+}
+
 export interface Plan {
   formatVersion: 1;
   projectId: string;
@@ -109,6 +131,8 @@ export interface Plan {
   stateFingerprint: string;
   /** Warnings (and, for a failed plan, errors) found while planning. */
   diagnostics: Diagnostic[];
+  /** Changed outside dbform since the last apply, by address; absent when nothing drifted. */
+  drift?: Drift[];
   /**
    * Saved plans only (SPEC section 3), what `apply PLAN` needs to make the same plan again and
    * compare: the lineage of the state it was made from (null: the lockfile had none yet), its

@@ -1,6 +1,6 @@
 // The planner's public surface. Pure: imports only src/model (and node:crypto for hashes).
 export { planChanges, type PlanOptions } from './plan-changes.js';
-export { fromPlanJson, toPlanJson, type PlanJson } from './plan-json.js';
+export { driftJson, fromPlanJson, toPlanJson, type PlanJson } from './plan-json.js';
 export {
   canonicalJson,
   findStaleAddresses,
@@ -14,5 +14,7 @@ export { verbOf, type ResourceVerb } from './summary.js';
 export { SENSITIVE } from './drafts.js';
 export { findPlanDifference, withSavedInputs } from './saved-plan.js';
 export { managedServiceFilter } from './managed.js';
+export { findDrift } from './drift.js';
+export { appliedRecords, sameApplied } from './applied.js';
 export { isLivePaused, isReplicaSetGone, isServiceGone } from './normalize.js';
 export { desiredAddresses } from './match.js';

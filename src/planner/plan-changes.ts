@@ -17,6 +17,7 @@ import type { Draft } from './drafts.js';
 import { fingerprintLive, fingerprintSubjects, stateFingerprint } from './fingerprint.js';
 import { plannerFor } from './kinds/index.js';
 import { forkParentAddress } from './kinds/service-fork.js';
+import { findDrift } from './drift.js';
 import { duplicateIdErrors } from './lock-checks.js';
 import { desiredAddresses, matchResources } from './match.js';
 import { linkDrafts, selectTargets, sortDrafts, type DepGraph } from './ordering.js';
@@ -138,6 +139,7 @@ export function planChanges(desired: DesiredState, live: LiveState, lock: Lockfi
   const stillChanging = new Set(settling.map((s) => s.address));
   const unchanged = [...desiredAddresses(desired)].filter((a) => !touched.has(a) && !stillChanging.has(a) && !ctx.matching.skipped.has(a)).length;
   const fingerprints = fingerprintLive(live, fingerprintSubjects({ actions, bindings }));
+  const drift = findDrift(live, lock);
   return {
     formatVersion: 1,
     projectId: desired.projectId,
@@ -148,5 +150,6 @@ export function planChanges(desired: DesiredState, live: LiveState, lock: Lockfi
     fingerprints,
     stateFingerprint: stateFingerprint(fingerprints),
     diagnostics: sortDiagnostics(diagnostics),
+    ...(drift.length > 0 ? { drift } : {}),
   };
 }

@@ -20,7 +20,7 @@ const DEF_WORDS: Record<string, string> = { hash: '"sha256:<64 hex digits>"', ad
 const PATTERN_WORDS: Record<string, string> = { '^a[1-9][0-9]*$': 'an action id (a1, a2, ...)' };
 
 /** Keywords whose error is said better by the error of the branch they chose. */
-const SILENT = new Set(['if', 'allOf', 'anyOf', 'oneOf']);
+const SILENT = new Set(['if', 'allOf', 'oneOf']);
 
 const isObject = (v: unknown): v is Schema => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -34,7 +34,10 @@ export function formatPath(path: readonly Seg[]): string {
 
 /** One line per problem, in the order of the file (a missing field after its siblings), one per field. */
 export function describeSchemaErrors(errors: readonly KeywordError[], data: unknown, root: Schema): Problem[] {
-  const problems = errors.filter((e) => !SILENT.has(e.keyword)).map((e) => describeError(e, data, root));
+  // A value no branch of an anyOf accepts (a drift value that is not a scalar) is told by the anyOf, all branches at once.
+  const unions = errors.filter((e) => e.keyword === 'anyOf');
+  const inUnion = (e: KeywordError) => unions.some((u) => u !== e && u.instancePath === e.instancePath && e.schemaPath.startsWith(`${u.schemaPath}/`));
+  const problems = errors.filter((e) => !SILENT.has(e.keyword) && !inUnion(e)).map((e) => describeError(e, data, root));
   const sorted = problems.map((p, i) => ({ p, i, key: documentOrder(p.path, data) })).sort((a, b) => compareKeys(a.key, b.key) || a.i - b.i);
   const seen = new Set<string>();
   return sorted.map((x) => x.p).filter((p) => {
@@ -61,6 +64,8 @@ function describeError(e: KeywordError, data: unknown, root: Schema): Problem {
       const missing = String(e.params.missingProperty);
       return { path: [...path, missing], message: `must be ${describeSchema(schemaAt([...path, missing], root), root)}` };
     }
+    case 'anyOf':
+      return { path, message: `must be ${(Array.isArray(parent.anyOf) ? parent.anyOf : []).map((b) => describeSchema(b, root)).join(' or ')}` };
     case 'dependentRequired': {
       const missing = String(e.params.missingProperty);
       return { path: [...path, missing], message: `missing: a saved plan with ${e.params.property} also records ${e.params.deps}` };
@@ -101,6 +106,8 @@ function typeWords(type: string, s: Schema): string {
       return s.minLength === 1 ? 'a non-empty string' : 'a string';
     case 'integer':
       return s.minimum === 0 ? 'a non-negative integer' : s.minimum === 1 ? 'a positive integer' : 'an integer';
+    case 'number':
+      return 'a number';
     case 'boolean':
       return 'true or false';
     case 'object':

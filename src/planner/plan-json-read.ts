@@ -3,7 +3,7 @@
 // nothing, so the planner stays pure and free of dependencies (`npm run schema` writes it, a test
 // compares it). What a schema cannot say is checked by the small named checks below. Every
 // problem names its field, e.g. `actions[2].op: must be one of createVPC, ...`, one line each.
-import { kindOf, type Action, type KeywordError, type Binding, type Diagnostic, type FieldChange, type Plan, type ResourceRef, type SettlingResource, type Summary } from '../model/index.js';
+import { kindOf, type Action, type KeywordError, type Binding, type Diagnostic, type Drift, type DriftChange, type FieldChange, type Plan, type ResourceRef, type SettlingResource, type Summary } from '../model/index.js';
 import { schema as planSchema, validate } from './generated/plan-validator.js';
 import { describeSchemaErrors, formatPath, type Problem } from './plan-json-problems.js';
 
@@ -88,6 +88,9 @@ function planOf(o: Json): Plan {
   if (o.lineage !== undefined) plan.lineage = o.lineage as string | null;
   if (o.serial !== undefined) plan.serial = o.serial as number;
   if (o.config_hash !== undefined) plan.configHash = o.config_hash as string;
+  // Informative only (apply recomputes everything): read back so a saved plan shows what it showed.
+  const drift = objects(o.drift).map(driftOf);
+  if (drift.length > 0) plan.drift = drift;
   if (isObject(o.options)) {
     plan.options = { replace: [...(o.options.replace as string[])], target: [...(o.options.target as string[])], allowDataLoss: o.options.allow_data_loss as boolean };
   }
@@ -123,6 +126,11 @@ function actionOf(o: Json): Action {
 
 function changeOf(o: Json): FieldChange {
   return { path: o.path as string, before: o.before ?? null, after: o.after ?? null, forcesReplace: o.forces_replace === true, sensitive: o.sensitive === true };
+}
+
+function driftOf(o: Json): Drift {
+  const changes = objects(o.changes).map((c): DriftChange => ({ path: c.path as string, before: c.before as DriftChange['before'], after: c.after as DriftChange['after'] }));
+  return { address: o.address as string, id: o.id as string, deleted: o.deleted as boolean, changes };
 }
 
 function bindingOf(o: Json): Binding {

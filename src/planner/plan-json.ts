@@ -1,6 +1,6 @@
 // The plan's JSON form (SPEC section 3): snake_case, fixed key order, `null` for absent values.
 // The saved plan file is this object; `fromPlanJson` reads one back for `apply`.
-import type { Action, Binding, Diagnostic, FieldChange, Plan, ResourceRef, SettlingResource, Summary } from '../model/index.js';
+import type { Action, Binding, Diagnostic, Drift, FieldChange, Plan, ResourceRef, SettlingResource, Summary } from '../model/index.js';
 import { readPlanJson } from './plan-json-read.js';
 
 type Json = Record<string, unknown>;
@@ -9,6 +9,8 @@ export interface PlanJson {
   format_version: 1;
   project_id: string;
   summary: Summary;
+  /** Present only when something drifted, so that a plan without drift stays as it was. */
+  drift?: Json[];
   actions: Json[];
   bindings: Json[];
   /** Present only when something is settling, so that a settled project's plan stays as it was. */
@@ -73,6 +75,10 @@ function settlingJson(s: SettlingResource): Json {
   return { address: s.address, id: s.id, ...(s.parentId !== undefined ? { parent_id: s.parentId } : {}), status: s.status };
 }
 
+export function driftJson(d: Drift): Json {
+  return { address: d.address, id: d.id, deleted: d.deleted, changes: d.changes.map((c) => ({ path: c.path, before: c.before, after: c.after })) };
+}
+
 function diagnosticJson(d: Diagnostic): Json {
   return {
     severity: d.severity,
@@ -90,6 +96,7 @@ export function toPlanJson(plan: Plan): PlanJson {
     format_version: 1,
     project_id: plan.projectId,
     summary: { create: s.create, update: s.update, replace: s.replace, delete: s.delete, adopt: s.adopt, move: s.move, unchanged: s.unchanged, unmanaged: s.unmanaged, settling: s.settling },
+    ...(plan.drift && plan.drift.length > 0 ? { drift: plan.drift.map(driftJson) } : {}),
     actions: plan.actions.map(actionJson),
     bindings: plan.bindings.map(bindingJson),
     ...(plan.settling.length > 0 ? { settling: plan.settling.map(settlingJson) } : {}),

@@ -83,6 +83,12 @@ export interface StateStore {
   /** Newest first; all records of this workspace when limit is undefined. */
   readHistory(limit?: number): Promise<HistoryRecord[]>;
   listWorkspaces(): Promise<WorkspaceSummary[]>;
+  /**
+   * Records when this workspace may be swept (`apply --ttl`, SPEC section 11), replacing any
+   * earlier expiry. Called under the workspace's lock. PostgreSQL: the state row's expires_at (an
+   * empty state is created for a workspace that has none yet); file: `<lockfile>.expiry.json`.
+   */
+  setExpiry(expiresAt: Date): Promise<void>;
   /** Removes an empty workspace's state; refuses (WorkspaceNotEmptyError) while it binds resources. */
   deleteWorkspace(workspace: string): Promise<void>;
   /** Shows the holder of this workspace's lock; clears it when its session or process is gone. */

@@ -13,6 +13,7 @@ interface ExportFlags extends ApiOptions, GlobalOptions {
   state?: string;
   workspace?: string;
   force?: boolean;
+  check?: boolean;
 }
 
 /** --state or DBFORM_STATE: the bindings go to that store (workspace --workspace) instead of a lockfile file. */
@@ -29,6 +30,11 @@ Output:
   --state URL      (or DBFORM_STATE) the bindings go to that state (postgres://... or file:PATH),
                    in workspace --workspace (default "default"), instead of a lockfile file.
   One of -o, --lockfile and a state is required: an export without its bindings would not plan to zero.
+
+--check -o FILE  writes nothing (no YAML, no lockfile): prints a unified diff from FILE to what
+                 export would write, exit 0 when they are the same, 2 when they differ (a
+                 scheduled job can catch changes made outside the config). Keys come from the
+                 lockfile beside FILE, or the state, as a real export keeps them.
 
 Project: a token that sees one project exports it; with several, pass --project ID or
 --all-projects.
@@ -53,6 +59,11 @@ With --emulator, export reads the world in .dbform/ of the current directory: th
 `;
 
 function checkFlags(flags: ExportFlags): void {
+  if (flags.check) {
+    if (flags.allProjects) throw new DbformError('--check compares one file: use it with --project ID -o FILE, not --all-projects');
+    if (flags.output === undefined) throw new DbformError('--check needs -o FILE: the file to compare with what export would write');
+    return;
+  }
   if (flags.allProjects) {
     if (flags.project !== undefined) throw new DbformError('--project and --all-projects contradict each other; use one');
     if (flags.output === undefined) throw new DbformError('--all-projects needs -o DIR: it writes DIR/<project-id>/dbform.yaml and dbform.lock.json for each project');
@@ -62,7 +73,7 @@ function checkFlags(flags: ExportFlags): void {
   }
 }
 
-async function runExportCommand(flags: ExportFlags): Promise<void> {
+async function runExportCommand(flags: ExportFlags): Promise<number> {
   checkFlags(flags);
   const { openApiContext } = await import('../api-context.js');
   const { runExport } = await import('../../export/run-export.js');
@@ -79,13 +90,14 @@ async function runExportCommand(flags: ExportFlags): Promise<void> {
   // No config file: the emulator world is the current directory's, as for every other command.
   const ctx = await openApiContext(flags);
   try {
-    await runExport({
+    return await runExport({
       client: ctx.client,
       ...(flags.project !== undefined ? { project: flags.project } : {}),
       allProjects: flags.allProjects === true,
       ...(flags.output !== undefined ? { output: flags.output } : {}),
       ...(flags.lockfile !== undefined ? { lockfile: flags.lockfile } : {}),
       force: flags.force === true,
+      check: flags.check === true,
       cwd: process.cwd(),
       ...(openState ? { openState } : {}),
       holder: describeHolder(thisProcess(), process.env, 'dbform export'),
@@ -106,6 +118,7 @@ export function registerExport(program: Command): void {
     .option('-o, --output <path>', 'YAML file to write (the lockfile goes beside it); with --all-projects a directory of <project-id>/dbform.yaml')
     .option('--lockfile <path>', 'lockfile path (default: dbform.lock.json beside -o FILE)')
     .option('--force', 'overwrite an existing YAML file that differs, or a lockfile whose bindings this export would drop')
+    .option('--check', 'write nothing: print a unified diff of -o FILE against what export would write (exit 0 same, 2 different)')
     .addOption(stateOption())
     .addOption(workspaceOption())
     .addHelpText('after', HELP);

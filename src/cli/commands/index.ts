@@ -6,9 +6,11 @@ import { registerEmulator } from './emulator.js';
 import { registerExport } from './export.js';
 import { registerImport } from './import.js';
 import { registerLogs } from './logs.js';
+import { registerOutput } from './output.js';
 import { registerPlan } from './plan.js';
 import { registerProjects } from './projects.js';
 import { registerHistory, registerState, registerWorkspace } from './state.js';
+import { registerSweep } from './sweep.js';
 import { registerValidate } from './validate.js';
 
 /** Order here is the order of `dbform --help`. */
@@ -19,8 +21,10 @@ export function registerCommands(program: Command): void {
   registerPlan(program);
   registerApply(program);
   registerDestroy(program);
+  registerSweep(program);
   registerExport(program);
   registerImport(program);
+  registerOutput(program);
   registerState(program);
   registerWorkspace(program);
   registerHistory(program);

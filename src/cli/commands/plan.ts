@@ -4,6 +4,7 @@ import { Option, type Command } from 'commander';
 import { formatDiagnosticLine, type Diagnostic } from '../../model/diagnostics.js';
 import { DbformError } from '../../model/errors.js';
 import { action } from '../errors.js';
+import type { PreparedPlan } from '../plan-pipeline.js';
 import { addApiOptions, addConfigOptions, configFiles, type ApiOptions, type GlobalOptions } from '../options.js';
 
 interface PlanFlags extends ApiOptions, GlobalOptions {
@@ -18,6 +19,7 @@ interface PlanFlags extends ApiOptions, GlobalOptions {
   replace?: string[];
   target?: string[];
   allowDataLoss?: boolean;
+  refreshOnly?: boolean;
 }
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
@@ -36,6 +38,7 @@ function printDiagnostics(list: Diagnostic[]): void {
 
 async function runPlan(flags: PlanFlags): Promise<number> {
   const format = outputFormat(flags);
+  if (flags.refreshOnly && flags.out !== undefined) throw new DbformError('--refresh-only plans no actions, so there is no plan to save with --out');
   const files = configFiles(flags);
   const { preparePlan, hashConfigFiles, planExitCode } = await import('../plan-pipeline.js');
   const prepared = await preparePlan({
@@ -51,6 +54,7 @@ async function runPlan(flags: PlanFlags): Promise<number> {
     return 1;
   }
   printDiagnostics(prepared.configWarnings);
+  if (flags.refreshOnly) return printDrift(prepared, format, flags);
   if (prepared.pendingJournal > 0) {
     process.stderr.write(
       `note: ${prepared.pendingJournal} binding(s) kept in the local state journal during an earlier apply are not in ${prepared.stateLocation} yet; this plan includes them, and the next apply pushes them first\n`,
@@ -93,6 +97,23 @@ async function runPlan(flags: PlanFlags): Promise<number> {
   return planExitCode(plan, flags.detailedExitcode === true);
 }
 
+/**
+ * `plan --refresh-only` (SPEC section 11): only what changed outside dbform, from the state's
+ * record and the live resources, whatever the config now asks. It changes nothing, not even the
+ * record: an apply records the values it leaves (accept a change by writing it into the config).
+ */
+async function printDrift(prepared: Extract<PreparedPlan, { ok: true }>, format: 'text' | 'json' | 'markdown', flags: PlanFlags): Promise<number> {
+  const { findDrift } = await import('../../planner/index.js');
+  const render = await import('../render/index.js');
+  const { createPalette } = await import('../render/palette.js');
+  const { shouldUseColor } = await import('../color.js');
+  const report = { projectId: prepared.desired.projectId, drift: findDrift(prepared.live, prepared.lock) };
+  if (format === 'json') process.stdout.write(render.renderDriftJson(report));
+  else if (format === 'markdown') process.stdout.write(render.renderDriftMarkdown(report));
+  else process.stdout.write(render.renderDriftText(report, createPalette(shouldUseColor(process.stdout, flags.color))));
+  return flags.detailedExitcode === true && report.drift.length > 0 ? 2 : 0;
+}
+
 /** `--out PLAN`: its directory is created (as for export -o and --pgpass); a failure is one clear message. */
 async function savePlan(path: string, text: string): Promise<void> {
   const { mkdir } = await import('node:fs/promises');
@@ -120,7 +141,8 @@ export function registerPlan(program: Command): void {
     .option('--detailed-exitcode', 'exit 2 when the plan has changes, 0 when it has none (resources still settling are not changes)')
     .addOption(new Option('--replace <address>', 'plan this resource as delete + create (repeatable)').argParser(collect))
     .addOption(new Option('--target <address>', 'plan only this resource and what it depends on (repeatable)').argParser(collect))
-    .option('--allow-data-loss', 'allow actions that destroy data (deleting or replacing a service) unless protected');
+    .option('--allow-data-loss', 'allow actions that destroy data (deleting or replacing a service) unless protected')
+    .option('--refresh-only', 'show only what changed outside dbform since the last apply, and change nothing (with --detailed-exitcode: exit 2 when anything did)');
   addApiOptions(addConfigOptions(cmd)).action(
     action(async (_opts: PlanFlags, command: Command) => runPlan(command.optsWithGlobals<PlanFlags>())),
   );

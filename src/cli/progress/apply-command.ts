@@ -7,6 +7,7 @@ import { resolvePgpassPath } from '../../executor/pgpass.js';
 import { DbformError, DiagnosticsError, formatDiagnostic, type DesiredState, type Plan } from '../../model/index.js';
 import { managedServiceFilter, planChanges } from '../../planner/index.js';
 import { shouldUseColor } from '../color.js';
+import { parseTtl } from '../expiry.js';
 import { hashConfigFiles, planOptions } from '../plan-pipeline.js';
 import { configFiles, type ApiOptions, type ConfigOptions, type GlobalOptions } from '../options.js';
 import { openJournal, openStateStore, workspaceOf } from '../state-context.js';
@@ -23,6 +24,8 @@ export interface ApplyCommandOptions extends ConfigOptions, ApiOptions, GlobalOp
   pgpass?: string;
   forceUnlock?: boolean;
   lockTimeout?: string;
+  /** `--ttl DURATION`: when sweep may destroy this workspace (SPEC section 11). */
+  ttl?: string;
 }
 
 export function defaultIo(): FlowIo {
@@ -34,6 +37,7 @@ export async function runApply(planFile: string | undefined, opts: ApplyCommandO
   if (planFile !== undefined) refusePlanShapingFlags(planFile, opts);
   const files = configFiles(opts);
   const workspace = workspaceOf(opts, io.env);
+  const ttlMs = parseTtl(opts.ttl, workspace);
   const desired = await loadDesired(files, io, workspace);
   const saved = planFile === undefined ? undefined : await readSavedPlan(planFile);
   if (saved && saved.projectId !== desired.projectId) {
@@ -62,6 +66,9 @@ export async function runApply(planFile: string | undefined, opts: ApplyCommandO
       confirm: saved === undefined,
       ...run,
       forceUnlock: opts.forceUnlock === true,
+      ...(ttlMs !== undefined ? { ttlMs } : {}),
+      desired,
+      targets: saved?.options?.target ?? opts.target ?? [],
       makePlan,
     },
     io,

@@ -8,7 +8,7 @@ import { LockStore } from '../../executor/lock-store.js';
 import { checkPgpassWritable } from '../../executor/pgpass.js';
 import { describeMissingPasswordEnv, findMissingPasswordEnv, planCreatesServices } from '../../executor/preflight.js';
 import type { ApplyResult } from '../../executor/result.js';
-import { BlockedPlanError, DbformError, InterruptedError, planHasChanges, type Lockfile, type Plan } from '../../model/index.js';
+import { BlockedPlanError, DbformError, InterruptedError, planHasChanges, type Address, type DesiredState, type Lockfile, type Plan } from '../../model/index.js';
 import type { StateStore } from '../../state/index.js';
 import type { StateJournal } from '../../state/journal.js';
 import { createStoreWriter } from '../../state/state-writer.js';
@@ -17,6 +17,7 @@ import { thisProcess } from '../local-process.js';
 import { confirmChanges } from './confirm.js';
 import { createProgressView } from './index.js';
 import { printPlan } from './plan-output.js';
+import { recordApplied } from './record-applied.js';
 import { describeFailure } from './summary.js';
 import { throwIfInterrupted } from './signals.js';
 
@@ -53,6 +54,14 @@ export interface FlowOptions {
   timeoutMs: number;
   pgpassPath: string;
   forceUnlock: boolean;
+  /** apply: the config, whose managed fields the state records for drift once applied (SPEC section 11). */
+  desired?: DesiredState;
+  /** apply --target: only these (and what the plan did) are recorded. */
+  targets?: Address[];
+  /** The approval in another command's words: `sweep` runs a destroy per workspace. */
+  confirmAs?: { command: string; question: string };
+  /** `apply --ttl`: recorded as the workspace's expiry (now + this) under the lock, before anything changes. */
+  ttlMs?: number;
   makePlan(input: PlanInput): Promise<Plan>;
 }
 
@@ -92,7 +101,11 @@ async function planAndApply(o: FlowOptions, io: FlowIo, client: ApiClient, signa
   printPlan(plan, io.stdout, o.color);
   // Settling alone changes nothing, so it needs no approval; but success waits for it (SPEC section 5).
   const changes = planHasChanges(plan);
-  if (!changes && plan.settling.length === 0) return 0;
+  if (!changes && plan.settling.length === 0) {
+    // Nothing to do, but a state from before drift was recorded (or from another config) records it now.
+    if (o.desired && !signal.aborted) await withLockStore(o, run, (store) => recordApplied(store, o.desired!, plan, undefined, o.targets ?? []));
+    return 0;
+  }
   const blocked = plan.actions.filter((a) => a.blocked !== undefined);
   if (blocked.length > 0) {
     throw new BlockedPlanError(
@@ -113,8 +126,9 @@ async function planAndApply(o: FlowOptions, io: FlowIo, client: ApiClient, signa
     }
   }
   if (o.confirm && changes) {
-    const question = o.command === 'destroy' ? 'Destroy all the resources above?' : 'Apply these changes?';
-    const yes = await confirmChanges({ input: io.stdin, output: io.stdout, stderr: io.stderr, autoApprove: o.autoApprove, signal, question, command: o.command });
+    const question = o.confirmAs?.question ?? (o.command === 'destroy' ? 'Destroy all the resources above?' : 'Apply these changes?');
+    const command = o.confirmAs?.command ?? o.command;
+    const yes = await confirmChanges({ input: io.stdin, output: io.stdout, stderr: io.stderr, autoApprove: o.autoApprove, signal, question, command });
     if (!yes) {
       io.stdout.write(`${o.command === 'destroy' ? 'Destroy' : 'Apply'} cancelled; nothing was changed.\n`);
       return 1;
@@ -125,10 +139,8 @@ async function planAndApply(o: FlowOptions, io: FlowIo, client: ApiClient, signa
   return exitCodeOf(o.command, run.result, io.stdout.isTTY === true);
 }
 
-async function execute(o: FlowOptions, io: FlowIo, client: ApiClient, plan: Plan, run: RunState, signal: AbortSignal): Promise<ApplyResult> {
-  const pollMs = pollMsFromEnv(io.env);
-  const poller = new StatusPoller(client, { projectId: o.projectId, pollMs, defaultTimeoutMs: o.timeoutMs, stallNoticeMs: stallNoticeMsFromEnv(io.env) });
-  const view = createProgressView(io.stdout, { color: o.color, verb: o.command === 'destroy' ? 'Destroy' : 'Apply', stderr: io.stderr });
+/** The lock store of a run: the executor's view of the state, written through the state port. */
+function newLockStore(o: FlowOptions, run: RunState): LockStore {
   const writer = createStoreWriter({
     store: o.state,
     journal: o.journal,
@@ -139,9 +151,26 @@ async function execute(o: FlowOptions, io: FlowIo, client: ApiClient, plan: Plan
     },
     onClaimRefused: (err) => run.onStateError(err),
   });
-  const lockStore = new LockStore(o.state.location, run.lock, writer.write);
+  return new LockStore(o.state.location, run.lock, writer.write);
+}
+
+async function withLockStore(o: FlowOptions, run: RunState, fn: (store: LockStore) => Promise<void>): Promise<void> {
+  const store = newLockStore(o, run);
   try {
-    return await applyPlan(plan, {
+    await fn(store);
+    await store.flush();
+  } finally {
+    run.serialAfter = store.snapshot().serial ?? 0;
+  }
+}
+
+async function execute(o: FlowOptions, io: FlowIo, client: ApiClient, plan: Plan, run: RunState, signal: AbortSignal): Promise<ApplyResult> {
+  const pollMs = pollMsFromEnv(io.env);
+  const poller = new StatusPoller(client, { projectId: o.projectId, pollMs, defaultTimeoutMs: o.timeoutMs, stallNoticeMs: stallNoticeMsFromEnv(io.env) });
+  const view = createProgressView(io.stdout, { color: o.color, verb: o.command === 'destroy' ? 'Destroy' : 'Apply', stderr: io.stderr });
+  const lockStore = newLockStore(o, run);
+  try {
+    const result = await applyPlan(plan, {
       api: client,
       poller,
       lockStore,
@@ -153,6 +182,11 @@ async function execute(o: FlowOptions, io: FlowIo, client: ApiClient, plan: Plan
       env: io.env,
       pollMs,
     });
+    if (o.desired && !result.interrupted && !run.stateLost.signal.aborted) {
+      await recordApplied(lockStore, o.desired, plan, result, o.targets ?? []);
+      await lockStore.flush();
+    }
+    return result;
   } finally {
     run.serialAfter = lockStore.snapshot().serial ?? 0;
     view.close();

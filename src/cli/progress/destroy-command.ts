@@ -11,7 +11,7 @@ import { hashConfigFiles, planOptions } from '../plan-pipeline.js';
 import { configFiles, type ApiOptions, type ConfigOptions, type GlobalOptions } from '../options.js';
 import { workspaceOf } from '../state-context.js';
 import { defaultIo, loadDesired, openState, parseRunOptions, reportPlanDiagnostics } from './apply-command.js';
-import { runApplyFlow, type FlowIo, type PlanInput } from './apply-flow.js';
+import { runApplyFlow, type FlowIo, type FlowOptions, type PlanInput } from './apply-flow.js';
 
 export interface DestroyCommandOptions extends ConfigOptions, ApiOptions, GlobalOptions {
   autoApprove?: boolean;
@@ -21,7 +21,7 @@ export interface DestroyCommandOptions extends ConfigOptions, ApiOptions, Global
   lockTimeout?: string;
 }
 
-export async function runDestroy(opts: DestroyCommandOptions, io: FlowIo = defaultIo()): Promise<number> {
+export async function runDestroy(opts: DestroyCommandOptions, io: FlowIo = defaultIo(), confirmAs?: FlowOptions['confirmAs']): Promise<number> {
   const run = parseRunOptions(opts, io.env);
   const files = configFiles(opts);
   const workspace = workspaceOf(opts, io.env);
@@ -47,6 +47,7 @@ export async function runDestroy(opts: DestroyCommandOptions, io: FlowIo = defau
       confirm: true,
       ...run,
       forceUnlock: opts.forceUnlock === true,
+      ...(confirmAs ? { confirmAs } : {}),
       makePlan,
     },
     io,

@@ -41,6 +41,7 @@ export async function runLocked(o: FlowOptions, io: FlowIo, body: (signal: Abort
   try {
     const pushed = await pushJournal(o.state, o.journal);
     if (pushed > 0) io.stderr.write(`note: pushed ${pushed} binding(s) kept in ${o.journal.path} by an earlier run into ${o.state.location}\n`);
+    if (o.ttlMs !== undefined) await recordExpiry(o, io, o.ttlMs);
     const snapshot = await o.state.read();
     run = { lock: snapshot.lockfile, claimedElsewhere: snapshot.claimedElsewhere, stateLost, onStateError: stop };
     exitCode = await body(signal, run);
@@ -94,6 +95,16 @@ async function recordHistory(o: FlowOptions, io: FlowIo, run: RunState, holder: 
   } catch (err) {
     io.stderr.write(`warning: could not record this ${o.command} in the history of ${o.state.location}: ${(err as Error).message}\n`);
   }
+}
+
+/**
+ * Before the plan runs, so resources created by an apply that is killed half-way still expire.
+ * Each `apply --ttl` sets it anew: pushing to a pull request keeps its preview alive.
+ */
+async function recordExpiry(o: FlowOptions, io: FlowIo, ttlMs: number): Promise<void> {
+  const at = new Date(Date.now() + ttlMs);
+  await o.state.setExpiry(at);
+  io.stderr.write(`Workspace "${o.state.workspace}" expires at ${at.toISOString()}; \`dbform sweep\` destroys it after that.\n`);
 }
 
 /** --force-unlock: the file lock is removed whoever holds it; a PostgreSQL lock lives with its session. */

@@ -1,3 +1,4 @@
+export { renderDriftJson, renderDriftMarkdown, renderDriftText } from './drift.js';
 export { renderPlanJson } from './json.js';
 export { MARKDOWN_LIMIT, renderPlanMarkdown } from './markdown.js';
 export { renderPlanText, type TextOptions } from './text.js';

@@ -2,6 +2,7 @@
 // at the top, then one collapsible section per resource. Stays under GitHub's comment limit by
 // folding long lists into "... and N more".
 import { planHasChanges, type FieldChange, type Plan, type Risk } from '../../model/index.js';
+import { driftMarkdownLines } from './drift.js';
 import { bindingNotes, buildPlanView, describeDiagnostic, reasonNotes, reasonText, formatValue, riskNotes, settlingHeading, SYMBOLS, type ResourceView } from './plan-view.js';
 
 /** GitHub rejects comments over 65,536 characters; keep a margin. */
@@ -95,6 +96,7 @@ export function renderPlanMarkdown(plan: Plan): string {
   else if (!planHasChanges(plan) && plan.settling.length > 0) head.push('**No changes** to make, but some resources are still settling (below); apply waits for them.', '');
   else if (!planHasChanges(plan)) head.push('**No changes.** The live infrastructure matches the configuration.', '');
   head.push(...flagged(plan));
+  head.push(...driftMarkdownLines(plan.drift ?? []));
   let text = `${head.join('\n')}\n`;
   const views = buildPlanView(plan);
   const reserve = 200;

@@ -1,6 +1,7 @@
 // The Terraform-like text plan (SPEC section 3): one block per changed resource, one line per
 // changed field; unchanged resources are only counted, so a quiet plan stays a few lines.
 import { planHasChanges, type Plan } from '../../model/index.js';
+import { driftTextLines } from './drift.js';
 import { createPalette, type Palette } from './palette.js';
 import { bindingNotes, buildPlanView, reasonNotes, describeDiagnostic, formatChange, riskNotes, settlingHeading, SYMBOLS, summaryLine, type ResourceView } from './plan-view.js';
 
@@ -43,6 +44,8 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
   const c = createPalette(opts.color);
   const out: string[] = [];
   const views = buildPlanView(plan);
+  // What changed outside dbform comes before the actions that would revert it.
+  out.push(...driftTextLines(plan.drift ?? [], c));
   if (views.length > 0) {
     out.push(`dbform will make these changes in project ${plan.projectId}:`, '');
     for (const v of views) out.push(...resourceLines(v, c));

@@ -1,9 +1,9 @@
 // The managed fields of a read replica set (SPEC section 1), one descriptor each (types.ts):
 // its size resizes in place, pooler and environment have their ops, name and nodes replace it.
 import type { FieldChange } from '../plan.js';
-import type { DesiredReplicaSet, EnvironmentTag, LiveReplicaSet } from '../resources.js';
+import type { DesiredReplicaSet, Endpoint, EnvironmentTag, LiveReplicaSet } from '../resources.js';
 import { environmentOf, environmentSchema, flagOf, nameSchema, sizeSchema } from './common.js';
-import { poolerEnabled, poolerSchema, type ConnectionPoolerDto } from './service.js';
+import { poolerEndpoint, poolerSchema, readPooler, type ConnectionPoolerDto } from './service.js';
 import { fieldChange, type FieldDescriptor, type FieldSet, type Json } from './types.js';
 import { liveEnvironment } from './values.js';
 import { num, str, type MetadataDto } from './wire.js';
@@ -25,6 +25,8 @@ export interface LiveReplicaSetFields {
   memoryGbs: number;
   nodes: number;
   pooler: boolean;
+  /** Set exactly while the pooler is enabled (`connection_pooler.endpoint`): `dbform output` prints it. */
+  poolerEndpoint?: Endpoint;
   environment?: string;
 }
 
@@ -113,7 +115,7 @@ const pooler: Field = {
     const on = flagOf(raw.pooler);
     if (on !== undefined) into.pooler = on;
   },
-  wire: (w, into) => void (into.pooler = poolerEnabled(w.connection_pooler)),
+  wire: readPooler,
   live: (l) => l.pooler,
   record: (d) => d.pooler,
   fingerprint: 'pooler',
@@ -121,6 +123,7 @@ const pooler: Field = {
     d.pooler === undefined || d.pooler === l.pooler ? undefined : { op: d.pooler ? 'enableReplicaPooler' : 'disableReplicaPooler', changes: [fieldChange('pooler', l.pooler, d.pooler)] },
   afterCreate: (d) => (d.pooler ? { op: 'enableReplicaPooler', changes: [fieldChange('pooler', false, true)] } : undefined),
   export: (l) => ({ values: { pooler: l.pooler } }),
+  endpoint: poolerEndpoint,
 };
 
 const environment: Field = {

@@ -4,7 +4,7 @@
 import type { Addon, DesiredPassword, DesiredService, Endpoint, EnvironmentTag, HaConfig, LiveService, ServiceSize, VpcRef } from '../resources.js';
 import { ENV_NAME_REGEX, flagOf, keySchema } from './common.js';
 import { addons, environment, ha, name, regionCode, size } from './service-settings.js';
-import { fieldChange, sensitiveChange, type FieldDescriptor, type FieldSet, type FieldStep } from './types.js';
+import { fieldChange, sensitiveChange, type FieldDescriptor, type FieldEndpoint, type FieldSet, type FieldStep } from './types.js';
 import { isLivePaused } from './values.js';
 import { endpointOf, isPresent, str, type AddonDto, type EndpointDto, type MetadataDto, type ResourceSpecDto, type ServiceTypeDto, type VpcEndpointDto } from './wire.js';
 
@@ -91,6 +91,13 @@ export function readPooler(w: { connection_pooler?: ConnectionPoolerDto }, into:
   if (endpoint) into.poolerEndpoint = endpoint;
 }
 
+/** The pooler's endpoint, the same for services and replica sets: there exactly while the pooler is enabled. */
+export const poolerEndpoint: FieldEndpoint<{ pooler: boolean; poolerEndpoint?: Endpoint }> = {
+  prefix: 'pooler',
+  when: 'while the pooler is enabled',
+  of: (l) => (l.pooler ? l.poolerEndpoint : undefined),
+};
+
 const pooler: Field = {
   id: 'pooler',
   schema: { pooler: poolerSchema('service') },
@@ -105,6 +112,7 @@ const pooler: Field = {
   update: (d, l) => (d.pooler === undefined || d.pooler === l.pooler ? undefined : { op: d.pooler ? 'enablePooler' : 'disablePooler', changes: [fieldChange('pooler', l.pooler, d.pooler)] }),
   afterCreate: (d) => (d.pooler ? { op: 'enablePooler', changes: [fieldChange('pooler', false, true)] } : undefined),
   export: (l) => ({ values: { pooler: l.pooler } }),
+  endpoint: poolerEndpoint,
 };
 
 /** `vpc_endpoint`, else the camelCase duplicate `vpcEndpoint`. */
@@ -155,6 +163,7 @@ const vpc: Field = {
     const key = ctx.vpcKey(l.vpcId);
     return { values: { vpc: key === undefined ? { map: { id: { quoted: l.vpcId } } } : key } };
   },
+  endpoint: { prefix: 'vpc', when: 'while attached to a VPC', of: (l) => (l.vpcId !== null ? l.vpcEndpoint : undefined) },
 };
 
 const paused: Field = {

@@ -6,6 +6,7 @@
 import type { LockEntry } from '../lockfile.js';
 import type { OperationId } from '../operations.js';
 import type { FieldChange } from '../plan.js';
+import type { Endpoint } from '../resources.js';
 
 export type Json = Record<string, unknown>;
 
@@ -64,6 +65,18 @@ export interface ExportContext {
  */
 export type PlannedBy = 'vpc-attachment' | 'start-stop';
 
+/**
+ * An endpoint a field opens beside the resource's own (a switch's while it is on, the VPC's
+ * while attached): `dbform output` prints it as `<prefix>_host` and `<prefix>_port`.
+ */
+export interface FieldEndpoint<L> {
+  prefix: string;
+  /** When it is there, as `dbform output --help` tells it. */
+  when: string;
+  /** The live endpoint while the field has it open; undefined otherwise. */
+  of(l: L): Endpoint | undefined;
+}
+
 export interface FieldDescriptor<D, L, W> {
   /** Its name among the kind's fields, for order lists and messages. */
   id: string;
@@ -103,6 +116,8 @@ export interface FieldDescriptor<D, L, W> {
   plannedBy?: PlannedBy;
   /** How export writes the live value (FieldExport). */
   export?(l: L, ctx: ExportContext): FieldExport;
+  /** The endpoint the field opens, for `dbform output`. */
+  endpoint?: FieldEndpoint<L>;
 }
 
 /**

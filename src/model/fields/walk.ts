@@ -4,7 +4,8 @@
 // for a field that does not change.
 import type { LockEntry } from '../lockfile.js';
 import type { FieldChange } from '../plan.js';
-import type { CreateBody, ExportContext, ExportValue, FieldSet, FieldStep, Json } from './types.js';
+import type { Endpoint } from '../resources.js';
+import type { CreateBody, ExportContext, ExportValue, FieldEndpoint, FieldSet, FieldStep, Json } from './types.js';
 import { sameValue } from './values.js';
 
 /** The schema properties of a kind's fields, in SPEC order. */
@@ -117,4 +118,21 @@ export function exportFields<D, L, W>(set: FieldSet<D, L, W>, l: L, ctx: ExportC
     }
   }
   return { fields, unmanaged };
+}
+
+/** The endpoints a live resource's fields have open, in field order (SPEC section 11's order). */
+export function openEndpoints<D, L, W>(set: FieldSet<D, L, W>, l: L): Array<{ prefix: string; endpoint: Endpoint }> {
+  const out: Array<{ prefix: string; endpoint: Endpoint }> = [];
+  for (const f of set.fields) {
+    const endpoint = f.endpoint?.of(l);
+    if (endpoint) out.push({ prefix: f.endpoint!.prefix, endpoint });
+  }
+  return out;
+}
+
+/** The endpoints the fields of these kinds can open, each prefix once, in field order: for help texts. */
+export function endpointKinds(...sets: ReadonlyArray<FieldSet<never, never, never>>): Array<Omit<FieldEndpoint<unknown>, 'of'>> {
+  const out = new Map<string, string>();
+  for (const set of sets) for (const f of set.fields) if (f.endpoint && !out.has(f.endpoint.prefix)) out.set(f.endpoint.prefix, f.endpoint.when);
+  return [...out].map(([prefix, when]) => ({ prefix, when }));
 }

@@ -13,24 +13,423 @@ function ucs2length(str) {
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://dbform.dev/schemas/plan.schema.json","title":"dbform plan","description":"The output of `dbform plan --json` and the saved plan file (`dbform plan --out`), SPEC section 3. Never holds a secret.","type":"object","additionalProperties":false,"required":["format_version","project_id","summary","actions","bindings","fingerprints","state_fingerprint","diagnostics"],"properties":{"format_version":{"const":1},"project_id":{"type":"string","minLength":1},"summary":{"description":"Counts of resources (not API calls).","type":"object","additionalProperties":false,"required":["create","update","replace","delete","adopt","move","unchanged","unmanaged","settling"],"properties":{"create":{"$ref":"#/$defs/count"},"update":{"$ref":"#/$defs/count"},"replace":{"$ref":"#/$defs/count"},"delete":{"$ref":"#/$defs/count"},"adopt":{"$ref":"#/$defs/count"},"move":{"$ref":"#/$defs/count"},"unchanged":{"$ref":"#/$defs/count"},"unmanaged":{"$ref":"#/$defs/count"},"settling":{"description":"Managed resources still in a transitional status (SPEC section 5), with or without actions; not counted as unchanged.","$ref":"#/$defs/count"}}},"actions":{"type":"array","items":{"$ref":"#/$defs/action"}},"bindings":{"type":"array","items":{"$ref":"#/$defs/binding"}},"settling":{"description":"Present when managed resources are still in a transitional status (an interrupted apply, or a change outside dbform): apply waits for each before it reports success. Settling alone is not a change.","type":"array","items":{"$ref":"#/$defs/settling"}},"fingerprints":{"description":"Address -> hash of the live fields of each resource the plan touches.","type":"object","additionalProperties":{"$ref":"#/$defs/hash"}},"state_fingerprint":{"$ref":"#/$defs/hash"},"diagnostics":{"type":"array","items":{"$ref":"#/$defs/diagnostic"}},"lineage":{"description":"Saved plans only: the lineage of the lockfile the plan was made from (null: it had none yet). apply PLAN refuses a plan of another lineage.","type":["string","null"],"minLength":1},"serial":{"description":"Saved plans only: the serial of that lockfile when the plan was made (0: none yet). Informative: apply does not compare it.","$ref":"#/$defs/count"},"config_hash":{"description":"Saved plans only: hash of the config files' bytes. apply PLAN refuses the plan when the config files hash otherwise.","$ref":"#/$defs/hash"},"options":{"description":"Saved plans only: the flags the plan was made with. apply PLAN plans again with them, from the same config, the current lockfile and the live resources, and refuses the plan unless its actions, bindings, risk and blocked marks are what that gives for every address it touches.","type":"object","additionalProperties":false,"required":["replace","target","allow_data_loss"],"properties":{"replace":{"description":"--replace ADDR","type":"array","items":{"$ref":"#/$defs/address"}},"target":{"description":"--target ADDR","type":"array","items":{"$ref":"#/$defs/address"}},"allow_data_loss":{"description":"--allow-data-loss","type":"boolean"}}}},"dependentRequired":{"config_hash":["lineage","serial","options"],"lineage":["serial","config_hash","options"]},"$defs":{"count":{"type":"integer","minimum":0},"hash":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"address":{"type":"string","pattern":"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},"kind":{"enum":["vpc","peering","service","replica_set"]},"ref":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1}}},"change":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"type":"string","minLength":1},"before":true,"after":true,"forces_replace":{"const":true},"sensitive":{"const":true}},"if":{"properties":{"sensitive":{"const":true}},"required":["sensitive"]},"then":{"properties":{"before":{"const":"(sensitive)"},"after":{"const":"(sensitive)"}}}},"action":{"type":"object","additionalProperties":false,"required":["id","address","kind","op","reason","risk","depends_on","changes","refs"],"properties":{"id":{"type":"string","pattern":"^a[1-9][0-9]*$"},"address":{"$ref":"#/$defs/address"},"kind":{"$ref":"#/$defs/kind"},"op":{"enum":["createVPC","renameVPC","deleteVPC","createVPCPeering","deleteVPCPeering","createService","forkService","deleteService","resizeService","setHAReplica","startService","stopService","enablePooler","disablePooler","setEnvironment","attachServiceToVPC","detachServiceFromVPC","updatePassword","createReplicaSet","deleteReplicaSet","resizeReplicaSet","enableReplicaPooler","disableReplicaPooler","setReplicaEnvironment"]},"reason":{"enum":["missing","drift","changed","immutable-field","replace-requested","parent-replaced","removed","destroy","wake-for-changes","restore-paused","failed"]},"risk":{"enum":["data-loss","connectivity","availability","none"]},"depends_on":{"type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^a[1-9][0-9]*$"}},"changes":{"type":"array","items":{"$ref":"#/$defs/change"}},"blocked":{"type":"string","minLength":1},"refs":{"description":"What the executor resolves at apply time: a known ID, or the ID bound to an address by an earlier action.","type":"object","additionalProperties":false,"properties":{"target":{"$ref":"#/$defs/ref"},"service":{"$ref":"#/$defs/ref"},"vpc":{"$ref":"#/$defs/ref"},"fork_parent":{"$ref":"#/$defs/ref"}}},"request":{"description":"The request body as sent on the wire (snake_case); IDs known only at apply time come from refs.","type":"object","properties":{"password":false,"initial_password":false}},"password":{"description":"updatePassword: the environment variable read at apply time, never its value.","type":"object","additionalProperties":false,"required":["from_env","version"],"properties":{"from_env":{"type":"string","minLength":1},"version":{"type":"integer","minimum":0}}},"protect":{"type":"boolean"}}},"binding":{"type":"object","additionalProperties":false,"required":["kind","address"],"properties":{"kind":{"enum":["adopt","move","protect","forget"]},"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/address"},"protect":{"type":"boolean"}},"allOf":[{"if":{"properties":{"kind":{"const":"move"}}},"then":{"properties":{"from":true,"id":true},"required":["from","id"]}},{"if":{"properties":{"kind":{"enum":["adopt","protect"]}}},"then":{"properties":{"id":true},"required":["id"]}}]},"settling":{"type":"object","additionalProperties":false,"required":["address","id","status"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Replica set: its service's ID; peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The transitional status seen when planning (QUEUED, CONFIGURING, UPGRADING, PAUSING, RESUMING; creating, resizing; pending).","type":"string","minLength":1}},"if":{"properties":{"address":{"type":"string","pattern":"^(replica_set|peering)\\."}}},"then":{"properties":{"parent_id":true},"required":["parent_id"]}},"diagnostic":{"type":"object","additionalProperties":false,"required":["severity","message"],"properties":{"severity":{"enum":["error","warning"]},"message":{"type":"string","minLength":1},"address":{"type":"string"},"path":{"type":"string"},"code":{"type":"string"},"source":{"type":"object","additionalProperties":false,"required":["file","line","col"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"col":{"type":"integer","minimum":1}}}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://dbform.dev/schemas/plan.schema.json","title":"dbform plan","description":"The output of `dbform plan --json` and the saved plan file (`dbform plan --out`), SPEC section 3. Never holds a secret.","type":"object","additionalProperties":false,"required":["format_version","project_id","summary","actions","bindings","fingerprints","state_fingerprint","diagnostics"],"properties":{"format_version":{"const":1},"project_id":{"type":"string","minLength":1},"summary":{"description":"Counts of resources (not API calls).","type":"object","additionalProperties":false,"required":["create","update","replace","delete","adopt","move","unchanged","unmanaged","settling"],"properties":{"create":{"$ref":"#/$defs/count"},"update":{"$ref":"#/$defs/count"},"replace":{"$ref":"#/$defs/count"},"delete":{"$ref":"#/$defs/count"},"adopt":{"$ref":"#/$defs/count"},"move":{"$ref":"#/$defs/count"},"unchanged":{"$ref":"#/$defs/count"},"unmanaged":{"$ref":"#/$defs/count"},"settling":{"description":"Managed resources still in a transitional status (SPEC section 5), with or without actions; not counted as unchanged.","$ref":"#/$defs/count"}}},"drift":{"description":"Present when bound resources changed outside dbform since the last apply (SPEC section 11): each managed field whose live value differs from the one the last apply recorded, or a resource deleted outside dbform. The actions that follow would revert it.","type":"array","items":{"$ref":"#/$defs/drift"}},"actions":{"type":"array","items":{"$ref":"#/$defs/action"}},"bindings":{"type":"array","items":{"$ref":"#/$defs/binding"}},"settling":{"description":"Present when managed resources are still in a transitional status (an interrupted apply, or a change outside dbform): apply waits for each before it reports success. Settling alone is not a change.","type":"array","items":{"$ref":"#/$defs/settling"}},"fingerprints":{"description":"Address -> hash of the live fields of each resource the plan touches.","type":"object","additionalProperties":{"$ref":"#/$defs/hash"}},"state_fingerprint":{"$ref":"#/$defs/hash"},"diagnostics":{"type":"array","items":{"$ref":"#/$defs/diagnostic"}},"lineage":{"description":"Saved plans only: the lineage of the lockfile the plan was made from (null: it had none yet). apply PLAN refuses a plan of another lineage.","type":["string","null"],"minLength":1},"serial":{"description":"Saved plans only: the serial of that lockfile when the plan was made (0: none yet). Informative: apply does not compare it.","$ref":"#/$defs/count"},"config_hash":{"description":"Saved plans only: hash of the config files' bytes. apply PLAN refuses the plan when the config files hash otherwise.","$ref":"#/$defs/hash"},"options":{"description":"Saved plans only: the flags the plan was made with. apply PLAN plans again with them, from the same config, the current lockfile and the live resources, and refuses the plan unless its actions, bindings, risk and blocked marks are what that gives for every address it touches.","type":"object","additionalProperties":false,"required":["replace","target","allow_data_loss"],"properties":{"replace":{"description":"--replace ADDR","type":"array","items":{"$ref":"#/$defs/address"}},"target":{"description":"--target ADDR","type":"array","items":{"$ref":"#/$defs/address"}},"allow_data_loss":{"description":"--allow-data-loss","type":"boolean"}}}},"dependentRequired":{"config_hash":["lineage","serial","options"],"lineage":["serial","config_hash","options"]},"$defs":{"count":{"type":"integer","minimum":0},"hash":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"address":{"type":"string","pattern":"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},"kind":{"enum":["vpc","peering","service","replica_set"]},"ref":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1}}},"change":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"type":"string","minLength":1},"before":true,"after":true,"forces_replace":{"const":true},"sensitive":{"const":true}},"if":{"properties":{"sensitive":{"const":true}},"required":["sensitive"]},"then":{"properties":{"before":{"const":"(sensitive)"},"after":{"const":"(sensitive)"}}}},"action":{"type":"object","additionalProperties":false,"required":["id","address","kind","op","reason","risk","depends_on","changes","refs"],"properties":{"id":{"type":"string","pattern":"^a[1-9][0-9]*$"},"address":{"$ref":"#/$defs/address"},"kind":{"$ref":"#/$defs/kind"},"op":{"enum":["createVPC","renameVPC","deleteVPC","createVPCPeering","deleteVPCPeering","createService","forkService","deleteService","resizeService","setHAReplica","startService","stopService","enablePooler","disablePooler","setEnvironment","attachServiceToVPC","detachServiceFromVPC","updatePassword","createReplicaSet","deleteReplicaSet","resizeReplicaSet","enableReplicaPooler","disableReplicaPooler","setReplicaEnvironment"]},"reason":{"enum":["missing","drift","changed","immutable-field","replace-requested","parent-replaced","removed","destroy","wake-for-changes","restore-paused","failed"]},"risk":{"enum":["data-loss","connectivity","availability","none"]},"depends_on":{"type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^a[1-9][0-9]*$"}},"changes":{"type":"array","items":{"$ref":"#/$defs/change"}},"blocked":{"type":"string","minLength":1},"refs":{"description":"What the executor resolves at apply time: a known ID, or the ID bound to an address by an earlier action.","type":"object","additionalProperties":false,"properties":{"target":{"$ref":"#/$defs/ref"},"service":{"$ref":"#/$defs/ref"},"vpc":{"$ref":"#/$defs/ref"},"fork_parent":{"$ref":"#/$defs/ref"}}},"request":{"description":"The request body as sent on the wire (snake_case); IDs known only at apply time come from refs.","type":"object","properties":{"password":false,"initial_password":false}},"password":{"description":"updatePassword: the environment variable read at apply time, never its value.","type":"object","additionalProperties":false,"required":["from_env","version"],"properties":{"from_env":{"type":"string","minLength":1},"version":{"type":"integer","minimum":0}}},"protect":{"type":"boolean"}}},"binding":{"type":"object","additionalProperties":false,"required":["kind","address"],"properties":{"kind":{"enum":["adopt","move","protect","forget"]},"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/address"},"protect":{"type":"boolean"}},"allOf":[{"if":{"properties":{"kind":{"const":"move"}}},"then":{"properties":{"from":true,"id":true},"required":["from","id"]}},{"if":{"properties":{"kind":{"enum":["adopt","protect"]}}},"then":{"properties":{"id":true},"required":["id"]}}]},"scalar":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"drift":{"type":"object","additionalProperties":false,"required":["address","id","deleted","changes"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"deleted":{"description":"The resource is gone (or being deleted); changes is then empty.","type":"boolean"},"changes":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"description":"The managed field, as in action changes (cpu_millis, ha.replicas, vpc_id, ...).","type":"string","minLength":1},"before":{"description":"As the last apply left it.","$ref":"#/$defs/scalar"},"after":{"description":"As it is live now.","$ref":"#/$defs/scalar"}}}}}},"settling":{"type":"object","additionalProperties":false,"required":["address","id","status"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Replica set: its service's ID; peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The transitional status seen when planning (QUEUED, CONFIGURING, UPGRADING, PAUSING, RESUMING; creating, resizing; pending).","type":"string","minLength":1}},"if":{"properties":{"address":{"type":"string","pattern":"^(replica_set|peering)\\."}}},"then":{"properties":{"parent_id":true},"required":["parent_id"]}},"diagnostic":{"type":"object","additionalProperties":false,"required":["severity","message"],"properties":{"severity":{"enum":["error","warning"]},"message":{"type":"string","minLength":1},"address":{"type":"string"},"path":{"type":"string"},"code":{"type":"string"},"source":{"type":"object","additionalProperties":false,"required":["file","line","col"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"col":{"type":"integer","minimum":1}}}}}}};
 const schema32 = {"type":"integer","minimum":0};
-const schema52 = {"type":"string","pattern":"^sha256:[0-9a-f]{64}$"};
-const schema54 = {"type":"object","additionalProperties":false,"required":["severity","message"],"properties":{"severity":{"enum":["error","warning"]},"message":{"type":"string","minLength":1},"address":{"type":"string"},"path":{"type":"string"},"code":{"type":"string"},"source":{"type":"object","additionalProperties":false,"required":["file","line","col"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"col":{"type":"integer","minimum":1}}}}};
+const schema56 = {"type":"string","pattern":"^sha256:[0-9a-f]{64}$"};
+const schema58 = {"type":"object","additionalProperties":false,"required":["severity","message"],"properties":{"severity":{"enum":["error","warning"]},"message":{"type":"string","minLength":1},"address":{"type":"string"},"path":{"type":"string"},"code":{"type":"string"},"source":{"type":"object","additionalProperties":false,"required":["file","line","col"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"col":{"type":"integer","minimum":1}}}}};
 const schema42 = {"type":"string","pattern":"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"};
 const func1 = Object.prototype.hasOwnProperty;
 const func2 = { default: ucs2length }.default;
-const schema41 = {"type":"object","additionalProperties":false,"required":["id","address","kind","op","reason","risk","depends_on","changes","refs"],"properties":{"id":{"type":"string","pattern":"^a[1-9][0-9]*$"},"address":{"$ref":"#/$defs/address"},"kind":{"$ref":"#/$defs/kind"},"op":{"enum":["createVPC","renameVPC","deleteVPC","createVPCPeering","deleteVPCPeering","createService","forkService","deleteService","resizeService","setHAReplica","startService","stopService","enablePooler","disablePooler","setEnvironment","attachServiceToVPC","detachServiceFromVPC","updatePassword","createReplicaSet","deleteReplicaSet","resizeReplicaSet","enableReplicaPooler","disableReplicaPooler","setReplicaEnvironment"]},"reason":{"enum":["missing","drift","changed","immutable-field","replace-requested","parent-replaced","removed","destroy","wake-for-changes","restore-paused","failed"]},"risk":{"enum":["data-loss","connectivity","availability","none"]},"depends_on":{"type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^a[1-9][0-9]*$"}},"changes":{"type":"array","items":{"$ref":"#/$defs/change"}},"blocked":{"type":"string","minLength":1},"refs":{"description":"What the executor resolves at apply time: a known ID, or the ID bound to an address by an earlier action.","type":"object","additionalProperties":false,"properties":{"target":{"$ref":"#/$defs/ref"},"service":{"$ref":"#/$defs/ref"},"vpc":{"$ref":"#/$defs/ref"},"fork_parent":{"$ref":"#/$defs/ref"}}},"request":{"description":"The request body as sent on the wire (snake_case); IDs known only at apply time come from refs.","type":"object","properties":{"password":false,"initial_password":false}},"password":{"description":"updatePassword: the environment variable read at apply time, never its value.","type":"object","additionalProperties":false,"required":["from_env","version"],"properties":{"from_env":{"type":"string","minLength":1},"version":{"type":"integer","minimum":0}}},"protect":{"type":"boolean"}}};
-const schema43 = {"enum":["vpc","peering","service","replica_set"]};
-const schema44 = {"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"type":"string","minLength":1},"before":true,"after":true,"forces_replace":{"const":true},"sensitive":{"const":true}},"if":{"properties":{"sensitive":{"const":true}},"required":["sensitive"]},"then":{"properties":{"before":{"const":"(sensitive)"},"after":{"const":"(sensitive)"}}}};
-const pattern4 = new RegExp("^a[1-9][0-9]*$", "u");
-const pattern5 = new RegExp("^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$", "u");
-const schema45 = {"type":"object","additionalProperties":false,"minProperties":1,"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1}}};
+const schema41 = {"type":"object","additionalProperties":false,"required":["address","id","deleted","changes"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"deleted":{"description":"The resource is gone (or being deleted); changes is then empty.","type":"boolean"},"changes":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"description":"The managed field, as in action changes (cpu_millis, ha.replicas, vpc_id, ...).","type":"string","minLength":1},"before":{"description":"As the last apply left it.","$ref":"#/$defs/scalar"},"after":{"description":"As it is live now.","$ref":"#/$defs/scalar"}}}}}};
+const schema43 = {"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]};
+const pattern4 = new RegExp("^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$", "u");
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate22.evaluated;
+const evaluated0 = validate21.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.address === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema41.required,parentSchema:schema41,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.id === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema41.required,parentSchema:schema41,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.deleted === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "deleted"},message:"must have required property '"+"deleted"+"'",schema:schema41.required,parentSchema:schema41,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.changes === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "changes"},message:"must have required property '"+"changes"+"'",schema:schema41.required,parentSchema:schema41,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((key0 === "address") || (key0 === "id")) || (key0 === "deleted")) || (key0 === "changes"))){
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema41,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.address !== undefined){
+let data0 = data.address;
+if(typeof data0 === "string"){
+if(!pattern4.test(data0)){
+const err5 = {instancePath:instancePath+"/address",schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data0};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/address",schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data:data0};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data1 = data.id;
+if(typeof data1 === "string"){
+if(func2(data1) < 1){
+const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema41.properties.id,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.id.type,parentSchema:schema41.properties.id,data:data1};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.deleted !== undefined){
+let data2 = data.deleted;
+if(typeof data2 !== "boolean"){
+const err9 = {instancePath:instancePath+"/deleted",schemaPath:"#/properties/deleted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema41.properties.deleted.type,parentSchema:schema41.properties.deleted,data:data2};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.changes !== undefined){
+let data3 = data.changes;
+if(Array.isArray(data3)){
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.path === undefined){
+const err10 = {instancePath:instancePath+"/changes/" + i0,schemaPath:"#/properties/changes/items/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema41.properties.changes.items.required,parentSchema:schema41.properties.changes.items,data:data4};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data4.before === undefined){
+const err11 = {instancePath:instancePath+"/changes/" + i0,schemaPath:"#/properties/changes/items/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema41.properties.changes.items.required,parentSchema:schema41.properties.changes.items,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data4.after === undefined){
+const err12 = {instancePath:instancePath+"/changes/" + i0,schemaPath:"#/properties/changes/items/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema41.properties.changes.items.required,parentSchema:schema41.properties.changes.items,data:data4};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+for(const key1 in data4){
+if(!(((key1 === "path") || (key1 === "before")) || (key1 === "after"))){
+const err13 = {instancePath:instancePath+"/changes/" + i0,schemaPath:"#/properties/changes/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema41.properties.changes.items,data:data4};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data4.path !== undefined){
+let data5 = data4.path;
+if(typeof data5 === "string"){
+if(func2(data5) < 1){
+const err14 = {instancePath:instancePath+"/changes/" + i0+"/path",schemaPath:"#/properties/changes/items/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema41.properties.changes.items.properties.path,data:data5};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/changes/" + i0+"/path",schemaPath:"#/properties/changes/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.changes.items.properties.path.type,parentSchema:schema41.properties.changes.items.properties.path,data:data5};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data4.before !== undefined){
+let data6 = data4.before;
+const _errs18 = errors;
+let valid6 = false;
+const _errs19 = errors;
+if(typeof data6 !== "string"){
+const err16 = {instancePath:instancePath+"/changes/" + i0+"/before",schemaPath:"#/$defs/scalar/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.anyOf[0].type,parentSchema:schema43.anyOf[0],data:data6};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+var _valid0 = _errs19 === errors;
+valid6 = valid6 || _valid0;
+const _errs21 = errors;
+if(!((typeof data6 == "number") && (isFinite(data6)))){
+const err17 = {instancePath:instancePath+"/changes/" + i0+"/before",schemaPath:"#/$defs/scalar/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema43.anyOf[1].type,parentSchema:schema43.anyOf[1],data:data6};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+var _valid0 = _errs21 === errors;
+valid6 = valid6 || _valid0;
+const _errs23 = errors;
+if(typeof data6 !== "boolean"){
+const err18 = {instancePath:instancePath+"/changes/" + i0+"/before",schemaPath:"#/$defs/scalar/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema43.anyOf[2].type,parentSchema:schema43.anyOf[2],data:data6};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+var _valid0 = _errs23 === errors;
+valid6 = valid6 || _valid0;
+const _errs25 = errors;
+if(data6 !== null){
+const err19 = {instancePath:instancePath+"/changes/" + i0+"/before",schemaPath:"#/$defs/scalar/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema43.anyOf[3].type,parentSchema:schema43.anyOf[3],data:data6};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+var _valid0 = _errs25 === errors;
+valid6 = valid6 || _valid0;
+if(!valid6){
+const err20 = {instancePath:instancePath+"/changes/" + i0+"/before",schemaPath:"#/$defs/scalar/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema43.anyOf,parentSchema:schema43,data:data6};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+else {
+errors = _errs18;
+if(vErrors !== null){
+if(_errs18){
+vErrors.length = _errs18;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data4.after !== undefined){
+let data7 = data4.after;
+const _errs29 = errors;
+let valid8 = false;
+const _errs30 = errors;
+if(typeof data7 !== "string"){
+const err21 = {instancePath:instancePath+"/changes/" + i0+"/after",schemaPath:"#/$defs/scalar/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.anyOf[0].type,parentSchema:schema43.anyOf[0],data:data7};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+var _valid1 = _errs30 === errors;
+valid8 = valid8 || _valid1;
+const _errs32 = errors;
+if(!((typeof data7 == "number") && (isFinite(data7)))){
+const err22 = {instancePath:instancePath+"/changes/" + i0+"/after",schemaPath:"#/$defs/scalar/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema43.anyOf[1].type,parentSchema:schema43.anyOf[1],data:data7};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+var _valid1 = _errs32 === errors;
+valid8 = valid8 || _valid1;
+const _errs34 = errors;
+if(typeof data7 !== "boolean"){
+const err23 = {instancePath:instancePath+"/changes/" + i0+"/after",schemaPath:"#/$defs/scalar/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema43.anyOf[2].type,parentSchema:schema43.anyOf[2],data:data7};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+var _valid1 = _errs34 === errors;
+valid8 = valid8 || _valid1;
+const _errs36 = errors;
+if(data7 !== null){
+const err24 = {instancePath:instancePath+"/changes/" + i0+"/after",schemaPath:"#/$defs/scalar/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema43.anyOf[3].type,parentSchema:schema43.anyOf[3],data:data7};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+var _valid1 = _errs36 === errors;
+valid8 = valid8 || _valid1;
+if(!valid8){
+const err25 = {instancePath:instancePath+"/changes/" + i0+"/after",schemaPath:"#/$defs/scalar/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema43.anyOf,parentSchema:schema43,data:data7};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+else {
+errors = _errs29;
+if(vErrors !== null){
+if(_errs29){
+vErrors.length = _errs29;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/changes/" + i0,schemaPath:"#/properties/changes/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.properties.changes.items.type,parentSchema:schema41.properties.changes.items,data:data4};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/changes",schemaPath:"#/properties/changes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema41.properties.changes.type,parentSchema:schema41.properties.changes,data:data3};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.type,parentSchema:schema41,data};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+validate21.errors = vErrors;
+return errors === 0;
+}
+validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema45 = {"type":"object","additionalProperties":false,"required":["id","address","kind","op","reason","risk","depends_on","changes","refs"],"properties":{"id":{"type":"string","pattern":"^a[1-9][0-9]*$"},"address":{"$ref":"#/$defs/address"},"kind":{"$ref":"#/$defs/kind"},"op":{"enum":["createVPC","renameVPC","deleteVPC","createVPCPeering","deleteVPCPeering","createService","forkService","deleteService","resizeService","setHAReplica","startService","stopService","enablePooler","disablePooler","setEnvironment","attachServiceToVPC","detachServiceFromVPC","updatePassword","createReplicaSet","deleteReplicaSet","resizeReplicaSet","enableReplicaPooler","disableReplicaPooler","setReplicaEnvironment"]},"reason":{"enum":["missing","drift","changed","immutable-field","replace-requested","parent-replaced","removed","destroy","wake-for-changes","restore-paused","failed"]},"risk":{"enum":["data-loss","connectivity","availability","none"]},"depends_on":{"type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^a[1-9][0-9]*$"}},"changes":{"type":"array","items":{"$ref":"#/$defs/change"}},"blocked":{"type":"string","minLength":1},"refs":{"description":"What the executor resolves at apply time: a known ID, or the ID bound to an address by an earlier action.","type":"object","additionalProperties":false,"properties":{"target":{"$ref":"#/$defs/ref"},"service":{"$ref":"#/$defs/ref"},"vpc":{"$ref":"#/$defs/ref"},"fork_parent":{"$ref":"#/$defs/ref"}}},"request":{"description":"The request body as sent on the wire (snake_case); IDs known only at apply time come from refs.","type":"object","properties":{"password":false,"initial_password":false}},"password":{"description":"updatePassword: the environment variable read at apply time, never its value.","type":"object","additionalProperties":false,"required":["from_env","version"],"properties":{"from_env":{"type":"string","minLength":1},"version":{"type":"integer","minimum":0}}},"protect":{"type":"boolean"}}};
+const schema47 = {"enum":["vpc","peering","service","replica_set"]};
+const schema48 = {"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"type":"string","minLength":1},"before":true,"after":true,"forces_replace":{"const":true},"sensitive":{"const":true}},"if":{"properties":{"sensitive":{"const":true}},"required":["sensitive"]},"then":{"properties":{"before":{"const":"(sensitive)"},"after":{"const":"(sensitive)"}}}};
+const pattern5 = new RegExp("^a[1-9][0-9]*$", "u");
+const schema49 = {"type":"object","additionalProperties":false,"minProperties":1,"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1}}};
+
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate24.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -39,7 +438,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(Object.keys(data).length < 1){
-const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema45,data};
+const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema49,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -50,7 +449,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((key0 === "address") || (key0 === "id"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema45,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema49,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -63,7 +462,7 @@ errors++;
 if(data.address !== undefined){
 let data0 = data.address;
 if(typeof data0 === "string"){
-if(!pattern5.test(data0)){
+if(!pattern4.test(data0)){
 const err2 = {instancePath:instancePath+"/address",schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data0};
 if(vErrors === null){
 vErrors = [err2];
@@ -89,7 +488,7 @@ if(data.id !== undefined){
 let data1 = data.id;
 if(typeof data1 === "string"){
 if(func2(data1) < 1){
-const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema45.properties.id,data:data1};
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema49.properties.id,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -100,7 +499,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.id.type,parentSchema:schema45.properties.id,data:data1};
+const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.id.type,parentSchema:schema49.properties.id,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -112,7 +511,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.type,parentSchema:schema45,data};
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -121,16 +520,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate22.errors = vErrors;
+validate24.errors = vErrors;
 return errors === 0;
 }
-validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate21.evaluated;
+const evaluated0 = validate23.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -139,7 +538,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema41.required,parentSchema:schema41,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema45.required,parentSchema:schema45,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -149,7 +548,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.address === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema41.required,parentSchema:schema41,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema45.required,parentSchema:schema45,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -159,7 +558,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.kind === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema41.required,parentSchema:schema41,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema45.required,parentSchema:schema45,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -169,7 +568,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.op === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "op"},message:"must have required property '"+"op"+"'",schema:schema41.required,parentSchema:schema41,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "op"},message:"must have required property '"+"op"+"'",schema:schema45.required,parentSchema:schema45,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -179,7 +578,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.reason === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema41.required,parentSchema:schema41,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema45.required,parentSchema:schema45,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -189,7 +588,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.risk === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "risk"},message:"must have required property '"+"risk"+"'",schema:schema41.required,parentSchema:schema41,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "risk"},message:"must have required property '"+"risk"+"'",schema:schema45.required,parentSchema:schema45,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -199,7 +598,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.depends_on === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "depends_on"},message:"must have required property '"+"depends_on"+"'",schema:schema41.required,parentSchema:schema41,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "depends_on"},message:"must have required property '"+"depends_on"+"'",schema:schema45.required,parentSchema:schema45,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -209,7 +608,7 @@ vErrors.push(err6);
 errors++;
 }
 if(data.changes === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "changes"},message:"must have required property '"+"changes"+"'",schema:schema41.required,parentSchema:schema41,data};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "changes"},message:"must have required property '"+"changes"+"'",schema:schema45.required,parentSchema:schema45,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -219,7 +618,7 @@ vErrors.push(err7);
 errors++;
 }
 if(data.refs === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "refs"},message:"must have required property '"+"refs"+"'",schema:schema41.required,parentSchema:schema41,data};
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "refs"},message:"must have required property '"+"refs"+"'",schema:schema45.required,parentSchema:schema45,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -229,8 +628,8 @@ vErrors.push(err8);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema41.properties, key0))){
-const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema41,data};
+if(!(func1.call(schema45.properties, key0))){
+const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema45,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -243,8 +642,8 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
-const err10 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^a[1-9][0-9]*$"},message:"must match pattern \""+"^a[1-9][0-9]*$"+"\"",schema:"^a[1-9][0-9]*$",parentSchema:schema41.properties.id,data:data0};
+if(!pattern5.test(data0)){
+const err10 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^a[1-9][0-9]*$"},message:"must match pattern \""+"^a[1-9][0-9]*$"+"\"",schema:"^a[1-9][0-9]*$",parentSchema:schema45.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -255,7 +654,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.id.type,parentSchema:schema41.properties.id,data:data0};
+const err11 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.id.type,parentSchema:schema45.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -268,7 +667,7 @@ errors++;
 if(data.address !== undefined){
 let data1 = data.address;
 if(typeof data1 === "string"){
-if(!pattern5.test(data1)){
+if(!pattern4.test(data1)){
 const err12 = {instancePath:instancePath+"/address",schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data1};
 if(vErrors === null){
 vErrors = [err12];
@@ -293,7 +692,7 @@ errors++;
 if(data.kind !== undefined){
 let data2 = data.kind;
 if(!((((data2 === "vpc") || (data2 === "peering")) || (data2 === "service")) || (data2 === "replica_set"))){
-const err14 = {instancePath:instancePath+"/kind",schemaPath:"#/$defs/kind/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values",schema:schema43.enum,parentSchema:schema43,data:data2};
+const err14 = {instancePath:instancePath+"/kind",schemaPath:"#/$defs/kind/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values",schema:schema47.enum,parentSchema:schema47,data:data2};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -306,7 +705,7 @@ errors++;
 if(data.op !== undefined){
 let data3 = data.op;
 if(!((((((((((((((((((((((((data3 === "createVPC") || (data3 === "renameVPC")) || (data3 === "deleteVPC")) || (data3 === "createVPCPeering")) || (data3 === "deleteVPCPeering")) || (data3 === "createService")) || (data3 === "forkService")) || (data3 === "deleteService")) || (data3 === "resizeService")) || (data3 === "setHAReplica")) || (data3 === "startService")) || (data3 === "stopService")) || (data3 === "enablePooler")) || (data3 === "disablePooler")) || (data3 === "setEnvironment")) || (data3 === "attachServiceToVPC")) || (data3 === "detachServiceFromVPC")) || (data3 === "updatePassword")) || (data3 === "createReplicaSet")) || (data3 === "deleteReplicaSet")) || (data3 === "resizeReplicaSet")) || (data3 === "enableReplicaPooler")) || (data3 === "disableReplicaPooler")) || (data3 === "setReplicaEnvironment"))){
-const err15 = {instancePath:instancePath+"/op",schemaPath:"#/properties/op/enum",keyword:"enum",params:{allowedValues: schema41.properties.op.enum},message:"must be equal to one of the allowed values",schema:schema41.properties.op.enum,parentSchema:schema41.properties.op,data:data3};
+const err15 = {instancePath:instancePath+"/op",schemaPath:"#/properties/op/enum",keyword:"enum",params:{allowedValues: schema45.properties.op.enum},message:"must be equal to one of the allowed values",schema:schema45.properties.op.enum,parentSchema:schema45.properties.op,data:data3};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -319,7 +718,7 @@ errors++;
 if(data.reason !== undefined){
 let data4 = data.reason;
 if(!(((((((((((data4 === "missing") || (data4 === "drift")) || (data4 === "changed")) || (data4 === "immutable-field")) || (data4 === "replace-requested")) || (data4 === "parent-replaced")) || (data4 === "removed")) || (data4 === "destroy")) || (data4 === "wake-for-changes")) || (data4 === "restore-paused")) || (data4 === "failed"))){
-const err16 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/enum",keyword:"enum",params:{allowedValues: schema41.properties.reason.enum},message:"must be equal to one of the allowed values",schema:schema41.properties.reason.enum,parentSchema:schema41.properties.reason,data:data4};
+const err16 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/enum",keyword:"enum",params:{allowedValues: schema45.properties.reason.enum},message:"must be equal to one of the allowed values",schema:schema45.properties.reason.enum,parentSchema:schema45.properties.reason,data:data4};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -332,7 +731,7 @@ errors++;
 if(data.risk !== undefined){
 let data5 = data.risk;
 if(!((((data5 === "data-loss") || (data5 === "connectivity")) || (data5 === "availability")) || (data5 === "none"))){
-const err17 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/enum",keyword:"enum",params:{allowedValues: schema41.properties.risk.enum},message:"must be equal to one of the allowed values",schema:schema41.properties.risk.enum,parentSchema:schema41.properties.risk,data:data5};
+const err17 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/enum",keyword:"enum",params:{allowedValues: schema45.properties.risk.enum},message:"must be equal to one of the allowed values",schema:schema45.properties.risk.enum,parentSchema:schema45.properties.risk,data:data5};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -349,8 +748,8 @@ const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
 let data7 = data6[i0];
 if(typeof data7 === "string"){
-if(!pattern4.test(data7)){
-const err18 = {instancePath:instancePath+"/depends_on/" + i0,schemaPath:"#/properties/depends_on/items/pattern",keyword:"pattern",params:{pattern: "^a[1-9][0-9]*$"},message:"must match pattern \""+"^a[1-9][0-9]*$"+"\"",schema:"^a[1-9][0-9]*$",parentSchema:schema41.properties.depends_on.items,data:data7};
+if(!pattern5.test(data7)){
+const err18 = {instancePath:instancePath+"/depends_on/" + i0,schemaPath:"#/properties/depends_on/items/pattern",keyword:"pattern",params:{pattern: "^a[1-9][0-9]*$"},message:"must match pattern \""+"^a[1-9][0-9]*$"+"\"",schema:"^a[1-9][0-9]*$",parentSchema:schema45.properties.depends_on.items,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -361,7 +760,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/depends_on/" + i0,schemaPath:"#/properties/depends_on/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.depends_on.items.type,parentSchema:schema41.properties.depends_on.items,data:data7};
+const err19 = {instancePath:instancePath+"/depends_on/" + i0,schemaPath:"#/properties/depends_on/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.depends_on.items.type,parentSchema:schema45.properties.depends_on.items,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -382,7 +781,7 @@ continue;
 }
 if(typeof indices0[item0] == "number"){
 j0 = indices0[item0];
-const err20 = {instancePath:instancePath+"/depends_on",schemaPath:"#/properties/depends_on/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema41.properties.depends_on,data:data6};
+const err20 = {instancePath:instancePath+"/depends_on",schemaPath:"#/properties/depends_on/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema45.properties.depends_on,data:data6};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -397,7 +796,7 @@ indices0[item0] = i1;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/depends_on",schemaPath:"#/properties/depends_on/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema41.properties.depends_on.type,parentSchema:schema41.properties.depends_on,data:data6};
+const err21 = {instancePath:instancePath+"/depends_on",schemaPath:"#/properties/depends_on/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema45.properties.depends_on.type,parentSchema:schema45.properties.depends_on,data:data6};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -459,7 +858,7 @@ if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 if(data9.before !== undefined){
 let data11 = data9.before;
 if("(sensitive)" !== data11){
-const err24 = {instancePath:instancePath+"/changes/" + i2+"/before",schemaPath:"#/$defs/change/then/properties/before/const",keyword:"const",params:{allowedValue: "(sensitive)"},message:"must be equal to constant",schema:"(sensitive)",parentSchema:schema44.then.properties.before,data:data11};
+const err24 = {instancePath:instancePath+"/changes/" + i2+"/before",schemaPath:"#/$defs/change/then/properties/before/const",keyword:"const",params:{allowedValue: "(sensitive)"},message:"must be equal to constant",schema:"(sensitive)",parentSchema:schema48.then.properties.before,data:data11};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -472,7 +871,7 @@ errors++;
 if(data9.after !== undefined){
 let data12 = data9.after;
 if("(sensitive)" !== data12){
-const err25 = {instancePath:instancePath+"/changes/" + i2+"/after",schemaPath:"#/$defs/change/then/properties/after/const",keyword:"const",params:{allowedValue: "(sensitive)"},message:"must be equal to constant",schema:"(sensitive)",parentSchema:schema44.then.properties.after,data:data12};
+const err25 = {instancePath:instancePath+"/changes/" + i2+"/after",schemaPath:"#/$defs/change/then/properties/after/const",keyword:"const",params:{allowedValue: "(sensitive)"},message:"must be equal to constant",schema:"(sensitive)",parentSchema:schema48.then.properties.after,data:data12};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -493,7 +892,7 @@ props0.sensitive = true;
 }
 }
 if(!valid9){
-const err26 = {instancePath:instancePath+"/changes/" + i2,schemaPath:"#/$defs/change/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema44.if,parentSchema:schema44,data:data9};
+const err26 = {instancePath:instancePath+"/changes/" + i2,schemaPath:"#/$defs/change/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema48.if,parentSchema:schema48,data:data9};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -504,7 +903,7 @@ errors++;
 }
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 if(data9.path === undefined){
-const err27 = {instancePath:instancePath+"/changes/" + i2,schemaPath:"#/$defs/change/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema44.required,parentSchema:schema44,data:data9};
+const err27 = {instancePath:instancePath+"/changes/" + i2,schemaPath:"#/$defs/change/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema48.required,parentSchema:schema48,data:data9};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -514,7 +913,7 @@ vErrors.push(err27);
 errors++;
 }
 if(data9.before === undefined){
-const err28 = {instancePath:instancePath+"/changes/" + i2,schemaPath:"#/$defs/change/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema44.required,parentSchema:schema44,data:data9};
+const err28 = {instancePath:instancePath+"/changes/" + i2,schemaPath:"#/$defs/change/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema48.required,parentSchema:schema48,data:data9};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -524,7 +923,7 @@ vErrors.push(err28);
 errors++;
 }
 if(data9.after === undefined){
-const err29 = {instancePath:instancePath+"/changes/" + i2,schemaPath:"#/$defs/change/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema44.required,parentSchema:schema44,data:data9};
+const err29 = {instancePath:instancePath+"/changes/" + i2,schemaPath:"#/$defs/change/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema48.required,parentSchema:schema48,data:data9};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -535,7 +934,7 @@ errors++;
 }
 for(const key1 in data9){
 if(!(((((key1 === "path") || (key1 === "before")) || (key1 === "after")) || (key1 === "forces_replace")) || (key1 === "sensitive"))){
-const err30 = {instancePath:instancePath+"/changes/" + i2,schemaPath:"#/$defs/change/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema44,data:data9};
+const err30 = {instancePath:instancePath+"/changes/" + i2,schemaPath:"#/$defs/change/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema48,data:data9};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -549,7 +948,7 @@ if(data9.path !== undefined){
 let data13 = data9.path;
 if(typeof data13 === "string"){
 if(func2(data13) < 1){
-const err31 = {instancePath:instancePath+"/changes/" + i2+"/path",schemaPath:"#/$defs/change/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema44.properties.path,data:data13};
+const err31 = {instancePath:instancePath+"/changes/" + i2+"/path",schemaPath:"#/$defs/change/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema48.properties.path,data:data13};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -560,7 +959,7 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/changes/" + i2+"/path",schemaPath:"#/$defs/change/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.path.type,parentSchema:schema44.properties.path,data:data13};
+const err32 = {instancePath:instancePath+"/changes/" + i2+"/path",schemaPath:"#/$defs/change/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.properties.path.type,parentSchema:schema48.properties.path,data:data13};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -573,7 +972,7 @@ errors++;
 if(data9.forces_replace !== undefined){
 let data14 = data9.forces_replace;
 if(true !== data14){
-const err33 = {instancePath:instancePath+"/changes/" + i2+"/forces_replace",schemaPath:"#/$defs/change/properties/forces_replace/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema44.properties.forces_replace,data:data14};
+const err33 = {instancePath:instancePath+"/changes/" + i2+"/forces_replace",schemaPath:"#/$defs/change/properties/forces_replace/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema48.properties.forces_replace,data:data14};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -586,7 +985,7 @@ errors++;
 if(data9.sensitive !== undefined){
 let data15 = data9.sensitive;
 if(true !== data15){
-const err34 = {instancePath:instancePath+"/changes/" + i2+"/sensitive",schemaPath:"#/$defs/change/properties/sensitive/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema44.properties.sensitive,data:data15};
+const err34 = {instancePath:instancePath+"/changes/" + i2+"/sensitive",schemaPath:"#/$defs/change/properties/sensitive/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema48.properties.sensitive,data:data15};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -598,7 +997,7 @@ errors++;
 }
 }
 else {
-const err35 = {instancePath:instancePath+"/changes/" + i2,schemaPath:"#/$defs/change/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema44.type,parentSchema:schema44,data:data9};
+const err35 = {instancePath:instancePath+"/changes/" + i2,schemaPath:"#/$defs/change/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema48.type,parentSchema:schema48,data:data9};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -610,7 +1009,7 @@ errors++;
 }
 }
 else {
-const err36 = {instancePath:instancePath+"/changes",schemaPath:"#/properties/changes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema41.properties.changes.type,parentSchema:schema41.properties.changes,data:data8};
+const err36 = {instancePath:instancePath+"/changes",schemaPath:"#/properties/changes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema45.properties.changes.type,parentSchema:schema45.properties.changes,data:data8};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -624,7 +1023,7 @@ if(data.blocked !== undefined){
 let data16 = data.blocked;
 if(typeof data16 === "string"){
 if(func2(data16) < 1){
-const err37 = {instancePath:instancePath+"/blocked",schemaPath:"#/properties/blocked/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema41.properties.blocked,data:data16};
+const err37 = {instancePath:instancePath+"/blocked",schemaPath:"#/properties/blocked/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema45.properties.blocked,data:data16};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -635,7 +1034,7 @@ errors++;
 }
 }
 else {
-const err38 = {instancePath:instancePath+"/blocked",schemaPath:"#/properties/blocked/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.blocked.type,parentSchema:schema41.properties.blocked,data:data16};
+const err38 = {instancePath:instancePath+"/blocked",schemaPath:"#/properties/blocked/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.blocked.type,parentSchema:schema45.properties.blocked,data:data16};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -650,7 +1049,7 @@ let data17 = data.refs;
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
 for(const key2 in data17){
 if(!((((key2 === "target") || (key2 === "service")) || (key2 === "vpc")) || (key2 === "fork_parent"))){
-const err39 = {instancePath:instancePath+"/refs",schemaPath:"#/properties/refs/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema41.properties.refs,data:data17};
+const err39 = {instancePath:instancePath+"/refs",schemaPath:"#/properties/refs/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema45.properties.refs,data:data17};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -661,32 +1060,32 @@ errors++;
 }
 }
 if(data17.target !== undefined){
-if(!(validate22(data17.target, {instancePath:instancePath+"/refs/target",parentData:data17,parentDataProperty:"target",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+if(!(validate24(data17.target, {instancePath:instancePath+"/refs/target",parentData:data17,parentDataProperty:"target",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
 errors = vErrors.length;
 }
 }
 if(data17.service !== undefined){
-if(!(validate22(data17.service, {instancePath:instancePath+"/refs/service",parentData:data17,parentDataProperty:"service",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+if(!(validate24(data17.service, {instancePath:instancePath+"/refs/service",parentData:data17,parentDataProperty:"service",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
 errors = vErrors.length;
 }
 }
 if(data17.vpc !== undefined){
-if(!(validate22(data17.vpc, {instancePath:instancePath+"/refs/vpc",parentData:data17,parentDataProperty:"vpc",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+if(!(validate24(data17.vpc, {instancePath:instancePath+"/refs/vpc",parentData:data17,parentDataProperty:"vpc",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
 errors = vErrors.length;
 }
 }
 if(data17.fork_parent !== undefined){
-if(!(validate22(data17.fork_parent, {instancePath:instancePath+"/refs/fork_parent",parentData:data17,parentDataProperty:"fork_parent",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+if(!(validate24(data17.fork_parent, {instancePath:instancePath+"/refs/fork_parent",parentData:data17,parentDataProperty:"fork_parent",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err40 = {instancePath:instancePath+"/refs",schemaPath:"#/properties/refs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.properties.refs.type,parentSchema:schema41.properties.refs,data:data17};
+const err40 = {instancePath:instancePath+"/refs",schemaPath:"#/properties/refs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.properties.refs.type,parentSchema:schema45.properties.refs,data:data17};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -700,7 +1099,7 @@ if(data.request !== undefined){
 let data22 = data.request;
 if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
 if(data22.password !== undefined){
-const err41 = {instancePath:instancePath+"/request/password",schemaPath:"#/properties/request/properties/password/false schema",keyword:"false schema",params:{},message:"boolean schema is false",schema:false,parentSchema:schema41.properties.request.properties.password,data:data22.password};
+const err41 = {instancePath:instancePath+"/request/password",schemaPath:"#/properties/request/properties/password/false schema",keyword:"false schema",params:{},message:"boolean schema is false",schema:false,parentSchema:schema45.properties.request.properties.password,data:data22.password};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -710,7 +1109,7 @@ vErrors.push(err41);
 errors++;
 }
 if(data22.initial_password !== undefined){
-const err42 = {instancePath:instancePath+"/request/initial_password",schemaPath:"#/properties/request/properties/initial_password/false schema",keyword:"false schema",params:{},message:"boolean schema is false",schema:false,parentSchema:schema41.properties.request.properties.initial_password,data:data22.initial_password};
+const err42 = {instancePath:instancePath+"/request/initial_password",schemaPath:"#/properties/request/properties/initial_password/false schema",keyword:"false schema",params:{},message:"boolean schema is false",schema:false,parentSchema:schema45.properties.request.properties.initial_password,data:data22.initial_password};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -721,7 +1120,7 @@ errors++;
 }
 }
 else {
-const err43 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.properties.request.type,parentSchema:schema41.properties.request,data:data22};
+const err43 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.properties.request.type,parentSchema:schema45.properties.request,data:data22};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -735,7 +1134,7 @@ if(data.password !== undefined){
 let data25 = data.password;
 if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
 if(data25.from_env === undefined){
-const err44 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/required",keyword:"required",params:{missingProperty: "from_env"},message:"must have required property '"+"from_env"+"'",schema:schema41.properties.password.required,parentSchema:schema41.properties.password,data:data25};
+const err44 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/required",keyword:"required",params:{missingProperty: "from_env"},message:"must have required property '"+"from_env"+"'",schema:schema45.properties.password.required,parentSchema:schema45.properties.password,data:data25};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -745,7 +1144,7 @@ vErrors.push(err44);
 errors++;
 }
 if(data25.version === undefined){
-const err45 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'",schema:schema41.properties.password.required,parentSchema:schema41.properties.password,data:data25};
+const err45 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'",schema:schema45.properties.password.required,parentSchema:schema45.properties.password,data:data25};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -756,7 +1155,7 @@ errors++;
 }
 for(const key3 in data25){
 if(!((key3 === "from_env") || (key3 === "version"))){
-const err46 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema41.properties.password,data:data25};
+const err46 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema45.properties.password,data:data25};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -770,7 +1169,7 @@ if(data25.from_env !== undefined){
 let data26 = data25.from_env;
 if(typeof data26 === "string"){
 if(func2(data26) < 1){
-const err47 = {instancePath:instancePath+"/password/from_env",schemaPath:"#/properties/password/properties/from_env/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema41.properties.password.properties.from_env,data:data26};
+const err47 = {instancePath:instancePath+"/password/from_env",schemaPath:"#/properties/password/properties/from_env/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema45.properties.password.properties.from_env,data:data26};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -781,7 +1180,7 @@ errors++;
 }
 }
 else {
-const err48 = {instancePath:instancePath+"/password/from_env",schemaPath:"#/properties/password/properties/from_env/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.password.properties.from_env.type,parentSchema:schema41.properties.password.properties.from_env,data:data26};
+const err48 = {instancePath:instancePath+"/password/from_env",schemaPath:"#/properties/password/properties/from_env/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.password.properties.from_env.type,parentSchema:schema45.properties.password.properties.from_env,data:data26};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -794,7 +1193,7 @@ errors++;
 if(data25.version !== undefined){
 let data27 = data25.version;
 if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){
-const err49 = {instancePath:instancePath+"/password/version",schemaPath:"#/properties/password/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema41.properties.password.properties.version.type,parentSchema:schema41.properties.password.properties.version,data:data27};
+const err49 = {instancePath:instancePath+"/password/version",schemaPath:"#/properties/password/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema45.properties.password.properties.version.type,parentSchema:schema45.properties.password.properties.version,data:data27};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -805,7 +1204,7 @@ errors++;
 }
 if((typeof data27 == "number") && (isFinite(data27))){
 if(data27 < 0 || isNaN(data27)){
-const err50 = {instancePath:instancePath+"/password/version",schemaPath:"#/properties/password/properties/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema41.properties.password.properties.version,data:data27};
+const err50 = {instancePath:instancePath+"/password/version",schemaPath:"#/properties/password/properties/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema45.properties.password.properties.version,data:data27};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -818,7 +1217,7 @@ errors++;
 }
 }
 else {
-const err51 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.properties.password.type,parentSchema:schema41.properties.password,data:data25};
+const err51 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.properties.password.type,parentSchema:schema45.properties.password,data:data25};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -831,7 +1230,7 @@ errors++;
 if(data.protect !== undefined){
 let data28 = data.protect;
 if(typeof data28 !== "boolean"){
-const err52 = {instancePath:instancePath+"/protect",schemaPath:"#/properties/protect/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema41.properties.protect.type,parentSchema:schema41.properties.protect,data:data28};
+const err52 = {instancePath:instancePath+"/protect",schemaPath:"#/properties/protect/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema45.properties.protect.type,parentSchema:schema45.properties.protect,data:data28};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -843,7 +1242,7 @@ errors++;
 }
 }
 else {
-const err53 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.type,parentSchema:schema41,data};
+const err53 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.type,parentSchema:schema45,data};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -852,17 +1251,17 @@ vErrors.push(err53);
 }
 errors++;
 }
-validate21.errors = vErrors;
+validate23.errors = vErrors;
 return errors === 0;
 }
-validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema47 = {"type":"object","additionalProperties":false,"required":["kind","address"],"properties":{"kind":{"enum":["adopt","move","protect","forget"]},"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/address"},"protect":{"type":"boolean"}},"allOf":[{"if":{"properties":{"kind":{"const":"move"}}},"then":{"properties":{"from":true,"id":true},"required":["from","id"]}},{"if":{"properties":{"kind":{"enum":["adopt","protect"]}}},"then":{"properties":{"id":true},"required":["id"]}}]};
+const schema51 = {"type":"object","additionalProperties":false,"required":["kind","address"],"properties":{"kind":{"enum":["adopt","move","protect","forget"]},"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/address"},"protect":{"type":"boolean"}},"allOf":[{"if":{"properties":{"kind":{"const":"move"}}},"then":{"properties":{"from":true,"id":true},"required":["from","id"]}},{"if":{"properties":{"kind":{"enum":["adopt","protect"]}}},"then":{"properties":{"id":true},"required":["id"]}}]};
 
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate28.evaluated;
+const evaluated0 = validate30.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -900,7 +1299,7 @@ if(_valid0){
 const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.from === undefined){
-const err1 = {instancePath,schemaPath:"#/allOf/0/then/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema47.allOf[0].then.required,parentSchema:schema47.allOf[0].then,data};
+const err1 = {instancePath,schemaPath:"#/allOf/0/then/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema51.allOf[0].then.required,parentSchema:schema51.allOf[0].then,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -910,7 +1309,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.id === undefined){
-const err2 = {instancePath,schemaPath:"#/allOf/0/then/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema47.allOf[0].then.required,parentSchema:schema47.allOf[0].then,data};
+const err2 = {instancePath,schemaPath:"#/allOf/0/then/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema51.allOf[0].then.required,parentSchema:schema51.allOf[0].then,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -930,7 +1329,7 @@ props0.kind = true;
 }
 }
 if(!valid1){
-const err3 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema47.allOf[0].if,parentSchema:schema47.allOf[0],data};
+const err3 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema51.allOf[0].if,parentSchema:schema51.allOf[0],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -971,7 +1370,7 @@ if(_valid1){
 const _errs10 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err5 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema47.allOf[1].then.required,parentSchema:schema47.allOf[1].then,data};
+const err5 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema51.allOf[1].then.required,parentSchema:schema51.allOf[1].then,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -990,7 +1389,7 @@ props1.kind = true;
 }
 }
 if(!valid3){
-const err6 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema47.allOf[1].if,parentSchema:schema47.allOf[1],data};
+const err6 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema51.allOf[1].if,parentSchema:schema51.allOf[1],data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1010,7 +1409,7 @@ Object.assign(props0, props1);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.kind === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema47.required,parentSchema:schema47,data};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema51.required,parentSchema:schema51,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1020,7 +1419,7 @@ vErrors.push(err7);
 errors++;
 }
 if(data.address === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema47.required,parentSchema:schema47,data};
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema51.required,parentSchema:schema51,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1031,7 +1430,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((key0 === "kind") || (key0 === "address")) || (key0 === "id")) || (key0 === "from")) || (key0 === "protect"))){
-const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema47,data};
+const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema51,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1044,7 +1443,7 @@ errors++;
 if(data.kind !== undefined){
 let data2 = data.kind;
 if(!((((data2 === "adopt") || (data2 === "move")) || (data2 === "protect")) || (data2 === "forget"))){
-const err10 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema47.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema47.properties.kind.enum,parentSchema:schema47.properties.kind,data:data2};
+const err10 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema51.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema51.properties.kind.enum,parentSchema:schema51.properties.kind,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1057,7 +1456,7 @@ errors++;
 if(data.address !== undefined){
 let data3 = data.address;
 if(typeof data3 === "string"){
-if(!pattern5.test(data3)){
+if(!pattern4.test(data3)){
 const err11 = {instancePath:instancePath+"/address",schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data3};
 if(vErrors === null){
 vErrors = [err11];
@@ -1083,7 +1482,7 @@ if(data.id !== undefined){
 let data4 = data.id;
 if(typeof data4 === "string"){
 if(func2(data4) < 1){
-const err13 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema47.properties.id,data:data4};
+const err13 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema51.properties.id,data:data4};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1094,7 +1493,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.id.type,parentSchema:schema47.properties.id,data:data4};
+const err14 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.id.type,parentSchema:schema51.properties.id,data:data4};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1107,7 +1506,7 @@ errors++;
 if(data.from !== undefined){
 let data5 = data.from;
 if(typeof data5 === "string"){
-if(!pattern5.test(data5)){
+if(!pattern4.test(data5)){
 const err15 = {instancePath:instancePath+"/from",schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data5};
 if(vErrors === null){
 vErrors = [err15];
@@ -1132,7 +1531,7 @@ errors++;
 if(data.protect !== undefined){
 let data6 = data.protect;
 if(typeof data6 !== "boolean"){
-const err17 = {instancePath:instancePath+"/protect",schemaPath:"#/properties/protect/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema47.properties.protect.type,parentSchema:schema47.properties.protect,data:data6};
+const err17 = {instancePath:instancePath+"/protect",schemaPath:"#/properties/protect/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema51.properties.protect.type,parentSchema:schema51.properties.protect,data:data6};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1144,7 +1543,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.type,parentSchema:schema47,data};
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.type,parentSchema:schema51,data};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1153,18 +1552,18 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate28.errors = vErrors;
+validate30.errors = vErrors;
 return errors === 0;
 }
-validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema50 = {"type":"object","additionalProperties":false,"required":["address","id","status"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Replica set: its service's ID; peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The transitional status seen when planning (QUEUED, CONFIGURING, UPGRADING, PAUSING, RESUMING; creating, resizing; pending).","type":"string","minLength":1}},"if":{"properties":{"address":{"type":"string","pattern":"^(replica_set|peering)\\."}}},"then":{"properties":{"parent_id":true},"required":["parent_id"]}};
-const pattern10 = new RegExp("^(replica_set|peering)\\.", "u");
+const schema54 = {"type":"object","additionalProperties":false,"required":["address","id","status"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Replica set: its service's ID; peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The transitional status seen when planning (QUEUED, CONFIGURING, UPGRADING, PAUSING, RESUMING; creating, resizing; pending).","type":"string","minLength":1}},"if":{"properties":{"address":{"type":"string","pattern":"^(replica_set|peering)\\."}}},"then":{"properties":{"parent_id":true},"required":["parent_id"]}};
+const pattern11 = new RegExp("^(replica_set|peering)\\.", "u");
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate30.evaluated;
+const evaluated0 = validate32.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1180,7 +1579,7 @@ let data0 = data.address;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern10.test(data0)){
+if(!pattern11.test(data0)){
 const err0 = {};
 if(vErrors === null){
 vErrors = [err0];
@@ -1218,7 +1617,7 @@ if(_valid0){
 const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.parent_id === undefined){
-const err2 = {instancePath,schemaPath:"#/then/required",keyword:"required",params:{missingProperty: "parent_id"},message:"must have required property '"+"parent_id"+"'",schema:schema50.then.required,parentSchema:schema50.then,data};
+const err2 = {instancePath,schemaPath:"#/then/required",keyword:"required",params:{missingProperty: "parent_id"},message:"must have required property '"+"parent_id"+"'",schema:schema54.then.required,parentSchema:schema54.then,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1237,7 +1636,7 @@ props0.address = true;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema50.if,parentSchema:schema50,data};
+const err3 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema54.if,parentSchema:schema54,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1248,7 +1647,7 @@ errors++;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.address === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema50.required,parentSchema:schema50,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema54.required,parentSchema:schema54,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1258,7 +1657,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.id === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema50.required,parentSchema:schema50,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema54.required,parentSchema:schema54,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1268,7 +1667,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.status === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema50.required,parentSchema:schema50,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema54.required,parentSchema:schema54,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1279,7 +1678,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "address") || (key0 === "id")) || (key0 === "parent_id")) || (key0 === "status"))){
-const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema50,data};
+const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema54,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1292,7 +1691,7 @@ errors++;
 if(data.address !== undefined){
 let data1 = data.address;
 if(typeof data1 === "string"){
-if(!pattern5.test(data1)){
+if(!pattern4.test(data1)){
 const err8 = {instancePath:instancePath+"/address",schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data1};
 if(vErrors === null){
 vErrors = [err8];
@@ -1318,7 +1717,7 @@ if(data.id !== undefined){
 let data2 = data.id;
 if(typeof data2 === "string"){
 if(func2(data2) < 1){
-const err10 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema50.properties.id,data:data2};
+const err10 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema54.properties.id,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1329,7 +1728,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.properties.id.type,parentSchema:schema50.properties.id,data:data2};
+const err11 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.id.type,parentSchema:schema54.properties.id,data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1343,7 +1742,7 @@ if(data.parent_id !== undefined){
 let data3 = data.parent_id;
 if(typeof data3 === "string"){
 if(func2(data3) < 1){
-const err12 = {instancePath:instancePath+"/parent_id",schemaPath:"#/properties/parent_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema50.properties.parent_id,data:data3};
+const err12 = {instancePath:instancePath+"/parent_id",schemaPath:"#/properties/parent_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema54.properties.parent_id,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1354,7 +1753,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/parent_id",schemaPath:"#/properties/parent_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.properties.parent_id.type,parentSchema:schema50.properties.parent_id,data:data3};
+const err13 = {instancePath:instancePath+"/parent_id",schemaPath:"#/properties/parent_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.parent_id.type,parentSchema:schema54.properties.parent_id,data:data3};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1368,7 +1767,7 @@ if(data.status !== undefined){
 let data4 = data.status;
 if(typeof data4 === "string"){
 if(func2(data4) < 1){
-const err14 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema50.properties.status,data:data4};
+const err14 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema54.properties.status,data:data4};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1379,7 +1778,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.properties.status.type,parentSchema:schema50.properties.status,data:data4};
+const err15 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.status.type,parentSchema:schema54.properties.status,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1391,7 +1790,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema50.type,parentSchema:schema50,data};
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.type,parentSchema:schema54,data};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1400,12 +1799,12 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate30.errors = vErrors;
+validate32.errors = vErrors;
 return errors === 0;
 }
-validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const pattern12 = new RegExp("^sha256:[0-9a-f]{64}$", "u");
+const pattern13 = new RegExp("^sha256:[0-9a-f]{64}$", "u");
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://dbform.dev/schemas/plan.schema.json" */;
@@ -1891,19 +2290,19 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data.actions !== undefined){
-let data12 = data.actions;
+if(data.drift !== undefined){
+let data12 = data.drift;
 if(Array.isArray(data12)){
 const len0 = data12.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate21(data12[i0], {instancePath:instancePath+"/actions/" + i0,parentData:data12,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate21(data12[i0], {instancePath:instancePath+"/drift/" + i0,parentData:data12,parentDataProperty:i0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err41 = {instancePath:instancePath+"/actions",schemaPath:"#/properties/actions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.actions.type,parentSchema:schema31.properties.actions,data:data12};
+const err41 = {instancePath:instancePath+"/drift",schemaPath:"#/properties/drift/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.drift.type,parentSchema:schema31.properties.drift,data:data12};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -1913,19 +2312,19 @@ vErrors.push(err41);
 errors++;
 }
 }
-if(data.bindings !== undefined){
-let data14 = data.bindings;
+if(data.actions !== undefined){
+let data14 = data.actions;
 if(Array.isArray(data14)){
 const len1 = data14.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate28(data14[i1], {instancePath:instancePath+"/bindings/" + i1,parentData:data14,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+if(!(validate23(data14[i1], {instancePath:instancePath+"/actions/" + i1,parentData:data14,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err42 = {instancePath:instancePath+"/bindings",schemaPath:"#/properties/bindings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.bindings.type,parentSchema:schema31.properties.bindings,data:data14};
+const err42 = {instancePath:instancePath+"/actions",schemaPath:"#/properties/actions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.actions.type,parentSchema:schema31.properties.actions,data:data14};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -1935,19 +2334,19 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data.settling !== undefined){
-let data16 = data.settling;
+if(data.bindings !== undefined){
+let data16 = data.bindings;
 if(Array.isArray(data16)){
 const len2 = data16.length;
 for(let i2=0; i2<len2; i2++){
-if(!(validate30(data16[i2], {instancePath:instancePath+"/settling/" + i2,parentData:data16,parentDataProperty:i2,rootData,dynamicAnchors}))){
+if(!(validate30(data16[i2], {instancePath:instancePath+"/bindings/" + i2,parentData:data16,parentDataProperty:i2,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err43 = {instancePath:instancePath+"/settling",schemaPath:"#/properties/settling/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.settling.type,parentSchema:schema31.properties.settling,data:data16};
+const err43 = {instancePath:instancePath+"/bindings",schemaPath:"#/properties/bindings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.bindings.type,parentSchema:schema31.properties.bindings,data:data16};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -1957,14 +2356,19 @@ vErrors.push(err43);
 errors++;
 }
 }
-if(data.fingerprints !== undefined){
-let data18 = data.fingerprints;
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-for(const key2 in data18){
-let data19 = data18[key2];
-if(typeof data19 === "string"){
-if(!pattern12.test(data19)){
-const err44 = {instancePath:instancePath+"/fingerprints/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema52,data:data19};
+if(data.settling !== undefined){
+let data18 = data.settling;
+if(Array.isArray(data18)){
+const len3 = data18.length;
+for(let i3=0; i3<len3; i3++){
+if(!(validate32(data18[i3], {instancePath:instancePath+"/settling/" + i3,parentData:data18,parentDataProperty:i3,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err44 = {instancePath:instancePath+"/settling",schemaPath:"#/properties/settling/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.settling.type,parentSchema:schema31.properties.settling,data:data18};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -1974,8 +2378,14 @@ vErrors.push(err44);
 errors++;
 }
 }
-else {
-const err45 = {instancePath:instancePath+"/fingerprints/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.type,parentSchema:schema52,data:data19};
+if(data.fingerprints !== undefined){
+let data20 = data.fingerprints;
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+for(const key2 in data20){
+let data21 = data20[key2];
+if(typeof data21 === "string"){
+if(!pattern13.test(data21)){
+const err45 = {instancePath:instancePath+"/fingerprints/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema56,data:data21};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -1985,9 +2395,8 @@ vErrors.push(err45);
 errors++;
 }
 }
-}
 else {
-const err46 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.fingerprints.type,parentSchema:schema31.properties.fingerprints,data:data18};
+const err46 = {instancePath:instancePath+"/fingerprints/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data21};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -1997,11 +2406,9 @@ vErrors.push(err46);
 errors++;
 }
 }
-if(data.state_fingerprint !== undefined){
-let data20 = data.state_fingerprint;
-if(typeof data20 === "string"){
-if(!pattern12.test(data20)){
-const err47 = {instancePath:instancePath+"/state_fingerprint",schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema52,data:data20};
+}
+else {
+const err47 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.fingerprints.type,parentSchema:schema31.properties.fingerprints,data:data20};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -2011,8 +2418,11 @@ vErrors.push(err47);
 errors++;
 }
 }
-else {
-const err48 = {instancePath:instancePath+"/state_fingerprint",schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.type,parentSchema:schema52,data:data20};
+if(data.state_fingerprint !== undefined){
+let data22 = data.state_fingerprint;
+if(typeof data22 === "string"){
+if(!pattern13.test(data22)){
+const err48 = {instancePath:instancePath+"/state_fingerprint",schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema56,data:data22};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -2022,15 +2432,8 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data.diagnostics !== undefined){
-let data21 = data.diagnostics;
-if(Array.isArray(data21)){
-const len3 = data21.length;
-for(let i3=0; i3<len3; i3++){
-let data22 = data21[i3];
-if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
-if(data22.severity === undefined){
-const err49 = {instancePath:instancePath+"/diagnostics/" + i3,schemaPath:"#/$defs/diagnostic/required",keyword:"required",params:{missingProperty: "severity"},message:"must have required property '"+"severity"+"'",schema:schema54.required,parentSchema:schema54,data:data22};
+else {
+const err49 = {instancePath:instancePath+"/state_fingerprint",schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data22};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -2039,8 +2442,16 @@ vErrors.push(err49);
 }
 errors++;
 }
-if(data22.message === undefined){
-const err50 = {instancePath:instancePath+"/diagnostics/" + i3,schemaPath:"#/$defs/diagnostic/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema54.required,parentSchema:schema54,data:data22};
+}
+if(data.diagnostics !== undefined){
+let data23 = data.diagnostics;
+if(Array.isArray(data23)){
+const len4 = data23.length;
+for(let i4=0; i4<len4; i4++){
+let data24 = data23[i4];
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+if(data24.severity === undefined){
+const err50 = {instancePath:instancePath+"/diagnostics/" + i4,schemaPath:"#/$defs/diagnostic/required",keyword:"required",params:{missingProperty: "severity"},message:"must have required property '"+"severity"+"'",schema:schema58.required,parentSchema:schema58,data:data24};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -2049,9 +2460,8 @@ vErrors.push(err50);
 }
 errors++;
 }
-for(const key3 in data22){
-if(!((((((key3 === "severity") || (key3 === "message")) || (key3 === "address")) || (key3 === "path")) || (key3 === "code")) || (key3 === "source"))){
-const err51 = {instancePath:instancePath+"/diagnostics/" + i3,schemaPath:"#/$defs/diagnostic/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema54,data:data22};
+if(data24.message === undefined){
+const err51 = {instancePath:instancePath+"/diagnostics/" + i4,schemaPath:"#/$defs/diagnostic/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema58.required,parentSchema:schema58,data:data24};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -2060,11 +2470,9 @@ vErrors.push(err51);
 }
 errors++;
 }
-}
-if(data22.severity !== undefined){
-let data23 = data22.severity;
-if(!((data23 === "error") || (data23 === "warning"))){
-const err52 = {instancePath:instancePath+"/diagnostics/" + i3+"/severity",schemaPath:"#/$defs/diagnostic/properties/severity/enum",keyword:"enum",params:{allowedValues: schema54.properties.severity.enum},message:"must be equal to one of the allowed values",schema:schema54.properties.severity.enum,parentSchema:schema54.properties.severity,data:data23};
+for(const key3 in data24){
+if(!((((((key3 === "severity") || (key3 === "message")) || (key3 === "address")) || (key3 === "path")) || (key3 === "code")) || (key3 === "source"))){
+const err52 = {instancePath:instancePath+"/diagnostics/" + i4,schemaPath:"#/$defs/diagnostic/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema58,data:data24};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -2074,11 +2482,10 @@ vErrors.push(err52);
 errors++;
 }
 }
-if(data22.message !== undefined){
-let data24 = data22.message;
-if(typeof data24 === "string"){
-if(func2(data24) < 1){
-const err53 = {instancePath:instancePath+"/diagnostics/" + i3+"/message",schemaPath:"#/$defs/diagnostic/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema54.properties.message,data:data24};
+if(data24.severity !== undefined){
+let data25 = data24.severity;
+if(!((data25 === "error") || (data25 === "warning"))){
+const err53 = {instancePath:instancePath+"/diagnostics/" + i4+"/severity",schemaPath:"#/$defs/diagnostic/properties/severity/enum",keyword:"enum",params:{allowedValues: schema58.properties.severity.enum},message:"must be equal to one of the allowed values",schema:schema58.properties.severity.enum,parentSchema:schema58.properties.severity,data:data25};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -2088,8 +2495,11 @@ vErrors.push(err53);
 errors++;
 }
 }
-else {
-const err54 = {instancePath:instancePath+"/diagnostics/" + i3+"/message",schemaPath:"#/$defs/diagnostic/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.message.type,parentSchema:schema54.properties.message,data:data24};
+if(data24.message !== undefined){
+let data26 = data24.message;
+if(typeof data26 === "string"){
+if(func2(data26) < 1){
+const err54 = {instancePath:instancePath+"/diagnostics/" + i4+"/message",schemaPath:"#/$defs/diagnostic/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema58.properties.message,data:data26};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -2099,10 +2509,8 @@ vErrors.push(err54);
 errors++;
 }
 }
-if(data22.address !== undefined){
-let data25 = data22.address;
-if(typeof data25 !== "string"){
-const err55 = {instancePath:instancePath+"/diagnostics/" + i3+"/address",schemaPath:"#/$defs/diagnostic/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.address.type,parentSchema:schema54.properties.address,data:data25};
+else {
+const err55 = {instancePath:instancePath+"/diagnostics/" + i4+"/message",schemaPath:"#/$defs/diagnostic/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.message.type,parentSchema:schema58.properties.message,data:data26};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -2112,10 +2520,10 @@ vErrors.push(err55);
 errors++;
 }
 }
-if(data22.path !== undefined){
-let data26 = data22.path;
-if(typeof data26 !== "string"){
-const err56 = {instancePath:instancePath+"/diagnostics/" + i3+"/path",schemaPath:"#/$defs/diagnostic/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.path.type,parentSchema:schema54.properties.path,data:data26};
+if(data24.address !== undefined){
+let data27 = data24.address;
+if(typeof data27 !== "string"){
+const err56 = {instancePath:instancePath+"/diagnostics/" + i4+"/address",schemaPath:"#/$defs/diagnostic/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.address.type,parentSchema:schema58.properties.address,data:data27};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -2125,10 +2533,10 @@ vErrors.push(err56);
 errors++;
 }
 }
-if(data22.code !== undefined){
-let data27 = data22.code;
-if(typeof data27 !== "string"){
-const err57 = {instancePath:instancePath+"/diagnostics/" + i3+"/code",schemaPath:"#/$defs/diagnostic/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.code.type,parentSchema:schema54.properties.code,data:data27};
+if(data24.path !== undefined){
+let data28 = data24.path;
+if(typeof data28 !== "string"){
+const err57 = {instancePath:instancePath+"/diagnostics/" + i4+"/path",schemaPath:"#/$defs/diagnostic/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.path.type,parentSchema:schema58.properties.path,data:data28};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -2138,11 +2546,10 @@ vErrors.push(err57);
 errors++;
 }
 }
-if(data22.source !== undefined){
-let data28 = data22.source;
-if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
-if(data28.file === undefined){
-const err58 = {instancePath:instancePath+"/diagnostics/" + i3+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema54.properties.source.required,parentSchema:schema54.properties.source,data:data28};
+if(data24.code !== undefined){
+let data29 = data24.code;
+if(typeof data29 !== "string"){
+const err58 = {instancePath:instancePath+"/diagnostics/" + i4+"/code",schemaPath:"#/$defs/diagnostic/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.code.type,parentSchema:schema58.properties.code,data:data29};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -2151,8 +2558,12 @@ vErrors.push(err58);
 }
 errors++;
 }
-if(data28.line === undefined){
-const err59 = {instancePath:instancePath+"/diagnostics/" + i3+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "line"},message:"must have required property '"+"line"+"'",schema:schema54.properties.source.required,parentSchema:schema54.properties.source,data:data28};
+}
+if(data24.source !== undefined){
+let data30 = data24.source;
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+if(data30.file === undefined){
+const err59 = {instancePath:instancePath+"/diagnostics/" + i4+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema58.properties.source.required,parentSchema:schema58.properties.source,data:data30};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -2161,8 +2572,8 @@ vErrors.push(err59);
 }
 errors++;
 }
-if(data28.col === undefined){
-const err60 = {instancePath:instancePath+"/diagnostics/" + i3+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "col"},message:"must have required property '"+"col"+"'",schema:schema54.properties.source.required,parentSchema:schema54.properties.source,data:data28};
+if(data30.line === undefined){
+const err60 = {instancePath:instancePath+"/diagnostics/" + i4+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "line"},message:"must have required property '"+"line"+"'",schema:schema58.properties.source.required,parentSchema:schema58.properties.source,data:data30};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -2171,9 +2582,8 @@ vErrors.push(err60);
 }
 errors++;
 }
-for(const key4 in data28){
-if(!(((key4 === "file") || (key4 === "line")) || (key4 === "col"))){
-const err61 = {instancePath:instancePath+"/diagnostics/" + i3+"/source",schemaPath:"#/$defs/diagnostic/properties/source/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema54.properties.source,data:data28};
+if(data30.col === undefined){
+const err61 = {instancePath:instancePath+"/diagnostics/" + i4+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "col"},message:"must have required property '"+"col"+"'",schema:schema58.properties.source.required,parentSchema:schema58.properties.source,data:data30};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -2182,11 +2592,9 @@ vErrors.push(err61);
 }
 errors++;
 }
-}
-if(data28.file !== undefined){
-let data29 = data28.file;
-if(typeof data29 !== "string"){
-const err62 = {instancePath:instancePath+"/diagnostics/" + i3+"/source/file",schemaPath:"#/$defs/diagnostic/properties/source/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.source.properties.file.type,parentSchema:schema54.properties.source.properties.file,data:data29};
+for(const key4 in data30){
+if(!(((key4 === "file") || (key4 === "line")) || (key4 === "col"))){
+const err62 = {instancePath:instancePath+"/diagnostics/" + i4+"/source",schemaPath:"#/$defs/diagnostic/properties/source/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema58.properties.source,data:data30};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -2196,10 +2604,10 @@ vErrors.push(err62);
 errors++;
 }
 }
-if(data28.line !== undefined){
-let data30 = data28.line;
-if(!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))){
-const err63 = {instancePath:instancePath+"/diagnostics/" + i3+"/source/line",schemaPath:"#/$defs/diagnostic/properties/source/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema54.properties.source.properties.line.type,parentSchema:schema54.properties.source.properties.line,data:data30};
+if(data30.file !== undefined){
+let data31 = data30.file;
+if(typeof data31 !== "string"){
+const err63 = {instancePath:instancePath+"/diagnostics/" + i4+"/source/file",schemaPath:"#/$defs/diagnostic/properties/source/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.source.properties.file.type,parentSchema:schema58.properties.source.properties.file,data:data31};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -2208,9 +2616,11 @@ vErrors.push(err63);
 }
 errors++;
 }
-if((typeof data30 == "number") && (isFinite(data30))){
-if(data30 < 1 || isNaN(data30)){
-const err64 = {instancePath:instancePath+"/diagnostics/" + i3+"/source/line",schemaPath:"#/$defs/diagnostic/properties/source/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema54.properties.source.properties.line,data:data30};
+}
+if(data30.line !== undefined){
+let data32 = data30.line;
+if(!(((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32))) && (isFinite(data32)))){
+const err64 = {instancePath:instancePath+"/diagnostics/" + i4+"/source/line",schemaPath:"#/$defs/diagnostic/properties/source/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema58.properties.source.properties.line.type,parentSchema:schema58.properties.source.properties.line,data:data32};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -2219,12 +2629,9 @@ vErrors.push(err64);
 }
 errors++;
 }
-}
-}
-if(data28.col !== undefined){
-let data31 = data28.col;
-if(!(((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31))) && (isFinite(data31)))){
-const err65 = {instancePath:instancePath+"/diagnostics/" + i3+"/source/col",schemaPath:"#/$defs/diagnostic/properties/source/properties/col/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema54.properties.source.properties.col.type,parentSchema:schema54.properties.source.properties.col,data:data31};
+if((typeof data32 == "number") && (isFinite(data32))){
+if(data32 < 1 || isNaN(data32)){
+const err65 = {instancePath:instancePath+"/diagnostics/" + i4+"/source/line",schemaPath:"#/$defs/diagnostic/properties/source/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema58.properties.source.properties.line,data:data32};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -2233,9 +2640,12 @@ vErrors.push(err65);
 }
 errors++;
 }
-if((typeof data31 == "number") && (isFinite(data31))){
-if(data31 < 1 || isNaN(data31)){
-const err66 = {instancePath:instancePath+"/diagnostics/" + i3+"/source/col",schemaPath:"#/$defs/diagnostic/properties/source/properties/col/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema54.properties.source.properties.col,data:data31};
+}
+}
+if(data30.col !== undefined){
+let data33 = data30.col;
+if(!(((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33))) && (isFinite(data33)))){
+const err66 = {instancePath:instancePath+"/diagnostics/" + i4+"/source/col",schemaPath:"#/$defs/diagnostic/properties/source/properties/col/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema58.properties.source.properties.col.type,parentSchema:schema58.properties.source.properties.col,data:data33};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -2244,11 +2654,9 @@ vErrors.push(err66);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err67 = {instancePath:instancePath+"/diagnostics/" + i3+"/source",schemaPath:"#/$defs/diagnostic/properties/source/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.properties.source.type,parentSchema:schema54.properties.source,data:data28};
+if((typeof data33 == "number") && (isFinite(data33))){
+if(data33 < 1 || isNaN(data33)){
+const err67 = {instancePath:instancePath+"/diagnostics/" + i4+"/source/col",schemaPath:"#/$defs/diagnostic/properties/source/properties/col/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema58.properties.source.properties.col,data:data33};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -2259,8 +2667,9 @@ errors++;
 }
 }
 }
+}
 else {
-const err68 = {instancePath:instancePath+"/diagnostics/" + i3,schemaPath:"#/$defs/diagnostic/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.type,parentSchema:schema54,data:data22};
+const err68 = {instancePath:instancePath+"/diagnostics/" + i4+"/source",schemaPath:"#/$defs/diagnostic/properties/source/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.properties.source.type,parentSchema:schema58.properties.source,data:data30};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -2272,7 +2681,7 @@ errors++;
 }
 }
 else {
-const err69 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.diagnostics.type,parentSchema:schema31.properties.diagnostics,data:data21};
+const err69 = {instancePath:instancePath+"/diagnostics/" + i4,schemaPath:"#/$defs/diagnostic/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data:data24};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -2282,10 +2691,9 @@ vErrors.push(err69);
 errors++;
 }
 }
-if(data.lineage !== undefined){
-let data32 = data.lineage;
-if((typeof data32 !== "string") && (data32 !== null)){
-const err70 = {instancePath:instancePath+"/lineage",schemaPath:"#/properties/lineage/type",keyword:"type",params:{type: schema31.properties.lineage.type},message:"must be string,null",schema:schema31.properties.lineage.type,parentSchema:schema31.properties.lineage,data:data32};
+}
+else {
+const err70 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.diagnostics.type,parentSchema:schema31.properties.diagnostics,data:data23};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -2294,9 +2702,11 @@ vErrors.push(err70);
 }
 errors++;
 }
-if(typeof data32 === "string"){
-if(func2(data32) < 1){
-const err71 = {instancePath:instancePath+"/lineage",schemaPath:"#/properties/lineage/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.lineage,data:data32};
+}
+if(data.lineage !== undefined){
+let data34 = data.lineage;
+if((typeof data34 !== "string") && (data34 !== null)){
+const err71 = {instancePath:instancePath+"/lineage",schemaPath:"#/properties/lineage/type",keyword:"type",params:{type: schema31.properties.lineage.type},message:"must be string,null",schema:schema31.properties.lineage.type,parentSchema:schema31.properties.lineage,data:data34};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -2305,12 +2715,9 @@ vErrors.push(err71);
 }
 errors++;
 }
-}
-}
-if(data.serial !== undefined){
-let data33 = data.serial;
-if(!(((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33))) && (isFinite(data33)))){
-const err72 = {instancePath:instancePath+"/serial",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data33};
+if(typeof data34 === "string"){
+if(func2(data34) < 1){
+const err72 = {instancePath:instancePath+"/lineage",schemaPath:"#/properties/lineage/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.lineage,data:data34};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -2319,9 +2726,12 @@ vErrors.push(err72);
 }
 errors++;
 }
-if((typeof data33 == "number") && (isFinite(data33))){
-if(data33 < 0 || isNaN(data33)){
-const err73 = {instancePath:instancePath+"/serial",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data33};
+}
+}
+if(data.serial !== undefined){
+let data35 = data.serial;
+if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
+const err73 = {instancePath:instancePath+"/serial",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data35};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -2330,13 +2740,9 @@ vErrors.push(err73);
 }
 errors++;
 }
-}
-}
-if(data.config_hash !== undefined){
-let data34 = data.config_hash;
-if(typeof data34 === "string"){
-if(!pattern12.test(data34)){
-const err74 = {instancePath:instancePath+"/config_hash",schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema52,data:data34};
+if((typeof data35 == "number") && (isFinite(data35))){
+if(data35 < 0 || isNaN(data35)){
+const err74 = {instancePath:instancePath+"/serial",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data35};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -2346,8 +2752,12 @@ vErrors.push(err74);
 errors++;
 }
 }
-else {
-const err75 = {instancePath:instancePath+"/config_hash",schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.type,parentSchema:schema52,data:data34};
+}
+if(data.config_hash !== undefined){
+let data36 = data.config_hash;
+if(typeof data36 === "string"){
+if(!pattern13.test(data36)){
+const err75 = {instancePath:instancePath+"/config_hash",schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema56,data:data36};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -2357,11 +2767,8 @@ vErrors.push(err75);
 errors++;
 }
 }
-if(data.options !== undefined){
-let data35 = data.options;
-if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
-if(data35.replace === undefined){
-const err76 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/required",keyword:"required",params:{missingProperty: "replace"},message:"must have required property '"+"replace"+"'",schema:schema31.properties.options.required,parentSchema:schema31.properties.options,data:data35};
+else {
+const err76 = {instancePath:instancePath+"/config_hash",schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data36};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -2370,8 +2777,12 @@ vErrors.push(err76);
 }
 errors++;
 }
-if(data35.target === undefined){
-const err77 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/required",keyword:"required",params:{missingProperty: "target"},message:"must have required property '"+"target"+"'",schema:schema31.properties.options.required,parentSchema:schema31.properties.options,data:data35};
+}
+if(data.options !== undefined){
+let data37 = data.options;
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+if(data37.replace === undefined){
+const err77 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/required",keyword:"required",params:{missingProperty: "replace"},message:"must have required property '"+"replace"+"'",schema:schema31.properties.options.required,parentSchema:schema31.properties.options,data:data37};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -2380,8 +2791,8 @@ vErrors.push(err77);
 }
 errors++;
 }
-if(data35.allow_data_loss === undefined){
-const err78 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/required",keyword:"required",params:{missingProperty: "allow_data_loss"},message:"must have required property '"+"allow_data_loss"+"'",schema:schema31.properties.options.required,parentSchema:schema31.properties.options,data:data35};
+if(data37.target === undefined){
+const err78 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/required",keyword:"required",params:{missingProperty: "target"},message:"must have required property '"+"target"+"'",schema:schema31.properties.options.required,parentSchema:schema31.properties.options,data:data37};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -2390,9 +2801,8 @@ vErrors.push(err78);
 }
 errors++;
 }
-for(const key5 in data35){
-if(!(((key5 === "replace") || (key5 === "target")) || (key5 === "allow_data_loss"))){
-const err79 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.options,data:data35};
+if(data37.allow_data_loss === undefined){
+const err79 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/required",keyword:"required",params:{missingProperty: "allow_data_loss"},message:"must have required property '"+"allow_data_loss"+"'",schema:schema31.properties.options.required,parentSchema:schema31.properties.options,data:data37};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -2401,16 +2811,9 @@ vErrors.push(err79);
 }
 errors++;
 }
-}
-if(data35.replace !== undefined){
-let data36 = data35.replace;
-if(Array.isArray(data36)){
-const len4 = data36.length;
-for(let i4=0; i4<len4; i4++){
-let data37 = data36[i4];
-if(typeof data37 === "string"){
-if(!pattern5.test(data37)){
-const err80 = {instancePath:instancePath+"/options/replace/" + i4,schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data37};
+for(const key5 in data37){
+if(!(((key5 === "replace") || (key5 === "target")) || (key5 === "allow_data_loss"))){
+const err80 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.options,data:data37};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -2420,8 +2823,15 @@ vErrors.push(err80);
 errors++;
 }
 }
-else {
-const err81 = {instancePath:instancePath+"/options/replace/" + i4,schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data:data37};
+if(data37.replace !== undefined){
+let data38 = data37.replace;
+if(Array.isArray(data38)){
+const len5 = data38.length;
+for(let i5=0; i5<len5; i5++){
+let data39 = data38[i5];
+if(typeof data39 === "string"){
+if(!pattern4.test(data39)){
+const err81 = {instancePath:instancePath+"/options/replace/" + i5,schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data39};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -2431,9 +2841,8 @@ vErrors.push(err81);
 errors++;
 }
 }
-}
 else {
-const err82 = {instancePath:instancePath+"/options/replace",schemaPath:"#/properties/options/properties/replace/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.options.properties.replace.type,parentSchema:schema31.properties.options.properties.replace,data:data36};
+const err82 = {instancePath:instancePath+"/options/replace/" + i5,schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data:data39};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -2443,15 +2852,9 @@ vErrors.push(err82);
 errors++;
 }
 }
-if(data35.target !== undefined){
-let data38 = data35.target;
-if(Array.isArray(data38)){
-const len5 = data38.length;
-for(let i5=0; i5<len5; i5++){
-let data39 = data38[i5];
-if(typeof data39 === "string"){
-if(!pattern5.test(data39)){
-const err83 = {instancePath:instancePath+"/options/target/" + i5,schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data39};
+}
+else {
+const err83 = {instancePath:instancePath+"/options/replace",schemaPath:"#/properties/options/properties/replace/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.options.properties.replace.type,parentSchema:schema31.properties.options.properties.replace,data:data38};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -2461,8 +2864,15 @@ vErrors.push(err83);
 errors++;
 }
 }
-else {
-const err84 = {instancePath:instancePath+"/options/target/" + i5,schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data:data39};
+if(data37.target !== undefined){
+let data40 = data37.target;
+if(Array.isArray(data40)){
+const len6 = data40.length;
+for(let i6=0; i6<len6; i6++){
+let data41 = data40[i6];
+if(typeof data41 === "string"){
+if(!pattern4.test(data41)){
+const err84 = {instancePath:instancePath+"/options/target/" + i6,schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data41};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -2472,9 +2882,8 @@ vErrors.push(err84);
 errors++;
 }
 }
-}
 else {
-const err85 = {instancePath:instancePath+"/options/target",schemaPath:"#/properties/options/properties/target/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.options.properties.target.type,parentSchema:schema31.properties.options.properties.target,data:data38};
+const err85 = {instancePath:instancePath+"/options/target/" + i6,schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data:data41};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -2484,10 +2893,9 @@ vErrors.push(err85);
 errors++;
 }
 }
-if(data35.allow_data_loss !== undefined){
-let data40 = data35.allow_data_loss;
-if(typeof data40 !== "boolean"){
-const err86 = {instancePath:instancePath+"/options/allow_data_loss",schemaPath:"#/properties/options/properties/allow_data_loss/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.options.properties.allow_data_loss.type,parentSchema:schema31.properties.options.properties.allow_data_loss,data:data40};
+}
+else {
+const err86 = {instancePath:instancePath+"/options/target",schemaPath:"#/properties/options/properties/target/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.options.properties.target.type,parentSchema:schema31.properties.options.properties.target,data:data40};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -2497,9 +2905,10 @@ vErrors.push(err86);
 errors++;
 }
 }
-}
-else {
-const err87 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.options.type,parentSchema:schema31.properties.options,data:data35};
+if(data37.allow_data_loss !== undefined){
+let data42 = data37.allow_data_loss;
+if(typeof data42 !== "boolean"){
+const err87 = {instancePath:instancePath+"/options/allow_data_loss",schemaPath:"#/properties/options/properties/allow_data_loss/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.options.properties.allow_data_loss.type,parentSchema:schema31.properties.options.properties.allow_data_loss,data:data42};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -2509,12 +2918,9 @@ vErrors.push(err87);
 errors++;
 }
 }
-if(data.config_hash !== undefined){
-if(data.lineage === undefined){
-const err88 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
-    missingProperty: "lineage",
-    depsCount: 3,
-    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+}
+else {
+const err88 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.options.type,parentSchema:schema31.properties.options,data:data37};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -2523,9 +2929,11 @@ vErrors.push(err88);
 }
 errors++;
 }
-if(data.serial === undefined){
+}
+if(data.config_hash !== undefined){
+if(data.lineage === undefined){
 const err89 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
-    missingProperty: "serial",
+    missingProperty: "lineage",
     depsCount: 3,
     deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
 if(vErrors === null){
@@ -2536,9 +2944,9 @@ vErrors.push(err89);
 }
 errors++;
 }
-if(data.options === undefined){
+if(data.serial === undefined){
 const err90 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
-    missingProperty: "options",
+    missingProperty: "serial",
     depsCount: 3,
     deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
 if(vErrors === null){
@@ -2549,13 +2957,11 @@ vErrors.push(err90);
 }
 errors++;
 }
-}
-if(data.lineage !== undefined){
-if(data.serial === undefined){
-const err91 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
-    missingProperty: "serial",
+if(data.options === undefined){
+const err91 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
+    missingProperty: "options",
     depsCount: 3,
-    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -2564,9 +2970,11 @@ vErrors.push(err91);
 }
 errors++;
 }
-if(data.config_hash === undefined){
+}
+if(data.lineage !== undefined){
+if(data.serial === undefined){
 const err92 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
-    missingProperty: "config_hash",
+    missingProperty: "serial",
     depsCount: 3,
     deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
 if(vErrors === null){
@@ -2577,9 +2985,9 @@ vErrors.push(err92);
 }
 errors++;
 }
-if(data.options === undefined){
+if(data.config_hash === undefined){
 const err93 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
-    missingProperty: "options",
+    missingProperty: "config_hash",
     depsCount: 3,
     deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
 if(vErrors === null){
@@ -2590,15 +2998,28 @@ vErrors.push(err93);
 }
 errors++;
 }
-}
-}
-else {
-const err94 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(data.options === undefined){
+const err94 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
+    missingProperty: "options",
+    depsCount: 3,
+    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
 if(vErrors === null){
 vErrors = [err94];
 }
 else {
 vErrors.push(err94);
+}
+errors++;
+}
+}
+}
+else {
+const err95 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
 }
 errors++;
 }

@@ -5,13 +5,14 @@ import { dirname, join } from 'node:path';
 import { acquireApplyLock, applyLockPath, forceUnlock, type LockHolder } from '../../executor/apply-lock.js';
 import { ApplyLockHeldError } from '../../executor/errors.js';
 import { describeFileError, readLockfileIfPresent, realFilePath, writeFileAtomic } from '../../lockfile/index.js';
-import { DbformError, emptyLockfile, serializeLockfile, type LocalProcess, type Lockfile } from '../../model/index.js';
-import { checkWritable } from '../document.js';
+import { DbformError, emptyLockfile, nextRevision, serializeLockfile, type LocalProcess, type Lockfile } from '../../model/index.js';
+import { checkWritable, newLineage } from '../document.js';
 import { ClaimConflictError, StateConflictError, StateLockHeldError, WorkspaceNotEmptyError } from '../errors.js';
 import type { HistoryRecord } from '../history.js';
 import type { LockHolderInfo } from '../holder.js';
 import { versionOf, type ForeignClaim, type LockOptions, type StateLock, type StateSnapshot, type StateStore, type StateVersion, type UnlockOutcome, type WorkspaceSummary } from '../port.js';
 import { DEFAULT_WORKSPACE } from '../workspace.js';
+import { readExpiry, removeExpiry, writeExpiry } from './expiry-file.js';
 import { appendHistoryLine, readHistoryFile } from './history-file.js';
 import { workspaceLockfilePath, workspaceOfFile } from './paths.js';
 
@@ -161,10 +162,18 @@ export class FileStateStore implements StateStore {
         resources: Object.keys(state.resources).length,
         serial: state.serial ?? 0,
         lastApply: last ? last.finishedAt || last.startedAt : null,
-        expiresAt: null,
+        expiresAt: await readExpiry(path),
       });
     }
     return out.sort((a, b) => (a.workspace < b.workspace ? -1 : a.workspace > b.workspace ? 1 : 0));
+  }
+
+  /** As on PostgreSQL, a workspace with no state yet gets an empty one: it is listed, and swept, from now on. */
+  async setExpiry(expiresAt: Date): Promise<void> {
+    if ((await this.readFileState(await this.path())) === undefined) {
+      await this.write(nextRevision(emptyLockfile(this.projectId), newLineage()), { lineage: null, serial: 0 });
+    }
+    await writeExpiry(this.location, expiresAt);
   }
 
   async deleteWorkspace(workspace: string): Promise<void> {
@@ -187,6 +196,7 @@ export class FileStateStore implements StateStore {
     }
     try {
       await unlink(path);
+      await removeExpiry(path);
     } finally {
       await taken.release();
     }

@@ -2,15 +2,16 @@
 // (project, workspace), every write a compare-and-swap on serial in one round trip.
 import type pg from 'pg';
 import { ConfigError, DbformError, emptyLockfile, parseLockfileJson, type Lockfile } from '../../model/index.js';
-import { checkWritable, lockfileToJson } from '../document.js';
-import { ClaimConflictError, StateConflictError, StateLockHeldError, StateUnavailableError, WorkspaceNotEmptyError } from '../errors.js';
+import { checkWritable, lockfileToJson, newLineage } from '../document.js';
+import { ClaimConflictError, StateConflictError, StateUnavailableError } from '../errors.js';
 import { historyFromJson, historyToJson, type HistoryRecord } from '../history.js';
 import type { LockHolderInfo } from '../holder.js';
 import type { ForeignClaim, LockOptions, StateLock, StateSnapshot, StateStore, StateVersion, UnlockOutcome, WorkspaceSummary } from '../port.js';
 import { DEFAULT_WORKSPACE } from '../workspace.js';
 import { connect, describePgError, isConnectionLoss, type ConnectOptions } from './connect.js';
-import { acquirePgLock, stateLockKey, unlockPg } from './pg-lock.js';
-import { APPEND_HISTORY, LIST_WORKSPACES, READ_HISTORY, READ_STATE, WRITE_STATE } from './queries.js';
+import { deleteEmptyWorkspace } from './delete-workspace.js';
+import { acquirePgLock, unlockPg } from './pg-lock.js';
+import { APPEND_HISTORY, LIST_WORKSPACES, READ_HISTORY, READ_STATE, SET_EXPIRY, WRITE_STATE } from './queries.js';
 import { isMissingSchema, migrateSchema, newerSchemaError, readSchemaVersion, SCHEMA_VERSION } from './schema.js';
 import { parsePgTarget, refusePoolerPort, type PgTarget } from './url.js';
 
@@ -195,33 +196,16 @@ export class PgStateStore implements StateStore {
     }));
   }
 
+  async setExpiry(expiresAt: Date): Promise<void> {
+    await this.ensureSchema();
+    const empty = documentOf(emptyLockfile(this.projectId));
+    await this.query(SET_EXPIRY, [this.projectId, this.workspace, newLineage(), JSON.stringify(empty), expiresAt.toISOString()]);
+  }
+
   async deleteWorkspace(workspace: string): Promise<void> {
     if (workspace === DEFAULT_WORKSPACE) throw new DbformError('the default workspace cannot be deleted');
     await this.ensureSchema();
-    const client = await this.connection();
-    const scope = { projectId: this.projectId, workspace };
-    await client.query('BEGIN');
-    try {
-      const got = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1::bigint) AS ok', [stateLockKey(scope)]);
-      if (!got.rows[0]!.ok) throw new StateLockHeldError(`workspace "${workspace}" is in use (its state lock is held); try again when that run has finished`);
-      const { rows } = await client.query<{ n: number }>(
-        `SELECT (SELECT count(*) FROM jsonb_object_keys(document -> 'resources'))::int AS n FROM dbform.states WHERE project_id = $1 AND workspace = $2 FOR UPDATE`,
-        [this.projectId, workspace],
-      );
-      if (rows.length === 0) throw new DbformError(`there is no workspace "${workspace}" of project ${this.projectId} in ${this.location}`);
-      if (rows[0]!.n > 0) {
-        throw new WorkspaceNotEmptyError(
-          `workspace "${workspace}" still binds ${rows[0]!.n} resource(s); run \`dbform destroy --workspace ${workspace}\` first (nothing was deleted)`,
-        );
-      }
-      for (const table of ['states', 'claims', 'locks']) {
-        await client.query(`DELETE FROM dbform.${table} WHERE project_id = $1 AND workspace = $2`, [this.projectId, workspace]);
-      }
-      await client.query('COMMIT');
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    }
+    await deleteEmptyWorkspace(await this.connection(), { projectId: this.projectId, workspace }, this.location);
   }
 
   async unlock(): Promise<UnlockOutcome> {

@@ -18,6 +18,15 @@ export const READ_HISTORY = `
 SELECT record FROM dbform.history WHERE project_id = $1 AND workspace = $2
  ORDER BY started_at DESC, seq DESC LIMIT $3`;
 
+/**
+ * `apply --ttl`: the workspace's expiry. A workspace with no state yet gets an empty one (serial 1),
+ * so the expiry holds from before the first resource is created: a killed apply still expires.
+ */
+export const SET_EXPIRY = `
+INSERT INTO dbform.states (project_id, workspace, lineage, serial, document, expires_at)
+VALUES ($1, $2, $3, 1, $4::jsonb, $5)
+ON CONFLICT (project_id, workspace) DO UPDATE SET expires_at = EXCLUDED.expires_at`;
+
 export const LIST_WORKSPACES = `
 SELECT s.workspace, s.serial::int AS serial, s.expires_at,
        (SELECT count(*) FROM jsonb_object_keys(s.document -> 'resources'))::int AS resources,

@@ -1,15 +1,28 @@
-// examples/ci/github-actions.yml holds the API token: it must install dbform only from a source the
-// user pins and controls (a full commit of their fork, or a tarball they keep), never a registry
-// name someone else can publish to; and every dbform command it runs must exist as written.
+// The example workflows (examples/ci/github-actions.yml, preview.yml, drift.yml) hold the API token: they must
+// install dbform only from a source the user pins and controls (a full commit of their fork, or a
+// tarball they keep), never a registry name someone else can publish to; and every dbform command
+// they run must exist as written.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runCli } from '../../support/cli.js';
 import { tempDir } from '../../support/temp-dir.js';
 
-const WORKFLOW = join(import.meta.dirname, '..', '..', '..', 'examples', 'ci', 'github-actions.yml');
+const CI = join(import.meta.dirname, '..', '..', '..', 'examples', 'ci');
+
+/** Each example: its pinned installs (one per job), the dbform commands it runs, flags it must use. */
+const EXAMPLES = [
+  { file: 'github-actions.yml', installs: 2, commands: ['apply', 'plan', 'validate'], flags: ['plan --format', 'plan --detailed-exitcode', 'apply --auto-approve'] },
+  {
+    file: 'preview.yml',
+    installs: 3,
+    commands: ['apply', 'destroy', 'output', 'sweep'],
+    flags: ['apply --auto-approve', 'apply --ttl', 'destroy --auto-approve', 'sweep --auto-approve'],
+  },
+  { file: 'drift.yml', installs: 1, commands: ['plan'], flags: ['plan --refresh-only', 'plan --format', 'plan --detailed-exitcode'] },
+] as const;
 
 interface Step {
   name?: string;
@@ -21,7 +34,8 @@ interface Workflow {
   jobs: Record<string, { steps: Step[] }>;
 }
 
-const workflow = () => parse(readFileSync(WORKFLOW, 'utf8')) as Workflow;
+let current = '';
+const workflow = () => parse(readFileSync(join(CI, current), 'utf8')) as Workflow;
 const runs = (w: Workflow) => Object.values(w.jobs).flatMap((j) => j.steps.flatMap((s) => (s.run ? [s.run] : [])));
 /** Shell lines of the run scripts, comments dropped and `\` continuations joined. */
 const shellLines = (w: Workflow) =>
@@ -40,11 +54,15 @@ function installSpecs(line: string): string[] {
   return specs;
 }
 
-describe('the GitHub Actions example installs dbform from a pinned source the user controls', () => {
+describe.each(EXAMPLES)('the GitHub Actions example $file installs dbform from a pinned source the user controls', (example) => {
+  beforeAll(() => {
+    current = example.file;
+  });
+
   it('names no registry package: every install is a git URL at a full commit or a local tarball', () => {
     const w = workflow();
     const specs = shellLines(w).flatMap(installSpecs);
-    expect(specs.length).toBeGreaterThanOrEqual(2); // the plan job and the apply job each install
+    expect(specs.length).toBeGreaterThanOrEqual(example.installs); // every job installs
     for (const spec of specs) {
       const expanded = spec.replace(/\$\{?(\w+)\}?/g, (_m, name: string) => w.env[name] ?? `$${name}`);
       const pinnedGit = /^git\+https:\/\/[^#\s]+#[^#\s]+$/.test(expanded) && /#\$\{?DBFORM_COMMIT\}?$/.test(spec);
@@ -60,7 +78,7 @@ describe('the GitHub Actions example installs dbform from a pinned source the us
   it('refuses to install until DBFORM_COMMIT is a full commit SHA, then installs exactly that commit', () => {
     const w = workflow();
     const installs = Object.values(w.jobs).flatMap((j) => j.steps.filter((s) => s.run?.includes('npm install')));
-    expect(installs).toHaveLength(2);
+    expect(installs).toHaveLength(example.installs);
     const bin = tempDir('dbform-ci-');
     const calls = join(bin, 'calls');
     // An `npm` that records what it was asked to install; the step's own shell logic is what runs.
@@ -88,7 +106,7 @@ describe('the GitHub Actions example installs dbform from a pinned source the us
     const commands = shellLines(workflow())
       .flatMap((l) => [...l.matchAll(/^dbform\s+([a-z]+)([^;&|>]*)/g)])
       .map((m) => ({ command: m[1]!, flags: [...m[2]!.matchAll(/(--[a-z-]+)(?:[ =]([a-z]+))?/g)].map((f) => ({ flag: f[1]!, value: f[2] })) }));
-    expect(commands.map((c) => c.command).sort()).toEqual(['apply', 'plan', 'validate']);
+    expect(commands.map((c) => c.command).sort()).toEqual([...example.commands]);
     for (const { command, flags } of commands) {
       const help = await runCli([command, '--help']);
       expect(help.code, help.stderr).toBe(0);
@@ -98,6 +116,6 @@ describe('the GitHub Actions example installs dbform from a pinned source the us
       }
     }
     const flat = commands.flatMap((c) => c.flags.map((f) => `${c.command} ${f.flag}`));
-    expect(flat).toEqual(expect.arrayContaining(['plan --format', 'plan --detailed-exitcode', 'apply --auto-approve']));
+    expect(flat).toEqual(expect.arrayContaining([...example.flags]));
   });
 });

@@ -61,8 +61,9 @@ describe('stale lockfile IDs', () => {
     expect(apply.code, apply.stderr).toBe(0);
     expect(mutating()).toEqual([]);
     const lock = JSON.parse(readFileSync(ws.lockfile, 'utf8'));
-    expect(lock.resources['service.db']).toEqual({ id: liveId, protect: true });
-    expect(lock.resources['replica_set.db.r']).toEqual({ id: rsId });
+    // Bound, with the managed fields recorded as this apply left them (SPEC section 11).
+    expect(lock.resources['service.db']).toEqual({ id: liveId, protect: true, applied: { name: 'db', size: { cpu_millis: 500, memory_gbs: 2 } } });
+    expect(lock.resources['replica_set.db.r']).toEqual({ id: rsId, applied: { name: 'r', nodes: 1, size: { cpu_millis: 500, memory_gbs: 2 } } });
     expect(await serviceNames()).toEqual(['db']);
     expect((await runCli(ws, ['plan', '--detailed-exitcode'])).code).toBe(0);
   });

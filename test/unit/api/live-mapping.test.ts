@@ -134,6 +134,12 @@ describe('mapReplicaSet / mapVpc / mapPeering', () => {
     expect(live).toMatchObject({ pooler: true, environment: 'PROD', endpoint: { host: 'h', port: 5432 }, status: 'resizing', serviceId: 'svc' });
   });
 
+  it('keeps a replica set\'s pooler endpoint exactly while its pooler is enabled (dbform output prints it)', () => {
+    expect(mapReplicaSet(rsDto({ connection_pooler: { endpoint: { host: 'p', port: 6432 } } }), 'svc').poolerEndpoint).toEqual({ host: 'p', port: 6432 });
+    expect(mapReplicaSet(rsDto({ connection_pooler: {} }), 'svc').poolerEndpoint).toBeUndefined();
+    expect(mapReplicaSet(rsDto(), 'svc').poolerEndpoint).toBeUndefined();
+  });
+
   it('maps a VPC and a failed peering with its error message', () => {
     expect(mapVpc({ id: '1234567890', name: 'prod', cidr: '10.0.0.0/16', region_code: 'us-east-1' })).toEqual({ id: '1234567890', name: 'prod', cidr: '10.0.0.0/16', regionCode: 'us-east-1' });
     const p = mapPeering({ id: '9', peer_account_id: 'x', peer_region_code: 'us-east-1', peer_vpc_id: 'vpc-1', status: 'failed', error_message: 'bad account' }, '1234567890');

@@ -10,6 +10,8 @@ describe('parseDuration', () => {
     ['250ms', 250],
     ['1500', 1500],
     ['1.5s', 1500],
+    ['3d', 259_200_000],
+    ['1d12h', 129_600_000],
   ])('%s -> %i ms', (text, ms) => {
     expect(parseDuration(text)).toBe(ms);
   });

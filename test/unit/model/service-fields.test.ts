@@ -6,12 +6,15 @@ import { describe, expect, it } from 'vitest';
 import {
   ALLOWED_SERVICE_SIZES,
   createBody,
+  endpointKinds,
   exportFields,
+  openEndpoints,
   recordFields,
+  REPLICA_SET_FIELDS,
   SERVICE_FIELDS,
 } from '../../../src/model/index.js';
 import { buildConfigSchema } from '../../../src/config/schema.js';
-import { desiredService, liveService } from '../planner/builders.js';
+import { desiredService, liveReplicaSet, liveService } from '../planner/builders.js';
 import { checkFieldSet } from './field-set-checks.js';
 
 const set = SERVICE_FIELDS;
@@ -76,5 +79,20 @@ describe('the service field set', () => {
     expect(body.changes.map((c) => c.path)).toEqual(['name', 'addons', 'service_type', 'cpu_millis', 'memory_gbs', 'environment', 'region_code', 'ha.replicas']);
     const fork = createBody(set, d, { request: { fork_strategy: 'NOW' }, changes: [] }, true);
     expect(fork.request).toEqual({ fork_strategy: 'NOW', name: 'db', cpu_millis: '1000', memory_gbs: '4', environment_tag: 'PROD' });
+  });
+
+  it('opens the pooler endpoint only while the pooler is enabled and the VPC endpoint only while attached, in that order (dbform output)', () => {
+    const pooler = { host: 'p.example', port: 6432 };
+    const vpc = { host: 'v.example', port: 5432 };
+    const both = liveService('db', { pooler: true, poolerEndpoint: pooler, vpcId: '1000000001', vpcEndpoint: vpc });
+    expect(openEndpoints(set, both)).toEqual([{ prefix: 'pooler', endpoint: pooler }, { prefix: 'vpc', endpoint: vpc }]);
+    // A stale endpoint left on a switched-off pooler or a detached service is never offered.
+    expect(openEndpoints(set, { ...both, pooler: false, vpcId: null })).toEqual([]);
+    const rs = liveReplicaSet('r', { pooler: true, poolerEndpoint: pooler });
+    expect(openEndpoints(REPLICA_SET_FIELDS, rs)).toEqual([{ prefix: 'pooler', endpoint: pooler }]);
+    expect(endpointKinds(SERVICE_FIELDS, REPLICA_SET_FIELDS)).toEqual([
+      { prefix: 'pooler', when: 'while the pooler is enabled' },
+      { prefix: 'vpc', when: 'while attached to a VPC' },
+    ]);
   });
 });

@@ -40,7 +40,7 @@ describe('plan JSON', () => {
 
   it('has the SPEC key order and snake_case', () => {
     const json = toPlanJson(richPlan());
-    expect(Object.keys(json)).toEqual(['format_version', 'project_id', 'summary', 'actions', 'bindings', 'fingerprints', 'state_fingerprint', 'diagnostics']);
+    expect(Object.keys(json)).toEqual(['format_version', 'project_id', 'summary', 'drift', 'actions', 'bindings', 'fingerprints', 'state_fingerprint', 'diagnostics']);
     expect(Object.keys(json.actions[0]!).slice(0, 8)).toEqual(['id', 'address', 'kind', 'op', 'reason', 'risk', 'depends_on', 'changes']);
     const pw = json.actions.find((a) => a.op === 'updatePassword')!;
     expect(pw.password).toEqual({ from_env: 'DB_PASSWORD', version: 2 });
@@ -91,6 +91,12 @@ describe('plan JSON', () => {
     ['a saved plan without its options', (j: any) => ({ ...j, lineage: null, serial: 0, config_hash: `sha256:${'c'.repeat(64)}` }), ['options: missing: a saved plan with config_hash also records lineage, serial, options']],
     ['a settling VPC', (j: any) => ({ ...j, settling: [{ address: 'vpc.main', id: 'v1', status: 'CREATING' }] }), ['settling[0].address: a VPC has no transitional status to wait for']],
     ['a missing project_id', (j: any) => ({ ...j, project_id: undefined }), ['project_id: must be a non-empty string']],
+    [
+      'a drift value that is not a scalar',
+      (j: any) => ({ ...j, drift: [{ address: 'service.a', id: 'x', deleted: false, changes: [{ path: 'size', before: { cpu_millis: 500 }, after: 2 }] }] }),
+      ['drift[0].changes[0].before: must be a string or a number or true or false or null'],
+    ],
+    ['a drift entry without deleted', (j: any) => ({ ...j, drift: [{ address: 'service.a', id: 'x', changes: [] }] }), ['drift[0].deleted: must be true or false']],
   ])('refuses %s, naming the field', (_n, mutate, expected) => {
     const json = JSON.parse(JSON.stringify(toPlanJson(oneChangePlan(1))));
     const back = fromPlanJson(JSON.parse(JSON.stringify(mutate(json))));

@@ -1,0 +1,34 @@
+// After an apply, the state records the managed fields of each resource the apply left as
+// configured (SPEC section 11), so that the next plan can tell what changed outside dbform.
+import type { ApplyResult } from '../../executor/result.js';
+import type { LockStore } from '../../executor/lock-store.js';
+import type { Address, DesiredState, Plan } from '../../model/index.js';
+import { appliedRecords, sameApplied } from '../../planner/index.js';
+
+/** Addresses whose outcome is not what the config says: an action that did not finish, a wait abandoned. */
+function unfinished(result: ApplyResult | undefined): Set<Address> {
+  const out = new Set<Address>();
+  if (!result) return out;
+  for (const f of result.failed) out.add(f.address);
+  for (const list of [result.skipped, result.abandoned]) for (const x of list) out.add(x.action.address);
+  for (const b of result.blocked) out.add(b.address);
+  for (const s of result.settling) if (s.outcome !== 'settled') out.add(s.resource.address);
+  return out;
+}
+
+/**
+ * Writes the changed records through the run's lock store (one write for all of them; none when
+ * nothing changed, so an apply with no changes on a recorded state writes nothing). With --target,
+ * only the targets and what the plan did are recorded: other resources were not looked at.
+ */
+export async function recordApplied(lockStore: LockStore, desired: DesiredState, plan: Plan, result: ApplyResult | undefined, targets: readonly Address[]): Promise<void> {
+  const skip = unfinished(result);
+  const acted = new Set(plan.actions.map((a) => a.address));
+  const settled = (a: Address) => !skip.has(a) && (targets.length === 0 || targets.includes(a) || acted.has(a));
+  const lock = lockStore.snapshot();
+  const writes: Array<Promise<void>> = [];
+  for (const [address, applied] of appliedRecords(desired, lock, settled)) {
+    if (!sameApplied(lock.resources[address]?.applied, applied)) writes.push(lockStore.update(address, { applied }));
+  }
+  await Promise.all(writes);
+}

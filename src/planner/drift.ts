@@ -1,0 +1,100 @@
+// Drift (SPEC section 11): what changed outside dbform since the last apply. The state records the
+// managed fields as each apply left them (`applied` in a lockfile entry, by field descriptor id);
+// here each bound resource's live fields are compared with that record by the descriptors
+// themselves (driftedFields), and each difference is told as plan changes tell it. Pure.
+import {
+  compareAddresses,
+  driftedFields,
+  parseAddress,
+  PEERING_FIELDS,
+  REPLICA_SET_FIELDS,
+  SERVICE_FIELDS,
+  VPC_FIELDS,
+  vpcAddress,
+  type Drift,
+  type DriftChange,
+  type DriftValue,
+  type FieldDescriptor,
+  type FieldSet,
+  type LiveState,
+  type LockEntry,
+  type Lockfile,
+} from '../model/index.js';
+
+type AnySet = FieldSet<unknown, unknown, unknown>;
+type AnyField = FieldDescriptor<unknown, unknown, unknown>;
+
+/** The live resource an entry binds with its kind's fields; 'gone' when it is not live; undefined when not read. */
+function liveOf(address: string, entry: LockEntry, live: LiveState, lock: Lockfile): { set: AnySet; resource: unknown } | 'gone' | undefined {
+  const parsed = parseAddress(address);
+  const id = entry.id;
+  const found = (set: unknown, resource: unknown) => ({ set: set as AnySet, resource });
+  switch (parsed?.kind) {
+    case 'service': {
+      const s = live.services.find((x) => x.id === id);
+      return !s || s.status === 'DELETING' || s.status === 'DELETED' ? 'gone' : found(SERVICE_FIELDS, s);
+    }
+    case 'replica_set': {
+      const r = live.services.flatMap((s) => s.replicaSets).find((x) => x.id === id);
+      return !r || r.status === 'deleting' ? 'gone' : found(REPLICA_SET_FIELDS, r);
+    }
+    case 'vpc': {
+      const v = live.vpcs.find((x) => x.id === id);
+      return v ? found(VPC_FIELDS, v) : 'gone';
+    }
+    case 'peering': {
+      const vpc = live.vpcs.find((v) => v.id === lock.resources[vpcAddress(parsed.vpcKey)]?.id);
+      // Its VPC's peerings were not read (or the VPC is gone, which the VPC reports): nothing to say.
+      if (!vpc?.peerings) return undefined;
+      const p = vpc.peerings.find((x) => x.id === id);
+      return p ? found(PEERING_FIELDS, p) : 'gone';
+    }
+    default:
+      return undefined;
+  }
+}
+
+const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const scalar = (v: unknown): DriftValue => (v === undefined ? null : v === null || typeof v !== 'object' ? (v as DriftValue) : JSON.stringify(v));
+
+/**
+ * A drifted field as plan changes name it: under its fingerprint key (service_type, vpc_id); a
+ * pair by its parts, each under its own YAML key where it has one (cpu_millis) or below the field
+ * (ha.replicas).
+ */
+function changesOf(f: AnyField, before: unknown, after: unknown): DriftChange[] {
+  const base = typeof f.fingerprint === 'string' ? f.fingerprint : f.id;
+  if (!isRecord(before) && !isRecord(after)) return [{ path: base, before: scalar(before), after: scalar(after) }];
+  const b = isRecord(before) ? before : {};
+  const a = isRecord(after) ? after : {};
+  const out: DriftChange[] = [];
+  for (const key of [...new Set([...Object.keys(b), ...Object.keys(a)])]) {
+    if (scalar(b[key]) === scalar(a[key])) continue;
+    const part = snake(key);
+    out.push({ path: part in f.schema ? part : `${base}.${part}`, before: scalar(b[key]), after: scalar(a[key]) });
+  }
+  return out;
+}
+
+function changedFields(set: AnySet, resource: unknown, applied: Record<string, unknown>): DriftChange[] {
+  const drifted = new Set(driftedFields(set, applied, resource));
+  return set.fields.filter((f) => drifted.has(f.id)).flatMap((f) => changesOf(f, applied[f.id], f.live!(resource)));
+}
+
+/** Every bound resource that changed outside dbform, in address order; fields in the kind's order. */
+export function findDrift(live: LiveState, lock: Lockfile): Drift[] {
+  const out: Drift[] = [];
+  for (const address of Object.keys(lock.resources).sort(compareAddresses)) {
+    const entry = lock.resources[address]!;
+    const found = liveOf(address, entry, live, lock);
+    if (found === undefined) continue;
+    if (found === 'gone') {
+      out.push({ address, id: entry.id, deleted: true, changes: [] });
+      continue;
+    }
+    const changes = entry.applied ? changedFields(found.set, found.resource, entry.applied) : [];
+    if (changes.length > 0) out.push({ address, id: entry.id, deleted: false, changes });
+  }
+  return out;
+}

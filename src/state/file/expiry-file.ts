@@ -1,0 +1,34 @@
+// The file store keeps a workspace's expiry (`apply --ttl`, SPEC section 11) beside its lockfile,
+// in `<lockfile>.expiry.json` ({"expires_at": "<ISO time>"}), so the lockfile's format, which is
+// committed and diffed, never changes with an expiry. The name cannot be taken for a workspace's
+// lockfile: workspace names hold no dot.
+import { readFile, unlink } from 'node:fs/promises';
+import { describeFileError, writeFileAtomic } from '../../lockfile/index.js';
+import { DbformError } from '../../model/index.js';
+
+export const expiryPath = (lockfilePath: string): string => `${lockfilePath}.expiry.json`;
+
+export async function writeExpiry(lockfilePath: string, expiresAt: Date): Promise<void> {
+  const path = expiryPath(lockfilePath);
+  try {
+    await writeFileAtomic(path, `${JSON.stringify({ expires_at: expiresAt.toISOString() }, null, 2)}\n`);
+  } catch (err) {
+    throw new DbformError(`cannot record the workspace's expiry in ${path}: ${describeFileError(err)}`, { cause: err });
+  }
+}
+
+/** The recorded expiry (ISO time), or null when none is recorded or the file cannot be read as one. */
+export async function readExpiry(lockfilePath: string): Promise<string | null> {
+  try {
+    const data = JSON.parse(await readFile(expiryPath(lockfilePath), 'utf8')) as { expires_at?: unknown };
+    return typeof data.expires_at === 'string' && !Number.isNaN(Date.parse(data.expires_at)) ? new Date(data.expires_at).toISOString() : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function removeExpiry(lockfilePath: string): Promise<void> {
+  await unlink(expiryPath(lockfilePath)).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ENOENT') throw new DbformError(`cannot remove ${expiryPath(lockfilePath)}: ${describeFileError(err)}`, { cause: err });
+  });
+}
