@@ -8,14 +8,24 @@
 // validator keeps the patterns strict. Editors also accept an empty section (`services:` with
 // every entry commented out reads as null); the loader turns one into `{}` or `[]` before it
 // validates, so its messages never mention null.
-import { CIDR_SHAPE_REGEX, ENV_NAME_REGEX, fieldSchemas, KEY_REGEX, keySchema as key, PEERING_FIELDS, REGION_REGEX, REPLICA_SET_FIELDS, SERVICE_FIELDS, VPC_FIELDS } from '../model/index.js';
+import {
+  CIDR_SHAPE_REGEX,
+  ENV_NAME_REGEX,
+  fieldSchemas,
+  KEY_REGEX,
+  keySchema as key,
+  PEERING_FIELDS,
+  REGION_REGEX,
+  REPLICA_SET_FIELDS,
+  RFC3339_SHAPE_REGEX,
+  SERVICE_FIELDS,
+  VPC_FIELDS,
+} from '../model/index.js';
 
 export { CIDR_SHAPE_REGEX, ENV_NAME_REGEX, KEY_REGEX, REGION_REGEX };
 
 export const SCHEMA_ID = 'https://dbform.dev/schemas/dbform.schema.json';
 
-/** The shape of an RFC 3339 date-time; the calendar and the ranges are checked by rules/fork.ts. */
-export const TARGET_TIME_REGEX = '^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$';
 /** A reference to an environment variable, as editors see it before interpolation. */
 const ENV_REFERENCE_REGEX = '\\$\\{env:[A-Za-z_][A-Za-z0-9_]*\\}';
 
@@ -87,7 +97,7 @@ const fork: Json = {
     target_time: {
       type: 'string',
       // Not `format: date-time`: it allows a space for the T, and it would refuse ${env:NAME}.
-      pattern: TARGET_TIME_REGEX,
+      pattern: RFC3339_SHAPE_REGEX,
       description: 'Point in time to restore, RFC 3339 (e.g. 2026-11-01T00:00:00Z). Required with strategy PITR, not allowed otherwise.',
     },
   },

@@ -1,5 +1,11 @@
 // RFC 3339 timestamps, read one way wherever dbform meets one: the config's fork.target_time, the
 // `logs --since/--until` flags, and the emulator's since, until and target_time.
+
+/**
+ * The shape of an RFC 3339 date-time as a JSON Schema `pattern` (the config schema's target_time,
+ * which editors check); the calendar and the ranges are checked by parseRfc3339 below.
+ */
+export const RFC3339_SHAPE_REGEX = '^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$';
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})([Tt ])(\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
 
 const isLeapYear = (y: number): boolean => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;

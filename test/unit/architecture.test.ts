@@ -96,19 +96,15 @@ describe('module boundaries (STYLE.md)', () => {
   });
 
   // Pure helpers that several layers need are written once, in src/model. Each entry is a telling
-  // piece of one helper's implementation; it may appear only in the helper's home. The config
-  // schema (src/config/schema.ts) keeps the JSON Schema shapes of a CIDR block and an RFC 3339 time
-  // (the `pattern`s editors check) until the field descriptors of issue 13 (h/house) carry them.
+  // piece of one helper's implementation; it may appear only in the helper's home.
   const SHARED_HELPERS = [
     { what: 'CIDR arithmetic (parse, overlap)', home: 'model/cidr.ts', code: /2 \*\* \(32|<< 24|0xffffffff|\(\\d\{1,3\}\)\\\./ },
     { what: 'the region-code patterns', home: 'model/api-values.ts', code: /\[a-z\]\{2/ },
     { what: 'the table of service sizes', home: 'model/sizes.ts', code: /cpuMillis:\s*\d+\s*,\s*memoryGbs:\s*\d+/ },
     { what: 'RFC 3339 parsing', home: 'model/rfc3339.ts', code: /\\d\{4\}-\\d\{2\}|\[0-9\]\{4\}-\[0-9\]\{2\}|isLeapYear/ },
   ];
-  const HELPER_EXEMPT = new Set(['config/schema.ts']);
-
   it.each(SHARED_HELPERS.map((h) => [h.what, h.home, h.code] as const))('%s lives once, in src/%s', (_what, home, code) => {
-    const places = files.filter((f) => !isGenerated(f) && !HELPER_EXEMPT.has(srcPath(f)) && code.test(codeOf(f))).map(srcPath);
+    const places = files.filter((f) => !isGenerated(f) && code.test(codeOf(f))).map(srcPath);
     expect(places).toEqual([home]);
   });
 
@@ -123,13 +119,9 @@ describe('module boundaries (STYLE.md)', () => {
 });
 
 describe('files stay focused (STYLE.md: under about 300 lines)', () => {
-  // src/config/schema.ts is being rewritten around the field descriptors of issue 13 (h/house);
-  // it leaves this list when that lands.
-  const WAITING_FOR_REWRITE = new Set(['config/schema.ts']);
-
   it('no hand-written source file under src/ is over 300 lines (generated validators excepted)', () => {
     const long = filesUnder(SRC)
-      .filter((f) => !isGenerated(f) && !WAITING_FOR_REWRITE.has(srcPath(f)))
+      .filter((f) => !isGenerated(f))
       .map((f) => ({ file: srcPath(f), lines: readFileSync(f, 'utf8').trimEnd().split('\n').length }))
       .filter((x) => x.lines > 300);
     expect(long).toEqual([]);
