@@ -2,10 +2,10 @@
 // its size resizes in place, pooler and environment have their ops, name and nodes replace it.
 import type { FieldChange } from '../plan.js';
 import type { DesiredReplicaSet, Endpoint, EnvironmentTag, LiveReplicaSet } from '../resources.js';
-import { environmentOf, environmentSchema, flagOf, nameSchema, sizeSchema } from './common.js';
+import { flagOf, nameSchema, sizeSchema } from './common.js';
+import { environmentField } from './environment.js';
 import { poolerEndpoint, poolerSchema, readPooler, type ConnectionPoolerDto } from './service.js';
 import { fieldChange, type FieldDescriptor, type FieldSet, type Json } from './types.js';
-import { liveEnvironment } from './values.js';
 import { num, str, type MetadataDto } from './wire.js';
 
 /** The properties of a desired replica set that its fields set. */
@@ -127,30 +127,12 @@ const pooler: Field = {
 };
 
 const environment: Field = {
-  id: 'environment',
-  schema: { environment: environmentSchema('replica set') },
-  desired: (raw, into) => {
-    const env = environmentOf(raw.environment);
-    if (env !== undefined) into.environment = env;
-  },
-  wire: (w, into) => void (into.environment = str(w.metadata?.environment) ?? 'DEV'),
-  live: (l) => liveEnvironment(l.environment),
-  record: (d) => d.environment,
-  fingerprint: 'environment',
-  update: (d, l) => {
-    const live = liveEnvironment(l.environment);
-    if (d.environment === undefined || d.environment === live) return undefined;
-    return { op: 'setReplicaEnvironment', changes: [fieldChange('environment', live, d.environment)], request: { environment: d.environment } };
-  },
+  ...environmentField<DesiredReplicaSet, LiveReplicaSet, ReplicaSetFieldsDto>('replica set', 'setReplicaEnvironment'),
   // A new replica set starts as DEV.
   afterCreate: (d) =>
     d.environment === undefined || d.environment === 'DEV'
       ? undefined
       : { op: 'setReplicaEnvironment', changes: [fieldChange('environment', 'DEV', d.environment)], request: { environment: d.environment } },
-  export: (l, ctx) =>
-    l.environment === 'DEV' || l.environment === 'PROD'
-      ? { values: { environment: l.environment } }
-      : { unmanaged: `environment ${ctx.quote(l.environment ?? '')} is not DEV or PROD: left unmanaged` },
 };
 
 export const REPLICA_SET_FIELDS: FieldSet<DesiredReplicaSet, LiveReplicaSet, ReplicaSetFieldsDto> = {

@@ -4,10 +4,11 @@ import { isTimeSeriesType, REGION_CODE_REGEX } from '../api-values.js';
 import type { FieldChange } from '../plan.js';
 import type { Addon, DesiredService, HaConfig, LiveService, ServiceSize } from '../resources.js';
 import { isAllowedServiceSize } from '../sizes.js';
-import { environmentOf, environmentSchema, nameSchema, regionCodeSchema, sizeSchema } from './common.js';
+import { nameSchema, regionCodeSchema, sizeSchema } from './common.js';
+import { environmentField } from './environment.js';
 import type { ServiceFieldsDto } from './service.js';
 import { fieldChange, type FieldDescriptor, type FieldStep } from './types.js';
-import { isShared, liveEnvironment, serviceTypeOf, sizeEquals, sizeWire, typeMatches, typeSatisfies } from './values.js';
+import { isShared, serviceTypeOf, sizeEquals, sizeWire, typeMatches, typeSatisfies } from './values.js';
 import { num, str, type ResourceSpecDto } from './wire.js';
 
 type Field = FieldDescriptor<DesiredService, LiveService, ServiceFieldsDto>;
@@ -158,31 +159,13 @@ export const size: Field = {
 };
 
 export const environment: Field = {
-  id: 'environment',
-  schema: { environment: environmentSchema('service') },
-  desired: (raw, into) => {
-    const env = environmentOf(raw.environment);
-    if (env !== undefined) into.environment = env;
-  },
-  wire: (w, into) => void (into.environment = str(w.metadata?.environment) ?? 'DEV'),
-  live: (l) => liveEnvironment(l.environment),
-  record: (d) => d.environment,
-  fingerprint: 'environment',
-  update: (d, l) => {
-    const live = liveEnvironment(l.environment);
-    if (d.environment === undefined || d.environment === live) return undefined;
-    return { op: 'setEnvironment', changes: [fieldChange('environment', live, d.environment)], request: { environment: d.environment } };
-  },
+  ...environmentField<DesiredService, LiveService, ServiceFieldsDto>('service', 'setEnvironment'),
   create: (d, body) => {
     if (!d.environment) return;
     body.request.environment_tag = d.environment;
     body.changes.push(fieldChange('environment', null, d.environment));
   },
   fork: true,
-  export: (l, ctx) =>
-    l.environment === 'DEV' || l.environment === 'PROD'
-      ? { values: { environment: l.environment } }
-      : { unmanaged: `environment ${ctx.quote(l.environment ?? '')} is not DEV or PROD: left unmanaged` },
 };
 
 export function mapHa(ha: ServiceFieldsDto['ha_replicas']): HaConfig {
