@@ -90,12 +90,16 @@ process.stdout.write(readFileSync(join(work, 'dbform.lock.json'), 'utf8'));
 header('Nothing left to do');
 dbform('plan', '--emulator', '--detailed-exitcode');
 
+header('How to connect: endpoints from the live resources (passwords stay in the pgpass file)');
+dbform('output', '--emulator');
+
 header('What next');
 process.stdout.write(
   [
     `- The files of this demo are in ${work}: dbform.yaml, dbform.lock.json, the pgpass file with`,
     '  the initial passwords, and the emulator world in .dbform/emulator-state.json.',
     `- \`dbform export --emulator -o exported.yaml\` in ${work} writes the live world back as YAML.`,
+    `- \`dbform output --emulator --with-password --pgpass pgpass\` adds each password, from that file.`,
     '- examples/full.yaml shows every field: peerings, HA, pooler, forks, passwords, protect.',
     '- README.md, "Quickstart" and "Apply in pipelines": these steps by hand, approvals, saved plans,',
     '  exit codes, interrupted applies, the apply lock and destroy. `dbform <command> --help` lists every flag.',
