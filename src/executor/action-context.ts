@@ -23,6 +23,11 @@ export interface ActionContext {
   pollMs: number;
   /** When this action's `--timeout` runs out (epoch ms); every wait of the action shares it. */
   deadline?: number;
+  /**
+   * Runs `work` without holding the action's place among the `--parallelism` in flight (a pause
+   * between resends); `waits` already do. Absent outside the graph walk.
+   */
+  idle?<T>(work: () => Promise<T>): Promise<T>;
 }
 
 export interface ActionOutcome {

@@ -14,6 +14,7 @@ import type { ExecutorApi, ExecutorWaits } from './ports.js';
 import { emptyResult, type ApplyResult } from './result.js';
 import { runAction } from './run-action.js';
 import { scheduleSettling } from './settle-waits.js';
+import { withSlot } from './slot-waits.js';
 
 export interface ApplyOptions {
   api: ExecutorApi;
@@ -22,8 +23,10 @@ export interface ApplyOptions {
   waits?: ExecutorWaits;
   lockStore: LockStore;
   reporter?: Reporter;
-  /** API operations (waits included) in flight at once; default 10. */
+  /** Actions sending requests at once (an action waiting for its operation does not count); default 10. */
   parallelism?: number;
+  /** true: an action keeps its place among `parallelism` while it waits (as before turn 2; for the bench). */
+  waitsHoldSlots?: boolean;
   /** Per action; default 30 minutes. */
   timeoutMs?: number;
   /** First Ctrl-C: start nothing new, abandon waits, return what happened. */
@@ -90,7 +93,8 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   await walkGraph(plan.actions, {
     parallelism,
     ...(options.signal ? { signal: options.signal } : {}),
-    run: (action) => runOne(ctx, action, result, now),
+    run: (action, slot) => runOne(withSlot(ctx, slot), action, result, now),
+    idleFreesSlot: options.waitsHoldSlots !== true,
     onSkip: (action, reason, root) => {
       result.skipped.push({ action, reason, ...(root ? { root: refOf(root) } : {}) });
       emit({ type: 'action-skipped', action: refOf(action), reason, ...(root ? { root: refOf(root) } : {}) });

@@ -54,7 +54,7 @@ export async function sendWhenServiceSettled<T>(
       if (!rules.retryWhenReady || status !== 'READY') throw err;
       // Out of --timeout: the refusal is the answer.
       if (ctx.deadline !== undefined && Date.now() + delayMs > ctx.deadline) throw err;
-      await sleep(delayMs, ctx.signal);
+      await (ctx.idle ? ctx.idle(() => sleep(delayMs, ctx.signal)) : sleep(delayMs, ctx.signal));
       delayMs = Math.min(delayMs * 1.5, ctx.pollMs * 10);
     }
   }
