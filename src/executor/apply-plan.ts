@@ -27,6 +27,12 @@ export interface ApplyOptions {
   parallelism?: number;
   /** true: an action keeps its place among `parallelism` while it waits (as before turn 2; for the bench). */
   waitsHoldSlots?: boolean;
+  /**
+   * 'alongside' (default): a create's lockfile write and pgpass rewrite run while its first wait
+   * does, and pgpass changes queued meanwhile share one rewrite. 'before-wait': each is done before
+   * the wait starts, one rewrite per change (as before turn 2; for the bench).
+   */
+  bookkeeping?: 'alongside' | 'before-wait';
   /** Per action; default 30 minutes. */
   timeoutMs?: number;
   /** First Ctrl-C: start nothing new, abandon waits, return what happened. */
@@ -72,7 +78,8 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     emit,
     timeoutMs: options.timeoutMs ?? 30 * 60_000,
     ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.pgpassPath ? { pgpass: new PgpassWriter(options.pgpassPath) } : {}),
+    ...(options.pgpassPath ? { pgpass: new PgpassWriter(options.pgpassPath, { batch: options.bookkeeping !== 'before-wait' }) } : {}),
+    ...(options.bookkeeping === 'before-wait' ? { bookkeepingFirst: true } : {}),
     env: options.env ?? {},
     createAttempts: options.createAttempts ?? 3,
     pollMs: options.pollMs ?? 1000,
