@@ -31,6 +31,11 @@ export interface Dialect {
   embedsReplicaSets: boolean;
   /** Whether service bodies carry `data_tiering` (cloud-api.md lists it; the OpenAPI Service does not). */
   sendsDataTiering: boolean;
+  /**
+   * Whether service bodies carry `addons` as created: an emulator addition to cloud-api.md (no
+   * documented field shows `ai`), so that export can write it; the real service does not.
+   */
+  reportsAddons: boolean;
   /** A VPC's `status` while it is being created and after; undefined: VPCs carry no status. */
   vpcStatus?: { creating: string; created: string };
   /** region_code of a VPC, peering or service, and the hint a 400 gives. */
@@ -59,6 +64,7 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
     disabledPooler: 'absent',
     embedsReplicaSets: true,
     sendsDataTiering: true,
+    reportsAddons: true,
     regionPattern: /^[a-z]{2}(-[a-z]+)+-[0-9]+$/,
     regionHint: 'must be a region code such as us-east-1',
     sizes: SECTION_9_SIZES,
@@ -71,6 +77,7 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
     disabledPooler: 'without-endpoint',
     embedsReplicaSets: false,
     sendsDataTiering: false,
+    reportsAddons: false,
     vpcStatus: { creating: 'CREATING', created: 'CREATED' },
     regionPattern: /^[a-z]{2,}(-[a-z0-9]+)+$/,
     regionHint: 'must be a region code such as us-east-1 or az-eastus2',

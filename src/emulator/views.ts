@@ -84,7 +84,7 @@ export function toServiceDto(project: ProjectRecord, svc: ServiceRecord, now: nu
     name: svc.name,
     region_code: svc.regionCode,
     service_type: svc.serviceType === 'TIMESERIESDB' ? dialect.timeSeriesType : svc.serviceType,
-    ...(svc.addons ? { addons: [...svc.addons] } : {}),
+    ...(svc.addons && dialect.reportsAddons ? { addons: [...svc.addons] } : {}),
     status,
     created: new Date(svc.createdAt).toISOString(),
     resources: [{ id: svc.resourceId, spec }],

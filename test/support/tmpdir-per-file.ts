@@ -5,12 +5,15 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
+import { removeTempDirs } from './temp-dir.js';
 
 // Inside the run's folder, not inside the TMPDIR an earlier file of this worker set.
 const dir = mkdtempSync(join(process.env.TEST_RUN_TMPDIR ?? tmpdir(), 'file-'));
 process.env.TMPDIR = dir;
 
 afterAll(() => {
+  // What tempDir() made is removed by every file anyway; anything else left here is a leak.
+  removeTempDirs();
   const left = readdirSync(dir).sort();
   rmSync(dir, { recursive: true, force: true });
   if (left.length > 0) {

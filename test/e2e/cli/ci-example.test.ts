@@ -2,12 +2,12 @@
 // user pins and controls (a full commit of their fork, or a tarball they keep), never a registry
 // name someone else can publish to; and every dbform command it runs must exist as written.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runCli } from '../../support/cli.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 const WORKFLOW = join(import.meta.dirname, '..', '..', '..', 'examples', 'ci', 'github-actions.yml');
 
@@ -61,7 +61,7 @@ describe('the GitHub Actions example installs dbform from a pinned source the us
     const w = workflow();
     const installs = Object.values(w.jobs).flatMap((j) => j.steps.filter((s) => s.run?.includes('npm install')));
     expect(installs).toHaveLength(2);
-    const bin = mkdtempSync(join(tmpdir(), 'dbform-ci-'));
+    const bin = tempDir('dbform-ci-');
     const calls = join(bin, 'calls');
     // An `npm` that records what it was asked to install; the step's own shell logic is what runs.
     writeFileSync(join(bin, 'npm'), `#!/bin/sh\necho "$@" >> "${calls}"\n`);

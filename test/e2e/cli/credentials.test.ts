@@ -1,16 +1,16 @@
 // Credentials end to end (SPEC sections 4 and 12): the built CLI authenticates with a token or a
 // key pair (HTTP Basic), from the environment or --api-key-file, against the emulator's tiger
 // dialect (which takes both); every bad input is one line, and no value is ever printed.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../../../src/emulator/index.js';
 import { runCli } from '../../support/cli.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 let tiger: EmulatorHandle;
 let seed: EmulatorHandle;
-const dir = mkdtempSync(join(tmpdir(), 'dbform-credentials-'));
+const dir = tempDir('dbform-credentials-');
 const PAIR = { DBFORM_ACCESS_KEY: 'demo-access', DBFORM_SECRET_KEY: 'demo-secret' };
 /** Every spelling of the pair's values that must never be printed. */
 const SECRETS = ['demo-secret', 'demo-access', Buffer.from('demo-access:demo-secret').toString('base64')];
@@ -114,7 +114,7 @@ describe('the tiger dialect also takes a Bearer token', () => {
 
 describe('--emulator with DBFORM_EMULATOR_DIALECT', () => {
   it('tiger: the in-process emulator answers as the real service, reached with its key pair by default', async () => {
-    const cwd = mkdtempSync(join(tmpdir(), 'dbform-emulator-dialect-'));
+    const cwd = tempDir('dbform-emulator-dialect-');
     writeFileSync(join(cwd, 'dbform.yaml'), 'version: 1\nproject_id: proj-demo\nservices:\n  ts: { addons: [time-series], cpu_millis: 48000, memory_gbs: 192, region_code: az-eastus2 }\n');
     const env = { DBFORM_EMULATOR_DIALECT: 'tiger', DBFORM_EMULATOR_TIME_SCALE: '0', DBFORM_POLL_MS: '10' };
     const apply = await runCli(['apply', '--emulator', '--auto-approve', '--debug'], { cwd, env });

@@ -1,12 +1,12 @@
 // The emulator's tiger dialect (SPEC section 12): every point where it answers as the real
 // service's OpenAPI document does instead of cloud-api.md, at time scale 1 under a hand-moved clock.
 // The seed dialect's side of each difference is checked next to it, so neither can drift.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startEmulator } from '../../../src/emulator/index.js';
 import { apiOf, expectError, manualClock, P, useEmulator } from './helpers.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 const BASIC = `Basic ${Buffer.from('demo-access:demo-secret').toString('base64')}`;
 const basic = { token: null, headers: { authorization: BASIC } };
@@ -115,7 +115,7 @@ describe('tiger dialect (manual clock, time scale 1)', () => {
 
 describe('tiger dialect: state and options', () => {
   it('keeps the key pairs in its state file, and a restart still takes them', async () => {
-    const stateFile = join(mkdtempSync(join(tmpdir(), 'dbform-tiger-state-')), 'state.json');
+    const stateFile = join(tempDir('dbform-tiger-state-'), 'state.json');
     const first = await startEmulator({ stateFile, timeScale: 0, dialect: 'tiger' });
     await first.close();
     expect(JSON.parse(readFileSync(stateFile, 'utf8')).key_pairs).toEqual([{ public_key: 'demo-access', secret_key: 'demo-secret', project_id: 'proj-demo' }]);
@@ -128,7 +128,7 @@ describe('tiger dialect: state and options', () => {
   });
 
   it('a state file from before key pairs existed gets the default pair for proj-demo; a seed file defines its own', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dbform-tiger-old-state-'));
+    const dir = tempDir('dbform-tiger-old-state-');
     const stateFile = join(dir, 'state.json');
     const project = (id: string) => ({ id, name: id, vpcs: [], services: [] });
     writeFileSync(stateFile, JSON.stringify({ format: 'dbform-emulator-state', version: 1, projects: [project('proj-demo')], tokens: [{ token: 'demo-pat', kind: 'pat', project_id: 'proj-demo' }] }));

@@ -1,12 +1,12 @@
 // Connecting to the state database: where the password may come from, and failures that name
 // host, port and the reason, never the password.
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgStateStore, StateUnavailableError } from '../../../src/state/index.js';
 import { createTestDatabase, PASSWORD_ROLE, type TestDatabase } from '../../support/pg.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 let db: TestDatabase;
 let dir: string;
@@ -14,7 +14,7 @@ const PW = PASSWORD_ROLE.password;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  dir = mkdtempSync(join(tmpdir(), 'dbform-pgconn-'));
+  dir = tempDir('dbform-pgconn-');
 });
 afterAll(async () => {
   await db.drop();

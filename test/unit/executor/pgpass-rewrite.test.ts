@@ -2,13 +2,13 @@
 // deleted service's lines go. Rewrites must never lose a line to a parallel writer (in this
 // process or another) nor leave a torn, emptied or world-readable file when killed.
 import { spawn } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parsePgpassLine, PgpassWriter, type PgpassEntry } from '../../../src/executor/pgpass.js';
+import { tempDir } from '../../support/temp-dir.js';
 
-const dir = () => mkdtempSync(join(tmpdir(), 'dbform-pgpass-'));
+const dir = () => tempDir('dbform-pgpass-');
 const login = (host: string, password: string, port = 5432): PgpassEntry => ({ host, port, database: 'tsdb', user: 'tsdbadmin', password });
 const DIST = join(import.meta.dirname, '..', '..', '..', 'dist', 'executor', 'pgpass.js');
 
