@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readLockfile, resolveLockfilePath, writeLockfile } from '../../../src/lockfile/index.js';
-import { parseAddress, compareAddresses } from '../../../src/model/address.js';
+import { parseAddress, compareAddresses, sortAddresses } from '../../../src/model/address.js';
 import { serializeLockfile } from '../../../src/model/lockfile.js';
 import { removeTempDirs, tempDir } from '../../support/temp-dir.js';
 
@@ -107,5 +107,10 @@ describe('addresses', () => {
     expect(['service.a', 'replica_set.a.b', 'peering.v.x', 'vpc.z'].sort(compareAddresses)).toEqual([
       'vpc.z', 'peering.v.x', 'service.a', 'replica_set.a.b',
     ]);
+  });
+  it('sortAddresses orders as compareAddresses does, malformed addresses last', () => {
+    const addresses = ['service.b', 'replica_set.a.b', 'odd.thing', 'service.Bad', 'peering.v.x.y', 'vpc.z', 'service.a', 'vpc.a'];
+    expect(sortAddresses(addresses)).toEqual([...addresses].sort(compareAddresses));
+    expect(sortAddresses(addresses)).toEqual(['vpc.a', 'vpc.z', 'peering.v.x.y', 'service.a', 'service.b', 'replica_set.a.b', 'odd.thing', 'service.Bad']);
   });
 });
