@@ -1,13 +1,13 @@
 // How a poll tick reads the services and replica sets it is due to look at (SPEC sections 5 and
 // 8): one `GET .../services` list, which covers every service however many wait, or reads of just
 // the resources due (`GET .../services/{id}`; a replica set through its service's
-// `GET .../replicaSets`, there being no GET of one set). The tick takes whichever costs less:
-// a request counts as REQUEST_ITEMS services of transfer, a list as one request plus every
-// service of the project (known from the last list; before any, a tick of at most
-// UNKNOWN_SIZE_READS reads is read per resource). So one resize waited for costs the same bytes
-// in a project of 10 services as in one of 10,000, and 100 waits in a 100-service project still
-// cost one request a tick. No tick makes more than MAX_READS_PER_TICK reads: past that one list
-// is kinder to the API's rate limits whatever its size.
+// `GET .../replicaSets`, there being no GET of one set). The tick takes whichever costs less for
+// everything that waits (what is not due now will be soon; a list serves it too): a request counts
+// as REQUEST_ITEMS services of transfer, a list as one request plus every service of the project
+// (known from the last list; before any, at most UNKNOWN_SIZE_READS waits are read per resource).
+// So one resize waited for costs the same bytes in a project of 10 services as in one of 10,000,
+// and 100 waits in a 100-service project still cost one request a tick. Past MAX_READS_PER_TICK
+// waits one list is kinder to the API's rate limits, whatever its size.
 import type { LiveReplicaSet, LiveService } from '../model/resources.js';
 import type { ApiClient } from './client.js';
 import type { ServiceDto } from './dto.js';
@@ -57,10 +57,9 @@ export class ServiceReads {
   ) {}
 
   read(request: ReadRequest): Promise<ProjectSnapshot> {
-    const services: string[] = [];
-    const sets: string[] = [];
-    for (const key of request.due) (key.startsWith('s:') ? services : sets).push(key.slice(2));
-    return this.perResource(services.length, sets.length) ? this.readEach(services, sets) : this.readList(sets);
+    const [services, sets] = splitKeys(request.due);
+    const [allServices, allSets] = splitKeys(request.waiting);
+    return this.perResource(allServices.length, allSets.length) ? this.readEach(services, sets) : this.readList(sets);
   }
 
   private perResource(services: number, sets: number): boolean {
@@ -115,6 +114,14 @@ export class ServiceReads {
   private async inBatches<T>(items: readonly T[], run: (item: T) => Promise<unknown>): Promise<void> {
     for (let i = 0; i < items.length; i += READS_IN_FLIGHT) await Promise.all(items.slice(i, i + READS_IN_FLIGHT).map(run));
   }
+}
+
+/** Service IDs of service waits, and of replica-set waits. */
+function splitKeys(keys: readonly string[]): [string[], string[]] {
+  const services: string[] = [];
+  const sets: string[] = [];
+  for (const key of keys) (key.startsWith('s:') ? services : sets).push(key.slice(2));
+  return [services, sets];
 }
 
 async function absentOn404<T>(read: () => Promise<T>): Promise<T | undefined> {
