@@ -6,14 +6,16 @@
 //   await poller.waitForPeering(vpcId, peeringId, (p) => peeringPhase(p?.status) === 'done');
 //   await poller.waitForServiceGone(serviceId);
 //
-// Cost: one `GET /projects/{p}/services` per tick serves every waiting service and replica set
-// (the list embeds read_replica_sets), and one `GET .../vpcs/{v}/peerings` per tick serves every
-// waiting peering of that VPC, however many waits are pending. Where the list does not embed the
-// replica sets (the real API, SPEC section 12), a tick also reads `GET .../replicaSets` of each
-// service that has a replica set waited for, and no other. A wait first looks after pollMs
-// (or at the next tick with `immediate`), then backs off by 1.5x up to 10x pollMs. A wait that
-// joins while a tick's request is in flight is served by the next tick, never by a list that may
-// predate the action it waits for.
+// Cost: a tick of the services channel reads either one `GET /projects/{p}/services` (which serves
+// every waiting service and replica set: the list embeds read_replica_sets) or just the resources
+// that wait (`GET .../services/{id}`, a replica set through `GET .../replicaSets` of its service),
+// whichever costs less for what waits (service-reads.ts); one `GET .../vpcs/{v}/peerings` per tick
+// serves every waiting peering of that VPC. Where the list does not embed the replica sets (the
+// real API, SPEC section 12), a list tick also reads `GET .../replicaSets` of each service that
+// has a replica set due, and no other. Two ticks of a channel are never closer than pollMs. A
+// wait first looks after pollMs (or at the next tick with `immediate`), then on the schedule of
+// poll-schedule.ts. A wait that joins while a tick's read is in flight is served by the next
+// tick, never by a read that may predate the action it waits for.
 //
 // A check returns true / {done: true} to finish (the promise resolves with the live object, or
 // undefined when it is gone), false / {done: false} to keep waiting, or {done: false, failure}
