@@ -10,6 +10,7 @@
 // A differential property test checks that both give the same data and positions.
 import { EVENT_ID, getScalarValue, parseEvents, SCALAR_STYLE, type Event } from 'js-yaml';
 import type { LightNode, LightPairs } from './light-locate.js';
+import { DEFAULT_CHUNKING, readInChunks, type ChunkOptions } from './event-chunks.js';
 import { MAX_NESTING, resolvePlain } from './yaml-core.js';
 
 /** Characters the `yaml` package refuses or reads differently (controls, a BOM inside, U+2028/9, a lone CR). */
@@ -51,9 +52,15 @@ class Composer {
   root: LightNode | undefined;
   shared = false;
 
+  /**
+   * `at`: an offset in `text` as an offset in the whole file (a part read on its own,
+   * event-chunks.ts); `depth`: the collections around it there.
+   */
   constructor(
     private readonly text: string,
     events: number,
+    private readonly at: (offset: number) => number = (offset) => offset,
+    private readonly depth = 0,
   ) {
     // Generous for real files, fatal to anchors that nest aliases (each level multiplies).
     this.maxSize = 4 * events + 10_000;
@@ -77,10 +84,10 @@ class Composer {
     if (e.style === SCALAR_STYLE.PLAIN) {
       // `key:` with nothing: null, positioned at its key (or at the spot, in a list).
       if (e.valueStart < 0) node = { kind: 'scalar', offset: top?.node.kind === 'map' ? -1 : decline(), value: null };
-      else node = { kind: 'scalar', offset: e.valueStart, value: resolvePlain(e.fast ? this.text.slice(e.valueStart, e.valueEnd) : getScalarValue(this.text, e)) };
+      else node = { kind: 'scalar', offset: this.at(e.valueStart), value: resolvePlain(e.fast ? this.text.slice(e.valueStart, e.valueEnd) : getScalarValue(this.text, e)) };
     } else if (e.style === SCALAR_STYLE.SINGLE_QUOTED || e.style === SCALAR_STYLE.DOUBLE_QUOTED) {
-      node = { kind: 'scalar', offset: e.valueStart - 1, value: getScalarValue(this.text, e) };
-    } else node = { kind: 'scalar', offset: blockHeaderOffset(this.text, e.valueStart), value: getScalarValue(this.text, e) };
+      node = { kind: 'scalar', offset: this.at(e.valueStart - 1), value: getScalarValue(this.text, e) };
+    } else node = { kind: 'scalar', offset: this.at(blockHeaderOffset(this.text, e.valueStart)), value: getScalarValue(this.text, e) };
     this.anchor(e, node);
     this.place(node, 1);
   }
@@ -101,7 +108,7 @@ class Composer {
     // `__proto__` needs special care in objects, and YAML caps implicit keys at 1024 characters.
     const node = frame.node as MapNode;
     if (text === '__proto__' || text.length > 1000 || node.pairs.has(text) || (merge && node.merges.length > 0)) decline();
-    frame.key = { text, offset: e.style === SCALAR_STYLE.PLAIN ? e.valueStart : e.valueStart - 1, merge };
+    frame.key = { text, offset: this.at(e.style === SCALAR_STYLE.PLAIN ? e.valueStart : e.valueStart - 1), merge };
   }
 
   alias(e: Extract<Event, { type: typeof EVENT_ID.ALIAS }>): void {
@@ -110,16 +117,18 @@ class Composer {
     const target = this.anchors.get(this.name(e.anchorStart, e.anchorEnd));
     if (target === undefined || this.open.has(target)) decline();
     this.shared = true;
-    const node: LightNode = { kind: 'alias', offset: e.anchorStart - 1, target: target!, value: target!.value };
+    const node: LightNode = { kind: 'alias', offset: this.at(e.anchorStart - 1), target: target!, value: target!.value };
     this.place(node, this.sizes.get(target!) ?? 1);
   }
 
   collection(e: Extract<Event, { type: typeof EVENT_ID.MAPPING | typeof EVENT_ID.SEQUENCE }>): void {
-    if (e.tagStart >= 0 || this.stack.length >= MAX_NESTING) decline();
+    if (e.tagStart >= 0 || this.depth + this.stack.length >= MAX_NESTING) decline();
     const top = this.stack[this.stack.length - 1];
     if (top?.node.kind === 'map' && top.key === undefined) decline();
     const node: MapNode | SeqNode =
-      e.type === EVENT_ID.MAPPING ? { kind: 'map', offset: e.start, pairs: new Map(), merges: [], value: {} } : { kind: 'seq', offset: e.start, items: [], value: [] };
+      e.type === EVENT_ID.MAPPING
+        ? { kind: 'map', offset: this.at(e.start), pairs: new Map(), merges: [], value: {} }
+        : { kind: 'seq', offset: this.at(e.start), items: [], value: [] };
     this.anchor(e, node);
     if (e.anchorStart >= 0) this.open.add(node);
     const mergeInto = top?.key?.merge ? (top.node as MapNode) : undefined;
@@ -188,21 +197,41 @@ function endsOneDocument(text: string): boolean {
   return ONLY_COMMENTS.test(text.slice(end.index + end[0].length)) && !ONLY_COMMENTS.test(text.slice(0, end.index).replace(/^---.*$/m, ''));
 }
 
+/** What event-chunks.ts needs to read a part of a file on its own. */
+export interface PartOptions {
+  /** An offset in the part as an offset in the file. */
+  at: (offset: number) => number;
+  /** The collections around the part in the file. */
+  depth: number;
+}
+
 /**
  * The document as light nodes and data, or undefined when the `yaml` package must read it.
- * `shared`: the data reaches some containers twice (through aliases).
+ * `shared`: the data reaches some containers twice (through aliases). A large file whose big
+ * block mappings can be read a few hundred entries at a time is (event-chunks.ts): js-yaml holds
+ * every event of what it parses, about 180 bytes each, 110 MB for 10,000 services at once.
  */
-export function readYamlEvents(text: string): { root: LightNode; shared: boolean } | undefined {
+export function readYamlEvents(text: string, chunking: ChunkOptions = DEFAULT_CHUNKING): { root: LightNode; shared: boolean } | undefined {
   if (FORBIDDEN.test(text) || !endsOneDocument(text)) return undefined;
+  if (text.length >= chunking.over) {
+    const read = readInChunks(text, chunking, composeEvents);
+    // A file the parts do not read (an alias across them): read whole, as any other.
+    if (read !== undefined && read !== 'not chunked') return read;
+  }
+  return composeEvents(text);
+}
+
+/** One text through js-yaml and the composer; `part`: a part of a file read on its own. */
+export function composeEvents(text: string, part: PartOptions = { at: (offset) => offset, depth: 0 }): { root: LightNode; shared: boolean } | undefined {
   let events: Event[];
   try {
-    events = parseEvents(text, { maxDepth: MAX_NESTING + 1 });
+    events = parseEvents(text, { maxDepth: MAX_NESTING + 1 - part.depth });
   } catch {
     return undefined;
   }
   const first = events[0];
   if (first?.type !== EVENT_ID.DOCUMENT || first.directives.length > 0 || events[events.length - 1]?.type !== EVENT_ID.POP) return undefined;
-  const composer = new Composer(text, events.length);
+  const composer = new Composer(text, events.length, part.at, part.depth);
   try {
     for (let i = 1; i < events.length - 1; i++) {
       const e = events[i]!;
