@@ -10,6 +10,7 @@ import { Writable } from 'node:stream';
 import { ApiClient } from '../dist/api/client.js';
 import { fetchLiveState } from '../dist/api/live-state.js';
 import { StatusPoller } from '../dist/api/waiters.js';
+import { thisProcess } from '../dist/cli/local-process.js';
 import { createProgressView } from '../dist/cli/progress/index.js';
 import { loadConfig } from '../dist/config/index.js';
 import { applyPlan } from '../dist/executor/apply-plan.js';
@@ -102,7 +103,7 @@ export async function runPlan(proj, client, { plan, lock }, settings) {
       parallelism: settings.parallelism,
       pollMs: settings.pollMs,
       reporter: view.reporter,
-      pgpassPath: proj.pgpass,
+      pgpass: { path: proj.pgpass, owner: thisProcess() },
       ...(behaviour.waitsHoldSlots ? { waitsHoldSlots: true } : {}),
       ...(behaviour.bookkeeping ? { bookkeeping: behaviour.bookkeeping } : {}),
     });

@@ -4,6 +4,7 @@
 // compare-and-swap writer); round trips counted by the store itself; plan's added state read.
 import { join } from 'node:path';
 import { ApiClient } from '../dist/api/client.js';
+import { thisProcess } from '../dist/cli/local-process.js';
 import { fetchLiveState } from '../dist/api/live-state.js';
 import { StatusPoller } from '../dist/api/waiters.js';
 import { loadConfig } from '../dist/config/index.js';
@@ -20,7 +21,7 @@ import { Fleet, PROJECT_ID, scratchDir, startEmptyEmulator, TOKEN } from './worl
 
 function openStore(kind, dir, pgUrl, workspace) {
   if (kind === 'file') {
-    return new FileStateStore({ lockfilePath: join(dir, 'dbform.lock.json'), projectId: PROJECT_ID, workspace, historyPath: join(dir, '.dbform', 'history.jsonl') });
+    return new FileStateStore({ lockfilePath: join(dir, 'dbform.lock.json'), projectId: PROJECT_ID, workspace, historyPath: join(dir, '.dbform', 'history.jsonl'), owner: thisProcess() });
   }
   return new PgStateStore({ url: pgUrl, projectId: PROJECT_ID, workspace, env: {} });
 }

@@ -1,4 +1,5 @@
-// The typed API client: one method per operation of cloud-api.md, named by the operation.
+// The typed API client: one method per operation of cloud-api.md, named by the operation. The
+// method, route and safety class of each operation come from its row in src/model/operations.ts.
 // Retry behaviour per method is its safety class (retry.ts): reads and repeatable changes are
 // retried on any transient failure; checked transitions are retried and read back when a repeat
 // is refused after an unknown outcome; creates are re-sent only when the failure proves nothing
@@ -6,12 +7,14 @@
 import type { ApiCredentials } from './credentials.js';
 import type * as Dto from './dto.js';
 import { DbformError } from '../model/errors.js';
+import { OPERATIONS, type OperationId, type RouteIds } from '../model/operations.js';
 import { ApiError } from './errors.js';
-import { ambiguousCreate, HttpTransport, type ApiLogger, type RequestSpec } from './http.js';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy, type Safety } from './retry.js';
+import { HttpTransport, type ApiLogger, type RequestSpec } from './http.js';
+import { Requests, type CallOptions } from './requests.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 import { systemTimers, type Timers } from './timers.js';
 import { defaultUserAgent } from './user-agent.js';
-import { asMessage, logsQuery, peeringPath, projectPath, replicaSetPath, servicePath, vpcPath } from './paths.js';
+import { asMessage, logsQuery, peeringPath, projectPath, servicePath, vpcPath } from './paths.js';
 import * as verify from './verify.js';
 
 export interface ApiClientOptions {
@@ -38,14 +41,13 @@ export interface ApiClientOptions {
   timers?: Timers;
 }
 
-export interface CallOptions {
-  signal?: AbortSignal;
-}
+export type { CallOptions } from './requests.js';
 
 type Id = string;
 
 export class ApiClient {
   private readonly http: HttpTransport;
+  private readonly requests: Requests;
   private readonly logger: ApiLogger | undefined;
   private readonly noted = new Set<string>();
 
@@ -65,6 +67,7 @@ export class ApiClient {
       random: options.random ?? Math.random,
       timers: options.timers ?? systemTimers,
     });
+    this.requests = new Requests(this.http, this.logger);
   }
 
   /** The normalized base URL, e.g. `http://127.0.0.1:4010/public/api/v1`. */
@@ -92,227 +95,187 @@ export class ApiClient {
   // ---- projects -------------------------------------------------------------------------------
 
   listProjects(o?: CallOptions): Promise<Dto.ProjectDto[]> {
-    return this.list('listProjects', '/projects', 'id', o);
+    return this.requests.list('listProjects', '/projects', 'id', o);
   }
 
   // ---- VPCs -----------------------------------------------------------------------------------
 
   listVPCs(p: Id, o?: CallOptions): Promise<Dto.VpcDto[]> {
-    return this.list('listVPCs', `${projectPath(p)}/vpcs`, 'id', o);
+    return this.requests.list('listVPCs', `${projectPath(p)}/vpcs`, 'id', o);
   }
 
   createVPC(p: Id, body: Dto.CreateVpcRequestDto, o?: CallOptions): Promise<Dto.VpcDto> {
-    return this.object('createVPC', 'POST', `${projectPath(p)}/vpcs`, 'create', o, { body, requestName: body.name });
+    return this.requests.object(this.requests.call('createVPC', { project_id: p }, o, body), body.name);
   }
 
   getVPC(p: Id, v: Id, o?: CallOptions): Promise<Dto.VpcDto> {
-    return this.object('getVPC', 'GET', vpcPath(p, v), 'read', o);
+    return this.requests.object({ op: 'getVPC', method: 'GET', path: vpcPath(p, v), safety: 'read', signal: o?.signal });
   }
 
   async deleteVPC(p: Id, v: Id, o?: CallOptions): Promise<void> {
-    await this.checked({ op: 'deleteVPC', method: 'DELETE', path: vpcPath(p, v), safety: 'checked', signal: o?.signal }, async (err) =>
-      err.status === 404 ? true : undefined,
-    );
+    await this.requests.checked(this.requests.call('deleteVPC', { project_id: p, vpc_id: v }, o), async (err) => (err.status === 404 ? true : undefined));
   }
 
   renameVPC(p: Id, v: Id, body: Dto.RenameVpcRequestDto, o?: CallOptions): Promise<Dto.MessageResponseDto> {
-    return this.message('renameVPC', `${vpcPath(p, v)}/rename`, 'repeatable', o, body);
+    return this.sendOperation('renameVPC', { project_id: p, vpc_id: v }, body, o);
   }
 
   // ---- peerings -------------------------------------------------------------------------------
 
   listVPCPeerings(p: Id, v: Id, o?: CallOptions): Promise<Dto.PeeringDto[]> {
-    return this.list('listVPCPeerings', `${vpcPath(p, v)}/peerings`, 'id', o);
+    return this.requests.list('listVPCPeerings', `${vpcPath(p, v)}/peerings`, 'id', o);
   }
 
   /** The peering's identity is its peer_vpc_id: that is the "name" of an ambiguous create. */
   createVPCPeering(p: Id, v: Id, body: Dto.CreatePeeringRequestDto, o?: CallOptions): Promise<Dto.PeeringDto> {
-    const spec = { body, requestName: body.peer_vpc_id };
-    return this.object('createVPCPeering', 'POST', `${vpcPath(p, v)}/peerings`, 'create', o, spec);
+    return this.requests.object(this.requests.call('createVPCPeering', { project_id: p, vpc_id: v }, o, body), body.peer_vpc_id);
   }
 
   getVPCPeering(p: Id, v: Id, x: Id, o?: CallOptions): Promise<Dto.PeeringDto> {
-    return this.object('getVPCPeering', 'GET', peeringPath(p, v, x), 'read', o);
+    return this.requests.object({ op: 'getVPCPeering', method: 'GET', path: peeringPath(p, v, x), safety: 'read', signal: o?.signal });
   }
 
   async deleteVPCPeering(p: Id, v: Id, x: Id, o?: CallOptions): Promise<void> {
-    const spec: RequestSpec = { op: 'deleteVPCPeering', method: 'DELETE', path: peeringPath(p, v, x), safety: 'checked', signal: o?.signal };
-    await this.checked(spec, async (err) => (err.status === 404 ? true : undefined));
+    const spec = this.requests.call('deleteVPCPeering', { project_id: p, vpc_id: v, peering_id: x }, o);
+    await this.requests.checked(spec, async (err) => (err.status === 404 ? true : undefined));
   }
 
   // ---- services -------------------------------------------------------------------------------
 
   listServices(p: Id, o?: CallOptions): Promise<Dto.ServiceDto[]> {
-    return this.list('listServices', `${projectPath(p)}/services`, 'service_id', o);
+    return this.requests.list('listServices', `${projectPath(p)}/services`, 'service_id', o);
   }
 
   /** The answer carries `initial_password`: a secret the caller must not print or store. */
   createService(p: Id, body: Dto.CreateServiceRequestDto, o?: CallOptions): Promise<Dto.ServiceDto> {
-    return this.object('createService', 'POST', `${projectPath(p)}/services`, 'create', o, { body, requestName: body.name });
+    return this.requests.object(this.requests.call('createService', { project_id: p }, o, body), body.name);
   }
 
   getService(p: Id, s: Id, o?: CallOptions): Promise<Dto.ServiceDto> {
-    return this.object('getService', 'GET', servicePath(p, s), 'read', o);
+    return this.requests.object({ op: 'getService', method: 'GET', path: servicePath(p, s), safety: 'read', signal: o?.signal });
   }
 
   async deleteService(p: Id, s: Id, o?: CallOptions): Promise<void> {
-    const spec: RequestSpec = { op: 'deleteService', method: 'DELETE', path: servicePath(p, s), safety: 'checked', signal: o?.signal };
-    await this.checked(spec, async (err) => {
+    await this.requests.checked(this.requests.call('deleteService', { project_id: p, service_id: s }, o), async (err) => {
       if (err.status === 404) return true;
       return verify.showsDeletion(await this.findService(p, s, o)) ? true : undefined;
     });
   }
 
   startService(p: Id, s: Id, o?: CallOptions): Promise<Dto.ServiceDto | undefined> {
-    return this.serviceTransition('startService', p, s, 'start', undefined, o, verify.showsStart);
+    return this.serviceTransition('startService', p, s, undefined, o, verify.showsStart);
   }
 
   stopService(p: Id, s: Id, o?: CallOptions): Promise<Dto.ServiceDto | undefined> {
-    return this.serviceTransition('stopService', p, s, 'stop', undefined, o, verify.showsStop);
+    return this.serviceTransition('stopService', p, s, undefined, o, verify.showsStop);
   }
 
   async attachServiceToVPC(p: Id, s: Id, body: Dto.VpcAttachmentRequestDto, o?: CallOptions): Promise<Dto.MessageResponseDto> {
-    const svc = await this.serviceTransition('attachServiceToVPC', p, s, 'attachToVPC', body, o, (x) => verify.showsAttach(x, body.vpc_id));
+    const svc = await this.serviceTransition('attachServiceToVPC', p, s, body, o, (x) => verify.showsAttach(x, body.vpc_id));
     return asMessage(svc);
   }
 
   async detachServiceFromVPC(p: Id, s: Id, body: Dto.VpcAttachmentRequestDto, o?: CallOptions): Promise<Dto.MessageResponseDto> {
-    const svc = await this.serviceTransition('detachServiceFromVPC', p, s, 'detachFromVPC', body, o, (x) => verify.showsDetach(x, body.vpc_id));
+    const svc = await this.serviceTransition('detachServiceFromVPC', p, s, body, o, (x) => verify.showsDetach(x, body.vpc_id));
     return asMessage(svc);
   }
 
   resizeService(p: Id, s: Id, body: Dto.ResizeRequestDto, o?: CallOptions): Promise<Dto.ServiceDto | undefined> {
-    return this.serviceTransition('resizeService', p, s, 'resize', body, o, (x) => verify.showsServiceResize(x, body));
+    return this.serviceTransition('resizeService', p, s, body, o, (x) => verify.showsServiceResize(x, body));
   }
 
   enablePooler(p: Id, s: Id, o?: CallOptions): Promise<Dto.MessageResponseDto> {
-    return this.message('enablePooler', `${servicePath(p, s)}/enablePooler`, 'repeatable', o);
+    return this.sendOperation('enablePooler', { project_id: p, service_id: s }, undefined, o);
   }
 
   disablePooler(p: Id, s: Id, o?: CallOptions): Promise<Dto.MessageResponseDto> {
-    return this.message('disablePooler', `${servicePath(p, s)}/disablePooler`, 'repeatable', o);
+    return this.sendOperation('disablePooler', { project_id: p, service_id: s }, undefined, o);
   }
 
   /** A create: the answer carries `initial_password`, a secret. */
   forkService(p: Id, s: Id, body: Dto.ForkServiceRequestDto, o?: CallOptions): Promise<Dto.ServiceDto> {
-    return this.object('forkService', 'POST', `${servicePath(p, s)}/forkService`, 'create', o, { body, requestName: body.name });
+    return this.requests.object(this.requests.call('forkService', { project_id: p, service_id: s }, o, body), body.name);
   }
 
   /** The password is sent once and scrubbed from every message; never logged. */
   async updatePassword(p: Id, s: Id, body: Dto.UpdatePasswordRequestDto, o?: CallOptions): Promise<void> {
-    const path = `${servicePath(p, s)}/updatePassword`;
-    await this.http.send({ op: 'updatePassword', method: 'POST', path, body, safety: 'repeatable', secrets: [body.password], signal: o?.signal });
+    await this.sendOperation('updatePassword', { project_id: p, service_id: s }, body, { ...o, secrets: [body.password] });
   }
 
   setEnvironment(p: Id, s: Id, body: Dto.SetEnvironmentRequestDto, o?: CallOptions): Promise<Dto.MessageResponseDto> {
-    return this.message('setEnvironment', `${servicePath(p, s)}/setEnvironment`, 'repeatable', o, body);
+    return this.sendOperation('setEnvironment', { project_id: p, service_id: s }, body, o);
   }
 
   /** One page, newest first; pass the previous page's cursor (see logs.ts for paging). */
   async getServiceLogs(p: Id, s: Id, query: Dto.LogsQueryDto = {}, o?: CallOptions): Promise<Dto.LogsResponseDto> {
     const spec: RequestSpec = { op: 'getServiceLogs', method: 'GET', path: `${servicePath(p, s)}/logs`, query: logsQuery(query), safety: 'read', signal: o?.signal };
-    const data = this.expectObject(spec, (await this.http.send(spec)).data) as Dto.LogsResponseDto;
-    if (!Array.isArray(data.logs) && !Array.isArray(data.entries)) throw this.invalid(spec, 'a logs answer without "logs" or "entries"');
+    const data = this.requests.expectObject(spec, (await this.http.send(spec)).data) as Dto.LogsResponseDto;
+    if (!Array.isArray(data.logs) && !Array.isArray(data.entries)) throw this.requests.invalid(spec, 'a logs answer without "logs" or "entries"');
     return data;
   }
 
   setHAReplica(p: Id, s: Id, body: Dto.SetHaRequestDto, o?: CallOptions): Promise<Dto.ServiceDto | undefined> {
-    return this.serviceTransition('setHAReplica', p, s, 'setHA', body, o, (x) => verify.showsHa(x, body));
+    return this.serviceTransition('setHAReplica', p, s, body, o, (x) => verify.showsHa(x, body));
   }
 
   // ---- read replica sets ----------------------------------------------------------------------
 
   listReplicaSets(p: Id, s: Id, o?: CallOptions): Promise<Dto.ReadReplicaSetDto[]> {
-    return this.list('listReplicaSets', `${servicePath(p, s)}/replicaSets`, 'id', o);
+    return this.requests.list('listReplicaSets', `${servicePath(p, s)}/replicaSets`, 'id', o);
   }
 
   createReplicaSet(p: Id, s: Id, body: Dto.CreateReplicaSetRequestDto, o?: CallOptions): Promise<Dto.ReadReplicaSetDto> {
-    const spec = { body, requestName: body.name };
-    return this.object('createReplicaSet', 'POST', `${servicePath(p, s)}/replicaSets`, 'create', o, spec);
+    return this.requests.object(this.requests.call('createReplicaSet', { project_id: p, service_id: s }, o, body), body.name);
   }
 
   async deleteReplicaSet(p: Id, s: Id, r: Id, o?: CallOptions): Promise<void> {
-    const spec: RequestSpec = { op: 'deleteReplicaSet', method: 'DELETE', path: replicaSetPath(p, s, r), safety: 'checked', signal: o?.signal };
-    await this.checked(spec, async (err) => {
+    await this.requests.checked(this.requests.call('deleteReplicaSet', { project_id: p, service_id: s, replica_set_id: r }, o), async (err) => {
       if (err.status === 404) return true;
       return verify.showsReplicaSetDeletion(await this.findReplicaSet(p, s, r, o)) ? true : undefined;
     });
   }
 
   async resizeReplicaSet(p: Id, s: Id, r: Id, body: Dto.ResizeRequestDto, o?: CallOptions): Promise<Dto.MessageResponseDto> {
-    const spec: RequestSpec = { op: 'resizeReplicaSet', method: 'POST', path: `${replicaSetPath(p, s, r)}/resize`, body, safety: 'checked', signal: o?.signal };
-    const data = await this.checked(spec, async (err) =>
+    const spec = this.requests.call('resizeReplicaSet', { project_id: p, service_id: s, replica_set_id: r }, o, body);
+    const data = await this.requests.checked(spec, async (err) =>
       err.status === 409 && verify.showsReplicaSetResize(await this.findReplicaSet(p, s, r, o), body) ? {} : undefined,
     );
     return asMessage(data);
   }
 
   enableReplicaPooler(p: Id, s: Id, r: Id, o?: CallOptions): Promise<Dto.MessageResponseDto> {
-    return this.message('enableReplicaPooler', `${replicaSetPath(p, s, r)}/enablePooler`, 'repeatable', o);
+    return this.sendOperation('enableReplicaPooler', { project_id: p, service_id: s, replica_set_id: r }, undefined, o);
   }
 
   disableReplicaPooler(p: Id, s: Id, r: Id, o?: CallOptions): Promise<Dto.MessageResponseDto> {
-    return this.message('disableReplicaPooler', `${replicaSetPath(p, s, r)}/disablePooler`, 'repeatable', o);
+    return this.sendOperation('disableReplicaPooler', { project_id: p, service_id: s, replica_set_id: r }, undefined, o);
   }
 
   setReplicaEnvironment(p: Id, s: Id, r: Id, body: Dto.SetEnvironmentRequestDto, o?: CallOptions): Promise<Dto.MessageResponseDto> {
-    return this.message('setReplicaEnvironment', `${replicaSetPath(p, s, r)}/setEnvironment`, 'repeatable', o, body);
+    return this.sendOperation('setReplicaEnvironment', { project_id: p, service_id: s, replica_set_id: r }, body, o);
+  }
+
+  /**
+   * An op whose repeat does no harm, as its op table row says; others have their own methods
+   * (confirm a refused repeat, adopt a lost create). `secrets`: body values no message may carry.
+   */
+  async sendOperation(op: OperationId, ids: RouteIds, body?: unknown, o?: CallOptions & { secrets?: string[] }): Promise<Dto.MessageResponseDto> {
+    if (OPERATIONS[op].safety !== 'repeatable') throw new DbformError(`${op} is not a repeatable operation: send it through its own client method`);
+    const spec = this.requests.call(op, ids, o, body);
+    if (o?.secrets !== undefined) spec.secrets = o.secrets;
+    return asMessage((await this.http.send(spec)).data);
   }
 
   // ---- plumbing -------------------------------------------------------------------------------
 
-  private async list<T>(op: string, path: string, idField: string, o?: CallOptions): Promise<T[]> {
-    const spec: RequestSpec = { op, method: 'GET', path, safety: 'read', signal: o?.signal };
-    const data = (await this.http.send(spec)).data;
-    if (!Array.isArray(data)) throw this.invalid(spec, 'expected a JSON array');
-    for (const item of data) {
-      const id = (item as Record<string, unknown> | null)?.[idField];
-      if (typeof id !== 'string' && typeof id !== 'number') throw this.invalid(spec, `an item without "${idField}"`);
-    }
-    return data as T[];
-  }
-
-  private async object<T>(op: string, method: 'GET' | 'POST', path: string, safety: Safety, o?: CallOptions, extra?: { body?: unknown; requestName?: string | undefined }): Promise<T> {
-    const spec: RequestSpec = { op, method, path, safety, signal: o?.signal, body: extra?.body };
-    if (extra?.requestName !== undefined) spec.requestName = extra.requestName;
-    const data = (await this.http.send(spec)).data;
-    try {
-      return this.expectObject(spec, data) as T;
-    } catch (err) {
-      throw safety === 'create' ? ambiguousCreate(spec, err) : err;
-    }
-  }
-
-  private async message(op: string, path: string, safety: Safety, o?: CallOptions, body?: unknown): Promise<Dto.MessageResponseDto> {
-    const res = await this.http.send({ op, method: 'POST', path, body, safety, signal: o?.signal });
-    return asMessage(res.data);
-  }
-
   /** A checked POST on a service whose answer (when any: an empty 2xx is valid) is the service. */
-  private async serviceTransition(op: string, p: Id, s: Id, action: string, body: unknown, o: CallOptions | undefined, shows: (svc: Dto.ServiceDto) => boolean): Promise<Dto.ServiceDto | undefined> {
-    const spec: RequestSpec = { op, method: 'POST', path: `${servicePath(p, s)}/${action}`, body, safety: 'checked', signal: o?.signal };
-    const data = await this.checked(spec, async (err) => {
+  private async serviceTransition(op: OperationId, p: Id, s: Id, body: unknown, o: CallOptions | undefined, shows: (svc: Dto.ServiceDto) => boolean): Promise<Dto.ServiceDto | undefined> {
+    const data = await this.requests.checked(this.requests.call(op, { project_id: p, service_id: s }, o, body), async (err) => {
       if (err.status !== 409) return undefined;
       const svc = await this.findService(p, s, o);
       return svc !== undefined && shows(svc) ? svc : undefined;
     });
     return typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Dto.ServiceDto) : undefined;
-  }
-
-  /**
-   * Sends a checked operation. When a repeat after an unknown outcome is refused, `confirm` reads
-   * the resource back: a defined result means the first attempt took effect.
-   */
-  private async checked(spec: RequestSpec, confirm: (err: ApiError) => Promise<unknown>): Promise<unknown> {
-    try {
-      return (await this.http.send(spec)).data;
-    } catch (err) {
-      if (!(err instanceof ApiError) || !err.afterUnknownOutcome || (err.status !== 409 && err.status !== 404)) throw err;
-      const confirmed = await confirm(err);
-      if (confirmed === undefined) throw err;
-      this.logger?.(`[api] ${spec.op}: the repeat was refused (${err.status}) but the resource shows the first attempt took effect`);
-      return confirmed === true ? undefined : confirmed;
-    }
   }
 
   private async findService(p: Id, s: Id, o?: CallOptions): Promise<Dto.ServiceDto | undefined> {
@@ -326,20 +289,5 @@ export class ApiClient {
 
   private async findReplicaSet(p: Id, s: Id, r: Id, o?: CallOptions): Promise<Dto.ReadReplicaSetDto | undefined> {
     return (await this.listReplicaSets(p, s, o)).find((rs) => String(rs.id) === r);
-  }
-
-  private expectObject(spec: RequestSpec, data: unknown): object {
-    if (typeof data !== 'object' || data === null || Array.isArray(data)) throw this.invalid(spec, 'expected a JSON object');
-    return data;
-  }
-
-  private invalid(spec: RequestSpec, what: string): ApiError {
-    return new ApiError(`${spec.op}: the API answered with an unusable body (${what})`, {
-      status: 200,
-      code: 'INVALID_RESPONSE',
-      apiMessage: what,
-      method: spec.method,
-      path: spec.path,
-    });
   }
 }

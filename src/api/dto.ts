@@ -2,10 +2,13 @@
 // emulator and nothing else. Field names are exactly as on the wire. Reads are typed loosely
 // where the API may add values (statuses, types): tolerant readers never crash on them.
 
+import type { AddonDto, EndpointDto, EnvironmentTagDto, PeeringFieldsDto, ReplicaSetFieldsDto, ServiceFieldsDto, VpcFieldsDto } from '../model/fields/index.js';
+
+// The wire keys that managed fields read are declared with their descriptors (src/model/fields).
+export type { AddonDto, EndpointDto, EnvironmentTagDto, ResourceSpecDto, ServiceTypeDto, VpcEndpointDto } from '../model/fields/index.js';
+
 export const API_PREFIX = '/public/api/v1';
 
-export type EnvironmentTagDto = 'DEV' | 'PROD';
-export type ServiceTypeDto = 'TIMESERIESDB' | 'POSTGRES' | 'VECTOR';
 export type ServiceStatusDto =
   | 'QUEUED'
   | 'CONFIGURING'
@@ -20,93 +23,44 @@ export type ServiceStatusDto =
   | 'OPTIMIZING';
 export type ReplicaSetStatusDto = 'creating' | 'active' | 'resizing' | 'deleting' | 'error';
 export type ForkStrategyDto = 'LAST_SNAPSHOT' | 'NOW' | 'PITR';
-export type AddonDto = 'time-series' | 'ai';
 
 export interface ProjectDto {
   id: string;
   name: string;
 }
 
-export interface VpcDto {
+export interface VpcDto extends VpcFieldsDto {
   id: string;
-  cidr: string;
-  name: string;
-  region_code: string;
   /** Not in either document's VPC; where present (SPEC section 12): CREATING/PENDING, then settled. */
   status?: string;
 }
 
-export interface PeeringDto {
+export interface PeeringDto extends PeeringFieldsDto {
   id: string;
-  peer_account_id: string;
-  peer_region_code: string;
-  peer_vpc_id: string;
   error_message?: string;
   provisioned_id?: string;
   /** Free string: pending | active | failed (seed), PENDING | APPROVED | ACTIVE | INVALID... (real). */
   status?: string;
 }
 
-export interface EndpointDto {
-  host?: string;
-  port?: number;
-}
-
-export interface ConnectionPoolerDto {
-  endpoint?: EndpointDto;
-}
-
-export interface VpcEndpointDto {
-  host?: string;
-  port?: number;
-  vpc_id?: string;
-}
-
-export interface ResourceSpecDto {
-  cpu_millis?: number;
-  memory_gbs?: number;
-  volume_type?: string;
-}
-
-export interface ServiceDto {
+export interface ServiceDto extends ServiceFieldsDto {
   created: string;
-  name: string;
   project_id: string;
-  region_code: string;
-  resources: Array<{ id?: string; spec?: ResourceSpecDto }>;
   service_id: string;
-  service_type: ServiceTypeDto | (string & {});
   status: ServiceStatusDto | (string & {});
-  connection_pooler?: ConnectionPoolerDto;
   data_tiering?: { enabled?: boolean };
   endpoint?: EndpointDto;
   forked_from?: { is_standby?: boolean; project_id?: string; service_id?: string };
-  /**
-   * The addons the service was created with. Not in cloud-api.md or the real OpenAPI, which
-   * report no addons at all; the emulator does, and dbform reads it when present (see
-   * docs/api-behaviour.md).
-   */
-  addons?: Array<AddonDto | (string & {})>;
-  ha_replicas?: { replica_count?: number; sync_replica_count?: number };
   /** A secret: only in create and fork responses. */
   initial_password?: string;
-  metadata?: { environment?: EnvironmentTagDto | (string & {}) };
   metrics?: { memory_mb?: number; milli_cpu?: number; storage_mb?: number };
   read_replica_sets?: ReadReplicaSetDto[];
-  vpc_endpoint?: VpcEndpointDto;
-  vpcEndpoint?: VpcEndpointDto;
 }
 
-export interface ReadReplicaSetDto {
+export interface ReadReplicaSetDto extends ReplicaSetFieldsDto {
   id: string;
-  cpu_millis: number;
-  memory_gbs: number;
-  name: string;
-  nodes: number;
   status: ReplicaSetStatusDto | (string & {});
-  connection_pooler?: ConnectionPoolerDto;
   endpoint?: EndpointDto;
-  metadata?: { environment?: EnvironmentTagDto | (string & {}) };
 }
 
 export interface MessageResponseDto {

@@ -4,11 +4,12 @@
 import { setMaxListeners } from 'node:events';
 import { Pool } from 'undici';
 import { DbformError } from '../model/errors.js';
-import { authorizationHeader, credentialNoun, secretsOf, type ApiCredentials } from './credentials.js';
-import { AmbiguousCreateError, ApiError } from './errors.js';
-import { describeHttpError, excerpt, readErrorBody, scrub } from './messages.js';
-import { decideRetry, parseRetryAfter, parseRetryAfterMs, type AttemptOutcome, type RetryPolicy, type Safety } from './retry.js';
-import type { OperationId } from '../model/plan.js';
+import { ambiguousCreate, attemptError, errorCode, isTlsFailure, NOT_SENT_CODES, summarize, toOutcome, type AttemptResult, type HttpResult } from './attempt.js';
+import { parseBaseUrl } from './base-url.js';
+import { authorizationHeader, secretsOf, type ApiCredentials } from './credentials.js';
+import { ApiError } from './errors.js';
+import { excerpt, scrub } from './messages.js';
+import { decideRetry, type RetryPolicy, type Safety } from './retry.js';
 import { sleep } from './sleep.js';
 import type { Timers } from './timers.js';
 
@@ -58,40 +59,6 @@ export interface ApiResponse {
 
 /** Thrown inside an attempt when its own timer fired (as opposed to the caller's signal). */
 class AttemptTimeout extends Error {}
-
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
-
-/** The base URL, checked: http(s) only, plain http only to loopback unless allowed. */
-export function parseBaseUrl(raw: string, allowInsecureHttp: boolean): URL {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new DbformError(`the API URL "${raw}" is not a valid URL (expected e.g. https://api.example.com/public/api/v1)`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new DbformError(`the API URL "${raw}" must start with https:// (or http:// for a local emulator)`);
-  }
-  if (url.username !== '' || url.password !== '') {
-    throw new DbformError('the API URL must not carry credentials; give them with DBFORM_API_KEY, DBFORM_ACCESS_KEY and DBFORM_SECRET_KEY, or --api-key-file');
-  }
-  if (url.protocol === 'http:' && !allowInsecureHttp && !isLoopback(url.hostname)) {
-    throw new DbformError(
-      `refusing to send the API credentials over plain http to ${url.host}; use https, or --allow-insecure-http if you really mean it`,
-    );
-  }
-  // A bare origin gets the API prefix, so `--api-url http://127.0.0.1:4010` just works.
-  if (url.pathname === '/' || url.pathname === '') url.pathname = '/public/api/v1';
-  url.pathname = url.pathname.replace(/\/+$/, '');
-  url.search = '';
-  url.hash = '';
-  return url;
-}
-
-export function isLoopback(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
-}
 
 export class HttpTransport {
   readonly baseUrl: URL;
@@ -237,89 +204,7 @@ export class HttpTransport {
   }
 
   private toError(spec: RequestSpec, result: AttemptResult, attempts: number, secrets: string[], afterUnknownOutcome: boolean): ApiError {
-    const base = { method: spec.method, path: spec.path, afterUnknownOutcome };
-    if ('status' in result) {
-      const error = readErrorBody(result.text, result.status);
-      const clean = { code: error.code, message: scrub(error.message, secrets), details: error.details && scrub(error.details, secrets) };
-      const message = describeHttpError({ op: spec.op, path: spec.path, status: result.status, error: clean, attempts, credential: credentialNoun(this.options.credentials) });
-      return new ApiError(message, { ...base, status: result.status, code: clean.code, apiMessage: clean.message, details: clean.details });
-    }
-    const where = this.baseUrl.href;
-    const tries = attempts > 1 ? ` (${attempts} attempts)` : '';
-    if (result.failure === 'timeout') {
-      const message = `${spec.op}: no answer from the API at ${where} within ${this.options.timeoutMs} ms${tries}`;
-      return new ApiError(message, { ...base, status: 0, code: 'TIMEOUT', apiMessage: 'timed out', cause: result.error });
-    }
-    const code = errorCode(result.error) || 'NETWORK_ERROR';
-    const detail = scrub(oneLine(errorMessage(result.error)), secrets);
-    if (result.tls) {
-      const message = `cannot open a secure (TLS) connection to the API at ${where} (${code}: ${detail}); check that the URL's scheme is right (https or http) and that the server's certificate is trusted (NODE_EXTRA_CA_CERTS names extra CA certificates)`;
-      return new ApiError(message, { ...base, status: 0, code, apiMessage: detail, cause: result.error });
-    }
-    const message = result.sent
-      ? `${spec.op}: the connection to the API at ${where} failed (${code}: ${detail})${tries}`
-      : `cannot reach the API at ${where} (${code}: ${detail})${tries}; is the URL right and the API running?`;
-    return new ApiError(message, { ...base, status: 0, code, apiMessage: detail, cause: result.error });
+    const ctx = { where: this.baseUrl.href, timeoutMs: this.options.timeoutMs, credentials: this.options.credentials };
+    return attemptError(spec, result, attempts, secrets, afterUnknownOutcome, ctx);
   }
 }
-
-interface HttpResult {
-  status: number;
-  text: string;
-  retryAfter: string | string[] | undefined;
-  retryAfterMs: string | string[] | undefined;
-}
-type AttemptResult = HttpResult | { failure: 'timeout'; error: unknown } | { failure: 'network'; error: unknown; sent: boolean; tls?: boolean };
-
-const TLS_CODE = /^(ERR_SSL_|ERR_TLS_|EPROTO$)|CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/;
-
-/** Whether the connection failed in its TLS handshake (certificate, protocol): no retry can fix that. */
-function isTlsFailure(err: unknown): boolean {
-  return TLS_CODE.test(errorCode(err));
-}
-
-/**
- * An error message on one line, without OpenSSL's internal location
- * (`error:0A00010B:SSL routines:...:../deps/openssl/...:354:`).
- */
-function oneLine(text: string): string {
-  return text
-    .replace(/\s*\n\s*/g, ' ')
-    .replace(/[0-9A-F]{8,}:error:[0-9A-F]+:(SSL routines:)?[^ ]*:([^:]+):\S*/g, '$2')
-    .trim();
-}
-
-/** The error of a create whose outcome is unknown (see retry.ts). */
-export function ambiguousCreate(spec: RequestSpec, cause: unknown): AmbiguousCreateError {
-  return new AmbiguousCreateError({ op: spec.op as OperationId, requestName: spec.requestName, method: spec.method, path: spec.path, cause });
-}
-
-function toOutcome(result: AttemptResult): AttemptOutcome {
-  if ('status' in result) {
-    const retryAfterMs = parseRetryAfterMs(result.retryAfterMs) ?? parseRetryAfter(result.retryAfter);
-    return retryAfterMs === undefined ? { kind: 'response', status: result.status } : { kind: 'response', status: result.status, retryAfterMs };
-  }
-  if (result.failure === 'timeout') return { kind: 'timeout' };
-  return result.tls ? { kind: 'network', sent: false, permanent: true } : { kind: 'network', sent: result.sent };
-}
-
-function summarize(result: AttemptResult, secrets: string[]): string {
-  if ('status' in result) {
-    if (result.status < 400) return String(result.status);
-    return `${result.status} ${readErrorBody(result.text, result.status).code}`;
-  }
-  if (result.failure === 'timeout') return 'timeout';
-  return scrub(`${errorCode(result.error) || 'network error'}${result.sent ? '' : ' (not sent)'}`, secrets);
-}
-
-function errorCode(err: unknown): string {
-  const e = err as { code?: unknown; cause?: { code?: unknown } } | null;
-  if (typeof e?.code === 'string') return e.code;
-  if (typeof e?.cause?.code === 'string') return e.cause.code;
-  return '';
-}
-
-function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-

@@ -2,9 +2,10 @@
 export { ApiClient, type ApiClientOptions, type CallOptions } from './client.js';
 export type { ApiCredentials } from './credentials.js';
 export { AmbiguousCreateError, ApiError, WaitFailedError, WaitTimeoutError } from './errors.js';
-export { isLoopback, type ApiLogger } from './http.js';
+export { isLoopback } from './base-url.js';
+export type { ApiLogger } from './http.js';
 export { fetchLiveState, type FetchLiveStateOptions } from './live-state.js';
-export { mapPeering, mapReplicaSet, mapService, mapVpc } from './live-mapping.js';
+export { embedsReplicaSets, mapPeering, mapReplicaSet, mapService, mapVpc } from './live-mapping.js';
 export { iterateServiceLogs, linesOf, nextCursorOf, type LogLine } from './logs.js';
 export { backoffAtTimeScale, DEFAULT_RETRY_POLICY, type RetryPolicy, type Safety } from './retry.js';
 export { systemTimers, type TimerHandle, type Timers } from './timers.js';

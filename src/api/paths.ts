@@ -6,7 +6,6 @@ export const projectPath = (p: string) => `/projects/${enc(p)}`;
 export const vpcPath = (p: string, v: string) => `${projectPath(p)}/vpcs/${enc(v)}`;
 export const peeringPath = (p: string, v: string, x: string) => `${vpcPath(p, v)}/peerings/${enc(x)}`;
 export const servicePath = (p: string, s: string) => `${projectPath(p)}/services/${enc(s)}`;
-export const replicaSetPath = (p: string, s: string, r: string) => `${servicePath(p, s)}/replicaSets/${enc(r)}`;
 
 export function asMessage(data: unknown): MessageResponseDto {
   if (typeof data === 'object' && data !== null && typeof (data as MessageResponseDto).message === 'string') {

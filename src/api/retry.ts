@@ -1,11 +1,11 @@
 // Retry decisions, kept pure so they can be tested without a network.
 //
-// Every operation has a safety class that says what may be re-sent when an attempt fails:
+// Every operation has a safety class that says what may be re-sent when an attempt fails; each
+// operation's is its `safety` in the op table (src/model/operations.ts), reads are `read`:
 //
 // - read: GETs. Re-sent on any transient failure.
-// - repeatable: re-sending gives the same result whatever the first attempt did (setEnvironment,
-//   enable/disablePooler, updatePassword, renameVPC and their replica-set twins). Re-sent on any
-//   transient failure, 500 included.
+// - repeatable: re-sending gives the same result whatever the first attempt did (renames,
+//   metadata, feature switches, updatePassword). Re-sent on any transient failure, 500 included.
 // - checked: state transitions whose repeat is refused once the first took effect (start, stop,
 //   resize, setHA, attach, detach, deletes, resizeReplicaSet): a second start of a RESUMING
 //   service is 409, a second delete 404 or 409. They are re-sent on any transient failure, and when
@@ -19,8 +19,9 @@
 //   create accepted (2xx) with an unreadable answer is ambiguous too: its new ID is unknown.
 //   503 counts as "rejected before processing" (docs/api-behaviour.md: faults are answered before
 //   anything is done); 502 and 504 do not, since a gateway may have forwarded the request.
+import type { OperationSafety } from '../model/operations.js';
 
-export type Safety = 'read' | 'repeatable' | 'checked' | 'create';
+export type Safety = 'read' | OperationSafety;
 
 export interface RetryPolicy {
   /** Attempts in total, the first included. */

@@ -5,6 +5,7 @@ import { resolveLockfilePath } from '../lockfile/index.js';
 import { DbformError, type SourceRef } from '../model/index.js';
 import { FileStateStore, isPostgresUrl, PgStateStore, redactUrl, resolveWorkspace, urlHasPassword, type StateStore } from '../state/index.js';
 import { StateJournal } from '../state/journal.js';
+import { thisProcess } from './local-process.js';
 
 export interface StateFlags {
   state?: string;
@@ -63,13 +64,14 @@ export function openStateStore(input: OpenStateInput): StateStore {
   const choice = chooseState(input.flags, input.env, input.configState);
   const common = { projectId: input.projectId, workspace: input.workspace };
   const historyPath = besideConfig(input.files, 'history.jsonl');
+  const owner = thisProcess();
   if (choice.url === undefined) {
-    return new FileStateStore({ ...common, lockfilePath: resolveLockfilePath(input.files, input.flags.lockfile), historyPath });
+    return new FileStateStore({ ...common, lockfilePath: resolveLockfilePath(input.files, input.flags.lockfile), historyPath, owner });
   }
   if (choice.url.startsWith('file:')) {
     const path = choice.url.slice('file:'.length).replace(/^\/\/(?=\/)/, '');
     if (path === '') throw new DbformError(`${choice.origin}: file: needs a path, e.g. file:dbform.lock.json`);
-    return new FileStateStore({ ...common, lockfilePath: isAbsolute(path) ? path : resolve(choice.baseDir, path), historyPath });
+    return new FileStateStore({ ...common, lockfilePath: isAbsolute(path) ? path : resolve(choice.baseDir, path), historyPath, owner });
   }
   if (isPostgresUrl(choice.url)) {
     try {

@@ -1,17 +1,15 @@
 // Valid merged config -> the normalized desired state the planner reads (src/model/resources.ts).
 // Only called once the schema and every rule passed, so values have their schema types.
 import { peeringAddress, replicaSetAddress, serviceAddress, vpcAddress } from '../model/address.js';
+import { PEERING_FIELDS, readDesiredFields, REPLICA_SET_FIELDS, SERVICE_FIELDS, VPC_FIELDS } from '../model/fields/index.js';
 import type {
-  Addon,
   DesiredFork,
   DesiredPeering,
   DesiredReplicaSet,
   DesiredService,
   DesiredState,
   DesiredVpc,
-  EnvironmentTag,
   ForkStrategy,
-  HaConfig,
   MovedEntry,
 } from '../model/resources.js';
 import { sourceOf, type Entry, type MergedConfig } from './merge.js';
@@ -19,64 +17,37 @@ import { peeringsOf, replicaSetsOf } from './rules/rule.js';
 
 type Raw = Record<string, unknown>;
 
-/** `null` manages absence: DEV, not paused, no pooler (SPEC section 1). */
-const environmentOf = (v: unknown): EnvironmentTag | undefined => (v === undefined ? undefined : v === null ? 'DEV' : (v as EnvironmentTag));
-const flagOf = (v: unknown): boolean | undefined => (v === undefined ? undefined : v === null ? false : (v as boolean));
-
-function haOf(v: unknown): HaConfig | undefined {
-  if (v === undefined) return undefined;
-  const ha = (v ?? {}) as Raw;
-  return { replicas: (ha.replicas as number | undefined) ?? 0, syncReplicas: (ha.sync_replicas as number | undefined) ?? 0 };
-}
 
 function buildPeering(vpcKey: string, entry: Entry): DesiredPeering {
-  const v = entry.value;
-  const peerVpcId = v.peer_vpc_id as string;
-  return {
-    kind: 'peering',
-    address: peeringAddress(vpcKey, peerVpcId),
-    vpcKey,
-    peerAccountId: v.peer_account_id as string,
-    peerRegionCode: v.peer_region_code as string,
-    peerVpcId,
-    source: sourceOf(entry.origin),
-  };
+  const peering = { kind: 'peering', vpcKey, source: sourceOf(entry.origin) } as DesiredPeering;
+  readDesiredFields(PEERING_FIELDS, entry.value, peering, '');
+  peering.address = peeringAddress(vpcKey, peering.peerVpcId);
+  return peering;
 }
 
 function buildVpc(entry: Entry): DesiredVpc {
-  const v = entry.value;
-  const vpc: DesiredVpc = {
+  const vpc = {
     kind: 'vpc',
     address: vpcAddress(entry.key),
     key: entry.key,
-    name: (v.name as string | undefined) ?? entry.key,
-    cidr: v.cidr as string,
-    regionCode: v.region_code as string,
     peerings: peeringsOf(entry).map((p) => buildPeering(entry.key, p)),
     source: sourceOf(entry.origin, [], 'key'),
-  };
-  if (v.protect !== undefined) vpc.protect = v.protect as boolean;
+  } as DesiredVpc;
+  readDesiredFields(VPC_FIELDS, entry.value, vpc, entry.key);
+  if (entry.value.protect !== undefined) vpc.protect = entry.value.protect as boolean;
   return vpc;
 }
 
 function buildReplicaSet(serviceKey: string, entry: Entry): DesiredReplicaSet {
-  const v = entry.value;
-  const rs: DesiredReplicaSet = {
+  const rs = {
     kind: 'replica_set',
     address: replicaSetAddress(serviceKey, entry.key),
     serviceKey,
     key: entry.key,
-    name: (v.name as string | undefined) ?? entry.key,
-    cpuMillis: v.cpu_millis as number,
-    memoryGbs: v.memory_gbs as number,
-    nodes: v.nodes as number,
     source: sourceOf(entry.origin, [], 'key'),
-  };
-  const pooler = flagOf(v.pooler);
-  if (pooler !== undefined) rs.pooler = pooler;
-  const environment = environmentOf(v.environment);
-  if (environment !== undefined) rs.environment = environment;
-  if (v.protect !== undefined) rs.protect = v.protect as boolean;
+  } as DesiredReplicaSet;
+  readDesiredFields(REPLICA_SET_FIELDS, entry.value, rs, entry.key);
+  if (entry.value.protect !== undefined) rs.protect = entry.value.protect as boolean;
   return rs;
 }
 
@@ -90,43 +61,19 @@ function buildFork(v: Raw): DesiredFork {
   return fork;
 }
 
-/** Optional settings: each is set only when written, so that undefined keeps meaning "unmanaged". */
-function applyServiceSettings(service: DesiredService, v: Raw): void {
-  if (Array.isArray(v.addons)) service.addons = [...new Set(v.addons as Addon[])].sort();
-  if (v.region_code !== undefined) service.regionCode = v.region_code as string;
-  if (v.cpu_millis !== undefined) {
-    service.size = { cpuMillis: v.cpu_millis as number | 'shared', memoryGbs: v.memory_gbs as number | 'shared' };
-  }
-  const environment = environmentOf(v.environment);
-  if (environment !== undefined) service.environment = environment;
-  const ha = haOf(v.ha);
-  if (ha !== undefined) service.ha = ha;
-  const pooler = flagOf(v.pooler);
-  if (pooler !== undefined) service.pooler = pooler;
-  if (v.vpc !== undefined) {
-    const vpc = v.vpc as string | { id: string } | null;
-    service.vpc = vpc === null ? null : typeof vpc === 'string' ? { key: vpc } : { id: vpc.id };
-  }
-  const paused = flagOf(v.paused);
-  if (paused !== undefined) service.paused = paused;
-  if (v.password !== undefined) {
-    const password = v.password as Raw;
-    service.password = { fromEnv: password.from_env as string, version: (password.version as number | undefined) ?? 1 };
-  }
-  if (v.protect !== undefined) service.protect = v.protect as boolean;
-  if (v.fork !== undefined) service.fork = buildFork(v.fork as Raw);
-}
-
 function buildService(entry: Entry): DesiredService {
-  const service: DesiredService = {
+  // The managed fields are set by their descriptors (src/model/fields), each only when written,
+  // so that undefined keeps meaning "unmanaged"; name always (it defaults to the key).
+  const service = {
     kind: 'service',
     address: serviceAddress(entry.key),
     key: entry.key,
-    name: (entry.value.name as string | undefined) ?? entry.key,
     replicaSets: replicaSetsOf(entry).map((rs) => buildReplicaSet(entry.key, rs)),
     source: sourceOf(entry.origin, [], 'key'),
-  };
-  applyServiceSettings(service, entry.value);
+  } as DesiredService;
+  readDesiredFields(SERVICE_FIELDS, entry.value, service, entry.key);
+  if (entry.value.protect !== undefined) service.protect = entry.value.protect as boolean;
+  if (entry.value.fork !== undefined) service.fork = buildFork(entry.value.fork as Raw);
   return service;
 }
 

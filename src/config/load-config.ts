@@ -19,7 +19,7 @@ import { findSchemaErrors } from './validator.js';
 export type { ConfigInput } from './read-files.js';
 
 export interface LoadOptions {
-  /** Environment for `${env:NAME}` (default: process.env). */
+  /** Environment for `${env:NAME}`; the CLI passes its process's. Default: empty (every variable unset). */
   env?: NodeJS.ProcessEnv;
   /** What `${workspace}` expands to (default: `default`). */
   workspace?: string;
@@ -110,7 +110,7 @@ function compareDiagnostics(files: readonly string[]) {
 /** Loads config contents already in memory (tests, and the CLI after reading the files). */
 export function loadConfigInputs(inputs: readonly ConfigInput[], options: LoadOptions = {}): Result<DesiredState> {
   if (inputs.length === 0) return { ok: false, errors: [{ severity: 'error', message: 'no config file given', code: 'no-config' }] };
-  const env = options.env ?? process.env;
+  const env = options.env ?? {};
   const diagnostics: Diagnostic[] = [];
   const loaded: LoadedFile[] = [];
   const suspects = noSuspects();

@@ -5,7 +5,7 @@
 import type { PathSeg, Target } from './locate.js';
 import { formatPath } from './paths.js';
 import type { KeywordError } from './schema-messages.js';
-import { closestMatch } from './suggest.js';
+import { closestMatch } from '../model/suggest.js';
 
 export const PASSWORD_FORM = '{ from_env: VARIABLE, version: 1 }';
 const READ_AT_APPLY = 'the password is read from that environment variable at apply time and never written in the config';

@@ -1,23 +1,14 @@
 // One ajv keyword error -> a sentence for someone who never read the API docs.
 import { describeAllowedSizes } from '../model/sizes.js';
+import type { KeywordError } from '../model/schema-error.js';
 import type { PathSeg, Target } from './locate.js';
 import { formatPath } from './paths.js';
 import { buildConfigSchema, KEY_REGEX } from './schema.js';
-import { quoteCode, quoteIfUnshown, quoteValue } from './quote.js';
-import { closestMatch } from './suggest.js';
+import { quoteCode, quoteIfUnshown } from './quote.js';
+import { expectedTypes, found, joinList, orList, show } from './value-words.js';
+import { closestMatch } from '../model/suggest.js';
 
-/** The fields of an ajv ErrorObject (compiled with verbose: true) that the messages use. */
-export interface KeywordError {
-  keyword: string;
-  instancePath: string;
-  schemaPath: string;
-  params: Record<string, unknown>;
-  message?: string;
-  propertyName?: string;
-  schema?: unknown;
-  parentSchema?: Record<string, unknown>;
-  data?: unknown;
-}
+export type { KeywordError };
 
 interface Problem {
   path: PathSeg[];
@@ -35,42 +26,6 @@ const DEDICATED_SIZES = SIZES.replace(', shared/shared', '');
 
 const last = (path: readonly PathSeg[]) => path[path.length - 1];
 const prefix = (path: readonly PathSeg[]) => (path.length === 0 ? '' : `${formatPath(path)}: `);
-
-function show(v: unknown): string {
-  if (typeof v === 'string') {
-    const text = quoteValue(v);
-    // Cut between characters, never inside an escape such as \u2028.
-    return text.length > 60 ? `${text.slice(0, 57).replace(/\\(u[0-9a-f]{0,3}|x[0-9a-f]?)?$/, '')}..."` : text;
-  }
-  return v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'a mapping' : String(v);
-}
-
-function found(v: unknown): string {
-  if (v === null) return 'nothing (null)';
-  if (typeof v === 'string') return `the string ${show(v)}`;
-  if (typeof v === 'number') return `the number ${v}`;
-  return show(v);
-}
-
-const TYPE_WORDS: Record<string, string> = {
-  string: 'a string',
-  integer: 'a whole number',
-  number: 'a number',
-  boolean: 'true or false',
-  object: 'a mapping',
-  array: 'a list',
-  null: 'null',
-};
-
-function joinList(items: readonly string[], word: 'or' | 'and'): string {
-  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} ${word} ${items[items.length - 1]}`;
-}
-const orList = (items: readonly string[]) => joinList(items, 'or');
-
-function expectedTypes(types: readonly string[]): string {
-  if (types.includes('boolean') && types.includes('null') && types.length === 2) return 'true, false or null';
-  return orList(types.map((t) => TYPE_WORDS[t] ?? t));
-}
 
 let rootSchema: Json | undefined;
 

@@ -8,18 +8,12 @@
 // validator keeps the patterns strict. Editors also accept an empty section (`services:` with
 // every entry commented out reads as null); the loader turns one into `{}` or `[]` before it
 // validates, so its messages never mention null.
-import { REGION_CODE_PATTERN } from '../model/api-values.js';
-import { ALLOWED_SERVICE_SIZES, describeAllowedSizes } from '../model/sizes.js';
+import { CIDR_SHAPE_REGEX, ENV_NAME_REGEX, fieldSchemas, KEY_REGEX, keySchema as key, PEERING_FIELDS, REGION_REGEX, REPLICA_SET_FIELDS, SERVICE_FIELDS, VPC_FIELDS } from '../model/index.js';
+
+export { CIDR_SHAPE_REGEX, ENV_NAME_REGEX, KEY_REGEX, REGION_REGEX };
 
 export const SCHEMA_ID = 'https://dbform.dev/schemas/dbform.schema.json';
 
-/** Logical names: keys under vpcs, services and replica_sets (SPEC section 1). */
-export const KEY_REGEX = '^[a-z][a-z0-9-]{0,62}$';
-/** An open pattern (SPEC section 12): the API decides which regions exist. */
-export const REGION_REGEX = REGION_CODE_PATTERN;
-export const ENV_NAME_REGEX = '^[A-Za-z_][A-Za-z0-9_]*$';
-/** The shape of a CIDR block; octet ranges and host bits are checked by rules/cidr.ts. */
-export const CIDR_SHAPE_REGEX = '^[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}$';
 /** The shape of an RFC 3339 date-time; the calendar and the ranges are checked by rules/fork.ts. */
 export const TARGET_TIME_REGEX = '^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$';
 /** A reference to an environment variable, as editors see it before interpolation. */
@@ -27,58 +21,17 @@ const ENV_REFERENCE_REGEX = '\\$\\{env:[A-Za-z_][A-Za-z0-9_]*\\}';
 
 type Json = Record<string, unknown>;
 
-const sizesText = describeAllowedSizes();
-const cpuValues = ALLOWED_SERVICE_SIZES.map((s) => s.cpuMillis);
-const memoryValues = ALLOWED_SERVICE_SIZES.map((s) => s.memoryGbs);
-
-const key = (what: string): Json => ({
-  type: 'string',
-  pattern: KEY_REGEX,
-  description: `Key of ${what}: a lowercase letter, then up to 62 lowercase letters, digits or hyphens.`,
-});
-
-const name = (what: string): Json => ({
-  type: 'string',
-  minLength: 1,
-  maxLength: 128,
-  description: `Name of the ${what} in the cloud (1-128 characters). Optional; defaults to the key.`,
-});
-
-const environment = (what: string): Json => ({
-  enum: ['DEV', 'PROD', null],
-  description: `Environment tag of the ${what}: DEV or PROD. null manages it as DEV; leave it out to leave it unmanaged.`,
-});
-
-const pooler = (what: string): Json => ({
-  type: ['boolean', 'null'],
-  description: `Connection pooler of the ${what} (port 6432): true enables it, false or null disables it; leave it out to leave it unmanaged.`,
-});
-
 const protect = (what: string): Json => ({
   type: 'boolean',
   description: `When true, a plan that would delete or replace this ${what} fails instead. Remembered in the lockfile: only an applied \`protect: false\` lifts it.`,
 });
-
-const regionCode = (description: string): Json => ({ type: 'string', pattern: REGION_REGEX, description });
 
 const peering: Json = {
   type: 'object',
   description: 'A VPC peering connection to a VPC of another cloud account. Its identity is peer_vpc_id; changing any field replaces it.',
   additionalProperties: false,
   required: ['peer_account_id', 'peer_region_code', 'peer_vpc_id'],
-  properties: {
-    peer_account_id: {
-      type: 'string',
-      minLength: 1,
-      description: 'Cloud account ID that owns the peer VPC: 12 digits, quoted so YAML keeps it a string ("123456789012").',
-    },
-    peer_region_code: regionCode('Cloud region of the peer VPC, such as us-east-1 or az-eastus2.'),
-    peer_vpc_id: {
-      type: 'string',
-      minLength: 1,
-      description: 'ID of the peer VPC in the other account (e.g. vpc-0a1b2c3d). Unique among the peerings of this VPC.',
-    },
-  },
+  properties: fieldSchemas(PEERING_FIELDS),
 };
 
 const vpc: Json = {
@@ -87,13 +40,7 @@ const vpc: Json = {
   additionalProperties: false,
   required: ['cidr', 'region_code'],
   properties: {
-    name: name('VPC'),
-    cidr: {
-      type: 'string',
-      pattern: CIDR_SHAPE_REGEX,
-      description: 'IPv4 block of the VPC as a.b.c.d/n with the host bits zero (e.g. 10.10.0.0/16). Must not overlap another VPC of the project. Changing it replaces the VPC.',
-    },
-    region_code: regionCode('Cloud region of the VPC, such as us-east-1 or az-eastus2. Changing it replaces the VPC.'),
+    ...fieldSchemas(VPC_FIELDS),
     protect: protect('VPC'),
     peerings: {
       type: 'array',
@@ -103,48 +50,15 @@ const vpc: Json = {
   },
 };
 
-const sizeField = (field: 'cpu_millis' | 'memory_gbs', values: readonly number[], shared: boolean): Json => ({
-  enum: shared ? [...values, 'shared'] : [...values],
-  description:
-    field === 'cpu_millis'
-      ? `CPU in millicores, given together with memory_gbs as an allowed pair (cpu_millis/memory_gbs): ${shared ? sizesText : sizesText.replace(', shared/shared', '')}.`
-      : `Memory in GB, given together with cpu_millis as an allowed pair (cpu_millis/memory_gbs): ${shared ? sizesText : sizesText.replace(', shared/shared', '')}.`,
-});
-
 const replicaSet: Json = {
   type: 'object',
   description: 'A read replica set of the service (address replica_set.<serviceKey>.<key>).',
   additionalProperties: false,
   required: ['cpu_millis', 'memory_gbs', 'nodes'],
   properties: {
-    name: name('replica set'),
-    cpu_millis: sizeField('cpu_millis', cpuValues, false),
-    memory_gbs: sizeField('memory_gbs', memoryValues, false),
-    nodes: {
-      type: 'integer',
-      minimum: 1,
-      maximum: 10,
-      description: 'Number of nodes in the replica set, 1-10. Changing it replaces the replica set.',
-    },
-    pooler: pooler('replica set'),
-    environment: environment('replica set'),
+    ...fieldSchemas(REPLICA_SET_FIELDS),
     protect: protect('replica set'),
   },
-};
-
-const vpcRef: Json = {
-  description: 'VPC the service is attached to: a key under vpcs:, { id: "<vpc id>" } for a VPC dbform does not manage, or null to keep it detached. Leave it out to leave attachment unmanaged.',
-  anyOf: [
-    key('a VPC under vpcs:'),
-    {
-      type: 'object',
-      description: 'A VPC that dbform does not manage, by its ID.',
-      additionalProperties: false,
-      required: ['id'],
-      properties: { id: { type: 'string', minLength: 1, description: 'ID of the VPC (a digit string such as 1234567890).' } },
-    },
-    { type: 'null', description: 'Detached from any VPC.' },
-  ],
 };
 
 const fork: Json = {
@@ -189,54 +103,7 @@ const service: Json = {
   additionalProperties: false,
   dependentRequired: { cpu_millis: ['memory_gbs'], memory_gbs: ['cpu_millis'] },
   properties: {
-    name: name('service'),
-    addons: {
-      type: 'array',
-      description: 'Extensions: time-series (service type TIMESERIESDB; without it POSTGRES) and ai. Changing them replaces the service.',
-      items: { enum: ['time-series', 'ai'], description: 'time-series or ai.' },
-    },
-    region_code: regionCode('Cloud region of the service, such as us-east-1 or az-eastus2. Left out, the service chooses. Changing it replaces the service.'),
-    cpu_millis: sizeField('cpu_millis', cpuValues, true),
-    memory_gbs: sizeField('memory_gbs', memoryValues, true),
-    environment: environment('service'),
-    ha: {
-      type: ['object', 'null'],
-      description: 'High-availability replicas. null means none (replicas 0, sync_replicas 0).',
-      additionalProperties: false,
-      properties: {
-        replicas: { type: 'integer', minimum: 0, maximum: 2, description: 'Number of HA replicas, 0-2 (default 0).' },
-        sync_replicas: {
-          type: 'integer',
-          minimum: 0,
-          maximum: 1,
-          description: 'How many of the HA replicas are synchronous, 0-1 (default 0); 1 needs replicas: 2.',
-        },
-      },
-    },
-    pooler: pooler('service'),
-    vpc: vpcRef,
-    paused: {
-      type: ['boolean', 'null'],
-      description: 'true stops the service, false or null keeps it running; leave it out to leave it unmanaged.',
-    },
-    password: {
-      type: 'object',
-      description: 'Password of tsdbadmin, write-only: read from an environment variable at apply, never stored.',
-      additionalProperties: false,
-      required: ['from_env'],
-      properties: {
-        from_env: {
-          type: 'string',
-          pattern: ENV_NAME_REGEX,
-          description: 'Name of the environment variable that holds the password at apply time.',
-        },
-        version: {
-          type: 'integer',
-          minimum: 1,
-          description: 'Bump to rotate the password (default 1); the applied version is kept in the lockfile.',
-        },
-      },
-    },
+    ...fieldSchemas(SERVICE_FIELDS),
     protect: protect('service'),
     fork,
     replica_sets: {

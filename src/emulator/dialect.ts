@@ -2,7 +2,7 @@
 // section 9 say (the default); `tiger` as the real service's OpenAPI document does. Every
 // difference between them is one named field of this table: routes, views and auth read the field
 // and never ask which dialect runs. docs/api-behaviour.md lists the same differences in words.
-import type { DedicatedSize } from './store.js';
+import { ALLOWED_SERVICE_SIZES, REGION_CODE_REGEX, SECTION_9_SERVICE_SIZES, SEED_REGION_CODE_REGEX, type DedicatedSize } from '../model/index.js';
 
 export type DialectName = 'seed' | 'tiger';
 export const DIALECT_NAMES: readonly DialectName[] = ['seed', 'tiger'];
@@ -45,16 +45,6 @@ export interface Dialect {
   sizes: readonly DedicatedSize[];
 }
 
-const SECTION_9_SIZES: readonly DedicatedSize[] = [
-  { cpuMillis: 500, memoryGbs: 2 },
-  { cpuMillis: 1000, memoryGbs: 4 },
-  { cpuMillis: 2000, memoryGbs: 8 },
-  { cpuMillis: 4000, memoryGbs: 16 },
-  { cpuMillis: 8000, memoryGbs: 32 },
-  { cpuMillis: 16000, memoryGbs: 64 },
-  { cpuMillis: 32000, memoryGbs: 128 },
-];
-
 export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
   seed: {
     name: 'seed',
@@ -65,9 +55,9 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
     embedsReplicaSets: true,
     sendsDataTiering: true,
     reportsAddons: true,
-    regionPattern: /^[a-z]{2}(-[a-z]+)+-[0-9]+$/,
+    regionPattern: SEED_REGION_CODE_REGEX,
     regionHint: 'must be a region code such as us-east-1',
-    sizes: SECTION_9_SIZES,
+    sizes: SECTION_9_SERVICE_SIZES,
   },
   tiger: {
     name: 'tiger',
@@ -79,9 +69,9 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
     sendsDataTiering: false,
     reportsAddons: false,
     vpcStatus: { creating: 'CREATING', created: 'CREATED' },
-    regionPattern: /^[a-z]{2,}(-[a-z0-9]+)+$/,
+    regionPattern: REGION_CODE_REGEX,
     regionHint: 'must be a region code such as us-east-1 or az-eastus2',
-    sizes: [...SECTION_9_SIZES, { cpuMillis: 48000, memoryGbs: 192 }, { cpuMillis: 64000, memoryGbs: 256 }],
+    sizes: ALLOWED_SERVICE_SIZES,
   },
 };
 

@@ -4,8 +4,9 @@
 // the deadlines of its transition (timelines.ts) and the status is computed when read.
 import { randomInt } from 'node:crypto';
 import type { AddonDto, EnvironmentTagDto, ServiceStatusDto } from '../api/dto.js';
+import type { DedicatedSize } from '../model/sizes.js';
 
-export type DedicatedSize = { cpuMillis: number; memoryGbs: number };
+export type { DedicatedSize };
 export type ServiceSize = DedicatedSize | 'shared';
 
 export interface HaRecord {

@@ -1,6 +1,7 @@
 // Request body checks. Each failure is a 400 VALIDATION_ERROR naming the field. Unknown fields
 // are ignored, as a tolerant server does.
 import type { EnvironmentTagDto } from '../api/dto.js';
+import { isCidr, parseCidr } from '../model/cidr.js';
 import { invalidField } from './errors.js';
 import type { DedicatedSize, ServiceSize } from './store.js';
 
@@ -117,17 +118,13 @@ export function allowedPair(cpuMillis: number, memoryGbs: number, sizes: readonl
 
 export { parseRfc3339 } from '../model/rfc3339.js';
 
-const OCTET = '(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])';
-const CIDR = new RegExp(`^${OCTET}\\.${OCTET}\\.${OCTET}\\.${OCTET}/([0-9]|[12][0-9]|3[0-2])$`);
-
-/** The problem with an IPv4 CIDR block, or undefined when it is valid with host bits zero. */
+/**
+ * The problem with an IPv4 CIDR block in the API's words, or undefined when it is valid with host
+ * bits zero. Read by the model's parser; the API has one message for every malformed block.
+ */
 export function cidrProblem(cidr: string): string | undefined {
-  const m = CIDR.exec(cidr);
-  if (!m) return 'must be an IPv4 CIDR block a.b.c.d/n';
-  const [a, b, c, d] = cidr.split('/')[0]!.split('.').map(Number) as [number, number, number, number];
-  const prefix = Number(cidr.split('/')[1]);
-  const address = ((a << 24) | (b << 16) | (c << 8) | d) >>> 0;
-  const hostMask = prefix === 32 ? 0 : (0xffffffff >>> prefix) >>> 0;
-  if ((address & hostMask) !== 0) return `has host bits set (the /${prefix} network is not aligned)`;
-  return undefined;
+  const parsed = parseCidr(cidr);
+  if (isCidr(parsed)) return undefined;
+  if (parsed.kind === 'host-bits') return `has host bits set (the /${Number(cidr.split('/')[1])} network is not aligned)`;
+  return 'must be an IPv4 CIDR block a.b.c.d/n';
 }

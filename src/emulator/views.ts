@@ -1,6 +1,6 @@
 // Records -> wire DTOs (cloud-api.md field names, spelled as the dialect says). Callers settle
 // records first; views only compute what time decides (statuses, attachment phases).
-import type { ConnectionPoolerDto, PeeringDto, ReadReplicaSetDto, ServiceDto, ServiceStatusDto, VpcDto, VpcEndpointDto } from '../api/dto.js';
+import type { PeeringDto, ReadReplicaSetDto, ServiceDto, ServiceStatusDto, VpcDto, VpcEndpointDto } from '../api/dto.js';
 import type { Dialect } from './dialect.js';
 import { hashString, mix32 } from './prng.js';
 import type { PeeringRecord, ProjectRecord, ReplicaSetRecord, ServiceRecord, VpcRecord } from './store.js';
@@ -37,7 +37,7 @@ export function toPeeringDto(p: PeeringRecord, now: number, dialect: Dialect): P
 }
 
 /** `connection_pooler`: with its endpoint while enabled; while disabled as the dialect says. */
-function poolerOf(enabled: boolean, host: string, dialect: Dialect): ConnectionPoolerDto | undefined {
+function poolerOf(enabled: boolean, host: string, dialect: Dialect): ServiceDto['connection_pooler'] {
   if (enabled) return { endpoint: { host, port: POOLER_PORT } };
   return dialect.disabledPooler === 'without-endpoint' ? {} : undefined;
 }

@@ -1,5 +1,5 @@
 // How the engine reads the client's errors: questions (is it a 404? a 409?) in one place.
-import { ApiError } from '../api/errors.js';
+import { ApiError } from '../model/index.js';
 
 export function isNotFound(err: unknown): boolean {
   return err instanceof ApiError && err.status === 404;

@@ -2,10 +2,9 @@
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, open, readFile, unlink } from 'node:fs/promises';
 import { readFileSync, unlinkSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { describeFileError } from '../lockfile/file-errors.js';
-import { DbformError } from '../model/errors.js';
+import { DbformError, type LocalProcess } from '../model/index.js';
 import { ApplyLockHeldError } from './errors.js';
 
 export interface LockHolder {
@@ -27,11 +26,9 @@ export interface ApplyLock {
 
 export interface AcquireOptions {
   command: string;
-  pid?: number;
-  host?: string;
+  /** Who takes the lock: its pid and host go into the lock, its isAlive judges a lock left behind. */
+  owner: LocalProcess;
   now?: () => Date;
-  /** Whether `pid` runs on this host; defaults to `process.kill(pid, 0)`. */
-  isAlive?: (pid: number) => boolean;
 }
 
 export function applyLockPath(lockfilePath: string): string {
@@ -41,8 +38,8 @@ export function applyLockPath(lockfilePath: string): string {
 export async function acquireApplyLock(lockfilePath: string, options: AcquireOptions): Promise<ApplyLock> {
   const path = applyLockPath(lockfilePath);
   const holder: LockHolder = {
-    pid: options.pid ?? process.pid,
-    host: options.host ?? hostname(),
+    pid: options.owner.pid,
+    host: options.owner.host,
     started_at: (options.now?.() ?? new Date()).toISOString(),
     command: options.command,
   };
@@ -61,7 +58,7 @@ export async function acquireApplyLock(lockfilePath: string, options: AcquireOpt
     }
     const { holder: live, raw } = await readHolder(path);
     if (live === undefined) continue; // removed between our create and our read: try again
-    if (live === null || !isStale(live, holder.host, options.isAlive ?? isPidAlive)) throw heldError(path, live, raw);
+    if (live === null || !isStale(live, holder.host, options.owner.isAlive)) throw heldError(path, live, raw);
     // Re-read just before removing so a lock someone else took over meanwhile is left alone.
     const again = await readHolder(path);
     if (again.raw !== raw) continue;
@@ -100,7 +97,7 @@ async function createInDirectory(path: string, text: string): Promise<boolean> {
  * an empty lock. Filesystems without hard links fall back to an `open(..., 'wx')`.
  */
 async function createExclusive(path: string, text: string): Promise<boolean> {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}`);
+  const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(8).toString('hex')}`);
   const handle = await open(tmp, 'wx', 0o644);
   try {
     await handle.writeFile(text, 'utf8');
@@ -159,16 +156,6 @@ async function readHolder(path: string): Promise<{ holder: LockHolder | null | u
 /** Only a lock of this host whose process is gone is stale; another host's lock never is. */
 function isStale(holder: LockHolder, host: string, isAlive: (pid: number) => boolean): boolean {
   return holder.host === host && !isAlive(holder.pid);
-}
-
-export function isPidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: the process exists but belongs to someone else.
-    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
 }
 
 function heldError(path: string, holder: LockHolder | null, raw: string): ApplyLockHeldError {

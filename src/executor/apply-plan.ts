@@ -1,7 +1,6 @@
 // applyPlan: lockfile-only bindings first, then the plan's DAG, one API operation per action, and
 // the waits for resources still settling (settle-waits.ts) before the summary.
-import type { StatusPoller } from '../api/waiters.js';
-import { CREATE_OPS, DbformError, type Action, type Binding, type Plan } from '../model/index.js';
+import { CREATE_OPS, DbformError, type Action, type Binding, type LocalProcess, type Plan } from '../model/index.js';
 import { trackAccepted } from './accepted-tracker.js';
 import type { ActionContext } from './action-context.js';
 import { ActionError, asActionTimeout, isAbort } from './errors.js';
@@ -10,7 +9,7 @@ import { walkGraph } from './graph-walker.js';
 import type { LockStore } from './lock-store.js';
 import { PgpassWriter } from './pgpass.js';
 import { pollerWaits } from './poller-waits.js';
-import type { ExecutorApi, ExecutorWaits } from './ports.js';
+import type { ExecutorApi, ExecutorPoller, ExecutorWaits } from './ports.js';
 import { emptyResult, type ApplyResult } from './result.js';
 import { runAction } from './run-action.js';
 import { scheduleSettling } from './settle-waits.js';
@@ -19,7 +18,7 @@ import { withSlot } from './slot-waits.js';
 export interface ApplyOptions {
   api: ExecutorApi;
   /** The client's batched StatusPoller, or (for another poller) the wait conditions themselves. */
-  poller?: StatusPoller;
+  poller?: ExecutorPoller;
   waits?: ExecutorWaits;
   lockStore: LockStore;
   reporter?: Reporter;
@@ -37,8 +36,8 @@ export interface ApplyOptions {
   timeoutMs?: number;
   /** First Ctrl-C: start nothing new, abandon waits, return what happened. */
   signal?: AbortSignal;
-  /** Where initial passwords of created services go; undefined: nowhere. */
-  pgpassPath?: string;
+  /** Where initial passwords of created services go (the file, and the process that rewrites it); undefined: nowhere. */
+  pgpass?: { path: string; owner: LocalProcess };
   /** Where `password.from_env` variables are read. */
   env?: Record<string, string | undefined>;
   /** Sends of one create in total when earlier ones provably created nothing; default 3. */
@@ -78,7 +77,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     emit,
     timeoutMs: options.timeoutMs ?? 30 * 60_000,
     ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.pgpassPath ? { pgpass: new PgpassWriter(options.pgpassPath, { batch: options.bookkeeping !== 'before-wait' }) } : {}),
+    ...(options.pgpass ? { pgpass: new PgpassWriter(options.pgpass.path, options.pgpass.owner, { batch: options.bookkeeping !== 'before-wait' }) } : {}),
     ...(options.bookkeeping === 'before-wait' ? { bookkeepingFirst: true } : {}),
     env: options.env ?? {},
     createAttempts: options.createAttempts ?? 3,

@@ -1,5 +1,4 @@
-import { ApiError, describeLastStatus, formatDuration, WaitTimeoutError } from '../api/errors.js';
-import { DbformError, type Address } from '../model/index.js';
+import { ApiError, DbformError, describeLastStatus, formatDuration, WaitTimeoutError, type Address } from '../model/index.js';
 import type { StepOp } from './events.js';
 
 /**

@@ -5,5 +5,5 @@ export { ActionError, ApplyLockHeldError } from './errors.js';
 export type { ActionRef, ApplyEvent, Reporter, SkipReason } from './events.js';
 export { LockStore } from './lock-store.js';
 export { resolvePgpassPath } from './pgpass.js';
-export type { ExecutorApi, ExecutorWaits, WaitOptions } from './ports.js';
+export type { ExecutorApi, ExecutorPoller, ExecutorWaits, PollOptions, WaitOptions } from './ports.js';
 export { isSuccess, type ApplyResult } from './result.js';

@@ -1,11 +1,11 @@
 // Read replica sets: create, delete, resize and the metadata operations.
-import type * as Dto from '../api/dto.js';
 import type { Action } from '../model/index.js';
 import { recordCreated, recordDeleted, reportStatus, requestOf, serviceId, targetId, waitAlongside, waitOptions, type ActionContext, type ActionOutcome } from './action-context.js';
 import { ignoreNotFound } from './ops-vpc.js';
 import { isConflict } from './api-errors.js';
 import { createOrAdopt, findReplicaSetsNamed } from './reconcile.js';
 import { findReplicaSet, sendWhenReplicaSetSettled, waitIfServiceSettling } from './settle.js';
+import type { Dto } from './ports.js';
 
 export async function createReplicaSet(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
   const service = serviceId(ctx, action);
@@ -59,21 +59,5 @@ export async function resizeReplicaSet(ctx: ActionContext, action: Action): Prom
   const body = requestOf<Dto.ResizeRequestDto>(action);
   await sendWhenReplicaSetSettled(ctx, action, service, id, () => ctx.api.resizeReplicaSet(ctx.projectId, service, id, body));
   await ctx.waits.replicaSetActive(service, id, waitOptions(ctx, action));
-  return {};
-}
-
-export async function enableReplicaPooler(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
-  await ctx.api.enableReplicaPooler(ctx.projectId, serviceId(ctx, action), targetId(ctx, action));
-  return {};
-}
-
-export async function disableReplicaPooler(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
-  await ctx.api.disableReplicaPooler(ctx.projectId, serviceId(ctx, action), targetId(ctx, action));
-  return {};
-}
-
-export async function setReplicaEnvironment(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
-  const body = requestOf<Dto.SetEnvironmentRequestDto>(action);
-  await ctx.api.setReplicaEnvironment(ctx.projectId, serviceId(ctx, action), targetId(ctx, action), body);
   return {};
 }

@@ -1,5 +1,4 @@
 // Services: create, fork, delete, and every in-place operation with its wait (SPEC section 3).
-import type * as Dto from '../api/dto.js';
 import type { Action } from '../model/index.js';
 import {
   recordCreated,
@@ -19,7 +18,9 @@ import { ActionInputError } from './errors.js';
 import { ignoreNotFound } from './ops-vpc.js';
 import { createOrAdopt, findServicesNamed, type CreateOutcome } from './reconcile.js';
 import { forgetHost, hostToForget, saveConfiguredPassword, saveInitialPassword } from './service-pgpass.js';
+import { waitAsTableSays } from './send-operation.js';
 import { sendWhenServiceSettled, waitIfServiceSettling } from './settle.js';
+import type { Dto } from './ports.js';
 
 export async function createService(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
   const body = requestOf<Dto.CreateServiceRequestDto>(action);
@@ -90,14 +91,14 @@ async function isBeingDeleted(ctx: ActionContext, id: string): Promise<boolean> 
 
 type Send = (ctx: ActionContext, id: string) => Promise<Dto.ServiceDto | undefined>;
 
-/** Async service operations: send (waiting out transitions), show the status, wait for the final one. */
-async function transition(ctx: ActionContext, action: Action, send: Send, until: 'READY' | 'PAUSED', achieved: (s: Dto.ServiceDto) => boolean): Promise<ActionOutcome> {
+/** Async service operations: send (waiting out transitions), show the status, wait as the op table says. */
+async function transition(ctx: ActionContext, action: Action, send: Send, achieved: (s: Dto.ServiceDto) => boolean): Promise<ActionOutcome> {
   const id = serviceId(ctx, action);
   // Every transition but a start needs the service READY; a start needs it PAUSED.
-  const needs = until === 'READY' && action.op === 'startService' ? 'PAUSED' : 'READY';
+  const needs = action.op === 'startService' ? 'PAUSED' : 'READY';
   const svc = await sendWhenServiceSettled(ctx, action, id, () => send(ctx, id), { achieved, needs });
   reportStatus(ctx, action, svc?.status);
-  await ctx.waits.serviceStatus(id, until, waitOptions(ctx, action));
+  await waitAsTableSays(ctx, action, { service_id: id });
   return {};
 }
 
@@ -111,31 +112,16 @@ const haIs = (body: Dto.SetHaRequestDto) => (s: Dto.ServiceDto) =>
 
 export function resizeService(ctx: ActionContext, a: Action): Promise<ActionOutcome> {
   const body = requestOf<Dto.ResizeRequestDto>(a);
-  return transition(ctx, a, (c, id) => c.api.resizeService(c.projectId, id, body), 'READY', sizeIs(body));
+  return transition(ctx, a, (c, id) => c.api.resizeService(c.projectId, id, body), sizeIs(body));
 }
 export function setHAReplica(ctx: ActionContext, a: Action): Promise<ActionOutcome> {
   const body = requestOf<Dto.SetHaRequestDto>(a);
-  return transition(ctx, a, (c, id) => c.api.setHAReplica(c.projectId, id, body), 'READY', haIs(body));
+  return transition(ctx, a, (c, id) => c.api.setHAReplica(c.projectId, id, body), haIs(body));
 }
 export const startService = (ctx: ActionContext, a: Action) =>
-  transition(ctx, a, (c, id) => c.api.startService(c.projectId, id), 'READY', (s) => s.status === 'READY' || s.status === 'RESUMING');
+  transition(ctx, a, (c, id) => c.api.startService(c.projectId, id), (s) => s.status === 'READY' || s.status === 'RESUMING');
 export const stopService = (ctx: ActionContext, a: Action) =>
-  transition(ctx, a, (c, id) => c.api.stopService(c.projectId, id), 'PAUSED', (s) => s.status === 'PAUSED' || s.status === 'PAUSING');
-
-export async function enablePooler(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
-  await ctx.api.enablePooler(ctx.projectId, serviceId(ctx, action));
-  return {};
-}
-
-export async function disablePooler(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
-  await ctx.api.disablePooler(ctx.projectId, serviceId(ctx, action));
-  return {};
-}
-
-export async function setEnvironment(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
-  await ctx.api.setEnvironment(ctx.projectId, serviceId(ctx, action), requestOf<Dto.SetEnvironmentRequestDto>(action));
-  return {};
-}
+  transition(ctx, a, (c, id) => c.api.stopService(c.projectId, id), (s) => s.status === 'PAUSED' || s.status === 'PAUSING');
 
 const attachedTo = (s: Dto.ServiceDto): string | undefined => (s.vpc_endpoint ?? s.vpcEndpoint)?.vpc_id;
 

@@ -1,9 +1,10 @@
-// VPCs and peerings: createVPC, renameVPC, deleteVPC, createVPCPeering, deleteVPCPeering.
-import type * as Dto from '../api/dto.js';
+// VPCs and peerings: createVPC, deleteVPC, createVPCPeering, deleteVPCPeering (renameVPC is sent
+// as its op table row says: send-operation.ts).
 import { isVpcSettled, type Action } from '../model/index.js';
 import { recordCreated, recordDeleted, reportStatus, requestOf, targetId, vpcId, waitAlongside, waitOptions, type ActionContext, type ActionOutcome } from './action-context.js';
 import { createOrAdopt, findPeerings, findVpcsNamed } from './reconcile.js';
 import { isNotFound } from './api-errors.js';
+import type { Dto } from './ports.js';
 
 export async function createVpc(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
   const body = requestOf<Dto.CreateVpcRequestDto>(action);
@@ -29,11 +30,6 @@ async function waitIfVpcCreating(ctx: ActionContext, action: Action, vpcId: stri
   reportStatus(ctx, action, `waiting for VPC ${vpcId} (${vpc.status})`);
   await ctx.waits.vpcSettled(vpcId, waitOptions(ctx, action));
   return true;
-}
-
-export async function renameVpc(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
-  await ctx.api.renameVPC(ctx.projectId, vpcId(ctx, action), requestOf<Dto.RenameVpcRequestDto>(action));
-  return {};
 }
 
 export async function deleteVpc(ctx: ActionContext, action: Action): Promise<ActionOutcome> {

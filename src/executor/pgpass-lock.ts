@@ -1,15 +1,14 @@
 // Several dbform processes may share one pgpass file (~/.pgpass): each rewrite of it happens
 // under `<file>.lock`, so two applies never rewrite it from the same old content and lose a line.
 import { open, readFile, stat, unlink } from 'node:fs/promises';
-import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DbformError } from '../model/errors.js';
-import { isPidAlive } from './apply-lock.js';
+import { DbformError, type LocalProcess } from '../model/index.js';
 
 export interface PgpassLockOptions {
+  /** Who takes the lock: its pid and host go into it, its isAlive judges a lock left behind. */
+  owner: LocalProcess;
   /** How long to wait for a live holder; default 10 s (a rewrite takes milliseconds). */
   waitMs?: number;
-  isAlive?: (pid: number) => boolean;
 }
 
 /** A lock file older than this is stale whoever wrote it: no rewrite takes that long. */
@@ -19,7 +18,7 @@ const UNREADABLE_STALE_AFTER_MS = 2_000;
 const RETRY_MS = 15;
 
 /** Runs `work` holding `<path>.lock`; a lock left by a killed process is taken over. */
-export async function withPgpassLock<T>(path: string, work: () => Promise<T>, options: PgpassLockOptions = {}): Promise<T> {
+export async function withPgpassLock<T>(path: string, work: () => Promise<T>, options: PgpassLockOptions): Promise<T> {
   const lockPath = `${path}.lock`;
   const release = await acquire(lockPath, options);
   try {
@@ -30,11 +29,11 @@ export async function withPgpassLock<T>(path: string, work: () => Promise<T>, op
 }
 
 async function acquire(lockPath: string, options: PgpassLockOptions): Promise<() => Promise<void>> {
-  const me = `${process.pid} ${hostname()}\n`;
+  const me = `${options.owner.pid} ${options.owner.host}\n`;
   const deadline = Date.now() + (options.waitMs ?? 10_000);
   for (;;) {
     if (await createLock(lockPath, me)) return () => releaseIfOurs(lockPath, me);
-    const stale = await staleHolder(lockPath, options.isAlive ?? isPidAlive);
+    const stale = await staleHolder(lockPath, options.owner);
     if (stale !== undefined) {
       // Re-read just before removing, so a lock another process took over meanwhile stays.
       if ((await readFile(lockPath, 'utf8').catch(() => undefined)) === stale) await unlink(lockPath).catch(ignoreMissing);
@@ -70,7 +69,7 @@ async function createLock(lockPath: string, text: string): Promise<boolean> {
  * The content of a stale lock, undefined when the lock is live (or gone). Stale: its process (on
  * this host) is gone, it names no holder after a moment, or it is older than any rewrite.
  */
-async function staleHolder(lockPath: string, isAlive: (pid: number) => boolean): Promise<string | undefined> {
+async function staleHolder(lockPath: string, owner: LocalProcess): Promise<string | undefined> {
   let text: string;
   let age: number;
   try {
@@ -80,7 +79,7 @@ async function staleHolder(lockPath: string, isAlive: (pid: number) => boolean):
     throw err;
   }
   const match = /^(\d+) (\S+)\n?$/.exec(text);
-  const stale = age > STALE_AFTER_MS || (match ? match[2] === hostname() && !isAlive(Number(match[1])) : age > UNREADABLE_STALE_AFTER_MS);
+  const stale = age > STALE_AFTER_MS || (match ? match[2] === owner.host && !owner.isAlive(Number(match[1])) : age > UNREADABLE_STALE_AFTER_MS);
   return stale ? text : undefined;
 }
 

@@ -6,6 +6,7 @@ import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { writeFileAtomic } from '../lockfile/atomic-write.js';
 import { describeFileError } from '../lockfile/file-errors.js';
+import type { LocalProcess } from '../model/index.js';
 import { PgpassLines, type PgpassEntry } from './pgpass-lines.js';
 import { withPgpassLock } from './pgpass-lock.js';
 
@@ -30,18 +31,24 @@ type Change = (lines: PgpassLines) => void;
  */
 export class PgpassWriter {
   readonly path: string;
+  private readonly owner: LocalProcess;
   /** Changes not yet written, in order; the next rewrite applies them all at once. */
   private pending: Array<{ change: Change; settle: (error?: unknown) => void }> = [];
   private writing = false;
   /** Rewrites started so far (for tests and the bench). */
   rewrites = 0;
 
-  /** `batch: false`: one rewrite per change (before turn 2; for the bench's before and after). */
+  /**
+   * `owner`: the process that rewrites, as `<file>.lock` records it. `batch: false`: one rewrite
+   * per change (before turn 2; for the bench's before and after).
+   */
   constructor(
     path: string,
+    owner: LocalProcess,
     private readonly options: { batch?: boolean } = {},
   ) {
     this.path = path;
+    this.owner = owner;
   }
 
   /** Sets the password of the entry's login: its line is replaced in place, or added at the end. */
@@ -106,7 +113,7 @@ export class PgpassWriter {
       // Nothing to change: a missing file is not created, a private one not rewritten.
       if (out === (text ?? '') && (text === undefined || (await isPrivate(path)))) return;
       await writeFileAtomic(path, out, 0o600);
-    });
+    }, { owner: this.owner });
   }
 }
 
@@ -115,14 +122,15 @@ async function isPrivate(path: string): Promise<boolean> {
 }
 
 /**
- * A rewrite killed between its temp file and the rename leaves `.<name>.<pid>.<hex>.tmp`, which
- * holds passwords. Under the lock no other rewrite is in progress, so every such file is a leftover.
+ * A rewrite killed between its temp file and the rename leaves `.<name>.<hex>.tmp` (earlier
+ * versions: `.<name>.<pid>.<hex>.tmp`), which holds passwords. Under the lock no other rewrite is in
+ * progress, so every such file is a leftover.
  */
 async function removeLeftoverTempFiles(path: string): Promise<void> {
   const prefix = `.${basename(path)}.`;
   const names = await readdir(dirname(path)).catch(() => [] as string[]);
   for (const name of names) {
-    if (name.startsWith(prefix) && /^\d+\.[0-9a-f]+\.tmp$/.test(name.slice(prefix.length))) {
+    if (name.startsWith(prefix) && /^(\d+\.)?[0-9a-f]+\.tmp$/.test(name.slice(prefix.length))) {
       await unlink(join(dirname(path), name)).catch(() => undefined);
     }
   }

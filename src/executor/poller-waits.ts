@@ -1,12 +1,6 @@
-// The engine's wait conditions (SPEC section 3) over the client's batched StatusPoller.
-import type { ApiClient } from '../api/client.js';
-import type { StatusPoller } from '../api/waiters.js';
-import { isReplicaSetSettling, isServiceSettling } from '../model/index.js';
-import { isVpcSettled, peeringPhase } from '../model/api-values.js';
-import type { ExecutorApi, ExecutorWaits, WaitOptions } from './ports.js';
-
-/** The real client is an ExecutorApi as it is; this keeps that true at compile time. */
-export const asExecutorApi = (client: ApiClient): ExecutorApi => client;
+// The engine's wait conditions (SPEC section 3) over a batched poller (the client's StatusPoller).
+import { isReplicaSetSettling, isServiceSettling, isVpcSettled, peeringPhase } from '../model/index.js';
+import type { ExecutorPoller, ExecutorWaits, WaitOptions } from './ports.js';
 
 /** The poller's options for one wait; `waitingFor` says in words what it waits for (for a stall notice). */
 function options<T>(o: WaitOptions, waitingFor: string, describe: (status: string, live: T | undefined) => string = (status) => status) {
@@ -18,7 +12,7 @@ function options<T>(o: WaitOptions, waitingFor: string, describe: (status: strin
   };
 }
 
-export function pollerWaits(poller: StatusPoller): ExecutorWaits {
+export function pollerWaits(poller: ExecutorPoller): ExecutorWaits {
   return {
     async serviceStatus(serviceId, status, o) {
       await poller.waitForServiceStatus(serviceId, status, options(o, `service ${serviceId} to be ${status}`));

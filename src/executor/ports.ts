@@ -1,17 +1,24 @@
-// What the engine needs from the outside world, as narrow interfaces. The API client
-// (src/api/client.ts) satisfies ExecutorApi structurally: its methods are named after the
-// operations and take the project ID first. ExecutorWaits is built over the client's batched
-// StatusPoller (see poller-waits.ts).
+// What the engine needs from the outside world, as narrow interfaces: the only file of the
+// executor that knows the API layer exists (test/unit/architecture.test.ts keeps it so). The API
+// client (src/api/client.ts) satisfies ExecutorApi structurally: its methods are named after the
+// operations and take the project ID first. ExecutorWaits is built over a batched poller that
+// satisfies ExecutorPoller, such as the client's StatusPoller (see poller-waits.ts). The errors
+// the engine tells apart (ApiError, AmbiguousCreateError, WaitTimeoutError) are model types.
 import type * as Dto from '../api/dto.js';
+import type { LivePeering, LiveReplicaSet, LiveService, LiveVpc, OperationId, RouteIds } from '../model/index.js';
+
+/** The wire types of requests and answers, as the API client speaks them. */
+export type { Dto };
 
 type Id = string;
 
 export interface ExecutorApi {
   /** Optional: after `signal` aborts, failed calls are not retried (the first Ctrl-C). */
   stopRetriesOn?(signal: AbortSignal): void;
+  /** An operation whose repeat does no harm, sent as its row of the op table says (renames, metadata, switches). */
+  sendOperation(op: OperationId, ids: RouteIds, body?: unknown): Promise<unknown>;
   listVPCs(p: Id): Promise<Dto.VpcDto[]>;
   createVPC(p: Id, body: Dto.CreateVpcRequestDto): Promise<Dto.VpcDto>;
-  renameVPC(p: Id, v: Id, body: Dto.RenameVpcRequestDto): Promise<unknown>;
   deleteVPC(p: Id, v: Id): Promise<void>;
 
   listVPCPeerings(p: Id, v: Id): Promise<Dto.PeeringDto[]>;
@@ -27,9 +34,6 @@ export interface ExecutorApi {
   stopService(p: Id, s: Id): Promise<Dto.ServiceDto | undefined>;
   resizeService(p: Id, s: Id, body: Dto.ResizeRequestDto): Promise<Dto.ServiceDto | undefined>;
   setHAReplica(p: Id, s: Id, body: Dto.SetHaRequestDto): Promise<Dto.ServiceDto | undefined>;
-  enablePooler(p: Id, s: Id): Promise<unknown>;
-  disablePooler(p: Id, s: Id): Promise<unknown>;
-  setEnvironment(p: Id, s: Id, body: Dto.SetEnvironmentRequestDto): Promise<unknown>;
   attachServiceToVPC(p: Id, s: Id, body: Dto.VpcAttachmentRequestDto): Promise<unknown>;
   detachServiceFromVPC(p: Id, s: Id, body: Dto.VpcAttachmentRequestDto): Promise<unknown>;
   updatePassword(p: Id, s: Id, body: Dto.UpdatePasswordRequestDto): Promise<void>;
@@ -38,9 +42,6 @@ export interface ExecutorApi {
   createReplicaSet(p: Id, s: Id, body: Dto.CreateReplicaSetRequestDto): Promise<Dto.ReadReplicaSetDto>;
   deleteReplicaSet(p: Id, s: Id, r: Id): Promise<void>;
   resizeReplicaSet(p: Id, s: Id, r: Id, body: Dto.ResizeRequestDto): Promise<unknown>;
-  enableReplicaPooler(p: Id, s: Id, r: Id): Promise<unknown>;
-  disableReplicaPooler(p: Id, s: Id, r: Id): Promise<unknown>;
-  setReplicaEnvironment(p: Id, s: Id, r: Id, body: Dto.SetEnvironmentRequestDto): Promise<unknown>;
 }
 
 export interface WaitOptions {
@@ -74,4 +75,29 @@ export interface ExecutorWaits {
   peeringGone(vpcId: Id, peeringId: Id, o: WaitOptions): Promise<void>;
   /** A VPC that carries a status is no longer CREATING/PENDING (SPEC section 12); one without is at once. */
   vpcSettled(vpcId: Id, o: WaitOptions): Promise<void>;
+}
+
+/** One wait of the poller: its limit, its abort, and what it tells on the way. */
+export interface PollOptions<T> {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Each change of the observed status (`gone` once absent), with the live resource. */
+  onStatus?: (status: string, live: T | undefined) => void;
+  /** The status (undefined: none seen yet) has not changed for `forMs`; `known`: dbform knows it. */
+  onStall?: (status: string | undefined, forMs: number, known: boolean) => void;
+}
+
+/**
+ * A poller that serves many waits with one list request per tick (src/api/waiters.ts). A check
+ * returns true once its condition holds; a resource that fails or disappears fails the wait.
+ */
+export interface ExecutorPoller {
+  waitForService(serviceId: Id, check: (s: LiveService | undefined) => boolean, o?: PollOptions<LiveService>): Promise<unknown>;
+  waitForServiceStatus(serviceId: Id, statuses: string | string[], o?: PollOptions<LiveService>): Promise<unknown>;
+  waitForServiceGone(serviceId: Id, o?: PollOptions<LiveService>): Promise<void>;
+  waitForReplicaSet(serviceId: Id, replicaSetId: Id, check: (rs: LiveReplicaSet | undefined) => boolean, o?: PollOptions<LiveReplicaSet>): Promise<unknown>;
+  waitForReplicaSetGone(serviceId: Id, replicaSetId: Id, o?: PollOptions<LiveReplicaSet>): Promise<void>;
+  waitForPeering(vpcId: Id, peeringId: Id, check: (p: LivePeering | undefined) => boolean, o?: PollOptions<LivePeering>): Promise<unknown>;
+  waitForPeeringGone(vpcId: Id, peeringId: Id, o?: PollOptions<LivePeering>): Promise<void>;
+  waitForVpc(vpcId: Id, check: (v: LiveVpc | undefined) => boolean, o?: PollOptions<LiveVpc>): Promise<unknown>;
 }

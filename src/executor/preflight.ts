@@ -1,9 +1,9 @@
 // Checks that need no API call and would otherwise fail half-way through an apply.
-import type { Plan } from '../model/index.js';
+import { isCreateOp, OPERATIONS, type Plan } from '../model/index.js';
 
 /** Whether the plan creates services, whose one-time initial passwords go to the pgpass file. */
 export function planCreatesServices(plan: Plan): boolean {
-  return plan.actions.some((a) => (a.op === 'createService' || a.op === 'forkService') && a.blocked === undefined);
+  return plan.actions.some((a) => isCreateOp(a.op) && OPERATIONS[a.op].kind === 'service' && a.blocked === undefined);
 }
 
 export interface MissingPasswordEnv {

@@ -1,12 +1,10 @@
 // A create whose outcome is unknown is never re-sent blindly (SPEC section 5): list, adopt the
 // resource with the desired name if it is there, and only otherwise send again (bounded).
-import type * as Dto from '../api/dto.js';
-import { AmbiguousCreateError, ApiError } from '../api/errors.js';
-import { DbformError } from '../model/errors.js';
-import type { Action } from '../model/index.js';
+import { AmbiguousCreateError, ApiError, DbformError, type Action } from '../model/index.js';
 import type { ActionContext } from './action-context.js';
 import { isConflict } from './api-errors.js';
 import { ActionInputError } from './errors.js';
+import type { Dto } from './ports.js';
 
 /** `adoptedStatus`: the status the adopted resource showed when it was found, when it has one. */
 export type CreateOutcome<R> = { created: R } | { adoptedId: string; adoptedStatus?: string };

@@ -1,10 +1,10 @@
 // What the pgpass file holds about a service: its initial password after a create, the
 // configured one once updatePassword set it, and nothing once dbform deleted it (SPEC section 5).
-import type * as Dto from '../api/dto.js';
 import { describeFileError } from '../lockfile/file-errors.js';
 import type { Action } from '../model/index.js';
 import type { ActionContext } from './action-context.js';
 import { ActionInputError } from './errors.js';
+import type { Dto } from './ports.js';
 
 const LOGIN = { database: 'tsdb', user: 'tsdbadmin' } as const;
 

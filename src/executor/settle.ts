@@ -3,11 +3,11 @@
 // API refuses operations on them with 409. These helpers turn such a 409 into "wait until it
 // settles, then send again" (or "already done"), so that re-running apply converges; any other
 // 409 is the API's real answer and fails the action.
-import type * as Dto from '../api/dto.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Action } from '../model/index.js';
 import { waitOptions, type ActionContext } from './action-context.js';
 import { isConflict } from './api-errors.js';
-import { sleep } from '../api/sleep.js';
+import type { Dto } from './ports.js';
 
 const SETTLES_TO_READY = new Set(['QUEUED', 'CONFIGURING', 'UPGRADING', 'RESUMING', 'UNSTABLE']);
 const MAX_SENDS = 12;
@@ -54,7 +54,8 @@ export async function sendWhenServiceSettled<T>(
       if (!rules.retryWhenReady || status !== 'READY') throw err;
       // Out of --timeout: the refusal is the answer.
       if (ctx.deadline !== undefined && Date.now() + delayMs > ctx.deadline) throw err;
-      await (ctx.idle ? ctx.idle(() => sleep(delayMs, ctx.signal)) : sleep(delayMs, ctx.signal));
+      const pause = () => sleep(delayMs, undefined, ctx.signal ? { signal: ctx.signal } : {});
+      await (ctx.idle ? ctx.idle(pause) : pause());
       delayMs = Math.min(delayMs * 1.5, ctx.pollMs * 10);
     }
   }

@@ -1,13 +1,11 @@
 // Live state -> ExportDocument: every field written exactly as the planner reads it back, so
 // that `plan` right after the export shows no changes. A value dbform cannot write faithfully is
 // left out (unmanaged) with a comment, never guessed.
-import { isPeeringFailed, isTimeSeriesType } from '../model/api-values.js';
-import { isAllowedServiceSize } from '../model/sizes.js';
-import { parseAddress } from '../model/address.js';
-import type { Addon, EnvironmentTag, LivePeering, LiveReplicaSet, LiveService, LiveState, LiveVpc, Lockfile } from '../model/index.js';
-import { isLivePaused, isReplicaSetGone, isServiceGone } from '../planner/normalize.js';
-import type { ExportDocument, ExportedPeering, ExportedReplicaSet, ExportedService, ExportedVpc, ExportedVpcRef } from './document.js';
-import { deriveKeys, KEY_PREFIX } from './keys.js';
+import { exportFields, isAllowedServiceSize, isPeeringFailed, parseAddress, PEERING_FIELDS, REPLICA_SET_FIELDS, SERVICE_FIELDS, VPC_FIELDS, type ExportContext } from '../model/index.js';
+import type { LivePeering, LiveReplicaSet, LiveService, LiveState, LiveVpc, Lockfile } from '../model/index.js';
+import { isReplicaSetGone, isServiceGone } from '../planner/index.js';
+import type { ExportDocument, ExportedPeering, ExportedReplicaSet, ExportedService, ExportedVpc } from './document.js';
+import { deriveKeys, KEY_PREFIX, passwordEnvName } from './keys.js';
 import { describeResource, isWritableName, keepDisjointVpcs, keepUniqueNames, rankBy, REGION_PATTERN } from './select.js';
 import { commentText, quotedName } from './yaml-text.js';
 
@@ -41,8 +39,6 @@ function reservedKeys(bound: Map<string, string>, accept: (address: string) => s
 }
 
 const byKey = <T extends { key: string }>(a: T, b: T): number => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
-
-const environmentOf = (env: string | undefined): EnvironmentTag | undefined => (env === 'DEV' || env === 'PROD' ? env : undefined);
 
 function selectVpcs(live: LiveVpc[], ctx: BuildContext): LiveVpc[] {
   const writable = live.filter((v) => {
@@ -80,7 +76,8 @@ function exportPeerings(vpc: LiveVpc, ctx: BuildContext): ExportedPeering[] {
       continue;
     }
     seen.add(p.peerVpcId);
-    out.push({ id: p.id, peerAccountId: p.peerAccountId, peerRegionCode: p.peerRegionCode, peerVpcId: p.peerVpcId, comments: peeringComments(p) });
+    const { fields, unmanaged } = exportFields(PEERING_FIELDS, p, fieldContext('', new Map()));
+    out.push({ id: p.id, peerVpcId: p.peerVpcId, fields, comments: [...peeringComments(p), ...unmanaged] });
   }
   return out;
 }
@@ -95,7 +92,11 @@ function buildVpcs(live: LiveVpc[], ctx: BuildContext): ExportedVpc[] {
   const kept = selectVpcs(live, ctx);
   const keys = deriveKeys(kept, KEY_PREFIX.vpc, reservedKeys(ctx.bound.vpc, (a) => (a.startsWith('vpc.') ? a.slice(4) : undefined)));
   return kept
-    .map((v) => ({ key: keys.get(v.id)!, id: v.id, name: v.name, cidr: v.cidr, regionCode: v.regionCode, peerings: exportPeerings(v, ctx) }))
+    .map((v) => {
+      const key = keys.get(v.id)!;
+      const { fields, unmanaged } = exportFields(VPC_FIELDS, v, fieldContext(key, new Map()));
+      return { key, id: v.id, fields, comments: unmanaged, peerings: exportPeerings(v, ctx) };
+    })
     .sort(byKey);
 }
 
@@ -137,34 +138,17 @@ function buildReplicaSets(s: LiveService, serviceKey: string, ctx: BuildContext)
   const { sets, keys } = selectReplicaSets(s, serviceKey, ctx);
   return sets
     .map((r) => {
-      const comments: string[] = [];
-      if (r.status === 'error') comments.push('status error: a plan replaces this replica set (delete + create)');
-      const environment = environmentOf(r.environment);
-      if (environment === undefined) comments.push(`environment ${quotedName(r.environment ?? '')} is not DEV or PROD: left unmanaged`);
-      const rs: ExportedReplicaSet = { key: keys.get(r.id)!, id: r.id, name: r.name, cpuMillis: r.cpuMillis, memoryGbs: r.memoryGbs, nodes: r.nodes, pooler: r.pooler, comments };
-      if (environment !== undefined) rs.environment = environment;
-      return rs;
+      const key = keys.get(r.id)!;
+      const { fields, unmanaged } = exportFields(REPLICA_SET_FIELDS, r, fieldContext(key, new Map()));
+      const comments = r.status === 'error' ? ['status error: a plan replaces this replica set (delete + create)', ...unmanaged] : unmanaged;
+      return { key, id: r.id, fields, comments };
     })
     .sort(byKey);
 }
 
-/**
- * The addons as the config spells them: those the API reports (the type says whether time-series
- * is among them), else what the type alone tells. TIMESCALEDB is the real service's spelling of
- * TIMESERIESDB (SPEC section 12). VECTOR is the legacy spelling of a plain service with AI, which
- * the planner reads as POSTGRES: it exports as `[ai]`, not as nothing.
- */
-function addonsOf(s: LiveService): Addon[] | undefined {
-  const fromType: Addon[] | undefined = isTimeSeriesType(s.serviceType)
-    ? ['time-series']
-    : s.serviceType === 'POSTGRES'
-      ? []
-      : s.serviceType === 'VECTOR'
-        ? ['ai']
-        : undefined;
-  if (fromType === undefined) return undefined;
-  const reported = (s.addons ?? []).filter((a) => a !== 'time-series');
-  return [...new Set([...fromType, ...reported])].sort();
+/** What a field's export needs beyond the live value (src/model/fields). */
+function fieldContext(key: string, vpcKeys: Map<string, string>): ExportContext {
+  return { key, vpcKey: (id) => vpcKeys.get(id), quote: quotedName, passwordEnv: passwordEnvName(key) };
 }
 
 function lineage(s: LiveService, serviceKeys: Map<string, string>, projectId: string): string | undefined {
@@ -175,29 +159,6 @@ function lineage(s: LiveService, serviceKeys: Map<string, string>, projectId: st
   return key === undefined ? `forked from service ${parent.serviceId} (not in this export)` : `forked from service.${key} (${parent.serviceId})`;
 }
 
-/** Settings of a service; each one dbform cannot write faithfully is left out with a comment. */
-function serviceSettings(s: LiveService, out: ExportedService): void {
-  const addons = addonsOf(s);
-  if (addons) out.addons = addons;
-  else out.comments.push(`service_type ${quotedName(s.serviceType)} has no addons spelling: addons left unmanaged`);
-  if (REGION_PATTERN.test(s.regionCode)) out.regionCode = s.regionCode;
-  else out.comments.push(`region ${quotedName(s.regionCode)} is not a region code: region_code left unmanaged`);
-  if (s.size && isAllowedServiceSize(s.size.cpuMillis, s.size.memoryGbs)) out.size = s.size;
-  else out.comments.push(s.size ? `size ${s.size.cpuMillis}/${s.size.memoryGbs} is not an allowed size: left unmanaged` : 'the API reports no size: cpu_millis and memory_gbs left unmanaged');
-  const environment = environmentOf(s.environment);
-  if (environment) out.environment = environment;
-  else out.comments.push(`environment ${quotedName(s.environment ?? '')} is not DEV or PROD: left unmanaged`);
-  const { replicas, syncReplicas } = s.ha;
-  if ([0, 1, 2].includes(replicas) && [0, 1].includes(syncReplicas) && (syncReplicas === 0 || replicas === 2)) out.ha = { replicas, syncReplicas };
-  else out.comments.push(`HA ${replicas}/${syncReplicas} (replicas/sync) cannot be written in a config: ha left unmanaged`);
-}
-
-function vpcRefOf(vpcId: string | null, vpcKeys: Map<string, string>): ExportedVpcRef {
-  if (vpcId === null) return null;
-  const key = vpcKeys.get(vpcId);
-  return key === undefined ? { id: vpcId } : { key };
-}
-
 function buildServices(live: LiveService[], vpcKeys: Map<string, string>, ctx: BuildContext): ExportedService[] {
   const kept = selectServices(live, ctx);
   const keys = deriveKeys(kept, KEY_PREFIX.service, reservedKeys(ctx.bound.service, (a) => (a.startsWith('service.') ? a.slice(8) : undefined)));
@@ -205,10 +166,9 @@ function buildServices(live: LiveService[], vpcKeys: Map<string, string>, ctx: B
     .map((s) => {
       const key = keys.get(s.id)!;
       const from = lineage(s, keys, ctx.projectId);
-      const out: ExportedService = { key, id: s.id, name: s.name, vpc: vpcRefOf(s.vpcId, vpcKeys), pooler: s.pooler, paused: isLivePaused(s), comments: from ? [from] : [], replicaSets: [] };
-      serviceSettings(s, out);
-      out.replicaSets = buildReplicaSets(s, key, ctx);
-      return out;
+      // Each field as its descriptor writes it; one it cannot write faithfully is left out, with a note.
+      const { fields, unmanaged } = exportFields(SERVICE_FIELDS, s, fieldContext(key, vpcKeys));
+      return { key, id: s.id, fields, comments: [...(from ? [from] : []), ...unmanaged], replicaSets: buildReplicaSets(s, key, ctx) };
     })
     .sort(byKey);
 }

@@ -1,51 +1,40 @@
 // The export as plain data, between the live state and the YAML text: what each config entry
 // holds, and the comments that go with it. Fields left undefined are not written (unmanaged).
-import type { Addon, EnvironmentTag, HaConfig, ServiceSize } from '../model/resources.js';
+import type { ExportedField } from '../model/index.js';
+
+export type { ExportedField };
 
 export interface ExportedPeering {
   id: string;
-  peerAccountId: string;
-  peerRegionCode: string;
+  /** Its identity within the VPC, as a key is for the other kinds. */
   peerVpcId: string;
+  /** Its managed fields as written, in the order of SPEC section 1 (src/model/fields). */
+  fields: ExportedField[];
   comments: string[];
 }
 
 export interface ExportedVpc {
   key: string;
   id: string;
-  name: string;
-  cidr: string;
-  regionCode: string;
+  /** Its managed fields as written, in the order of SPEC section 1 (src/model/fields). */
+  fields: ExportedField[];
+  comments: string[];
   peerings: ExportedPeering[];
 }
 
 export interface ExportedReplicaSet {
   key: string;
   id: string;
-  name: string;
-  cpuMillis: number;
-  memoryGbs: number;
-  nodes: number;
-  pooler: boolean;
-  environment?: EnvironmentTag;
+  /** Its managed fields as written, in the order of SPEC section 1 (src/model/fields). */
+  fields: ExportedField[];
   comments: string[];
 }
-
-/** `vpc:` as written: a key under vpcs:, the ID of a VPC not in the export, or null (detached). */
-export type ExportedVpcRef = { key: string } | { id: string } | null;
 
 export interface ExportedService {
   key: string;
   id: string;
-  name: string;
-  addons?: Addon[];
-  regionCode?: string;
-  size?: ServiceSize;
-  environment?: EnvironmentTag;
-  ha?: HaConfig;
-  pooler: boolean;
-  vpc: ExportedVpcRef;
-  paused: boolean;
+  /** Its managed fields as written, in the order of SPEC section 1 (src/model/fields). */
+  fields: ExportedField[];
   /** Comments written first inside the entry (lineage, fields left unmanaged and why). */
   comments: string[];
   replicaSets: ExportedReplicaSet[];

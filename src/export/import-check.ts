@@ -1,11 +1,7 @@
 // The pure checks of `dbform import ADDR ID`: the address, the config, the lockfile, and what
 // the ID turns out to be in the live lists. Each failure is a DbformError that says how to fix it.
-import { closestMatch } from '../config/suggest.js';
-import { kindOf, parseAddress, type Address, type Kind, type ParsedAddress } from '../model/address.js';
-import { DbformError } from '../model/errors.js';
-import type { LockEntry, Lockfile } from '../model/lockfile.js';
-import type { DesiredState, LiveService, LiveVpc } from '../model/resources.js';
-import { desiredAddresses } from '../planner/match.js';
+import { closestMatch, DbformError, kindOf, parseAddress, type Address, type DesiredState, type Kind, type LiveService, type LiveVpc, type LockEntry, type Lockfile, type ParsedAddress } from '../model/index.js';
+import { desiredAddresses } from '../planner/index.js';
 
 export const ADDRESS_FORMS = 'vpc.<key>, peering.<vpc_key>.<peer_vpc_id>, service.<key> or replica_set.<service_key>.<key>';
 

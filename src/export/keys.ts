@@ -1,7 +1,7 @@
 // Config keys for exported resources, derived from their live names. A key must match
 // KEY_PATTERN (`^[a-z][a-z0-9-]{0,62}$`) and be unique within its scope (services, VPCs, or the
 // replica sets of one service); the `name:` field keeps the exact live name whenever it differs.
-import { KEY_PATTERN } from '../model/address.js';
+import { KEY_PATTERN } from '../model/index.js';
 
 export const MAX_KEY_LENGTH = 63;
 

@@ -1,6 +1,5 @@
 // The lockfile of an export, and what it would take away from a lockfile already on disk.
-import { peeringAddress, replicaSetAddress, serviceAddress, vpcAddress, type Address } from '../model/address.js';
-import { serializeLockfile, type LockEntry, type Lockfile } from '../model/lockfile.js';
+import { peeringAddress, replicaSetAddress, serializeLockfile, serviceAddress, vpcAddress, type Address, type LockEntry, type Lockfile } from '../model/index.js';
 import type { ExportDocument } from './document.js';
 
 /**

@@ -1,8 +1,7 @@
 // ExportDocument -> YAML text. Deterministic: entries sorted by key, fields in one fixed order
 // (the order of SPEC section 1), comments fixed, no timestamps; the same world gives the same bytes.
-import type { HaConfig, ServiceSize } from '../model/resources.js';
-import { countResources, type ExportDocument, type ExportedReplicaSet, type ExportedService, type ExportedVpc, type ExportedVpcRef } from './document.js';
-import { passwordEnvName } from './keys.js';
+import type { ExportValue } from '../model/index.js';
+import { countResources, type ExportDocument, type ExportedField, type ExportedReplicaSet, type ExportedService, type ExportedVpc } from './document.js';
 import { commentText, quotedValue, yamlString } from './yaml-text.js';
 
 export interface RenderOptions {
@@ -29,56 +28,41 @@ function header(doc: ExportDocument, options: RenderOptions): string[] {
 
 const comments = (indent: string, list: readonly string[]): string[] => list.map((c) => `${indent}# ${c}`);
 
-function nameLine(indent: string, key: string, name: string): string[] {
-  return name === key ? [] : [`${indent}name: ${yamlString(name)}`];
-}
-
 function renderVpc(v: ExportedVpc): string[] {
-  const lines = [`  ${yamlString(v.key)}:`, ...nameLine('    ', v.key, v.name), `    cidr: ${yamlString(v.cidr)}`, `    region_code: ${yamlString(v.regionCode)}`];
+  const lines = [`  ${yamlString(v.key)}:`, ...comments('    ', v.comments), ...fieldLines('    ', v.fields)];
   if (v.peerings.length === 0) return lines;
   lines.push('    peerings:');
   for (const p of v.peerings) {
-    lines.push(
-      ...comments('      ', p.comments),
-      // Account IDs are digits: always quoted so that YAML keeps them strings.
-      `      - peer_account_id: ${quotedValue(p.peerAccountId)}`,
-      `        peer_region_code: ${yamlString(p.peerRegionCode)}`,
-      `        peer_vpc_id: ${yamlString(p.peerVpcId)}`,
-    );
+    const [first, ...rest] = fieldLines('', p.fields);
+    lines.push(...comments('      ', p.comments), `      - ${first}`, ...rest.map((l) => `        ${l}`));
   }
   return lines;
 }
 
-const sizeText = (v: number | 'shared'): string => String(v);
-
-function sizeLines(indent: string, size: ServiceSize | { cpuMillis: number; memoryGbs: number }): string[] {
-  return [`${indent}cpu_millis: ${sizeText(size.cpuMillis)}`, `${indent}memory_gbs: ${sizeText(size.memoryGbs)}`];
+/** A value as YAML flow text: scalars plain when safe, IDs always quoted, lists and maps on one line. */
+function yamlValue(v: ExportValue): string {
+  if (v === null) return 'null';
+  if (typeof v === 'string') return yamlString(v);
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (Array.isArray(v)) return `[${v.map(yamlValue).join(', ')}]`;
+  const x = v as Exclude<ExportValue, string | number | boolean | null | readonly ExportValue[]>;
+  if ('quoted' in x) return quotedValue(x.quoted);
+  return `{ ${Object.entries(x.map).map(([k, item]) => `${k}: ${yamlValue(item)}`).join(', ')} }`;
 }
 
-const haText = (ha: HaConfig): string => `{ replicas: ${ha.replicas}, sync_replicas: ${ha.syncReplicas} }`;
-
-function vpcText(ref: ExportedVpcRef): string {
-  if (ref === null) return 'null';
-  return 'key' in ref ? yamlString(ref.key) : `{ id: ${quotedValue(ref.id)} }`;
+/** The lines of an entry's fields, as their descriptors wrote them (a hint commented out). */
+function fieldLines(indent: string, fields: readonly ExportedField[]): string[] {
+  return fields.map((f) => `${indent}${f.commented ? '# ' : ''}${f.key}: ${yamlValue(f.value)}`);
 }
 
 function renderReplicaSet(r: ExportedReplicaSet): string[] {
   const i = '        ';
-  const lines = [`      ${yamlString(r.key)}:`, ...comments(i, r.comments), ...nameLine(i, r.key, r.name), ...sizeLines(i, r), `${i}nodes: ${r.nodes}`, `${i}pooler: ${r.pooler}`];
-  if (r.environment !== undefined) lines.push(`${i}environment: ${r.environment}`);
-  return lines;
+  return [`      ${yamlString(r.key)}:`, ...comments(i, r.comments), ...fieldLines(i, r.fields)];
 }
 
 function renderService(s: ExportedService): string[] {
   const i = '    ';
-  const lines = [`  ${yamlString(s.key)}:`, ...comments(i, s.comments), ...nameLine(i, s.key, s.name)];
-  if (s.addons !== undefined) lines.push(`${i}addons: [${s.addons.join(', ')}]`);
-  if (s.regionCode !== undefined) lines.push(`${i}region_code: ${yamlString(s.regionCode)}`);
-  if (s.size !== undefined) lines.push(...sizeLines(i, s.size));
-  if (s.environment !== undefined) lines.push(`${i}environment: ${s.environment}`);
-  if (s.ha !== undefined) lines.push(`${i}ha: ${haText(s.ha)}`);
-  lines.push(`${i}pooler: ${s.pooler}`);
-  lines.push(`${i}vpc: ${vpcText(s.vpc)}`, `${i}paused: ${s.paused}`, `${i}# password: { from_env: ${passwordEnvName(s.key)}, version: 1 }`);
+  const lines = [`  ${yamlString(s.key)}:`, ...comments(i, s.comments), ...fieldLines(i, s.fields)];
   if (s.replicaSets.length > 0) lines.push(`${i}replica_sets:`, ...s.replicaSets.flatMap(renderReplicaSet));
   return lines;
 }

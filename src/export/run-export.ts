@@ -5,18 +5,12 @@
 // the YAML for stdout goes to `print`.
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import type { ApiClient } from '../api/client.js';
-import { fetchLiveState } from '../api/live-state.js';
+import { fetchLiveState, type ApiClient } from '../api/index.js';
 import { loadConfigText } from '../config/index.js';
 import { resolveLockfilePath, writeFileAtomic, writeLockfile } from '../lockfile/index.js';
-import { formatDiagnostic } from '../model/diagnostics.js';
-import { DbformError } from '../model/errors.js';
-import { parseLockfileJson, type Lockfile } from '../model/lockfile.js';
-import type { LiveState } from '../model/resources.js';
+import { DbformError, formatDiagnostic, nextRevision, parseLockfileJson, type LiveState, type Lockfile } from '../model/index.js';
 import { planChanges } from '../planner/index.js';
-import { nextRevision } from '../model/lockfile.js';
-import { newLineage } from '../state/document.js';
-import { describeHolder, versionOf, type StateStore } from '../state/index.js';
+import { newLineage, versionOf, type LockHolderInfo, type StateStore } from '../state/index.js';
 import { countResources, describeLostBinding, exportLiveState, lostBindings, sameBindings, type ExportResult } from './index.js';
 import { schemaRefFor } from './schema-ref.js';
 
@@ -36,6 +30,8 @@ export interface ExportRequest {
    * bindings go to instead of a lockfile file.
    */
   openState?: (projectId: string) => StateStore;
+  /** Who holds a store's lock while the bindings are written to it. */
+  holder: LockHolderInfo;
   report: (line: string) => void;
   print: (text: string) => void;
 }
@@ -140,8 +136,8 @@ async function readStoredState(store: StateStore): Promise<Lockfile | undefined>
 }
 
 /** Into the store: under its lock, a compare-and-swap on the state read when the export was prepared. */
-async function writeToStore(store: StateStore, lock: Lockfile, previous: Lockfile | undefined): Promise<void> {
-  const held = await store.lock(describeHolder(process.env, 'dbform export'), { timeoutMs: 0 });
+async function writeToStore(store: StateStore, holder: LockHolderInfo, lock: Lockfile, previous: Lockfile | undefined): Promise<void> {
+  const held = await store.lock(holder, { timeoutMs: 0 });
   try {
     // The export's lockfile keeps the lineage and serial of the state it replaces (buildExportLockfile).
     await store.write(nextRevision(lock, newLineage()), previous ? versionOf(previous) : { lineage: null, serial: 0 });
@@ -155,7 +151,7 @@ async function writeJob(req: ExportRequest, job: Job): Promise<void> {
   for (const s of result.document.skipped) req.report(`note: not exported: ${s}`);
   if (job.yamlPath === undefined) req.print(result.yaml);
   else if (job.writeYaml) await writing(job.yamlPath, () => writeFileAtomic(job.yamlPath!, result.yaml));
-  if (job.writeLock && job.store) await writeToStore(job.store, result.lock, job.previous);
+  if (job.writeLock && job.store) await writeToStore(job.store, req.holder, result.lock, job.previous);
   else if (job.writeLock) await writing(job.lockPath, async () => void (await writeLockfile(job.lockPath, result.lock)));
   const c = countResources(result.document);
   const what = `${plural(c.vpcs, 'VPC')}, ${plural(c.peerings, 'peering')}, ${plural(c.services, 'service')} and ${plural(c.replicaSets, 'replica set')}`;

@@ -1,16 +1,25 @@
 // `dbform import ADDR ID` without the terminal: check the address against the config, the ID
 // against the lockfile and the live lists (at most four list requests), then bind it in the
 // lockfile (atomically). Lines for people go to `report`.
-import type { ApiClient } from '../api/client.js';
-import { ApiError } from '../api/errors.js';
-import { embedsReplicaSets, mapPeering, mapReplicaSet, mapService, mapVpc } from '../api/live-mapping.js';
+import { ApiError, embedsReplicaSets, mapPeering, mapReplicaSet, mapService, mapVpc, type ApiClient } from '../api/index.js';
 import { loadConfig } from '../config/index.js';
-import { peeringAddress, serviceAddress, vpcAddress, type Address, type ParsedAddress } from '../model/address.js';
-import { DbformError, DiagnosticsError } from '../model/errors.js';
-import { isPeeringFailed, nextRevision, type DesiredState, type LiveService, type LiveVpc, type Lockfile } from '../model/index.js';
-import { newLineage } from '../state/document.js';
-import { describeHolder, versionOf, type StateStore } from '../state/index.js';
-import { isReplicaSetGone, isServiceGone } from '../planner/normalize.js';
+import {
+  DbformError,
+  DiagnosticsError,
+  isPeeringFailed,
+  nextRevision,
+  peeringAddress,
+  serviceAddress,
+  vpcAddress,
+  type Address,
+  type DesiredState,
+  type LiveService,
+  type LiveVpc,
+  type Lockfile,
+  type ParsedAddress,
+} from '../model/index.js';
+import { isReplicaSetGone, isServiceGone } from '../planner/index.js';
+import { newLineage, versionOf, type LockHolderInfo, type StateStore } from '../state/index.js';
 import { checkBinding, checkInConfig, describeLiveId, notFoundError, parseImportAddress } from './import-check.js';
 
 export type ImportClient = Pick<ApiClient, 'listServices' | 'listVPCs' | 'listVPCPeerings' | 'listReplicaSets'>;
@@ -26,6 +35,8 @@ export interface ImportRequest {
   openState: (desired: DesiredState) => StateStore;
   /** --lock-timeout in milliseconds. */
   lockTimeoutMs: number;
+  /** Who holds the state lock while the binding is written. */
+  holder: LockHolderInfo;
   address: string;
   id: string;
   force: boolean;
@@ -58,7 +69,7 @@ export async function runImport(req: ImportRequest): Promise<void> {
   const store = req.openState(desired);
   try {
     // Under the state lock: an apply running meanwhile must not lose this binding, nor this one its.
-    const held = await store.lock(describeHolder(req.env, 'dbform import'), { timeoutMs: req.lockTimeoutMs });
+    const held = await store.lock(req.holder, { timeoutMs: req.lockTimeoutMs });
     try {
       await importInto(req, parsed, desired, store);
     } finally {

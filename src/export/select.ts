@@ -1,12 +1,11 @@
 // Which live resources an export can write. The config loader refuses some things the API
 // allows (two services with one name, overlapping VPC blocks, names it cannot hold), so of each
 // clash one resource is exported and the others stay unmanaged, each with a note saying why.
-import { parseCidr, type Cidr } from '../config/rules/cidr.js';
-import type { LiveVpc } from '../model/resources.js';
+import { cidrsOverlap, isCidr, parseCidr, type Cidr, type LiveVpc } from '../model/index.js';
 import { quotedName } from './yaml-text.js';
 
 /** What the config schema accepts as a region code (SPEC section 12). */
-export { REGION_CODE_REGEX as REGION_PATTERN } from '../model/api-values.js';
+export { REGION_CODE_REGEX as REGION_PATTERN } from '../model/index.js';
 
 /** Names the config can hold: 1-128 characters (code points, as JSON Schema counts them). */
 export function isWritableName(name: string): boolean {
@@ -52,8 +51,6 @@ export function keepUniqueNames<T extends Ranked>(items: readonly T[], rank: (a:
   return out;
 }
 
-const lastAddress = (c: Cidr): number => c.base + 2 ** (32 - c.prefix) - 1;
-
 /**
  * VPCs whose CIDR the loader accepts and that do not overlap a VPC kept before them (in `rank`
  * order); the others come back with the reason.
@@ -63,11 +60,11 @@ export function keepDisjointVpcs(vpcs: readonly LiveVpc[], rank: (a: LiveVpc, b:
   const dropped: Array<{ vpc: LiveVpc; why: string }> = [];
   for (const vpc of [...vpcs].sort(rank)) {
     const cidr = parseCidr(vpc.cidr);
-    if (typeof cidr === 'string') {
-      dropped.push({ vpc, why: `its CIDR ${quotedName(vpc.cidr)} ${cidr}` });
+    if (!isCidr(cidr)) {
+      dropped.push({ vpc, why: `its CIDR ${quotedName(vpc.cidr)} ${cidr.message}` });
       continue;
     }
-    const clash = kept.find((k) => k.cidr.base <= lastAddress(cidr) && cidr.base <= lastAddress(k.cidr));
+    const clash = kept.find((k) => cidrsOverlap(k.cidr, cidr));
     if (clash) dropped.push({ vpc, why: `its CIDR ${vpc.cidr} overlaps ${clash.vpc.cidr} of ${describeResource('VPC', clash.vpc.name, clash.vpc.id)}, and VPC blocks in a config must not overlap` });
     else kept.push({ vpc, cidr });
   }

@@ -20,11 +20,16 @@ export function resolveLockfilePath(configFiles: string[], explicit?: string): s
  * ConfigError naming the file and every problem (never silently replaced: that would lose IDs).
  */
 export async function readLockfile(path: string, projectId: string): Promise<Lockfile> {
+  return (await readLockfileIfPresent(path, projectId)) ?? emptyLockfile(projectId);
+}
+
+/** The same, undefined when the file does not exist (the file state store's workspaces). */
+export async function readLockfileIfPresent(path: string, projectId: string): Promise<Lockfile | undefined> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return emptyLockfile(projectId);
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new ConfigError(`${path}: cannot read the lockfile: ${(err as Error).message}`);
   }
   let data: unknown;

@@ -71,3 +71,5 @@ export function isVpcSettled(status: string | undefined): boolean {
 /** Region codes: an open pattern, the API decides which exist (`us-east-1`, `az-eastus2`). */
 export const REGION_CODE_PATTERN = '^[a-z]{2,}(-[a-z0-9]+)+$';
 export const REGION_CODE_REGEX = new RegExp(REGION_CODE_PATTERN);
+/** The narrower region codes of cloud-api.md (`us-east-1`), which the emulator's seed dialect checks. */
+export const SEED_REGION_CODE_REGEX = /^[a-z]{2}(-[a-z]+)+-[0-9]+$/;

@@ -3,33 +3,8 @@
 // toPlanJson/fromPlanJson (src/planner) convert at the edge to the snake_case of the SPEC.
 import type { Address, Kind } from './address.js';
 import type { Diagnostic } from './diagnostics.js';
+import type { OperationId } from './operations.js';
 import type { SettlingResource } from './settling.js';
-
-export type OperationId =
-  | 'createVPC'
-  | 'renameVPC'
-  | 'deleteVPC'
-  | 'createVPCPeering'
-  | 'deleteVPCPeering'
-  | 'createService'
-  | 'forkService'
-  | 'deleteService'
-  | 'resizeService'
-  | 'setHAReplica'
-  | 'startService'
-  | 'stopService'
-  | 'enablePooler'
-  | 'disablePooler'
-  | 'setEnvironment'
-  | 'attachServiceToVPC'
-  | 'detachServiceFromVPC'
-  | 'updatePassword'
-  | 'createReplicaSet'
-  | 'deleteReplicaSet'
-  | 'resizeReplicaSet'
-  | 'enableReplicaPooler'
-  | 'disableReplicaPooler'
-  | 'setReplicaEnvironment';
 
 /** Why an action exists (Terraform's ActionReason). */
 export type ActionReason =
@@ -151,22 +126,6 @@ export interface PlanShape {
   target: Address[];
   allowDataLoss: boolean;
 }
-
-/** Operations whose request creates a resource; never re-sent blindly (SPEC section 5). */
-export const CREATE_OPS: ReadonlySet<OperationId> = new Set<OperationId>([
-  'createVPC',
-  'createVPCPeering',
-  'createService',
-  'forkService',
-  'createReplicaSet',
-]);
-
-export const DELETE_OPS: ReadonlySet<OperationId> = new Set<OperationId>([
-  'deleteVPC',
-  'deleteVPCPeering',
-  'deleteService',
-  'deleteReplicaSet',
-]);
 
 export function emptySummary(): Summary {
   return { create: 0, update: 0, replace: 0, delete: 0, adopt: 0, move: 0, unchanged: 0, unmanaged: 0, settling: 0 };

@@ -1,9 +1,14 @@
 // Desired state (from config) and live state (from the API), both normalized to camelCase.
 // Desired fields that are `undefined` are not managed: dbform sends nothing for them at create
 // and never plans a change to them (SPEC section 1). `null` in YAML is normalized by the loader
-// to the value it means (environment DEV, ha 0/0, pooler false, paused false, vpc null = detached).
+// to the value it means; each managed field's descriptor (src/model/fields) says which, and
+// declares the properties it sets on the desired and live resources.
 import type { Address } from './address.js';
 import type { SourceRef } from './diagnostics.js';
+import type { DesiredPeeringFields, LivePeeringFields } from './fields/peering.js';
+import type { DesiredReplicaSetFields, LiveReplicaSetFields } from './fields/replica-set.js';
+import type { DesiredServiceFields, LiveServiceFields } from './fields/service.js';
+import type { DesiredVpcFields, LiveVpcFields } from './fields/vpc.js';
 
 export type EnvironmentTag = 'DEV' | 'PROD';
 export type Addon = 'time-series' | 'ai';
@@ -24,23 +29,17 @@ export interface HaConfig {
 // ---------------------------------------------------------------------------------------------
 // Desired
 
-export interface DesiredPeering {
+export interface DesiredPeering extends DesiredPeeringFields {
   kind: 'peering';
   address: Address;
   vpcKey: string;
-  peerAccountId: string;
-  peerRegionCode: string;
-  peerVpcId: string;
   source?: SourceRef;
 }
 
-export interface DesiredVpc {
+export interface DesiredVpc extends DesiredVpcFields {
   kind: 'vpc';
   address: Address;
   key: string;
-  name: string;
-  cidr: string;
-  regionCode: string;
   protect?: boolean;
   peerings: DesiredPeering[];
   source?: SourceRef;
@@ -64,37 +63,19 @@ export interface DesiredPassword {
   version: number;
 }
 
-export interface DesiredReplicaSet {
+export interface DesiredReplicaSet extends DesiredReplicaSetFields {
   kind: 'replica_set';
   address: Address;
   serviceKey: string;
   key: string;
-  name: string;
-  cpuMillis: number;
-  memoryGbs: number;
-  nodes: number;
-  pooler?: boolean;
-  environment?: EnvironmentTag;
   protect?: boolean;
   source?: SourceRef;
 }
 
-export interface DesiredService {
+export interface DesiredService extends DesiredServiceFields {
   kind: 'service';
   address: Address;
   key: string;
-  name: string;
-  /** Sorted, de-duplicated. `time-series` -> TIMESERIESDB, otherwise POSTGRES. */
-  addons?: Addon[];
-  regionCode?: string;
-  size?: ServiceSize;
-  environment?: EnvironmentTag;
-  ha?: HaConfig;
-  pooler?: boolean;
-  /** null: manage detachment. */
-  vpc?: VpcRef | null;
-  paused?: boolean;
-  password?: DesiredPassword;
   protect?: boolean;
   fork?: DesiredFork;
   replicaSets: DesiredReplicaSet[];
@@ -126,69 +107,37 @@ export interface Endpoint {
   port: number;
 }
 
-export interface LivePeering {
+export interface LivePeering extends LivePeeringFields {
   id: string;
   vpcId: string;
-  peerAccountId: string;
-  peerRegionCode: string;
-  peerVpcId: string;
   status?: string;
   errorMessage?: string;
   provisionedId?: string;
 }
 
-export interface LiveVpc {
+export interface LiveVpc extends LiveVpcFields {
   id: string;
-  name: string;
-  cidr: string;
-  regionCode: string;
   /** Only where the API reports one (SPEC section 12): CREATING or PENDING until usable. */
   status?: string;
   /** Undefined when the reader was not asked for this VPC's peerings. */
   peerings?: LivePeering[];
 }
 
-export interface LiveReplicaSet {
+export interface LiveReplicaSet extends LiveReplicaSetFields {
   id: string;
   serviceId: string;
-  name: string;
-  cpuMillis: number;
-  memoryGbs: number;
-  nodes: number;
   /** creating | active | resizing | deleting | error, or anything newer (never crash on it). */
   status: string;
-  pooler: boolean;
-  environment?: string;
   endpoint?: Endpoint;
 }
 
-export interface LiveService {
+export interface LiveService extends LiveServiceFields {
   id: string;
-  name: string;
   projectId: string;
-  regionCode: string;
-  /** TIMESERIESDB | POSTGRES | VECTOR (legacy) or anything newer. */
-  serviceType: string;
-  /**
-   * The addons it was created with, sorted, when the API reports them (the emulator does;
-   * cloud-api.md does not promise it). Undefined when not reported.
-   */
-  addons?: Addon[];
   /** READY, PAUSED, ... or anything newer such as the deprecated OPTIMIZING. */
   status: string;
   created: string;
-  /** Undefined when the API did not report a size. */
-  size?: ServiceSize;
-  /** Undefined when not reported. */
-  environment?: string;
-  ha: HaConfig;
-  /** Whether the connection pooler is enabled: `connection_pooler.endpoint.host` is set exactly then. */
-  pooler: boolean;
-  /** The VPC the service is attached to (from vpc_endpoint, then vpcEndpoint), or null. */
-  vpcId: string | null;
   endpoint?: Endpoint;
-  poolerEndpoint?: Endpoint;
-  vpcEndpoint?: Endpoint;
   forkedFrom?: { serviceId: string; projectId?: string; isStandby?: boolean };
   replicaSets: LiveReplicaSet[];
 }

@@ -3,39 +3,11 @@
 import type { Action, ActionReason, Address, FieldChange, Kind, OperationId } from '../model/index.js';
 
 /**
- * The order of operations on one resource. Every resource gets each operation at most once per
- * plan, so a draft is identified by `address#op`, and sorting a resource's drafts by this order
- * gives the chain in which they run (SPEC section 3: one at a time, in plan order).
+ * Every resource gets each operation at most once per plan, so a draft is identified by
+ * `address#op`, and sorting a resource's drafts by the op table's rank gives the chain in which
+ * they run (SPEC section 3: one at a time, in plan order).
  */
-export const OP_ORDER: readonly OperationId[] = [
-  'deleteReplicaSet',
-  'deleteVPCPeering',
-  'deleteService',
-  'deleteVPC',
-  'createVPC',
-  'createVPCPeering',
-  'createService',
-  'forkService',
-  'createReplicaSet',
-  'startService',
-  'renameVPC',
-  'resizeService',
-  'setHAReplica',
-  'resizeReplicaSet',
-  'setEnvironment',
-  'setReplicaEnvironment',
-  'enablePooler',
-  'disablePooler',
-  'enableReplicaPooler',
-  'disableReplicaPooler',
-  'detachServiceFromVPC',
-  'attachServiceToVPC',
-  'updatePassword',
-  'stopService',
-];
-
-const RANK = new Map(OP_ORDER.map((op, i) => [op, i]));
-export const opRank = (op: OperationId): number => RANK.get(op)!;
+export { isCreateOp, isDeleteOp, opRank } from '../model/index.js';
 
 export interface Draft {
   key: string;
@@ -67,18 +39,7 @@ export function draft(init: DraftInit): Draft {
   return { changes: [], refs: {}, ...init, key: `${init.address}#${init.op}` };
 }
 
-export function change(path: string, before: unknown, after: unknown, forcesReplace = false): FieldChange {
-  return { path, before: before ?? null, after: after ?? null, forcesReplace, sensitive: false };
-}
-
-export const SENSITIVE = '(sensitive)';
-
-export function sensitiveChange(path: string): FieldChange {
-  return { path, before: SENSITIVE, after: SENSITIVE, forcesReplace: false, sensitive: true };
-}
-
-export const isDeleteOp = (op: OperationId): boolean => op.startsWith('delete');
-export const isCreateOp = (op: OperationId): boolean => op.startsWith('create') || op === 'forkService';
+export { fieldChange as change, SENSITIVE, sensitiveChange } from '../model/index.js';
 
 /** Reason for the create of a resource that is not live: drift when the lockfile had its ID. */
 export function createReason(hadLockEntry: boolean): ActionReason {

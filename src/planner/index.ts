@@ -14,3 +14,5 @@ export { verbOf, type ResourceVerb } from './summary.js';
 export { SENSITIVE } from './drafts.js';
 export { findPlanDifference, withSavedInputs } from './saved-plan.js';
 export { managedServiceFilter } from './managed.js';
+export { isLivePaused, isReplicaSetGone, isServiceGone } from './normalize.js';
+export { desiredAddresses } from './match.js';

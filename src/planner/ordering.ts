@@ -1,12 +1,10 @@
 // Dependencies between drafts (SPEC section 3 ordering rules) and the plan order: a topological
 // order that prefers, among ready actions, the lowest address then the resource's op order.
-import { compareAddresses, type Address, type OperationId } from '../model/index.js';
+import { compareAddresses, OPERATION_IDS, OPERATIONS, type Address, type OperationId } from '../model/index.js';
 import { isDeleteOp, opRank, type Draft } from './drafts.js';
 
 export type DepGraph = Map<string, Set<string>>;
 
-/** Operations after which a service is READY again: what its replica sets and forks wait for. */
-const READY_POINT: ReadonlySet<OperationId> = new Set<OperationId>(['createService', 'forkService', 'startService', 'resizeService', 'setHAReplica']);
 
 function chains(drafts: Draft[]): Map<Address, Draft[]> {
   const out = new Map<Address, Draft[]>();
@@ -27,7 +25,7 @@ export function linkDrafts(drafts: Draft[]): DepGraph {
     if (from && to && from !== to) deps.get(from.key)!.add(to.key);
   };
   const find = (address: Address, op: OperationId) => byKey.get(`${address}#${op}`);
-  const readyPoint = (address: Address) => byAddress.get(address)?.filter((d) => READY_POINT.has(d.op)).at(-1);
+  const readyPoint = (address: Address) => byAddress.get(address)?.filter((d) => OPERATIONS[d.op].readyPoint).at(-1);
   const freeing = new Map<string, Draft[]>();
   const namesFreed = new Map<string, Draft[]>();
   for (const d of drafts) {
@@ -74,7 +72,7 @@ export function selectTargets(drafts: Draft[], deps: DepGraph, targets: readonly
 export function sortDrafts(drafts: Draft[], deps: DepGraph): { order: Draft[]; cyclic: Draft[] } {
   const addresses = [...new Set(drafts.map((d) => d.address))].sort(compareAddresses);
   const addressRank = new Map(addresses.map((a, i) => [a, i]));
-  const priority = (d: Draft) => addressRank.get(d.address)! * 100 + opRank(d.op);
+  const priority = (d: Draft) => addressRank.get(d.address)! * OPERATION_IDS.length + opRank(d.op);
   const byKey = new Map(drafts.map((d) => [d.key, d]));
   const pending = new Map<string, number>();
   const dependents = new Map<string, string[]>();

@@ -1,27 +1,16 @@
 // Start and stop (SPEC section 3): a service that will be paused gets its other changes first;
 // one that will be started gets them after the start; one that is and stays paused but needs
 // READY-only changes is started, changed and stopped again, with a warning.
-import type { ActionReason, Address, DesiredService, LiveService, OperationId } from '../model/index.js';
+import { OPERATIONS, type ActionReason, type Address, type DesiredService, type LiveService } from '../model/index.js';
 import { refTo, type Match, type PlanContext } from './context.js';
 import { change, draft, type Draft } from './drafts.js';
 import { isLivePaused } from './normalize.js';
-
-/** Operations the API accepts only while the service (or, for forks, the parent) is READY. */
-const NEEDS_READY: ReadonlySet<OperationId> = new Set<OperationId>([
-  'resizeService',
-  'setHAReplica',
-  'attachServiceToVPC',
-  'detachServiceFromVPC',
-  'createReplicaSet',
-  'resizeReplicaSet',
-  'forkService',
-]);
 
 /** Services that some draft needs READY: its own ops, its replica sets' and forks taken from it. */
 function servicesNeedingReady(drafts: Draft[]): Set<Address> {
   const out = new Set<Address>();
   for (const d of drafts) {
-    if (!NEEDS_READY.has(d.op)) continue;
+    if (!OPERATIONS[d.op].needsReady) continue;
     if (d.kind === 'service' && d.op !== 'forkService') out.add(d.address);
     if (d.owner !== undefined) out.add(d.owner);
     if (d.forkParent !== undefined) out.add(d.forkParent);

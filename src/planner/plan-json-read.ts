@@ -1,235 +1,148 @@
-// Reading a saved plan back (`apply PLAN`): a hand-written validator so the planner stays free of
-// dependencies. Every problem names its field, e.g. `actions[2].op: unknown operation "x"`.
-import {
-  kindOf,
-  type Action,
-  type ActionReason,
-  type Binding,
-  type BindingKind,
-  type Diagnostic,
-  type FieldChange,
-  type Kind,
-  type OperationId,
-  type Plan,
-  type ResourceRef,
-  type Risk,
-  type SettlingResource,
-  type Summary,
-} from '../model/index.js';
+// Reading a saved plan back (`apply PLAN`). The shape is checked by ajv's code for
+// schemas/plan.schema.json, generated into ./generated/plan-validator.ts: plain code that imports
+// nothing, so the planner stays pure and free of dependencies (`npm run schema` writes it, a test
+// compares it). What a schema cannot say is checked by the small named checks below. Every
+// problem names its field, e.g. `actions[2].op: must be one of createVPC, ...`, one line each.
+import { kindOf, type Action, type KeywordError, type Binding, type Diagnostic, type FieldChange, type Plan, type ResourceRef, type SettlingResource, type Summary } from '../model/index.js';
+import { schema as planSchema, validate } from './generated/plan-validator.js';
+import { describeSchemaErrors, formatPath, type Problem } from './plan-json-problems.js';
 
 type Json = Record<string, unknown>;
+type Validator = ((data: unknown) => boolean) & { errors?: KeywordError[] | null };
 
-const OPS: Record<OperationId, true> = {
-  createVPC: true, renameVPC: true, deleteVPC: true, createVPCPeering: true, deleteVPCPeering: true,
-  createService: true, forkService: true, deleteService: true, resizeService: true, setHAReplica: true,
-  startService: true, stopService: true, enablePooler: true, disablePooler: true, setEnvironment: true,
-  attachServiceToVPC: true, detachServiceFromVPC: true, updatePassword: true, createReplicaSet: true,
-  deleteReplicaSet: true, resizeReplicaSet: true, enableReplicaPooler: true, disableReplicaPooler: true,
-  setReplicaEnvironment: true,
-};
-const REASONS: Record<ActionReason, true> = {
-  missing: true, drift: true, changed: true, 'immutable-field': true, 'replace-requested': true, 'parent-replaced': true,
-  removed: true, destroy: true, 'wake-for-changes': true, 'restore-paused': true, failed: true,
-};
-const RISKS: Record<Risk, true> = { 'data-loss': true, connectivity: true, availability: true, none: true };
-const KINDS: Record<Kind, true> = { vpc: true, peering: true, service: true, replica_set: true };
-const BINDING_KINDS: Record<BindingKind, true> = { adopt: true, move: true, protect: true, forget: true };
-const SUMMARY_KEYS = ['create', 'update', 'replace', 'delete', 'adopt', 'move', 'unchanged', 'unmanaged'] as const;
-/** Keys added after format 1 was first written: a plan saved before them reads them as 0. */
-const LATER_SUMMARY_KEYS = ['settling'] as const;
-const HASH = /^sha256:[0-9a-f]{64}$/;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const objects = (v: unknown): Json[] => (Array.isArray(v) ? v.filter(isObject) : []);
 
-class Reader {
-  readonly errors: string[] = [];
-  fail(path: string, message: string): undefined {
-    this.errors.push(`${path}: ${message}`);
-    return undefined;
+export function readPlanJson(data: unknown): { ok: true; value: Plan } | { ok: false; errors: string[] } {
+  if (isObject(data) && data.format_version !== 1) {
+    return { ok: false, errors: [`format_version: this dbform reads plan format 1 (found ${JSON.stringify(data.format_version)}); create the plan again with this version`] };
   }
-  obj(v: unknown, path: string): Json | undefined {
-    if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Json;
-    return this.fail(path, 'must be an object');
-  }
-  arr(v: unknown, path: string): unknown[] {
-    if (Array.isArray(v)) return v;
-    this.fail(path, 'must be an array');
-    return [];
-  }
-  str(o: Json, key: string, path: string, optional = false): string | undefined {
-    const v = o[key];
-    if (v === undefined && optional) return undefined;
-    if (typeof v === 'string' && v !== '') return v;
-    return this.fail(`${path}.${key}`, 'must be a non-empty string');
-  }
-  int(o: Json, key: string, path: string, optional = false): number | undefined {
-    const v = o[key];
-    if (v === undefined && optional) return undefined;
-    if (typeof v === 'number' && Number.isInteger(v) && v >= 0) return v;
-    return this.fail(`${path}.${key}`, 'must be a non-negative integer');
-  }
-  bool(o: Json, key: string, path: string): boolean | undefined {
-    const v = o[key];
-    if (v === undefined || typeof v === 'boolean') return v;
-    return this.fail(`${path}.${key}`, 'must be true or false');
-  }
-  oneOf<T extends string>(o: Json, key: string, allowed: Record<T, true>, path: string): T | undefined {
-    const v = o[key];
-    if (typeof v === 'string' && Object.hasOwn(allowed, v)) return v as T;
-    return this.fail(`${path}.${key}`, `must be one of ${Object.keys(allowed).join(', ')} (found ${JSON.stringify(v)})`);
-  }
+  const json = withLaterFields(data);
+  const run = validate as Validator;
+  const problems = run(json) ? [] : describeSchemaErrors(run.errors ?? [], json, planSchema as Json);
+  if (isObject(json)) problems.push(...checkActionGraph(json.actions), ...checkActionAddresses(json.actions), ...checkSettlingKinds(json.settling));
+  if (problems.length > 0) return { ok: false, errors: problems.map((p) => `${formatPath(p.path)}: ${p.message}`) };
+  return { ok: true, value: planOf(json as Json) };
 }
 
-function readRef(r: Reader, v: unknown, path: string): ResourceRef | undefined {
-  const o = r.obj(v, path);
-  if (!o) return undefined;
-  const address = r.str(o, 'address', path, true);
-  const id = r.str(o, 'id', path, true);
-  if (address === undefined && id === undefined) return r.fail(path, 'needs an address or an id');
-  return { ...(address !== undefined ? { address } : {}), ...(id !== undefined ? { id } : {}) };
+/** Fields added to format 1 after it was first written: a plan saved before them reads them as none. */
+function withLaterFields(data: unknown): unknown {
+  if (!isObject(data) || !isObject(data.summary) || 'settling' in data.summary) return data;
+  return { ...data, summary: { ...data.summary, settling: 0 } };
 }
 
-function readChange(r: Reader, v: unknown, path: string): FieldChange | undefined {
-  const o = r.obj(v, path);
-  if (!o) return undefined;
-  const p = r.str(o, 'path', path);
-  return { path: p ?? '', before: o.before ?? null, after: o.after ?? null, forcesReplace: r.bool(o, 'forces_replace', path) ?? false, sensitive: r.bool(o, 'sensitive', path) ?? false };
-}
+// ---- what the schema cannot say ---------------------------------------------------------------
 
-function readRefs(r: Reader, v: unknown, path: string): Action['refs'] {
-  const o = r.obj(v ?? {}, path) ?? {};
-  const refs: Action['refs'] = {};
-  const map = { target: 'target', service: 'service', vpc: 'vpc', fork_parent: 'forkParent' } as const;
-  for (const [json, key] of Object.entries(map)) {
-    if (o[json] !== undefined) {
-      const ref = readRef(r, o[json], `${path}.${json}`);
-      if (ref) refs[key] = ref;
+/** Each action's id is new, and it depends only on actions before it (the plan is in order). */
+function checkActionGraph(actions: unknown): Problem[] {
+  const problems: Problem[] = [];
+  const ids = new Set<unknown>();
+  (Array.isArray(actions) ? actions : []).forEach((a: unknown, i) => {
+    if (!isObject(a)) return;
+    if (ids.has(a.id)) problems.push({ path: ['actions', i, 'id'], message: `duplicate id ${JSON.stringify(a.id)}` });
+    for (const d of Array.isArray(a.depends_on) ? a.depends_on : []) {
+      if (typeof d === 'string' && !ids.has(d)) problems.push({ path: ['actions', i, 'depends_on'], message: `${JSON.stringify(d)} is not an earlier action` });
     }
-  }
-  return refs;
+    ids.add(a.id);
+  });
+  return problems;
 }
 
-function readAction(r: Reader, v: unknown, path: string): Action | undefined {
-  const o = r.obj(v, path);
-  if (!o) return undefined;
-  const [id, address] = [r.str(o, 'id', path), r.str(o, 'address', path)];
-  const [kind, op] = [r.oneOf(o, 'kind', KINDS, path), r.oneOf(o, 'op', OPS, path)];
-  const [reason, risk] = [r.oneOf(o, 'reason', REASONS, path), r.oneOf(o, 'risk', RISKS, path)];
-  if (address !== undefined && kind !== undefined && kindOf(address) !== kind) r.fail(`${path}.address`, `"${address}" is not a ${kind} address`);
-  const dependsOn = r.arr(o.depends_on, `${path}.depends_on`).filter((d, i) => typeof d === 'string' || r.fail(`${path}.depends_on[${i}]`, 'must be an action id')) as string[];
-  const changes = r.arr(o.changes, `${path}.changes`).map((c, i) => readChange(r, c, `${path}.changes[${i}]`));
-  const blocked = r.str(o, 'blocked', path, true);
-  const request = o.request === undefined ? undefined : r.obj(o.request, `${path}.request`);
-  const pw = o.password === undefined ? undefined : r.obj(o.password, `${path}.password`);
-  const password = pw ? { fromEnv: r.str(pw, 'from_env', `${path}.password`) ?? '', version: r.int(pw, 'version', `${path}.password`) ?? 0 } : undefined;
-  const protect = r.bool(o, 'protect', path);
-  if (!id || !address || !kind || !op || !reason || !risk) return undefined;
-  const action: Action = { id, address, kind, op, reason, risk, dependsOn, changes: changes.filter((c): c is FieldChange => c !== undefined), refs: readRefs(r, o.refs, `${path}.refs`) };
-  if (blocked !== undefined) action.blocked = blocked;
-  if (request !== undefined) action.request = request;
-  if (password !== undefined) action.password = password;
-  if (protect !== undefined) action.protect = protect;
+/** An action's address is one of its `kind`. */
+function checkActionAddresses(actions: unknown): Problem[] {
+  const problems: Problem[] = [];
+  (Array.isArray(actions) ? actions : []).forEach((a: unknown, i) => {
+    if (!isObject(a) || typeof a.address !== 'string' || typeof a.kind !== 'string') return;
+    const kind = kindOf(a.address);
+    if (kind !== undefined && kind !== a.kind) problems.push({ path: ['actions', i, 'address'], message: `"${a.address}" is not a ${a.kind} address` });
+  });
+  return problems;
+}
+
+/** A settling resource is one with a transitional status to wait for: never a VPC. */
+function checkSettlingKinds(settling: unknown): Problem[] {
+  const problems: Problem[] = [];
+  (Array.isArray(settling) ? settling : []).forEach((s: unknown, i) => {
+    if (isObject(s) && typeof s.address === 'string' && kindOf(s.address) === 'vpc') {
+      problems.push({ path: ['settling', i, 'address'], message: 'a VPC has no transitional status to wait for' });
+    }
+  });
+  return problems;
+}
+
+// ---- the plan, from JSON the schema accepted --------------------------------------------------
+
+function planOf(o: Json): Plan {
+  const s = o.summary as Json;
+  const plan: Plan = {
+    formatVersion: 1,
+    projectId: o.project_id as string,
+    summary: Object.fromEntries(['create', 'update', 'replace', 'delete', 'adopt', 'move', 'unchanged', 'unmanaged', 'settling'].map((k) => [k, s[k]])) as unknown as Summary,
+    actions: objects(o.actions).map(actionOf),
+    bindings: objects(o.bindings).map(bindingOf),
+    settling: objects(o.settling).map(settlingOf),
+    fingerprints: { ...(o.fingerprints as Record<string, string>) },
+    stateFingerprint: o.state_fingerprint as string,
+    diagnostics: objects(o.diagnostics).map(diagnosticOf),
+  };
+  if (o.lineage !== undefined) plan.lineage = o.lineage as string | null;
+  if (o.serial !== undefined) plan.serial = o.serial as number;
+  if (o.config_hash !== undefined) plan.configHash = o.config_hash as string;
+  if (isObject(o.options)) {
+    plan.options = { replace: [...(o.options.replace as string[])], target: [...(o.options.target as string[])], allowDataLoss: o.options.allow_data_loss as boolean };
+  }
+  return plan;
+}
+
+function refOf(o: Json): ResourceRef {
+  return { ...(o.address !== undefined ? { address: o.address as string } : {}), ...(o.id !== undefined ? { id: o.id as string } : {}) };
+}
+
+const REF_KEYS = { target: 'target', service: 'service', vpc: 'vpc', fork_parent: 'forkParent' } as const;
+
+function actionOf(o: Json): Action {
+  const refs: Action['refs'] = {};
+  for (const [json, key] of Object.entries(REF_KEYS)) if (isObject((o.refs as Json)[json])) refs[key] = refOf((o.refs as Json)[json] as Json);
+  const action: Action = {
+    id: o.id as string,
+    address: o.address as string,
+    kind: o.kind as Action['kind'],
+    op: o.op as Action['op'],
+    reason: o.reason as Action['reason'],
+    risk: o.risk as Action['risk'],
+    dependsOn: [...(o.depends_on as string[])],
+    changes: objects(o.changes).map(changeOf),
+    refs,
+  };
+  if (o.blocked !== undefined) action.blocked = o.blocked as string;
+  if (isObject(o.request)) action.request = o.request;
+  if (isObject(o.password)) action.password = { fromEnv: o.password.from_env as string, version: o.password.version as number };
+  if (o.protect !== undefined) action.protect = o.protect as boolean;
   return action;
 }
 
-function readBinding(r: Reader, v: unknown, path: string): Binding | undefined {
-  const o = r.obj(v, path);
-  if (!o) return undefined;
-  const kind = r.oneOf(o, 'kind', BINDING_KINDS, path);
-  const address = r.str(o, 'address', path);
-  const id = r.str(o, 'id', path, kind === 'forget');
-  const from = r.str(o, 'from', path, kind !== 'move');
-  const protect = r.bool(o, 'protect', path);
-  if (!kind || !address) return undefined;
-  return { kind, address, ...(id !== undefined ? { id } : {}), ...(from !== undefined ? { from } : {}), ...(protect !== undefined ? { protect } : {}) };
+function changeOf(o: Json): FieldChange {
+  return { path: o.path as string, before: o.before ?? null, after: o.after ?? null, forcesReplace: o.forces_replace === true, sensitive: o.sensitive === true };
 }
 
-function readSettling(r: Reader, v: unknown, path: string): SettlingResource | undefined {
-  const o = r.obj(v, path);
-  if (!o) return undefined;
-  const address = r.str(o, 'address', path);
-  const kind = address === undefined ? undefined : kindOf(address);
-  if (address !== undefined && kind === undefined) r.fail(`${path}.address`, `"${address}" is not an address`);
-  if (kind === 'vpc') r.fail(`${path}.address`, 'a VPC has no transitional status to wait for');
-  const id = r.str(o, 'id', path);
-  const parentId = r.str(o, 'parent_id', path, kind === 'service');
-  if (kind !== undefined && kind !== 'service' && parentId === undefined) return undefined;
-  const status = r.str(o, 'status', path);
-  if (!address || !kind || !id || !status) return undefined;
-  return { address, kind, id, ...(parentId !== undefined ? { parentId } : {}), status };
+function bindingOf(o: Json): Binding {
+  return {
+    kind: o.kind as Binding['kind'],
+    address: o.address as string,
+    ...(o.id !== undefined ? { id: o.id as string } : {}),
+    ...(o.from !== undefined ? { from: o.from as string } : {}),
+    ...(o.protect !== undefined ? { protect: o.protect as boolean } : {}),
+  };
 }
 
-function readDiagnostic(r: Reader, v: unknown, path: string): Diagnostic | undefined {
-  const o = r.obj(v, path);
-  if (!o) return undefined;
-  const severity = r.oneOf(o, 'severity', { error: true, warning: true }, path);
-  const message = r.str(o, 'message', path);
-  if (!severity || !message) return undefined;
-  const d: Diagnostic = { severity, message };
+function settlingOf(o: Json): SettlingResource {
+  const address = o.address as string;
+  return { address, kind: kindOf(address)!, id: o.id as string, ...(o.parent_id !== undefined ? { parentId: o.parent_id as string } : {}), status: o.status as string };
+}
+
+function diagnosticOf(o: Json): Diagnostic {
+  const d: Diagnostic = { severity: o.severity as Diagnostic['severity'], message: o.message as string };
   for (const key of ['address', 'path', 'code'] as const) if (typeof o[key] === 'string') d[key] = o[key] as string;
-  const src = o.source === undefined ? undefined : r.obj(o.source, `${path}.source`);
-  if (src) d.source = { file: r.str(src, 'file', `${path}.source`) ?? '', line: r.int(src, 'line', `${path}.source`) ?? 0, col: r.int(src, 'col', `${path}.source`) ?? 0 };
+  if (isObject(o.source)) d.source = { file: o.source.file as string, line: o.source.line as number, col: o.source.col as number };
   return d;
-}
-
-function readFingerprints(r: Reader, v: unknown): Record<string, string> {
-  const o = r.obj(v, 'fingerprints') ?? {};
-  for (const [k, fp] of Object.entries(o)) if (typeof fp !== 'string' || !HASH.test(fp)) r.fail(`fingerprints["${k}"]`, 'must be "sha256:<64 hex digits>"');
-  return o as Record<string, string>;
-}
-
-function checkGraph(r: Reader, actions: Action[]): void {
-  const ids = new Set<string>();
-  actions.forEach((a, i) => {
-    if (ids.has(a.id)) r.fail(`actions[${i}].id`, `duplicate id "${a.id}"`);
-    for (const d of a.dependsOn) if (!ids.has(d)) r.fail(`actions[${i}].depends_on`, `"${d}" is not an earlier action`);
-    ids.add(a.id);
-  });
-}
-
-export function readPlanJson(data: unknown): { ok: true; value: Plan } | { ok: false; errors: string[] } {
-  const r = new Reader();
-  const o = r.obj(data, 'plan');
-  if (!o) return { ok: false, errors: r.errors };
-  if (o.format_version !== 1) {
-    return { ok: false, errors: [`format_version: this dbform reads plan format 1 (found ${JSON.stringify(o.format_version)}); create the plan again with this version`] };
-  }
-  const projectId = r.str(o, 'project_id', 'plan');
-  const s = r.obj(o.summary, 'summary') ?? {};
-  const summary = Object.fromEntries([
-    ...SUMMARY_KEYS.map((k) => [k, r.int(s, k, 'summary') ?? 0]),
-    ...LATER_SUMMARY_KEYS.map((k) => [k, r.int(s, k, 'summary', true) ?? 0]),
-  ]) as unknown as Summary;
-  const actions = r.arr(o.actions, 'actions').map((a, i) => readAction(r, a, `actions[${i}]`)).filter((a): a is Action => a !== undefined);
-  checkGraph(r, actions);
-  const bindings = r.arr(o.bindings ?? [], 'bindings').map((b, i) => readBinding(r, b, `bindings[${i}]`)).filter((b): b is Binding => b !== undefined);
-  const settling = r.arr(o.settling ?? [], 'settling').map((x, i) => readSettling(r, x, `settling[${i}]`)).filter((x): x is SettlingResource => x !== undefined);
-  const diagnostics = r.arr(o.diagnostics ?? [], 'diagnostics').map((d, i) => readDiagnostic(r, d, `diagnostics[${i}]`)).filter((d): d is Diagnostic => d !== undefined);
-  const fingerprints = readFingerprints(r, o.fingerprints);
-  const stateFp = r.str(o, 'state_fingerprint', 'plan');
-  if (stateFp !== undefined && !HASH.test(stateFp)) r.fail('state_fingerprint', 'must be "sha256:<64 hex digits>"');
-  const configHash = r.str(o, 'config_hash', 'plan', true);
-  if (configHash !== undefined && !HASH.test(configHash)) r.fail('config_hash', 'must be "sha256:<64 hex digits>"');
-  const saved = readSavedInputs(r, o);
-  if (r.errors.length > 0) return { ok: false, errors: r.errors };
-  const plan: Plan = { formatVersion: 1, projectId: projectId!, summary, actions, bindings, settling, fingerprints, stateFingerprint: stateFp!, diagnostics, ...saved };
-  if (configHash !== undefined) plan.configHash = configHash;
-  return { ok: true, value: plan };
-}
-
-/** lineage, serial and options: what a saved plan records about the state and flags it came from. */
-function readSavedInputs(r: Reader, o: Json): Pick<Plan, 'lineage' | 'serial' | 'options'> {
-  const out: Pick<Plan, 'lineage' | 'serial' | 'options'> = {};
-  if (o.lineage === null) out.lineage = null;
-  else if (o.lineage !== undefined) out.lineage = r.str(o, 'lineage', 'plan');
-  if (o.serial !== undefined) out.serial = r.int(o, 'serial', 'plan');
-  if (o.options !== undefined) {
-    const opts = r.obj(o.options, 'options');
-    if (opts) {
-      const addresses = (key: string) =>
-        r.arr(opts[key], `options.${key}`).filter((a, i) => (typeof a === 'string' && a !== '') || r.fail(`options.${key}[${i}]`, 'must be an address')) as string[];
-      const allow = opts.allow_data_loss;
-      if (typeof allow !== 'boolean') r.fail('options.allow_data_loss', 'must be true or false');
-      out.options = { replace: addresses('replace'), target: addresses('target'), allowDataLoss: allow === true };
-    }
-  }
-  return out;
 }

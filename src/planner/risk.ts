@@ -1,25 +1,10 @@
 // Risk classes and blocking (SPEC section 3). Impact is decided per action, like CDK's
 // per-property update/replace/destroy, and the plan is blocked when any action is.
-import type { Address, OperationId, Risk } from '../model/index.js';
+import { operationRisk, type Address, type Risk } from '../model/index.js';
 import { isDeleteOp, type Draft } from './drafts.js';
 
-const OP_RISK: Partial<Record<OperationId, Risk>> = {
-  deleteService: 'data-loss',
-  detachServiceFromVPC: 'connectivity',
-  deleteVPCPeering: 'connectivity',
-  deleteVPC: 'connectivity',
-  disablePooler: 'connectivity',
-  disableReplicaPooler: 'connectivity',
-  stopService: 'availability',
-  deleteReplicaSet: 'availability',
-};
-
-const isReduction = (d: Draft) =>
-  d.changes.some((c) => c.path.startsWith('ha.') && typeof c.before === 'number' && typeof c.after === 'number' && c.after < c.before);
-
 export function riskOf(d: Draft): Risk {
-  if (d.op === 'setHAReplica') return isReduction(d) ? 'availability' : 'none';
-  return OP_RISK[d.op] ?? 'none';
+  return operationRisk(d.op, d.changes);
 }
 
 /** Where a resource's protection comes from: the config, or the lockfile once the block is gone. */

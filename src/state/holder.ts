@@ -1,5 +1,6 @@
 // Who holds a state lock, or ran an apply: enough for a person to find the run and ask about it.
-import { hostname, userInfo } from 'node:os';
+import { userInfo } from 'node:os';
+import type { LocalProcess } from '../model/index.js';
 
 export interface LockHolderInfo {
   pid: number;
@@ -29,8 +30,9 @@ function currentUser(env: Record<string, string | undefined>): string {
   }
 }
 
-export function describeHolder(env: Record<string, string | undefined>, command: string, now: Date = new Date()): LockHolderInfo {
-  return { pid: process.pid, host: hostname(), user: currentUser(env), command, startedAt: now.toISOString(), ciRun: ciRunOf(env) };
+/** `self`: the process that takes the lock (its pid and host); `env`: where the user and CI run are read. */
+export function describeHolder(self: Pick<LocalProcess, 'pid' | 'host'>, env: Record<string, string | undefined>, command: string, now: Date = new Date()): LockHolderInfo {
+  return { pid: self.pid, host: self.host, user: currentUser(env), command, startedAt: now.toISOString(), ciRun: ciRunOf(env) };
 }
 
 /** "pid 123 on host (alice, dbform apply, started 2026-...; CI run URL)". */

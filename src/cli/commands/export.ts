@@ -67,6 +67,8 @@ async function runExportCommand(flags: ExportFlags): Promise<void> {
   const { openApiContext } = await import('../api-context.js');
   const { runExport } = await import('../../export/run-export.js');
   const { checkStateFlag, openStateStore, workspaceOf } = await import('../state-context.js');
+  const { describeHolder } = await import('../../state/index.js');
+  const { thisProcess } = await import('../local-process.js');
   checkStateFlag(flags);
   const workspace = workspaceOf(flags, process.env);
   const url = stateUrlOf(flags);
@@ -86,6 +88,7 @@ async function runExportCommand(flags: ExportFlags): Promise<void> {
       force: flags.force === true,
       cwd: process.cwd(),
       ...(openState ? { openState } : {}),
+      holder: describeHolder(thisProcess(), process.env, 'dbform export'),
       report: (line) => void process.stderr.write(`${line}\n`),
       print: (text) => void process.stdout.write(text),
     });

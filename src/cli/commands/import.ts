@@ -48,6 +48,8 @@ export function registerImport(program: Command): void {
       if (lockTimeoutMs === undefined) throw new DbformError(`--lock-timeout must be a duration such as 5m, 90s, or 0 (got "${flags.lockTimeout}")`);
       const workspace = workspaceOf(flags, process.env);
       const { runImport } = await import('../../export/run-import.js');
+      const { describeHolder } = await import('../../state/index.js');
+      const { thisProcess } = await import('../local-process.js');
       let ctx: Awaited<ReturnType<typeof openApiContext>> | undefined;
       try {
         await runImport({
@@ -56,6 +58,7 @@ export function registerImport(program: Command): void {
           env: process.env,
           workspace,
           lockTimeoutMs,
+          holder: describeHolder(thisProcess(), process.env, 'dbform import'),
           openState: (desired) =>
             openStateStore({ flags, env: process.env, files, projectId: desired.projectId, workspace, ...(desired.state ? { configState: desired.state } : {}) }),
           address,

@@ -51,7 +51,7 @@ export function registerValidate(program: Command): void {
       const files = configFiles(opts);
       // No network and no state: the workspace only names what `${workspace}` expands to.
       const { resolveWorkspace } = await import('../../state/workspace.js');
-      const result = await loadConfig(files, { workspace: resolveWorkspace(opts.workspace, process.env) });
+      const result = await loadConfig(files, { env: process.env, workspace: resolveWorkspace(opts.workspace, process.env) });
       const all = result.ok ? result.warnings : result.errors;
       const errors = all.filter((d) => d.severity === 'error');
       const warnings = all.filter((d) => d.severity === 'warning');

@@ -13,6 +13,7 @@ import type { StateStore } from '../../state/index.js';
 import type { StateJournal } from '../../state/journal.js';
 import { createStoreWriter } from '../../state/state-writer.js';
 import { openApiContext, type ApiContextInput } from '../api-context.js';
+import { thisProcess } from '../local-process.js';
 import { confirmChanges } from './confirm.js';
 import { createProgressView } from './index.js';
 import { printPlan } from './plan-output.js';
@@ -148,7 +149,7 @@ async function execute(o: FlowOptions, io: FlowIo, client: ApiClient, plan: Plan
       parallelism: o.parallelism,
       timeoutMs: o.timeoutMs,
       signal,
-      pgpassPath: o.pgpassPath,
+      pgpass: { path: o.pgpassPath, owner: thisProcess() },
       env: io.env,
       pollMs,
     });

@@ -7,6 +7,7 @@ import { ClaimConflictError, describeHolder, FileStateStore, formatHolder, newHi
 import { pushJournal } from '../../state/journal-push.js';
 import type { FlowIo, FlowOptions, RunState } from './apply-flow.js';
 import { historyActions } from './history-record.js';
+import { thisProcess } from '../local-process.js';
 import { installInterruptHandlers } from './signals.js';
 
 /** The command line as run, with any URL password masked: it goes into history and the lock holder. */
@@ -16,7 +17,7 @@ export function commandLine(argv: readonly string[] = process.argv.slice(2)): st
 
 export async function runLocked(o: FlowOptions, io: FlowIo, body: (signal: AbortSignal, run: RunState) => Promise<number>): Promise<number> {
   if (o.forceUnlock) await forceUnlockState(o, io);
-  const holder = describeHolder(io.env, `dbform ${o.command}`);
+  const holder = describeHolder(thisProcess(), io.env, `dbform ${o.command}`);
   const lock = await o.state.lock(holder, { timeoutMs: o.lockTimeoutMs }).catch(async (err: unknown) => {
     await o.state.close().catch(() => undefined);
     throw err;

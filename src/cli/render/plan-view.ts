@@ -114,9 +114,9 @@ const RISK_NOTES: Array<[Action['risk'], string]> = [
 ];
 
 /**
- * Risks a reviewer should see next to the ops (SPEC section 3 risk classes): connectivity
- * (detach, peering or VPC delete, pooler off) and availability (stop, fewer HA replicas, replica
- * set delete), on every line a delete included. Data loss on a replace is flagged by the blocked
+ * Risks a reviewer should see next to the ops (SPEC section 3 risk classes; each op's is its
+ * `risk` in src/model/operations.ts): connectivity and availability on every line, a delete
+ * included. Data loss on a replace is flagged by the blocked
  * line or (markdown) more loudly on its own; on a delete line, which may carry no other mark once
  * allowed, it is named here too. `except` leaves out risks the caller flags another way.
  */

@@ -6,6 +6,7 @@ import { describeHolder, versionOf, type StateLock, type StateStore } from '../.
 import { newLineage } from '../../state/document.js';
 import { checkStateFlag, openStateStore } from '../state-context.js';
 import { printJson, withStateCommand, type StateCommandFlags } from './context.js';
+import { thisProcess } from '../local-process.js';
 
 export interface MigrateFlags extends StateCommandFlags {
   to: string;
@@ -21,7 +22,7 @@ export async function runStateMigrate(flags: MigrateFlags): Promise<number> {
     if (target.location === source.location) throw new DbformError(`--to ${target.location} is where the state already is; nothing to migrate`);
     const locks: StateLock[] = [];
     try {
-      const holder = describeHolder(env, 'dbform state migrate');
+      const holder = describeHolder(thisProcess(), env, 'dbform state migrate');
       locks.push(await source.lock(holder, { timeoutMs: 0 }));
       locks.push(await target.lock(holder, { timeoutMs: 0 }));
       const outcome = await copyState(source, target);

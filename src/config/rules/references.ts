@@ -3,7 +3,7 @@
 import type { Diagnostic } from '../../model/diagnostics.js';
 import { KEY_PATTERN } from '../../model/address.js';
 import { diagnosticAt, type Entry } from '../merge.js';
-import { closestMatch } from '../suggest.js';
+import { closestMatch } from '../../model/suggest.js';
 import { record, str, type Rule } from './rule.js';
 
 function unknownKeyMessage(where: string, key: string, kind: 'VPC' | 'service', known: readonly string[]): string {

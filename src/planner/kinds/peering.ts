@@ -1,23 +1,33 @@
-// Peering: identified by peer_vpc_id within its VPC; any other change replaces it (SPEC section 3).
-import { isPeeringFailed, vpcAddress, type ActionReason, type Address, type DesiredPeering, type FieldChange, type LivePeering } from '../../model/index.js';
+// Peering: identified by peer_vpc_id within its VPC; any other change replaces it (SPEC section 3;
+// its fields: src/model/fields/peering.ts).
+import {
+  createBody,
+  fingerprintFields,
+  isPeeringFailed,
+  PEERING_FIELDS,
+  replaceChanges as fieldReplaceChanges,
+  vpcAddress,
+  type ActionReason,
+  type Address,
+  type DesiredPeering,
+  type FieldChange,
+  type LivePeering,
+} from '../../model/index.js';
 import { effectiveProtect, refTo, type PlanContext } from '../context.js';
 import { change, createReason, draft, type Draft } from '../drafts.js';
 import type { KindPlanner } from './types.js';
 
 function createPeering(d: DesiredPeering, reason: ActionReason, protect: boolean, ctx: PlanContext): Draft {
   const owner = vpcAddress(d.vpcKey);
+  const { request, changes } = createBody(PEERING_FIELDS, d);
   return draft({
     address: d.address,
     kind: 'peering',
     op: 'createVPCPeering',
     reason,
-    changes: [
-      change('peer_account_id', null, d.peerAccountId),
-      change('peer_region_code', null, d.peerRegionCode),
-      change('peer_vpc_id', null, d.peerVpcId),
-    ],
+    changes,
     refs: { target: { address: d.address }, vpc: refTo(ctx, owner) },
-    request: { peer_account_id: d.peerAccountId, peer_region_code: d.peerRegionCode, peer_vpc_id: d.peerVpcId },
+    request,
     owner,
     ...(protect ? { protect: true } : {}),
   });
@@ -40,11 +50,9 @@ function deletePeering(address: Address, owner: Address | undefined, live: LiveP
 // statuses are read case-insensitively (`failed` in cloud-api.md, `INVALID`, `TIMEOUT`... live).
 
 function replaceChanges(d: DesiredPeering, l: LivePeering): FieldChange[] {
-  const out: FieldChange[] = [];
-  if (isPeeringFailed(l.status)) out.push(change('status', l.status, 'active', true));
-  if (d.peerAccountId !== l.peerAccountId) out.push(change('peer_account_id', l.peerAccountId, d.peerAccountId, true));
-  if (d.peerRegionCode !== l.peerRegionCode) out.push(change('peer_region_code', l.peerRegionCode, d.peerRegionCode, true));
-  return out;
+  const forcing = fieldReplaceChanges(PEERING_FIELDS, d, l);
+  if (isPeeringFailed(l.status)) forcing.unshift(change('status', l.status, 'active', true));
+  return forcing;
 }
 
 function forcedReason(forcing: FieldChange[]): ActionReason {
@@ -75,6 +83,6 @@ export const peeringPlanner: KindPlanner<DesiredPeering, LivePeering> = {
     return [deletePeering(r.address, undefined, live, 'removed', [])];
   },
   fingerprintFields(l) {
-    return { id: l.id, vpc_id: l.vpcId, peer_account_id: l.peerAccountId, peer_region_code: l.peerRegionCode, peer_vpc_id: l.peerVpcId, failed: isPeeringFailed(l.status) };
+    return fingerprintFields(PEERING_FIELDS, l, { id: l.id, vpc_id: l.vpcId, failed: isPeeringFailed(l.status) });
   },
 };

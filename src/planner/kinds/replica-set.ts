@@ -1,29 +1,30 @@
-// Replica set: size resizes, pooler and environment have their ops, `name` and `nodes` replace
+// Replica set: its fields (src/model/fields/replica-set.ts) say what resizes, switches or replaces
 // (SPEC section 3). A set belongs to its service: a service created afresh gets new sets.
-import { serviceAddress, type ActionReason, type Address, type DesiredReplicaSet, type FieldChange, type LiveReplicaSet } from '../../model/index.js';
+import {
+  afterCreateSteps,
+  createBody,
+  fingerprintFields,
+  replaceChanges as fieldReplaceChanges,
+  REPLICA_SET_FIELDS,
+  serviceAddress,
+  updateSteps,
+  type ActionReason,
+  type Address,
+  type DesiredReplicaSet,
+  type FieldChange,
+  type LiveReplicaSet,
+} from '../../model/index.js';
 import { effectiveProtect, refTo, type PlanContext } from '../context.js';
 import { change, createReason, draft, type Draft } from '../drafts.js';
-import { liveEnvironment } from '../normalize.js';
 import type { KindPlanner } from './types.js';
 
 function createDrafts(d: DesiredReplicaSet, reason: ActionReason, protect: boolean, ctx: PlanContext): Draft[] {
   const owner = serviceAddress(d.serviceKey);
   const refs = { target: { address: d.address }, service: refTo(ctx, owner) };
   const base = { address: d.address, kind: 'replica_set' as const, reason, refs, owner };
-  const out = [
-    draft({
-      ...base,
-      op: 'createReplicaSet',
-      changes: [change('name', null, d.name), change('cpu_millis', null, d.cpuMillis), change('memory_gbs', null, d.memoryGbs), change('nodes', null, d.nodes)],
-      // Create takes integers, unlike resize (cloud-api.md 4.5).
-      request: { cpu_millis: d.cpuMillis, memory_gbs: d.memoryGbs, name: d.name, nodes: d.nodes },
-      ...(protect ? { protect: true } : {}),
-    }),
-  ];
-  if (d.pooler) out.push(draft({ ...base, op: 'enableReplicaPooler', changes: [change('pooler', false, true)] }));
-  if (d.environment !== undefined && d.environment !== 'DEV') {
-    out.push(draft({ ...base, op: 'setReplicaEnvironment', changes: [change('environment', 'DEV', d.environment)], request: { environment: d.environment } }));
-  }
+  const { request, changes } = createBody(REPLICA_SET_FIELDS, d);
+  const out = [draft({ ...base, op: 'createReplicaSet', changes, request, ...(protect ? { protect: true } : {}) })];
+  for (const step of afterCreateSteps(REPLICA_SET_FIELDS, d, false)) out.push(draft({ ...base, ...step }));
   return out;
 }
 
@@ -41,32 +42,16 @@ function deleteDraft(address: Address, owner: Address | undefined, live: LiveRep
 }
 
 function replaceChanges(d: DesiredReplicaSet, l: LiveReplicaSet): FieldChange[] {
-  const out: FieldChange[] = [];
   // `error` is terminal (resize is refused, delete works): replace it, as Terraform does a tainted resource.
-  if (l.status === 'error') out.push(change('status', 'error', 'active', true));
-  if (d.name !== l.name) out.push(change('name', l.name, d.name, true));
-  if (d.nodes !== l.nodes) out.push(change('nodes', l.nodes, d.nodes, true));
-  return out;
+  const forcing = fieldReplaceChanges(REPLICA_SET_FIELDS, d, l);
+  if (l.status === 'error') forcing.unshift(change('status', 'error', 'active', true));
+  return forcing;
 }
 
 function updateDrafts(d: DesiredReplicaSet, l: LiveReplicaSet, ctx: PlanContext): Draft[] {
   const owner = serviceAddress(d.serviceKey);
   const base = { address: d.address, kind: 'replica_set' as const, reason: 'changed' as const, owner, refs: { target: refTo(ctx, d.address), service: refTo(ctx, owner) } };
-  const out: Draft[] = [];
-  if (d.cpuMillis !== l.cpuMillis || d.memoryGbs !== l.memoryGbs) {
-    const changes: FieldChange[] = [];
-    if (d.cpuMillis !== l.cpuMillis) changes.push(change('cpu_millis', l.cpuMillis, d.cpuMillis));
-    if (d.memoryGbs !== l.memoryGbs) changes.push(change('memory_gbs', l.memoryGbs, d.memoryGbs));
-    out.push(draft({ ...base, op: 'resizeReplicaSet', changes, request: { cpu_millis: String(d.cpuMillis), memory_gbs: String(d.memoryGbs) } }));
-  }
-  const env = liveEnvironment(l.environment);
-  if (d.environment !== undefined && d.environment !== env) {
-    out.push(draft({ ...base, op: 'setReplicaEnvironment', changes: [change('environment', env, d.environment)], request: { environment: d.environment } }));
-  }
-  if (d.pooler !== undefined && d.pooler !== l.pooler) {
-    out.push(draft({ ...base, op: d.pooler ? 'enableReplicaPooler' : 'disableReplicaPooler', changes: [change('pooler', l.pooler, d.pooler)] }));
-  }
-  return out;
+  return updateSteps(REPLICA_SET_FIELDS, d, l, undefined).map((step) => draft({ ...base, ...step }));
 }
 
 export const replicaSetPlanner: KindPlanner<DesiredReplicaSet, LiveReplicaSet> = {
@@ -94,16 +79,6 @@ export const replicaSetPlanner: KindPlanner<DesiredReplicaSet, LiveReplicaSet> =
     return [deleteDraft(r.address, owner, live, 'removed', [])];
   },
   fingerprintFields(l) {
-    return {
-      id: l.id,
-      service_id: l.serviceId,
-      name: l.name,
-      cpu_millis: l.cpuMillis,
-      memory_gbs: l.memoryGbs,
-      nodes: l.nodes,
-      pooler: l.pooler,
-      environment: liveEnvironment(l.environment),
-      failed: l.status === 'error',
-    };
+    return fingerprintFields(REPLICA_SET_FIELDS, l, { id: l.id, service_id: l.serviceId, failed: l.status === 'error' });
   },
 };

@@ -4,7 +4,9 @@
 // other dependency (start, fork, stop for a paused one); a parent dbform does not manage must be
 // READY already, since dbform will not start it.
 import {
+  createBody,
   parseRfc3339,
+  SERVICE_FIELDS,
   serviceAddress,
   type ActionReason,
   type Address,
@@ -111,18 +113,16 @@ function checkTargetTime(d: DesiredService, parent: ForkParent, ctx: PlanContext
   }
 }
 
-export function forkDraft(d: DesiredService, reason: ActionReason, protect: boolean, ctx: PlanContext, size: { request: Record<string, unknown>; changes: ReturnType<typeof change>[] }): Draft {
+export function forkDraft(d: DesiredService, reason: ActionReason, protect: boolean, ctx: PlanContext): Draft {
   const fork = d.fork!;
   const address = forkParentAddress(fork.from, ctx);
   const parent = address !== undefined ? managedParent(address, ctx) : externalParent(d, (fork.from as { serviceId: string }).serviceId, ctx);
   checkInherited(d, parent, ctx);
   checkTargetTime(d, parent, ctx);
-  const request: Record<string, unknown> = { fork_strategy: fork.strategy, name: d.name, ...size.request };
-  const changes = [change('name', null, d.name), change('fork.from', null, parent.address ?? parent.ref.id), change('fork.strategy', null, fork.strategy), ...size.changes];
-  if (d.environment) {
-    request.environment_tag = d.environment;
-    changes.push(change('environment', null, d.environment));
-  }
+  // The fields a fork carries (its name, size, environment); it inherits the others from its parent.
+  const { request, changes } = createBody(SERVICE_FIELDS, d, { request: { fork_strategy: fork.strategy }, changes: [] }, true);
+  // A reviewer reads what it is a fork of right after its name.
+  changes.splice(1, 0, change('fork.from', null, parent.address ?? parent.ref.id), change('fork.strategy', null, fork.strategy));
   if (fork.targetTime) {
     request.target_time = fork.targetTime;
     changes.push(change('fork.target_time', null, fork.targetTime));

@@ -1,11 +1,11 @@
-// Service: see service-create.ts, service-update.ts and service-vpc.ts. A replace (name, region,
+// Service: see service-create.ts, service-update.ts and service-vpc.ts; its fields are declared in
+// src/model/fields/service*.ts. A replace (name, region,
 // type) destroys data, so it is planned only when `--replace` names the service.
-import type { ActionReason, Address, DesiredService, FieldChange, LiveService } from '../../model/index.js';
+import { fingerprintFields, replaceChanges, SERVICE_FIELDS, type ActionReason, type Address, type DesiredService, type FieldChange, type LiveService } from '../../model/index.js';
 import { effectiveProtect, type PlanContext } from '../context.js';
 import { createReason, draft, type Draft } from '../drafts.js';
-import { isLivePaused, liveEnvironment } from '../normalize.js';
 import { planServiceCreate } from './service-create.js';
-import { planServiceUpdate, serviceReplaceChanges } from './service-update.js';
+import { planServiceUpdate } from './service-update.js';
 import type { KindPlanner } from './types.js';
 
 function deleteService(address: Address, live: LiveService, reason: ActionReason, changes: FieldChange[]): Draft {
@@ -38,7 +38,7 @@ export const servicePlanner: KindPlanner<DesiredService, LiveService> = {
       ctx.fresh.set(d.address, reason);
       return planServiceCreate(d, reason, protect, ctx);
     }
-    const forcing = serviceReplaceChanges(d, m.live);
+    const forcing = replaceChanges(SERVICE_FIELDS, d, m.live);
     if (ctx.options.replace.includes(d.address)) {
       const reason: ActionReason = forcing.length > 0 ? 'immutable-field' : 'replace-requested';
       ctx.fresh.set(d.address, reason);
@@ -53,18 +53,6 @@ export const servicePlanner: KindPlanner<DesiredService, LiveService> = {
     return [deleteService(r.address, live, 'removed', [])];
   },
   fingerprintFields(l) {
-    return {
-      id: l.id,
-      name: l.name,
-      region_code: l.regionCode,
-      service_type: l.serviceType,
-      // Coarse on purpose: QUEUED -> CONFIGURING -> READY must not make a saved plan stale.
-      paused: isLivePaused(l),
-      size: l.size ?? null,
-      environment: liveEnvironment(l.environment),
-      ha: l.ha,
-      pooler: l.pooler,
-      vpc_id: l.vpcId,
-    };
+    return fingerprintFields(SERVICE_FIELDS, l, { id: l.id });
   },
 };

@@ -1,12 +1,11 @@
 // The state store over the lockfile file (the embedded default, SPEC sections 2 and 10): one file
 // per workspace, history as JSON lines in .dbform/history.jsonl, the apply lock as `<lockfile>.lock`.
 import { readdir, readFile, unlink } from 'node:fs/promises';
-import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
-import { acquireApplyLock, applyLockPath, forceUnlock, isPidAlive, type LockHolder } from '../../executor/apply-lock.js';
+import { acquireApplyLock, applyLockPath, forceUnlock, type LockHolder } from '../../executor/apply-lock.js';
 import { ApplyLockHeldError } from '../../executor/errors.js';
-import { describeFileError, realFilePath, writeFileAtomic } from '../../lockfile/index.js';
-import { ConfigError, DbformError, emptyLockfile, parseLockfileJson, serializeLockfile, type Lockfile } from '../../model/index.js';
+import { describeFileError, readLockfileIfPresent, realFilePath, writeFileAtomic } from '../../lockfile/index.js';
+import { DbformError, emptyLockfile, serializeLockfile, type LocalProcess, type Lockfile } from '../../model/index.js';
 import { checkWritable } from '../document.js';
 import { ClaimConflictError, StateConflictError, StateLockHeldError, WorkspaceNotEmptyError } from '../errors.js';
 import type { HistoryRecord } from '../history.js';
@@ -25,6 +24,8 @@ export interface FileStoreOptions {
   historyPath: string;
   /** How often a waiting lock looks again (--lock-timeout); default 250 ms. */
   lockPollMs?: number;
+  /** The process that takes the apply lock, and judges whether a lock left on this host is stale. */
+  owner: LocalProcess;
 }
 
 export class FileStateStore implements StateStore {
@@ -59,28 +60,8 @@ export class FileStateStore implements StateStore {
   }
 
   /** The state in `path`; undefined when the file does not exist. */
-  private async readFileState(path: string): Promise<Lockfile | undefined> {
-    let text: string;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw new ConfigError(`${path}: cannot read the lockfile: ${(err as Error).message}`);
-    }
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch (err) {
-      throw new ConfigError(`${path}: the lockfile is not valid JSON (${(err as Error).message}); fix or restore it from version control`);
-    }
-    const parsed = parseLockfileJson(data);
-    if (!parsed.ok) throw new ConfigError(parsed.errors.map((e) => `${path}: ${e}`).join('\n'));
-    if (parsed.value.projectId !== this.projectId) {
-      throw new ConfigError(
-        `${path}: the lockfile belongs to project "${parsed.value.projectId}" but the config targets "${this.projectId}"; use --lockfile to point at the right one`,
-      );
-    }
-    return parsed.value;
+  private readFileState(path: string): Promise<Lockfile | undefined> {
+    return readLockfileIfPresent(path, this.projectId);
   }
 
   /** The lockfiles of this project's workspaces beside this one: name -> path. */
@@ -143,7 +124,7 @@ export class FileStateStore implements StateStore {
     const deadline = Date.now() + Math.max(0, options.timeoutMs);
     for (;;) {
       try {
-        const taken = await acquireApplyLock(await this.path(), { command: holder.command });
+        const taken = await acquireApplyLock(await this.path(), { command: holder.command, owner: this.o.owner });
         const never = new AbortController();
         return {
           holder,
@@ -199,7 +180,7 @@ export class FileStateStore implements StateStore {
     }
     let taken;
     try {
-      taken = await acquireApplyLock(await realFilePath(path), { command: 'dbform workspace delete' });
+      taken = await acquireApplyLock(await realFilePath(path), { command: 'dbform workspace delete', owner: this.o.owner });
     } catch (err) {
       if (err instanceof ApplyLockHeldError) throw new StateLockHeldError(err.message);
       throw err;
@@ -234,7 +215,7 @@ export class FileStateStore implements StateStore {
       ciRun: typeof data.ci_run === 'string' ? data.ci_run : null,
     };
     // Only a process of this host can be seen to be gone; another host's lock is left to --force-unlock.
-    const alive = holder.host !== hostname() || (holder.pid > 0 && isPidAlive(holder.pid));
+    const alive = holder.host !== this.o.owner.host || (holder.pid > 0 && this.o.owner.isAlive(holder.pid));
     if (alive) return { holder, alive, cleared: false };
     await unlink(path).catch(() => undefined);
     return { holder, alive, cleared: true };

@@ -145,6 +145,17 @@ describe('services and replica sets', () => {
     expect((await errorOf(api.getService(PROJECT, id))).message).toMatch(new RegExp(`^getService: service ${id} was not found \\(404 NOT_FOUND`));
   });
 
+  it('sends a repeatable op by its op table row, counted on its route; refuses one that needs its own method', async () => {
+    const created = await api.createService(PROJECT, { name: 'generic-db' });
+    const before = countOf(em, 'POST /projects/{project_id}/services/{service_id}/setEnvironment');
+    await api.sendOperation('setEnvironment', { project_id: PROJECT, service_id: created.service_id }, { environment: 'PROD' });
+    expect(countOf(em, 'POST /projects/{project_id}/services/{service_id}/setEnvironment')).toBe(before + 1);
+    expect((await api.getService(PROJECT, created.service_id)).metadata?.environment).toBe('PROD');
+    await expect(api.sendOperation('createService', { project_id: PROJECT }, { name: 'x' })).rejects.toThrow(/^createService is not a repeatable operation/);
+    expect((await api.listServices(PROJECT)).filter((s) => s.name === 'x')).toEqual([]);
+    await api.deleteService(PROJECT, created.service_id);
+  });
+
   it('a replica set in error fails its wait; a deleted service fails a wait for READY', async () => {
     const poller = new StatusPoller(api, { projectId: PROJECT, pollMs: 10 });
     const svc = await api.createService(PROJECT, { name: 'doomed-db', cpu_millis: '1000', memory_gbs: '4' });

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApiClient } from '../../../src/api/client.js';
+import { thisProcess } from '../../../src/cli/local-process.js';
 import { StatusPoller, type StatusPollerOptions } from '../../../src/api/waiters.js';
 import type { EmulatorHandle, EmulatorOptions } from '../../../src/emulator/index.js';
 import { applyPlan, type ApplyOptions } from '../../../src/executor/apply-plan.js';
@@ -52,7 +53,7 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
         poller,
         lockStore: store,
         reporter: { emit: (e) => events.push(e) },
-        pgpassPath,
+        pgpass: { path: pgpassPath, owner: thisProcess() },
         timeoutMs: 20_000,
         pollMs: extra.pollMs ?? 10,
         ...options,

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiClient, fetchLiveState } from '../../../src/api/index.js';
 import { StatusPoller } from '../../../src/api/waiters.js';
+import { thisProcess } from '../../../src/cli/local-process.js';
 import { planExitCode } from '../../../src/cli/plan-pipeline.js';
 import { loadConfig } from '../../../src/config/index.js';
 import { startTestEmulator, testClient } from '../../support/dialect.js';
@@ -110,7 +111,7 @@ async function applyLikeTheCli(client: ApiClient, plan: Plan, paths: { lock: str
   const lock = await readLockfile(paths.lock, PROJECT);
   const poller = new StatusPoller(client, { projectId: PROJECT, pollMs: 2 });
   try {
-    const result = await applyPlan(plan, { api: client, poller, lockStore: new LockStore(paths.lock, lock), pgpassPath: paths.pgpass, env, pollMs: 2, timeoutMs: 20_000 });
+    const result = await applyPlan(plan, { api: client, poller, lockStore: new LockStore(paths.lock, lock), pgpass: { path: paths.pgpass, owner: thisProcess() }, env, pollMs: 2, timeoutMs: 20_000 });
     const problems = [
       ...result.failed.map((f) => `failed: ${f.message}`),
       ...result.skipped.map((s) => `skipped: ${s.action.op} ${s.action.address} (${s.reason})`),

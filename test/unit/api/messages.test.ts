@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseBaseUrl, isLoopback } from '../../../src/api/http.js';
+import { parseBaseUrl, isLoopback } from '../../../src/api/base-url.js';
 import { linesOf, nextCursorOf } from '../../../src/api/logs.js';
 import { describeHttpError, describeTarget, readErrorBody, scrub } from '../../../src/api/messages.js';
 import * as verify from '../../../src/api/verify.js';

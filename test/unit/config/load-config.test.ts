@@ -171,11 +171,18 @@ describe('loadConfigText: ${env:NAME} interpolation', () => {
     ]);
   });
 
-  it('reads process.env when no environment is given', () => {
+  // The loader reads only the environment it is given: the CLI passes its process's
+  // (test/e2e/validate/validate-cli.test.ts: `${env:DBFORM_E2E_PROJECT}` set in the environment of
+  // `dbform validate` makes the file valid).
+  it('reads only the environment it is given, never process.env', () => {
+    const text = 'version: 1\nproject_id: ${env:DBFORM_TEST_LOADER_PROJECT}\n';
     process.env.DBFORM_TEST_LOADER_PROJECT = 'proj-from-process';
     try {
-      const result = loadConfigText('version: 1\nproject_id: ${env:DBFORM_TEST_LOADER_PROJECT}\n', 'x.yaml');
-      expect(result.ok && result.value.projectId).toBe('proj-from-process');
+      const result = loadConfigText(text, 'x.yaml');
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.errors.map((d) => d.message)).toEqual([expect.stringContaining('environment variable DBFORM_TEST_LOADER_PROJECT is not set')]);
+      const given = loadConfigText(text, 'x.yaml', { env: { DBFORM_TEST_LOADER_PROJECT: 'proj-given' } });
+      expect(given.ok && given.value.projectId).toBe('proj-given');
     } finally {
       delete process.env.DBFORM_TEST_LOADER_PROJECT;
     }

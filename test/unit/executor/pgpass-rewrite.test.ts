@@ -5,18 +5,20 @@ import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { thisProcess } from '../../../src/cli/local-process.js';
 import { parsePgpassLine, PgpassWriter, type PgpassEntry } from '../../../src/executor/pgpass.js';
 import { tempDir } from '../../support/temp-dir.js';
 
 const dir = () => tempDir('dbform-pgpass-');
 const login = (host: string, password: string, port = 5432): PgpassEntry => ({ host, port, database: 'tsdb', user: 'tsdbadmin', password });
 const DIST = join(import.meta.dirname, '..', '..', '..', 'dist', 'executor', 'pgpass.js');
+const DIST_PROCESS = join(import.meta.dirname, '..', '..', '..', 'dist', 'cli', 'local-process.js');
 
 describe('pgpass rewrites', () => {
   it('replaces the line of the same login in place, keeping comments and other lines, and appends a new login', async () => {
     const path = join(dir(), 'pgpass');
     writeFileSync(path, '# mine\nother:5432:*:me:keep\nh1:5432:tsdb:tsdbadmin:initial\nh1:6432:tsdb:tsdbadmin:pooler\n', { mode: 0o600 });
-    const w = new PgpassWriter(path);
+    const w = new PgpassWriter(path, thisProcess());
     await w.save(login('h1', 'configured:1'));
     await w.save(login('h2', 'fresh'));
     expect(readFileSync(path, 'utf8')).toBe(
@@ -28,7 +30,7 @@ describe('pgpass rewrites', () => {
   it('keeps only the first of duplicate lines of a login (libpq reads the first) and gives it the new password', async () => {
     const path = join(dir(), 'pgpass');
     writeFileSync(path, 'h1:5432:tsdb:tsdbadmin:a\nx:1:d:u:p\nh1:5432:tsdb:tsdbadmin:b\n');
-    await new PgpassWriter(path).save(login('h1', 'c'));
+    await new PgpassWriter(path, thisProcess()).save(login('h1', 'c'));
     expect(readFileSync(path, 'utf8')).toBe('h1:5432:tsdb:tsdbadmin:c\nx:1:d:u:p\n');
   });
 
@@ -36,11 +38,11 @@ describe('pgpass rewrites', () => {
     const base = dir();
     const path = join(base, 'pgpass');
     writeFileSync(path, 'gone:5432:tsdb:tsdbadmin:a\nkept:5432:tsdb:tsdbadmin:b\ngone:6432:tsdb:tsdbadmin:c\ngone:5432:tsdb:someone:d\n#gone:5432:tsdb:tsdbadmin:e\n');
-    const w = new PgpassWriter(path);
+    const w = new PgpassWriter(path, thisProcess());
     await w.removeHost('gone');
     expect(readFileSync(path, 'utf8')).toBe('kept:5432:tsdb:tsdbadmin:b\ngone:5432:tsdb:someone:d\n#gone:5432:tsdb:tsdbadmin:e\n');
     const missing = join(base, 'none');
-    await new PgpassWriter(missing).removeHost('gone');
+    await new PgpassWriter(missing, thisProcess()).removeHost('gone');
     expect(existsSync(missing)).toBe(false);
   });
 
@@ -52,8 +54,8 @@ describe('pgpass rewrites', () => {
 
   it('loses no line when many saves and removals of one apply run at once, through one writer or several', async () => {
     const path = join(dir(), 'pgpass');
-    const a = new PgpassWriter(path);
-    const b = new PgpassWriter(path);
+    const a = new PgpassWriter(path, thisProcess());
+    const b = new PgpassWriter(path, thisProcess());
     // Odd hosts through `a`, even through `b`: one writer keeps its own order (a rotation after
     // the create, a removal after both), two writers on one file take turns.
     const saves = Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).save(login(`h${i}`, `p${i}`)));
@@ -68,12 +70,12 @@ describe('pgpass rewrites', () => {
 
   it('saves queued while a rewrite runs share the next rewrite: 50 creates cost two rewrites, not 50', async () => {
     const path = join(dir(), 'pgpass');
-    const w = new PgpassWriter(path);
+    const w = new PgpassWriter(path, thisProcess());
     await Promise.all(Array.from({ length: 50 }, (_, i) => w.save(login(`h${i}`, `p${i}`))));
     expect(readFileSync(path, 'utf8').trimEnd().split('\n')).toHaveLength(50);
     expect(w.rewrites).toBeLessThanOrEqual(2);
     // One rewrite per change, as before turn 2: what the bench compares with.
-    const one = new PgpassWriter(join(dir(), 'pgpass'), { batch: false });
+    const one = new PgpassWriter(join(dir(), 'pgpass'), thisProcess(), { batch: false });
     await Promise.all(Array.from({ length: 10 }, (_, i) => one.save(login(`h${i}`, `p${i}`))));
     expect(one.rewrites).toBe(10);
   });
@@ -82,7 +84,7 @@ describe('pgpass rewrites', () => {
     const base = dir();
     const path = join(base, 'pgpass');
     mkdirSync(path);
-    const w = new PgpassWriter(path);
+    const w = new PgpassWriter(path, thisProcess());
     const failed = await Promise.allSettled([w.save(login('a', '1')), w.save(login('b', '2'))]);
     expect(failed.map((r) => r.status)).toEqual(['rejected', 'rejected']);
     rmSync(path, { recursive: true });
@@ -96,7 +98,7 @@ describe('pgpass rewrites', () => {
     writeFileSync(target, 'h1:5432:tsdb:tsdbadmin:old\n', { mode: 0o600 });
     const link = join(base, '.pgpass');
     symlinkSync(target, link);
-    await new PgpassWriter(link).save(login('h1', 'new'));
+    await new PgpassWriter(link, thisProcess()).save(login('h1', 'new'));
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(readFileSync(target, 'utf8')).toBe('h1:5432:tsdb:tsdbadmin:new\n');
   });
@@ -106,15 +108,24 @@ describe('pgpass rewrites', () => {
     const path = join(base, 'pgpass');
     writeFileSync(join(base, '.pgpass.4242.deadbeef.tmp'), 'h:5432:tsdb:tsdbadmin:secret\n');
     writeFileSync(join(base, '.pgpass.keep-me'), 'not ours');
-    await new PgpassWriter(path).save(login('h', 'p'));
+    await new PgpassWriter(path, thisProcess()).save(login('h', 'p'));
     expect(readdirSync(base).sort()).toEqual(['.pgpass.keep-me', 'pgpass']);
+  });
+
+  it('removes the leftovers of the temp names written now (random, without a pid) as well', async () => {
+    const base = dir();
+    const path = join(base, 'pgpass');
+    writeFileSync(join(base, '.pgpass.0123456789abcdef.tmp'), 'h:5432:tsdb:tsdbadmin:secret\n');
+    await new PgpassWriter(path, thisProcess()).save(login('h', 'p'));
+    expect(readdirSync(base).sort()).toEqual(['pgpass']);
   });
 });
 
 /** A node process that saves `count` logins `<prefix><i>` one after another, then exits. */
 function writerProcess(path: string, prefix: string, count: number) {
   const script = `import { PgpassWriter } from ${JSON.stringify(DIST)};
-const w = new PgpassWriter(${JSON.stringify(path)});
+import { thisProcess } from ${JSON.stringify(DIST_PROCESS)};
+const w = new PgpassWriter(${JSON.stringify(path)}, thisProcess());
 for (let i = 0; i < ${count}; i++) {
   await w.save({ host: ${JSON.stringify(prefix)} + i, port: 5432, database: 'tsdb', user: 'tsdbadmin', password: 'pw' + i });
   if (i === 0) process.stdout.write('writing');
@@ -160,7 +171,7 @@ describe('pgpass across processes', () => {
       expect(statSync(path).mode & 0o777).toBe(0o600);
       if (readdirSync(base).length > 1) midRewrite++;
       // The next writer is not stopped by the dead one's lock and sweeps its temp file.
-      await new PgpassWriter(path).save(login(`after${round}`, 'p'));
+      await new PgpassWriter(path, thisProcess()).save(login(`after${round}`, 'p'));
       expect(readdirSync(base).sort()).toEqual(['pgpass']);
     }
     expect(midRewrite, `${round} rounds`).toBe(3);

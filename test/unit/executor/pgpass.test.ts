@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { thisProcess } from '../../../src/cli/local-process.js';
 import { checkPgpassWritable, escapePgpassField, PgpassWriter, resolvePgpassPath } from '../../../src/executor/pgpass.js';
 import { removeTempDirs, tempDir } from '../../support/temp-dir.js';
 
@@ -17,7 +18,7 @@ describe('pgpass', () => {
 
   it('creates the file with mode 0600 and appends host:port:tsdb:tsdbadmin:password lines', async () => {
     const path = join(dir(), 'pgpass');
-    const writer = new PgpassWriter(path);
+    const writer = new PgpassWriter(path, thisProcess());
     await Promise.all([writer.save(entry('p:1')), writer.save(entry('p\\2', 'h2'))]);
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(readFileSync(path, 'utf8')).toBe('abc.proj.tsdb.cloud.example:5432:tsdb:tsdbadmin:p\\:1\nh2:5432:tsdb:tsdbadmin:p\\\\2\n');
@@ -27,7 +28,7 @@ describe('pgpass', () => {
     const path = join(dir(), 'pgpass');
     writeFileSync(path, 'old:5432:*:me:pw');
     chmodSync(path, 0o644);
-    await new PgpassWriter(path).save(entry('new'));
+    await new PgpassWriter(path, thisProcess()).save(entry('new'));
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(readFileSync(path, 'utf8')).toBe('old:5432:*:me:pw\nabc.proj.tsdb.cloud.example:5432:tsdb:tsdbadmin:new\n');
   });

@@ -16,6 +16,7 @@ import {
   type HistoryRecord,
   type LockHolderInfo,
 } from '../../../src/state/index.js';
+import { thisProcess } from '../../../src/cli/local-process.js';
 import { ApplyLockHeldError } from '../../../src/executor/errors.js';
 
 let dir: string;
@@ -25,7 +26,7 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 function store(workspace = 'default', projectId = 'proj-f'): FileStateStore {
-  return new FileStateStore({ lockfilePath: join(dir, 'dbform.lock.json'), projectId, workspace, historyPath: join(dir, '.dbform', 'history.jsonl'), lockPollMs: 20 });
+  return new FileStateStore({ lockfilePath: join(dir, 'dbform.lock.json'), projectId, workspace, historyPath: join(dir, '.dbform', 'history.jsonl'), lockPollMs: 20, owner: thisProcess() });
 }
 
 function lockWith(resources: Record<string, string>, projectId = 'proj-f'): Lockfile {

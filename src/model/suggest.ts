@@ -1,4 +1,4 @@
-// "Did you mean ...?" for misspelt keys and values.
+// "Did you mean ...?" for misspelt keys and values (config) and addresses (import).
 
 /** Edit distance (insertions, deletions, substitutions, and swaps of two neighbours). */
 export function editDistance(a: string, b: string): number {

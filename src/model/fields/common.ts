@@ -1,0 +1,54 @@
+// Pieces the fields of several kinds share: JSON Schema fragments (src/config/schema.ts puts the
+// whole schema together from the descriptors) and what `null` means when reading the config.
+import { REGION_CODE_PATTERN } from '../api-values.js';
+import { ALLOWED_SERVICE_SIZES, describeAllowedSizes } from '../sizes.js';
+import type { Json } from './types.js';
+
+/** Logical names: keys under vpcs, services and replica_sets (SPEC section 1). */
+export const KEY_REGEX = '^[a-z][a-z0-9-]{0,62}$';
+/** An open pattern (SPEC section 12): the API decides which regions exist. */
+export const REGION_REGEX = REGION_CODE_PATTERN;
+export const ENV_NAME_REGEX = '^[A-Za-z_][A-Za-z0-9_]*$';
+/** The shape of a CIDR block; octet ranges and host bits are checked by config/rules/cidr.ts. */
+export const CIDR_SHAPE_REGEX = '^[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}$';
+
+export const keySchema = (what: string): Json => ({
+  type: 'string',
+  pattern: KEY_REGEX,
+  description: `Key of ${what}: a lowercase letter, then up to 62 lowercase letters, digits or hyphens.`,
+});
+
+export const nameSchema = (what: string): Json => ({
+  type: 'string',
+  minLength: 1,
+  maxLength: 128,
+  description: `Name of the ${what} in the cloud (1-128 characters). Optional; defaults to the key.`,
+});
+
+export const environmentSchema = (what: string): Json => ({
+  enum: ['DEV', 'PROD', null],
+  description: `Environment tag of the ${what}: DEV or PROD. null manages it as DEV; leave it out to leave it unmanaged.`,
+});
+
+export const regionCodeSchema = (description: string): Json => ({ type: 'string', pattern: REGION_REGEX, description });
+
+const sizesText = describeAllowedSizes();
+export const CPU_VALUES = ALLOWED_SERVICE_SIZES.map((s) => s.cpuMillis);
+export const MEMORY_VALUES = ALLOWED_SERVICE_SIZES.map((s) => s.memoryGbs);
+
+export const sizeSchema = (field: 'cpu_millis' | 'memory_gbs', shared: boolean): Json => {
+  const values = field === 'cpu_millis' ? CPU_VALUES : MEMORY_VALUES;
+  const pairs = shared ? sizesText : sizesText.replace(', shared/shared', '');
+  return {
+    enum: shared ? [...values, 'shared'] : [...values],
+    description:
+      field === 'cpu_millis'
+        ? `CPU in millicores, given together with memory_gbs as an allowed pair (cpu_millis/memory_gbs): ${pairs}.`
+        : `Memory in GB, given together with cpu_millis as an allowed pair (cpu_millis/memory_gbs): ${pairs}.`,
+  };
+};
+
+/** `null` manages absence: DEV (SPEC section 1). */
+export const environmentOf = (v: unknown): 'DEV' | 'PROD' | undefined => (v === undefined ? undefined : v === null ? 'DEV' : (v as 'DEV' | 'PROD'));
+/** `null` manages absence: false (a switch left off). */
+export const flagOf = (v: unknown): boolean | undefined => (v === undefined ? undefined : v === null ? false : (v as boolean));

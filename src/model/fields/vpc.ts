@@ -1,0 +1,89 @@
+// The managed fields of a VPC (SPEC section 1), one descriptor each (types.ts): `name` renames in
+// place, `cidr` and `region_code` replace it.
+import { REGION_CODE_REGEX } from '../api-values.js';
+import type { DesiredVpc, LiveVpc } from '../resources.js';
+import { CIDR_SHAPE_REGEX, nameSchema, regionCodeSchema } from './common.js';
+import { fieldChange, type FieldDescriptor, type FieldSet } from './types.js';
+import { str } from './wire.js';
+
+/** The properties of a desired VPC that its fields set. */
+export interface DesiredVpcFields {
+  name: string;
+  cidr: string;
+  regionCode: string;
+}
+
+/** The properties of a live VPC that its fields read from the wire. */
+export type LiveVpcFields = DesiredVpcFields;
+
+/** The keys of a VPC's wire body that its fields read (src/api/dto.ts: VpcDto extends it). */
+export interface VpcFieldsDto {
+  name: string;
+  cidr: string;
+  region_code: string;
+}
+
+type Field = FieldDescriptor<DesiredVpc, LiveVpc, VpcFieldsDto>;
+
+const name: Field = {
+  id: 'name',
+  schema: { name: nameSchema('VPC') },
+  desired: (raw, into, key) => void (into.name = (raw.name as string | undefined) ?? key),
+  wire: (w, into) => void (into.name = str(w.name) ?? ''),
+  live: (l) => l.name,
+  record: (d) => d.name,
+  fingerprint: 'name',
+  update: (d, l) => (d.name === l.name ? undefined : { op: 'renameVPC', changes: [fieldChange('name', l.name, d.name)], request: { name: d.name } }),
+  create: (d, body) => {
+    body.request.name = d.name;
+    body.changes.push(fieldChange('name', null, d.name));
+  },
+  export: (l, ctx) => (l.name === ctx.key ? undefined : { values: { name: l.name } }),
+};
+
+const cidr: Field = {
+  id: 'cidr',
+  schema: {
+    cidr: {
+      type: 'string',
+      pattern: CIDR_SHAPE_REGEX,
+      description: 'IPv4 block of the VPC as a.b.c.d/n with the host bits zero (e.g. 10.10.0.0/16). Must not overlap another VPC of the project. Changing it replaces the VPC.',
+    },
+  },
+  desired: (raw, into) => void (into.cidr = raw.cidr as string),
+  wire: (w, into) => void (into.cidr = str(w.cidr) ?? ''),
+  live: (l) => l.cidr,
+  record: (d) => d.cidr,
+  fingerprint: 'cidr',
+  replace: (d, l) => (d.cidr === l.cidr ? undefined : [fieldChange('cidr', l.cidr, d.cidr, true)]),
+  create: (d, body) => {
+    body.request.cidr = d.cidr;
+    body.changes.push(fieldChange('cidr', null, d.cidr));
+  },
+  export: (l) => ({ values: { cidr: l.cidr } }),
+};
+
+const regionCode: Field = {
+  id: 'region_code',
+  schema: { region_code: regionCodeSchema('Cloud region of the VPC, such as us-east-1 or az-eastus2. Changing it replaces the VPC.') },
+  desired: (raw, into) => void (into.regionCode = raw.region_code as string),
+  wire: (w, into) => void (into.regionCode = str(w.region_code) ?? ''),
+  live: (l) => l.regionCode,
+  record: (d) => d.regionCode,
+  fingerprint: 'region_code',
+  replace: (d, l) => (d.regionCode === l.regionCode ? undefined : [fieldChange('region_code', l.regionCode, d.regionCode, true)]),
+  create: (d, body) => {
+    body.request.region_code = d.regionCode;
+    body.changes.push(fieldChange('region_code', null, d.regionCode));
+  },
+  // Export selects only VPCs with a region code (src/export/build.ts); the check keeps the field honest alone.
+  export: (l, ctx) =>
+    REGION_CODE_REGEX.test(l.regionCode) ? { values: { region_code: l.regionCode } } : { unmanaged: `region ${ctx.quote(l.regionCode)} is not a region code: region_code left unmanaged` },
+};
+
+export const VPC_FIELDS: FieldSet<DesiredVpc, LiveVpc, VpcFieldsDto> = {
+  fields: [name, cidr, regionCode],
+  create: [name, cidr, regionCode],
+  sortedRequest: true,
+  replace: [cidr, regionCode],
+};
