@@ -32,18 +32,28 @@ const EVERY_ENTRY: ChunkOptions = { over: 0, bytes: 1 };
 
 /** 'same' when the event reader accepted the text and agrees with the yaml package; 'handed over' when it declined. */
 function compare(text: string, chunking?: ChunkOptions): 'same' | 'handed over' {
-  const parsed = readYamlEvents(text, chunking);
-  if (!parsed) return 'handed over';
+  const parsed = readYamlEvents(text, { chunking });
+  // The shallow read (what the config loader uses) accepts and declines the same texts, with the same data.
+  const shallow = readYamlEvents(text, { chunking, positions: 'shallow' });
+  expect(shallow === undefined, 'the shallow read declines as the full one').toBe(parsed === undefined);
+  if (!parsed || !shallow) return 'handed over';
   const light = parsed.root;
   const full = parseWithYamlPackage(text, 'f.yaml');
   if (!full.ok || full.errors.length > 0) {
     throw new Error(`the event reader accepted what the yaml package reports:\n${text}\n${full.errors.map((e) => e.message).join('\n')}`);
   }
   expect(light.value).toStrictEqual(full.data);
+  expect(shallow.root.value).toStrictEqual(full.data);
+  expect(shallow.shared).toBe(parsed.shared);
   const fast = new LightLocator('f.yaml', text, light);
+  const partial = new LightLocator('f.yaml', text, shallow.root, () => new LightLocator('f.yaml', text, readYamlEvents(text, { chunking })!.root));
   for (const path of pathsOf(full.data)) {
     expect(fast.at(path), `value ${path.join('.')}`).toEqual(full.locator.at(path));
-    if (typeof path[path.length - 1] === 'string') expect(fast.at(path, 'key'), `key ${path.join('.')}`).toEqual(full.locator.at(path, 'key'));
+    expect(partial.at(path), `value ${path.join('.')} (shallow)`).toEqual(full.locator.at(path));
+    if (typeof path[path.length - 1] === 'string') {
+      expect(fast.at(path, 'key'), `key ${path.join('.')}`).toEqual(full.locator.at(path, 'key'));
+      expect(partial.at(path, 'key'), `key ${path.join('.')} (shallow)`).toEqual(full.locator.at(path, 'key'));
+    }
   }
   return 'same';
 }
@@ -280,6 +290,35 @@ describe('YAML through js-yaml events', () => {
       }),
       { seed: 7, numRuns: 1500 },
     );
+  });
+
+  it('a shallow read locates every resource entry without a second read, and a scalar below them with one (kept)', () => {
+    const text = generateLargeConfig(50) as string;
+    const shallow = readYamlEvents(text, { positions: 'shallow' })!;
+    let wholeReads = 0;
+    const locator = new LightLocator('f.yaml', text, shallow.root, () => {
+      wholeReads += 1;
+      return new LightLocator('f.yaml', text, readYamlEvents(text)!.root);
+    });
+    const full = parseWithYamlPackage(text, 'f.yaml');
+    if (!full.ok) throw new Error('the generated config must read');
+    const data = full.data as { services: Record<string, { replica_sets: Record<string, unknown> }>; vpcs: Record<string, { peerings: unknown[] }> };
+    // What buildDesiredState asks for: each resource's key (a peering: its list item).
+    const entries: Array<[PathSeg[], 'key' | 'value']> = [];
+    for (const [name, svc] of Object.entries(data.services)) {
+      entries.push([['services', name], 'key']);
+      for (const rs of Object.keys(svc.replica_sets)) entries.push([['services', name, 'replica_sets', rs], 'key']);
+    }
+    for (const [name, vpc] of Object.entries(data.vpcs)) {
+      entries.push([['vpcs', name], 'key']);
+      vpc.peerings.forEach((_, i) => entries.push([['vpcs', name, 'peerings', i], 'value']));
+    }
+    expect(entries.length).toBeGreaterThan(150);
+    for (const [path, target] of entries) expect(locator.at(path, target)).toEqual(full.locator.at(path, target));
+    expect(wholeReads).toBe(0);
+    expect(locator.at(['services', 'svc-3', 'cpu_millis'])).toEqual(full.locator.at(['services', 'svc-3', 'cpu_millis']));
+    expect(locator.at(['services', 'svc-4', 'replica_sets', 'reporting', 'nodes'])).toEqual(full.locator.at(['services', 'svc-4', 'replica_sets', 'reporting', 'nodes']));
+    expect(wholeReads).toBe(1);
   });
 
   describe('large files read a few hundred entries at a time', () => {
