@@ -19,10 +19,18 @@ export interface ChunkOptions {
   bytes: number;
 }
 
-export const DEFAULT_CHUNKING: ChunkOptions = { over: 1 << 20, bytes: 1 << 18 };
+export const DEFAULT_CHUNKING: ChunkOptions = { over: 1 << 20, bytes: 1 << 15 };
+
+/** What a part of a file read on its own needs to say where its nodes are in the file. */
+export interface PartOptions {
+  /** An offset in the part as an offset in the file. */
+  at: (offset: number) => number;
+  /** The collections around the part in the file. */
+  depth: number;
+}
 
 type Read = { root: LightNode; shared: boolean } | undefined;
-type Compose = (text: string, part?: { at: (offset: number) => number; depth: number }) => Read;
+type Compose = (text: string, part?: PartOptions) => Read;
 type MapNode = Extract<LightNode, { kind: 'map' }>;
 
 interface Section {

@@ -10,11 +10,10 @@
 // A differential property test checks that both give the same data and positions.
 import { EVENT_ID, getScalarValue, parseEvents, SCALAR_STYLE, type Event } from 'js-yaml';
 import type { LightNode, LightPairs } from './light-locate.js';
-import { DEFAULT_CHUNKING, readInChunks, type ChunkOptions } from './event-chunks.js';
+import { DEFAULT_CHUNKING, readInChunks, type ChunkOptions, type PartOptions } from './event-chunks.js';
+import { blockHeaderOffset, detach, endsOneDocument, FORBIDDEN } from './event-text.js';
 import { MAX_NESTING, resolvePlain } from './yaml-core.js';
 
-/** Characters the `yaml` package refuses or reads differently (controls, a BOM inside, U+2028/9, a lone CR). */
-const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFEFF\u2028\u2029]|\r(?!\n)/;
 const DECLINE = Symbol('declined: read by the yaml package');
 const decline = (): never => {
   throw DECLINE;
@@ -49,14 +48,6 @@ export type Positions = 'all' | 'shallow';
 /** Shared by the nodes that have not kept any child yet (never written: replaced on the first). */
 const NO_PAIRS: LightPairs = new Map();
 const NO_NODES: LightNode[] = [];
-
-/** `a: |` or `- >-2 # c`: the offset of the indicator on the line before the content. */
-function blockHeaderOffset(text: string, contentStart: number): number {
-  const lineEnd = text.lastIndexOf('\n', contentStart - 1);
-  const lineStart = text.lastIndexOf('\n', lineEnd - 1) + 1;
-  const header = /(?:^|[\s:-])([|>])[0-9+-]*[ \t]*(?:#.*)?\r?$/.exec(text.slice(lineStart, lineEnd));
-  return header ? lineStart + header.index + header[0].indexOf(header[1]!) : decline();
-}
 
 class Composer {
   private readonly stack: Frame[] = [];
@@ -99,14 +90,20 @@ class Composer {
     const top = this.stack[this.stack.length - 1];
     if (top?.node.kind === 'map' && top.key === undefined) return this.readKey(top, e);
     let offset: number;
-    let value: unknown;
+    let value: unknown = null;
     if (e.style === SCALAR_STYLE.PLAIN) {
       // `key:` with nothing: null, positioned at its key (or at the spot, in a list).
-      if (e.valueStart < 0) [offset, value] = [top?.node.kind === 'map' ? -1 : decline(), null];
-      else [offset, value] = [this.at(e.valueStart), resolvePlain(e.fast ? this.text.slice(e.valueStart, e.valueEnd) : getScalarValue(this.text, e))];
-    } else if (e.style === SCALAR_STYLE.SINGLE_QUOTED || e.style === SCALAR_STYLE.DOUBLE_QUOTED) {
-      [offset, value] = [this.at(e.valueStart - 1), getScalarValue(this.text, e)];
-    } else [offset, value] = [this.at(blockHeaderOffset(this.text, e.valueStart)), getScalarValue(this.text, e)];
+      if (e.valueStart < 0) offset = top?.node.kind === 'map' ? -1 : decline();
+      else {
+        offset = this.at(e.valueStart);
+        value = detach(resolvePlain(e.fast ? this.text.slice(e.valueStart, e.valueEnd) : getScalarValue(this.text, e)));
+      }
+    } else {
+      const quoted = e.style === SCALAR_STYLE.SINGLE_QUOTED || e.style === SCALAR_STYLE.DOUBLE_QUOTED;
+      const start = quoted ? e.valueStart - 1 : blockHeaderOffset(this.text, e.valueStart);
+      offset = this.at(start >= 0 ? start : decline());
+      value = detach(getScalarValue(this.text, e));
+    }
     // A `<<` with a scalar is declined in place(); an anchored scalar is the target of its aliases.
     if (top && !top.keepScalars && e.anchorStart < 0 && !top.key?.merge) return this.place(undefined, value, 1);
     const node: LightNode = { kind: 'scalar', offset, value };
@@ -225,27 +222,6 @@ class Composer {
       for (const [key, item] of Object.entries(s.value as Record<string, unknown>)) if (!Object.hasOwn(map.value, key)) map.value[key] = item;
     }
   }
-}
-
-const DOCUMENT_END = /^\.\.\.(?:[ \t].*)?$/m;
-const ONLY_COMMENTS = /^(?:[ \t]*(?:#.*)?(?:\r?\n|$))*$/;
-
-/**
- * One `...` after the content and before nothing but comments ends the one document; the `yaml`
- * package reads any other (`...` before the content, twice) as a second, empty document.
- */
-function endsOneDocument(text: string): boolean {
-  const end = DOCUMENT_END.exec(text);
-  if (!end) return true;
-  return ONLY_COMMENTS.test(text.slice(end.index + end[0].length)) && !ONLY_COMMENTS.test(text.slice(0, end.index).replace(/^---.*$/m, ''));
-}
-
-/** What event-chunks.ts needs to read a part of a file on its own. */
-export interface PartOptions {
-  /** An offset in the part as an offset in the file. */
-  at: (offset: number) => number;
-  /** The collections around the part in the file. */
-  depth: number;
 }
 
 /**
