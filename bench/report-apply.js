@@ -25,9 +25,9 @@ const CHAIN_NAMES = {
 
 export function applyCriticalSection(a, v) {
   const w = a.settings.width;
-  const row = (name, r, { naive, judged = true, command }) => [
+  const row = (name, r, { naive, judged = true, label = 'before', command }) => [
     name, n(r.actions), settingsCell(r), ms(r.criticalMs), ms(r.quantizedMs), ms(r.ms), times(r.ms / r.criticalMs),
-    judged ? judge(v, `apply <= 1.2 x critical path: ${name}`, times(r.ms / r.criticalMs), r.ms <= 1.2 * r.criticalMs) : 'before',
+    judged ? judge(v, `apply <= 1.2 x critical path: ${name}`, times(r.ms / r.criticalMs), r.ms <= 1.2 * r.criticalMs) : label,
     naive ? ms(naive.ms) : '', naive ? times(naive.ms / r.ms) : '', command,
   ];
   const engineCmd = code('npm run bench -- --only apply');
@@ -35,7 +35,8 @@ export function applyCriticalSection(a, v) {
     row('One resize (engine)', a.one, { command: engineCmd }),
     row(`${w} independent resizes (engine)`, a.wide, { naive: a.naive, command: engineCmd }),
     ...Object.entries(a.chains).map(([k, c]) => row(`${CHAIN_NAMES[k]} (engine)`, c.engine, { naive: c.naive, command: engineCmd })),
-    row('Deep chain at the default poll (engine, one run)', a.defaultPoll.now, { command: engineCmd }),
+    // The target is about the default poll against the SPEC's durations; quick mode compresses them.
+    row('Deep chain at the default poll (engine, one run)', a.defaultPoll.now, { judged: a.defaultPoll.now.timeScale === 1, label: 'not judged: durations compressed (--quick)', command: engineCmd }),
     row('Deep chain at the default poll, schedule before turn 2 (engine, one run)', a.defaultPoll.before, { judged: false, command: engineCmd }),
   ];
   for (const [key, name] of [['one', 'One resize'], ['wide', `${w} independent resizes`], ['deep', 'Deep chain']]) {

@@ -2,11 +2,11 @@
 // the young generation grow to 16 MB semi-spaces and the old one to several times what was live,
 // and `dbform plan` peaked at 230 MB where about 110 MB were ever in use (SPEC section 8: 150 MB).
 // For a large config the CLI keeps the young generation at its first size, grows the old one by a
-// tenth of what is live after each collection, and collects at once after the two phases that
+// fifth of what is live after each collection, and collects at once after the two phases that
 // leave the most garbage (the config's nodes and text; the API bodies), instead of when the next
 // allocation happens to need it. The peak stays within the budget at the price of more, smaller
-// collections (about a quarter more CPU at 10,000 services: BENCHMARKS.md). Small configs keep
-// V8's defaults: their collections are few and their peaks far below the budget.
+// collections: about half as much CPU again at 10,000 services on one core (BENCHMARKS.md). Small
+// configs keep V8's defaults: their collections are few and their peaks far below the budget.
 import { statSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -14,7 +14,7 @@ import { runInNewContext } from 'node:vm';
 /** Config bytes from which the heap is bounded: about 2,000 services in the generated layout. */
 export const LARGE_CONFIG_BYTES = 1 << 20;
 
-const BOUNDED_HEAP_FLAGS = '--semi-space-growth-factor=1 --heap-growing-percent=10';
+const BOUNDED_HEAP_FLAGS = '--semi-space-growth-factor=1 --heap-growing-percent=20';
 
 let collect: (() => void) | undefined;
 
