@@ -5,7 +5,9 @@ import { code, judge, mib, ms, n, table, times } from './report-format.js';
 const pair = (now, before, format) => (before === undefined ? format(now) : `${format(now)} (before: ${format(before)})`);
 
 export function planScaleSection(s, v) {
-  const base = s.baseline.ref ? `the baseline (${s.baseline.ref.slice(0, 10)}, main before issue 17, built by bench/baseline.js)` : `no baseline (${s.baseline.skipped})`;
+  const base = s.baseline.ref
+    ? `Each figure is followed by the baseline's (${s.baseline.ref.slice(0, 10)}, main before issue 17, built by bench/baseline.js) on the same files, same run.`
+    : `No baseline in this run (${s.baseline.skipped}).`;
   const rows = s.sizes.map((x) => {
     const big = x.services === 10000;
     const cmd = code(`taskset -c 0 node bench/plan-work.js ${x.config} ${x.lockfile} ${x.live}`);
@@ -34,7 +36,7 @@ export function planScaleSection(s, v) {
   return [
     '### Plan of 10,000 services and 20,000 replica sets: under 150 MB and 2 s; cost per service flat to 20,000',
     '',
-    `Same method as the 1,000-service target: bench/plan-work.js in a new process per run, pinned to CPU 0, on API bodies saved beforehand (median of ${first.now.runs} runs; peak RSS the largest). CPU is user + system time (GNU time). Each figure is followed by ${base}'s on the same files, same run.`,
+    `Same method as the 1,000-service target: bench/plan-work.js in a new process per run, pinned to CPU 0, on API bodies saved beforehand (median of ${first.now.runs} runs; peak RSS the largest). CPU is user + system time (GNU time). A config of 1 MiB or more (from about 2,000 services) runs with the heap bound the CLI sets for it (src/cli/heap-budget.ts), as \`dbform plan\` does. ${base}`,
     '',
     table(['Services', 'Replica sets', 'Wall', 'CPU', 'Peak RSS', 'Memory', 'Wall target', 'Phases (now)', 'Command'], rows),
     '',
