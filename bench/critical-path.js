@@ -2,7 +2,10 @@
 // emulator's timeline for its operation (SPEC section 6) times the time scale. It is the wall time
 // a perfect engine with unlimited parallelism and an infinitely fast poll would need.
 // `quantizedCriticalPath` adds what the poll schedule costs: a wait ends at the first poll tick
-// at or after the timeline ends (first look after pollMs, then x1.5 per tick, capped at 10 x).
+// at or after the timeline ends, on the schedule src/api/poll-schedule.ts gives ('elapsed', the
+// default: every pollMs, then a fifth of the elapsed time, capped at 10 x; 'backoff', before turn
+// 2: first look after pollMs, then x1.5 per tick, capped at 10 x).
+import { simulateLooks } from '../dist/api/poll-schedule.js';
 
 /** Nominal timeline per operation, in ms at time scale 1 (SPEC section 6; src/emulator/clock.ts). */
 export const TIMELINE_MS = {
@@ -30,14 +33,8 @@ export function timelineMs(op, timeScale) {
 }
 
 /** When the first poll tick at or after `durationMs` happens, for a wait that starts at 0. */
-export function pollTickAfter(durationMs, pollMs) {
-  let at = pollMs;
-  let interval = pollMs * 1.5;
-  while (at < durationMs) {
-    at += interval;
-    interval = Math.min(interval * 1.5, pollMs * 10);
-  }
-  return at;
+export function pollTickAfter(durationMs, pollMs, schedule = 'elapsed') {
+  return simulateLooks(schedule, pollMs, durationMs).seenAt;
 }
 
 /**
@@ -91,6 +88,6 @@ export function criticalPath(actions, timeScale) {
 }
 
 /** The critical path when each wait ends at the poll tick that first sees it finished. */
-export function quantizedCriticalPath(actions, timeScale, pollMs) {
-  return longestPath(actions, (a) => (WAITING_OPS.has(a.op) ? pollTickAfter(timelineMs(a.op, timeScale), pollMs) : 0));
+export function quantizedCriticalPath(actions, timeScale, pollMs, schedule = 'elapsed') {
+  return longestPath(actions, (a) => (WAITING_OPS.has(a.op) ? pollTickAfter(timelineMs(a.op, timeScale), pollMs, schedule) : 0));
 }

@@ -4,11 +4,11 @@
 //   through one list per service (there is no GET of a single replica set), at most
 //   `concurrency` requests in flight (10, Terraform's default parallelism).
 // - naiveWaits: an ExecutorWaits that polls each waiting resource with its own GET per tick
-//   (same schedule as dbform: first look after pollMs, x1.5 per tick, capped at 10 x), instead
-//   of one shared list per tick. With `applyPlan(..., { parallelism: 1, waits: naiveWaits })` the
+//   (dbform's own look schedule, src/api/poll-schedule.ts), whatever the number of waits. With `applyPlan(..., { parallelism: 1, waits: naiveWaits })` the
 //   real engine becomes a one-operation-at-a-time applier.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { mapPeering, mapService, mapVpc } from '../dist/api/live-mapping.js';
+import { LookSchedule } from '../dist/api/poll-schedule.js';
 
 async function mapBounded(items, limit, run) {
   const out = new Array(items.length);
@@ -44,17 +44,18 @@ export async function readLiveNaive(client, projectId, { concurrency = 10 } = {}
 // By status, not class: ApiError of dist/ and of src/ (in tests) are different classes.
 const isNotFound = (err) => typeof err === 'object' && err !== null && err.status === 404;
 
-/** Polls `read` until `check` holds: one request per tick, dbform's tick schedule. */
+/** Polls `read` until `check` holds: one request per look, dbform's look schedule. */
 async function pollUntil(read, check, { pollMs, timeoutMs, what }) {
   const deadline = Date.now() + timeoutMs;
-  let interval = pollMs;
-  for (let first = true; ; first = false) {
-    await sleep(interval);
-    interval = first ? pollMs * 1.5 : Math.min(interval * 1.5, pollMs * 10);
+  const schedule = new LookSchedule('elapsed', pollMs, Date.now(), false);
+  for (;;) {
+    await sleep(Math.max(0, schedule.dueAt - Date.now()));
+    const at = Date.now();
     const verdict = check(await read());
     if (verdict === true) return;
     if (typeof verdict === 'string') throw new Error(`${what}: ${verdict}`);
     if (Date.now() > deadline) throw new Error(`${what}: timed out`);
+    schedule.looked(at, Date.now(), false);
   }
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench [-- --quick] [-- --only plan,apply,startup,state] [-- --no-write]`: measures every
+// `npm run bench [-- --quick] [-- --only plan,apply,scale,startup,state] [-- --no-write]`: measures every
 // SPEC section 8 target against the emulator on loopback (see BENCHMARKS.md for the method),
 // prints the tables, and (full run of every family) rewrites the generated part of BENCHMARKS.md.
 // `--from FILE` measures nothing: it renders the figures a run saved (bench/out/results-*.json).
@@ -8,13 +8,15 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { benchApply } from './apply.js';
+import { benchApplyScale } from './apply-scale.js';
 import { machine, REPO } from './measure.js';
 import { benchPlan } from './plan.js';
+import { benchPlanScale } from './plan-scale.js';
 import { renderReport, spliceReport } from './report.js';
 import { benchStartup } from './startup.js';
 import { benchState } from './state.js';
 
-const FAMILIES = ['plan', 'apply', 'startup', 'state'];
+const FAMILIES = ['plan', 'apply', 'scale', 'startup', 'state'];
 
 class UsageError extends Error {}
 
@@ -22,28 +24,33 @@ class UsageError extends Error {}
 const MODES = {
   full: {
     plan: { sizes: [10, 100, 1000, 5000], latencies: [0, 50], cliRuns: (s) => (s >= 5000 ? 3 : 5), readerRuns: 3, workRuns: (s) => (s >= 5000 ? 3 : 5), naiveUpTo: Infinity, renderSize: 1000, tigerUpTo: Infinity },
-    apply: { width: 100, timeScale: 0.2, pollMs: 20, runs: 3, chains: ['chain', 'chain-attach', 'deep'], cli: { timeScale: 1, pollMs: 100, deep: true, defaultPoll: true } },
+    planScale: { sizes: [1000, 10000, 20000], runs: () => 3, cliAt: 10000, baseline: true },
+    apply: { width: 100, parallelism: 10, timeScale: 0.2, pollMs: 20, runs: 3, chains: ['chain', 'chain-attach', 'deep'], defaultPoll: { timeScale: 1 }, cli: { timeScale: 1, deep: true } },
+    scale: { bytes: { sizes: [10, 10000], timeScale: 0.2, pollMs: 20 }, creates: { count: 2000, compressed: { timeScale: 0.02, pollMs: 20 } } },
     startup: { runs: 7, services: 1000 },
     state: { width: 100, timeScale: 0.2, pollMs: 20, runs: 3 },
   },
   quick: {
     plan: { sizes: [10, 1000], latencies: [0, 50], cliRuns: () => 1, readerRuns: 1, workRuns: () => 1, naiveUpTo: 100, renderSize: 1000, tigerUpTo: Infinity },
-    apply: { width: 20, timeScale: 0.1, pollMs: 10, runs: 1, chains: ['deep'], cli: { timeScale: 1, pollMs: 100, deep: false } },
+    planScale: { sizes: [1000, 2000], runs: () => 1, cliAt: 2000, baseline: false },
+    apply: { width: 20, parallelism: 10, timeScale: 0.1, pollMs: 10, runs: 1, chains: ['deep'], defaultPoll: { timeScale: 0.2 }, cli: { timeScale: 1, deep: false } },
+    scale: { bytes: { sizes: [10, 1000], timeScale: 0.1, pollMs: 10 }, creates: { count: 200, compressed: { timeScale: 0.02, pollMs: 20 } } },
     startup: { runs: 3, services: 1000 },
     state: { width: 100, timeScale: 0.1, pollMs: 10, runs: 1 },
   },
 };
 
 function parseArgs(argv) {
-  const args = { quick: false, write: true, only: FAMILIES, from: undefined };
+  const args = { quick: false, write: true, only: FAMILIES, from: undefined, noBaseline: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--quick') args.quick = true;
     else if (a === '--no-write') args.write = false;
+    else if (a === '--no-baseline') args.noBaseline = true;
     else if (a === '--from') args.from = argv[++i];
     else if (a === '--only') args.only = (argv[++i] ?? '').split(',').filter(Boolean);
     else if (a.startsWith('--only=')) args.only = a.slice('--only='.length).split(',').filter(Boolean);
-    else throw new UsageError(`unknown option ${a} (use --quick, --only plan,apply,startup,state, --no-write, --from RESULTS.json)`);
+    else throw new UsageError(`unknown option ${a} (use --quick, --only plan,apply,scale,startup,state, --no-write, --no-baseline, --from RESULTS.json)`);
   }
   const unknown = args.only.filter((f) => !FAMILIES.includes(f));
   if (unknown.length > 0 || args.only.length === 0) throw new UsageError(`--only takes a list of ${FAMILIES.join(', ')}`);
@@ -64,8 +71,12 @@ async function measure(args) {
     machine: machine(),
   };
   log(`${mode} run; load average ${results.machine.loadAvg.join(', ')} on ${results.machine.cores} cores`);
-  if (args.only.includes('plan')) results.plan = await benchPlan({ ...settings.plan, log });
+  if (args.only.includes('plan')) {
+    results.plan = await benchPlan({ ...settings.plan, log });
+    results.plan.scale = await benchPlanScale({ ...settings.planScale, baseline: settings.planScale.baseline && !args.noBaseline, log });
+  }
   if (args.only.includes('apply')) results.apply = await benchApply({ ...settings.apply, log });
+  if (args.only.includes('scale')) results.scale = await benchApplyScale({ ...settings.scale, log });
   if (args.only.includes('startup')) results.startup = await benchStartup({ ...settings.startup, log });
   if (args.only.includes('state')) results.state = await benchState({ ...settings.state, log });
   results.durationMs = performance.now() - started;

@@ -5,6 +5,7 @@ import type { OperationId } from '../model/operations.js';
 import { credentialNoun, type ApiCredentials } from './credentials.js';
 import { AmbiguousCreateError, ApiError } from './errors.js';
 import type { RequestSpec } from './http.js';
+import type { JsonArrayReader } from './json-array.js';
 import { describeHttpError, readErrorBody, scrub } from './messages.js';
 import { parseRetryAfter, parseRetryAfterMs, type AttemptOutcome } from './retry.js';
 
@@ -20,7 +21,9 @@ export interface AttemptContext {
 
 export interface HttpResult {
   status: number;
+  /** The body; '' when it was parsed as it arrived (`parsed`). */
   text: string;
+  parsed?: JsonArrayReader;
   retryAfter: string | string[] | undefined;
   retryAfterMs: string | string[] | undefined;
 }

@@ -8,6 +8,7 @@ import { ambiguousCreate, attemptError, errorCode, isTlsFailure, NOT_SENT_CODES,
 import { parseBaseUrl } from './base-url.js';
 import { authorizationHeader, secretsOf, type ApiCredentials } from './credentials.js';
 import { ApiError } from './errors.js';
+import { JsonArrayReader } from './json-array.js';
 import { excerpt, scrub } from './messages.js';
 import { decideRetry, type RetryPolicy, type Safety } from './retry.js';
 import { sleep } from './sleep.js';
@@ -47,6 +48,8 @@ export interface RequestSpec {
   /** create only: the `name` sent, for AmbiguousCreateError. */
   requestName?: string;
   signal?: AbortSignal;
+  /** A list: a 2xx body is parsed item by item as it arrives (json-array.ts), never held as one string. */
+  streamArray?: boolean;
 }
 
 export interface ApiResponse {
@@ -172,8 +175,13 @@ export class HttpTransport {
     }
     try {
       const res = await this.pool.request({ method: spec.method, path: this.basePath + this.pathFor(spec), headers, body, signal });
-      const text = await res.body.text();
-      return { status: res.statusCode, text, retryAfter: res.headers['retry-after'], retryAfterMs: res.headers['retry-after-ms'] };
+      const headersOf = { retryAfter: res.headers['retry-after'], retryAfterMs: res.headers['retry-after-ms'] };
+      if (spec.streamArray && res.statusCode >= 200 && res.statusCode < 300) {
+        const reader = new JsonArrayReader();
+        for await (const chunk of res.body) reader.write(chunk as Buffer);
+        return { status: res.statusCode, text: '', parsed: reader, ...headersOf };
+      }
+      return { status: res.statusCode, text: await res.body.text(), ...headersOf };
     } catch (err) {
       if (spec.signal?.aborted) throw spec.signal.reason;
       if (timer.signal.aborted) return { failure: 'timeout', error: err };
@@ -186,11 +194,11 @@ export class HttpTransport {
   }
 
   private parseBody(spec: RequestSpec, res: HttpResult, secrets: string[], afterUnknownOutcome: boolean): unknown {
-    if (res.text.trim() === '') return undefined;
+    if (!res.parsed && res.text.trim() === '') return undefined;
     try {
-      return JSON.parse(res.text);
+      return res.parsed ? res.parsed.end() : JSON.parse(res.text);
     } catch (err) {
-      const message = `${spec.op}: the API answered ${res.status} with a body that is not JSON (truncated or not the API?): ${excerpt(res.text)}`;
+      const message = `${spec.op}: the API answered ${res.status} with a body that is not JSON (truncated or not the API?): ${excerpt(res.parsed ? res.parsed.head : res.text)}`;
       throw new ApiError(scrub(message, secrets), {
         status: res.status,
         code: 'INVALID_RESPONSE',

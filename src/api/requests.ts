@@ -24,7 +24,7 @@ export class Requests {
   }
 
   async list<T>(op: string, path: string, idField: string, o?: CallOptions): Promise<T[]> {
-    const spec: RequestSpec = { op, method: 'GET', path, safety: 'read', signal: o?.signal };
+    const spec: RequestSpec = { op, method: 'GET', path, safety: 'read', signal: o?.signal, streamArray: true };
     const data = (await this.http.send(spec)).data;
     if (!Array.isArray(data)) throw this.invalid(spec, 'expected a JSON array');
     for (const item of data) {

@@ -6,14 +6,16 @@
 //   await poller.waitForPeering(vpcId, peeringId, (p) => peeringPhase(p?.status) === 'done');
 //   await poller.waitForServiceGone(serviceId);
 //
-// Cost: one `GET /projects/{p}/services` per tick serves every waiting service and replica set
-// (the list embeds read_replica_sets), and one `GET .../vpcs/{v}/peerings` per tick serves every
-// waiting peering of that VPC, however many waits are pending. Where the list does not embed the
-// replica sets (the real API, SPEC section 12), a tick also reads `GET .../replicaSets` of each
-// service that has a replica set waited for, and no other. A wait first looks after pollMs
-// (or at the next tick with `immediate`), then backs off by 1.5x up to 10x pollMs. A wait that
-// joins while a tick's request is in flight is served by the next tick, never by a list that may
-// predate the action it waits for.
+// Cost: a tick of the services channel reads either one `GET /projects/{p}/services` (which serves
+// every waiting service and replica set: the list embeds read_replica_sets) or just the resources
+// that wait (`GET .../services/{id}`, a replica set through `GET .../replicaSets` of its service),
+// whichever costs less for what waits (service-reads.ts); one `GET .../vpcs/{v}/peerings` per tick
+// serves every waiting peering of that VPC. Where the list does not embed the replica sets (the
+// real API, SPEC section 12), a list tick also reads `GET .../replicaSets` of each service that
+// has a replica set due, and no other. Two ticks of a channel are never closer than pollMs. A
+// wait first looks after pollMs (or at the next tick with `immediate`), then on the schedule of
+// poll-schedule.ts. A wait that joins while a tick's read is in flight is served by the next
+// tick, never by a read that may predate the action it waits for.
 //
 // A check returns true / {done: true} to finish (the promise resolves with the live object, or
 // undefined when it is gone), false / {done: false} to keep waiting, or {done: false, failure}
@@ -32,9 +34,10 @@ import { isKnownStatus, type StatusKind } from '../model/api-values.js';
 import type { LivePeering, LiveReplicaSet, LiveService, LiveVpc } from '../model/resources.js';
 import type { ApiClient } from './client.js';
 import { ApiError, WaitFailedError, WaitTimeoutError } from './errors.js';
-import { embedsReplicaSets, mapPeering, mapReplicaSet, mapService, mapVpc } from './live-mapping.js';
-import { CHEAP_PATH_NOTE } from './live-state.js';
-import { PollChannel, type Snapshot } from './poll-channel.js';
+import { mapPeering, mapVpc } from './live-mapping.js';
+import { listSnapshot, PollChannel, type Covering, type Snapshot } from './poll-channel.js';
+import { LookSchedule, type PollScheduleKind } from './poll-schedule.js';
+import { replicaSetsKey, serviceKey, ServiceReads, type ProjectSnapshot, type ReadStrategy, type ServiceReadStats } from './service-reads.js';
 import { isFatalListError, peeringTerminal, replicaSetTerminal, serviceTerminal, vpcTerminal } from './wait-rules.js';
 import { pollMsFromEnv } from './wait-settings.js';
 import { systemTimers, type TimerHandle, type Timers } from './timers.js';
@@ -56,7 +59,7 @@ export interface WaitOptions<T> {
 
 export interface StatusPollerOptions {
   projectId: string;
-  /** First interval; default DBFORM_POLL_MS or 1000. */
+  /** First interval, and the floor between two ticks; default DBFORM_POLL_MS or 1000. */
   pollMs?: number;
   /** Default 30 minutes. */
   defaultTimeoutMs?: number;
@@ -64,9 +67,13 @@ export interface StatusPollerOptions {
   stallNoticeMs?: number;
   /** The clock of ticks and timeouts; tests pass a fake one. */
   timers?: Timers;
+  /** When each wait looks next (poll-schedule.ts); default 'elapsed'. 'backoff' is the schedule before turn 2. */
+  schedule?: PollScheduleKind;
+  /** How a tick reads services and replica sets (service-reads.ts); default 'cheapest'. 'lists' is the way before turn 2. */
+  reads?: ReadStrategy;
 }
 
-type PollClient = Pick<ApiClient, 'listServices' | 'listVPCPeerings' | 'listVPCs' | 'listReplicaSets'> & Partial<Pick<ApiClient, 'noteOnce'>>;
+type PollClient = Pick<ApiClient, 'listServices' | 'listVPCPeerings' | 'listVPCs' | 'listReplicaSets'> & Partial<Pick<ApiClient, 'getService' | 'noteOnce'>>;
 
 export { pollMsFromEnv, stallNoticeMsFromEnv } from './wait-settings.js';
 
@@ -74,12 +81,12 @@ export class StatusPoller {
   private readonly pollMs: number;
   private readonly defaultTimeoutMs: number;
   private readonly stallNoticeMs: number;
-  private readonly services: PollChannel<LiveService>;
-  private readonly peerings = new Map<string, PollChannel<LivePeering>>();
-  private readonly vpcs: PollChannel<LiveVpc>;
+  private readonly schedule: PollScheduleKind;
+  private readonly serviceReads: ServiceReads;
+  private readonly services: PollChannel<ProjectSnapshot>;
+  private readonly peerings = new Map<string, PollChannel<Snapshot<LivePeering>>>();
+  private readonly vpcs: PollChannel<Snapshot<LiveVpc>>;
   private readonly projectId: string;
-  /** Services with a replica set waited for, and how many such waits: the only ones whose sets a tick reads. */
-  private readonly replicaSetWaits = new Map<string, number>();
   private readonly timers: Timers;
 
   constructor(
@@ -91,19 +98,22 @@ export class StatusPoller {
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? 30 * 60_000;
     this.stallNoticeMs = options.stallNoticeMs ?? 60_000;
     this.timers = options.timers ?? systemTimers;
-    this.services = new PollChannel(() => this.fetchServices(), isFatalListError, this.channelOptions());
+    this.schedule = options.schedule ?? 'elapsed';
+    this.serviceReads = new ServiceReads(client, this.projectId, options.reads ?? 'cheapest');
+    this.services = new PollChannel((request) => this.serviceReads.read(request), isFatalListError, this.channelOptions());
     this.vpcs = new PollChannel(() => this.fetchVpcs(), isFatalListError, this.channelOptions());
   }
 
-  /** List requests made so far, for tests and benchmarks. */
-  stats(): { serviceListRequests: number; peeringListRequests: number } {
+  /** Reads made so far, for tests and benchmarks: services lists, per-resource reads, peering lists. */
+  stats(): { serviceListRequests: number; peeringListRequests: number } & Omit<ServiceReadStats, 'lists'> {
     let peeringListRequests = 0;
-    for (const c of this.peerings.values()) peeringListRequests += c.requests;
-    return { serviceListRequests: this.services.requests, peeringListRequests };
+    for (const c of this.peerings.values()) peeringListRequests += c.ticks;
+    const { lists, serviceReads, replicaSetReads } = this.serviceReads.stats;
+    return { serviceListRequests: lists, serviceReads, replicaSetReads, peeringListRequests };
   }
 
   waitForService(serviceId: string, check: WaitCheck<LiveService>, options: WaitOptions<LiveService> = {}): Promise<LiveService | undefined> {
-    return this.wait(this.services, 'service', `service ${serviceId}`, (s) => s.items.get(serviceId), check, serviceTerminal, options);
+    return this.wait(this.services, serviceKey(serviceId), 'service', `service ${serviceId}`, (s) => s.service(serviceId), check, serviceTerminal, options);
   }
 
   /** Resolves when the service is one of `statuses`. */
@@ -114,34 +124,36 @@ export class StatusPoller {
 
   async waitForServiceGone(serviceId: string, options: WaitOptions<LiveService> = {}): Promise<void> {
     const gone: WaitCheck<LiveService> = (s) => s === undefined || s.status === 'DELETED';
-    await this.wait(this.services, 'service', `deletion of service ${serviceId}`, (s) => s.items.get(serviceId), gone, () => undefined, options);
+    const what = `deletion of service ${serviceId}`;
+    await this.wait(this.services, serviceKey(serviceId), 'service', what, (s) => s.service(serviceId), gone, () => undefined, options);
   }
 
   waitForReplicaSet(serviceId: string, replicaSetId: string, check: WaitCheck<LiveReplicaSet>, options: WaitOptions<LiveReplicaSet> = {}): Promise<LiveReplicaSet | undefined> {
-    const find = (s: Snapshot<LiveService>) => s.items.get(serviceId)?.replicaSets.find((rs) => rs.id === replicaSetId);
+    const find = (s: ProjectSnapshot) => s.replicaSets(serviceId)?.find((rs) => rs.id === replicaSetId);
     const what = `replica set ${replicaSetId} of service ${serviceId}`;
-    return this.withReplicaSetWait(serviceId, () => this.wait(this.services, 'replica set', what, find, check, replicaSetTerminal, options));
+    return this.wait(this.services, replicaSetsKey(serviceId), 'replica set', what, find, check, replicaSetTerminal, options);
   }
 
   async waitForReplicaSetGone(serviceId: string, replicaSetId: string, options: WaitOptions<LiveReplicaSet> = {}): Promise<void> {
-    const find = (s: Snapshot<LiveService>) => s.items.get(serviceId)?.replicaSets.find((rs) => rs.id === replicaSetId);
+    const find = (s: ProjectSnapshot) => s.replicaSets(serviceId)?.find((rs) => rs.id === replicaSetId);
     const what = `deletion of replica set ${replicaSetId} of service ${serviceId}`;
     const failed = (rs: LiveReplicaSet | undefined) => (rs?.status === 'error' ? 'is in error state' : undefined);
-    await this.withReplicaSetWait(serviceId, () => this.wait(this.services, 'replica set', what, find, (rs) => rs === undefined, failed, options));
+    await this.wait(this.services, replicaSetsKey(serviceId), 'replica set', what, find, (rs) => rs === undefined, failed, options);
   }
 
   waitForPeering(vpcId: string, peeringId: string, check: WaitCheck<LivePeering>, options: WaitOptions<LivePeering> = {}): Promise<LivePeering | undefined> {
-    return this.wait(this.peeringChannel(vpcId), 'peering', `peering ${peeringId} of VPC ${vpcId}`, (s) => s.items.get(peeringId), check, peeringTerminal, options);
+    const what = `peering ${peeringId} of VPC ${vpcId}`;
+    return this.wait(this.peeringChannel(vpcId), peeringId, 'peering', what, (s) => s.items.get(peeringId), check, peeringTerminal, options);
   }
 
   async waitForPeeringGone(vpcId: string, peeringId: string, options: WaitOptions<LivePeering> = {}): Promise<void> {
     const what = `deletion of peering ${peeringId} of VPC ${vpcId}`;
-    await this.wait(this.peeringChannel(vpcId), 'peering', what, (s) => s.items.get(peeringId), (p) => p === undefined, () => undefined, options);
+    await this.wait(this.peeringChannel(vpcId), peeringId, 'peering', what, (s) => s.items.get(peeringId), (p) => p === undefined, () => undefined, options);
   }
 
   /** Waits on the VPC list (one request per tick for every VPC waited for); fails when the VPC is gone. */
   waitForVpc(vpcId: string, check: WaitCheck<LiveVpc>, options: WaitOptions<LiveVpc> = {}): Promise<LiveVpc | undefined> {
-    return this.wait(this.vpcs, 'VPC', `VPC ${vpcId}`, (s) => s.items.get(vpcId), check, vpcTerminal, options);
+    return this.wait(this.vpcs, vpcId, 'VPC', `VPC ${vpcId}`, (s) => s.items.get(vpcId), check, vpcTerminal, options);
   }
 
   /** Stops polling; pending waits stay pending until their own timeout or signal. */
@@ -151,22 +163,11 @@ export class StatusPoller {
     for (const c of this.peerings.values()) c.close();
   }
 
-  private async withReplicaSetWait<T>(serviceId: string, run: () => Promise<T>): Promise<T> {
-    this.replicaSetWaits.set(serviceId, (this.replicaSetWaits.get(serviceId) ?? 0) + 1);
-    try {
-      return await run();
-    } finally {
-      const left = this.replicaSetWaits.get(serviceId)! - 1;
-      if (left > 0) this.replicaSetWaits.set(serviceId, left);
-      else this.replicaSetWaits.delete(serviceId);
-    }
-  }
-
   private channelOptions() {
-    return { factor: 1.5, maxIntervalMs: this.pollMs * 10, timers: this.timers };
+    return { timers: this.timers, minSpacingMs: this.schedule === 'elapsed' ? this.pollMs : 0 };
   }
 
-  private peeringChannel(vpcId: string): PollChannel<LivePeering> {
+  private peeringChannel(vpcId: string): PollChannel<Snapshot<LivePeering>> {
     let channel = this.peerings.get(vpcId);
     if (!channel) {
       channel = new PollChannel(() => this.fetchPeerings(vpcId), isFatalListError, this.channelOptions());
@@ -175,45 +176,28 @@ export class StatusPoller {
     return channel;
   }
 
-  private async fetchServices(): Promise<Snapshot<LiveService>> {
-    const list = await this.client.listServices(this.projectId);
-    const items = new Map(list.map((dto) => [String(dto.service_id), mapService(dto)]));
-    const unembedded = list.filter((dto) => !embedsReplicaSets(dto) && this.replicaSetWaits.has(String(dto.service_id)));
-    if (unembedded.length > 0) this.client.noteOnce?.(CHEAP_PATH_NOTE);
-    await Promise.all(unembedded.map((dto) => this.readReplicaSets(items.get(String(dto.service_id))!)));
-    return { items };
-  }
-
-  private async readReplicaSets(svc: LiveService): Promise<void> {
-    try {
-      svc.replicaSets = (await this.client.listReplicaSets(this.projectId, svc.id)).map((r) => mapReplicaSet(r, svc.id));
-    } catch (err) {
-      // Deleted since the list: so are its replica sets.
-      if (!(err instanceof ApiError && err.status === 404)) throw err;
-    }
-  }
-
   private async fetchVpcs(): Promise<Snapshot<LiveVpc>> {
     const list = await this.client.listVPCs(this.projectId);
-    return { items: new Map(list.map((dto) => [String(dto.id), mapVpc(dto)])) };
+    return listSnapshot(new Map(list.map((dto) => [String(dto.id), mapVpc(dto)])));
   }
 
   private async fetchPeerings(vpcId: string): Promise<Snapshot<LivePeering>> {
     try {
       const list = await this.client.listVPCPeerings(this.projectId, vpcId);
-      return { items: new Map(list.map((dto) => [String(dto.id), mapPeering(dto, vpcId)])) };
+      return listSnapshot(new Map(list.map((dto) => [String(dto.id), mapPeering(dto, vpcId)])));
     } catch (err) {
       // The VPC is gone, and its peerings with it.
-      if (err instanceof ApiError && err.status === 404) return { items: new Map() };
+      if (err instanceof ApiError && err.status === 404) return listSnapshot(new Map());
       throw err;
     }
   }
 
-  private wait<T extends { status?: string }, S>(
+  private wait<T extends { status?: string }, S extends Covering>(
     channel: PollChannel<S>,
+    key: string,
     kind: StatusKind,
     resource: string,
-    find: (snapshot: Snapshot<S>) => T | undefined,
+    find: (snapshot: S) => T | undefined,
     check: WaitCheck<T>,
     terminal: (live: T | undefined) => string | undefined,
     options: WaitOptions<T>,
@@ -236,11 +220,13 @@ export class StatusPoller {
       const onAbort = () => finish(() => reject(options.signal!.reason));
       const timer = this.timers.setTimeout(() => finish(() => reject(new WaitTimeoutError(resource, timeoutMs, lastStatus, lastError, !known()))), timeoutMs);
       const waiter = {
-        dueAt: this.timers.now() + (options.immediate ? 0 : this.pollMs),
-        intervalMs: options.immediate ? this.pollMs : this.pollMs * 1.5,
-        serve: (snapshot: Snapshot<S>): boolean => {
+        key,
+        schedule: new LookSchedule(this.schedule, this.pollMs, this.timers.now(), options.immediate === true),
+        serve: (snapshot: S, at: number): boolean => {
           const live = find(snapshot);
           const status = live === undefined ? 'gone' : (live.status ?? 'unknown');
+          // The first status seen is where the wait starts from, not a change of it.
+          const changed = lastStatus !== undefined && status !== lastStatus;
           if (status !== lastStatus) {
             lastStatus = status;
             stall.restart();
@@ -248,7 +234,10 @@ export class StatusPoller {
           }
           const verdict = normalize(check(live));
           const failure = verdict.done ? undefined : (verdict.failure ?? terminal(live));
-          if (!verdict.done && failure === undefined) return false;
+          if (!verdict.done && failure === undefined) {
+            waiter.schedule.looked(at, this.timers.now(), changed);
+            return false;
+          }
           this.timers.clearTimeout(timer);
           stall.stop();
           options.signal?.removeEventListener('abort', onAbort);

@@ -7,19 +7,23 @@ import type { Locator, PathSeg, Target } from './locate.js';
 export type LightPairs = Map<string, { keyOffset: number; value: LightNode }>;
 
 /** `offset` -1: a value written as nothing (`key:`), positioned at its key. */
+/** `partial`: some scalars of the collection have no node (a 'shallow' read, event-yaml.ts). */
 export type LightNode =
   | { kind: 'scalar'; offset: number; value: unknown }
   | { kind: 'alias'; offset: number; target: LightNode; value: unknown }
-  | { kind: 'map'; offset: number; pairs: LightPairs; merges: LightNode[]; value: Record<string, unknown> }
-  | { kind: 'seq'; offset: number; items: LightNode[]; value: unknown[] };
+  | { kind: 'map'; offset: number; pairs: LightPairs; merges: LightNode[]; value: Record<string, unknown>; partial?: boolean }
+  | { kind: 'seq'; offset: number; items: LightNode[]; value: unknown[]; partial?: boolean };
 
 export class LightLocator implements Locator {
   private lineStarts: number[] | undefined;
+  private whole: Locator | undefined;
 
+  /** `readWhole`: a locator over every node of the file, for a position inside a partial node. */
   constructor(
     readonly file: string,
     private readonly text: string,
     private readonly root: LightNode,
+    private readonly readWhole?: () => Locator,
   ) {}
 
   at(path: readonly PathSeg[], target: Target = 'value'): SourceRef {
@@ -29,11 +33,13 @@ export class LightLocator implements Locator {
       while (node.kind === 'alias') node = node.target;
       if (node.kind === 'map') {
         const pair = findLightPair(node, String(path[i]));
+        if (pair === UNKNOWN) return this.atWhole(path, target);
         if (!pair) break;
         if (i === path.length - 1 && target === 'key') return this.position(pair.keyOffset);
         best = pair.value.offset >= 0 ? pair.value.offset : pair.keyOffset;
         node = pair.value;
       } else if (node.kind === 'seq') {
+        if (node.partial) return this.atWhole(path, target);
         const item: LightNode | undefined = node.items[Number(path[i])];
         if (!item) break;
         best = item.offset;
@@ -41,6 +47,12 @@ export class LightLocator implements Locator {
       } else break;
     }
     return this.position(best);
+  }
+
+  private atWhole(path: readonly PathSeg[], target: Target): SourceRef {
+    if (!this.readWhole) throw new Error('a partial node without the whole file to read');
+    this.whole ??= this.readWhole();
+    return this.whole.at(path, target);
   }
 
   private position(offset: number): SourceRef {
@@ -56,10 +68,14 @@ export class LightLocator implements Locator {
   }
 }
 
+/** A key a partial mapping may hold as a scalar it has no node for. */
+const UNKNOWN = Symbol('not kept');
+
 /** Own keys first, then those merged in with `<<` (in order, and theirs), as YamlLocator.findPair. */
-function findLightPair(map: Extract<LightNode, { kind: 'map' }>, key: string, depth = 0): { keyOffset: number; value: LightNode } | undefined {
+function findLightPair(map: Extract<LightNode, { kind: 'map' }>, key: string, depth = 0): { keyOffset: number; value: LightNode } | typeof UNKNOWN | undefined {
   const own = map.pairs.get(key);
   if (own) return own;
+  if (map.partial) return UNKNOWN;
   if (depth > 20) return undefined;
   for (const source of map.merges) {
     const found = source.kind === 'map' ? findLightPair(source, key, depth + 1) : undefined;

@@ -55,9 +55,14 @@ function loadOne(input: ConfigInput, env: NodeJS.ProcessEnv, workspace: string |
   }
   // A string whose interpolation failed is wrong only because of that: say it once.
   const failed = new Set(diagnostics.map((d) => positionKey(d.source)));
-  // Found by position: a value used through an alias is interpolated (and recorded) once.
-  const byPosition = new Map(interpolated.map((i) => [positionKey(locator.at(i.path)), i]));
-  const writtenAs = (path: PathSeg[]) => (byPosition.size === 0 ? undefined : byPosition.get(positionKey(locator.at(path))));
+  // Found by position: a value used through an alias is interpolated (and recorded) once. Only a
+  // schema error asks, and positions below a resource's entry cost a second read (parse-yaml.ts).
+  let byPosition: Map<string, (typeof interpolated)[number]> | undefined;
+  const writtenAs = (path: PathSeg[]) => {
+    if (interpolated.length === 0) return undefined;
+    byPosition ??= new Map(interpolated.map((i) => [positionKey(locator.at(i.path)), i]));
+    return byPosition.get(positionKey(locator.at(path)));
+  };
   emptySections(data);
   for (const p of translateSchemaErrors(findSchemaErrors(data), data, writtenAs)) {
     const d: Diagnostic = { severity: 'error', message: p.message, path: formatPath(p.shownPath ?? p.path), source: locator.at(p.path, p.target), code: p.code };

@@ -29,12 +29,22 @@ export type ParsedYaml =
   | { ok: false; errors: Diagnostic[] };
 
 export function parseYamlText(text: string, file: string): ParsedYaml {
-  const light = readYamlEvents(text);
+  // Positions of the scalars below the entries only if a diagnostic asks for one: a read of every node again.
+  const light = readYamlEvents(text, { positions: 'shallow' });
   if (light) {
-    const locator = new LightLocator(file, text, light.root);
+    const locator = new LightLocator(file, text, light.root, () => locateWhole(text, file));
     return { ok: true, data: light.root.value, locator, empty: false, shared: light.shared, errors: [], suspects: noSuspects() };
   }
   return parseWithYamlPackage(text, file);
+}
+
+/** A locator over every node: the event reader's, which accepted the text once already. */
+function locateWhole(text: string, file: string): Locator {
+  const light = readYamlEvents(text);
+  if (light) return new LightLocator(file, text, light.root);
+  const full = parseWithYamlPackage(text, file);
+  if (full.ok) return full.locator;
+  throw new Error(`${file}: read once, the file could not be read again for a position`);
 }
 
 /** The full YAML parser: anchors, aliases, merges, block scalars, and worded syntax errors. */

@@ -23,6 +23,13 @@ export interface ActionContext {
   pollMs: number;
   /** When this action's `--timeout` runs out (epoch ms); every wait of the action shares it. */
   deadline?: number;
+  /**
+   * Runs `work` without holding the action's place among the `--parallelism` in flight (a pause
+   * between resends); `waits` already do. Absent outside the graph walk.
+   */
+  idle?<T>(work: () => Promise<T>): Promise<T>;
+  /** A create's bookkeeping is done before its first wait starts (before turn 2; for the bench). */
+  bookkeepingFirst?: boolean;
 }
 
 export interface ActionOutcome {
@@ -88,9 +95,43 @@ export function requestOf<T>(action: Action): T {
   return { ...(action.request ?? {}) } as T;
 }
 
-/** Writes the lockfile entry of a resource this action created or adopted. */
-export async function recordCreated(ctx: ActionContext, action: Action, id: string): Promise<void> {
-  await ctx.lock.bind(action.address, id, action.protect === undefined ? {} : { protect: action.protect });
+/**
+ * Writes the lockfile entry of a resource this action created or adopted. The ID is in the
+ * in-memory lockfile at once (where a Ctrl-C's final flush finds it); the promise is its write.
+ */
+export function recordCreated(ctx: ActionContext, action: Action, id: string): Promise<void> {
+  return ctx.lock.bind(action.address, id, action.protect === undefined ? {} : { protect: action.protect });
+}
+
+/**
+ * Runs a create's first wait while its bookkeeping (the lockfile write, the pgpass rewrite) is
+ * still on disk's way, so neither delays the first poll. The action ends only once both are done;
+ * a bookkeeping failure ends the wait at once and is the action's error (an ID or a password that
+ * was not saved matters more than the wait).
+ */
+export async function waitAlongside(ctx: ActionContext, bookkeeping: Array<Promise<void>>, wait: (ctx: ActionContext) => Promise<void>): Promise<void> {
+  if (ctx.bookkeepingFirst) {
+    await Promise.all(bookkeeping);
+    return wait(ctx);
+  }
+  const stop = new AbortController();
+  const signal = ctx.signal ? AbortSignal.any([ctx.signal, stop.signal]) : stop.signal;
+  let failure: { error: unknown } | undefined;
+  const kept = Promise.all(bookkeeping).then(
+    () => undefined,
+    (error: unknown) => {
+      failure = { error };
+      stop.abort(error);
+    },
+  );
+  try {
+    await wait({ ...ctx, signal });
+  } catch (err) {
+    await kept;
+    throw failure ? failure.error : err;
+  }
+  await kept;
+  if (failure) throw failure.error;
 }
 
 /** Removes the lockfile entry of a deleted resource, unless it already names a newer one. */

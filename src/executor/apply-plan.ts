@@ -13,6 +13,7 @@ import type { ExecutorApi, ExecutorPoller, ExecutorWaits } from './ports.js';
 import { emptyResult, type ApplyResult } from './result.js';
 import { runAction } from './run-action.js';
 import { scheduleSettling } from './settle-waits.js';
+import { withSlot } from './slot-waits.js';
 
 export interface ApplyOptions {
   api: ExecutorApi;
@@ -21,8 +22,16 @@ export interface ApplyOptions {
   waits?: ExecutorWaits;
   lockStore: LockStore;
   reporter?: Reporter;
-  /** API operations (waits included) in flight at once; default 10. */
+  /** Actions sending requests at once (an action waiting for its operation does not count); default 10. */
   parallelism?: number;
+  /** true: an action keeps its place among `parallelism` while it waits (as before turn 2; for the bench). */
+  waitsHoldSlots?: boolean;
+  /**
+   * 'alongside' (default): a create's lockfile write and pgpass rewrite run while its first wait
+   * does, and pgpass changes queued meanwhile share one rewrite. 'before-wait': each is done before
+   * the wait starts, one rewrite per change (as before turn 2; for the bench).
+   */
+  bookkeeping?: 'alongside' | 'before-wait';
   /** Per action; default 30 minutes. */
   timeoutMs?: number;
   /** First Ctrl-C: start nothing new, abandon waits, return what happened. */
@@ -68,7 +77,8 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     emit,
     timeoutMs: options.timeoutMs ?? 30 * 60_000,
     ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.pgpass ? { pgpass: new PgpassWriter(options.pgpass.path, options.pgpass.owner) } : {}),
+    ...(options.pgpass ? { pgpass: new PgpassWriter(options.pgpass.path, options.pgpass.owner, { batch: options.bookkeeping !== 'before-wait' }) } : {}),
+    ...(options.bookkeeping === 'before-wait' ? { bookkeepingFirst: true } : {}),
     env: options.env ?? {},
     createAttempts: options.createAttempts ?? 3,
     pollMs: options.pollMs ?? 1000,
@@ -89,7 +99,8 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   await walkGraph(plan.actions, {
     parallelism,
     ...(options.signal ? { signal: options.signal } : {}),
-    run: (action) => runOne(ctx, action, result, now),
+    run: (action, slot) => runOne(withSlot(ctx, slot), action, result, now),
+    idleFreesSlot: options.waitsHoldSlots !== true,
     onSkip: (action, reason, root) => {
       result.skipped.push({ action, reason, ...(root ? { root: refOf(root) } : {}) });
       emit({ type: 'action-skipped', action: refOf(action), reason, ...(root ? { root: refOf(root) } : {}) });

@@ -1,14 +1,26 @@
 // Walks the plan's DAG (Terraform's dag walker in miniature): bounded concurrency, dependents of
 // a failed action skipped with the root cause, independent branches continuing, nothing new
 // started once the signal aborts. Knows nothing about the API.
+//
+// `parallelism` bounds the actions holding a slot: an action takes one to start and gives it up
+// while it is idle (SPEC section 5: waiting for an operation costs no request of its own, so a
+// waiting action does not count). An action back from idling takes the next free slot before any
+// new action starts.
 import type { Action } from '../model/index.js';
 import type { SkipReason } from './events.js';
+
+export interface Slot {
+  /** Runs `work` (a wait) without holding the slot; resolves once the action holds one again. */
+  idle<T>(work: () => Promise<T>): Promise<T>;
+}
 
 export interface WalkOptions {
   parallelism: number;
   signal?: AbortSignal;
   /** Runs one action; resolving means done, rejecting means failed. */
-  run(action: Action): Promise<void>;
+  run(action: Action, slot: Slot): Promise<void>;
+  /** false: an idle action keeps its slot (waits count against parallelism, as before turn 2). Default true. */
+  idleFreesSlot?: boolean;
   /** An action that will not run; `root` is the failed action that caused it, if any. */
   onSkip(action: Action, reason: SkipReason, root?: Action): void;
 }
@@ -71,71 +83,115 @@ function assertAcyclic(nodes: NodeState[]): void {
 }
 
 export async function walkGraph(actions: Action[], options: WalkOptions): Promise<void> {
-  const nodes = buildNodes(actions);
-  const parallelism = Math.max(1, Math.floor(options.parallelism));
-  // Kept sorted by plan index so ready actions start in plan order.
-  const ready: NodeState[] = nodes.filter((n) => n.waitingOn === 0);
-  let running = 0;
-  let settle!: () => void;
-  const finished = new Promise<void>((resolve) => (settle = resolve));
-  let unsettled = nodes.length;
+  const walk = new Walk(buildNodes(actions), options);
+  const onAbort = () => walk.pump();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    walk.pump();
+    await walk.finished;
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+}
 
-  const markReady = (node: NodeState) => {
-    const at = ready.findIndex((r) => r.index > node.index);
-    ready.splice(at === -1 ? ready.length : at, 0, node);
-  };
-  const release = (node: NodeState) => {
-    if (node.state !== 'pending') return;
-    node.waitingOn--;
-    if (node.waitingOn === 0) markReady(node);
-  };
-  const settleNode = (node: NodeState, state: 'done' | 'failed' | 'skipped') => {
-    node.state = state;
-    unsettled--;
-    for (const f of node.followers) release(f);
-    if (state === 'done') for (const d of node.dependents) release(d);
-    else if (state === 'failed') for (const d of node.dependents) skip(d, 'upstream-failed', node.action);
-    else for (const d of node.dependents) skip(d, node.skipReason ?? 'upstream-failed', node.root);
-  };
-  const skip = (node: NodeState, reason: SkipReason, root?: Action) => {
-    if (node.state !== 'pending') return;
-    const at = ready.indexOf(node);
-    if (at !== -1) ready.splice(at, 1);
-    node.root = root;
-    node.skipReason = reason;
-    options.onSkip(node.action, reason, root);
-    settleNode(node, 'skipped');
-  };
-  const pump = () => {
-    if (options.signal?.aborted) {
-      for (const node of nodes) skip(node, 'interrupted');
+class Walk {
+  private readonly parallelism: number;
+  /** Kept sorted by plan index so ready actions start in plan order. */
+  private readonly ready: NodeState[];
+  /** Actions holding a slot. */
+  private running = 0;
+  /** Actions back from idling, waiting for a slot (served before new actions start). */
+  private readonly resuming: Array<() => void> = [];
+  private unsettled: number;
+  private settle!: () => void;
+  readonly finished = new Promise<void>((resolve) => (this.settle = resolve));
+
+  constructor(
+    private readonly nodes: NodeState[],
+    private readonly options: WalkOptions,
+  ) {
+    this.parallelism = Math.max(1, Math.floor(options.parallelism));
+    this.ready = nodes.filter((n) => n.waitingOn === 0);
+    this.unsettled = nodes.length;
+  }
+
+  pump(): void {
+    const aborted = () => this.options.signal?.aborted === true;
+    if (aborted()) for (const node of this.nodes) this.skip(node, 'interrupted');
+    while (this.running < this.parallelism && this.resuming.length > 0) {
+      this.running++;
+      this.resuming.shift()!();
     }
-    while (!options.signal?.aborted && running < parallelism && ready.length > 0) {
-      const node = ready.shift()!;
+    while (!aborted() && this.running < this.parallelism && this.ready.length > 0) {
+      const node = this.ready.shift()!;
       node.state = 'running';
-      running++;
-      void runNode(node);
+      this.running++;
+      void this.runNode(node);
     }
-    if (unsettled === 0 && running === 0) settle();
-  };
-  const runNode = async (node: NodeState) => {
+    if (this.unsettled === 0 && this.running === 0) this.settle();
+  }
+
+  private async runNode(node: NodeState): Promise<void> {
     let outcome: 'done' | 'failed' = 'done';
     try {
-      await options.run(node.action);
+      await this.options.run(node.action, this.slotOfAction());
     } catch {
       outcome = 'failed';
     }
-    running--;
-    settleNode(node, outcome);
-    pump();
-  };
+    this.running--;
+    this.settleNode(node, outcome);
+    this.pump();
+  }
 
-  const onAbort = () => pump();
-  options.signal?.addEventListener('abort', onAbort, { once: true });
-  try {
-    pump();
-    await finished;
-  } finally {
-    options.signal?.removeEventListener('abort', onAbort);
+  /** The slot of one action; idling twice at once (a wait within a wait) gives it up once. */
+  private slotOfAction(): Slot {
+    let holding = true;
+    return {
+      idle: async (work) => {
+        if (this.options.idleFreesSlot === false || !holding) return work();
+        holding = false;
+        this.running--;
+        this.pump();
+        try {
+          return await work();
+        } finally {
+          await new Promise<void>((resume) => {
+            this.resuming.push(resume);
+            this.pump();
+          });
+          holding = true;
+        }
+      },
+    };
+  }
+
+  private markReady(node: NodeState): void {
+    const at = this.ready.findIndex((r) => r.index > node.index);
+    this.ready.splice(at === -1 ? this.ready.length : at, 0, node);
+  }
+
+  private release(node: NodeState): void {
+    if (node.state !== 'pending') return;
+    node.waitingOn--;
+    if (node.waitingOn === 0) this.markReady(node);
+  }
+
+  private settleNode(node: NodeState, state: 'done' | 'failed' | 'skipped'): void {
+    node.state = state;
+    this.unsettled--;
+    for (const f of node.followers) this.release(f);
+    if (state === 'done') for (const d of node.dependents) this.release(d);
+    else if (state === 'failed') for (const d of node.dependents) this.skip(d, 'upstream-failed', node.action);
+    else for (const d of node.dependents) this.skip(d, node.skipReason ?? 'upstream-failed', node.root);
+  }
+
+  private skip(node: NodeState, reason: SkipReason, root?: Action): void {
+    if (node.state !== 'pending') return;
+    const at = this.ready.indexOf(node);
+    if (at !== -1) this.ready.splice(at, 1);
+    node.root = root;
+    node.skipReason = reason;
+    this.options.onSkip(node.action, reason, root);
+    this.settleNode(node, 'skipped');
   }
 }

@@ -1,6 +1,6 @@
 // Read replica sets: create, delete, resize and the metadata operations.
 import type { Action } from '../model/index.js';
-import { recordCreated, recordDeleted, reportStatus, requestOf, serviceId, targetId, waitOptions, type ActionContext, type ActionOutcome } from './action-context.js';
+import { recordCreated, recordDeleted, reportStatus, requestOf, serviceId, targetId, waitAlongside, waitOptions, type ActionContext, type ActionOutcome } from './action-context.js';
 import { ignoreNotFound } from './ops-vpc.js';
 import { isConflict } from './api-errors.js';
 import { createOrAdopt, findReplicaSetsNamed } from './reconcile.js';
@@ -19,8 +19,7 @@ export async function createReplicaSet(ctx: ActionContext, action: Action): Prom
   });
   const id = 'created' in outcome ? String(outcome.created.id) : outcome.adoptedId;
   if ('created' in outcome) reportStatus(ctx, action, outcome.created.status);
-  await recordCreated(ctx, action, id);
-  await ctx.waits.replicaSetActive(service, id, waitOptions(ctx, action));
+  await waitAlongside(ctx, [recordCreated(ctx, action, id)], (c) => c.waits.replicaSetActive(service, id, waitOptions(c, action)));
   return { resourceId: id, adopted: 'adoptedId' in outcome };
 }
 

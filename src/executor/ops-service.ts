@@ -8,6 +8,7 @@ import {
   resolveRef,
   serviceId,
   vpcId,
+  waitAlongside,
   waitOptions,
   type ActionContext,
   type ActionOutcome,
@@ -50,13 +51,13 @@ async function forkDefaultName(ctx: ActionContext, parentId: string): Promise<st
   return `${parent.name}-fork`;
 }
 
-/** Lockfile first (the ID must survive any interruption), then the password, then READY. */
+/** The ID (lockfile) and the password (pgpass) are saved while the wait for READY runs; the action ends when all three have. */
 async function finishServiceCreate(ctx: ActionContext, action: Action, outcome: CreateOutcome<Dto.ServiceDto>): Promise<ActionOutcome> {
   const id = 'created' in outcome ? String(outcome.created.service_id) : outcome.adoptedId;
-  await recordCreated(ctx, action, id);
+  const bookkeeping = [recordCreated(ctx, action, id)];
   if ('created' in outcome) {
     reportStatus(ctx, action, outcome.created.status);
-    await saveInitialPassword(ctx, action, outcome.created);
+    bookkeeping.push(saveInitialPassword(ctx, action, outcome.created));
   } else {
     ctx.emit({
       type: 'warning',
@@ -64,7 +65,7 @@ async function finishServiceCreate(ctx: ActionContext, action: Action, outcome: 
       message: 'its initial password was in the lost response and is unknown; configure `password:` to set one',
     });
   }
-  await ctx.waits.serviceStatus(id, 'READY', waitOptions(ctx, action));
+  await waitAlongside(ctx, bookkeeping, (c) => c.waits.serviceStatus(id, 'READY', waitOptions(c, action)));
   return { resourceId: id, adopted: 'adoptedId' in outcome };
 }
 

@@ -1,7 +1,7 @@
 // VPCs and peerings: createVPC, deleteVPC, createVPCPeering, deleteVPCPeering (renameVPC is sent
 // as its op table row says: send-operation.ts).
 import { isVpcSettled, type Action } from '../model/index.js';
-import { recordCreated, recordDeleted, reportStatus, requestOf, targetId, vpcId, waitOptions, type ActionContext, type ActionOutcome } from './action-context.js';
+import { recordCreated, recordDeleted, reportStatus, requestOf, targetId, vpcId, waitAlongside, waitOptions, type ActionContext, type ActionOutcome } from './action-context.js';
 import { createOrAdopt, findPeerings, findVpcsNamed } from './reconcile.js';
 import { isNotFound } from './api-errors.js';
 import type { Dto } from './ports.js';
@@ -51,9 +51,8 @@ export async function createPeering(ctx: ActionContext, action: Action): Promise
   });
   const id = 'created' in outcome ? String(outcome.created.id) : outcome.adoptedId;
   if ('created' in outcome) reportStatus(ctx, action, outcome.created.status);
-  await recordCreated(ctx, action, id);
   // A failed peering stays bound: the next plan sees it and replaces it once the config is fixed.
-  await ctx.waits.peeringSettled(vpc, id, waitOptions(ctx, action));
+  await waitAlongside(ctx, [recordCreated(ctx, action, id)], (c) => c.waits.peeringSettled(vpc, id, waitOptions(c, action)));
   return { resourceId: id, adopted: 'adoptedId' in outcome };
 }
 

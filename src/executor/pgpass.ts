@@ -7,15 +7,10 @@ import { basename, dirname, join } from 'node:path';
 import { writeFileAtomic } from '../lockfile/atomic-write.js';
 import { describeFileError } from '../lockfile/file-errors.js';
 import type { LocalProcess } from '../model/index.js';
+import { PgpassLines, type PgpassEntry } from './pgpass-lines.js';
 import { withPgpassLock } from './pgpass-lock.js';
 
-export interface PgpassEntry {
-  host: string;
-  port: number;
-  database: string;
-  user: string;
-  password: string;
-}
+export { escapePgpassField, formatPgpassLine, parsePgpassLine, type PgpassEntry } from './pgpass-lines.js';
 
 /** `--pgpass PATH`, else `PGPASSFILE`, else `~/.pgpass`. */
 export function resolvePgpassPath(explicit: string | undefined, env: NodeJS.ProcessEnv): string {
@@ -24,34 +19,7 @@ export function resolvePgpassPath(explicit: string | undefined, env: NodeJS.Proc
   return join(homedir(), '.pgpass');
 }
 
-/** pgpass fields escape `\` and `:` with a backslash. */
-export function escapePgpassField(value: string): string {
-  return value.replace(/[\\:]/g, (c) => `\\${c}`);
-}
-
-export function formatPgpassLine(entry: PgpassEntry): string {
-  return [entry.host, String(entry.port), entry.database, entry.user, entry.password].map(escapePgpassField).join(':');
-}
-
-/**
- * The fields of a pgpass line (`\\:` and `\\\\` unescaped), or undefined for a comment, a blank
- * or a line that is not five fields: those are kept as they are, never rewritten.
- */
-export function parsePgpassLine(line: string): PgpassEntry | undefined {
-  if (line.trim() === '' || line.startsWith('#')) return undefined;
-  const fields: string[] = [''];
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (c === '\\' && i + 1 < line.length) fields[fields.length - 1] += line[++i];
-    else if (c === ':') fields.push('');
-    else fields[fields.length - 1] += c;
-  }
-  if (fields.length !== 5) return undefined;
-  const [host, port, database, user, password] = fields as [string, string, string, string, string];
-  return { host, port: Number(port), database, user, password };
-}
-
-const sameLogin = (a: PgpassEntry, b: PgpassEntry) => a.host === b.host && a.port === b.port && a.database === b.database && a.user === b.user;
+type Change = (lines: PgpassLines) => void;
 
 /**
  * The pgpass file as dbform changes it: a created service's initial password, the configured
@@ -64,42 +32,33 @@ const sameLogin = (a: PgpassEntry, b: PgpassEntry) => a.host === b.host && a.por
 export class PgpassWriter {
   readonly path: string;
   private readonly owner: LocalProcess;
-  private chain: Promise<void> = Promise.resolve();
+  /** Changes not yet written, in order; the next rewrite applies them all at once. */
+  private pending: Array<{ change: Change; settle: (error?: unknown) => void }> = [];
+  private writing = false;
+  /** Rewrites started so far (for tests and the bench). */
+  rewrites = 0;
 
-  /** `owner`: the process that rewrites, as `<file>.lock` records it. */
-  constructor(path: string, owner: LocalProcess) {
+  /**
+   * `owner`: the process that rewrites, as `<file>.lock` records it. `batch: false`: one rewrite
+   * per change (before turn 2; for the bench's before and after).
+   */
+  constructor(
+    path: string,
+    owner: LocalProcess,
+    private readonly options: { batch?: boolean } = {},
+  ) {
     this.path = path;
     this.owner = owner;
   }
 
   /** Sets the password of the entry's login: its line is replaced in place, or added at the end. */
   save(entry: PgpassEntry): Promise<void> {
-    return this.enqueue((lines) => {
-      const line = formatPgpassLine(entry);
-      let found = false;
-      const out: string[] = [];
-      for (const l of lines) {
-        const parsed = parsePgpassLine(l);
-        if (!parsed || !sameLogin(parsed, entry)) out.push(l);
-        else if (!found) {
-          // libpq uses the first matching line: the new password goes where the old one was.
-          out.push(line);
-          found = true;
-        }
-      }
-      if (!found) out.push(line);
-      return out;
-    });
+    return this.enqueue((lines) => lines.save(entry));
   }
 
   /** Removes the `tsdb`/`tsdbadmin` lines dbform writes for `host` (a deleted service), any port. */
   removeHost(host: string): Promise<void> {
-    return this.enqueue((lines) =>
-      lines.filter((l) => {
-        const parsed = parsePgpassLine(l);
-        return !parsed || parsed.host !== host || parsed.database !== 'tsdb' || parsed.user !== 'tsdbadmin';
-      }),
-    );
+    return this.enqueue((lines) => lines.removeHost(host));
   }
 
   /** Whether the file exists (a delete looks up its service's host only when there are lines to remove). */
@@ -110,13 +69,36 @@ export class PgpassWriter {
     );
   }
 
-  private enqueue(change: (lines: string[]) => string[]): Promise<void> {
-    const next = this.chain.catch(() => undefined).then(() => this.rewrite(change));
-    this.chain = next;
-    return next;
+  /**
+   * Changes wait for the rewrite in progress, then go together in the next one: 2,000 creates
+   * answered within a second cost a few rewrites, not 2,000 in a row. A failed rewrite fails
+   * exactly the changes it carried.
+   */
+  private enqueue(change: Change): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.pending.push({ change, settle: (error) => (error === undefined ? resolve() : reject(error)) });
+      if (!this.writing) void this.drain();
+    });
   }
 
-  private async rewrite(change: (lines: string[]) => string[]): Promise<void> {
+  private async drain(): Promise<void> {
+    this.writing = true;
+    while (this.pending.length > 0) {
+      const batch = this.options.batch === false ? this.pending.splice(0, 1) : this.pending.splice(0);
+      this.rewrites++;
+      try {
+        await this.rewrite((lines) => {
+          for (const b of batch) b.change(lines);
+        });
+        for (const b of batch) b.settle();
+      } catch (err) {
+        for (const b of batch) b.settle(err ?? new Error('pgpass rewrite failed'));
+      }
+    }
+    this.writing = false;
+  }
+
+  private async rewrite(change: Change): Promise<void> {
     await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
     const path = await realpath(this.path).catch(() => this.path);
     await withPgpassLock(path, async () => {
@@ -125,9 +107,9 @@ export class PgpassWriter {
         if (err.code === 'ENOENT') return undefined;
         throw err;
       });
-      const lines = text === undefined || text === '' ? [] : text.replace(/\n$/, '').split('\n');
-      const next = change(lines);
-      const out = next.length === 0 ? '' : `${next.join('\n')}\n`;
+      const lines = new PgpassLines(text === undefined || text === '' ? [] : text.replace(/\n$/, '').split('\n'));
+      change(lines);
+      const out = lines.text();
       // Nothing to change: a missing file is not created, a private one not rewritten.
       if (out === (text ?? '') && (text === undefined || (await isPrivate(path)))) return;
       await writeFileAtomic(path, out, 0o600);

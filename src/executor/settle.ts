@@ -54,7 +54,8 @@ export async function sendWhenServiceSettled<T>(
       if (!rules.retryWhenReady || status !== 'READY') throw err;
       // Out of --timeout: the refusal is the answer.
       if (ctx.deadline !== undefined && Date.now() + delayMs > ctx.deadline) throw err;
-      await sleep(delayMs, undefined, ctx.signal ? { signal: ctx.signal } : {});
+      const pause = () => sleep(delayMs, undefined, ctx.signal ? { signal: ctx.signal } : {});
+      await (ctx.idle ? ctx.idle(pause) : pause());
       delayMs = Math.min(delayMs * 1.5, ctx.pollMs * 10);
     }
   }

@@ -31,18 +31,38 @@ export function parseAddress(address: string): ParsedAddress | undefined {
   return undefined;
 }
 
+/** parseAddress's four forms as one pattern each: the kind without splitting (it is asked for tens of thousands of times a plan). */
+const KIND_FORMS: ReadonlyArray<[Kind, RegExp]> = [
+  ['service', /^service\.[a-z][a-z0-9-]{0,62}$/],
+  ['replica_set', /^replica_set\.[a-z][a-z0-9-]{0,62}\.[a-z][a-z0-9-]{0,62}$/],
+  ['vpc', /^vpc\.[a-z][a-z0-9-]{0,62}$/],
+  ['peering', /^peering\.[a-z][a-z0-9-]{0,62}\.[\s\S]+$/],
+];
+
+/** The kind parseAddress gives `address`, undefined when it is not an address. */
 export function kindOf(address: Address): Kind | undefined {
-  return parseAddress(address)?.kind;
+  for (const [kind, form] of KIND_FORMS) if (form.test(address)) return kind;
+  return undefined;
 }
 
 const KIND_ORDER: Record<Kind, number> = { vpc: 0, peering: 1, service: 2, replica_set: 3 };
 
+const kindRank = (address: Address): number => {
+  const kind = kindOf(address);
+  return kind === undefined ? 9 : KIND_ORDER[kind];
+};
+
 /** Stable order for output: by kind (vpc, peering, service, replica_set), then by address text. */
 export function compareAddresses(a: Address, b: Address): number {
-  const ka = kindOf(a);
-  const kb = kindOf(b);
-  const oa = ka === undefined ? 9 : KIND_ORDER[ka];
-  const ob = kb === undefined ? 9 : KIND_ORDER[kb];
+  const oa = kindRank(a);
+  const ob = kindRank(b);
   if (oa !== ob) return oa - ob;
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** `addresses` in compareAddresses order, each parsed once (not once per comparison). */
+export function sortAddresses(addresses: Iterable<Address>): Address[] {
+  const ranked = Array.from(addresses, (address) => ({ address, rank: kindRank(address) }));
+  ranked.sort((x, y) => x.rank - y.rank || (x.address < y.address ? -1 : x.address > y.address ? 1 : 0));
+  return ranked.map((r) => r.address);
 }

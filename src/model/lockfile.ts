@@ -1,5 +1,5 @@
 // The lockfile value (SPEC section 2). File I/O lives in src/lockfile/.
-import { compareAddresses, type Address } from './address.js';
+import { sortAddresses, type Address } from './address.js';
 
 export interface LockEntry {
   id: string;
@@ -57,7 +57,7 @@ export function nextRevision(lock: Lockfile, newLineage: string): Lockfile {
 /** The on-disk JSON text: snake_case, addresses sorted, two-space indent, trailing newline. */
 export function serializeLockfile(lock: Lockfile): string {
   const resources: Record<string, Record<string, unknown>> = {};
-  for (const address of Object.keys(lock.resources).sort(compareAddresses)) {
+  for (const address of sortAddresses(Object.keys(lock.resources))) {
     const e = lock.resources[address]!;
     const out: Record<string, unknown> = { id: e.id };
     if (e.passwordVersion !== undefined) out.password_version = e.passwordVersion;

@@ -53,6 +53,7 @@ function badAddress(flag: string, a: string): Diagnostic {
  * dbform does not manage would make the delete fail (409), so the plan says so now.
  */
 export function unmanagedBlockers(ctx: PlanContext): void {
+  if (ctx.vpcsGoing.size === 0) return;
   const managed = new Set<string>();
   for (const [address, id] of ctx.liveIds) managed.add(`${kindOf(address)}:${id}`);
   for (const [vpcId, going] of ctx.vpcsGoing) {

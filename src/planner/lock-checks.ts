@@ -14,11 +14,13 @@ export function duplicateIdErrors(lock: Lockfile): Diagnostic[] {
     const kind = kindOf(address);
     if (kind === undefined) continue;
     const key = `${kind}:${entry.id}`;
-    holders.set(key, [...(holders.get(key) ?? []), address]);
+    const list = holders.get(key);
+    if (list) list.push(address);
+    else holders.set(key, [address]);
   }
   const out: Diagnostic[] = [];
-  for (const [key, addresses] of [...holders].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    if (addresses.length < 2) continue;
+  const duplicated = [...holders].filter(([, addresses]) => addresses.length > 1);
+  for (const [key, addresses] of duplicated.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const [kind, id] = [key.slice(0, key.indexOf(':')) as Kind, key.slice(key.indexOf(':') + 1)];
     const sorted = [...addresses].sort(compareAddresses);
     const list = `${sorted.length === 2 ? 'both ' : ''}${sorted.slice(0, -1).join(', ')} and ${sorted[sorted.length - 1]}`;

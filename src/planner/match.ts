@@ -268,18 +268,25 @@ function removedEntries(view: LockView, wanted: Set<Address>, index: LiveIndex):
 
 /** Live resources that neither the config nor the lockfile names (SPEC section 2). */
 function countUnmanaged(live: LiveState, index: LiveIndex, m: Matching, lock: Lockfile): number {
-  const known = new Set<string>();
-  for (const x of [...m.vpcs, ...m.peerings, ...m.services, ...m.replicaSets]) if (x.live) known.add(`${kindOf(x.address)}:${(x.live as { id: string }).id}`);
-  for (const r of m.removed) known.add(`${r.kind}:${r.entry.id}`);
-  for (const [address, e] of Object.entries(lock.resources)) known.add(`${kindOf(address)}:${e.id}`);
+  // IDs by kind (no `kind:id` string per resource: a plan of 10,000 services made 60,000 of them).
+  const known: Record<Kind | 'none', Set<string>> = { vpc: new Set(), peering: new Set(), service: new Set(), replica_set: new Set(), none: new Set() };
+  const note = (list: Array<Match<unknown, unknown>>, kind: Kind) => {
+    for (const x of list) if (x.live) known[kind].add((x.live as { id: string }).id);
+  };
+  note(m.vpcs, 'vpc');
+  note(m.peerings, 'peering');
+  note(m.services, 'service');
+  note(m.replicaSets, 'replica_set');
+  for (const r of m.removed) known[r.kind].add(r.entry.id);
+  for (const [address, e] of Object.entries(lock.resources)) known[kindOf(address) ?? 'none'].add(e.id);
   let count = 0;
   for (const v of live.vpcs) {
-    if (!known.has(`vpc:${v.id}`)) count++;
-    for (const p of v.peerings ?? []) if (!known.has(`peering:${p.id}`)) count++;
+    if (!known.vpc.has(v.id)) count++;
+    for (const p of v.peerings ?? []) if (!known.peering.has(p.id)) count++;
   }
   for (const s of index.services.values()) {
-    if (!known.has(`service:${s.id}`)) count++;
-    for (const r of s.replicaSets) if (!isReplicaSetGone(r) && !known.has(`replica_set:${r.id}`)) count++;
+    if (!known.service.has(s.id)) count++;
+    for (const r of s.replicaSets) if (!isReplicaSetGone(r) && !known.replica_set.has(r.id)) count++;
   }
   return count;
 }

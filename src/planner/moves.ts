@@ -1,5 +1,5 @@
 // The lockfile as the plan sees it: entries keyed by address after `moved:` entries are applied.
-import { kindOf, parseAddress, type Address, type Binding, type Diagnostic, type Lockfile, type LockEntry, type MovedEntry } from '../model/index.js';
+import { kindOf, type Address, type Binding, type Diagnostic, type Lockfile, type LockEntry, type MovedEntry } from '../model/index.js';
 
 export interface LockView {
   entries: Map<Address, { entry: LockEntry; origin: Address }>;
@@ -9,7 +9,7 @@ export interface LockView {
 export function buildLockView(lock: Lockfile, diagnostics: Diagnostic[]): LockView {
   const entries = new Map<Address, { entry: LockEntry; origin: Address }>();
   for (const [address, entry] of Object.entries(lock.resources)) {
-    if (parseAddress(address) === undefined) {
+    if (kindOf(address) === undefined) {
       diagnostics.push({
         severity: 'warning',
         code: 'lockfile-address',

@@ -15,7 +15,7 @@ export function registerApply(program: Command): void {
   addApiOptions(cmd);
   cmd
     .option('--auto-approve', 'apply without asking (required when stdin is not a terminal)')
-    .option('--parallelism <n>', 'API operations in flight at once, waits included', '10')
+    .option('--parallelism <n>', 'API requests in flight at once (waiting for an operation does not count)', '10')
     .option('--timeout <duration>', 'limit per action: 30m, 90s, 1h or milliseconds', '30m')
     .addOption(new Option('--replace <address>', 'plan this resource as delete + create (repeatable)').argParser(collect))
     .addOption(new Option('--target <address>', 'plan only this resource and what it depends on (repeatable)').argParser(collect))

@@ -19,6 +19,36 @@ export function createProgressView(
   const paint = createPaint(options.color);
   const verb = options.verb ?? 'Apply';
   if (options.tty ?? out.isTTY === true) return createTtyView({ out, paint, verb, shared: options.stderr?.isTTY === true ? options.stderr : undefined });
-  const plain = createPlainView({ out, paint, verb });
-  return { emit: (e) => plain.emit(e), close: () => undefined };
+  const lines = batchedWrites(out);
+  const plain = createPlainView({ out: lines.stream, paint, verb });
+  return {
+    emit: (e) => {
+      plain.emit(e);
+      // The summary is the last word: on the stream before the command goes on to exit.
+      if (e.type === 'summary') lines.flush();
+    },
+    close: () => lines.flush(),
+  };
+}
+
+/**
+ * The lines written within one turn of the event loop go out as one write: 2,000 creates answered
+ * in a burst are a few hundred writes to a pipe, not ten thousand.
+ */
+function batchedWrites(out: NodeJS.WritableStream): { stream: NodeJS.WritableStream; flush(): void } {
+  let pending: string[] = [];
+  const flush = () => {
+    if (pending.length === 0) return;
+    const text = pending.join('');
+    pending = [];
+    out.write(text);
+  };
+  const stream = {
+    write(chunk: string | Uint8Array): boolean {
+      if (pending.length === 0) setImmediate(flush);
+      pending.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString());
+      return true;
+    },
+  };
+  return { stream: stream as unknown as NodeJS.WritableStream, flush };
 }

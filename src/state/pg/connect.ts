@@ -1,6 +1,6 @@
 // Opening a connection to the state database, and the words for when that fails: host, port and
 // the server's (or the network's) reason, never the password.
-import pg from 'pg';
+import type pg from 'pg';
 import { parse } from 'pg-connection-string';
 import { StateUnavailableError } from '../errors.js';
 import { lookupPgpass } from './pgpass-lookup.js';
@@ -22,10 +22,12 @@ export function resolvePassword(target: PgTarget, env: Record<string, string | u
   return target.urlPassword ?? (env.PGPASSWORD || undefined) ?? lookupPgpass(target, env);
 }
 
-export function newClient(target: PgTarget, o: ConnectOptions): pg.Client {
+/** pg is loaded on the first connection: a state in a file (the default) never pays for it (~20 modules at start-up). */
+async function newClient(target: PgTarget, o: ConnectOptions): Promise<pg.Client> {
+  const { default: driver } = await import('pg');
   const parsed = parse(target.url);
   const password = resolvePassword(target, o.env);
-  return new pg.Client({
+  return new driver.Client({
     host: target.host,
     port: target.port,
     user: target.user,
@@ -41,7 +43,7 @@ export function newClient(target: PgTarget, o: ConnectOptions): pg.Client {
 
 /** A connected client whose later errors (a terminated session) never crash the process. */
 export async function connect(target: PgTarget, o: ConnectOptions): Promise<pg.Client> {
-  const client = newClient(target, o);
+  const client = await newClient(target, o);
   client.on('error', () => undefined);
   try {
     await client.connect();

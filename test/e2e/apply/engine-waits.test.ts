@@ -1,4 +1,4 @@
-// Waiting: batched polls, parallelism that counts waits, timeouts and interruption.
+// Waiting: batched polls, parallelism that counts requests (not waits), timeouts and interruption.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { StatusPoller } from '../../../src/api/waiters.js';
 import type { ApplyEvent } from '../../../src/executor/events.js';
@@ -34,16 +34,17 @@ function maxConcurrent(events: ApplyEvent[]): number {
 
 describe('waiting for asynchronous operations', () => {
   it('costs about one services list per tick however many actions wait', async () => {
-    // As in real use, the poll interval is long compared with the spread of the 20 sends.
-    h = await startHarness({ timeScale: 0.1 });
+    // As in real use, the poll interval is long compared with the spread of the 20 sends. Reads by
+    // list alone (a tick with many waits reads the list anyway; one wait reads its service: below).
+    h = await startHarness({ timeScale: 0.2 });
     const ids = await createServices(21);
-    await new Promise((r) => setTimeout(r, 600));
+    await new Promise((r) => setTimeout(r, 1100));
     h.emulator.resetStats();
-    await h.apply(planOf([resize(ids[0]!, 0)]), { parallelism: 50, pollMs: 60 });
+    await h.apply(planOf([resize(ids[0]!, 0)]), { parallelism: 50, pollMs: 150, poll: { reads: 'lists' } });
     const one = h.emulator.stats().requests['GET /projects/{project_id}/services'] ?? 0;
     h.emulator.resetStats();
     h.events.length = 0;
-    const result = await h.apply(planOf(ids.slice(1).map((id, i) => resize(id, i + 1))), { parallelism: 50, pollMs: 60 });
+    const result = await h.apply(planOf(ids.slice(1).map((id, i) => resize(id, i + 1))), { parallelism: 50, pollMs: 150, poll: { reads: 'lists' } });
     expect(result.failed).toEqual([]);
     expect(result.done).toHaveLength(20);
     const twenty = h.emulator.stats().requests['GET /projects/{project_id}/services'] ?? 0;
@@ -53,13 +54,55 @@ describe('waiting for asynchronous operations', () => {
     expect(twenty).toBeLessThanOrEqual(one + 1);
   });
 
-  it('holds at most --parallelism actions in flight, waits included', async () => {
+  it('one wait in a larger project reads its own service each tick, never the project list', async () => {
+    h = await startHarness({ timeScale: 0.1 });
+    const ids = await createServices(30);
+    await new Promise((r) => setTimeout(r, 600));
+    h.emulator.resetStats();
+    const result = await h.apply(planOf([resize(ids[7]!, 7)]), { pollMs: 60 });
+    expect(result.failed).toEqual([]);
+    const requests = h.emulator.stats().requests;
+    expect(requests['GET /projects/{project_id}/services']).toBeUndefined();
+    // 300 ms at one look per 60 ms.
+    expect(requests['GET /projects/{project_id}/services/{service_id}']).toBeGreaterThanOrEqual(4);
+  });
+
+  it('holds at most --parallelism actions in flight, waits included, when waits hold their slots (before turn 2)', async () => {
     h = await startHarness({ timeScale: 0.01 });
     const ids = await createServices(9);
     await new Promise((r) => setTimeout(r, 80));
-    const result = await h.apply(planOf(ids.map(resize)), { parallelism: 3 });
+    const result = await h.apply(planOf(ids.map(resize)), { parallelism: 3, waitsHoldSlots: true });
     expect(result.done).toHaveLength(9);
     expect(maxConcurrent(h.events)).toBe(3);
+  });
+
+  it('--parallelism bounds the requests in flight, not the waits: nine resizes at 3 all wait at once', async () => {
+    h = await startHarness({ timeScale: 0.1 });
+    const ids = await createServices(9);
+    await new Promise((r) => setTimeout(r, 600));
+    // The port as the engine sees it, counting the calls in flight (the client itself is real).
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const counted = new Proxy(h.client, {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver) as unknown;
+        if (typeof value !== 'function' || name === 'stopRetriesOn') return value;
+        return async (...args: unknown[]) => {
+          maxInFlight = Math.max(maxInFlight, ++inFlight);
+          try {
+            return await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+          } finally {
+            inFlight--;
+          }
+        };
+      },
+    });
+    const result = await h.apply(planOf(ids.map(resize)), { parallelism: 3, api: counted, pollMs: 20 });
+    expect(result.failed).toEqual([]);
+    expect(result.done).toHaveLength(9);
+    expect(maxConcurrent(h.events)).toBe(9);
+    expect(maxInFlight).toBeLessThanOrEqual(3);
+    expect(maxInFlight).toBeGreaterThan(0);
   });
 
   it('fails an action whose wait exceeds --timeout, with the last status seen', async () => {

@@ -2,70 +2,9 @@
 // covered against the emulator in test/e2e/api), on fake time: every tick and gap is exact, and a
 // loaded machine cannot stretch it.
 import { describe, expect, it } from 'vitest';
-import type { PeeringDto, ReadReplicaSetDto, ServiceDto, VpcDto } from '../../../src/api/dto.js';
 import { ApiError, WaitFailedError, WaitTimeoutError } from '../../../src/api/errors.js';
-import { pollMsFromEnv, StatusPoller, type StatusPollerOptions } from '../../../src/api/waiters.js';
-import { FakeTimers } from '../../support/fake-timers.js';
-
-class FakeWorld {
-  readonly timers = new FakeTimers();
-  services = new Map<string, ServiceDto>();
-  peerings = new Map<string, PeeringDto>();
-  vpcs = new Map<string, VpcDto>();
-  /** false: the services list leaves read_replica_sets out, as the real API may (SPEC section 12). */
-  embeds = true;
-  notes: string[] = [];
-  calls: Array<{ what: string; at: number }> = [];
-  /** Resolves a pending list request when set; lets a test hold a tick in flight. */
-  gate: Promise<void> | undefined;
-  failNext: unknown;
-
-  setService(id: string, status: string, rs: ServiceDto['read_replica_sets'] = []) {
-    this.services.set(id, { service_id: id, status, name: id, read_replica_sets: rs, resources: [] } as unknown as ServiceDto);
-  }
-
-  client() {
-    return {
-      listServices: async () => {
-        this.calls.push({ what: 'services', at: this.timers.now() });
-        const snapshot = [...this.services.values()].map((s) => {
-          const copy = structuredClone(s);
-          if (!this.embeds) delete copy.read_replica_sets;
-          return copy;
-        });
-        if (this.gate) await this.gate;
-        if (this.failNext) {
-          const err = this.failNext;
-          this.failNext = undefined;
-          throw err;
-        }
-        return snapshot;
-      },
-      listVPCPeerings: async (_p: string, vpcId: string) => {
-        this.calls.push({ what: `peerings:${vpcId}`, at: this.timers.now() });
-        return [...this.peerings.values()];
-      },
-      listReplicaSets: async (_p: string, serviceId: string): Promise<ReadReplicaSetDto[]> => {
-        this.calls.push({ what: `replicaSets:${serviceId}`, at: this.timers.now() });
-        const svc = this.services.get(serviceId);
-        if (!svc) throw new ApiError('gone', { status: 404, code: 'NOT_FOUND', apiMessage: 'x', method: 'GET', path: '/x' });
-        return structuredClone(svc.read_replica_sets ?? []);
-      },
-      listVPCs: async () => {
-        this.calls.push({ what: 'vpcs', at: this.timers.now() });
-        return [...this.vpcs.values()].map((v) => structuredClone(v));
-      },
-      noteOnce: (line: string) => {
-        if (!this.notes.includes(line)) this.notes.push(line);
-      },
-    };
-  }
-}
-
-const count = (w: FakeWorld, what: string) => w.calls.filter((c) => c.what === what).length;
-
-/** A poller on the world's fake clock. */
-const pollerOf = (world: FakeWorld, options: Omit<StatusPollerOptions, 'timers'>) => new StatusPoller(world.client(), { ...options, timers: world.timers });
+import { pollMsFromEnv, StatusPoller } from '../../../src/api/waiters.js';
+import { count, FakeWorld, pollerOf } from './fake-world.js';
 
 describe('StatusPoller', () => {
   it('serves 50 waiting services with one list request per tick', async () => {
@@ -83,10 +22,10 @@ describe('StatusPoller', () => {
     expect(poller.stats().serviceListRequests).toBe(ticks);
   });
 
-  it('backs off by 1.5x per tick from pollMs, capped at 10x', async () => {
+  it('backs off by 1.5x per tick from pollMs, capped at 10x (the schedule before turn 2, still selectable)', async () => {
     const world = new FakeWorld();
     world.setService('s', 'UPGRADING');
-    const poller = pollerOf(world, { projectId: 'p', pollMs: 10 });
+    const poller = pollerOf(world, { projectId: 'p', pollMs: 10, schedule: 'backoff' });
     const started = world.timers.now();
     const wait = poller.waitForServiceStatus('s', 'READY', { timeoutMs: 5000 });
     await world.timers.advance(600);

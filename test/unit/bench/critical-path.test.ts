@@ -4,14 +4,25 @@ import { criticalPath, longestPath, pollTickAfter, quantizedCriticalPath } from 
 const action = (id: string, op: string, address: string, dependsOn: string[] = []) => ({ id, op, address, dependsOn });
 
 describe('pollTickAfter', () => {
-  it('follows the poller schedule: first look after pollMs, then x1.5, capped at 10 x pollMs', () => {
+  it('follows the poller schedule before turn 2: first look after pollMs, then x1.5, capped at 10 x pollMs', () => {
+    expect(pollTickAfter(0, 100, 'backoff')).toBe(100);
+    expect(pollTickAfter(100, 100, 'backoff')).toBe(100);
+    expect(pollTickAfter(101, 100, 'backoff')).toBe(250);
+    expect(pollTickAfter(300, 100, 'backoff')).toBe(475);
+    // 100, 250, 475, 812.5, 1318.75, 2078.125, then the 1000 ms cap: 3078.125
+    expect(pollTickAfter(3000, 100, 'backoff')).toBeCloseTo(3078.125, 6);
+    expect(pollTickAfter(4000, 100, 'backoff')).toBeCloseTo(4078.125, 6);
+  });
+
+  it('follows the default schedule: every pollMs until a fifth of the time waited is longer, then that fifth', () => {
     expect(pollTickAfter(0, 100)).toBe(100);
     expect(pollTickAfter(100, 100)).toBe(100);
-    expect(pollTickAfter(101, 100)).toBe(250);
-    expect(pollTickAfter(300, 100)).toBe(475);
-    // 100, 250, 475, 812.5, 1318.75, 2078.125, then the 1000 ms cap: 3078.125
-    expect(pollTickAfter(3000, 100)).toBeCloseTo(3078.125, 6);
-    expect(pollTickAfter(4000, 100)).toBeCloseTo(4078.125, 6);
+    expect(pollTickAfter(101, 100)).toBe(200);
+    expect(pollTickAfter(300, 100)).toBe(300);
+    // ..., 500, 600, then 600 + 120 = 720
+    expect(pollTickAfter(601, 100)).toBeCloseTo(720, 6);
+    // 720, 864, 1036.8, ... each a fifth more: 2579.890176 + 515.9780352
+    expect(pollTickAfter(3000, 100)).toBeCloseTo(3095.8682112, 6);
   });
 });
 

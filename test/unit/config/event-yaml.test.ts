@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readYamlEvents } from '../../../src/config/event-yaml.js';
+import { readInChunks, type ChunkOptions } from '../../../src/config/event-chunks.js';
+import { composeEvents, readYamlEvents } from '../../../src/config/event-yaml.js';
 import { LightLocator } from '../../../src/config/light-locate.js';
 import type { PathSeg } from '../../../src/config/locate.js';
 import { MAX_NESTING } from '../../../src/config/yaml-core.js';
@@ -26,20 +27,33 @@ function pathsOf(value: unknown, prefix: PathSeg[] = []): PathSeg[][] {
   return out;
 }
 
+/** Every file cut, into parts of one entry (event-chunks.ts), so that the cut is checked on every text. */
+const EVERY_ENTRY: ChunkOptions = { over: 0, bytes: 1 };
+
 /** 'same' when the event reader accepted the text and agrees with the yaml package; 'handed over' when it declined. */
-function compare(text: string): 'same' | 'handed over' {
-  const parsed = readYamlEvents(text);
-  if (!parsed) return 'handed over';
+function compare(text: string, chunking?: ChunkOptions): 'same' | 'handed over' {
+  const parsed = readYamlEvents(text, { chunking });
+  // The shallow read (what the config loader uses) accepts and declines the same texts, with the same data.
+  const shallow = readYamlEvents(text, { chunking, positions: 'shallow' });
+  expect(shallow === undefined, 'the shallow read declines as the full one').toBe(parsed === undefined);
+  if (!parsed || !shallow) return 'handed over';
   const light = parsed.root;
   const full = parseWithYamlPackage(text, 'f.yaml');
   if (!full.ok || full.errors.length > 0) {
     throw new Error(`the event reader accepted what the yaml package reports:\n${text}\n${full.errors.map((e) => e.message).join('\n')}`);
   }
   expect(light.value).toStrictEqual(full.data);
+  expect(shallow.root.value).toStrictEqual(full.data);
+  expect(shallow.shared).toBe(parsed.shared);
   const fast = new LightLocator('f.yaml', text, light);
+  const partial = new LightLocator('f.yaml', text, shallow.root, () => new LightLocator('f.yaml', text, readYamlEvents(text, { chunking })!.root));
   for (const path of pathsOf(full.data)) {
     expect(fast.at(path), `value ${path.join('.')}`).toEqual(full.locator.at(path));
-    if (typeof path[path.length - 1] === 'string') expect(fast.at(path, 'key'), `key ${path.join('.')}`).toEqual(full.locator.at(path, 'key'));
+    expect(partial.at(path), `value ${path.join('.')} (shallow)`).toEqual(full.locator.at(path));
+    if (typeof path[path.length - 1] === 'string') {
+      expect(fast.at(path, 'key'), `key ${path.join('.')}`).toEqual(full.locator.at(path, 'key'));
+      expect(partial.at(path, 'key'), `key ${path.join('.')} (shallow)`).toEqual(full.locator.at(path, 'key'));
+    }
   }
   return 'same';
 }
@@ -276,5 +290,102 @@ describe('YAML through js-yaml events', () => {
       }),
       { seed: 7, numRuns: 1500 },
     );
+  });
+
+  it('a shallow read locates every resource entry without a second read, and a scalar below them with one (kept)', () => {
+    const text = generateLargeConfig(50) as string;
+    const shallow = readYamlEvents(text, { positions: 'shallow' })!;
+    let wholeReads = 0;
+    const locator = new LightLocator('f.yaml', text, shallow.root, () => {
+      wholeReads += 1;
+      return new LightLocator('f.yaml', text, readYamlEvents(text)!.root);
+    });
+    const full = parseWithYamlPackage(text, 'f.yaml');
+    if (!full.ok) throw new Error('the generated config must read');
+    const data = full.data as { services: Record<string, { replica_sets: Record<string, unknown> }>; vpcs: Record<string, { peerings: unknown[] }> };
+    // What buildDesiredState asks for: each resource's key (a peering: its list item).
+    const entries: Array<[PathSeg[], 'key' | 'value']> = [];
+    for (const [name, svc] of Object.entries(data.services)) {
+      entries.push([['services', name], 'key']);
+      for (const rs of Object.keys(svc.replica_sets)) entries.push([['services', name, 'replica_sets', rs], 'key']);
+    }
+    for (const [name, vpc] of Object.entries(data.vpcs)) {
+      entries.push([['vpcs', name], 'key']);
+      vpc.peerings.forEach((_, i) => entries.push([['vpcs', name, 'peerings', i], 'value']));
+    }
+    expect(entries.length).toBeGreaterThan(150);
+    for (const [path, target] of entries) expect(locator.at(path, target)).toEqual(full.locator.at(path, target));
+    expect(wholeReads).toBe(0);
+    expect(locator.at(['services', 'svc-3', 'cpu_millis'])).toEqual(full.locator.at(['services', 'svc-3', 'cpu_millis']));
+    expect(locator.at(['services', 'svc-4', 'replica_sets', 'reporting', 'nodes'])).toEqual(full.locator.at(['services', 'svc-4', 'replica_sets', 'reporting', 'nodes']));
+    expect(wholeReads).toBe(1);
+  });
+
+  describe('large files read a few hundred entries at a time', () => {
+    it.each(STYLES as string[])('read a 300-service file in the %s style in parts, as the yaml package reads it whole', (style) => {
+      const text = generateLargeConfig(300, 20, style) as string;
+      expect(compare(text, EVERY_ENTRY)).toBe('same');
+      expect(compare(text, { over: 0, bytes: 4096 })).toBe('same');
+    });
+
+    it('cuts the block-style file into its entries (and the examples too), and not a file without a cuttable mapping', () => {
+      const cut = (text: string) => readInChunks(text, EVERY_ENTRY, composeEvents);
+      const large = cut(generateLargeConfig(200) as string);
+      expect(large).not.toBe('not chunked');
+      expect(large).not.toBe(undefined);
+      expect(cut(readFileSync(join(EXAMPLES, 'full.yaml'), 'utf8'))).not.toBe('not chunked');
+      expect(cut('a: [1, 2]\nb: {c: 1}\n')).toBe('not chunked');
+      // An alias to an anchor of another part: the parts decline, and the whole file is read.
+      const across = 'services:\n  a: &x {cpu: 1}\n  b: *x\n';
+      expect(cut(across)).toBe(undefined);
+      expect(compare(across, EVERY_ENTRY)).toBe('same');
+    });
+
+    it.each([
+      ['a key twice in two parts', 'services:\n  a: 1\n  a: 2\n'],
+      ['a merge key among the entries', 'x: &x {k: 1}\nservices:\n  <<: *x\n  a: 1\n'],
+      ['a tab in the indentation', 'services:\n  a: 1\n\t b: 2\n'],
+      ['a line less indented', 'services:\n    a: 1\n  b: 2\n'],
+      ['a sequence', 'services:\n  - a\n  - b\n'],
+      ['block scalars', 'services:\n  a: |\n    text\n  b: >-\n    more\n'],
+      ['a multi-line quoted scalar', 'services:\n  a: "one\n    two"\n  b: 1\n'],
+      ['a flow mapping over lines', 'services:\n  a: {x: 1,\n    y: 2}\n  b: 1\n'],
+      ['comments at column 0 inside', 'services:\n  a: 1\n# note\n  b: 2\n'],
+      ['a document end after the entries', 'services:\n  a: 1\n  b: 2\n...\n'],
+      ['a flow mapping at the root around the key', '{\nservices:\n  a: 1\n  b: 2\n}\n'],
+      ['a flow sequence at the root around the key', '[\nservices:\n  a: 1\n  b: 2\n]\n'],
+      ['the key inside a flow mapping, and again at the root', 'x: {\nservices:\n  a: 1\n  b: 2\n}\nservices:\n'],
+    ])('reads %s in parts as the yaml package does (or hands it over as it would whole)', (_what, text) => {
+      expect(compare(text, EVERY_ENTRY)).toBe(compare(text));
+    });
+
+    it('agrees with the yaml package on random documents cut into parts (seeded)', () => {
+      let cut = 0;
+      fc.assert(
+        fc.property(fc.uniqueArray(fc.tuple(fc.constantFrom('a', 'b', 'name', 'db-1', '"q"', 'x.y', 'c', 'd'), tree), { minLength: 2, maxLength: 6, selector: ([k]) => k }), fc.constantFrom(0, 2, 4), fc.boolean(), (entries, step, tail) => {
+          // A root key whose block mapping can be cut, between other root keys.
+          const out = ['version: 1', 'services:'];
+          render({ map: entries }, 2, step, out);
+          if (tail) out.push('vpcs:', '  v: {cidr: 10.0.0.0/16}');
+          const text = `${out.join('\n')}\n`;
+          expect(compare(text, EVERY_ENTRY)).toBe(compare(text));
+          const parts = readInChunks(text, EVERY_ENTRY, composeEvents);
+          if (parts !== undefined && parts !== 'not chunked') cut += 1;
+        }),
+        { seed: 20261124, numRuns: 2000 },
+      );
+      // The generator must exercise the parts, not only the whole read.
+      expect(cut).toBeGreaterThan(80);
+    });
+
+    it('agrees with the yaml package on random lines cut into parts (seeded)', () => {
+      fc.assert(
+        fc.property(fc.array(line, { minLength: 1, maxLength: 12 }), (lines) => {
+          const text = `${lines.join('\n')}\n`;
+          expect(compare(text, EVERY_ENTRY)).toBe(compare(text));
+        }),
+        { seed: 20261124, numRuns: 2000 },
+      );
+    });
   });
 });

@@ -108,4 +108,60 @@ describe('walkGraph', () => {
     const { started } = await walk([]);
     expect(started).toEqual([]);
   });
+
+  describe('an idle action (waiting for its operation) gives up its slot', () => {
+    /** Each action: 5 ms of sending, 50 ms idle (the wait), 5 ms of sending again; `log` records the order. */
+    async function walkIdle(count: number, opts: { parallelism: number; idleFreesSlot?: boolean; log?: string[]; idleMs?: (i: number) => number }) {
+      let active = 0;
+      let maxActive = 0;
+      let idle = 0;
+      let maxIdle = 0;
+      const busy = async (id: string, what: string) => {
+        opts.log?.push(`${id} ${what}`);
+        maxActive = Math.max(maxActive, ++active);
+        await tick(5);
+        active--;
+      };
+      const many = Array.from({ length: count }, (_, i) => action(`a${i}`, `service.s${i}`));
+      const started = Date.now();
+      const done = walkGraph(many, {
+        parallelism: opts.parallelism,
+        ...(opts.idleFreesSlot === undefined ? {} : { idleFreesSlot: opts.idleFreesSlot }),
+        run: async (a, slot) => {
+          await busy(a.id, 'send');
+          await slot.idle(async () => {
+            maxIdle = Math.max(maxIdle, ++idle);
+            await tick(opts.idleMs?.(Number(a.id.slice(1))) ?? 50);
+            idle--;
+          });
+          await busy(a.id, 'after');
+        },
+        onSkip: () => undefined,
+      });
+      await vi.runAllTimersAsync();
+      await done;
+      return { maxActive, maxIdle, ms: Date.now() - started };
+    }
+
+    it('so 12 waits run at once at parallelism 3, with never more than 3 actions sending', async () => {
+      const r = await walkIdle(12, { parallelism: 3 });
+      expect(r.maxActive).toBeLessThanOrEqual(3);
+      expect(r.maxIdle).toBe(12);
+      // Four rounds of 5 ms sends, one 50 ms wait, then the resumed sends: not four 60 ms rounds.
+      expect(r.ms).toBeLessThan(100);
+    });
+
+    it('takes a slot back before any new action starts', async () => {
+      const log: string[] = [];
+      // One slot; a0's wait (8 ms) ends while a2 is sending and a3 has not started.
+      await walkIdle(5, { parallelism: 1, log, idleMs: (i) => (i === 0 ? 8 : 50) });
+      expect(log.slice(0, 5)).toEqual(['a0 send', 'a1 send', 'a2 send', 'a0 after', 'a3 send']);
+    });
+
+    it('with idleFreesSlot false (as before turn 2) a waiting action keeps its slot', async () => {
+      const r = await walkIdle(12, { parallelism: 3, idleFreesSlot: false });
+      expect(r.maxIdle).toBe(3);
+      expect(r.ms).toBeGreaterThanOrEqual(4 * 60);
+    });
+  });
 });

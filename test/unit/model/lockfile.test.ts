@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readLockfile, resolveLockfilePath, writeLockfile } from '../../../src/lockfile/index.js';
-import { parseAddress, compareAddresses } from '../../../src/model/address.js';
+import { parseAddress, compareAddresses, kindOf, sortAddresses } from '../../../src/model/address.js';
 import { serializeLockfile } from '../../../src/model/lockfile.js';
 import { removeTempDirs, tempDir } from '../../support/temp-dir.js';
 
@@ -107,5 +107,18 @@ describe('addresses', () => {
     expect(['service.a', 'replica_set.a.b', 'peering.v.x', 'vpc.z'].sort(compareAddresses)).toEqual([
       'vpc.z', 'peering.v.x', 'service.a', 'replica_set.a.b',
     ]);
+  });
+  it('sortAddresses orders as compareAddresses does, malformed addresses last', () => {
+    const addresses = ['service.b', 'replica_set.a.b', 'odd.thing', 'service.Bad', 'peering.v.x.y', 'vpc.z', 'service.a', 'vpc.a'];
+    expect(sortAddresses(addresses)).toEqual([...addresses].sort(compareAddresses));
+    expect(sortAddresses(addresses)).toEqual(['vpc.a', 'vpc.z', 'peering.v.x.y', 'service.a', 'service.b', 'replica_set.a.b', 'odd.thing', 'service.Bad']);
+  });
+  it('kindOf says what parseAddress says, for addresses good and bad', () => {
+    const samples = [
+      'vpc.main', 'vpc.Main', 'vpc.a.b', 'vpc.', 'vpc', 'service.db-1', 'service.1db', 'service.db.x', `service.${'a'.repeat(63)}`, `service.${'a'.repeat(64)}`,
+      'replica_set.db.r', 'replica_set.db', 'replica_set.db.r.x', 'replica_set.db.R', 'peering.main.vpc-0a', 'peering.main.vpc-0a.b', 'peering.main.',
+      'peering.main..', 'peering.main', 'peering.Main.x', 'peering.main.a\nb', 'database.x', '', '.', 'service.db\n',
+    ];
+    for (const a of samples) expect(kindOf(a), a).toBe(parseAddress(a)?.kind);
   });
 });
