@@ -1,42 +1,8 @@
 // The lines of a pgpass file as dbform changes them: each line parsed once per rewrite and indexed
 // by login and by host, so a rewrite carrying 2,000 new passwords costs 2,000 lookups, not
-// 2,000 passes over the file. Comments, blanks and lines that are not five fields stay as they are.
-
-export interface PgpassEntry {
-  host: string;
-  port: number;
-  database: string;
-  user: string;
-  password: string;
-}
-
-/** pgpass fields escape `\` and `:` with a backslash. */
-export function escapePgpassField(value: string): string {
-  return value.replace(/[\\:]/g, (c) => `\\${c}`);
-}
-
-export function formatPgpassLine(entry: PgpassEntry): string {
-  return [entry.host, String(entry.port), entry.database, entry.user, entry.password].map(escapePgpassField).join(':');
-}
-
-/**
- * The fields of a pgpass line (`\\:` and `\\\\` unescaped), or undefined for a comment, a blank
- * or a line that is not five fields: those are kept as they are, never rewritten.
- */
-export function parsePgpassLine(line: string): PgpassEntry | undefined {
-  if (line.trim() === '' || line.startsWith('#')) return undefined;
-  const fields: string[] = [''];
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (c === '\\' && i + 1 < line.length) fields[fields.length - 1] += line[++i];
-    else if (c === ':') fields.push('');
-    else fields[fields.length - 1] += c;
-  }
-  if (fields.length !== 5) return undefined;
-  const [host, port, database, user, password] = fields as [string, string, string, string, string];
-  return { host, port: Number(port), database, user, password };
-}
-
+// 2,000 passes over the file. Comments, blanks and lines dbform did not write (fewer than five fields,
+// a port that is not a number) stay as they are.
+import { formatPgpassLine, parsePgpassLine, type PgpassEntry } from '../model/index.js';
 
 interface Row {
   text: string;

@@ -6,11 +6,11 @@ import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { writeFileAtomic } from '../lockfile/atomic-write.js';
 import { describeFileError } from '../lockfile/file-errors.js';
-import type { LocalProcess } from '../model/index.js';
-import { PgpassLines, type PgpassEntry } from './pgpass-lines.js';
+import type { LocalProcess, PgpassEntry } from '../model/index.js';
+import { PgpassLines } from './pgpass-lines.js';
 import { withPgpassLock } from './pgpass-lock.js';
 
-export { escapePgpassField, formatPgpassLine, parsePgpassLine, type PgpassEntry } from './pgpass-lines.js';
+export { escapePgpassField, formatPgpassLine, parsePgpassLine, type PgpassEntry } from '../model/index.js';
 
 /** `--pgpass PATH`, else `PGPASSFILE`, else `~/.pgpass`. */
 export function resolvePgpassPath(explicit: string | undefined, env: NodeJS.ProcessEnv): string {

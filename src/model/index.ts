@@ -6,6 +6,7 @@ export * from './operations.js';
 export * from './plan.js';
 export * from './resources.js';
 export * from './sizes.js';
+export * from './pgpass-line.js';
 export * from './rfc3339.js';
 export * from './settling.js';
 export * from './api-values.js';

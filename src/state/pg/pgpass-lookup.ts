@@ -4,27 +4,13 @@
 import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { splitPgpassLine } from '../../model/index.js';
 
 export interface PgpassQuery {
   host: string;
   port: number;
   database: string;
   user: string;
-}
-
-function splitFields(line: string): string[] {
-  const fields: string[] = [];
-  let current = '';
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (c === '\\' && i + 1 < line.length) current += line[++i];
-    else if (c === ':' && fields.length < 4) {
-      fields.push(current);
-      current = '';
-    } else current += c;
-  }
-  fields.push(current);
-  return fields;
 }
 
 /** libpq: "localhost" also matches a connection over the default Unix socket. */
@@ -42,10 +28,9 @@ export function lookupPgpass(q: PgpassQuery, env: Record<string, string | undefi
     return undefined;
   }
   for (const raw of text.split(/\r?\n/)) {
-    if (raw === '' || raw.startsWith('#')) continue;
-    const f = splitFields(raw);
-    if (f.length < 5) continue;
-    const [host, port, database, user, password] = f as [string, string, string, string, string];
+    const fields = splitPgpassLine(raw);
+    if (!fields) continue;
+    const [host, port, database, user, password] = fields;
     if (!hostMatches(host, q.host)) continue;
     if (port !== '*' && port !== String(q.port)) continue;
     if (database !== '*' && database !== q.database) continue;
