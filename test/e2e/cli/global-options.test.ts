@@ -1,6 +1,6 @@
 // SPEC section 4's global options work before the command as well as after it, and validate
 // accepts (and ignores) the connection options a CI wrapper passes to every step.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../../../src/emulator/index.js';
@@ -88,5 +88,15 @@ describe('validate and the connection options', () => {
     expect(em.stats().total).toBe(0);
     const help = await runCli(['validate', '--help']);
     expect(help.stdout).toMatch(/--emulator\s+ignored: this command needs no network/);
+  });
+});
+
+describe('--version', () => {
+  const version = (JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+
+  // Alone it is answered before the command modules load (bin/dbform.js); with other options
+  // commander answers it: both print the same line.
+  it.each([[['--version']], [['-V']], [['--debug', '--version']], [['--no-color', '-V']]])('dbform %j prints the package version and exits 0', async (args) => {
+    expect(await runCli(args, { cwd: dir })).toEqual({ code: 0, signal: null, stdout: `${version}\n`, stderr: '' });
   });
 });
