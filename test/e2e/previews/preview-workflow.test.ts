@@ -4,11 +4,9 @@
 // sweep removes an expired preview and never the default workspace.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type EmulatorHandle } from '../../../src/emulator/index.js';
+import { describe, expect, it } from 'vitest';
 import { runCli, workspace, type Workspace } from '../apply/cli-harness.js';
-import { createTestDatabase, type TestDatabase } from '../../support/pg.js';
-import { removeTempDirs } from '../../support/temp-dir.js';
+import { useDatabaseAndEmulator } from '../../support/pg-and-emulator.js';
 import { readWorkflow, runJob, type ExpressionContext, type StepResult } from '../../support/workflow.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
@@ -16,17 +14,7 @@ const WORKFLOW = join(ROOT, 'examples', 'ci', 'preview.yml');
 const PREVIEW_CONFIG = join(ROOT, 'examples', 'preview.yaml');
 const PLACEHOLDER = 'REPLACE-WITH-THE-PRODUCTION-SERVICE-ID';
 
-let db: TestDatabase;
-let emulator: EmulatorHandle;
-beforeAll(async () => {
-  db = await createTestDatabase();
-  emulator = await startEmulator({ timeScale: 0.01 });
-});
-afterAll(async () => {
-  await emulator.close();
-  await db.drop();
-  removeTempDirs();
-});
+const world = useDatabaseAndEmulator();
 
 interface LiveDto {
   service_id: string;
@@ -37,12 +25,12 @@ interface LiveDto {
 }
 
 async function live(): Promise<LiveDto[]> {
-  const res = await fetch(`${emulator.url}/projects/proj-demo/services`, { headers: { authorization: 'Bearer demo-pat' } });
+  const res = await fetch(`${world.emulator.url}/projects/proj-demo/services`, { headers: { authorization: 'Bearer demo-pat' } });
   return ((await res.json()) as LiveDto[]).filter((s) => s.status !== 'DELETING');
 }
 
 async function bound(workspaceName: string): Promise<Record<string, { id: string }> | undefined> {
-  const { rows } = await db.query<{ resources: Record<string, { id: string }> }>(
+  const { rows } = await world.db.query<{ resources: Record<string, { id: string }> }>(
     "SELECT document -> 'resources' AS resources FROM dbform.states WHERE project_id = 'proj-demo' AND workspace = $1",
     [workspaceName],
   );
@@ -60,7 +48,7 @@ services:
 
 function context(pr: number | undefined): ExpressionContext {
   return {
-    vars: { DBFORM_API_URL: emulator.url, DBFORM_STATE_URL: db.url },
+    vars: { DBFORM_API_URL: world.emulator.url, DBFORM_STATE_URL: world.db.url },
     secrets: { DBFORM_API_KEY: 'demo-pat', DBFORM_STATE_PASSWORD: '' },
     github: pr === undefined ? {} : { 'event.pull_request.number': String(pr) },
   };
@@ -85,7 +73,7 @@ describe('examples/ci/preview.yml', () => {
   });
 
   it('creates a fork per pull request, comments its endpoint, destroys it on close; sweep removes an expired one, never default', async () => {
-    const ws: Workspace = workspace(production, emulator.url, { DBFORM_STATE: db.url });
+    const ws: Workspace = workspace(production, world.emulator.url, { DBFORM_STATE: world.db.url });
     expect((await runCli(ws, ['apply', '--auto-approve'])).code).toBe(0);
     const prodId = (await bound('default'))!['service.app']!.id;
     const prod = (await live()).find((s) => s.service_id === prodId)!;
@@ -113,15 +101,15 @@ describe('examples/ci/preview.yml', () => {
     expect(password.length).toBeGreaterThan(8);
     for (const text of [comment, ...opened.flatMap((r) => [r.stdout, r.stderr, r.githubOutput])]) expect(text).not.toContain(password);
     // Nor the shared state: the workspace's document and its history.
-    const stored = await db.query<{ text: string }>("SELECT (SELECT string_agg(document::text, '') FROM dbform.states) || (SELECT string_agg(record::text, '') FROM dbform.history) AS text");
+    const stored = await world.db.query<{ text: string }>("SELECT (SELECT string_agg(document::text, '') FROM dbform.states) || (SELECT string_agg(record::text, '') FROM dbform.history) AS text");
     expect(stored.rows[0]!.text).toContain(forkId);
     expect(stored.rows[0]!.text).not.toContain(password);
-    const expiry1 = await db.query<{ expires_at: Date }>("SELECT expires_at FROM dbform.states WHERE workspace = 'pr-12'");
+    const expiry1 = await world.db.query<{ expires_at: Date }>("SELECT expires_at FROM dbform.states WHERE workspace = 'pr-12'");
 
     // Pushed again: nothing new, the expiry moves on.
     expectAllPassed(await run('preview', 12), 2);
     expect((await live()).filter((s) => s.name === 'app-pr-12')).toHaveLength(1);
-    const expiry2 = await db.query<{ expires_at: Date }>("SELECT expires_at FROM dbform.states WHERE workspace = 'pr-12'");
+    const expiry2 = await world.db.query<{ expires_at: Date }>("SELECT expires_at FROM dbform.states WHERE workspace = 'pr-12'");
     expect(expiry2.rows[0]!.expires_at.getTime()).toBeGreaterThan(expiry1.rows[0]!.expires_at.getTime());
     expect(expiry2.rows[0]!.expires_at.getTime() - Date.now()).toBeGreaterThan(71 * 3_600_000);
 
@@ -138,7 +126,7 @@ describe('examples/ci/preview.yml', () => {
     expect(await bound('pr-12')).toEqual({});
 
     // Nightly, 72h later for pr-13 (and, as if someone had set one, for default too).
-    await db.query("UPDATE dbform.states SET expires_at = now() - interval '1 minute' WHERE project_id = 'proj-demo' AND workspace IN ('pr-13', 'default')");
+    await world.db.query("UPDATE dbform.states SET expires_at = now() - interval '1 minute' WHERE project_id = 'proj-demo' AND workspace IN ('pr-13', 'default')");
     const swept = await run('sweep');
     expectAllPassed(swept, 1);
     expect(swept[0]!.stdout).toMatch(/^Sweeping 1 workspace\(s\) of project proj-demo: pr-13\n/);

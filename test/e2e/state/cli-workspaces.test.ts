@@ -2,22 +2,11 @@
 // applying at once, list, delete, and adoption that never takes another workspace's ID.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator } from '../../../src/emulator/index.js';
+import { describe, expect, it } from 'vitest';
 import { runCli, workspace } from '../apply/cli-harness.js';
-import { createTestDatabase, type TestDatabase } from '../../support/pg.js';
+import { useDatabaseAndEmulator } from '../../support/pg-and-emulator.js';
 
-let db: TestDatabase;
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  emulator = await startEmulator({ timeScale: 0.01 });
-});
-afterAll(async () => {
-  await emulator.close();
-  await db.drop();
-});
+const world = useDatabaseAndEmulator();
 
 const preview = `version: 1
 project_id: proj-demo
@@ -33,23 +22,23 @@ services:
 `;
 
 async function liveServices(): Promise<Array<{ service_id: string; name: string }>> {
-  const res = await fetch(`${emulator.url}/projects/proj-demo/services`, { headers: { authorization: 'Bearer demo-pat' } });
+  const res = await fetch(`${world.emulator.url}/projects/proj-demo/services`, { headers: { authorization: 'Bearer demo-pat' } });
   return (await res.json()) as Array<{ service_id: string; name: string }>;
 }
 
 describe('workspaces', () => {
   it('ten workspaces apply at once on one PostgreSQL state: each gets its own resources, no ID is bound twice', async () => {
     // A live service that every workspace's config names: at most one workspace may adopt it.
-    const created = await fetch(`${emulator.url}/projects/proj-demo/services`, {
+    const created = await fetch(`${world.emulator.url}/projects/proj-demo/services`, {
       method: 'POST',
       headers: { authorization: 'Bearer demo-pat', 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'shared-db', cpu_millis: '500', memory_gbs: '2' }),
     });
     const sharedId = ((await created.json()) as { service_id: string }).service_id;
-    const ws = workspace(preview, emulator.url, { DBFORM_STATE: db.url });
+    const ws = workspace(preview, world.emulator.url, { DBFORM_STATE: world.db.url });
     const names = Array.from({ length: 10 }, (_, i) => `pr-${i + 1}`);
     const runs = await Promise.all(names.map((n) => runCli(ws, ['apply', '--auto-approve', '--workspace', n])));
-    const claims = await db.query<{ resource_id: string; workspace: string; address: string }>(
+    const claims = await world.db.query<{ resource_id: string; workspace: string; address: string }>(
       "SELECT resource_id, workspace, address FROM dbform.claims WHERE project_id = 'proj-demo' ORDER BY workspace, address",
     );
     const ids = claims.rows.map((r) => r.resource_id);
@@ -78,7 +67,7 @@ describe('workspaces', () => {
       const again = await runCli(ws, ['apply', '--auto-approve', '--workspace', n]);
       expect(again.code, again.stderr).toBe(0);
     }
-    const after = await db.query<{ resource_id: string; workspace: string; address: string }>("SELECT resource_id, workspace, address FROM dbform.claims WHERE project_id = 'proj-demo'");
+    const after = await world.db.query<{ resource_id: string; workspace: string; address: string }>("SELECT resource_id, workspace, address FROM dbform.claims WHERE project_id = 'proj-demo'");
     expect(new Set(after.rows.map((r) => r.resource_id)).size).toBe(after.rows.length);
     expect(after.rows.filter((r) => r.resource_id === sharedId)).toHaveLength(1);
     for (const n of names) expect(after.rows.filter((r) => r.workspace === n).map((r) => r.address).sort(), n).toEqual(['service.app', 'service.shared']);
@@ -89,7 +78,7 @@ describe('workspaces', () => {
   });
 
   it('workspace delete refuses while the workspace binds resources; destroy, then delete', async () => {
-    const ws = workspace(preview.replace(/  shared:[\s\S]*$/, ''), emulator.url, { DBFORM_STATE: db.url, DBFORM_WORKSPACE: 'tmp-1' });
+    const ws = workspace(preview.replace(/  shared:[\s\S]*$/, ''), world.emulator.url, { DBFORM_STATE: world.db.url, DBFORM_WORKSPACE: 'tmp-1' });
     expect((await runCli(ws, ['apply', '--auto-approve'])).code).toBe(0);
     const refused = await runCli(ws, ['workspace', 'delete', 'tmp-1']);
     expect(refused.code).toBe(1);
@@ -105,7 +94,7 @@ describe('workspaces', () => {
   });
 
   it('file store: dbform.<workspace>.lock.json beside dbform.lock.json, history in .dbform/history.jsonl', async () => {
-    const ws = workspace(preview.replace(/  shared:[\s\S]*$/, ''), emulator.url);
+    const ws = workspace(preview.replace(/  shared:[\s\S]*$/, ''), world.emulator.url);
     expect((await runCli(ws, ['apply', '--auto-approve', '--workspace', 'feature-x'])).code).toBe(0);
     expect(existsSync(ws.lockfile)).toBe(false);
     const lock = JSON.parse(readFileSync(join(ws.dir, 'dbform.feature-x.lock.json'), 'utf8'));
@@ -121,7 +110,7 @@ describe('workspaces', () => {
 
   it('file store: adoption by name never takes an ID another workspace binds', async () => {
     const fixed = preview.replace(/  app:\n    name: app-\$\{workspace\}\n    cpu_millis: 500\n    memory_gbs: 2\n/, '').replace('shared-db', 'fixed-name');
-    const ws = workspace(fixed, emulator.url);
+    const ws = workspace(fixed, world.emulator.url);
     expect((await runCli(ws, ['apply', '--auto-approve', '--workspace', 'one'])).code).toBe(0);
     const bound = JSON.parse(readFileSync(join(ws.dir, 'dbform.one.lock.json'), 'utf8')).resources['service.shared'].id;
     const plan = JSON.parse((await runCli(ws, ['plan', '--json', '--workspace', 'two'])).stdout);
@@ -134,16 +123,16 @@ describe('workspaces', () => {
   });
 
   it('a bad workspace name is one line and changes nothing', async () => {
-    const ws = workspace(preview, emulator.url, { DBFORM_STATE: db.url });
+    const ws = workspace(preview, world.emulator.url, { DBFORM_STATE: world.db.url });
     for (const [args, env, source] of [
       [['plan', '--workspace', 'Bad_Name'], {}, '--workspace'],
       [['apply', '--auto-approve'], { DBFORM_WORKSPACE: '-x' }, 'DBFORM_WORKSPACE'],
     ] as const) {
-      const before = (await db.query('SELECT count(*)::int AS n FROM dbform.states')).rows[0];
+      const before = (await world.db.query('SELECT count(*)::int AS n FROM dbform.states')).rows[0];
       const r = await runCli(ws, [...args], { env });
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(new RegExp(`^error: ${source} "[^"]+" is not a valid workspace name: use 1-63 lowercase letters, digits and '-', starting with a letter or digit\\n$`));
-      expect((await db.query('SELECT count(*)::int AS n FROM dbform.states')).rows[0]).toEqual(before);
+      expect((await world.db.query('SELECT count(*)::int AS n FROM dbform.states')).rows[0]).toEqual(before);
     }
   });
 });
