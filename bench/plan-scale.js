@@ -2,27 +2,10 @@
 // (bench/plan-work.js, pinned to one core) at 1,000, 10,000 and 20,000 services (two replica sets
 // each), its peak memory and CPU time, and `dbform plan` end to end at 10,000; each measured with
 // the current build and with the baseline's (bench/baseline.js), in the same run on the same files.
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ApiClient } from '../dist/api/client.js';
 import { baselineBuild } from './baseline.js';
 import { CLI, expectExit, median, run } from './measure.js';
-import { PROJECT_ID, resetStats, scratchDir, shown, startWorldEmulator, TOKEN, writeWorld } from './world.js';
-
-/** The API bodies a plan reads, saved for the network-free planning work. */
-async function dumpLive(world, emulator) {
-  const client = new ApiClient({ baseUrl: emulator.url, token: TOKEN });
-  try {
-    const [services, vpcs] = await Promise.all([client.listServices(PROJECT_ID), client.listVPCs(PROJECT_ID)]);
-    const peerings = {};
-    for (const v of vpcs) peerings[String(v.id)] = await client.listVPCPeerings(PROJECT_ID, String(v.id));
-    const path = join(world.dir, 'live.json');
-    writeFileSync(path, JSON.stringify({ services, vpcs, peerings }));
-    return path;
-  } finally {
-    await client.close();
-  }
-}
+import { dumpLive, resetStats, scratchDir, shown, startWorldEmulator, TOKEN, writeWorld } from './world.js';
 
 async function workRuns(root, world, livePath, runs) {
   const results = [];

@@ -2,7 +2,6 @@
 // against generated worlds of N services (two replica sets each, VPCs with a peering each),
 // the same read done naively, the planning work without the network on one core, and the
 // length of the rendered summary.
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiClient } from '../dist/api/client.js';
 import { fetchLiveState } from '../dist/api/live-state.js';
@@ -11,7 +10,7 @@ import { readLockfile } from '../dist/lockfile/index.js';
 import { planChanges } from '../dist/planner/index.js';
 import { expectExit, hasTaskset, lineCount, median, run, runCli } from './measure.js';
 import { readLiveNaive } from './naive.js';
-import { KEY_PAIR, PROJECT_ID, readStats, resetStats, scratchDir, shown, startWorldEmulator, TOKEN, writeWorld } from './world.js';
+import { dumpLive, KEY_PAIR, PROJECT_ID, readStats, resetStats, scratchDir, shown, startWorldEmulator, TOKEN, writeWorld } from './world.js';
 
 const PLAN_OPTIONS = { replace: [], target: [], allowDataLoss: false };
 
@@ -81,21 +80,6 @@ async function measureReaders(emulator, { naive, desired, lock, runs }) {
   const actions = planChanges(desired, n.live, lock, PLAN_OPTIONS).actions.length;
   if (actions !== 0) throw new Error(`the naive reader's live state plans ${actions} action(s); it should plan none`);
   return { reader, naive: { ms: n.ms, requests: n.requests } };
-}
-
-/** The API bodies a plan reads, saved for the network-free planning work. */
-async function dumpLive(world, emulator) {
-  const client = new ApiClient({ baseUrl: emulator.url, token: TOKEN });
-  try {
-    const [services, vpcs] = await Promise.all([client.listServices(PROJECT_ID), client.listVPCs(PROJECT_ID)]);
-    const peerings = {};
-    for (const v of vpcs) peerings[String(v.id)] = await client.listVPCPeerings(PROJECT_ID, String(v.id));
-    const path = join(world.dir, 'live.json');
-    writeFileSync(path, JSON.stringify({ services, vpcs, peerings }));
-    return path;
-  } finally {
-    await client.close();
-  }
 }
 
 /** bench/plan-work.js in a new process each run, pinned to CPU 0 when taskset exists. */

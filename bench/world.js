@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { ApiClient } from '../dist/api/client.js';
 import { generateLargeConfig } from '../scripts/gen-large-config.js';
 import { CLI, REPO } from './measure.js';
 
@@ -262,4 +263,19 @@ export async function readStats(emulator) {
 export async function resetStats(emulator) {
   const res = await fetch(`${emulator.origin}/__emulator/reset`, { method: 'POST' });
   if (res.status !== 204) throw new Error(`POST /__emulator/reset answered ${res.status}`);
+}
+
+/** The API bodies a plan reads, saved for the network-free planning work. */
+export async function dumpLive(world, emulator) {
+  const client = new ApiClient({ baseUrl: emulator.url, token: TOKEN });
+  try {
+    const [services, vpcs] = await Promise.all([client.listServices(PROJECT_ID), client.listVPCs(PROJECT_ID)]);
+    const peerings = {};
+    for (const v of vpcs) peerings[String(v.id)] = await client.listVPCPeerings(PROJECT_ID, String(v.id));
+    const path = join(world.dir, 'live.json');
+    writeFileSync(path, JSON.stringify({ services, vpcs, peerings }));
+    return path;
+  } finally {
+    await client.close();
+  }
 }
