@@ -102,6 +102,7 @@ describe('module boundaries (STYLE.md)', () => {
     { what: 'the region-code patterns', home: 'model/api-values.ts', code: /\[a-z\]\{2/ },
     { what: 'the table of service sizes', home: 'model/sizes.ts', code: /cpuMillis:\s*\d+\s*,\s*memoryGbs:\s*\d+/ },
     { what: 'RFC 3339 parsing', home: 'model/rfc3339.ts', code: /\\d\{4\}-\\d\{2\}|\[0-9\]\{4\}-\[0-9\]\{2\}|isLeapYear/ },
+    { what: 'pgpass line reading and writing', home: 'model/pgpass-line.ts', code: /\[\\\\:\]|c === ':'/ },
   ];
   it.each(SHARED_HELPERS.map((h) => [h.what, h.home, h.code] as const))('%s lives once, in src/%s', (_what, home, code) => {
     const places = files.filter((f) => !isGenerated(f) && code.test(codeOf(f))).map(srcPath);
