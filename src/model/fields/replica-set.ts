@@ -2,11 +2,11 @@
 // its size resizes in place, pooler and environment have their ops, name and nodes replace it.
 import type { FieldChange } from '../plan.js';
 import type { DesiredReplicaSet, Endpoint, EnvironmentTag, LiveReplicaSet } from '../resources.js';
-import { flagOf, nameSchema, sizeSchema } from './common.js';
-import { environmentField } from './environment.js';
-import { poolerEndpoint, poolerSchema, readPooler, type ConnectionPoolerDto } from './service.js';
+import { sizeSchema } from './common.js';
+import { environmentField, nameField } from './shared-fields.js';
+import { poolerField, type ConnectionPoolerDto } from './service.js';
 import { fieldChange, type FieldDescriptor, type FieldSet, type Json } from './types.js';
-import { num, str, type MetadataDto } from './wire.js';
+import { num, type MetadataDto } from './wire.js';
 
 /** The properties of a desired replica set that its fields set. */
 export interface DesiredReplicaSetFields {
@@ -42,21 +42,7 @@ export interface ReplicaSetFieldsDto {
 
 type Field = FieldDescriptor<DesiredReplicaSet, LiveReplicaSet, ReplicaSetFieldsDto>;
 
-const name: Field = {
-  id: 'name',
-  schema: { name: nameSchema('replica set') },
-  desired: (raw, into, key) => void (into.name = (raw.name as string | undefined) ?? key),
-  wire: (w, into) => void (into.name = str(w.name) ?? ''),
-  live: (l) => l.name,
-  record: (d) => d.name,
-  fingerprint: 'name',
-  replace: (d, l) => (d.name === l.name ? undefined : [fieldChange('name', l.name, d.name, true)]),
-  create: (d, body) => {
-    body.request.name = d.name;
-    body.changes.push(fieldChange('name', null, d.name));
-  },
-  export: (l, ctx) => (l.name === ctx.key ? undefined : { values: { name: l.name } }),
-};
+const name: Field = nameField<DesiredReplicaSet, LiveReplicaSet, ReplicaSetFieldsDto>('replica set');
 
 // cpu_millis and memory_gbs are one pair: one field, one resize.
 const size: Field = {
@@ -108,23 +94,7 @@ const nodes: Field = {
   export: (l) => ({ values: { nodes: l.nodes } }),
 };
 
-const pooler: Field = {
-  id: 'pooler',
-  schema: { pooler: poolerSchema('replica set') },
-  desired: (raw, into) => {
-    const on = flagOf(raw.pooler);
-    if (on !== undefined) into.pooler = on;
-  },
-  wire: readPooler,
-  live: (l) => l.pooler,
-  record: (d) => d.pooler,
-  fingerprint: 'pooler',
-  update: (d, l) =>
-    d.pooler === undefined || d.pooler === l.pooler ? undefined : { op: d.pooler ? 'enableReplicaPooler' : 'disableReplicaPooler', changes: [fieldChange('pooler', l.pooler, d.pooler)] },
-  afterCreate: (d) => (d.pooler ? { op: 'enableReplicaPooler', changes: [fieldChange('pooler', false, true)] } : undefined),
-  export: (l) => ({ values: { pooler: l.pooler } }),
-  endpoint: poolerEndpoint,
-};
+const pooler: Field = poolerField('replica set', { on: 'enableReplicaPooler', off: 'disableReplicaPooler' });
 
 const environment: Field = {
   ...environmentField<DesiredReplicaSet, LiveReplicaSet, ReplicaSetFieldsDto>('replica set', 'setReplicaEnvironment'),

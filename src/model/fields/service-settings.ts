@@ -4,8 +4,8 @@ import { isTimeSeriesType, REGION_CODE_REGEX } from '../api-values.js';
 import type { FieldChange } from '../plan.js';
 import type { Addon, DesiredService, HaConfig, LiveService, ServiceSize } from '../resources.js';
 import { isAllowedServiceSize } from '../sizes.js';
-import { nameSchema, regionCodeSchema, sizeSchema } from './common.js';
-import { environmentField } from './environment.js';
+import { regionCodeSchema, sizeSchema } from './common.js';
+import { environmentField, nameField } from './shared-fields.js';
 import type { ServiceFieldsDto } from './service.js';
 import { fieldChange, type FieldDescriptor, type FieldStep } from './types.js';
 import { isShared, serviceTypeOf, sizeEquals, sizeWire, typeMatches, typeSatisfies } from './values.js';
@@ -14,22 +14,7 @@ import { num, str, type ResourceSpecDto } from './wire.js';
 type Field = FieldDescriptor<DesiredService, LiveService, ServiceFieldsDto>;
 type Raw = Record<string, unknown>;
 
-export const name: Field = {
-  id: 'name',
-  schema: { name: nameSchema('service') },
-  desired: (raw, into, key) => void (into.name = (raw.name as string | undefined) ?? key),
-  wire: (w, into) => void (into.name = str(w.name) ?? ''),
-  live: (l) => l.name,
-  record: (d) => d.name,
-  fingerprint: 'name',
-  replace: (d, l) => (d.name === l.name ? undefined : [fieldChange('name', l.name, d.name, true)]),
-  create: (d, body) => {
-    body.request.name = d.name;
-    body.changes.push(fieldChange('name', null, d.name));
-  },
-  fork: true,
-  export: (l, ctx) => (l.name === ctx.key ? undefined : { values: { name: l.name } }),
-};
+export const name: Field = { ...nameField<DesiredService, LiveService, ServiceFieldsDto>('service'), fork: true };
 
 const ADDONS: readonly Addon[] = ['ai', 'time-series'];
 

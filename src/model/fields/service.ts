@@ -2,6 +2,7 @@
 // a create carries are in service-settings.ts, the switches and write-only ones here. Adding a
 // field: docs/adding-a-field.md.
 import type { Addon, DesiredPassword, DesiredService, Endpoint, EnvironmentTag, HaConfig, LiveService, ServiceSize, VpcRef } from '../resources.js';
+import type { OperationId } from '../operations.js';
 import { ENV_NAME_REGEX, flagOf, keySchema } from './common.js';
 import { addons, environment, ha, name, regionCode, size } from './service-settings.js';
 import { fieldChange, sensitiveChange, type FieldDescriptor, type FieldEndpoint, type FieldSet, type FieldStep } from './types.js';
@@ -98,22 +99,30 @@ export const poolerEndpoint: FieldEndpoint<{ pooler: boolean; poolerEndpoint?: E
   of: (l) => (l.pooler ? l.poolerEndpoint : undefined),
 };
 
-const pooler: Field = {
-  id: 'pooler',
-  schema: { pooler: poolerSchema('service') },
-  desired: (raw, into) => {
-    const on = flagOf(raw.pooler);
-    if (on !== undefined) into.pooler = on;
-  },
-  wire: readPooler,
-  live: (l) => l.pooler,
-  record: (d) => d.pooler,
-  fingerprint: 'pooler',
-  update: (d, l) => (d.pooler === undefined || d.pooler === l.pooler ? undefined : { op: d.pooler ? 'enablePooler' : 'disablePooler', changes: [fieldChange('pooler', l.pooler, d.pooler)] }),
-  afterCreate: (d) => (d.pooler ? { op: 'enablePooler', changes: [fieldChange('pooler', false, true)] } : undefined),
-  export: (l) => ({ values: { pooler: l.pooler } }),
-  endpoint: poolerEndpoint,
-};
+/** The pooler switch of a kind, with its two ops; `what` names the kind in the schema. */
+export function poolerField<D extends { pooler?: boolean }, L extends { pooler: boolean; poolerEndpoint?: Endpoint }, W extends { connection_pooler?: ConnectionPoolerDto }>(
+  what: string,
+  ops: { on: OperationId; off: OperationId },
+): FieldDescriptor<D, L, W> {
+  return {
+    id: 'pooler',
+    schema: { pooler: poolerSchema(what) },
+    desired: (raw, into) => {
+      const on = flagOf(raw.pooler);
+      if (on !== undefined) into.pooler = on;
+    },
+    wire: readPooler,
+    live: (l) => l.pooler,
+    record: (d) => d.pooler,
+    fingerprint: 'pooler',
+    update: (d, l) => (d.pooler === undefined || d.pooler === l.pooler ? undefined : { op: d.pooler ? ops.on : ops.off, changes: [fieldChange('pooler', l.pooler, d.pooler)] }),
+    afterCreate: (d) => (d.pooler ? { op: ops.on, changes: [fieldChange('pooler', false, true)] } : undefined),
+    export: (l) => ({ values: { pooler: l.pooler } }),
+    endpoint: poolerEndpoint,
+  };
+}
+
+const pooler: Field = poolerField('service', { on: 'enablePooler', off: 'disablePooler' });
 
 /** `vpc_endpoint`, else the camelCase duplicate `vpcEndpoint`. */
 export function vpcEndpointOf(dto: Pick<ServiceFieldsDto, 'vpc_endpoint' | 'vpcEndpoint'>): VpcEndpointDto | undefined {

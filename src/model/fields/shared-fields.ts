@@ -1,16 +1,38 @@
-// The environment tag, which services and replica sets both carry (SPEC section 1): the same YAML
-// key, wire field and normalisation, each kind with its own op. A service sends it in its create
-// request; a replica set starts as DEV and is tagged after its create.
+// The fields services and replica sets both carry (SPEC section 1), written once: the name, which
+// forces a replace, and the environment tag, each kind with its own op. A service sends its tag in
+// its create request; a replica set starts as DEV and is tagged after its create. (The third
+// field they share is built beside its wire reader in service.ts.)
 import type { OperationId } from '../operations.js';
 import type { EnvironmentTag } from '../resources.js';
-import { environmentOf, environmentSchema } from './common.js';
+import { environmentOf, environmentSchema, nameSchema } from './common.js';
 import { fieldChange, type FieldDescriptor } from './types.js';
 import { liveEnvironment } from './values.js';
 import { str, type MetadataDto } from './wire.js';
 
+type Named = { name: string };
+type WireNamed = { name?: unknown };
 type Tagged = { environment?: EnvironmentTag };
 type LiveTagged = { environment?: string };
 type WireTagged = { metadata?: MetadataDto };
+
+/** The name of a kind: the key when left out; a rename replaces the resource. `what` names the kind in the schema. */
+export function nameField<D extends Named, L extends Named, W extends WireNamed>(what: string): FieldDescriptor<D, L, W> {
+  return {
+    id: 'name',
+    schema: { name: nameSchema(what) },
+    desired: (raw, into, key) => void (into.name = (raw.name as string | undefined) ?? key),
+    wire: (w, into) => void (into.name = str(w.name) ?? ''),
+    live: (l) => l.name,
+    record: (d) => d.name,
+    fingerprint: 'name',
+    replace: (d, l) => (d.name === l.name ? undefined : [fieldChange('name', l.name, d.name, true)]),
+    create: (d, body) => {
+      body.request.name = d.name;
+      body.changes.push(fieldChange('name', null, d.name));
+    },
+    export: (l, ctx) => (l.name === ctx.key ? undefined : { values: { name: l.name } }),
+  };
+}
 
 /** The environment field of a kind; `what` names the kind in the schema's description. */
 export function environmentField<D extends Tagged, L extends LiveTagged, W extends WireTagged>(what: string, op: OperationId): FieldDescriptor<D, L, W> {
