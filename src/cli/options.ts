@@ -46,6 +46,13 @@ export function addLockTimeoutOption(cmd: Command): Command {
   return cmd.option('--lock-timeout <duration>', 'wait up to this long for the state lock held by another run (e.g. 5m); default 0: fail at once naming the holder', '0');
 }
 
+/** --parallelism and --timeout: how the commands that run a plan (apply, destroy, sweep) pace its actions. */
+export function addRunOptions(cmd: Command): Command {
+  return cmd
+    .option('--parallelism <n>', 'API requests in flight at once (waiting for an operation does not count)', '10')
+    .option('--timeout <duration>', 'limit per action: 30m, 90s, 1h or milliseconds', '30m');
+}
+
 export function addApiOptions(cmd: Command): Command {
   return cmd
     .addOption(new Option('--api-url <url>', 'API base URL ending in /public/api/v1').env('DBFORM_API_URL'))

@@ -1,7 +1,7 @@
 // `dbform sweep`: destroy the expired workspaces of the project (SPEC section 11).
 import { Option, type Command } from 'commander';
 import { action } from '../errors.js';
-import { addApiOptions, stateOption } from '../options.js';
+import { addApiOptions, addRunOptions, stateOption } from '../options.js';
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
@@ -13,9 +13,8 @@ export function registerSweep(program: Command): void {
     .option('--lockfile <path>', 'lockfile path of the default workspace (default: dbform.lock.json beside the first config file)')
     .addOption(stateOption())
     .option('--older-than <duration>', 'also sweep workspaces whose last apply is older than this (e.g. 7d, 72h)')
-    .option('--auto-approve', 'destroy without asking (required when stdin is not a terminal)')
-    .option('--parallelism <n>', 'API operations in flight at once, waits included', '10')
-    .option('--timeout <duration>', 'limit per action: 30m, 90s, 1h or milliseconds', '30m')
+    .option('--auto-approve', 'destroy without asking (required when stdin is not a terminal)');
+  addRunOptions(cmd)
     .option('--lock-timeout <duration>', 'wait up to this long for a workspace\'s state lock held by another run (e.g. 5m); default 0: fail that workspace at once', '0')
     .addHelpText(
       'after',

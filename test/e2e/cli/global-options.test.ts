@@ -100,3 +100,15 @@ describe('--version', () => {
     expect(await runCli(args, { cwd: dir })).toEqual({ code: 0, signal: null, stdout: `${version}\n`, stderr: '' });
   });
 });
+
+describe('the options of the commands that run a plan', () => {
+  // apply, destroy and sweep pace their actions the same way, so their help says the same.
+  it.each([['apply'], ['destroy'], ['sweep']])('dbform %s --help describes --parallelism, --timeout and --lock-timeout as the engine does', async (command) => {
+    const r = await runCli([command, '--help'], { cwd: dir });
+    expect(r.code).toBe(0);
+    const help = r.stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('--parallelism <n> API requests in flight at once (waiting for an operation does not count) (default: "10")');
+    expect(help).toContain('--timeout <duration> limit per action: 30m, 90s, 1h or milliseconds (default: "30m")');
+    expect(help).toMatch(/--lock-timeout <duration> wait up to this long for (the|a workspace's) state lock held by another run/);
+  });
+});
