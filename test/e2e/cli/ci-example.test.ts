@@ -1,9 +1,9 @@
-// The example workflows (examples/ci/github-actions.yml, preview.yml, drift.yml) hold the API token: they must
+// The example workflows (every examples/ci/*.yml) hold the API token: they must
 // install dbform only from a source the user pins and controls (a full commit of their fork, or a
 // tarball they keep), never a registry name someone else can publish to; and every dbform command
 // they run must exist as written.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -22,7 +22,18 @@ const EXAMPLES = [
     flags: ['apply --auto-approve', 'apply --ttl', 'destroy --auto-approve', 'sweep --auto-approve'],
   },
   { file: 'drift.yml', installs: 1, commands: ['plan'], flags: ['plan --refresh-only', 'plan --format', 'plan --detailed-exitcode'] },
+  {
+    file: 'github-actions-team.yml',
+    installs: 2,
+    commands: ['apply', 'plan', 'validate'],
+    flags: ['plan --format', 'plan --detailed-exitcode', 'apply --auto-approve', 'apply --lock-timeout'],
+  },
 ] as const;
+
+it('checks every workflow under examples/ci (a new example cannot skip the pinning rules)', () => {
+  const files = readdirSync(CI).filter((f) => /\.ya?ml$/.test(f)).sort();
+  expect(files).toEqual(EXAMPLES.map((e) => e.file).sort());
+});
 
 interface Step {
   name?: string;
