@@ -63,10 +63,11 @@ function resolveUnions(errors: readonly KeywordError[]): KeywordError[] {
 const isReportedByRules = (e: KeywordError): boolean =>
   e.keyword === 'if' || /\/(then|else)\//.test(e.schemaPath) || (e.keyword === 'pattern' && e.instancePath.endsWith('/fork/target_time'));
 
-/** A wrong type says everything about a value: drop the other complaints about the same value. */
+/** A wrong type says everything about a value, and "empty" all a pattern would: drop what they shadow. */
 function dropShadowed(errors: readonly KeywordError[]): KeywordError[] {
   const typed = new Set(errors.filter((e) => e.keyword === 'type' || e.keyword === 'anyOf').map((e) => e.instancePath));
-  return errors.filter((e) => e.keyword === 'type' || e.keyword === 'anyOf' || !typed.has(e.instancePath));
+  const empty = new Set(errors.filter((e) => e.keyword === 'minLength' && e.data === '').map((e) => e.instancePath));
+  return errors.filter((e) => (e.keyword === 'type' || e.keyword === 'anyOf' || !typed.has(e.instancePath)) && !(e.keyword === 'pattern' && empty.has(e.instancePath)));
 }
 
 /** What a value was written as, when it read environment variables (see interpolate.ts). */

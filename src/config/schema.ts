@@ -26,6 +26,9 @@ export { CIDR_SHAPE_REGEX, ENV_NAME_REGEX, KEY_REGEX, REGION_REGEX };
 
 export const SCHEMA_ID = 'https://dbform.dev/schemas/dbform.schema.json';
 
+/** A project ID as SPEC section 13 checks it at the edge: it becomes a segment of every API path. */
+export const PROJECT_ID_REGEX = '^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$';
+
 /** A reference to an environment variable, as editors see it before interpolation. */
 const ENV_REFERENCE_REGEX = '\\$\\{env:[A-Za-z_][A-Za-z0-9_]*\\}';
 
@@ -182,7 +185,12 @@ function buildLoaderSchema(): Json {
     required: ['version', 'project_id'],
     properties: {
       version: { const: 1, description: 'Version of the file format; always 1.' },
-      project_id: { type: 'string', minLength: 1, description: 'ID of the cloud project all resources live in, e.g. ${env:DBFORM_PROJECT_ID}.' },
+      project_id: {
+        type: 'string',
+        minLength: 1,
+        pattern: PROJECT_ID_REGEX,
+        description: 'ID of the cloud project all resources live in (letters, digits, _ and -, at most 128), e.g. ${env:DBFORM_PROJECT_ID}.',
+      },
       state: {
         type: 'string',
         minLength: 1,
