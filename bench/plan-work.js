@@ -13,11 +13,6 @@ if (!livePath) {
   process.exit(2);
 }
 
-// As `dbform plan` does (src/cli/heap-budget.ts, src/cli/plan-pipeline.ts): a large config bounds the
-// heap, and the garbage of the config and of the API bodies is collected when each is done.
-const { boundHeapForConfig, collectPhaseGarbage } = await import('../dist/cli/heap-budget.js');
-const heapBounded = boundHeapForConfig([configPath]);
-
 const phases = {};
 const timed = async (name, fn) => {
   const t = performance.now();
@@ -40,7 +35,6 @@ const mods = await timed('import', async () => {
 const loaded = await timed('loadConfig', () => mods.config.loadConfig([configPath]));
 if (!loaded.ok) throw new Error(`config invalid: ${loaded.errors[0]?.message}`);
 const desired = loaded.value;
-collectPhaseGarbage();
 const lock = await timed('readLockfile', () => mods.lockfile.readLockfile(lockPath, desired.projectId));
 const live = await timed('decodeLive', async () => {
   const raw = JSON.parse(await readFile(livePath, 'utf8'));
@@ -51,7 +45,6 @@ const live = await timed('decodeLive', async () => {
   });
   return { projectId: desired.projectId, vpcs, services: raw.services.map(mods.mapping.mapService) };
 });
-collectPhaseGarbage();
 const plan = await timed('planChanges', () => mods.planner.planChanges(desired, live, lock, { replace: [], target: [], allowDataLoss: false }));
 const text = await timed('render', () => mods.render.renderPlanText(plan, { color: false }));
 
@@ -62,7 +55,6 @@ process.stdout.write(
     workMs,
     processMs: performance.now(),
     maxRssKb: process.resourceUsage().maxRSS,
-    heapBounded,
     actions: plan.actions.length,
     errors: plan.diagnostics.filter((d) => d.severity === 'error').length,
     outputLines: text.split('\n').length - 1,
