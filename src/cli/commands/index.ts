@@ -5,6 +5,7 @@ import { registerDestroy } from './destroy.js';
 import { registerEmulator } from './emulator.js';
 import { registerExport } from './export.js';
 import { registerFmt } from './fmt.js';
+import { registerGraph } from './graph.js';
 import { registerImport } from './import.js';
 import { registerLogs } from './logs.js';
 import { registerOutput } from './output.js';
@@ -22,6 +23,7 @@ export function registerCommands(program: Command): void {
   registerFmt(program);
   registerPlan(program);
   registerApply(program);
+  registerGraph(program);
   registerDestroy(program);
   registerSweep(program);
   registerExport(program);
