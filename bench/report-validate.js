@@ -28,7 +28,7 @@ export function validateErrorsSection(s, v) {
   return [
     '#### `dbform validate` of files full of errors: linear in the file, errors included',
     '',
-    `Wall time spawn to exit, median of ${s.errors[0]?.now.runs} runs; CPU user + system and peak RSS from GNU time. Files from \`bench/invalid-configs.js\`: the generated config with memory_gbs 9 in every service, and with nine settings wrong in every service. The CLI prints the first 1,000 diagnostics and \`... and N more errors\` ("lines printed"). ${base}`,
+    `Wall time spawn to exit, median of ${s.errors[0]?.now.runs} runs; CPU user + system and peak RSS from GNU time. Files from \`bench/invalid-configs.js\`: the generated config with memory_gbs 9 in every service, and with eight settings wrong in every service (nine errors each) and every VPC's region. The CLI prints the first 1,000 diagnostics and \`... and N more errors\` ("lines printed"). ${base}`,
     '',
     table(['File', 'Size', 'Errors', 'Now: wall', 'Now: peak RSS', 'Before: wall, peak RSS', 'Lines printed', 'Command'], rows),
     '',

@@ -75,13 +75,12 @@ function isPlainDocument(events: readonly Event[], text: string): { shared: bool
       if (top === 0 && rootIsBlock) rootKeys.add(e.valueStart);
     }
     if (open[top]! >= 0) open[top] = 1 - open[top]!;
-    const name = text.slice(e.anchorStart, e.anchorEnd);
     if (e.type === EVENT_ID.ALIAS) {
       shared = true;
-      if (openAnchors.includes(anchors.get(name) ?? 0)) return undefined;
+      if (openAnchors.includes(anchors.get(text.slice(e.anchorStart, e.anchorEnd)) ?? 0)) return undefined;
       continue;
     }
-    if (e.anchorStart >= 0) anchors.set(name, i);
+    if (e.anchorStart >= 0) anchors.set(text.slice(e.anchorStart, e.anchorEnd), i);
     if (e.type === EVENT_ID.SCALAR) continue;
     if (open.length === 0) rootIsBlock = e.type === EVENT_ID.MAPPING && e.style === COLLECTION_STYLE.BLOCK;
     open.push(e.type === EVENT_ID.MAPPING ? 1 : -1);
