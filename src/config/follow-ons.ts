@@ -30,10 +30,6 @@ export const noSuspects = (): Suspects => ({ schema: [], rules: [], skipRules: f
 
 const before = (a: SourceRef, b: SourceRef): boolean => a.line < b.line || (a.line === b.line && a.col <= b.col);
 
-export function isWithin(source: SourceRef | undefined, range: SourceRange): boolean {
-  return source !== undefined && source.file === range.start.file && before(range.start, source) && before(source, range.end);
-}
-
 /**
  * Ranges sorted by start, each with the furthest end of it and those before it: whether a
  * position is inside any of them is a binary search, so that N diagnostics among S suspect
