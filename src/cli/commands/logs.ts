@@ -3,7 +3,7 @@ import { DbformError } from '../../model/errors.js';
 import { parseAddress } from '../../model/address.js';
 import { parseRfc3339 } from '../../model/rfc3339.js';
 import { action } from '../errors.js';
-import { addApiOptions, addConfigOptions, configFiles, type ApiOptions, type ConfigOptions, type GlobalOptions } from '../options.js';
+import { addApiOptions, addConfigOptions, type ApiOptions, type ConfigOptions, type GlobalOptions } from '../options.js';
 import type { LogsQueryDto } from '../../api/dto.js';
 
 interface LogsFlags extends ApiOptions, GlobalOptions, Partial<ConfigOptions> {
@@ -105,7 +105,7 @@ function positiveInteger(flag: string, value: string): number {
   return n;
 }
 
-/** A service ID, or `service.<key>` looked up in the lockfile (which also gives the project). */
+/** A service ID, or `service.<key>` looked up in the workspace's state (which also gives the project). */
 async function resolveServiceTarget(service: string, flags: LogsFlags): Promise<{ serviceId: string; projectId?: string }> {
   const address = parseAddress(service);
   if (address === undefined) {
@@ -115,25 +115,9 @@ async function resolveServiceTarget(service: string, flags: LogsFlags): Promise<
     return flags.project === undefined ? { serviceId: service } : { serviceId: service, projectId: flags.project };
   }
   if (address.kind !== 'service') throw new DbformError(`${service} is a ${address.kind.replace('_', ' ')}; dbform logs needs a service (service.<key>) or a service ID`);
-  const { resolveLockfilePath } = await import('../../lockfile/lockfile-file.js');
-  const { readFile } = await import('node:fs/promises');
-  const { parseLockfileJson } = await import('../../model/lockfile.js');
-  const path = resolveLockfilePath(configFiles(flags), flags.lockfile);
-  let data: unknown;
-  try {
-    data = JSON.parse(await readFile(path, 'utf8'));
-  } catch (err) {
-    const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'it does not exist' : (err as Error).message;
-    throw new DbformError(`cannot resolve ${service}: the lockfile ${path} cannot be read (${why}); give the service ID instead, or point --lockfile / -f at the right place`);
-  }
-  const lock = parseLockfileJson(data);
-  if (!lock.ok) throw new DbformError(lock.errors.map((e) => `${path}: ${e}`).join('\n'));
-  const entry = lock.value.resources[service];
-  if (entry === undefined) throw new DbformError(`${service} is not in the lockfile ${path} (not applied yet?); give the service ID instead`);
-  if (flags.project !== undefined && flags.project !== lock.value.projectId) {
-    throw new DbformError(`--project ${flags.project} does not match the project of the lockfile ${path} (${lock.value.projectId})`);
-  }
-  return { serviceId: entry.id, projectId: lock.value.projectId };
+  const { resolveBoundId } = await import('../state-commands/resolve-binding.js');
+  const bound = await resolveBoundId(service, flags, process.env);
+  return { serviceId: bound.id, projectId: bound.projectId };
 }
 
 async function onlyProject(client: { listProjects(): Promise<Array<{ id: string }>> }): Promise<string> {

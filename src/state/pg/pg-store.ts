@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { ConfigError, DbformError, emptyLockfile, parseLockfileJson, type Lockfile } from '../../model/index.js';
 import { checkWritable, lockfileToJson, newLineage } from '../document.js';
 import { ClaimConflictError, StateConflictError, StateUnavailableError } from '../errors.js';
+import { ownedSnapshot } from '../ownership.js';
 import { historyFromJson, historyToJson, type HistoryRecord } from '../history.js';
 import type { LockHolderInfo } from '../holder.js';
 import type { ForeignClaim, LockOptions, StateLock, StateSnapshot, StateStore, StateVersion, UnlockOutcome, WorkspaceSummary } from '../port.js';
@@ -27,9 +28,11 @@ export interface PgStoreOptions {
 interface ReadRow {
   schema_version: number | null;
   lineage: string | null;
+  created_lineage: string | null;
   serial: number | null;
   document: unknown;
   elsewhere: Array<[string, string, string]>;
+  same_lineage: string[];
 }
 
 export class PgStateStore implements StateStore {
@@ -63,14 +66,17 @@ export class PgStateStore implements StateStore {
     }
     if ((row.schema_version ?? 0) > SCHEMA_VERSION) throw newerSchemaError(row.schema_version!, this.location);
     this.schemaChecked = true;
-    const claimedElsewhere = new Map<string, ForeignClaim>();
-    for (const [id, workspace, address] of row.elsewhere) claimedElsewhere.set(id, { workspace, address });
-    if (row.lineage === null || row.serial === null) return { lockfile: emptyLockfile(this.projectId), claimedElsewhere };
+    const claims = new Map<string, ForeignClaim>();
+    for (const [id, workspace, address] of row.elsewhere) claims.set(id, { workspace, address });
+    const sameLineage = row.same_lineage.map((workspace) => ({ workspace, location: this.location }));
+    const scope = { projectId: this.projectId, workspace: this.workspace, location: this.location, others: { claims, sameLineage } };
+    if (row.lineage === null || row.serial === null) return ownedSnapshot({ ...scope, lockfile: emptyLockfile(this.projectId) });
     const parsed = parseLockfileJson(row.document);
     if (!parsed.ok) {
       throw new ConfigError(parsed.errors.map((e) => `${this.location} (workspace "${this.workspace}"): ${e}`).join('\n'));
     }
-    return { lockfile: { ...parsed.value, lineage: row.lineage, serial: row.serial }, claimedElsewhere };
+    const lockfile = { ...parsed.value, lineage: row.lineage, serial: row.serial };
+    return ownedSnapshot({ ...scope, lockfile, createdLineage: row.created_lineage });
   }
 
   /** The read statement; undefined when the schema does not exist yet. */

@@ -126,12 +126,12 @@ describe('bad input: one line, nothing changed', () => {
     try {
       const ws = workspace(config, world.emulator.url, { DBFORM_STATE: scratch.url });
       expect((await runCli(ws, ['state', 'list'])).code).toBe(0);
-      await scratch.query('INSERT INTO dbform.schema_version (version) VALUES (2)');
+      await scratch.query('INSERT INTO dbform.schema_version (version) VALUES (3)');
       for (const cmd of [['plan'], ['apply', '--auto-approve'], ['workspace', 'list']]) {
         const r = await runCli(ws, cmd);
         expect(r.code).toBe(1);
         expect(r.stderr).toBe(
-          `error: the state database postgres://postgres@127.0.0.1:${scratch.port}/${scratch.name} has schema dbform version 2, made by a newer dbform (this one knows up to version 1); upgrade dbform to use it\n`,
+          `error: the state database postgres://postgres@127.0.0.1:${scratch.port}/${scratch.name} has schema dbform version 3, made by a newer dbform (this one knows up to version 2); upgrade dbform to use it\n`,
         );
       }
       expect((await scratch.query('SELECT count(*)::int AS n FROM dbform.states')).rows[0]).toEqual({ n: 0 });
