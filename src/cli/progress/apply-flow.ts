@@ -60,6 +60,11 @@ export interface FlowOptions {
   targets?: Address[];
   /** The approval in another command's words: `sweep` runs a destroy per workspace. */
   confirmAs?: { command: string; question: string };
+  /**
+   * Called once the lock is held, before the state is read: what was decided before the lock
+   * (sweep: that the workspace is due) is decided again here, and a throw stops the run.
+   */
+  underLock?: (state: StateStore) => Promise<void>;
   /** `apply --ttl`: recorded as the workspace's expiry (now + this) under the lock, before anything changes. */
   ttlMs?: number;
   makePlan(input: PlanInput): Promise<Plan>;

@@ -39,6 +39,7 @@ export async function runLocked(o: FlowOptions, io: FlowIo, body: (signal: Abort
   let run: RunState | undefined;
   let exitCode = 1;
   try {
+    await o.underLock?.(o.state);
     const pushed = await pushJournal(o.state, o.journal);
     if (pushed > 0) io.stderr.write(`note: pushed ${pushed} binding(s) kept in ${o.journal.path} by an earlier run into ${o.state.location}\n`);
     // The state is read (and its ownership checked) before the expiry is written into it.
