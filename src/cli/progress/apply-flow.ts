@@ -9,6 +9,7 @@ import { checkPgpassWritable } from '../../executor/pgpass.js';
 import { describeMissingPasswordEnv, findMissingPasswordEnv, planCreatesServices } from '../../executor/preflight.js';
 import type { ApplyResult } from '../../executor/result.js';
 import { BlockedPlanError, DbformError, InterruptedError, planHasChanges, type Address, type DesiredState, type Lockfile, type Plan } from '../../model/index.js';
+import type { ClaimedElsewhere } from '../../planner/index.js';
 import type { StateStore } from '../../state/index.js';
 import type { StateJournal } from '../../state/journal.js';
 import { createStoreWriter } from '../../state/state-writer.js';
@@ -32,7 +33,7 @@ export interface PlanInput {
   client: ApiClient;
   lock: Lockfile;
   /** IDs that other workspaces of the state bind: never adopted by this one. */
-  claimedElsewhere: ReadonlyMap<string, unknown>;
+  claimedElsewhere: ReadonlyMap<string, ClaimedElsewhere>;
   signal: AbortSignal;
 }
 
@@ -88,7 +89,7 @@ async function withApi<T>(o: FlowOptions, io: FlowIo, fn: (client: ApiClient) =>
 export interface RunState {
   /** The state as read under the lock (after pushing the journal). */
   lock: Lockfile;
-  claimedElsewhere: ReadonlyMap<string, unknown>;
+  claimedElsewhere: ReadonlyMap<string, ClaimedElsewhere>;
   /** Aborted when the state can no longer be written: nothing new may start. */
   stateLost: AbortController;
   /** Reports that the state can no longer be written (with why). */
