@@ -16,3 +16,4 @@ export * from './local-process.js';
 export * from './cidr.js';
 export * from './suggest.js';
 export * from './schema-error.js';
+export * from './terminal-text.js';
