@@ -17,3 +17,5 @@ export * from './cidr.js';
 export * from './suggest.js';
 export * from './schema-error.js';
 export * from './terminal-text.js';
+export * from './path-segment.js';
+export * from './project-id.js';

@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { DbformError } from '../../model/errors.js';
 import { parseAddress } from '../../model/address.js';
+import { checkProjectIdFlag } from '../../model/project-id.js';
 import { parseRfc3339 } from '../../model/rfc3339.js';
 import { terminalJson, terminalLine } from '../../model/terminal-text.js';
 import { action } from '../errors.js';
@@ -45,6 +46,7 @@ async function runLogs(service: string, flags: LogsFlags): Promise<number> {
   const now = Date.now();
   const query = buildLogsQuery(flags, now);
   const limit = positiveInteger('--limit', flags.limit);
+  if (flags.project !== undefined) checkProjectIdFlag(flags.project, '--project');
   const target = await resolveServiceTarget(service, flags);
   const { openApiContext } = await import('../api-context.js');
   const { iterateServiceLogs } = await import('../../api/logs.js');

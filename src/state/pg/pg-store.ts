@@ -2,7 +2,7 @@
 // (project, workspace), every write a compare-and-swap on serial in one round trip.
 import type pg from 'pg';
 import { ConfigError, DbformError, emptyLockfile, parseLockfileJson, type Lockfile } from '../../model/index.js';
-import { checkWritable, lockfileToJson, newLineage } from '../document.js';
+import { checkWritable, documentOf, lockfileToJson, newLineage } from '../document.js';
 import { ClaimConflictError, StateConflictError, StateUnavailableError } from '../errors.js';
 import { ownedSnapshot } from '../ownership.js';
 import { historyFromJson, historyToJson, type HistoryRecord } from '../history.js';
@@ -13,7 +13,7 @@ import { connect, describePgError, isConnectionLoss, type ConnectOptions } from 
 import { deleteEmptyWorkspace } from './delete-workspace.js';
 import { acquirePgLock, unlockPg } from './pg-lock.js';
 import { APPEND_HISTORY, LIST_WORKSPACES, READ_HISTORY, READ_STATE, SET_EXPIRY, WRITE_STATE } from './queries.js';
-import { isMissingSchema, migrateSchema, newerSchemaError, readSchemaVersion, SCHEMA_VERSION } from './schema.js';
+import { damagedSchemaError, isMissingSchema, isUndefinedColumn, migrateSchema, newerSchemaError, readSchemaVersion, SCHEMA_VERSION } from './schema.js';
 import { parsePgTarget, refusePoolerPort, type PgTarget } from './url.js';
 
 export interface PgStoreOptions {
@@ -82,14 +82,14 @@ export class PgStateStore implements StateStore {
   /** The read statement; undefined when the schema does not exist yet. */
   private async readRow(): Promise<ReadRow | undefined> {
     try {
-      const { rows } = await this.query<ReadRow>(READ_STATE, [this.projectId, this.workspace]);
+      const { rows } = await this.query<ReadRow>(READ_STATE, [this.projectId, this.workspace], { schemaMayBeMissing: true });
       return rows[0];
     } catch (err) {
       if (!isMissingSchema(err) && !isUndefinedColumn(err)) throw err;
       // A newer dbform may have reshaped the tables: say so rather than report a missing column.
-      const version = await readSchemaVersion(await this.connection());
+      const version = await this.schemaVersion();
       if (version > SCHEMA_VERSION) throw newerSchemaError(version, this.location);
-      if (version === SCHEMA_VERSION) throw err;
+      if (version === SCHEMA_VERSION) throw damagedSchemaError(this.location, describePgError(err, this.target), err);
       return undefined;
     }
   }
@@ -104,9 +104,19 @@ export class PgStateStore implements StateStore {
     }
   }
 
+  /** The installed schema version; a refusal (no permission on it, ...) in words. */
+  private async schemaVersion(): Promise<number> {
+    const client = await this.connection();
+    try {
+      return await readSchemaVersion(client);
+    } catch (err) {
+      throw this.refused(err);
+    }
+  }
+
   private async ensureSchema(): Promise<void> {
     if (this.schemaChecked) return;
-    const version = await readSchemaVersion(await this.connection());
+    const version = await this.schemaVersion();
     if (version > SCHEMA_VERSION) throw newerSchemaError(version, this.location);
     if (version < SCHEMA_VERSION) await this.migrate();
     this.schemaChecked = true;
@@ -170,10 +180,9 @@ export class PgStateStore implements StateStore {
     return JSON.stringify(lockfileToJson(snap.lockfile)) === JSON.stringify(lockfileToJson(next));
   }
 
-  lock(holder: LockHolderInfo, options: LockOptions): Promise<StateLock> {
-    return this.withSchema(() =>
-      acquirePgLock(this.target, this.connectOptions, this.scope(), holder, { ...options, ...(this.onLockWait ? { onWaiting: this.onLockWait } : {}) }),
-    );
+  async lock(holder: LockHolderInfo, options: LockOptions): Promise<StateLock> {
+    await this.ensureSchema();
+    return acquirePgLock(this.target, this.connectOptions, this.scope(), holder, { ...options, ...(this.onLockWait ? { onWaiting: this.onLockWait } : {}) });
   }
 
   async appendHistory(r: HistoryRecord): Promise<void> {
@@ -211,12 +220,18 @@ export class PgStateStore implements StateStore {
   async deleteWorkspace(workspace: string): Promise<void> {
     if (workspace === DEFAULT_WORKSPACE) throw new DbformError('the default workspace cannot be deleted');
     await this.ensureSchema();
-    await deleteEmptyWorkspace(await this.connection(), { projectId: this.projectId, workspace }, this.location);
+    const client = await this.connection();
+    await deleteEmptyWorkspace(client, { projectId: this.projectId, workspace }, this.location).catch((err: unknown) => {
+      throw err instanceof DbformError ? err : this.statementError(err, false);
+    });
   }
 
   async unlock(): Promise<UnlockOutcome> {
     await this.ensureSchema();
-    return unlockPg(await this.connection(), this.scope());
+    const client = await this.connection();
+    return unlockPg(client, this.scope()).catch((err: unknown) => {
+      throw this.statementError(err, false);
+    });
   }
 
   async close(): Promise<void> {
@@ -227,11 +242,6 @@ export class PgStateStore implements StateStore {
 
   private scope() {
     return { projectId: this.projectId, workspace: this.workspace };
-  }
-
-  private async withSchema<T>(fn: () => Promise<T>): Promise<T> {
-    await this.ensureSchema();
-    return fn();
   }
 
   private async connection(): Promise<pg.Client> {
@@ -252,19 +262,30 @@ export class PgStateStore implements StateStore {
    * too: the compare-and-swap refuses a second application, and history ignores a known ID); a
    * second loss, or a failed reconnect, is StateUnavailableError.
    */
-  private async query<R extends pg.QueryResultRow>(sql: string, params: unknown[]): Promise<pg.QueryResult<R>> {
+  private async query<R extends pg.QueryResultRow>(sql: string, params: unknown[], o: { schemaMayBeMissing?: boolean } = {}): Promise<pg.QueryResult<R>> {
     for (let attempt = 0; ; attempt++) {
       const client = await this.connection();
       this.roundTrips++;
       try {
         return await client.query<R>(sql, params);
       } catch (err) {
-        if (!isConnectionLoss(err)) throw INSPECTED_CODES.has((err as { code?: string }).code ?? '') ? err : this.refused(err);
+        if (!isConnectionLoss(err)) throw this.statementError(err, o.schemaMayBeMissing === true);
         if (this.client === client) this.client = undefined;
         await client.end().catch(() => undefined);
         if (attempt > 0) throw this.unavailable(`lost the connection to the state database ${this.location}`, err);
       }
     }
+  }
+
+  /**
+   * A refused statement: the write's own codes (DF001, DF002) and, where the caller migrates, a
+   * missing schema are left for the caller; a part of the schema gone otherwise was removed by hand.
+   */
+  private statementError(err: unknown, schemaMayBeMissing: boolean): unknown {
+    const code = (err as { code?: string }).code ?? '';
+    if (code === 'DF001' || code === 'DF002') return err;
+    if (isMissingSchema(err) || isUndefinedColumn(err)) return schemaMayBeMissing ? err : damagedSchemaError(this.location, describePgError(err, this.target), err);
+    return this.refused(err);
   }
 
   private unavailable(what: string, err: unknown): StateUnavailableError {
@@ -273,15 +294,4 @@ export class PgStateStore implements StateStore {
   }
 }
 
-/** The stored document: the lockfile's JSON without lineage and serial, which are columns. */
-function documentOf(lock: Lockfile): Record<string, unknown> {
-  const { lineage: _lineage, serial: _serial, ...rest } = lockfileToJson(lock);
-  return rest;
-}
 
-/** SQLSTATEs that the callers of query() turn into their own messages. */
-const INSPECTED_CODES = new Set(['DF001', 'DF002', '3F000', '42P01', '42883', '42703']);
-
-function isUndefinedColumn(err: unknown): boolean {
-  return (err as { code?: string } | null)?.code === '42703';
-}

@@ -127,6 +127,19 @@ export function isMissingSchema(err: unknown): boolean {
   return code === '3F000' || code === '42P01' || code === '42883';
 }
 
+export function isUndefinedColumn(err: unknown): boolean {
+  return (err as { code?: string } | null)?.code === '42703';
+}
+
+/** A table, column or function of the current schema is gone: someone altered it by hand. */
+export function damagedSchemaError(display: string, reason: string, cause: unknown): StateSchemaError {
+  return new StateSchemaError(
+    `the state database ${display} has schema dbform version ${SCHEMA_VERSION}, but part of it is missing (${reason}): ` +
+      'it was altered by hand; restore it from a backup (dbform does not recreate it over existing states)',
+    { cause },
+  );
+}
+
 export function newerSchemaError(found: number, display: string): StateSchemaError {
   return new StateSchemaError(
     `the state database ${display} has schema dbform version ${found}, made by a newer dbform (this one knows up to version ${SCHEMA_VERSION}); upgrade dbform to use it`,

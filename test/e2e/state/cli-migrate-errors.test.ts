@@ -69,9 +69,11 @@ describe('state migrate', () => {
   });
 
   it('refuses a target that holds another lineage, and changes nothing', async () => {
-    const a = workspace(config, world.emulator.url, { DBFORM_WORKSPACE: 'lin' });
+    // A block of its own: the VPC of an earlier test holds 10.20.0.0/16 (overlaps are refused).
+    const a = workspace(config.replace('10.20.0.0/16', '10.22.0.0/16'), world.emulator.url, { DBFORM_WORKSPACE: 'lin' });
     const b = workspace(config.replace('10.20.0.0/16', '10.21.0.0/16').replace('net-', 'othernet-').replace('db-', 'otherdb-'), world.emulator.url, { DBFORM_WORKSPACE: 'lin' });
-    expect((await runCli(a, ['apply', '--auto-approve'])).code).toBe(0);
+    const applied = await runCli(a, ['apply', '--auto-approve']);
+    expect(applied.code, applied.stderr).toBe(0);
     expect((await runCli(b, ['apply', '--auto-approve'], { env: { DBFORM_STATE: world.db.url } })).code).toBe(0);
     const before = await world.db.query('SELECT lineage, serial, document FROM dbform.states WHERE workspace = $1', ['lin']);
     const r = await runCli(a, ['state', 'migrate', '--to', world.db.url]);
