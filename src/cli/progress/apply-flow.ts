@@ -15,6 +15,7 @@ import type { StateJournal } from '../../state/journal.js';
 import { createStoreWriter } from '../../state/state-writer.js';
 import { openApiContext, type ApiContextInput } from '../api-context.js';
 import { thisProcess } from '../local-process.js';
+import { credentialValues } from '../credential-guard.js';
 import { confirmChanges } from './confirm.js';
 import { createProgressView } from './index.js';
 import { printPlan } from './plan-output.js';
@@ -104,7 +105,7 @@ export interface RunState {
 async function planAndApply(o: FlowOptions, io: FlowIo, client: ApiClient, signal: AbortSignal, run: RunState): Promise<number> {
   const plan = await o.makePlan({ client, lock: run.lock, claimedElsewhere: run.claimedElsewhere, signal });
   throwIfInterrupted(signal);
-  printPlan(plan, io.stdout, o.color);
+  printPlan(plan, io.stdout, o.color, await credentialValues(o.api.apiKeyFile, io.env));
   // Settling alone changes nothing, so it needs no approval; but success waits for it (SPEC section 5).
   const changes = planHasChanges(plan);
   if (!changes && plan.settling.length === 0) {
