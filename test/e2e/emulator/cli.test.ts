@@ -200,9 +200,9 @@ describe('dbform emulator (CLI)', () => {
     const env = { DBFORM_EMULATOR_DIALECT: 'tiger', DBFORM_EMULATOR_BACKUP_DELAY: '0', DBFORM_EMULATOR_TEARDOWN: 'immediate', DBFORM_EMULATOR_ENDPOINTS: 'fixed', DBFORM_EMULATOR_PEERING_ACCEPTANCE: 'manual' };
     const ok = await runDbform(['projects', '--emulator', '--debug'], { cwd, env });
     expect(ok.code).toBe(0);
-    expect(ok.stderr).toContain('dialect tiger, backup delay 0 s, peering acceptance manual, teardown immediate, endpoints fixed');
+    expect(ok.stderr).toContain(', dialect tiger\n[emulator] backup delay 0 s, peering acceptance manual, teardown immediate, endpoints fixed\n');
     const defaults = await runDbform(['projects', '--emulator', '--debug'], { cwd, env: { DBFORM_EMULATOR_DIALECT: 'tiger' } });
-    expect(defaults.stderr).toContain('dialect tiger, backup delay 30 s, peering acceptance auto, teardown eventual, endpoints moving');
+    expect(defaults.stderr).toContain(', dialect tiger\n[emulator] backup delay 30 s, peering acceptance auto, teardown eventual, endpoints moving\n');
     for (const [name, value, message] of [
       ['DBFORM_EMULATOR_BACKUP_DELAY', 'soon', 'error: DBFORM_EMULATOR_BACKUP_DELAY must be a number of seconds from 0 to 86400 (found "soon")'],
       ['DBFORM_EMULATOR_PEERING_ACCEPTANCE', 'later', 'error: DBFORM_EMULATOR_PEERING_ACCEPTANCE must be auto or manual (found "later")'],
