@@ -22,6 +22,7 @@ import { vpcRoutes } from './routes/vpcs.js';
 import { DEFAULT_SEED, loadSeedFile, parseSeed, type Seed } from './seed.js';
 import { createRequestListener } from './server.js';
 import { RequestStats } from './stats.js';
+import type { World } from './store.js';
 import { resolveSwitches, type Switches } from './switches.js';
 
 export { DIALECT_NAMES, type DialectName } from './dialect.js';
@@ -136,7 +137,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   };
 }
 
-function sampleCredentials(world: ReturnType<typeof loadWorld>): ReturnType<EmulatorHandle['sampleCredentials']> {
+function sampleCredentials(world: World): ReturnType<EmulatorHandle['sampleCredentials']> {
   const tokens = [...world.tokens.values()];
   const token = (tokens.find((t) => t.kind === 'pat') ?? tokens[0])?.token;
   const pair = world.keyPairs.values().next().value;
