@@ -3,6 +3,7 @@
 // folding long lists into "... and N more".
 import { planHasChanges, type FieldChange, type Plan, type Risk } from '../../model/index.js';
 import { driftMarkdownLines } from './drift.js';
+import { graphMarkdownLines } from './graph.js';
 import { bindingNotes, buildPlanView, describeDiagnostic, reasonNotes, reasonText, formatValue, riskNotes, settlingHeading, SYMBOLS, type ResourceView } from './plan-view.js';
 
 /** GitHub rejects comments over 65,536 characters; keep a margin. */
@@ -97,6 +98,7 @@ export function renderPlanMarkdown(plan: Plan): string {
   else if (!planHasChanges(plan)) head.push('**No changes.** The live infrastructure matches the configuration.', '');
   head.push(...flagged(plan));
   head.push(...driftMarkdownLines(plan.drift ?? []));
+  head.push(...graphMarkdownLines(plan));
   let text = `${head.join('\n')}\n`;
   const views = buildPlanView(plan);
   const reserve = 200;
