@@ -39,8 +39,13 @@ export function renderGraph(plan: Plan, format: GraphFormat): string {
   return format === 'dot' ? renderGraphDot(plan) : renderGraphMermaid(plan);
 }
 
-/** The collapsed block a markdown plan ends its head with, when it has enough actions to need it. */
-export function graphMarkdownLines(plan: Plan): string[] {
+/**
+ * The collapsed block a markdown plan ends its head with, when it has enough actions to need it
+ * and the graph leaves room in the comment (`budget` characters) for the resources themselves.
+ */
+export function graphMarkdownLines(plan: Plan, budget: number): string[] {
   if (plan.actions.length < GRAPH_IN_MARKDOWN_FROM) return [];
-  return ['<details><summary>Dependency graph</summary>', '', '```mermaid', renderGraphMermaid(plan).trimEnd(), '```', '</details>', ''];
+  const graph = renderGraphMermaid(plan).trimEnd();
+  if (graph.length > budget) return [`The dependency graph of these ${plan.actions.length} actions is too large for a comment; \`dbform graph\` prints it.`, ''];
+  return ['<details><summary>Dependency graph</summary>', '', '```mermaid', graph, '```', '</details>', ''];
 }
