@@ -5,7 +5,7 @@ import { checkProjectIdFlag } from '../../model/project-id.js';
 import { parseRfc3339 } from '../../model/rfc3339.js';
 import { terminalJson, terminalLine } from '../../model/terminal-text.js';
 import { action } from '../errors.js';
-import { addApiOptions, addConfigOptions, type ApiOptions, type ConfigOptions, type GlobalOptions } from '../options.js';
+import { addApiOptions, addConfigOptions, configFiles, type ApiOptions, type ConfigOptions, type GlobalOptions } from '../options.js';
 import type { LogsQueryDto } from '../../api/dto.js';
 
 interface LogsFlags extends ApiOptions, GlobalOptions, Partial<ConfigOptions> {
@@ -28,7 +28,7 @@ export function registerLogs(program: Command): void {
   const cmd = program
     .command('logs')
     .description('print the logs of a service, newest first')
-    .argument('<service>', 'a service address (service.<key>, resolved through the lockfile) or a service ID')
+    .argument('<service>', 'a service address (service.<key>, resolved through the state) or a service ID')
     .option('--since <time>', 'only logs after this time: RFC 3339 (2026-01-02T03:04:05Z) or an age such as 15m, 2h, 7d')
     .option('--until <time>', 'only logs before this time (same forms as --since)')
     .addOption(new Option('--severity <level>', `only this level (repeatable): ${SEVERITIES.join(', ')}`).argParser(collect))
@@ -114,7 +114,10 @@ function positiveInteger(flag: string, value: string): number {
   return n;
 }
 
-/** A service ID, or `service.<key>` looked up in the workspace's state (which also gives the project). */
+/**
+ * A service ID, or `service.<key>` resolved through the state the flags, env or config's `state:`
+ * select (the lockfile file or PostgreSQL, SPEC section 14), which also gives the project.
+ */
 async function resolveServiceTarget(service: string, flags: LogsFlags): Promise<{ serviceId: string; projectId?: string }> {
   const address = parseAddress(service);
   if (address === undefined) {
@@ -124,9 +127,18 @@ async function resolveServiceTarget(service: string, flags: LogsFlags): Promise<
     return flags.project === undefined ? { serviceId: service } : { serviceId: service, projectId: flags.project };
   }
   if (address.kind !== 'service') throw new DbformError(`${service} is a ${address.kind.replace('_', ' ')}; dbform logs needs a service (service.<key>) or a service ID`);
-  const { resolveBoundId } = await import('../state-commands/resolve-binding.js');
-  const bound = await resolveBoundId(service, flags, process.env);
-  return { serviceId: bound.id, projectId: bound.projectId };
+  const { withStateCommand } = await import('../state-commands/context.js');
+  return withStateCommand({ ...flags, file: configFiles(flags) }, async ({ store, desired }) => {
+    const { lockfile } = await store.read();
+    const entry = lockfile.resources[service];
+    if (entry === undefined) {
+      throw new DbformError(`${service} is not bound in workspace "${store.workspace}" of ${store.location} (not applied yet?); give the service ID instead`);
+    }
+    if (flags.project !== undefined && flags.project !== desired.projectId) {
+      throw new DbformError(`--project ${flags.project} does not match the project of the config (${desired.projectId})`);
+    }
+    return { serviceId: entry.id, projectId: desired.projectId };
+  });
 }
 
 async function onlyProject(client: { listProjects(): Promise<Array<{ id: string }>> }): Promise<string> {
