@@ -11,16 +11,33 @@ import { Environment, type ASTNode } from '@marcbachmann/cel-js';
 import type { Summary } from '../model/index.js';
 import type { PolicyAction, PolicyChange } from './types.js';
 
-/** CEL's ints are bigints in the library; JSON numbers that are whole become ints, others doubles. */
+/**
+ * A JSON-like value as CEL sees it: the library's ints are bigints, so whole numbers become ints
+ * and others doubles; undefined is null. Plain loops: it runs for every resource a rule reads.
+ */
 export function celValue(v: unknown): unknown {
-  if (typeof v === 'number') return Number.isInteger(v) ? BigInt(v) : v;
-  if (Array.isArray(v)) return v.map(celValue);
-  if (v !== null && typeof v === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = celValue(x);
-    return out;
+  switch (typeof v) {
+    case 'number':
+      return Number.isInteger(v) ? BigInt(v) : v;
+    case 'undefined':
+      return null;
+    case 'object': {
+      if (v === null) return null;
+      if (Array.isArray(v)) {
+        const list = new Array<unknown>(v.length);
+        for (let i = 0; i < v.length; i++) list[i] = celValue(v[i]);
+        return list;
+      }
+      const out: Record<string, unknown> = {};
+      for (const k in v) {
+        const x = (v as Record<string, unknown>)[k];
+        if (x !== undefined) out[k] = celValue(x);
+      }
+      return out;
+    }
+    default:
+      return v;
   }
-  return v === undefined ? null : v;
 }
 
 export class ChangeValue {

@@ -1,27 +1,46 @@
-// Policy files -> compiled rules, or every problem at its FILE:LINE:COL. Each file is read with
-// the yaml package's Document API (positions of every node), its shape checked (structure.ts),
-// and each rule's expression parsed and type-checked once, here, for the whole run. A CEL error
-// points at the character inside the expression, mapped to the file (scalar-offsets.ts).
+// Policy files -> compiled rules, or every problem at its FILE:LINE:COL. Each rule's expression is
+// parsed and type-checked once, here, for the whole run.
+//
+// Two reads, one authority. Files are read first with js-yaml (already loaded by the config
+// reader, and cheap), checked and compiled; when every file is sound, that is all, and the yaml
+// package's Document API is loaded only if a position is ever asked for (a verdict shown, an
+// evaluation error). When anything is wrong, every file is read again with the Document API,
+// whose view decides: its problems are reported at the key, the value or the character inside
+// the expression (scalar-offsets.ts), and if it finds none, its rules are used.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { ParseError, type ASTNode, type ParseResult } from '@marcbachmann/cel-js';
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { ParseError, serialize, type ASTNode, type Environment, type ParseResult } from '@marcbachmann/cel-js';
+import { load as loadYaml } from 'js-yaml';
 import { closestMatch, type Diagnostic, type Result, type SourceRef } from '../model/index.js';
 import { ACTION_VARIABLES, createEnvironments, mentions, PLAN_VARIABLES, type PolicyEnvironments } from './cel-env.js';
-import { mapScalarOffsets, type ScalarStyle } from './scalar-offsets.js';
-import { checkStructure, RULE_KINDS, type PathSeg, type StructureProblem } from './structure.js';
+import { checkStructure, RULE_KINDS, type StructureProblem } from './structure.js';
 import type { PolicyRuleSource, RuleKind } from './types.js';
+import { FileReader, type ExpressionPositions } from './yaml-positions.js';
+
+/**
+ * A part of a rule's expression joined to the rest by `&&` that depends on the plan alone
+ * (`workspace.startsWith("pr-")`) or on the action's op, kind, risk and reason alone
+ * (`action.op == "deleteService"`): evaluate.ts computes it once per plan or per such action,
+ * and when it is false the rule is (CEL's `&&` is false when any side is, errors aside).
+ */
+export interface Guard {
+  program: ParseResult;
+  scope: 'plan' | 'category';
+}
 
 /** One rule, compiled: what evaluate.ts runs. */
 export interface CompiledRule extends PolicyRuleSource {
   program: ParseResult;
   /** False when the expression names neither action nor resource: one evaluation serves every action. */
   perAction: boolean;
+  guards: readonly Guard[];
+  /** Whether the guards are the whole expression (their conjunction is its value). */
+  guardsAreAll: boolean;
   /** Where a character of the expression is in the file (an evaluation error's position). */
   positionAt(exprOffset: number): SourceRef;
 }
 
-/** A policy file as read: its path and the sha256 of its bytes (hash.ts). */
+/** A policy file as read: its path and the sha256 of its bytes (files.ts). */
 export interface PolicyFileInfo {
   path: string;
   sha256: string;
@@ -41,6 +60,7 @@ export interface PolicyText {
 
 const PLAN_KINDS = new Set<RuleKind>(['plan_deny', 'plan_warn']);
 const ACTION_NAMES = new Set<string>(ACTION_VARIABLES);
+const CATEGORY_FIELDS = new Set(['op', 'kind', 'risk', 'reason']);
 const KNOWN_FIELDS = ['id', 'op', 'address', 'kind', 'reason', 'risk', 'changes', 'path', 'before', 'after', 'create', 'update', 'replace', 'delete', 'adopt', 'move', 'unchanged', 'unmanaged', 'settling'];
 
 /** Reads and compiles the files; a file that cannot be read is an error like any other. */
@@ -64,6 +84,42 @@ export async function loadPolicyFiles(paths: readonly string[]): Promise<Result<
 /** Parses, checks and compiles policy texts; every problem of every file is reported. */
 export function compilePolicies(texts: readonly PolicyText[]): Result<PolicySet> {
   const envs = createEnvironments();
+  const fast = texts.map((t) => compileSound(t, envs));
+  if (fast.every((r) => r !== undefined)) {
+    const rules = fast.flat() as CompiledRule[];
+    if (new Set(rules.map((r) => r.name)).size === rules.length) return { ok: true, value: { files: texts.map((t, i) => fileInfo(t, fast[i]!.length)), rules }, warnings: [] };
+  }
+  return compileWithPositions(texts, envs);
+}
+
+const fileInfo = (t: PolicyText, rules: number): PolicyFileInfo => ({ path: t.path, sha256: createHash('sha256').update(t.text).digest('hex'), rules });
+
+const once = <T>(make: () => T): (() => T) => {
+  let value: T | undefined;
+  return () => (value ??= make());
+};
+
+/** The rules of a file without a single problem; undefined at the first one (the slow read reports them). */
+function compileSound(t: PolicyText, envs: PolicyEnvironments): CompiledRule[] | undefined {
+  let data: unknown;
+  try {
+    data = loadYaml(t.text);
+  } catch {
+    return undefined;
+  }
+  if (checkStructure(data).length > 0) return undefined;
+  const reader = once(() => new FileReader(t.path, t.text));
+  const rules: CompiledRule[] = [];
+  for (const [i, raw] of ((data as { rules: Record<string, string>[] }).rules ?? []).entries()) {
+    const kind = RULE_KINDS.find((k) => k in raw)!;
+    const compiled = compileRule(envs, { name: raw.name!, kind, expression: raw[kind]!, message: raw.message! }, once(() => reader().expression(['rules', i, kind], raw[kind]!)));
+    if ('error' in compiled) return undefined;
+    rules.push(compiled.rule);
+  }
+  return rules;
+}
+
+function compileWithPositions(texts: readonly PolicyText[], envs: PolicyEnvironments): Result<PolicySet> {
   const errors: Diagnostic[] = [];
   const files: PolicyFileInfo[] = [];
   const rules: CompiledRule[] = [];
@@ -71,7 +127,7 @@ export function compilePolicies(texts: readonly PolicyText[]): Result<PolicySet>
     const read = compileFile(t, envs);
     errors.push(...read.errors);
     rules.push(...read.rules);
-    files.push({ path: t.path, sha256: createHash('sha256').update(t.text).digest('hex'), rules: read.rules.length });
+    files.push(fileInfo(t, read.rules.length));
   }
   errors.push(...duplicateNames(rules));
   return errors.length > 0 ? { ok: false, errors } : { ok: true, value: { files, rules }, warnings: [] };
@@ -91,64 +147,23 @@ function duplicateNames(rules: readonly CompiledRule[]): Diagnostic[] {
 
 const diagnostic = (source: SourceRef, message: string): Diagnostic => ({ severity: 'error', message, source, code: 'policy' });
 
-class FileReader {
-  readonly lines = new LineCounter();
-  readonly doc: Document;
-  constructor(
-    readonly path: string,
-    readonly text: string,
-  ) {
-    this.doc = parseDocument(text, { lineCounter: this.lines, prettyErrors: false, uniqueKeys: true, version: '1.2' });
-  }
-
-  at(offset: number): SourceRef {
-    const { line, col } = this.lines.linePos(offset);
-    return { file: this.path, line, col };
-  }
-
-  /** The node at `path` (or the deepest one reached), following aliases; a key when asked. */
-  node(path: readonly PathSeg[], target: 'key' | 'value'): Node | undefined {
-    let node: unknown = this.doc.contents;
-    for (let i = 0; i < path.length; i++) {
-      if (isAlias(node)) node = node.resolve(this.doc);
-      const seg = path[i];
-      let next: unknown;
-      if (isMap(node)) {
-        const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(seg));
-        next = pair && i === path.length - 1 && target === 'key' ? pair.key : pair?.value;
-      } else if (isSeq(node) && typeof seg === 'number') next = node.items[seg];
-      if (next === undefined || next === null) return node as Node | undefined;
-      node = next;
-    }
-    return isPair(node) ? undefined : (node as Node | undefined);
-  }
-
-  position(path: readonly PathSeg[], target: 'key' | 'value' = 'value'): SourceRef {
-    return this.at(this.node(path, target)?.range?.[0] ?? 0);
-  }
-}
-
 function compileFile(t: PolicyText, envs: PolicyEnvironments): { errors: Diagnostic[]; rules: CompiledRule[] } {
   const reader = new FileReader(t.path, t.text);
-  if (reader.doc.errors.length > 0) {
-    return { errors: reader.doc.errors.map((e) => diagnostic(reader.at(e.pos[0]), `YAML syntax error: ${e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`)), rules: [] };
-  }
-  const data: unknown = reader.doc.toJS({ maxAliasCount: 100 });
+  const syntax = reader.syntaxErrors();
+  if (syntax.length > 0) return { errors: syntax.map((e) => diagnostic(e.at, `YAML syntax error: ${e.message}`)), rules: [] };
+  const data = reader.data();
   const problems = checkStructure(data);
-  if (problems.length > 0) return { errors: sortByPosition(problems.map((p) => structureDiagnostic(reader, p))), rules: [] };
+  if (problems.length > 0) return { errors: sortByPosition(problems.map((p: StructureProblem) => diagnostic(reader.position(p.path, p.target), p.message))), rules: [] };
   const errors: Diagnostic[] = [];
   const rules: CompiledRule[] = [];
   ((data as { rules: Record<string, string>[] }).rules ?? []).forEach((raw, i) => {
     const kind = RULE_KINDS.find((k) => k in raw)!;
-    const compiled = compileRule(reader, envs, { index: i, name: raw.name!, kind, expression: raw[kind]!, message: raw.message! });
+    const where = reader.expression(['rules', i, kind], raw[kind]!);
+    const compiled = compileRule(envs, { name: raw.name!, kind, expression: raw[kind]!, message: raw.message! }, () => where);
     if ('error' in compiled) errors.push(compiled.error);
     else rules.push(compiled.rule);
   });
   return { errors, rules };
-}
-
-function structureDiagnostic(reader: FileReader, p: StructureProblem): Diagnostic {
-  return diagnostic(reader.position(p.path, p.target), p.message);
 }
 
 function sortByPosition(ds: Diagnostic[]): Diagnostic[] {
@@ -156,29 +171,41 @@ function sortByPosition(ds: Diagnostic[]): Diagnostic[] {
 }
 
 interface RawRule {
-  index: number;
   name: string;
   kind: RuleKind;
   expression: string;
   message: string;
 }
 
-/** exprOffset -> file position: exact through the scalar's mapping, else the scalar's first character. */
-function positionMapper(reader: FileReader, path: PathSeg[], expression: string): { start: SourceRef; at(offset: number): SourceRef } {
-  const node = reader.node(path, 'value');
-  const range = node?.range;
-  const start = reader.at(range?.[0] ?? 0);
-  if (!range || !isScalar(node)) return { start, at: () => start };
-  const offsets = mapScalarOffsets(reader.text, range[0], range[1], (node.type ?? 'PLAIN') as ScalarStyle, expression);
-  if (!offsets) return { start, at: () => start };
-  return { start: reader.at(offsets[0]!), at: (o) => (o >= 0 && o < offsets.length ? reader.at(offsets[o]!) : start) };
+/** A compiled rule whose positions are found when first asked for. */
+class Rule implements CompiledRule {
+  constructor(
+    readonly name: string,
+    readonly kind: RuleKind,
+    readonly expression: string,
+    readonly message: string,
+    readonly program: ParseResult,
+    readonly perAction: boolean,
+    readonly guards: readonly Guard[],
+    readonly guardsAreAll: boolean,
+    private readonly where: () => ExpressionPositions,
+  ) {}
+
+  get source(): SourceRef {
+    return this.where().start;
+  }
+
+  positionAt(exprOffset: number): SourceRef {
+    return this.where().at(exprOffset);
+  }
 }
 
-function compileRule(reader: FileReader, envs: PolicyEnvironments, raw: RawRule): { rule: CompiledRule } | { error: Diagnostic } {
-  const where = positionMapper(reader, ['rules', raw.index, raw.kind], raw.expression);
+function compileRule(envs: PolicyEnvironments, raw: RawRule, where: () => ExpressionPositions): { rule: CompiledRule } | { error: Diagnostic } {
   const planLevel = PLAN_KINDS.has(raw.kind);
   const env = planLevel ? envs.plan : envs.action;
-  const fail = (offset: number | undefined, message: string) => ({ error: diagnostic(offset === undefined ? where.start : where.at(offset), `rule ${raw.name} (${raw.kind}): ${message}`) });
+  const fail = (offset: number | undefined, message: string) => ({
+    error: diagnostic(offset === undefined ? where().start : where().at(offset), `rule ${raw.name} (${raw.kind}): ${message}`),
+  });
   let program: ParseResult;
   try {
     program = env.parse(raw.expression);
@@ -195,17 +222,59 @@ function compileRule(reader: FileReader, envs: PolicyEnvironments, raw: RawRule)
   if (checked.type !== 'bool' && checked.type !== 'dyn') {
     return fail(0, `the expression gives a ${checked.type}, not a bool (true when the rule holds)`);
   }
-  const rule: CompiledRule = {
-    name: raw.name,
-    kind: raw.kind,
-    expression: raw.expression,
-    message: raw.message,
-    source: where.start,
-    program,
-    perAction: !planLevel && mentions(program.ast as ASTNode, ACTION_NAMES),
-    positionAt: where.at,
-  };
-  return { rule };
+  const ast = program.ast as ASTNode;
+  const perAction = !planLevel && mentions(ast, ACTION_NAMES);
+  const { guards, all } = perAction ? guardsOf(env, ast) : { guards: [], all: false };
+  return { rule: new Rule(raw.name, raw.kind, raw.expression, raw.message, program, perAction, guards, all, where) };
+}
+
+/** The operands of a chain of `&&`, left to right. */
+function conjuncts(ast: ASTNode): ASTNode[] {
+  if (ast.op !== '&&') return [ast];
+  const [left, right] = ast.args as [ASTNode, ASTNode];
+  return [...conjuncts(left), ...conjuncts(right)];
+}
+
+/** 'plan', 'category' (action only as action.op/kind/risk/reason) or undefined (anything else). */
+function scopeOf(ast: ASTNode): Guard['scope'] | undefined {
+  let category = false;
+  const stack: unknown[] = [ast];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) {
+      stack.push(...node);
+      continue;
+    }
+    if (node === null || typeof node !== 'object' || !('op' in node)) continue;
+    const n = node as { op: string; args: unknown };
+    if (n.op === 'value') continue;
+    if (n.op === '.' && Array.isArray(n.args)) {
+      const [object, field] = n.args as [{ op: string; args: unknown }, string];
+      if (object.op === 'id' && object.args === 'action' && CATEGORY_FIELDS.has(field)) {
+        category = true;
+        continue;
+      }
+    }
+    if (n.op === 'id' && typeof n.args === 'string' && ACTION_NAMES.has(n.args)) return undefined;
+    stack.push(n.args);
+  }
+  return category ? 'category' : 'plan';
+}
+
+/** The guards of a per-action rule (see Guard); a part that does not compile on its own is left unguarded. */
+function guardsOf(env: Environment, ast: ASTNode): { guards: Guard[]; all: boolean } {
+  const parts = conjuncts(ast);
+  const guards: Guard[] = [];
+  for (const part of parts) {
+    const scope = scopeOf(part);
+    if (scope === undefined) continue;
+    try {
+      guards.push({ program: env.parse(serialize(part)), scope });
+    } catch {
+      // Never expected: the part was parsed once already. Unguarded is merely slower.
+    }
+  }
+  return { guards, all: guards.length === parts.length };
 }
 
 /** The library's words, with what dbform knows beside them. */

@@ -14,17 +14,29 @@ export interface InputContext {
   resourceOf: ResourceLookup;
 }
 
+/**
+ * The plan's actions as the engine takes them. `changes` and `resource` are made when first read:
+ * in a large plan most actions are decided by rules that read neither (evaluate.ts).
+ */
 export function policyActions(plan: Plan, resourceOf: ResourceLookup): PolicyAction[] {
-  return plan.actions.map((a) => ({
-    id: a.id,
-    address: a.address,
-    kind: a.kind,
-    op: a.op,
-    reason: a.reason,
-    risk: a.risk,
-    changes: a.changes.map((c) => ({ path: c.path, before: c.sensitive ? null : c.before, after: c.sensitive ? null : c.after })),
-    resource: resourceOf(a),
-  }));
+  return plan.actions.map((a) => {
+    let changes: PolicyAction['changes'] | undefined;
+    let resource: PolicyAction['resource'] | undefined;
+    return {
+      id: a.id,
+      address: a.address,
+      kind: a.kind,
+      op: a.op,
+      reason: a.reason,
+      risk: a.risk,
+      get changes() {
+        return (changes ??= a.changes.map((c) => ({ path: c.path, before: c.sensitive ? null : c.before, after: c.sensitive ? null : c.after })));
+      },
+      get resource() {
+        return (resource ??= resourceOf(a));
+      },
+    };
+  });
 }
 
 export function policyInputFromPlan(plan: Plan, ctx: InputContext): PolicyInput {

@@ -14,7 +14,7 @@ export type LiveResource = { kind: 'service'; live: LiveService } | { kind: 'rep
 /** Only the keys whose value is set: an unmanaged field is absent, not null. */
 function defined(fields: ResourceFields): ResourceFields {
   const out: ResourceFields = {};
-  for (const [k, v] of Object.entries(fields)) if (v !== undefined) out[k] = v;
+  for (const k in fields) if (fields[k] !== undefined) out[k] = fields[k];
   return out;
 }
 
