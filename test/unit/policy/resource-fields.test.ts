@@ -1,6 +1,7 @@
 // `resource` in the config's own names: every key the config schema has for a kind is there when
-// the config sets it (so a new field cannot be forgotten), unmanaged ones are absent, a delete
-// sees the live resource, and a saved plan's changes give what they can.
+// the config sets it (the mapping walks the field descriptors: a new field appears by itself),
+// unmanaged ones are absent, a delete sees the live resource as export would write it, and a
+// saved plan's changes give what they can.
 import { describe, expect, it } from 'vitest';
 import { loadConfigText } from '../../../src/config/index.js';
 import { fieldSchemas, PEERING_FIELDS, REPLICA_SET_FIELDS, SERVICE_FIELDS, VPC_FIELDS } from '../../../src/model/index.js';
@@ -86,6 +87,7 @@ describe('liveResourceFields', () => {
       id: 's1',
       status: 'PAUSED',
       name: 'old',
+      addons: [],
       region_code: 'us-east-1',
       cpu_millis: 500,
       memory_gbs: 2,
