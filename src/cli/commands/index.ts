@@ -4,6 +4,8 @@ import { registerApply } from './apply.js';
 import { registerDestroy } from './destroy.js';
 import { registerEmulator } from './emulator.js';
 import { registerExport } from './export.js';
+import { registerFmt } from './fmt.js';
+import { registerGraph } from './graph.js';
 import { registerImport } from './import.js';
 import { registerLogs } from './logs.js';
 import { registerOutput } from './output.js';
@@ -19,8 +21,10 @@ export function registerCommands(program: Command): void {
   registerValidate(program);
   // validate needs no network, but takes the connection flags a CI wrapper passes to every step.
   addIgnoredApiOptions(program.commands.find((c) => c.name() === 'validate')!);
+  registerFmt(program);
   registerPlan(program);
   registerApply(program);
+  registerGraph(program);
   registerDestroy(program);
   registerSweep(program);
   registerExport(program);
