@@ -15,7 +15,7 @@ What a rule sees:
               update lists only what changes). A delete sees nothing of its resource here: a plan
               file does not record the live resource (plan and apply give it), so a rule that
               reads one of its fields fails closed unless it guards with has().
-  workspace   --workspace, else DBFORM_WORKSPACE, else "default"
+  workspace   --workspace, else the one the plan was made in, else DBFORM_WORKSPACE, else "default"
   project_id  the plan's
   now         --now (RFC 3339), else the current time
   plan        the plan's summary counts: plan.create, plan.delete, ...
@@ -32,7 +32,7 @@ export function registerPolicy(program: Command): void {
     .argument('<file...>', 'policy files (YAML: version: 1, rules: [...])')
     .requiredOption('--plan <path>', 'a plan saved with `dbform plan --out`')
     .option('-f, --file <path>', 'the config the plan was made from (repeatable): resource then holds every desired field', (v: string, p: string[] | undefined) => [...(p ?? []), v])
-    .option('--workspace <name>', 'the workspace rules see (else env DBFORM_WORKSPACE, else "default")')
+    .option('--workspace <name>', 'the workspace rules see (else the plan\'s, else env DBFORM_WORKSPACE, else "default")')
     .option('--now <time>', 'the time rules see as now, RFC 3339 (e.g. 2026-05-15T16:00:00+02:00); default the current time')
     .option('--all', 'also list the rules that do not hold')
     .option('--json', 'print JSON: {policies, policies_hash, actions, plan, denies, warns}')

@@ -42,13 +42,14 @@ export async function runPolicyTest(files: string[], opts: PolicyTestOptions): P
   const policy = await import('../../policy/index.js');
   const { resolveWorkspace } = await import('../../state/workspace.js');
   const now = nowOf(opts.now);
-  const workspace = resolveWorkspace(opts.workspace, process.env);
   const loaded = await policy.loadPolicyFiles(files);
   if (!loaded.ok) {
     printDiagnostics(loaded.errors);
     return 1;
   }
   const plan = await readSavedPlan(opts.plan);
+  // The workspace the plan was made in, unless --workspace asks what the rules would say in another.
+  const workspace = opts.workspace === undefined && plan.where ? plan.where.workspace : resolveWorkspace(opts.workspace, process.env);
   const desired = await desiredOf(opts.file, workspace, plan.projectId);
   if (Array.isArray(desired)) {
     printDiagnostics(desired);

@@ -155,6 +155,20 @@ describe('dbform policy test', () => {
       ]);
     });
 
+    it('rules see the workspace the plan was made in, unless --workspace says another', async () => {
+      const config = join(dir, 'preview.yaml');
+      writeFileSync(config, 'version: 1\nproject_id: proj-demo\nservices:\n  preview-db:\n    cpu_millis: 4000\n    memory_gbs: 16\n    ha: { replicas: 1 }\n');
+      const planFile = join(dir, 'preview.plan.json');
+      const saved = await cli(['plan', '-f', config, '--workspace', 'pr-9', '--out', planFile]);
+      expect(saved.code, saved.stderr).toBe(0);
+      const r = await cli(['policy', 'test', example('small-previews.yaml'), '--plan', planFile]);
+      expect(r.code).toBe(3);
+      expect(r.stdout).toContain('Plan of project proj-demo, workspace pr-9,');
+      expect(verdicts(r.stdout)).toEqual(['service.preview-db createService: warn small-previews', 'service.preview-db createService: deny no-ha-in-previews']);
+      const elsewhere = await cli(['policy', 'test', example('small-previews.yaml'), '--plan', planFile, '--workspace', 'main']);
+      expect(elsewhere.code).toBe(0);
+    });
+
     it('anywhere else nothing holds, exit 0', async () => {
       const r = await cli(['policy', 'test', example('small-previews.yaml'), '--plan', plans.changed, '-f', configs.changed]);
       expect(r.code).toBe(0);
