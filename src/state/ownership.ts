@@ -3,7 +3,7 @@
 // destroy, sweep, output, import and the rest all pass through a store's read(). A check run
 // after a request is sent (the claims of a write) is too late: a deleteService cannot be taken back.
 import { DbformError, type Lockfile } from '../model/index.js';
-import type { ForeignClaim, StateSnapshot } from './port.js';
+import type { ForeignClaim, ReadOptions, StateSnapshot } from './port.js';
 
 /** A workspace's state is not its own (a copy, a restore, a hand edit): nothing may act on it. */
 export class OwnershipError extends DbformError {}
@@ -25,13 +25,15 @@ export interface OwnershipInput {
   others: OtherWorkspaces;
   /** PostgreSQL: the lineage the row was created with (recorded by the database, never rewritten). */
   createdLineage?: string | null;
+  options?: ReadOptions;
 }
 
 const REFUSAL = 'Nothing was planned, sent or printed';
 
+
 /** The snapshot of a state this workspace owns; OwnershipError naming every problem otherwise. */
 export function ownedSnapshot(input: OwnershipInput): StateSnapshot {
-  const problems = [...lineageProblems(input), ...claimProblems(input)];
+  const problems = [...lineageProblems(input), ...(input.options?.foreignBindings === 'allow' ? [] : claimProblems(input))];
   if (problems.length > 0) {
     throw new OwnershipError(`${problems.join('\n')}\n${REFUSAL} for workspace "${input.workspace}" of project ${input.projectId}.`);
   }
@@ -65,7 +67,8 @@ function claimProblems(input: OwnershipInput): string[] {
     if (other === undefined) continue;
     out.push(
       `resource ID ${id} is bound to ${address} in workspace "${input.workspace}" and to ${other.address} in workspace "${other.workspace}"; ` +
-        `a resource belongs to one workspace only (was workspace "${input.workspace}"'s state edited, restored or copied?).`,
+        `a resource belongs to one workspace only: if this binding is the mistake (an edited, restored or copied state), ` +
+        `\`dbform state rm ${address} --workspace ${input.workspace}\` forgets it.`,
     );
   }
   return out;

@@ -11,7 +11,7 @@ import { ownedSnapshot, OwnershipError, type OtherWorkspaces } from '../ownershi
 import { ClaimConflictError, StateConflictError, StateLockHeldError, WorkspaceNotEmptyError } from '../errors.js';
 import type { HistoryRecord } from '../history.js';
 import type { LockHolderInfo } from '../holder.js';
-import { versionOf, type ForeignClaim, type LockOptions, type StateLock, type StateSnapshot, type StateStore, type StateVersion, type UnlockOutcome, type WorkspaceSummary } from '../port.js';
+import { versionOf, type ForeignClaim, type LockOptions, type ReadOptions, type StateLock, type StateSnapshot, type StateStore, type StateVersion, type UnlockOutcome, type WorkspaceSummary } from '../port.js';
 import { DEFAULT_WORKSPACE } from '../workspace.js';
 import { readExpiry, removeExpiry, writeExpiry } from './expiry-file.js';
 import { appendHistoryLine, readHistoryFile } from './history-file.js';
@@ -56,10 +56,10 @@ export class FileStateStore implements StateStore {
     return this.real;
   }
 
-  async read(): Promise<StateSnapshot> {
+  async read(options?: ReadOptions): Promise<StateSnapshot> {
     const lockfile = (await this.readFileState(await this.path())) ?? emptyLockfile(this.projectId);
     const others = await this.otherWorkspaces(lockfile.lineage);
-    return ownedSnapshot({ lockfile, projectId: this.projectId, workspace: this.workspace, location: this.location, others });
+    return ownedSnapshot({ lockfile, projectId: this.projectId, workspace: this.workspace, location: this.location, others, ...(options ? { options } : {}) });
   }
 
   /** The state in `path`; undefined when the file does not exist. */

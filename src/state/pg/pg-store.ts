@@ -7,7 +7,7 @@ import { ClaimConflictError, StateConflictError, StateUnavailableError } from '.
 import { ownedSnapshot } from '../ownership.js';
 import { historyFromJson, historyToJson, type HistoryRecord } from '../history.js';
 import type { LockHolderInfo } from '../holder.js';
-import type { ForeignClaim, LockOptions, StateLock, StateSnapshot, StateStore, StateVersion, UnlockOutcome, WorkspaceSummary } from '../port.js';
+import type { ForeignClaim, LockOptions, ReadOptions, StateLock, StateSnapshot, StateStore, StateVersion, UnlockOutcome, WorkspaceSummary } from '../port.js';
 import { DEFAULT_WORKSPACE } from '../workspace.js';
 import { connect, describePgError, isConnectionLoss, type ConnectOptions } from './connect.js';
 import { deleteEmptyWorkspace } from './delete-workspace.js';
@@ -58,7 +58,7 @@ export class PgStateStore implements StateStore {
     this.onLockWait = o.onLockWait;
   }
 
-  async read(): Promise<StateSnapshot> {
+  async read(options?: ReadOptions): Promise<StateSnapshot> {
     let row = await this.readRow();
     if (row === undefined || (row.schema_version ?? 0) < SCHEMA_VERSION) {
       await this.migrate();
@@ -69,7 +69,7 @@ export class PgStateStore implements StateStore {
     const claims = new Map<string, ForeignClaim>();
     for (const [id, workspace, address] of row.elsewhere) claims.set(id, { workspace, address });
     const sameLineage = row.same_lineage.map((workspace) => ({ workspace, location: this.location }));
-    const scope = { projectId: this.projectId, workspace: this.workspace, location: this.location, others: { claims, sameLineage } };
+    const scope = { projectId: this.projectId, workspace: this.workspace, location: this.location, others: { claims, sameLineage }, ...(options ? { options } : {}) };
     if (row.lineage === null || row.serial === null) return ownedSnapshot({ ...scope, lockfile: emptyLockfile(this.projectId) });
     const parsed = parseLockfileJson(row.document);
     if (!parsed.ok) {

@@ -94,7 +94,7 @@ describe('a PostgreSQL state row that binds what another workspace owns', () => 
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
       `error: resource ID ${production} is bound to service.app in workspace "w3" and to service.app in workspace "default"; ` +
-        'a resource belongs to one workspace only (was workspace "w3"\'s state edited, restored or copied?).\n' +
+        'a resource belongs to one workspace only: if this binding is the mistake (an edited, restored or copied state), `dbform state rm service.app --workspace w3` forgets it.\n' +
         'Nothing was planned, sent or printed for workspace "w3" of project proj-demo.\n',
     );
     expect((await emulatorStats()).requests[DELETE_SERVICE]).toBeUndefined();
@@ -105,6 +105,16 @@ describe('a PostgreSQL state row that binds what another workspace owns', () => 
     const plan = await runCli(ws, ['plan']);
     expect(plan.code, plan.stderr).toBe(0);
     expect(plan.stdout).toContain('No changes.');
+    // The repair the error names: state rm forgets the wrong binding; w3 plans again, and its
+    // own service (unbound now) is not the production one.
+    const rm = await runCli(ws, ['state', 'rm', 'service.app', '--workspace', 'w3']);
+    expect(rm.code, rm.stderr).toBe(0);
+    const again = await runCli(ws, ['plan', '--workspace', 'w3']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).not.toContain(production);
+    expect((await liveServices()).map((s) => s.service_id)).toContain(production);
+    const claims = await db.query<{ workspace: string }>('SELECT workspace FROM dbform.claims WHERE resource_id = $1', [production]);
+    expect(claims.rows).toEqual([{ workspace: 'default' }]);
   });
 
   it("a row overwritten with another workspace's lineage and document (a bad restore): destroy refuses; a restored copy inserted as a new row too", async () => {
