@@ -3,6 +3,7 @@
 // pass/MISS, and the command that produced it. Also returns the verdicts for the console.
 import { applyCriticalSection, applyPollSection, applyWidthSection, scaleSections } from './report-apply.js';
 import { planScaleSection } from './report-plan-scale.js';
+import { policySection } from './report-policy.js';
 import { readersSection, validateErrorsSection } from './report-validate.js';
 import { code, judge, mib, ms, n, table, times } from './report-format.js';
 
@@ -205,6 +206,7 @@ export function renderReport(results) {
   if (results.scale) parts.push(...scaleSections(results.scale, verdicts));
   if (results.startup) parts.push(startupSection(results.startup, verdicts));
   if (results.state) parts.push(stateSection(results.state, verdicts));
+  if (results.policy) parts.push(policySection(results.policy, verdicts));
   const missed = verdicts.filter((x) => !x.pass);
   parts.splice(2, 0, `**${verdicts.length - missed.length} of ${verdicts.length} target rows pass.**${missed.length ? ` Missed: ${missed.map((x) => x.target).join('; ')}.` : ''}`);
   return { markdown: `${parts.join('\n\n')}\n`, verdicts };

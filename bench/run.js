@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench [-- --quick] [-- --only plan,apply,scale,startup,state] [-- --no-write]`: measures every
+// `npm run bench [-- --quick] [-- --only plan,apply,scale,startup,state,policy] [-- --no-write]`: measures every
 // SPEC section 8 target against the emulator on loopback (see BENCHMARKS.md for the method),
 // prints the tables, and (full run of every family) rewrites the generated part of BENCHMARKS.md.
 // `--from FILE` measures nothing: it renders the figures a run saved (bench/out/results-*.json).
@@ -13,11 +13,12 @@ import { baselineBuild } from './baseline.js';
 import { machine, REPO } from './measure.js';
 import { benchPlan } from './plan.js';
 import { benchPlanScale } from './plan-scale.js';
+import { benchPolicy } from './policy.js';
 import { renderReport, spliceReport } from './report.js';
 import { benchStartup } from './startup.js';
 import { benchState } from './state.js';
 
-const FAMILIES = ['plan', 'apply', 'scale', 'startup', 'state'];
+const FAMILIES = ['plan', 'apply', 'scale', 'startup', 'state', 'policy'];
 
 class UsageError extends Error {}
 
@@ -36,6 +37,7 @@ const MODES = {
       readers: { services: 10000, runs: 3 },
     },
     state: { width: 100, timeScale: 0.2, pollMs: 20, runs: 3 },
+    policy: { runs: 7 },
   },
   quick: {
     plan: { sizes: [10, 1000], latencies: [0, 50], cliRuns: () => 1, readerRuns: 1, workRuns: () => 1, naiveUpTo: 100, renderSize: 1000, tigerUpTo: Infinity },
@@ -50,6 +52,7 @@ const MODES = {
       readers: { services: 1000, runs: 1 },
     },
     state: { width: 100, timeScale: 0.1, pollMs: 10, runs: 1 },
+    policy: { runs: 2 },
   },
 };
 
@@ -63,7 +66,7 @@ function parseArgs(argv) {
     else if (a === '--from') args.from = argv[++i];
     else if (a === '--only') args.only = (argv[++i] ?? '').split(',').filter(Boolean);
     else if (a.startsWith('--only=')) args.only = a.slice('--only='.length).split(',').filter(Boolean);
-    else throw new UsageError(`unknown option ${a} (use --quick, --only plan,apply,scale,startup,state, --no-write, --no-baseline, --from RESULTS.json)`);
+    else throw new UsageError(`unknown option ${a} (use --quick, --only plan,apply,scale,startup,state,policy, --no-write, --no-baseline, --from RESULTS.json)`);
   }
   const unknown = args.only.filter((f) => !FAMILIES.includes(f));
   if (unknown.length > 0 || args.only.length === 0) throw new UsageError(`--only takes a list of ${FAMILIES.join(', ')}`);
@@ -95,6 +98,7 @@ async function measure(args) {
     results.startup = await benchStartup({ ...settings.startup, base, log });
   }
   if (args.only.includes('state')) results.state = await benchState({ ...settings.state, log });
+  if (args.only.includes('policy')) results.policy = await benchPolicy({ ...settings.policy, log });
   results.durationMs = performance.now() - started;
   results.loadAvgEnd = loadavg().map((x) => Math.round(x * 100) / 100);
   writeFileSync(join(REPO, 'bench', 'out', `results-${mode}.json`), `${JSON.stringify(results, null, 2)}\n`);

@@ -10,6 +10,7 @@ import { registerImport } from './import.js';
 import { registerLogs } from './logs.js';
 import { registerOutput } from './output.js';
 import { registerPlan } from './plan.js';
+import { registerPolicy } from './policy.js';
 import { registerProjects } from './projects.js';
 import { registerHistory, registerState, registerWorkspace } from './state.js';
 import { registerSweep } from './sweep.js';
@@ -29,6 +30,7 @@ export function registerCommands(program: Command): void {
   registerExport(program);
   registerImport(program);
   registerOutput(program);
+  registerPolicy(program);
   registerState(program);
   registerWorkspace(program);
   registerHistory(program);
