@@ -14,6 +14,7 @@ import {
   fieldSchemas,
   KEY_REGEX,
   keySchema as key,
+  PROJECT_ID_PATTERN,
   PEERING_FIELDS,
   REGION_REGEX,
   REPLICA_SET_FIELDS,
@@ -26,8 +27,6 @@ export { CIDR_SHAPE_REGEX, ENV_NAME_REGEX, KEY_REGEX, REGION_REGEX };
 
 export const SCHEMA_ID = 'https://dbform.dev/schemas/dbform.schema.json';
 
-/** A project ID as SPEC section 13 checks it at the edge: it becomes a segment of every API path. */
-export const PROJECT_ID_REGEX = '^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$';
 
 /** A reference to an environment variable, as editors see it before interpolation. */
 const ENV_REFERENCE_REGEX = '\\$\\{env:[A-Za-z_][A-Za-z0-9_]*\\}';
@@ -188,7 +187,8 @@ function buildLoaderSchema(): Json {
       project_id: {
         type: 'string',
         minLength: 1,
-        pattern: PROJECT_ID_REGEX,
+        // SPEC section 13: it becomes a segment of every API path (model/project-id.ts).
+        pattern: PROJECT_ID_PATTERN.source,
         description: 'ID of the cloud project all resources live in (letters, digits, _ and -, at most 128), e.g. ${env:DBFORM_PROJECT_ID}.',
       },
       state: {
