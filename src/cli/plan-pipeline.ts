@@ -8,7 +8,6 @@ import type { Address, DesiredState, Diagnostic, LiveState, Lockfile, Plan } fro
 import { managedServiceFilter, planChanges, type ClaimedElsewhere, type PlanOptions } from '../planner/index.js';
 import { readWithJournal } from '../state/journal-push.js';
 import { openApiContext, type ApiContextInput } from './api-context.js';
-import { boundHeapForConfig, collectPhaseGarbage } from './heap-budget.js';
 import { openJournal, openStateStore, workspaceOf, type StateFlags } from './state-context.js';
 
 export interface PlanInput {
@@ -43,10 +42,8 @@ export type PreparedPlan =
 export async function preparePlan(input: PlanInput): Promise<PreparedPlan> {
   const env = input.env ?? process.env;
   const workspace = workspaceOf(input.state, env);
-  boundHeapForConfig(input.files);
   const loaded = await loadConfig(input.files, { env, workspace });
   if (!loaded.ok) return { ok: false, configErrors: loaded.errors };
-  collectPhaseGarbage();
   const desired = loaded.value;
   const store = openStateStore({ flags: input.state, env, files: input.files, projectId: desired.projectId, workspace, ...(desired.state ? { configState: desired.state } : {}) });
   try {
@@ -54,7 +51,6 @@ export async function preparePlan(input: PlanInput): Promise<PreparedPlan> {
     // which services the state manages (SPEC section 12).
     const { snapshot, pending } = await readWithJournal(store, openJournal(input.files));
     const live = await readLive(input.api, input.files, desired.projectId, managedServiceFilter(desired, snapshot.lockfile));
-    collectPhaseGarbage();
     const plan = { ...planChanges(desired, live, snapshot.lockfile, planOptions(input, snapshot.claimedElsewhere)), where: { workspace, state: store.location } };
     return { ok: true, desired, configWarnings: loaded.warnings, stateLocation: store.location, pendingJournal: pending, lock: snapshot.lockfile, live, plan };
   } finally {

@@ -8,7 +8,6 @@ import { DbformError, DiagnosticsError, formatDiagnostic, type DesiredState, typ
 import { managedServiceFilter, planChanges } from '../../planner/index.js';
 import { shouldUseColor } from '../color.js';
 import { parseTtl } from '../expiry.js';
-import { boundHeapForConfig, collectPhaseGarbage } from '../heap-budget.js';
 import { hashConfigFiles, planOptions } from '../plan-pipeline.js';
 import { configFiles, type ApiOptions, type ConfigOptions, type GlobalOptions } from '../options.js';
 import { openJournal, openStateStore, workspaceOf } from '../state-context.js';
@@ -50,7 +49,6 @@ export async function runApply(planFile: string | undefined, opts: ApplyCommandO
     : async (input: PlanInput) => {
         const replicaSetsOf = managedServiceFilter(desired, input.lock);
         const live = await fetchLiveState(input.client, desired.projectId, { peeringsOf: 'all', replicaSetsOf, signal: input.signal });
-        collectPhaseGarbage();
         const shape = { replace: opts.replace ?? [], target: opts.target ?? [], allowDataLoss: opts.allowDataLoss === true };
         const plan = planChanges(desired, live, input.lock, planOptions(shape, input.claimedElsewhere));
         reportPlanDiagnostics(plan);
@@ -117,7 +115,6 @@ export function parseRunOptions(opts: { parallelism: string; timeout: string; pg
 }
 
 export async function loadDesired(files: string[], io: FlowIo, workspace: string): Promise<DesiredState> {
-  boundHeapForConfig(files);
   const loaded = await loadConfig(files, { env: io.env, workspace });
   if (!loaded.ok) {
     // A failed load carries its warnings along with the errors; only the errors are the failure.
@@ -125,7 +122,6 @@ export async function loadDesired(files: string[], io: FlowIo, workspace: string
     throw new DiagnosticsError(loaded.errors.filter((d) => d.severity === 'error'));
   }
   for (const w of loaded.warnings) io.stderr.write(`${formatDiagnostic(w)}\n`);
-  collectPhaseGarbage();
   return loaded.value;
 }
 
