@@ -8,6 +8,7 @@ import { registerFmt } from './fmt.js';
 import { registerGraph } from './graph.js';
 import { registerImport } from './import.js';
 import { registerLogs } from './logs.js';
+import { registerMcp } from './mcp.js';
 import { registerOutput } from './output.js';
 import { registerPlan } from './plan.js';
 import { registerProjects } from './projects.js';
@@ -33,6 +34,7 @@ export function registerCommands(program: Command): void {
   registerWorkspace(program);
   registerHistory(program);
   registerLogs(program);
+  registerMcp(program);
   registerProjects(program);
   registerEmulator(program);
 }
