@@ -1,7 +1,7 @@
 // One history record per tool call (SPEC section 17): which client asked for which tool, in which
 // workspace, who ran the server where, when, and how the command ended. Never an input value:
 // those are the caller's words, and the record has no place for anything but the tool's name.
-import { newHistoryId, type HistoryRecord } from '../state/index.js';
+import { MCP_CALL_PREFIX, newHistoryId, type HistoryRecord } from '../state/index.js';
 
 /** The client as it named itself in `initialize` (clientInfo), or as unknown. */
 export interface ClientInfo {
@@ -28,13 +28,10 @@ export interface CallOutcome {
   serialAfter: number;
 }
 
-/** The prefix of the command of every record a tool call writes. */
-export const MCP_COMMAND_PREFIX = 'dbform mcp ';
-
 /** `dbform mcp plan (client claude-ai 0.1.0)`. */
 export function callCommand(tool: string, client: ClientInfo | undefined): string {
   const who = client ? `${plainWord(client.name, 'unknown')} ${plainWord(client.version, '?')}` : 'unknown';
-  return `${MCP_COMMAND_PREFIX}${tool} (client ${who})`;
+  return `${MCP_CALL_PREFIX}${tool} (client ${who})`;
 }
 
 export function callRecord(o: CallOutcome): HistoryRecord {

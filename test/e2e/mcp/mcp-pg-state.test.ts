@@ -41,5 +41,9 @@ it('records every call in dbform.history with the client, and never says the sta
     ['default', `dbform mcp plan (client ${CLIENT.name} ${CLIENT.version})`, 0],
     ['default', `dbform mcp history (client ${CLIENT.name} ${CLIENT.version})`, 0],
   ]);
+  // The calls read: the workspace's last apply is still the apply's.
+  const { rows: applies } = await db.query<{ finished_at: Date }>("SELECT finished_at FROM dbform.history WHERE record ->> 'command' = 'dbform apply --auto-approve'");
+  const list = JSON.parse((await runCli(ws, ['workspace', 'list', '--json'])).stdout);
+  expect(list).toEqual([expect.objectContaining({ workspace: 'default', last_apply: applies[0]!.finished_at.toISOString() })]);
   for (const text of [...answers.flatMap((a) => a.texts), mcp.stderr(), JSON.stringify(rows)]) expect(text).not.toContain(PASSWORD_ROLE.password);
 });

@@ -216,7 +216,7 @@ describe('dbform mcp and secrets', () => {
 
 describe('dbform mcp and history', () => {
   it('records each call in the history of its workspace with the client\'s name; a call with no loadable config goes unrecorded', async () => {
-    const ws = workspace(config('hist'), emulator.url);
+    const ws = await applied('hist');
     const mcp = await connectMcp(ws);
     expect((await mcp.call('validate')).isError).toBe(false);
     expect((await mcp.call('plan')).isError).toBe(false);
@@ -236,11 +236,15 @@ describe('dbform mcp and history', () => {
       [`dbform mcp state_show ${client}`, 1, 'default'],
       [`dbform mcp plan ${client}`, 0, 'default'],
       [`dbform mcp validate ${client}`, 0, 'default'],
+      ['dbform apply --auto-approve', 0, 'default'],
     ]);
     expect(await history('other')).toEqual([[`dbform mcp output ${client}`, 1, 'other']]);
-    const lines = readFileSync(join(ws.dir, '.dbform', 'history.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines).toHaveLength(4);
-    for (const r of lines) expect(r).toMatchObject({ user: expect.any(String), host: expect.any(String), actions: [], config_hash: null });
+    const [apply, ...calls] = readFileSync(join(ws.dir, '.dbform', 'history.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(calls).toHaveLength(4);
+    for (const r of calls) expect(r).toMatchObject({ user: expect.any(String), host: expect.any(String), actions: [], config_hash: null, serial_before: r.serial_after });
     expect(mcp.stderr()).toContain('this validate call is not recorded');
+    // A call reads: the workspace was last applied by the apply, which sweep --older-than judges by.
+    const list = JSON.parse((await runCli(ws, ['workspace', 'list', '--json'])).stdout);
+    expect(list).toEqual([expect.objectContaining({ workspace: 'default', last_apply: apply.finished_at })]);
   });
 });
