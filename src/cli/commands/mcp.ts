@@ -2,6 +2,7 @@
 // assistant. The server (src/mcp) gets from here all it needs of this process: stdin and stdout
 // (the protocol, and nothing else is written to stdout), the directory and environment its
 // commands run with, the options it was started with, and the state each call is recorded in.
+import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { McpHost, ResolvedScope, ScopeHandle, ServerDefaults } from '../../mcp/server.js';
 import { action } from '../errors.js';
@@ -19,8 +20,9 @@ with --json; a refusal is an error result with the one line the command printed.
 person saved with \`dbform plan --out PLAN\`, which dbform verifies first (an edited or stale plan is
 refused). No tool sends another operation or writes a plan file.
 Every call is recorded in the history of the state it is about, with the client's name.
-The options above are given to every command the tools run; a tool's workspace and files inputs
-replace --workspace and -f for that call.
+The server runs in the directory of the first -f file (else the current one); the files a tool
+names must be inside it. The options above are given to every command the tools run; a tool's
+workspace and files inputs replace --workspace and -f for that call.
 
 A client configuration (Claude Desktop and other MCP clients):
   {"mcpServers": {"dbform": {"command": "dbform", "args": ["mcp"], "env": {"DBFORM_API_KEY": "..."}}}}
@@ -42,10 +44,15 @@ export function registerMcp(program: Command): void {
   );
 }
 
-async function runMcp(flags: McpFlags, apiUrlFlag: string | undefined): Promise<number> {
+async function runMcp(given: McpFlags, apiUrlFlag: string | undefined): Promise<number> {
   const { checkStateFlag, workspaceOf } = await import('../state-context.js');
-  checkStateFlag(flags);
-  if (flags.workspace !== undefined) workspaceOf(flags, process.env);
+  checkStateFlag(given);
+  if (given.workspace !== undefined) workspaceOf(given, process.env);
+  // The directory served is the project's: the first config file's (a client such as Claude
+  // Desktop starts servers in a directory of its own), else this one. The server and its commands
+  // run there, so a relative path means the same to all of them.
+  const flags = withAbsolutePaths(given, process.cwd());
+  process.chdir(flags.file?.[0] !== undefined ? dirname(flags.file[0]) : process.cwd());
   // Nothing but the protocol may reach stdout: a stray console.log of any module goes to stderr.
   console.log = console.info = console.debug = console.error;
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
@@ -56,6 +63,15 @@ async function runMcp(flags: McpFlags, apiUrlFlag: string | undefined): Promise<
   process.stdout.on('error', () => void transport.close());
   await serveMcp(host, transport);
   return 0;
+}
+
+function withAbsolutePaths(flags: McpFlags, cwd: string): McpFlags {
+  const out: McpFlags = { ...flags };
+  if (flags.file) out.file = flags.file.map((f) => resolve(cwd, f));
+  if (flags.lockfile !== undefined) out.lockfile = resolve(cwd, flags.lockfile);
+  if (flags.apiKeyFile !== undefined) out.apiKeyFile = resolve(cwd, flags.apiKeyFile);
+  if (flags.state?.startsWith('file:') && !flags.state.startsWith('file://')) out.state = `file:${resolve(cwd, flags.state.slice('file:'.length))}`;
+  return out;
 }
 
 function serverDefaults(flags: McpFlags, apiUrlFlag: string | undefined): ServerDefaults {

@@ -29,10 +29,11 @@ export async function closeSessions(): Promise<void> {
   await Promise.all(open.splice(0).map((s) => s.close()));
 }
 
-export async function connectMcp(ws: Workspace, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<McpSession> {
+/** `cwd`: where the client starts the server (default: the workspace's directory). */
+export async function connectMcp(ws: Workspace, args: string[] = [], env: NodeJS.ProcessEnv = {}, cwd = ws.dir): Promise<McpSession> {
   const childEnv: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...ws.env, ...env })) if (v !== undefined) childEnv[k] = v;
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], cwd: ws.dir, env: childEnv, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], cwd, env: childEnv, stderr: 'pipe' });
   let stderr = '';
   transport.stderr!.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
   const client = new Client({ ...CLIENT });

@@ -8,7 +8,7 @@ import type { EmulatorHandle } from '../../../src/emulator/index.js';
 import { splitPgpassLine } from '../../../src/model/index.js';
 import { runCli, workspace, type Workspace } from '../apply/cli-harness.js';
 import { AUTH_ENV, startTestEmulator, testClient } from '../../support/dialect.js';
-import { removeTempDirs } from '../../support/temp-dir.js';
+import { removeTempDirs, tempDir } from '../../support/temp-dir.js';
 import { CLIENT, closeSessions, connectMcp } from './mcp-session.js';
 
 let emulator: EmulatorHandle;
@@ -99,6 +99,18 @@ describe('dbform mcp: the tools', () => {
     await same('state_list', {}, ['state', 'list', '--json']);
     await same('state_show', { address: 'service.api' }, ['state', 'show', 'service.api', '--json']);
     await same('validate', {}, ['validate', '--json']);
+  });
+
+  it('started elsewhere with -f, serves the directory of that config file', async () => {
+    const ws = await applied('elsewhere');
+    const mcp = await connectMcp(ws, ['-f', ws.config], {}, tempDir('dbform-client-'));
+    const output = await mcp.call('output');
+    expect(output.text).toBe((await runCli(ws, ['output', '--json'])).stdout);
+    expect(await mcp.call('validate', { files: ['dbform.yaml'] })).toMatchObject({ isError: false, text: expect.stringContaining('"valid": true') });
+    expect((await mcp.call('validate', { files: ['../dbform.yaml'] })).text).toMatch(/^error: files "..\/dbform.yaml" is outside the directory dbform mcp serves \(/);
+    // In the project's history (the refused call names no state, so it has no record).
+    const history = JSON.parse((await runCli(ws, ['history', '--json'])).stdout);
+    expect(history.map((r: { command: string }) => r.command.replace(/ \(client.*$/, ''))).toEqual(['dbform mcp validate', 'dbform mcp output', 'dbform apply --auto-approve']);
   });
 
   it('refuses bad inputs with one line before running anything: an address, a workspace, a limit, a file outside the directory, an input it does not take', async () => {
