@@ -57,6 +57,9 @@ export interface McpHost {
   now?(): Date;
 }
 
+/** No tool takes more than a few hundred values; a larger call is refused before it is parsed. */
+const MAX_INPUT_ELEMENTS = 500;
+
 const INSTRUCTIONS =
   'dbform keeps cloud database infrastructure in a YAML config. These tools read: validate, plan, drift, output (never a password), ' +
   'state_list, state_show, history, logs. Each answers with exactly what the dbform command prints with --json. ' +
@@ -64,7 +67,7 @@ const INSTRUCTIONS =
   'applies a plan file that a person saved with `dbform plan --out` and reviewed, after dbform has verified it.';
 
 export function createDbformMcpServer(host: McpHost): McpServer {
-  const server = new McpServer({ name: 'dbform', version: host.version }, { instructions: INSTRUCTIONS, capabilities: { tools: {} } });
+  const server = new McpServer({ name: 'dbform', version: host.version }, { instructions: INSTRUCTIONS, capabilities: { tools: {} }, maxToolInputElements: MAX_INPUT_ELEMENTS });
   const tools = host.allowApply ? [...READ_TOOLS, WRITE_TOOL] : READ_TOOLS;
   for (const spec of tools) {
     server.registerTool(

@@ -111,7 +111,7 @@ const output = defineTool({
   name: 'output',
   title: 'Connection details',
   description:
-    'How to connect to the managed services and replica sets (host, port, pooler and VPC endpoints, database, user, uri): exactly what `dbform output --json` prints. Never a password.',
+    'How to connect to the managed services and replica sets (host, port, their other endpoints while open, database, user, uri): exactly what `dbform output --json` prints. Never a password.',
   shape: { addresses: z.array(z.string()).optional().describe('service.KEY or replica_set.SERVICE.KEY (default: all of the config)') },
   api: true,
   write: false,
