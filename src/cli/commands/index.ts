@@ -11,6 +11,7 @@ import { registerLogs } from './logs.js';
 import { registerMcp } from './mcp.js';
 import { registerOutput } from './output.js';
 import { registerPlan } from './plan.js';
+import { registerPolicy } from './policy.js';
 import { registerProjects } from './projects.js';
 import { registerHistory, registerState, registerWorkspace } from './state.js';
 import { registerSweep } from './sweep.js';
@@ -30,6 +31,7 @@ export function registerCommands(program: Command): void {
   registerExport(program);
   registerImport(program);
   registerOutput(program);
+  registerPolicy(program);
   registerState(program);
   registerWorkspace(program);
   registerHistory(program);
