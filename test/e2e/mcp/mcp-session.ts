@@ -16,7 +16,8 @@ export interface ToolResult {
 
 export interface McpSession {
   client: Client;
-  call(name: string, args?: Record<string, unknown>): Promise<ToolResult>;
+  /** `onProgress`: asks for progress notifications, and gets each one's message. */
+  call(name: string, args?: Record<string, unknown>, onProgress?: (message: string) => void): Promise<ToolResult>;
   /** What the server wrote to stderr so far (stdout is the protocol). */
   stderr(): string;
   close(): Promise<void>;
@@ -40,8 +41,9 @@ export async function connectMcp(ws: Workspace, args: string[] = [], env: NodeJS
   await client.connect(transport);
   const session: McpSession = {
     client,
-    call: async (name, toolArgs = {}) => {
-      const r = await client.callTool({ name, arguments: toolArgs });
+    call: async (name, toolArgs = {}, onProgress) => {
+      const options = onProgress ? { onprogress: (p: { message?: string }) => onProgress(p.message ?? '') } : undefined;
+      const r = await client.callTool({ name, arguments: toolArgs }, undefined, options);
       const texts = (r.content as Array<{ type: string; text?: string }>).map((c) => {
         if (c.type !== 'text' || c.text === undefined) throw new Error(`${name} answered with ${c.type} content`);
         return c.text;

@@ -179,9 +179,12 @@ describe('dbform mcp --allow-apply: apply_plan', () => {
     expect(mutating()).toEqual([]);
     expect(await cpuOf(ws, 'service.app')).toBe(500);
 
-    const done = await mcp.call('apply_plan', { plan_file: 'p.json' });
+    const progress: string[] = [];
+    const done = await mcp.call('apply_plan', { plan_file: 'p.json' }, (m) => progress.push(m));
     expect(done.isError, done.text).toBe(false);
     expect(done.text).toContain('Apply complete');
+    // Its lines, as the apply printed them, while it ran.
+    expect(progress).toContainEqual(expect.stringMatching(/service\.app resizeService done/));
     expect(await cpuOf(ws, 'service.app')).toBe(1000);
     expect((await runCli(ws, ['plan', '--detailed-exitcode'])).code).toBe(0);
   });
