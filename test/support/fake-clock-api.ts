@@ -5,28 +5,32 @@
 // counts become the schedule's, whatever the load on the machine.
 import { FakeTimers, settle } from './fake-timers.js';
 
-export interface InFlight<T> {
-  /** The same object, whose methods count the calls still running. */
-  api: T;
-  busy(): boolean;
-}
+/** Counts the promises of the code under test that have not settled yet: its API calls, its file writes. */
+export class InFlightCounter {
+  private running = 0;
+  /** The most that were in flight at once. */
+  max = 0;
 
-/** Counts the calls of `target`'s methods that have not settled yet (the object itself is untouched). */
-export function countingInFlight<T extends object>(target: T): InFlight<T> {
-  let running = 0;
-  const api = new Proxy(target, {
-    get(obj, name, receiver) {
-      const value = Reflect.get(obj, name, receiver) as unknown;
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        const out = (value as (...a: unknown[]) => unknown).apply(obj, args);
-        if (!(out instanceof Promise)) return out;
-        running++;
-        return out.finally(() => running--);
-      };
-    },
-  });
-  return { api, busy: () => running > 0 };
+  readonly busy = (): boolean => this.running > 0;
+
+  readonly track = <T>(promise: Promise<T>): Promise<T> => {
+    this.max = Math.max(this.max, ++this.running);
+    return promise.finally(() => this.running--);
+  };
+
+  /** The same object, whose methods that return a promise are tracked (the object itself is untouched). */
+  wrap<T extends object>(target: T): T {
+    return new Proxy(target, {
+      get: (obj, name, receiver) => {
+        const value = Reflect.get(obj, name, receiver) as unknown;
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          const out = (value as (...a: unknown[]) => unknown).apply(obj, args);
+          return out instanceof Promise ? this.track(out) : out;
+        };
+      },
+    });
+  }
 }
 
 /** Waits (in real time) until no call is in flight and the code after them has run. */

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../src/api/client.js';
 import { StatusPoller } from '../../../src/api/waiters.js';
 import type { EmulatorHandle } from '../../../src/emulator/index.js';
-import { countingInFlight, driveUntilSettled } from '../../support/fake-clock-api.js';
+import { driveUntilSettled, InFlightCounter } from '../../support/fake-clock-api.js';
 import { FakeTimers } from '../../support/fake-timers.js';
 import { clientFor, countOf, emulator, fetchStats, PROJECT } from './helpers.js';
 
@@ -30,9 +30,9 @@ afterAll(async () => {
 const pollReads = () => countOf(em, 'GET /projects/{project_id}/services') + countOf(em, 'GET /projects/{project_id}/services/{service_id}');
 
 function pollerOnFakeTime() {
-  const counted = countingInFlight(api);
-  const poller = new StatusPoller(counted.api, { projectId: PROJECT, pollMs: POLL_MS, timers });
-  return { poller, wait: <T>(p: Promise<T>) => driveUntilSettled(timers, p, counted.busy) };
+  const calls = new InFlightCounter();
+  const poller = new StatusPoller(calls.wrap(api), { projectId: PROJECT, pollMs: POLL_MS, timers });
+  return { poller, wait: <T>(p: Promise<T>) => driveUntilSettled(timers, p, calls.busy) };
 }
 
 describe('waiting on many resources', () => {

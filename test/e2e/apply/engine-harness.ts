@@ -8,6 +8,7 @@ import type { EmulatorHandle, EmulatorOptions } from '../../../src/emulator/inde
 import { applyPlan, type ApplyOptions } from '../../../src/executor/apply-plan.js';
 import type { ApplyEvent } from '../../../src/executor/events.js';
 import { LockStore } from '../../../src/executor/lock-store.js';
+import { writeLockfile } from '../../../src/lockfile/index.js';
 import type { ExecutorApi } from '../../../src/executor/ports.js';
 import { startTestEmulator, testClient } from '../../support/dialect.js';
 import { emptyLockfile, emptySummary, parseLockfileJson, type Action, type Lockfile, type Plan } from '../../../src/model/index.js';
@@ -22,7 +23,17 @@ export interface Harness {
   client: ApiClient;
   emulator: EmulatorHandle;
   events: ApplyEvent[];
-  apply(plan: Plan, extra?: Partial<ApplyOptions> & { lock?: Lockfile; api?: ExecutorApi; pollMs?: number; poll?: Pick<StatusPollerOptions, 'reads' | 'schedule'> }): ReturnType<typeof applyPlan>;
+  apply(
+    plan: Plan,
+    extra?: Partial<ApplyOptions> & {
+      lock?: Lockfile;
+      api?: ExecutorApi;
+      pollMs?: number;
+      poll?: Pick<StatusPollerOptions, 'reads' | 'schedule'>;
+      /** Sees every lockfile write (test/support/fake-clock-api.ts counts them in flight). */
+      trackWrite?: <T>(write: Promise<T>) => Promise<T>;
+    },
+  ): ReturnType<typeof applyPlan>;
   readLock(): Lockfile;
   close(): Promise<void>;
 }
@@ -44,8 +55,9 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
     emulator,
     events,
     apply(plan, extra = {}) {
-      store = new LockStore(lockPath, extra.lock ?? store?.snapshot() ?? emptyLockfile(PROJECT));
-      const { poll, ...options } = extra;
+      const { poll, trackWrite, ...options } = extra;
+      const write = trackWrite && ((path: string, lock: Lockfile) => trackWrite(writeLockfile(path, lock)));
+      store = new LockStore(lockPath, extra.lock ?? store?.snapshot() ?? emptyLockfile(PROJECT), write);
       const poller = new StatusPoller(client, { projectId: PROJECT, pollMs: extra.pollMs ?? 10, ...poll });
       pollers.push(poller);
       return applyPlan(plan, {
