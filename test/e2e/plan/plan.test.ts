@@ -248,14 +248,21 @@ describe('dbform plan', () => {
     const dead = await startTestEmulator({ host: '127.0.0.1', port: 0 });
     await dead.close();
     const dir = project(FRESH);
-    const started = Date.now();
-    const r = await runCli(['plan'], { env: { DBFORM_API_URL: dead.url, ...AUTH_ENV, METRICS_DB_PASSWORD: 'x' }, cwd: dir });
-    const ms = Date.now() - started;
+    // The backoff at the emulator's pace (a loopback URL): the order of attempts is what counts here.
+    const deadEnv = { DBFORM_API_URL: dead.url, ...AUTH_ENV, METRICS_DB_PASSWORD: 'x', DBFORM_EMULATOR_TIME_SCALE: '0.01' };
+    const r = await runCli(['plan'], { env: deadEnv, cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^error: cannot reach the API at http:\/\/127\.0\.0\.1:\d+\/public\/api\/v1 \(ECONNREFUSED: [^\n]*\) \(5 attempts\); is the URL right and the API running\?\n$/);
-    // 5 attempts with backoff take about 2-3 s; the sibling read used to retry 10 times (~27 s).
-    expect(ms).toBeLessThan(8000);
+    // With --debug, one line per attempt: once a read has made its last attempt, no read makes another
+    // (the sibling reads used to retry 10 times each before the command could exit).
+    const debug = await runCli(['plan', '--debug'], { env: deadEnv, cwd: dir });
+    const attempts = debug.stderr.split('\n').filter((l) => /^\[api\] .*\(attempt \d+\)/.test(l));
+    const last = attempts.findIndex((l) => !l.includes('retrying in'));
+    expect(last, debug.stderr).toBeGreaterThanOrEqual(0);
+    expect(attempts[last]).toMatch(/\(attempt 5\)$/);
+    expect(attempts.slice(last + 1), debug.stderr).toEqual([]);
+    for (const l of attempts) expect(Number(/\(attempt (\d+)\)/.exec(l)![1])).toBeLessThanOrEqual(5);
   });
 
   it('--emulator plans against the in-process emulator', async () => {
