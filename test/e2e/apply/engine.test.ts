@@ -4,6 +4,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { AmbiguousCreateError } from '../../../src/api/errors.js';
 import type { ExecutorApi } from '../../../src/executor/ports.js';
 import { act, planOf, PROJECT, startHarness, type Harness } from './engine-harness.js';
+import { EmulatorClock } from '../../support/emulator-clock.js';
 import { removeTempDirs } from '../../support/temp-dir.js';
 
 afterAll(removeTempDirs);
@@ -172,12 +173,13 @@ describe('applyPlan against the emulator', () => {
   });
 
   it('fails a replica set create that ends in the error state, with the resource named', async () => {
-    h = await startHarness({ timeScale: 0.2 });
+    const clock = new EmulatorClock();
+    h = await startHarness({ timeScale: 0.2, now: clock.now });
     const svc = await h.client.createService(PROJECT, { name: 'db', cpu_millis: '1000', memory_gbs: '4' });
     const { rs } = stack();
     rs.dependsOn = [];
     rs.refs = { service: { id: svc.service_id } };
-    await new Promise((r) => setTimeout(r, 1100));
+    clock.advance(1100); // the service's 5 s create at time scale 0.2: READY
     const running = h.apply(planOf([rs]));
     let rsId: string | undefined;
     while (!rsId) {
