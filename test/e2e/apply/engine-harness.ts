@@ -13,6 +13,8 @@ import type { ExecutorApi } from '../../../src/executor/ports.js';
 import { startTestEmulator, testClient } from '../../support/dialect.js';
 import { emptyLockfile, emptySummary, parseLockfileJson, type Action, type Lockfile, type Plan } from '../../../src/model/index.js';
 import { tempDir } from '../../support/temp-dir.js';
+import { driveUntilSettled, InFlightCounter } from '../../support/fake-clock-api.js';
+import type { FakeTimers } from '../../support/fake-timers.js';
 
 export const PROJECT = 'proj-demo';
 
@@ -82,6 +84,23 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
       await emulator.close();
     },
   };
+}
+
+/**
+ * An apply whose waits tick on `timers` (the emulator's clock too), moved timer to timer once the
+ * apply's requests and lockfile writes in flight are done; `calls` also sees its API calls.
+ */
+export async function applyOnFakeTime(h: Harness, timers: FakeTimers, plan: Plan, options: { parallelism?: number; pollMs: number; poll?: Pick<StatusPollerOptions, 'reads'>; engineCalls?: InFlightCounter }) {
+  const calls = new InFlightCounter();
+  const api = calls.wrap(h.client);
+  const poller = new StatusPoller(api, { projectId: PROJECT, pollMs: options.pollMs, timers, ...options.poll });
+  try {
+    const engineApi = options.engineCalls ? options.engineCalls.wrap(api) : api;
+    const running = h.apply(plan, { api: engineApi, poller, pollMs: options.pollMs, trackWrite: calls.track, ...(options.parallelism ? { parallelism: options.parallelism } : {}) });
+    return await driveUntilSettled(timers, running, calls.busy);
+  } finally {
+    poller.close();
+  }
 }
 
 let counter = 0;

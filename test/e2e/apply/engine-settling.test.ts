@@ -5,7 +5,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { isSuccess } from '../../../src/executor/result.js';
 import type { SettlingResource } from '../../../src/model/index.js';
-import { act, planOf, PROJECT, startHarness, type Harness } from './engine-harness.js';
+import { act, applyOnFakeTime, planOf, PROJECT, startHarness, type Harness } from './engine-harness.js';
+import { FakeTimers } from '../../support/fake-timers.js';
 import { EmulatorClock } from '../../support/emulator-clock.js';
 
 let h: Harness;
@@ -16,9 +17,11 @@ const statusOf = async (id: string) => (await h.client.listServices(PROJECT)).fi
 
 describe('settling resources', () => {
   it('a service still QUEUED: apply waits until READY, reporting its statuses, and succeeds', async () => {
-    h = await startHarness({ timeScale: 0.1 });
+    // On fake time: each status is seen, however slow the machine (QUEUED lasts 100 ms here).
+    const timers = new FakeTimers();
+    h = await startHarness({ timeScale: 0.1, now: () => timers.now() });
     const id = (await h.client.createService(PROJECT, { name: 'db' })).service_id;
-    const result = await h.apply(planOf([], [], [service(id)]));
+    const result = await applyOnFakeTime(h, timers, planOf([], [], [service(id)]), { pollMs: 10 });
     expect(isSuccess(result)).toBe(true);
     expect(result.settling).toEqual([{ resource: service(id), outcome: 'settled', status: 'READY' }]);
     expect(await statusOf(id)).toBe('READY');

@@ -2,12 +2,11 @@
 // Where a count or an order depends on when transitions end, the emulator's clock is fake or
 // frozen (test/support/fake-clock-api.ts), so a loaded machine cannot change what is seen.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { StatusPoller, type StatusPollerOptions } from '../../../src/api/waiters.js';
+import { StatusPoller } from '../../../src/api/waiters.js';
 import type { ApplyEvent } from '../../../src/executor/events.js';
-import type { Plan } from '../../../src/model/index.js';
-import { act, planOf, PROJECT, startHarness, type Harness } from './engine-harness.js';
+import { act, applyOnFakeTime, planOf, PROJECT, startHarness, type Harness } from './engine-harness.js';
 import { testClient } from '../../support/dialect.js';
-import { driveUntilSettled, InFlightCounter } from '../../support/fake-clock-api.js';
+import { InFlightCounter } from '../../support/fake-clock-api.js';
 import { FakeTimers } from '../../support/fake-timers.js';
 import { removeTempDirs } from '../../support/temp-dir.js';
 
@@ -28,23 +27,6 @@ async function createServices(n: number): Promise<string[]> {
 const resize = (id: string, i: number) =>
   act('resizeService', `service.s${i}`, { reason: 'changed', refs: { target: { id } }, request: { cpu_millis: '1000', memory_gbs: '4' } });
 
-/**
- * An apply whose waits tick on `timers` (the emulator's clock too), moved timer to timer once the
- * apply's requests and lockfile writes in flight are done; `calls` also sees its API calls.
- */
-async function applyOnFakeTime(timers: FakeTimers, plan: Plan, options: { parallelism?: number; pollMs: number; poll?: Pick<StatusPollerOptions, 'reads'>; engineCalls?: InFlightCounter }) {
-  const calls = new InFlightCounter();
-  const api = calls.wrap(h.client);
-  const poller = new StatusPoller(api, { projectId: PROJECT, pollMs: options.pollMs, timers, ...options.poll });
-  try {
-    const engineApi = options.engineCalls ? options.engineCalls.wrap(api) : api;
-    const running = h.apply(plan, { api: engineApi, poller, pollMs: options.pollMs, trackWrite: calls.track, ...(options.parallelism ? { parallelism: options.parallelism } : {}) });
-    return await driveUntilSettled(timers, running, calls.busy);
-  } finally {
-    poller.close();
-  }
-}
-
 function maxConcurrent(events: ApplyEvent[]): number {
   let running = 0;
   let max = 0;
@@ -63,11 +45,11 @@ describe('waiting for asynchronous operations', () => {
     const ids = await createServices(21);
     await timers.advance(1000); // 5 s of create at time scale 0.2: all READY
     h.emulator.resetStats();
-    await applyOnFakeTime(timers, planOf([resize(ids[0]!, 0)]), { parallelism: 50, pollMs: 150, poll: { reads: 'lists' } });
+    await applyOnFakeTime(h, timers, planOf([resize(ids[0]!, 0)]), { parallelism: 50, pollMs: 150, poll: { reads: 'lists' } });
     const one = h.emulator.stats().requests['GET /projects/{project_id}/services'] ?? 0;
     h.emulator.resetStats();
     h.events.length = 0;
-    const result = await applyOnFakeTime(timers, planOf(ids.slice(1).map((id, i) => resize(id, i + 1))), { parallelism: 50, pollMs: 150, poll: { reads: 'lists' } });
+    const result = await applyOnFakeTime(h, timers, planOf(ids.slice(1).map((id, i) => resize(id, i + 1))), { parallelism: 50, pollMs: 150, poll: { reads: 'lists' } });
     expect(result.failed).toEqual([]);
     expect(result.done).toHaveLength(20);
     const twenty = h.emulator.stats().requests['GET /projects/{project_id}/services'] ?? 0;
@@ -84,7 +66,7 @@ describe('waiting for asynchronous operations', () => {
     const ids = await createServices(30);
     await timers.advance(500);
     h.emulator.resetStats();
-    const result = await applyOnFakeTime(timers, planOf([resize(ids[7]!, 7)]), { pollMs: 60 });
+    const result = await applyOnFakeTime(h, timers, planOf([resize(ids[7]!, 7)]), { pollMs: 60 });
     expect(result.failed).toEqual([]);
     const requests = h.emulator.stats().requests;
     expect(requests['GET /projects/{project_id}/services']).toBeUndefined();
@@ -108,7 +90,7 @@ describe('waiting for asynchronous operations', () => {
     await timers.advance(500);
     // The port as the engine sees it, counting the calls in flight (the client itself is real).
     const engineCalls = new InFlightCounter();
-    const result = await applyOnFakeTime(timers, planOf(ids.map(resize)), { parallelism: 3, pollMs: 20, engineCalls });
+    const result = await applyOnFakeTime(h, timers, planOf(ids.map(resize)), { parallelism: 3, pollMs: 20, engineCalls });
     const maxInFlight = engineCalls.max;
     expect(result.failed).toEqual([]);
     expect(result.done).toHaveLength(9);
