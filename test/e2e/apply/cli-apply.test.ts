@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { EmulatorHandle } from '../../../src/emulator/index.js';
 import { startTestEmulator } from '../../support/dialect.js';
+import { EmulatorClock } from '../../support/emulator-clock.js';
 import { duplicates, nextPlan, runCli, workspace } from './cli-harness.js';
 import { removeTempDirs } from '../../support/temp-dir.js';
 
@@ -15,8 +16,8 @@ afterEach(async () => {
   emulator = undefined;
 });
 
-async function setup(config: string, timeScale = 0.02) {
-  emulator = await startTestEmulator({ timeScale });
+async function setup(config: string, timeScale = 0.02, clock?: EmulatorClock) {
+  emulator = await startTestEmulator({ timeScale, ...(clock ? { now: clock.now } : {}) });
   return workspace(config, emulator.url);
 }
 
@@ -175,7 +176,10 @@ describe('dbform apply', () => {
   });
 
   it('fails an action that exceeds --timeout, naming it, with its ID kept so no retry duplicates it', async () => {
-    const ws = await setup(small, 1);
+    // The emulator's clock stands: the service stays QUEUED however slow the machine.
+    const clock = new EmulatorClock();
+    clock.freeze();
+    const ws = await setup(small, 1, clock);
     const run = await runCli(ws, ['apply', '--auto-approve', '--timeout', '300ms']);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/service\.db createService: timed out after 300 ms waiting for service \w+ \(last status QUEUED\)/);
