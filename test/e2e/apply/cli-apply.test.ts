@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { EmulatorHandle } from '../../../src/emulator/index.js';
-import { itDialectBlind, startTestEmulator } from '../../support/dialect.js';
+import { describeDialectBlind, itDialectBlind, startTestEmulator } from '../../support/dialect.js';
 import { EmulatorClock } from '../../support/emulator-clock.js';
 import { duplicates, nextPlan, runCli, workspace } from './cli-harness.js';
 import { removeTempDirs } from '../../support/temp-dir.js';
@@ -191,7 +191,7 @@ describe('dbform apply', () => {
   });
 });
 
-describe('dbform apply with a password variable that is not set', () => {
+describeDialectBlind('dbform apply with a password variable that is not set', () => {
   const withPassword = `version: 1
 project_id: proj-demo
 services:
@@ -201,7 +201,7 @@ services:
     password: { from_env: NOT_SET_ANYWHERE, version: 1 }
 `;
 
-  itDialectBlind('plan warns; apply refuses before any change instead of creating the service and failing later', async () => {
+  it('plan warns; apply refuses before any change instead of creating the service and failing later', async () => {
     const ws = await setup(withPassword);
     const plan = await runCli(ws, ['plan']);
     expect(plan.code).toBe(0);
