@@ -112,14 +112,18 @@ describe('apply with the state on PostgreSQL', () => {
   });
 
   it('SIGKILL of the holder: the next apply starts at once and converges', async () => {
-    emulator = await startEmulator({ timeScale: 0.3 });
+    // The clock stands until the holder is killed: it is killed holding the lock, mid-apply.
+    const clock = new EmulatorClock();
+    clock.freeze();
+    emulator = await startEmulator({ timeScale: 0.05, now: clock.now });
     const ws = teamWorkspace(config(['k1', 'k2']), emulator.url, { DBFORM_WORKSPACE: 'killed' });
     const first = spawnCli(ws, ['apply', '--auto-approve']);
     let out = '';
     first.child.stdout!.on('data', (d) => (out += d));
     await until(() => /createService.*(QUEUED|CONFIGURING)/.test(out), 'a service to be created');
     first.child.kill('SIGKILL');
-    await first.done;
+    expect((await first.done).signal).toBe('SIGKILL');
+    clock.thaw();
     // Without --lock-timeout a held lock fails at once: exit 0 says the killed holder's lock was gone.
     const next = await runCli(ws, ['apply', '--auto-approve']);
     expect(next.code, next.stderr).toBe(0);
