@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench [-- --quick] [-- --only plan,apply,scale,startup,state] [-- --no-write]`: measures every
+// `npm run bench [-- --quick] [-- --only plan,apply,scale,startup,state,policy] [-- --no-write]`: measures every
 // SPEC section 8 target against the emulator on loopback (see BENCHMARKS.md for the method),
 // prints the tables, and (full run of every family) rewrites the generated part of BENCHMARKS.md.
 // `--from FILE` measures nothing: it renders the figures a run saved (bench/out/results-*.json).
@@ -12,11 +12,12 @@ import { benchApplyScale } from './apply-scale.js';
 import { machine, REPO } from './measure.js';
 import { benchPlan } from './plan.js';
 import { benchPlanScale } from './plan-scale.js';
+import { benchPolicy } from './policy.js';
 import { renderReport, spliceReport } from './report.js';
 import { benchStartup } from './startup.js';
 import { benchState } from './state.js';
 
-const FAMILIES = ['plan', 'apply', 'scale', 'startup', 'state'];
+const FAMILIES = ['plan', 'apply', 'scale', 'startup', 'state', 'policy'];
 
 class UsageError extends Error {}
 
@@ -29,6 +30,7 @@ const MODES = {
     scale: { bytes: { sizes: [10, 10000], timeScale: 0.2, pollMs: 20 }, creates: { count: 2000, compressed: { timeScale: 0.02, pollMs: 20 } } },
     startup: { runs: 7, services: 1000 },
     state: { width: 100, timeScale: 0.2, pollMs: 20, runs: 3 },
+    policy: { runs: 7 },
   },
   quick: {
     plan: { sizes: [10, 1000], latencies: [0, 50], cliRuns: () => 1, readerRuns: 1, workRuns: () => 1, naiveUpTo: 100, renderSize: 1000, tigerUpTo: Infinity },
@@ -37,6 +39,7 @@ const MODES = {
     scale: { bytes: { sizes: [10, 1000], timeScale: 0.1, pollMs: 10 }, creates: { count: 200, compressed: { timeScale: 0.02, pollMs: 20 } } },
     startup: { runs: 3, services: 1000 },
     state: { width: 100, timeScale: 0.1, pollMs: 10, runs: 1 },
+    policy: { runs: 2 },
   },
 };
 
@@ -50,7 +53,7 @@ function parseArgs(argv) {
     else if (a === '--from') args.from = argv[++i];
     else if (a === '--only') args.only = (argv[++i] ?? '').split(',').filter(Boolean);
     else if (a.startsWith('--only=')) args.only = a.slice('--only='.length).split(',').filter(Boolean);
-    else throw new UsageError(`unknown option ${a} (use --quick, --only plan,apply,scale,startup,state, --no-write, --no-baseline, --from RESULTS.json)`);
+    else throw new UsageError(`unknown option ${a} (use --quick, --only plan,apply,scale,startup,state,policy, --no-write, --no-baseline, --from RESULTS.json)`);
   }
   const unknown = args.only.filter((f) => !FAMILIES.includes(f));
   if (unknown.length > 0 || args.only.length === 0) throw new UsageError(`--only takes a list of ${FAMILIES.join(', ')}`);
@@ -79,6 +82,7 @@ async function measure(args) {
   if (args.only.includes('scale')) results.scale = await benchApplyScale({ ...settings.scale, log });
   if (args.only.includes('startup')) results.startup = await benchStartup({ ...settings.startup, log });
   if (args.only.includes('state')) results.state = await benchState({ ...settings.state, log });
+  if (args.only.includes('policy')) results.policy = await benchPolicy({ ...settings.policy, log });
   results.durationMs = performance.now() - started;
   results.loadAvgEnd = loadavg().map((x) => Math.round(x * 100) / 100);
   writeFileSync(join(REPO, 'bench', 'out', `results-${mode}.json`), `${JSON.stringify(results, null, 2)}\n`);

@@ -1,27 +1,16 @@
 // The dbform program. Command modules are imported eagerly but keep their heavy dependencies
 // (ajv, undici, the planner, the emulator) behind dynamic imports so `dbform --version` is fast.
 import { setFlagsFromString } from 'node:v8';
-import { Command } from 'commander';
-import { registerCommands } from './commands/index.js';
-import { GLOBAL_OPTIONS_HELP, hoistGlobalOptions } from './global-options.js';
+import { hoistGlobalOptions } from './global-options.js';
+import { createProgram } from './program.js';
 import { describeSingleDashOption } from './single-dash.js';
-import { VERSION } from './version.js';
 
 // undici parses HTTP with llhttp compiled to WebAssembly; V8's optimizing tier recompiles it in
 // the background at a transient cost of ~35 MB resident memory, for no measurable gain on the
 // response sizes of this API (BENCHMARKS.md). Must run before the first (lazy) undici import.
 setFlagsFromString('--liftoff-only');
 
-const program = new Command('dbform')
-  .description('Keep cloud database infrastructure in version control: validate, plan, apply, export.')
-  .version(VERSION, '-V, --version', 'print the dbform version')
-  .option('--debug', 'print API requests (token redacted) and stack traces')
-  .option('--no-color', 'disable coloured output (also NO_COLOR)')
-  .showHelpAfterError('(run with --help for usage)')
-  .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
-  .addHelpText('after', GLOBAL_OPTIONS_HELP);
-
-registerCommands(program);
+const program = createProgram();
 
 const singleDash = describeSingleDashOption(program, process.argv.slice(2));
 if (singleDash !== undefined) {

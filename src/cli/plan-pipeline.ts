@@ -55,7 +55,7 @@ export async function preparePlan(input: PlanInput): Promise<PreparedPlan> {
     const { snapshot, pending } = await readWithJournal(store, openJournal(input.files));
     const live = await readLive(input.api, input.files, desired.projectId, managedServiceFilter(desired, snapshot.lockfile));
     collectPhaseGarbage();
-    const plan = planChanges(desired, live, snapshot.lockfile, planOptions(input, snapshot.claimedElsewhere));
+    const plan = { ...planChanges(desired, live, snapshot.lockfile, planOptions(input, snapshot.claimedElsewhere)), where: { workspace, state: store.location } };
     return { ok: true, desired, configWarnings: loaded.warnings, stateLocation: store.location, pendingJournal: pending, lock: snapshot.lockfile, live, plan };
   } finally {
     await store.close();

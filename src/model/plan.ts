@@ -118,9 +118,18 @@ export interface Drift {
   changes: DriftChange[];
 }
 
+/** Which state a plan is for (SPEC section 14): set by the command that read it, not the planner. */
+export interface PlanWhere {
+  workspace: string;
+  /** The lockfile path, or the state URL without its password. */
+  state: string;
+}
+
 export interface Plan {
   formatVersion: 1;
   projectId: string;
+  /** The workspace and state the plan was made from; absent where no state was read (tests of the planner). */
+  where?: PlanWhere;
   summary: Summary;
   actions: Action[];
   bindings: Binding[];

@@ -85,6 +85,7 @@ function planOf(o: Json): Plan {
     stateFingerprint: o.state_fingerprint as string,
     diagnostics: objects(o.diagnostics).map(diagnosticOf),
   };
+  if (typeof o.workspace === 'string' && typeof o.state === 'string') plan.where = { workspace: o.workspace, state: o.state };
   if (o.lineage !== undefined) plan.lineage = o.lineage as string | null;
   if (o.serial !== undefined) plan.serial = o.serial as number;
   if (o.config_hash !== undefined) plan.configHash = o.config_hash as string;

@@ -57,6 +57,20 @@ describe('module boundaries (STYLE.md)', () => {
     }
   });
 
+  // The policy engine (SPEC section 16) is a layer of its own that plan and apply call with plain
+  // data: it reads its files and runs CEL, knows nothing of the API, the state or the executor,
+  // and nothing but the CLI calls it.
+  it('policy imports only model and its libraries; only cli imports policy', () => {
+    for (const f of files.filter((f) => layerOf(f) === 'policy')) {
+      const { layers, packages } = importsOf(f);
+      expect([...layers].filter((l) => l !== 'model' && l !== 'policy'), f).toEqual([]);
+      expect([...packages].filter((p) => !['@marcbachmann/cel-js', 'js-yaml', 'yaml', 'node:crypto', 'node:fs/promises', 'node:module'].includes(p)), f).toEqual([]);
+    }
+    for (const f of files.filter((f) => !['policy', 'cli'].includes(layerOf(f)))) {
+      expect([...importsOf(f).layers].includes('policy'), `${f} imports the policy layer`).toBe(false);
+    }
+  });
+
   it('only cli touches process exit codes, stdout and colours', () => {
     for (const f of files.filter((f) => layerOf(f) !== 'cli' && layerOf(f) !== 'emulator')) {
       const text = readFileSync(f, 'utf8');

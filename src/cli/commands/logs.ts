@@ -26,7 +26,7 @@ export function registerLogs(program: Command): void {
   const cmd = program
     .command('logs')
     .description('print the logs of a service, newest first')
-    .argument('<service>', 'a service address (service.<key>, resolved through the lockfile) or a service ID')
+    .argument('<service>', 'a service address (service.<key>, resolved through the state) or a service ID')
     .option('--since <time>', 'only logs after this time: RFC 3339 (2026-01-02T03:04:05Z) or an age such as 15m, 2h, 7d')
     .option('--until <time>', 'only logs before this time (same forms as --since)')
     .addOption(new Option('--severity <level>', `only this level (repeatable): ${SEVERITIES.join(', ')}`).argParser(collect))
@@ -105,7 +105,10 @@ function positiveInteger(flag: string, value: string): number {
   return n;
 }
 
-/** A service ID, or `service.<key>` looked up in the lockfile (which also gives the project). */
+/**
+ * A service ID, or `service.<key>` resolved through the state the flags, env or config's `state:`
+ * select (the lockfile file or PostgreSQL, SPEC section 14), which also gives the project.
+ */
 async function resolveServiceTarget(service: string, flags: LogsFlags): Promise<{ serviceId: string; projectId?: string }> {
   const address = parseAddress(service);
   if (address === undefined) {
@@ -115,25 +118,18 @@ async function resolveServiceTarget(service: string, flags: LogsFlags): Promise<
     return flags.project === undefined ? { serviceId: service } : { serviceId: service, projectId: flags.project };
   }
   if (address.kind !== 'service') throw new DbformError(`${service} is a ${address.kind.replace('_', ' ')}; dbform logs needs a service (service.<key>) or a service ID`);
-  const { resolveLockfilePath } = await import('../../lockfile/lockfile-file.js');
-  const { readFile } = await import('node:fs/promises');
-  const { parseLockfileJson } = await import('../../model/lockfile.js');
-  const path = resolveLockfilePath(configFiles(flags), flags.lockfile);
-  let data: unknown;
-  try {
-    data = JSON.parse(await readFile(path, 'utf8'));
-  } catch (err) {
-    const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'it does not exist' : (err as Error).message;
-    throw new DbformError(`cannot resolve ${service}: the lockfile ${path} cannot be read (${why}); give the service ID instead, or point --lockfile / -f at the right place`);
-  }
-  const lock = parseLockfileJson(data);
-  if (!lock.ok) throw new DbformError(lock.errors.map((e) => `${path}: ${e}`).join('\n'));
-  const entry = lock.value.resources[service];
-  if (entry === undefined) throw new DbformError(`${service} is not in the lockfile ${path} (not applied yet?); give the service ID instead`);
-  if (flags.project !== undefined && flags.project !== lock.value.projectId) {
-    throw new DbformError(`--project ${flags.project} does not match the project of the lockfile ${path} (${lock.value.projectId})`);
-  }
-  return { serviceId: entry.id, projectId: lock.value.projectId };
+  const { withStateCommand } = await import('../state-commands/context.js');
+  return withStateCommand({ ...flags, file: configFiles(flags) }, async ({ store, desired }) => {
+    const { lockfile } = await store.read();
+    const entry = lockfile.resources[service];
+    if (entry === undefined) {
+      throw new DbformError(`${service} is not bound in workspace "${store.workspace}" of ${store.location} (not applied yet?); give the service ID instead`);
+    }
+    if (flags.project !== undefined && flags.project !== desired.projectId) {
+      throw new DbformError(`--project ${flags.project} does not match the project of the config (${desired.projectId})`);
+    }
+    return { serviceId: entry.id, projectId: desired.projectId };
+  });
 }
 
 async function onlyProject(client: { listProjects(): Promise<Array<{ id: string }>> }): Promise<string> {

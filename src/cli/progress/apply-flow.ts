@@ -96,7 +96,7 @@ export interface RunState {
 }
 
 async function planAndApply(o: FlowOptions, io: FlowIo, client: ApiClient, signal: AbortSignal, run: RunState): Promise<number> {
-  const plan = await o.makePlan({ client, lock: run.lock, claimedElsewhere: run.claimedElsewhere, signal });
+  const plan = { ...(await o.makePlan({ client, lock: run.lock, claimedElsewhere: run.claimedElsewhere, signal })), where: { workspace: o.state.workspace, state: o.state.location } };
   throwIfInterrupted(signal);
   printPlan(plan, io.stdout, o.color);
   // Settling alone changes nothing, so it needs no approval; but success waits for it (SPEC section 5).

@@ -39,15 +39,21 @@ function footer(plan: Plan, c: Palette): string[] {
   return lines;
 }
 
+/** `Project proj-demo, workspace pr-12, state: postgres://db.internal:5432/infra` */
+export function whereLine(plan: Plan): string {
+  return `Project ${plan.projectId}, workspace ${plan.where!.workspace}, state: ${plan.where!.state}`;
+}
+
 /** Renders a plan as text; the same plan gives byte-identical output. */
 export function renderPlanText(plan: Plan, opts: TextOptions): string {
   const c = createPalette(opts.color);
   const out: string[] = [];
   const views = buildPlanView(plan);
   // What changed outside dbform comes before the actions that would revert it.
+  if (plan.where) out.push(c.dim(whereLine(plan)));
   out.push(...driftTextLines(plan.drift ?? [], c));
   if (views.length > 0) {
-    out.push(`dbform will make these changes in project ${plan.projectId}:`, '');
+    out.push(plan.where ? 'dbform will make these changes:' : `dbform will make these changes in project ${plan.projectId}:`, '');
     for (const v of views) out.push(...resourceLines(v, c));
     out.push('');
   }
