@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { fetchLiveState, type FetchLiveStateOptions } from '../api/live-state.js';
 import { loadConfig } from '../config/index.js';
 import type { Address, DesiredState, Diagnostic, LiveState, Lockfile, Plan } from '../model/index.js';
-import { managedServiceFilter, planChanges, type PlanOptions } from '../planner/index.js';
+import { managedServiceFilter, planChanges, type ClaimedElsewhere, type PlanOptions } from '../planner/index.js';
 import { readWithJournal } from '../state/journal-push.js';
 import { openApiContext, type ApiContextInput } from './api-context.js';
 import { boundHeapForConfig, collectPhaseGarbage } from './heap-budget.js';
@@ -63,9 +63,8 @@ export async function preparePlan(input: PlanInput): Promise<PreparedPlan> {
 }
 
 /** The planner's options, with the IDs other workspaces of the state bind (never adopted here). */
-export function planOptions(o: { replace: Address[]; target: Address[]; allowDataLoss: boolean }, claimedElsewhere: ReadonlyMap<string, unknown>): PlanOptions {
-  const options = { replace: o.replace, target: o.target, allowDataLoss: o.allowDataLoss, now: Date.now(), claimedElsewhere: new Set(claimedElsewhere.keys()) };
-  return options;
+export function planOptions(o: { replace: Address[]; target: Address[]; allowDataLoss: boolean }, claimedElsewhere: ReadonlyMap<string, ClaimedElsewhere>): PlanOptions {
+  return { replace: o.replace, target: o.target, allowDataLoss: o.allowDataLoss, now: Date.now(), claimedElsewhere };
 }
 
 /**

@@ -3,6 +3,7 @@
 // client sends with it, the executor waits with it, the saved-plan reader and the plan schema's
 // `op` enum list its keys. A new operation is one row here, a client call, and its handler.
 import type { Kind } from './address.js';
+import { pathSegment } from './path-segment.js';
 import type { FieldChange, Risk } from './plan.js';
 
 /** What an operation does to the resource it names: summaries count resources by these. */
@@ -127,7 +128,7 @@ export function operationPath(op: OperationId, ids: RouteIds): string {
   return OPERATIONS[op].api.route.replace(/\{([a-z_]+)\}/g, (_m, name: string) => {
     const id = ids[name];
     if (id === undefined) throw new Error(`${op} needs ${name}`);
-    return encodeURIComponent(id);
+    return pathSegment(id, name.replace(/_/g, ' '));
   });
 }
 

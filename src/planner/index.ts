@@ -1,5 +1,6 @@
 // The planner's public surface. Pure: imports only src/model (and node:crypto for hashes).
 export { planChanges, type PlanOptions } from './plan-changes.js';
+export type { ClaimedElsewhere } from './context.js';
 export { driftJson, fromPlanJson, toPlanJson, type PlanJson } from './plan-json.js';
 export {
   canonicalJson,

@@ -1,7 +1,9 @@
 import { Option, type Command } from 'commander';
 import { DbformError } from '../../model/errors.js';
 import { parseAddress } from '../../model/address.js';
+import { checkProjectIdFlag } from '../../model/project-id.js';
 import { parseRfc3339 } from '../../model/rfc3339.js';
+import { terminalJson, terminalLine } from '../../model/terminal-text.js';
 import { action } from '../errors.js';
 import { addApiOptions, addConfigOptions, configFiles, type ApiOptions, type ConfigOptions, type GlobalOptions } from '../options.js';
 import type { LogsQueryDto } from '../../api/dto.js';
@@ -44,6 +46,7 @@ async function runLogs(service: string, flags: LogsFlags): Promise<number> {
   const now = Date.now();
   const query = buildLogsQuery(flags, now);
   const limit = positiveInteger('--limit', flags.limit);
+  if (flags.project !== undefined) checkProjectIdFlag(flags.project, '--project');
   const target = await resolveServiceTarget(service, flags);
   const { openApiContext } = await import('../api-context.js');
   const { iterateServiceLogs } = await import('../../api/logs.js');
@@ -52,13 +55,19 @@ async function runLogs(service: string, flags: LogsFlags): Promise<number> {
     const projectId = target.projectId ?? (await onlyProject(ctx.client));
     const out = new LineWriter(process.stdout);
     for await (const lines of iterateServiceLogs(ctx.client, projectId, target.serviceId, query, { limit })) {
-      const text = lines.map((l) => (flags.json ? JSON.stringify({ timestamp: l.timestamp, severity: l.severity, message: l.message }) : [l.timestamp, l.severity, l.message].filter((x) => x !== undefined).join(' '))).join('\n');
+      const text = lines.map((l) => logLine(l, flags.json === true)).join('\n');
       if (!(await out.write(`${text}\n`))) break;
     }
   } finally {
     await ctx.close();
   }
   return 0;
+}
+
+/** One entry, one line: its text from the API written as data (SPEC section 13), in JSON as JSON escapes. */
+function logLine(l: { timestamp?: string; severity?: string; message: string }, json: boolean): string {
+  if (json) return terminalJson({ timestamp: l.timestamp, severity: l.severity, message: l.message });
+  return [l.timestamp, l.severity, l.message].filter((x) => x !== undefined).map(terminalLine).join(' ');
 }
 
 /** The query from the flags, checked before any request. */

@@ -4,7 +4,7 @@
 // state keeps for it (its claim, drift record and protect mark): the resource becomes unmanaged.
 // `mv` is the command-line twin of a `moved:` entry.
 import { DbformError, kindOf, nextRevision, type Address, type Lockfile } from '../../model/index.js';
-import { describeHolder, newHistoryId, newLineage, versionOf, type HistoryAction, type StateStore } from '../../state/index.js';
+import { describeHolder, newHistoryId, newLineage, versionOf, type HistoryAction, type ReadOptions, type StateStore } from '../../state/index.js';
 import { parseDuration } from '../../executor/duration.js';
 import { thisProcess } from '../local-process.js';
 import { commandLine } from '../progress/state-run.js';
@@ -32,7 +32,7 @@ export async function runStateRm(addresses: Address[], flags: StateEditFlags): P
     const resources = { ...lock.resources };
     for (const address of unique) delete resources[address];
     return { resources, actions: unique.map((address) => ({ address, op: 'stateRm', outcome: 'done' as const, id: lock.resources[address]!.id })) };
-  }, (n, where) => `Removed ${n} binding(s) from ${where}; the resources are untouched and now unmanaged (a plan counts them, never touches them).`);
+  }, (n, where) => `Removed ${n} binding(s) from ${where}; the resources are untouched and now unmanaged (a plan counts them, never touches them).`, { foreignBindings: 'allow' });
 }
 
 export async function runStateMv(from: Address, to: Address, flags: StateEditFlags): Promise<number> {
@@ -50,14 +50,18 @@ export async function runStateMv(from: Address, to: Address, flags: StateEditFla
   }, () => `Moved ${from} to ${to}; the resource is untouched. Rename its block in the config to match, or the next plan deletes ${to}.`);
 }
 
-async function editState(flags: StateEditFlags, verb: string, edit: Edit, done: (n: number, where: string) => string): Promise<number> {
+/**
+ * `read`: `state rm` reads a state that binds another workspace's ID, the one repair of it that
+ * needs no hand edit; the write still refuses any such binding that is left (SPEC section 13).
+ */
+async function editState(flags: StateEditFlags, verb: string, edit: Edit, done: (n: number, where: string) => string, read: ReadOptions = {}): Promise<number> {
   const timeoutMs = parseDuration(flags.lockTimeout ?? '0');
   if (timeoutMs === undefined || timeoutMs < 0) throw new DbformError(`--lock-timeout must be a duration such as 5m, 90s, or 0 (got "${flags.lockTimeout}")`);
   return withStateCommand(flags, async ({ store, env }) => {
     const holder = describeHolder(thisProcess(), env, `dbform ${verb}`);
     const lock = await store.lock(holder, { timeoutMs });
     try {
-      const { lockfile } = await store.read();
+      const { lockfile } = await store.read(read);
       const where = describeState(store);
       const { resources, actions } = edit(lockfile, where);
       const next = nextRevision({ ...lockfile, resources }, newLineage());

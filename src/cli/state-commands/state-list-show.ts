@@ -1,7 +1,7 @@
 // `dbform state list` and `dbform state show ADDR`: the bindings of this workspace's state, and
 // one binding next to the live resource it names.
 import { fetchLiveState } from '../../api/live-state.js';
-import { compareAddresses, DbformError, kindOf, type LiveState, type LockEntry } from '../../model/index.js';
+import { compareAddresses, DbformError, kindOf, terminalJson, terminalLine, type LiveState, type LockEntry } from '../../model/index.js';
 import { openApiContext, type ApiContextInput } from '../api-context.js';
 import { printJson, renderTable, withStateCommand, type StateCommandFlags } from './context.js';
 
@@ -78,7 +78,7 @@ export async function runStateShow(address: string, flags: StateCommandFlags & A
     if (fields === null) lines.push(`  live: gone (no ${kind} ${entry.id} in project ${desired.projectId}); the next plan creates or adopts it`);
     else {
       lines.push('  live:');
-      for (const [k, v] of Object.entries(fields)) lines.push(`    ${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`);
+      for (const [k, v] of Object.entries(fields)) lines.push(`    ${k}: ${typeof v === 'string' ? terminalLine(v) : terminalJson(v)}`);
     }
     process.stdout.write(`${lines.join('\n')}\n`);
     return 0;
