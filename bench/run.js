@@ -9,6 +9,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { benchApply } from './apply.js';
 import { benchApplyScale } from './apply-scale.js';
+import { baselineBuild } from './baseline.js';
 import { machine, REPO } from './measure.js';
 import { benchPlan } from './plan.js';
 import { benchPlanScale } from './plan-scale.js';
@@ -75,8 +76,10 @@ async function measure(args) {
     results.plan = await benchPlan({ ...settings.plan, log });
     results.plan.scale = await benchPlanScale({ ...settings.planScale, baseline: settings.planScale.baseline && !args.noBaseline, log });
   }
-  if (args.only.includes('apply')) results.apply = await benchApply({ ...settings.apply, log });
-  if (args.only.includes('scale')) results.scale = await benchApplyScale({ ...settings.scale, log });
+  // The before-turn-2 rows of apply and scale run the baseline build's engine (bench/baseline.js).
+  const baseline = () => (args.noBaseline ? { skipped: 'not in this run (--no-baseline)' } : baselineBuild(log));
+  if (args.only.includes('apply')) results.apply = await benchApply({ ...settings.apply, baseline: baseline(), log });
+  if (args.only.includes('scale')) results.scale = await benchApplyScale({ ...settings.scale, baseline: baseline(), log });
   if (args.only.includes('startup')) results.startup = await benchStartup({ ...settings.startup, log });
   if (args.only.includes('state')) results.state = await benchState({ ...settings.state, log });
   results.durationMs = performance.now() - started;

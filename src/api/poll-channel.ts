@@ -39,7 +39,7 @@ export interface ChannelWaiter<S> {
 
 export interface ChannelOptions {
   timers: Timers;
-  /** The shortest time between the starts of two ticks; 0: no floor (the schedule before turn 2). */
+  /** The shortest time between the starts of two ticks (DBFORM_POLL_MS). */
   minSpacingMs: number;
 }
 
@@ -174,7 +174,7 @@ export class PollChannel<S extends Covering> {
         continue;
       } else {
         w.note(error);
-        w.schedule.looked(at, this.options.timers.now(), false);
+        w.schedule.looked(at, false);
       }
     }
     this.schedule();

@@ -16,9 +16,6 @@ import { embedsReplicaSets, mapReplicaSet, mapService } from './live-mapping.js'
 import { CHEAP_PATH_NOTE } from './live-state.js';
 import type { Covering, ReadRequest } from './poll-channel.js';
 
-/** 'cheapest': per tick, a list or per-resource reads; 'lists': always the list (before turn 2). */
-export type ReadStrategy = 'cheapest' | 'lists';
-
 export const REQUEST_ITEMS = 2;
 export const UNKNOWN_SIZE_READS = 4;
 export const MAX_READS_PER_TICK = 32;
@@ -53,7 +50,6 @@ export class ServiceReads {
   constructor(
     private readonly client: ServiceReadsClient,
     private readonly projectId: string,
-    private readonly strategy: ReadStrategy,
   ) {}
 
   read(request: ReadRequest): Promise<ProjectSnapshot> {
@@ -64,7 +60,7 @@ export class ServiceReads {
 
   private perResource(services: number, sets: number): boolean {
     const reads = services + sets;
-    if (this.strategy === 'lists' || reads === 0 || reads > MAX_READS_PER_TICK) return false;
+    if (reads === 0 || reads > MAX_READS_PER_TICK) return false;
     if (services > 0 && this.client.getService === undefined) return false;
     if (this.knownServices === undefined) return reads <= UNKNOWN_SIZE_READS;
     // Where the list leaves replica sets out, a list tick reads each set's list anyway.

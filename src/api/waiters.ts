@@ -36,8 +36,8 @@ import type { ApiClient } from './client.js';
 import { ApiError, WaitFailedError, WaitTimeoutError } from './errors.js';
 import { mapPeering, mapVpc } from './live-mapping.js';
 import { listSnapshot, PollChannel, type Covering, type Snapshot } from './poll-channel.js';
-import { LookSchedule, type PollScheduleKind } from './poll-schedule.js';
-import { replicaSetsKey, serviceKey, ServiceReads, type ProjectSnapshot, type ReadStrategy, type ServiceReadStats } from './service-reads.js';
+import { LookSchedule } from './poll-schedule.js';
+import { replicaSetsKey, serviceKey, ServiceReads, type ProjectSnapshot, type ServiceReadStats } from './service-reads.js';
 import { isFatalListError, peeringTerminal, replicaSetTerminal, serviceTerminal, vpcTerminal } from './wait-rules.js';
 import { pollMsFromEnv } from './wait-settings.js';
 import { systemTimers, type TimerHandle, type Timers } from './timers.js';
@@ -67,10 +67,6 @@ export interface StatusPollerOptions {
   stallNoticeMs?: number;
   /** The clock of ticks and timeouts; tests pass a fake one. */
   timers?: Timers;
-  /** When each wait looks next (poll-schedule.ts); default 'elapsed'. 'backoff' is the schedule before turn 2. */
-  schedule?: PollScheduleKind;
-  /** How a tick reads services and replica sets (service-reads.ts); default 'cheapest'. 'lists' is the way before turn 2. */
-  reads?: ReadStrategy;
 }
 
 type PollClient = Pick<ApiClient, 'listServices' | 'listVPCPeerings' | 'listVPCs' | 'listReplicaSets'> & Partial<Pick<ApiClient, 'getService' | 'noteOnce'>>;
@@ -81,7 +77,6 @@ export class StatusPoller {
   private readonly pollMs: number;
   private readonly defaultTimeoutMs: number;
   private readonly stallNoticeMs: number;
-  private readonly schedule: PollScheduleKind;
   private readonly serviceReads: ServiceReads;
   private readonly services: PollChannel<ProjectSnapshot>;
   private readonly peerings = new Map<string, PollChannel<Snapshot<LivePeering>>>();
@@ -98,8 +93,7 @@ export class StatusPoller {
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? 30 * 60_000;
     this.stallNoticeMs = options.stallNoticeMs ?? 60_000;
     this.timers = options.timers ?? systemTimers;
-    this.schedule = options.schedule ?? 'elapsed';
-    this.serviceReads = new ServiceReads(client, this.projectId, options.reads ?? 'cheapest');
+    this.serviceReads = new ServiceReads(client, this.projectId);
     this.services = new PollChannel((request) => this.serviceReads.read(request), isFatalListError, this.channelOptions());
     this.vpcs = new PollChannel(() => this.fetchVpcs(), isFatalListError, this.channelOptions());
   }
@@ -164,7 +158,7 @@ export class StatusPoller {
   }
 
   private channelOptions() {
-    return { timers: this.timers, minSpacingMs: this.schedule === 'elapsed' ? this.pollMs : 0 };
+    return { timers: this.timers, minSpacingMs: this.pollMs };
   }
 
   private peeringChannel(vpcId: string): PollChannel<Snapshot<LivePeering>> {
@@ -221,7 +215,7 @@ export class StatusPoller {
       const timer = this.timers.setTimeout(() => finish(() => reject(new WaitTimeoutError(resource, timeoutMs, lastStatus, lastError, !known()))), timeoutMs);
       const waiter = {
         key,
-        schedule: new LookSchedule(this.schedule, this.pollMs, this.timers.now(), options.immediate === true),
+        schedule: new LookSchedule(this.pollMs, this.timers.now(), options.immediate === true),
         serve: (snapshot: S, at: number): boolean => {
           const live = find(snapshot);
           const status = live === undefined ? 'gone' : (live.status ?? 'unknown');
@@ -235,7 +229,7 @@ export class StatusPoller {
           const verdict = normalize(check(live));
           const failure = verdict.done ? undefined : (verdict.failure ?? terminal(live));
           if (!verdict.done && failure === undefined) {
-            waiter.schedule.looked(at, this.timers.now(), changed);
+            waiter.schedule.looked(at, changed);
             return false;
           }
           this.timers.clearTimeout(timer);

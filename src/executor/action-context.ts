@@ -28,8 +28,6 @@ export interface ActionContext {
    * between resends); `waits` already do. Absent outside the graph walk.
    */
   idle?<T>(work: () => Promise<T>): Promise<T>;
-  /** A create's bookkeeping is done before its first wait starts (before turn 2; for the bench). */
-  bookkeepingFirst?: boolean;
 }
 
 export interface ActionOutcome {
@@ -110,10 +108,6 @@ export function recordCreated(ctx: ActionContext, action: Action, id: string): P
  * was not saved matters more than the wait).
  */
 export async function waitAlongside(ctx: ActionContext, bookkeeping: Array<Promise<void>>, wait: (ctx: ActionContext) => Promise<void>): Promise<void> {
-  if (ctx.bookkeepingFirst) {
-    await Promise.all(bookkeeping);
-    return wait(ctx);
-  }
   const stop = new AbortController();
   const signal = ctx.signal ? AbortSignal.any([ctx.signal, stop.signal]) : stop.signal;
   let failure: { error: unknown } | undefined;

@@ -24,14 +24,6 @@ export interface ApplyOptions {
   reporter?: Reporter;
   /** Actions sending requests at once (an action waiting for its operation does not count); default 10. */
   parallelism?: number;
-  /** true: an action keeps its place among `parallelism` while it waits (as before turn 2; for the bench). */
-  waitsHoldSlots?: boolean;
-  /**
-   * 'alongside' (default): a create's lockfile write and pgpass rewrite run while its first wait
-   * does, and pgpass changes queued meanwhile share one rewrite. 'before-wait': each is done before
-   * the wait starts, one rewrite per change (as before turn 2; for the bench).
-   */
-  bookkeeping?: 'alongside' | 'before-wait';
   /** Per action; default 30 minutes. */
   timeoutMs?: number;
   /** First Ctrl-C: start nothing new, abandon waits, return what happened. */
@@ -77,8 +69,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     emit,
     timeoutMs: options.timeoutMs ?? 30 * 60_000,
     ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.pgpass ? { pgpass: new PgpassWriter(options.pgpass.path, options.pgpass.owner, { batch: options.bookkeeping !== 'before-wait' }) } : {}),
-    ...(options.bookkeeping === 'before-wait' ? { bookkeepingFirst: true } : {}),
+    ...(options.pgpass ? { pgpass: new PgpassWriter(options.pgpass.path, options.pgpass.owner) } : {}),
     env: options.env ?? {},
     createAttempts: options.createAttempts ?? 3,
     pollMs: options.pollMs ?? 1000,
@@ -100,7 +91,6 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     parallelism,
     ...(options.signal ? { signal: options.signal } : {}),
     run: (action, slot) => runOne(withSlot(ctx, slot), action, result, now),
-    idleFreesSlot: options.waitsHoldSlots !== true,
     onSkip: (action, reason, root) => {
       result.skipped.push({ action, reason, ...(root ? { root: refOf(root) } : {}) });
       emit({ type: 'action-skipped', action: refOf(action), reason, ...(root ? { root: refOf(root) } : {}) });

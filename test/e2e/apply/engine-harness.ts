@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApiClient } from '../../../src/api/client.js';
 import { thisProcess } from '../../../src/cli/local-process.js';
-import { StatusPoller, type StatusPollerOptions } from '../../../src/api/waiters.js';
+import { StatusPoller } from '../../../src/api/waiters.js';
 import type { EmulatorHandle, EmulatorOptions } from '../../../src/emulator/index.js';
 import { applyPlan, type ApplyOptions } from '../../../src/executor/apply-plan.js';
 import type { ApplyEvent } from '../../../src/executor/events.js';
@@ -22,7 +22,7 @@ export interface Harness {
   client: ApiClient;
   emulator: EmulatorHandle;
   events: ApplyEvent[];
-  apply(plan: Plan, extra?: Partial<ApplyOptions> & { lock?: Lockfile; api?: ExecutorApi; pollMs?: number; poll?: Pick<StatusPollerOptions, 'reads' | 'schedule'> }): ReturnType<typeof applyPlan>;
+  apply(plan: Plan, extra?: Partial<ApplyOptions> & { lock?: Lockfile; api?: ExecutorApi; pollMs?: number; pollThrough?: ConstructorParameters<typeof StatusPoller>[0] }): ReturnType<typeof applyPlan>;
   readLock(): Lockfile;
   close(): Promise<void>;
 }
@@ -45,8 +45,8 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
     events,
     apply(plan, extra = {}) {
       store = new LockStore(lockPath, extra.lock ?? store?.snapshot() ?? emptyLockfile(PROJECT));
-      const { poll, ...options } = extra;
-      const poller = new StatusPoller(client, { projectId: PROJECT, pollMs: extra.pollMs ?? 10, ...poll });
+      const { pollThrough, ...options } = extra;
+      const poller = new StatusPoller(pollThrough ?? client, { projectId: PROJECT, pollMs: extra.pollMs ?? 10 });
       pollers.push(poller);
       return applyPlan(plan, {
         api: extra.api ?? client,
