@@ -7,7 +7,7 @@
 import type { ApiCredentials } from './credentials.js';
 import type * as Dto from './dto.js';
 import { DbformError } from '../model/errors.js';
-import { OPERATIONS, type OperationId, type RouteIds } from '../model/operations.js';
+import { type OperationId, type RouteIds } from '../model/operations.js';
 import { ApiError } from './errors.js';
 import { HttpTransport, type ApiLogger, type RequestSpec } from './http.js';
 import { Requests, type CallOptions } from './requests.js';
@@ -15,6 +15,7 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 import { systemTimers, type Timers } from './timers.js';
 import { defaultUserAgent } from './user-agent.js';
 import { asMessage, logsQuery, peeringPath, projectPath, servicePath, vpcPath } from './paths.js';
+import { OPERATIONS } from '../kinds/index.js';
 import * as verify from './verify.js';
 
 export interface ApiClientOptions {

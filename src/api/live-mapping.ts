@@ -1,9 +1,13 @@
 // Wire DTOs -> the live types of src/model/resources.ts, following docs/api-behaviour.md. Tolerant:
 // unknown fields are ignored, unknown statuses and types pass through as strings, absent optional
 // fields get the API's documented defaults.
-import { endpointOf, mapHa, PEERING_FIELDS, readLiveFields, REPLICA_SET_FIELDS, SERVICE_FIELDS, VPC_FIELDS, sizeOfSpec, str, vpcEndpointOf, vpcIdOf } from '../model/index.js';
+import { endpointOf, readLiveFields, str } from '../model/index.js';
 import type { LivePeering, LiveReplicaSet, LiveService, LiveVpc } from '../model/resources.js';
 import type { PeeringDto, ReadReplicaSetDto, ServiceDto, VpcDto } from './dto.js';
+import { mapHa, SERVICE_FIELDS, sizeOfSpec, vpcEndpointOf, vpcIdOf } from '../kinds/service/fields.js';
+import { PEERING_FIELDS } from '../kinds/peering/kind.js';
+import { REPLICA_SET_FIELDS } from '../kinds/replica-set/kind.js';
+import { VPC_FIELDS } from '../kinds/vpc/kind.js';
 
 export { mapHa, sizeOfSpec, vpcEndpointOf, vpcIdOf };
 

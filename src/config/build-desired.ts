@@ -1,7 +1,7 @@
 // Valid merged config -> the normalized desired state the planner reads (src/model/resources.ts).
 // Only called once the schema and every rule passed, so values have their schema types.
 import { peeringAddress, replicaSetAddress, serviceAddress, vpcAddress } from '../model/address.js';
-import { PEERING_FIELDS, readDesiredFields, REPLICA_SET_FIELDS, SERVICE_FIELDS, VPC_FIELDS } from '../model/fields/index.js';
+import { readDesiredFields } from '../model/fields/index.js';
 import type {
   DesiredFork,
   DesiredPeering,
@@ -14,6 +14,10 @@ import type {
 } from '../model/resources.js';
 import { sourceOf, type Entry, type MergedConfig } from './merge.js';
 import { peeringsOf, replicaSetsOf } from './rules/rule.js';
+import { PEERING_FIELDS } from '../kinds/peering/kind.js';
+import { REPLICA_SET_FIELDS } from '../kinds/replica-set/kind.js';
+import { SERVICE_FIELDS } from '../kinds/service/fields.js';
+import { VPC_FIELDS } from '../kinds/vpc/kind.js';
 
 type Raw = Record<string, unknown>;
 

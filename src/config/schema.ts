@@ -14,13 +14,13 @@ import {
   fieldSchemas,
   KEY_REGEX,
   keySchema as key,
-  PEERING_FIELDS,
   REGION_REGEX,
-  REPLICA_SET_FIELDS,
   RFC3339_SHAPE_REGEX,
-  SERVICE_FIELDS,
-  VPC_FIELDS,
 } from '../model/index.js';
+import { PEERING_FIELDS } from '../kinds/peering/kind.js';
+import { REPLICA_SET_FIELDS } from '../kinds/replica-set/kind.js';
+import { SERVICE_FIELDS } from '../kinds/service/fields.js';
+import { VPC_FIELDS } from '../kinds/vpc/kind.js';
 
 export { CIDR_SHAPE_REGEX, ENV_NAME_REGEX, KEY_REGEX, REGION_REGEX };
 

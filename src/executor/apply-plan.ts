@@ -1,6 +1,6 @@
 // applyPlan: lockfile-only bindings first, then the plan's DAG, one API operation per action, and
 // the waits for resources still settling (settle-waits.ts) before the summary.
-import { CREATE_OPS, DbformError, type Action, type Binding, type LocalProcess, type Plan } from '../model/index.js';
+import { DbformError, type Action, type Binding, type LocalProcess, type Plan } from '../model/index.js';
 import { trackAccepted } from './accepted-tracker.js';
 import type { ActionContext } from './action-context.js';
 import { ActionError, asActionTimeout, isAbort } from './errors.js';
@@ -14,6 +14,7 @@ import { emptyResult, type ApplyResult } from './result.js';
 import { runAction } from './run-action.js';
 import { scheduleSettling } from './settle-waits.js';
 import { withSlot } from './slot-waits.js';
+import { CREATE_OPS } from '../kinds/index.js';
 
 export interface ApplyOptions {
   api: ExecutorApi;

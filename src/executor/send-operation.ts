@@ -1,9 +1,10 @@
 // The generic handler and the waits of the op table. An operation that creates nothing and needs
 // no read-back (renames, metadata, feature switches) is sent as its table row says, with the IDs
 // its route names taken from the action's refs, then waited for as the row says.
-import { OPERATIONS, operationParams, type Action, type RouteIds } from '../model/index.js';
+import { type Action, type RouteIds } from '../model/index.js';
 import { serviceId, targetId, vpcId, waitOptions, type ActionContext, type ActionOutcome } from './action-context.js';
 import { ActionInputError } from './errors.js';
+import { OPERATIONS, operationParams } from '../kinds/index.js';
 
 const ROUTE_ID: Record<string, (ctx: ActionContext, action: Action) => string> = {
   project_id: (ctx) => ctx.projectId,

@@ -1,7 +1,8 @@
 // Live state -> ExportDocument: every field written exactly as the planner reads it back, so
 // that `plan` right after the export shows no changes. A value dbform cannot write faithfully is
 // left out (unmanaged) with a comment, never guessed.
-import { exportFields, isAllowedServiceSize, isPeeringFailed, parseAddress, PEERING_FIELDS, REPLICA_SET_FIELDS, SERVICE_FIELDS, VPC_FIELDS, type ExportContext } from '../model/index.js';
+import { kindDef } from '../kinds/index.js';
+import { exportFields, isAllowedServiceSize, isPeeringFailed, parseAddress, type ExportContext } from '../model/index.js';
 import type { LivePeering, LiveReplicaSet, LiveService, LiveState, LiveVpc, Lockfile } from '../model/index.js';
 import { isReplicaSetGone, isServiceGone } from '../planner/index.js';
 import type { ExportDocument, ExportedPeering, ExportedReplicaSet, ExportedService, ExportedVpc } from './document.js';
@@ -76,7 +77,7 @@ function exportPeerings(vpc: LiveVpc, ctx: BuildContext): ExportedPeering[] {
       continue;
     }
     seen.add(p.peerVpcId);
-    const { fields, unmanaged } = exportFields(PEERING_FIELDS, p, fieldContext('', new Map()));
+    const { fields, unmanaged } = exportFields(kindDef('peering').fields, p, fieldContext('', new Map()));
     out.push({ id: p.id, peerVpcId: p.peerVpcId, fields, comments: [...peeringComments(p), ...unmanaged] });
   }
   return out;
@@ -94,7 +95,7 @@ function buildVpcs(live: LiveVpc[], ctx: BuildContext): ExportedVpc[] {
   return kept
     .map((v) => {
       const key = keys.get(v.id)!;
-      const { fields, unmanaged } = exportFields(VPC_FIELDS, v, fieldContext(key, new Map()));
+      const { fields, unmanaged } = exportFields(kindDef('vpc').fields, v, fieldContext(key, new Map()));
       return { key, id: v.id, fields, comments: unmanaged, peerings: exportPeerings(v, ctx) };
     })
     .sort(byKey);
@@ -139,7 +140,7 @@ function buildReplicaSets(s: LiveService, serviceKey: string, ctx: BuildContext)
   return sets
     .map((r) => {
       const key = keys.get(r.id)!;
-      const { fields, unmanaged } = exportFields(REPLICA_SET_FIELDS, r, fieldContext(key, new Map()));
+      const { fields, unmanaged } = exportFields(kindDef('replica_set').fields, r, fieldContext(key, new Map()));
       const comments = r.status === 'error' ? ['status error: a plan replaces this replica set (delete + create)', ...unmanaged] : unmanaged;
       return { key, id: r.id, fields, comments };
     })
@@ -167,7 +168,7 @@ function buildServices(live: LiveService[], vpcKeys: Map<string, string>, ctx: B
       const key = keys.get(s.id)!;
       const from = lineage(s, keys, ctx.projectId);
       // Each field as its descriptor writes it; one it cannot write faithfully is left out, with a note.
-      const { fields, unmanaged } = exportFields(SERVICE_FIELDS, s, fieldContext(key, vpcKeys));
+      const { fields, unmanaged } = exportFields(kindDef('service').fields, s, fieldContext(key, vpcKeys));
       return { key, id: s.id, fields, comments: [...(from ? [from] : []), ...unmanaged], replicaSets: buildReplicaSets(s, key, ctx) };
     })
     .sort(byKey);

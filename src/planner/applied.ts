@@ -2,18 +2,18 @@
 // and the apply left as configured, each managed field's `record` (its field descriptor, in the
 // vocabulary of its `live`). Drift (drift.ts) compares the live resources with this record later.
 import {
-  PEERING_FIELDS,
   recordFields,
-  REPLICA_SET_FIELDS,
-  SERVICE_FIELDS,
   sameValue,
-  VPC_FIELDS,
   vpcAddress,
   type Address,
   type DesiredService,
   type DesiredState,
   type Lockfile,
 } from '../model/index.js';
+import { PEERING_FIELDS } from '../kinds/peering/kind.js';
+import { REPLICA_SET_FIELDS } from '../kinds/replica-set/kind.js';
+import { SERVICE_FIELDS } from '../kinds/service/fields.js';
+import { VPC_FIELDS } from '../kinds/vpc/kind.js';
 
 /** A service's record: the VPC named by key is the ID the state binds it to when the apply ends. */
 function serviceRecord(s: DesiredService, lock: Lockfile): Record<string, unknown> {

@@ -7,8 +7,6 @@ import type { Action, ActionReason, Address, FieldChange, Kind, OperationId } fr
  * `address#op`, and sorting a resource's drafts by the op table's rank gives the chain in which
  * they run (SPEC section 3: one at a time, in plan order).
  */
-export { isCreateOp, isDeleteOp, opRank } from '../model/index.js';
-
 export interface Draft {
   key: string;
   address: Address;

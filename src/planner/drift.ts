@@ -6,10 +6,6 @@ import {
   compareAddresses,
   driftedFields,
   parseAddress,
-  PEERING_FIELDS,
-  REPLICA_SET_FIELDS,
-  SERVICE_FIELDS,
-  VPC_FIELDS,
   vpcAddress,
   type Drift,
   type DriftChange,
@@ -20,6 +16,10 @@ import {
   type LockEntry,
   type Lockfile,
 } from '../model/index.js';
+import { PEERING_FIELDS } from '../kinds/peering/kind.js';
+import { REPLICA_SET_FIELDS } from '../kinds/replica-set/kind.js';
+import { SERVICE_FIELDS } from '../kinds/service/fields.js';
+import { VPC_FIELDS } from '../kinds/vpc/kind.js';
 
 type AnySet = FieldSet<unknown, unknown, unknown>;
 type AnyField = FieldDescriptor<unknown, unknown, unknown>;

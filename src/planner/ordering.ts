@@ -1,7 +1,8 @@
 // Dependencies between drafts (SPEC section 3 ordering rules) and the plan order: a topological
 // order that prefers, among ready actions, the lowest address then the resource's op order.
-import { compareAddresses, OPERATION_IDS, OPERATIONS, type Address, type OperationId } from '../model/index.js';
-import { isDeleteOp, opRank, type Draft } from './drafts.js';
+import { compareAddresses, type Address, type OperationId } from '../model/index.js';
+import type { Draft } from './drafts.js';
+import { isDeleteOp, OPERATION_IDS, OPERATIONS, opRank } from '../kinds/index.js';
 
 export type DepGraph = Map<string, Set<string>>;
 

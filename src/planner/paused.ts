@@ -1,10 +1,11 @@
 // Start and stop (SPEC section 3): a service that will be paused gets its other changes first;
 // one that will be started gets them after the start; one that is and stays paused but needs
 // READY-only changes is started, changed and stopped again, with a warning.
-import { OPERATIONS, type ActionReason, type Address, type DesiredService, type LiveService } from '../model/index.js';
+import { type ActionReason, type Address, type DesiredService, type LiveService } from '../model/index.js';
 import { refTo, type Match, type PlanContext } from './context.js';
 import { change, draft, type Draft } from './drafts.js';
 import { isLivePaused } from './normalize.js';
+import { OPERATIONS } from '../kinds/index.js';
 
 /** Services that some draft needs READY: its own ops, its replica sets' and forks taken from it. */
 function servicesNeedingReady(drafts: Draft[]): Set<Address> {

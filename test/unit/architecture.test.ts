@@ -17,6 +17,12 @@ function importsOf(file: string): { layers: Set<string>; packages: Set<string> }
 
 const codeOf = (file: string): string => withoutComments(readFileSync(file, 'utf8'));
 
+/** A kind's executor handlers, or their registry (below src/: `kinds/service/handlers.ts`). */
+const isKindHandlers = (path: string): boolean => /^kinds\/(.+\/)?handlers\.(ts|js)$/.test(path);
+
+/** What a kind's plan part may use of the planner: the context it reads and the drafts it makes. */
+const PLANNER_KIT = ['planner/context.js', 'planner/drafts.js'];
+
 describe('module boundaries (STYLE.md)', () => {
   const files = filesUnder(SRC);
 
@@ -28,11 +34,28 @@ describe('module boundaries (STYLE.md)', () => {
     }
   });
 
-  it('planner is pure: imports only model (and node:crypto for fingerprints)', () => {
+  it('planner is pure: imports only model and the pure parts of the kinds (and node:crypto for fingerprints)', () => {
     for (const f of files.filter((f) => layerOf(f) === 'planner')) {
       const { layers, packages } = importsOf(f);
-      expect([...layers].filter((l) => l !== 'model' && l !== 'planner'), f).toEqual([]);
+      expect([...layers].filter((l) => l !== 'model' && l !== 'planner' && l !== 'kinds'), f).toEqual([]);
       expect([...packages].filter((p) => p !== 'node:crypto'), f).toEqual([]);
+      expect(importsIn(f).filter((r) => r.target !== undefined && isKindHandlers(r.target)).map((r) => r.spec), `${f} imports a kind's executor handlers`).toEqual([]);
+    }
+  });
+
+  // A kind's folder holds what the kind is for every layer. Its definition (fields, op rows, how it
+  // plans, reads and exports) is pure, like the planner: model, other kinds' pure parts, and the
+  // planner's kit for the drafts it plans. Only its executor handlers (handlers.ts) run I/O, and
+  // they reach the API through the executor's port.
+  it('the pure parts of a kind import only model, the pure parts of kinds and the planner kit', () => {
+    for (const f of files.filter((f) => layerOf(f) === 'kinds' && !isKindHandlers(srcPath(f)))) {
+      const { packages } = importsOf(f);
+      const outside = importsIn(f)
+        .map((r) => r.target)
+        .filter((t): t is string => t !== undefined)
+        .filter((t) => !(t.startsWith('model/') || (t.startsWith('kinds/') && !isKindHandlers(t)) || PLANNER_KIT.includes(t)));
+      expect(outside, f).toEqual([]);
+      expect([...packages], f).toEqual([]);
     }
   });
 
@@ -116,15 +139,5 @@ describe('module boundaries (STYLE.md)', () => {
       const deep = importsIn(f).filter((r) => r.target !== undefined && !r.target.startsWith('export/') && !/^[a-z]+\/index\.js$/.test(r.target));
       expect(deep.map((r) => r.spec), `${f} imports past an index file`).toEqual([]);
     }
-  });
-});
-
-describe('files stay focused (STYLE.md: under about 300 lines)', () => {
-  it('no hand-written source file under src/ is over 300 lines (generated validators excepted)', () => {
-    const long = filesUnder(SRC)
-      .filter((f) => !isGenerated(f))
-      .map((f) => ({ file: srcPath(f), lines: readFileSync(f, 'utf8').trimEnd().split('\n').length }))
-      .filter((x) => x.lines > 300);
-    expect(long).toEqual([]);
   });
 });

@@ -1,8 +1,10 @@
 // `dbform output [ADDR]...`: how to connect to each managed service and replica set (SPEC section 11).
 import { Option, type Command } from 'commander';
-import { endpointKinds, REPLICA_SET_FIELDS, SERVICE_FIELDS } from '../../model/index.js';
+import { endpointKinds } from '../../model/index.js';
 import { action } from '../errors.js';
 import { addApiOptions, addConfigOptions } from '../options.js';
+import { REPLICA_SET_FIELDS } from '../../kinds/replica-set/kind.js';
+import { SERVICE_FIELDS } from '../../kinds/service/fields.js';
 
 // The endpoints beside the resource's own come from the field descriptors that open them.
 const ENDPOINTS = endpointKinds(SERVICE_FIELDS, REPLICA_SET_FIELDS);

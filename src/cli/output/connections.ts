@@ -6,8 +6,6 @@ import {
   compareAddresses,
   openEndpoints,
   parseAddress,
-  REPLICA_SET_FIELDS,
-  SERVICE_FIELDS,
   type Address,
   type DesiredState,
   type Endpoint,
@@ -16,6 +14,8 @@ import {
   type LiveState,
   type Lockfile,
 } from '../../model/index.js';
+import { REPLICA_SET_FIELDS } from '../../kinds/replica-set/kind.js';
+import { SERVICE_FIELDS } from '../../kinds/service/fields.js';
 
 export const DATABASE = 'tsdb';
 export const USER = 'tsdbadmin';

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { fetchLiveState } from '../../api/live-state.js';
 import { resolveLockfilePath } from '../../lockfile/index.js';
-import { ConfigError, DELETE_OPS, parseLockfileJson, type Action, type DesiredState, type Lockfile, type Plan } from '../../model/index.js';
+import { ConfigError, parseLockfileJson, type Action, type DesiredState, type Lockfile, type Plan } from '../../model/index.js';
 import { managedServiceFilter, planChanges } from '../../planner/index.js';
 import { workspaceLockfilePath } from '../../state/index.js';
 import { shouldUseColor } from '../color.js';
@@ -12,6 +12,7 @@ import { configFiles, type ApiOptions, type ConfigOptions, type GlobalOptions } 
 import { workspaceOf } from '../state-context.js';
 import { defaultIo, loadDesired, openState, parseRunOptions, reportPlanDiagnostics } from './apply-command.js';
 import { runApplyFlow, type FlowIo, type FlowOptions, type PlanInput } from './apply-flow.js';
+import { DELETE_OPS } from '../../kinds/index.js';
 
 export interface DestroyCommandOptions extends ConfigOptions, ApiOptions, GlobalOptions {
   autoApprove?: boolean;

@@ -4,7 +4,7 @@ import { REGION_CODE_PATTERN } from '../api-values.js';
 import { ALLOWED_SERVICE_SIZES, describeAllowedSizes } from '../sizes.js';
 import type { Json } from './types.js';
 
-/** Logical names: keys under vpcs, services and replica_sets (SPEC section 1). */
+/** Logical names: the keys of resources in the config (SPEC section 1). */
 export const KEY_REGEX = '^[a-z][a-z0-9-]{0,62}$';
 /** An open pattern (SPEC section 12): the API decides which regions exist. */
 export const REGION_REGEX = REGION_CODE_PATTERN;

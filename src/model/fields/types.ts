@@ -129,7 +129,7 @@ export interface FieldSet<D, L, W> {
   fields: readonly FieldDescriptor<D, L, W>[];
   /** The fields a create body carries, in the order its changes (and, unless sorted, its request keys) are listed. */
   create: readonly FieldDescriptor<D, L, W>[];
-  /** Whether the request keys are sorted by name (the VPC and replica set bodies always were). */
+  /** Whether the request keys are sorted by name (some kinds' bodies always were). */
   sortedRequest: boolean;
   /** The fields whose replace checks run, in the order their changes are listed. */
   replace: readonly FieldDescriptor<D, L, W>[];

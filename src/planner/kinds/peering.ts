@@ -4,7 +4,6 @@ import {
   createBody,
   fingerprintFields,
   isPeeringFailed,
-  PEERING_FIELDS,
   replaceChanges as fieldReplaceChanges,
   vpcAddress,
   type ActionReason,
@@ -16,6 +15,7 @@ import {
 import { effectiveProtect, refTo, type PlanContext } from '../context.js';
 import { change, createReason, draft, type Draft } from '../drafts.js';
 import type { KindPlanner } from './types.js';
+import { PEERING_FIELDS } from '../../kinds/peering/kind.js';
 
 function createPeering(d: DesiredPeering, reason: ActionReason, protect: boolean, ctx: PlanContext): Draft {
   const owner = vpcAddress(d.vpcKey);

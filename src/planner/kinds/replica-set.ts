@@ -5,7 +5,6 @@ import {
   createBody,
   fingerprintFields,
   replaceChanges as fieldReplaceChanges,
-  REPLICA_SET_FIELDS,
   serviceAddress,
   updateSteps,
   type ActionReason,
@@ -17,6 +16,7 @@ import {
 import { effectiveProtect, refTo, type PlanContext } from '../context.js';
 import { change, createReason, draft, type Draft } from '../drafts.js';
 import type { KindPlanner } from './types.js';
+import { REPLICA_SET_FIELDS } from '../../kinds/replica-set/kind.js';
 
 function createDrafts(d: DesiredReplicaSet, reason: ActionReason, protect: boolean, ctx: PlanContext): Draft[] {
   const owner = serviceAddress(d.serviceKey);

@@ -6,7 +6,6 @@
 import {
   createBody,
   parseRfc3339,
-  SERVICE_FIELDS,
   serviceAddress,
   type ActionReason,
   type Address,
@@ -18,6 +17,7 @@ import {
 import { refTo, stableId, type PlanContext } from '../context.js';
 import { change, draft, type Draft } from '../drafts.js';
 import { serviceTypeOf, typeMatches } from '../normalize.js';
+import { SERVICE_FIELDS } from '../../kinds/service/fields.js';
 
 /** A fork's parent as the plan sees it. */
 interface ForkParent {

@@ -1,10 +1,11 @@
 // The planner's side of a service's fields (src/model/fields/service*.ts): each step a descriptor
 // returns, in place or right after a create, becomes a draft. The fields the planner plans with
 // the whole plan in view (a descriptor's `plannedBy`) go to their own planner.
-import { afterCreateSteps, SERVICE_FIELDS, updateSteps, type ActionReason, type DesiredService, type FieldStep, type LiveService, type LockEntry, type PlannedBy } from '../../model/index.js';
+import { afterCreateSteps, updateSteps, type ActionReason, type DesiredService, type FieldStep, type LiveService, type LockEntry, type PlannedBy } from '../../model/index.js';
 import { refTo, type PlanContext } from '../context.js';
 import { draft, type Draft } from '../drafts.js';
 import { attachDraft, desiredVpcRef, planServiceVpc } from './service-vpc.js';
+import { SERVICE_FIELDS } from '../../kinds/service/fields.js';
 
 interface WholePlanField {
   update?(d: DesiredService, l: LiveService, ctx: PlanContext): Draft[];

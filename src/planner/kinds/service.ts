@@ -1,12 +1,13 @@
 // Service: see service-create.ts, service-update.ts and service-vpc.ts; its fields are declared in
 // src/model/fields/service*.ts. A replace (name, region,
 // type) destroys data, so it is planned only when `--replace` names the service.
-import { fingerprintFields, replaceChanges, SERVICE_FIELDS, type ActionReason, type Address, type DesiredService, type FieldChange, type LiveService } from '../../model/index.js';
+import { fingerprintFields, replaceChanges, type ActionReason, type Address, type DesiredService, type FieldChange, type LiveService } from '../../model/index.js';
 import { effectiveProtect, type PlanContext } from '../context.js';
 import { createReason, draft, type Draft } from '../drafts.js';
 import { planServiceCreate } from './service-create.js';
 import { planServiceUpdate } from './service-update.js';
 import type { KindPlanner } from './types.js';
+import { SERVICE_FIELDS } from '../../kinds/service/fields.js';
 
 function deleteService(address: Address, live: LiveService, reason: ActionReason, changes: FieldChange[]): Draft {
   return draft({

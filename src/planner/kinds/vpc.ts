@@ -1,9 +1,10 @@
 // VPC: its fields (src/model/fields/vpc.ts) say what renames in place and what forces a replace
 // (SPEC section 3).
-import { createBody, fingerprintFields, replaceChanges, updateSteps, VPC_FIELDS, type ActionReason, type DesiredVpc, type FieldChange, type LiveVpc } from '../../model/index.js';
+import { createBody, fingerprintFields, replaceChanges, updateSteps, type ActionReason, type DesiredVpc, type FieldChange, type LiveVpc } from '../../model/index.js';
 import { effectiveProtect, refTo, type PlanContext } from '../context.js';
 import { createReason, draft, type Draft } from '../drafts.js';
 import type { KindPlanner } from './types.js';
+import { VPC_FIELDS } from '../../kinds/vpc/kind.js';
 
 function createVpc(d: DesiredVpc, reason: ActionReason, protect: boolean): Draft {
   const { request, changes } = createBody(VPC_FIELDS, d);

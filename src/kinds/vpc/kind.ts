@@ -1,29 +1,47 @@
-// The managed fields of a VPC (SPEC section 1), one descriptor each (types.ts): `name` renames in
-// place, `cidr` and `region_code` replace it.
-import { REGION_CODE_REGEX } from '../api-values.js';
-import type { DesiredVpc, LiveVpc } from '../resources.js';
-import { CIDR_SHAPE_REGEX, nameSchema, regionCodeSchema } from './common.js';
-import { fieldChange, type FieldDescriptor, type FieldSet } from './types.js';
-import { str } from './wire.js';
+// A VPC (SPEC section 1): its managed fields (`name` renames in place, `cidr` and `region_code`
+// replace it), its wire body and its operations.
+import {
+  CIDR_SHAPE_REGEX,
+  del,
+  fieldChange,
+  nameSchema,
+  post,
+  PROJECT_ROUTE,
+  REGION_CODE_REGEX,
+  regionCodeSchema,
+  str,
+  type DesiredVpc,
+  type FieldDescriptor,
+  type FieldSet,
+  type LiveVpc,
+  type OperationSpec,
+} from '../../model/index.js';
+import type { KindDefinition } from '../types.js';
 
-/** The properties of a desired VPC that its fields set. */
-export interface DesiredVpcFields {
-  name: string;
-  cidr: string;
-  regionCode: string;
-}
+// ---- wire -----------------------------------------------------------------------------------
 
-/** The properties of a live VPC that its fields read from the wire. */
-export type LiveVpcFields = DesiredVpcFields;
-
-/** The keys of a VPC's wire body that its fields read (src/api/dto.ts: VpcDto extends it). */
-export interface VpcFieldsDto {
+export interface VpcDto {
+  id: string;
   name: string;
   cidr: string;
   region_code: string;
+  /** Not in either document's VPC; where present (SPEC section 12): CREATING/PENDING, then settled. */
+  status?: string;
 }
 
-type Field = FieldDescriptor<DesiredVpc, LiveVpc, VpcFieldsDto>;
+export interface CreateVpcRequestDto {
+  cidr: string;
+  name: string;
+  region_code: string;
+}
+
+export interface RenameVpcRequestDto {
+  name: string;
+}
+
+// ---- fields ---------------------------------------------------------------------------------
+
+type Field = FieldDescriptor<DesiredVpc, LiveVpc, VpcDto>;
 
 const name: Field = {
   id: 'name',
@@ -81,9 +99,30 @@ const regionCode: Field = {
     REGION_CODE_REGEX.test(l.regionCode) ? { values: { region_code: l.regionCode } } : { unmanaged: `region ${ctx.quote(l.regionCode)} is not a region code: region_code left unmanaged` },
 };
 
-export const VPC_FIELDS: FieldSet<DesiredVpc, LiveVpc, VpcFieldsDto> = {
+export const VPC_FIELDS: FieldSet<DesiredVpc, LiveVpc, VpcDto> = {
   fields: [name, cidr, regionCode],
   create: [name, cidr, regionCode],
   sortedRequest: true,
   replace: [cidr, regionCode],
 };
+
+// ---- operations -----------------------------------------------------------------------------
+
+const VPC = `${PROJECT_ROUTE}/vpcs/{vpc_id}`;
+
+// Ranks leave gaps so that a new op slots in between without renumbering; only their order matters.
+const OPS = {
+  createVPC: { kind: 'vpc', api: post(`${PROJECT_ROUTE}/vpcs`), rank: 40, risk: 'none', safety: 'create', effect: 'create', readyPoint: false, needsReady: false, wait: 'vpc-settled' },
+  renameVPC: { kind: 'vpc', api: post(`${VPC}/rename`), rank: 100, risk: 'none', safety: 'repeatable', effect: 'update', readyPoint: false, needsReady: false, wait: 'none' },
+  deleteVPC: { kind: 'vpc', api: del(VPC), rank: 30, risk: 'connectivity', safety: 'checked', effect: 'delete', readyPoint: false, needsReady: false, wait: 'none' },
+} satisfies Record<string, OperationSpec>;
+
+// ---- the kind -------------------------------------------------------------------------------
+
+export const vpcKind = {
+  kind: 'vpc',
+  noun: 'VPC',
+  nouns: 'VPCs',
+  fields: VPC_FIELDS,
+  ops: OPS,
+} satisfies KindDefinition<DesiredVpc, LiveVpc, VpcDto>;

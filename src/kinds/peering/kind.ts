@@ -1,28 +1,42 @@
-// The managed fields of a VPC peering (SPEC section 1), one descriptor each (types.ts). Its
-// identity is peer_vpc_id; any other change replaces it.
-import type { DesiredPeering, LivePeering } from '../resources.js';
-import { regionCodeSchema } from './common.js';
-import { fieldChange, type FieldDescriptor, type FieldSet } from './types.js';
-import { str } from './wire.js';
+// A VPC peering (SPEC section 1): identified by its peer_vpc_id within its VPC; any other change
+// replaces it. Its managed fields, its wire body and its operations.
+import {
+  del,
+  fieldChange,
+  post,
+  PROJECT_ROUTE,
+  regionCodeSchema,
+  str,
+  type DesiredPeering,
+  type FieldDescriptor,
+  type FieldSet,
+  type LivePeering,
+  type OperationSpec,
+} from '../../model/index.js';
+import type { KindDefinition } from '../types.js';
 
-/** The properties of a desired peering that its fields set. */
-export interface DesiredPeeringFields {
-  peerAccountId: string;
-  peerRegionCode: string;
-  peerVpcId: string;
+// ---- wire -----------------------------------------------------------------------------------
+
+export interface PeeringDto {
+  id: string;
+  peer_account_id: string;
+  peer_region_code: string;
+  peer_vpc_id: string;
+  error_message?: string;
+  provisioned_id?: string;
+  /** Free string: pending | active | failed (seed), PENDING | APPROVED | ACTIVE | INVALID... (real). */
+  status?: string;
 }
 
-/** The properties of a live peering that its fields read from the wire. */
-export type LivePeeringFields = DesiredPeeringFields;
-
-/** The keys of a peering's wire body that its fields read (src/api/dto.ts: PeeringDto extends it). */
-export interface PeeringFieldsDto {
+export interface CreatePeeringRequestDto {
   peer_account_id: string;
   peer_region_code: string;
   peer_vpc_id: string;
 }
 
-type Field = FieldDescriptor<DesiredPeering, LivePeering, PeeringFieldsDto>;
+// ---- fields ---------------------------------------------------------------------------------
+
+type Field = FieldDescriptor<DesiredPeering, LivePeering, PeeringDto>;
 
 const peerAccountId: Field = {
   id: 'peer_account_id',
@@ -85,9 +99,29 @@ const peerVpcId: Field = {
   export: (l) => ({ values: { peer_vpc_id: l.peerVpcId } }),
 };
 
-export const PEERING_FIELDS: FieldSet<DesiredPeering, LivePeering, PeeringFieldsDto> = {
+export const PEERING_FIELDS: FieldSet<DesiredPeering, LivePeering, PeeringDto> = {
   fields: [peerAccountId, peerRegionCode, peerVpcId],
   create: [peerAccountId, peerRegionCode, peerVpcId],
   sortedRequest: true,
   replace: [peerAccountId, peerRegionCode],
 };
+
+// ---- operations -----------------------------------------------------------------------------
+
+const VPC = `${PROJECT_ROUTE}/vpcs/{vpc_id}`;
+
+const OPS = {
+  createVPCPeering: { kind: 'peering', api: post(`${VPC}/peerings`), rank: 50, risk: 'none', safety: 'create', effect: 'create', readyPoint: false, needsReady: false, wait: 'peering-settled' },
+  deleteVPCPeering: { kind: 'peering', api: del(`${VPC}/peerings/{peering_id}`), rank: 10, risk: 'connectivity', safety: 'checked', effect: 'delete', readyPoint: false, needsReady: false, wait: 'peering-gone' },
+} satisfies Record<string, OperationSpec>;
+
+// ---- the kind -------------------------------------------------------------------------------
+
+export const peeringKind = {
+  kind: 'peering',
+  noun: 'peering',
+  nouns: 'peerings',
+  parent: 'vpc',
+  fields: PEERING_FIELDS,
+  ops: OPS,
+} satisfies KindDefinition<DesiredPeering, LivePeering, PeeringDto>;
