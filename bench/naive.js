@@ -47,7 +47,7 @@ const isNotFound = (err) => typeof err === 'object' && err !== null && err.statu
 /** Polls `read` until `check` holds: one request per look, dbform's look schedule. */
 async function pollUntil(read, check, { pollMs, timeoutMs, what }) {
   const deadline = Date.now() + timeoutMs;
-  const schedule = new LookSchedule('elapsed', pollMs, Date.now(), false);
+  const schedule = new LookSchedule(pollMs, Date.now(), false);
   for (;;) {
     await sleep(Math.max(0, schedule.dueAt - Date.now()));
     const at = Date.now();
@@ -55,7 +55,7 @@ async function pollUntil(read, check, { pollMs, timeoutMs, what }) {
     if (verdict === true) return;
     if (typeof verdict === 'string') throw new Error(`${what}: ${verdict}`);
     if (Date.now() > deadline) throw new Error(`${what}: timed out`);
-    schedule.looked(at, Date.now(), false);
+    schedule.looked(at, false);
   }
 }
 
