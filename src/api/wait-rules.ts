@@ -1,7 +1,7 @@
 // The built-in end states of the waits in waiters.ts: when a resource can never reach what is
 // waited for. Statuses are read by meaning (src/model/api-values.ts), so both the emulator's seed
 // dialect and the real service's spellings end a wait the same way.
-import { isPeeringFailed } from '../model/api-values.js';
+import { isPeeringFailed } from '../kinds/peering/kind.js';
 import type { LivePeering, LiveReplicaSet, LiveService, LiveVpc } from '../model/resources.js';
 import { ApiError } from './errors.js';
 

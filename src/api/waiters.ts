@@ -30,7 +30,8 @@
 // reason). onStatus sees every change of the observed status (`gone` once absent), first
 // observation included; onStall is called once the status has not changed for stallNoticeMs
 // (default 60 s), and again only after the next change.
-import { isKnownStatus, type StatusKind } from '../model/api-values.js';
+import { knownStatus } from '../kinds/index.js';
+import type { Kind } from '../model/address.js';
 import type { LivePeering, LiveReplicaSet, LiveService, LiveVpc } from '../model/resources.js';
 import type { ApiClient } from './client.js';
 import { ApiError, WaitFailedError, WaitTimeoutError } from './errors.js';
@@ -125,14 +126,14 @@ export class StatusPoller {
   waitForReplicaSet(serviceId: string, replicaSetId: string, check: WaitCheck<LiveReplicaSet>, options: WaitOptions<LiveReplicaSet> = {}): Promise<LiveReplicaSet | undefined> {
     const find = (s: ProjectSnapshot) => s.replicaSets(serviceId)?.find((rs) => rs.id === replicaSetId);
     const what = `replica set ${replicaSetId} of service ${serviceId}`;
-    return this.wait(this.services, replicaSetsKey(serviceId), 'replica set', what, find, check, replicaSetTerminal, options);
+    return this.wait(this.services, replicaSetsKey(serviceId), 'replica_set', what, find, check, replicaSetTerminal, options);
   }
 
   async waitForReplicaSetGone(serviceId: string, replicaSetId: string, options: WaitOptions<LiveReplicaSet> = {}): Promise<void> {
     const find = (s: ProjectSnapshot) => s.replicaSets(serviceId)?.find((rs) => rs.id === replicaSetId);
     const what = `deletion of replica set ${replicaSetId} of service ${serviceId}`;
     const failed = (rs: LiveReplicaSet | undefined) => (rs?.status === 'error' ? 'is in error state' : undefined);
-    await this.wait(this.services, replicaSetsKey(serviceId), 'replica set', what, find, (rs) => rs === undefined, failed, options);
+    await this.wait(this.services, replicaSetsKey(serviceId), 'replica_set', what, find, (rs) => rs === undefined, failed, options);
   }
 
   waitForPeering(vpcId: string, peeringId: string, check: WaitCheck<LivePeering>, options: WaitOptions<LivePeering> = {}): Promise<LivePeering | undefined> {
@@ -147,7 +148,7 @@ export class StatusPoller {
 
   /** Waits on the VPC list (one request per tick for every VPC waited for); fails when the VPC is gone. */
   waitForVpc(vpcId: string, check: WaitCheck<LiveVpc>, options: WaitOptions<LiveVpc> = {}): Promise<LiveVpc | undefined> {
-    return this.wait(this.vpcs, vpcId, 'VPC', `VPC ${vpcId}`, (s) => s.items.get(vpcId), check, vpcTerminal, options);
+    return this.wait(this.vpcs, vpcId, 'vpc', `VPC ${vpcId}`, (s) => s.items.get(vpcId), check, vpcTerminal, options);
   }
 
   /** Stops polling; pending waits stay pending until their own timeout or signal. */
@@ -189,7 +190,7 @@ export class StatusPoller {
   private wait<T extends { status?: string }, S extends Covering>(
     channel: PollChannel<S>,
     key: string,
-    kind: StatusKind,
+    kind: Kind,
     resource: string,
     find: (snapshot: S) => T | undefined,
     check: WaitCheck<T>,
@@ -202,7 +203,7 @@ export class StatusPoller {
     return new Promise<T | undefined>((resolve, reject) => {
       let lastStatus: string | undefined;
       let lastError: unknown;
-      const known = () => lastStatus === undefined || lastStatus === 'gone' || isKnownStatus(kind, lastStatus);
+      const known = () => lastStatus === undefined || lastStatus === 'gone' || knownStatus(kind, lastStatus);
       const stall = new StallTimer(this.timers, this.stallNoticeMs, options.onStall && ((forMs) => options.onStall!(lastStatus, forMs, known())));
       const finish = (settle: () => void) => {
         this.timers.clearTimeout(timer);

@@ -1,6 +1,7 @@
 // VPCs and peerings: createVPC, deleteVPC, createVPCPeering, deleteVPCPeering (renameVPC is sent
 // as its op table row says: send-operation.ts).
-import { isVpcSettled, type Action } from '../model/index.js';
+import { isVpcSettled } from '../kinds/vpc/kind.js';
+import type { Action } from '../model/index.js';
 import { recordCreated, recordDeleted, reportStatus, requestOf, targetId, vpcId, waitAlongside, waitOptions, type ActionContext, type ActionOutcome } from './action-context.js';
 import { createOrAdopt, findPeerings, findVpcsNamed } from './reconcile.js';
 import { isNotFound } from './api-errors.js';

@@ -1,5 +1,8 @@
 // The engine's wait conditions (SPEC section 3) over a batched poller (the client's StatusPoller).
-import { isReplicaSetSettling, isServiceSettling, isVpcSettled, peeringPhase } from '../model/index.js';
+import { peeringPhase } from '../kinds/peering/kind.js';
+import { isReplicaSetSettling } from '../kinds/replica-set/kind.js';
+import { isServiceSettling } from '../kinds/service/kind.js';
+import { isVpcSettled } from '../kinds/vpc/kind.js';
 import type { ExecutorPoller, ExecutorWaits, WaitOptions } from './ports.js';
 
 /** The poller's options for one wait; `waitingFor` says in words what it waits for (for a stall notice). */

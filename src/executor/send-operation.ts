@@ -40,26 +40,26 @@ export async function waitAsTableSays(ctx: ActionContext, action: Action, ids: R
   const o = waitOptions(ctx, action);
   const wait = OPERATIONS[action.op].wait;
   const id = (name: string) => ids[name] ?? targetId(ctx, action);
-  switch (wait) {
-    case 'none':
-      return;
-    case 'service-ready':
+  switch (`${action.kind}:${wait}`) {
+    case 'service:ready':
       return ctx.waits.serviceStatus(id('service_id'), 'READY', o);
-    case 'service-paused':
+    case 'service:paused':
       return ctx.waits.serviceStatus(id('service_id'), 'PAUSED', o);
-    case 'service-gone':
+    case 'service:gone':
       return ctx.waits.serviceGone(id('service_id'), o);
-    case 'replica-set-active':
+    case 'replica_set:ready':
       return ctx.waits.replicaSetActive(id('service_id'), id('replica_set_id'), o);
-    case 'replica-set-gone':
+    case 'replica_set:gone':
       return ctx.waits.replicaSetGone(id('service_id'), id('replica_set_id'), o);
-    case 'peering-settled':
+    case 'peering:ready':
       return ctx.waits.peeringSettled(id('vpc_id'), id('peering_id'), o);
-    case 'peering-gone':
+    case 'peering:gone':
       return ctx.waits.peeringGone(id('vpc_id'), id('peering_id'), o);
-    case 'vpc-settled':
+    case 'vpc:ready':
       return ctx.waits.vpcSettled(id('vpc_id'), o);
-    case 'service-vpc':
+    case 'service:attachment':
       throw new ActionInputError(`${action.op} waits for a VPC attachment, which only its own handler knows`);
+    default:
+      return;
   }
 }

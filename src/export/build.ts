@@ -1,10 +1,9 @@
 // Live state -> ExportDocument: every field written exactly as the planner reads it back, so
 // that `plan` right after the export shows no changes. A value dbform cannot write faithfully is
 // left out (unmanaged) with a comment, never guessed.
-import { kindDef } from '../kinds/index.js';
-import { exportFields, isAllowedServiceSize, isPeeringFailed, parseAddress, type ExportContext } from '../model/index.js';
+import { isFailed, isGone, kindDef } from '../kinds/index.js';
+import { exportFields, isAllowedServiceSize, parseAddress, type ExportContext } from '../model/index.js';
 import type { LivePeering, LiveReplicaSet, LiveService, LiveState, LiveVpc, Lockfile } from '../model/index.js';
-import { isReplicaSetGone, isServiceGone } from '../planner/index.js';
 import type { ExportDocument, ExportedPeering, ExportedReplicaSet, ExportedService, ExportedVpc } from './document.js';
 import { deriveKeys, KEY_PREFIX, passwordEnvName } from './keys.js';
 import { describeResource, isWritableName, keepDisjointVpcs, keepUniqueNames, rankBy, REGION_PATTERN } from './select.js';
@@ -84,7 +83,7 @@ function exportPeerings(vpc: LiveVpc, ctx: BuildContext): ExportedPeering[] {
 }
 
 function peeringComments(p: LivePeering): string[] {
-  if (!isPeeringFailed(p.status)) return [];
+  if (!isFailed('peering', p)) return [];
   const why = p.errorMessage === undefined ? '' : `: ${commentText(p.errorMessage)}`;
   return [`status ${p.status}${why}; a plan replaces this peering (delete + create)`];
 }
@@ -103,7 +102,7 @@ function buildVpcs(live: LiveVpc[], ctx: BuildContext): ExportedVpc[] {
 
 function selectServices(live: LiveService[], ctx: BuildContext): LiveService[] {
   const writable = live.filter((s) => {
-    if (isServiceGone(s)) ctx.skipped.push(`${describeResource('service', s.name, s.id)}: it is ${s.status}`);
+    if (isGone('service', s)) ctx.skipped.push(`${describeResource('service', s.name, s.id)}: it is ${s.status}`);
     else if (!isWritableName(s.name)) ctx.skipped.push(`${describeResource('service', s.name, s.id)}: its name is not 1-128 characters`);
     else return true;
     return false;
@@ -119,7 +118,7 @@ function selectReplicaSets(s: LiveService, serviceKey: string, ctx: BuildContext
   const where = `of service.${serviceKey}`;
   const writable = s.replicaSets.filter((r) => {
     const what = `${describeResource('replica set', r.name, r.id)} ${where}`;
-    if (isReplicaSetGone(r)) ctx.skipped.push(`${what}: it is ${r.status}`);
+    if (isGone('replica_set', r)) ctx.skipped.push(`${what}: it is ${r.status}`);
     else if (!isWritableName(r.name)) ctx.skipped.push(`${what}: its name is not 1-128 characters`);
     else if (!isAllowedServiceSize(r.cpuMillis, r.memoryGbs)) ctx.skipped.push(`${what}: its size ${r.cpuMillis}/${r.memoryGbs} is not an allowed size`);
     else if (!Number.isInteger(r.nodes) || r.nodes < 1 || r.nodes > 10) ctx.skipped.push(`${what}: its node count ${r.nodes} is not 1-10`);

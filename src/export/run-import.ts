@@ -3,10 +3,10 @@
 // lockfile (atomically). Lines for people go to `report`.
 import { ApiError, embedsReplicaSets, mapPeering, mapReplicaSet, mapService, mapVpc, type ApiClient } from '../api/index.js';
 import { loadConfig } from '../config/index.js';
+import { isFailed, isGone } from '../kinds/index.js';
 import {
   DbformError,
   DiagnosticsError,
-  isPeeringFailed,
   nextRevision,
   peeringAddress,
   serviceAddress,
@@ -18,7 +18,6 @@ import {
   type Lockfile,
   type ParsedAddress,
 } from '../model/index.js';
-import { isReplicaSetGone, isServiceGone } from '../planner/index.js';
 import { newLineage, versionOf, type LockHolderInfo, type StateStore } from '../state/index.js';
 import { checkBinding, checkInConfig, describeLiveId, notFoundError, parseImportAddress } from './import-check.js';
 
@@ -158,7 +157,7 @@ async function findLive(req: ImportRequest, parsed: ParsedAddress, desired: Desi
   if (parsed.kind === 'service') {
     const live = (await services(lists)).find((s) => s.id === req.id);
     if (!live) throw await notFound(req, lists, 'service', inProject);
-    if (isServiceGone(live)) throw new DbformError(`service "${live.name}" (${live.id}) is being deleted (${live.status}); it cannot be imported`);
+    if (isGone('service', live)) throw new DbformError(`service "${live.name}" (${live.id}) is being deleted (${live.status}); it cannot be imported`);
     const d = desired.services.find((s) => s.key === parsed.key)!;
     return { label: `service "${live.name}" (${live.id})`, notes: nameNote(req.address, live.name, d.name, 'a service cannot be renamed, so the next plan refuses to replace it unless told to') };
   }
@@ -176,9 +175,9 @@ async function findReplicaSet(req: ImportRequest, parsed: Extract<ParsedAddress,
   const all = await services(lists);
   const d = desired.services.find((s) => s.key === parsed.serviceKey)!;
   const ownerAddress = serviceAddress(parsed.serviceKey);
-  const ownerId = parentId(lock, ownerAddress, d.name, all.filter((s) => !isServiceGone(s)));
+  const ownerId = parentId(lock, ownerAddress, d.name, all.filter((s) => !isGone('service', s)));
   const owner = all.find((s) => s.id === ownerId);
-  const live = owner && (await replicaSetsOf(lists, owner)).find((r) => r.id === req.id && !isReplicaSetGone(r));
+  const live = owner && (await replicaSetsOf(lists, owner)).find((r) => r.id === req.id && !isGone('replica_set', r));
   if (!live) throw await notFound(req, lists, 'replica_set', `${ownerAddress} (${ownerId})`);
   const rs = d.replicaSets.find((r) => r.key === parsed.key)!;
   const notes = nameNote(req.address, live.name, rs.name, 'a replica set cannot be renamed, so the next plan replaces it');
@@ -203,6 +202,6 @@ async function findPeering(req: ImportRequest, parsed: Extract<ParsedAddress, { 
     const right = peeringAddress(parsed.vpcKey, live.peerVpcId);
     throw new DbformError(`peering ${req.id} connects to peer VPC "${live.peerVpcId}", but ${req.address} names "${parsed.peerVpcId}"; its address is ${right}`);
   }
-  const notes = isPeeringFailed(live.status) ? [`the peering is in status ${live.status}: the next plan replaces it`] : [];
+  const notes = isFailed('peering', live) ? [`the peering is in status ${live.status}: the next plan replaces it`] : [];
   return { label: `peering ${live.id} to "${live.peerVpcId}"`, notes };
 }

@@ -1,7 +1,19 @@
 // The registry (octoDNS's Record.register_type, decK's crud registry): every kind dbform manages,
 // in the order plans, the state and output list them (SPEC section 2), and the op table their
 // rows make. Generic code asks here; a kind's own code lives in its folder.
-import { OPERATION_NAMES, fillRoute, routeParams, type FieldChange, type Kind, type OperationId, type OperationSpec, type Risk, type RouteIds } from '../model/index.js';
+import {
+  OPERATION_NAMES,
+  fillRoute,
+  routeParams,
+  type DesiredState,
+  type FieldChange,
+  type Kind,
+  type LiveState,
+  type OperationId,
+  type OperationSpec,
+  type Risk,
+  type RouteIds,
+} from '../model/index.js';
 import { peeringKind } from './peering/kind.js';
 import { replicaSetKind } from './replica-set/kind.js';
 import { serviceKind } from './service/kind.js';
@@ -18,6 +30,65 @@ const BY_KIND = new Map<Kind, AnyKind>(KINDS.map((k) => [k.kind, k]));
 /** The definition of `kind`. */
 export function kindDef(kind: Kind): AnyKind {
   return BY_KIND.get(kind)!;
+}
+
+/** Whether a live resource of `kind` is on its way out (its kind's `live.gone`). */
+export const isGone = (kind: Kind, live: unknown): boolean => kindDef(kind).live.gone(live);
+
+/** Whether a live resource of `kind` is in a terminal failed state, which a plan replaces (its kind's `live.failed`). */
+export const isFailed = (kind: Kind, live: unknown): boolean => kindDef(kind).live.failed?.(live) ?? false;
+
+/** Whether dbform knows what `status` means for a resource of `kind` (its kind's `live.known`). */
+export const knownStatus = (kind: Kind, status: string): boolean => kindDef(kind).live.known?.(status) ?? true;
+
+/** The kinds that belong to no other: their resources sit in the desired and live states themselves. */
+export const TOP_KINDS: readonly AnyKind[] = KINDS.filter((k) => k.parent === undefined);
+
+const CHILDREN = new Map<Kind, readonly AnyKind[]>(KINDS.map((k) => [k.kind, KINDS.filter((c) => c.parent === k.kind)]));
+
+/** The kinds whose resources belong to a resource of `kind`. */
+export const childKinds = (kind: Kind): readonly AnyKind[] => CHILDREN.get(kind)!;
+
+/** A desired or live resource as generic code holds it: the kind's own type is its business. */
+type Resource = { address?: string; id?: string };
+
+/**
+ * Every resource of the desired state, each parent before its children, in registry order of the
+ * top kinds: the order of the config and of plans.
+ */
+export function eachDesired(state: DesiredState, visit: (def: AnyKind, resource: Resource, parent?: Resource) => void): void {
+  const walk = (def: AnyKind, container: unknown, parent?: Resource) => {
+    for (const r of def.desiredIn(container) as Resource[]) {
+      visit(def, r, parent);
+      for (const child of childKinds(def.kind)) walk(child, r, r);
+    }
+  };
+  for (const top of TOP_KINDS) walk(top, state);
+}
+
+/**
+ * Every live resource that was read, each parent before its children; `gone` ones too unless
+ * `keepGone` is false, and then their children with them.
+ */
+export function eachLive(live: LiveState, visit: (def: AnyKind, resource: { id: string }, parent?: { id: string }) => void, keepGone = true): void {
+  const walk = (def: AnyKind, container: unknown, parent?: { id: string }) => {
+    for (const r of (def.liveIn(container) ?? []) as Array<{ id: string }>) {
+      if (!keepGone && def.live.gone(r)) continue;
+      visit(def, r, parent);
+      for (const child of childKinds(def.kind)) walk(child, r, r);
+    }
+  };
+  for (const top of TOP_KINDS) walk(top, live);
+}
+
+/** Live resources by kind and ID ("find a live resource by kind and ID", written once). */
+export type LiveById = Readonly<Record<Kind, Map<string, { id: string }>>>;
+
+/** The index of `live`; without the resources on their way out (and their children) unless `keepGone`. */
+export function indexLive(live: LiveState, keepGone = true): LiveById {
+  const index = Object.fromEntries(KINDS.map((k) => [k.kind, new Map<string, { id: string }>()])) as Record<Kind, Map<string, { id: string }>>;
+  eachLive(live, (def, r) => void index[def.kind].set(r.id, r), keepGone);
+  return index;
 }
 
 // ---- the op table ---------------------------------------------------------------------------

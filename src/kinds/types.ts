@@ -1,22 +1,78 @@
 // What a kind is (STYLE.md "One kind, one folder"): everything dbform knows about VPCs, services
 // and the kinds that belong to them is declared once, in the kind's folder, as one definition of
 // this shape. Generic code (config, planner, API reads, executor, export, state show, output)
-// iterates the registry (index.ts) and asks the definition; it never switches on a kind.
-// Adding a kind: docs/adding-a-kind.md.
-import type { FieldSet, Kind, OperationId, OperationSpec } from '../model/index.js';
+// iterates the registry (index.ts) and asks the definition; it never switches on a kind. The
+// kinds' names (their address forms and nouns) are in src/model/address.ts, where plans, the
+// lockfile and help texts read them without loading a kind. Adding a kind: docs/adding-a-kind.md.
+import type { FieldSet, Json, Kind, Lockfile, OperationId, OperationSpec } from '../model/index.js';
+import type { Match, PlanContext, RemovedEntry } from '../planner/context.js';
+import type { Draft } from '../planner/drafts.js';
+
+/** How the planner plans a kind: its differ (decK's pkg/types). */
+export interface KindPlanner<D, L> {
+  /** The order its matches are planned in, when one depends on another planned first; default: the config's. */
+  order?(matches: Array<Match<D, L>>, ctx: PlanContext): Array<Match<D, L>>;
+  /** Create, update or replace a desired resource. */
+  planDesired(m: Match<D, L>, ctx: PlanContext): Draft[];
+  /** Delete a live resource whose address left the config. */
+  planRemoved(r: RemovedEntry, live: L, ctx: PlanContext): Draft[];
+  /**
+   * Once every kind is planned: drafts that wrap other drafts of the plan (a start before them, a
+   * stop after), and checks that need the whole plan in view.
+   */
+  finish?(ctx: PlanContext, drafts: readonly Draft[]): Draft[];
+  /** The live fields that matter for a saved plan's staleness (no metrics, endpoints or timestamps). */
+  fingerprint(live: L): Json;
+}
+
+/** What the live state says about a resource of the kind beyond its fields. */
+export interface KindLive<L> {
+  /** On its way out (being deleted): the plan counts it as gone. */
+  gone(l: L): boolean;
+  /** The live ID of the resource it belongs to (kinds with a parent). */
+  parentId?(l: L): string;
+  /** In a transitional status (SPEC section 5): apply waits until it settles. */
+  settling?(l: L): boolean;
+  /** In a terminal failed state: it never recovers by itself, so a plan replaces it. */
+  failed?(l: L): boolean;
+  /**
+   * Read only for the parents asked for: a parent whose list was not read holds none (undefined),
+   * which says nothing about its resources, unlike an empty list.
+   */
+  readOnRequest?: boolean;
+  /** What a message calls one that dbform does not manage, after its noun: `to vpc-0a1b (1234567890)`. */
+  describe?(l: L): string;
+  /** Whether dbform knows what a status means (a wait that ends on one it does not know says so). */
+  known?(status: string): boolean;
+}
 
 export interface KindDefinition<D, L, W> {
-  /** Its name in addresses, plans and the state (SPEC section 2). */
+  /** Its name in addresses, plans and the state (SPEC section 2); its nouns and address form: src/model/address.ts. */
   kind: Kind;
-  /** How messages name one, and several. */
-  noun: string;
-  nouns: string;
   /** The kind a resource of this kind belongs to: its address, config entry and live record sit under one of those. */
   parent?: Kind;
+  /** Its resources in the desired state (a top-level kind) or in their parent desired resource. */
+  desiredIn(container: unknown): D[];
+  /** Its resources in the live state, or in their parent live resource (undefined: not read). */
+  liveIn(container: unknown): L[] | undefined;
+  /**
+   * What identifies a resource among its siblings, by which a live one is matched and adopted: its
+   * `name` (which defaults to its key), or another field (`key`: its YAML key and request key).
+   */
+  naming: { key: string; desired(d: D): string; live(l: L): string };
+  /** Deleting its parent fails while one is live: unmanaged ones block the parent's delete. */
+  blocksParentDelete?: boolean;
   /** Its managed fields, one descriptor each (src/model/fields/types.ts). */
   fields: FieldSet<D, L, W>;
   /** Its operations, one row each, in the order of the plan schema's `op` enum. */
   ops: { readonly [op in OperationId]?: OperationSpec };
+  live: KindLive<L>;
+  plan: KindPlanner<D, L>;
+  /**
+   * What drift records as last applied for a desired resource (SPEC section 11); default: each
+   * field's `record`. `lock` is the state as the apply ended.
+   */
+  applied?(d: D, lock: Lockfile): Json;
 }
 
 /** A definition as generic code holds it: the kind's own types are its business. */

@@ -47,18 +47,13 @@ export type OperationEffect = 'create' | 'delete' | 'update';
  */
 export type OperationSafety = 'create' | 'checked' | 'repeatable';
 
-/** What the executor waits for once the API accepted the call (SPEC section 3). */
-export type OperationWait =
-  | 'none'
-  | 'service-ready'
-  | 'service-paused'
-  | 'service-gone'
-  | 'service-vpc'
-  | 'replica-set-active'
-  | 'replica-set-gone'
-  | 'peering-settled'
-  | 'peering-gone'
-  | 'vpc-settled';
+/**
+ * What the executor waits for once the API accepted the call (SPEC section 3), on the resource the
+ * op acts on; what each goal means for its kind, the kind says (src/kinds/<kind>): `ready` is
+ * usable (a service READY, a VPC created), `paused` stopped, `gone` deleted, `attachment` what
+ * only the op's own handler knows (the VPC attached to, or left).
+ */
+export type OperationWait = 'none' | 'ready' | 'paused' | 'gone' | 'attachment';
 
 export interface OperationSpec {
   kind: Kind;

@@ -1,7 +1,5 @@
 // Problems of the lockfile itself that make any plan from it wrong (SPEC section 2).
-import { compareAddresses, kindOf, type Address, type Diagnostic, type Kind, type Lockfile } from '../model/index.js';
-
-const KIND_NOUN: Record<Kind, string> = { vpc: 'VPC', peering: 'peering', service: 'service', replica_set: 'replica set' };
+import { compareAddresses, kindOf, nounOf, type Address, type Diagnostic, type Kind, type Lockfile } from '../model/index.js';
 
 /**
  * One ID bound to two addresses of one kind. Planning on would act on the resource twice (delete
@@ -28,7 +26,7 @@ export function duplicateIdErrors(lock: Lockfile): Diagnostic[] {
       severity: 'error',
       code: 'duplicate-id',
       message:
-        `the lockfile binds ${KIND_NOUN[kind]} ID ${id} to ${list}; one resource can have one address only, so nothing is planned: ` +
+        `the lockfile binds ${nounOf(kind)} ID ${id} to ${list}; one resource can have one address only, so nothing is planned: ` +
         `remove the wrong entry from the lockfile (bind an address to another resource with \`dbform import ADDR ID\`)`,
     });
   }

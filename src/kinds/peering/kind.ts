@@ -1,19 +1,58 @@
 // A VPC peering (SPEC section 1): identified by its peer_vpc_id within its VPC; any other change
-// replaces it. Its managed fields, its wire body and its operations.
+// replaces it, and a failed one is replaced too. Its managed fields, its wire body, its operations,
+// what its statuses mean, and how it is planned.
 import {
+  createBody,
   del,
   fieldChange,
+  fingerprintFields,
   post,
   PROJECT_ROUTE,
   regionCodeSchema,
+  replaceChanges as fieldReplaceChanges,
   str,
+  vpcAddress,
+  type ActionReason,
+  type Address,
   type DesiredPeering,
+  type DesiredVpc,
+  type FieldChange,
   type FieldDescriptor,
   type FieldSet,
   type LivePeering,
+  type LiveVpc,
   type OperationSpec,
 } from '../../model/index.js';
-import type { KindDefinition } from '../types.js';
+import { effectiveProtect, liveKey, refTo, type PlanContext } from '../../planner/context.js';
+import { change, createReason, draft, type Draft } from '../../planner/drafts.js';
+import type { KindDefinition, KindPlanner } from '../types.js';
+
+// ---- statuses (cloud-api.md 3.3: a free string) ---------------------------------------------
+
+/** What a status means for dbform: still on its way, usable, or failed for good. */
+export type PeeringPhase = 'pending' | 'done' | 'failed' | 'unknown';
+
+// Compared case-insensitively: the emulator's seed dialect says `active`, the real service `ACTIVE`.
+// APPROVED is the real service's acceptance step: the peering is usable from then on.
+const PHASES: ReadonlyMap<string, PeeringPhase> = new Map([
+  ['PENDING', 'pending'],
+  ['APPROVED', 'done'],
+  ['ACTIVE', 'done'],
+  ['INVALID', 'failed'],
+  ['TIMEOUT', 'failed'],
+  ['DISABLED', 'failed'],
+  ['FAILED', 'failed'],
+  ['ERROR', 'failed'],
+]);
+
+export function peeringPhase(status: string | undefined): PeeringPhase {
+  if (status === undefined) return 'unknown';
+  return PHASES.get(status.toUpperCase()) ?? 'unknown';
+}
+
+export const isPeeringFailed = (status: string | undefined): boolean => peeringPhase(status) === 'failed';
+/** The real service spells it PENDING. */
+export const isPeeringSettling = (status: string | undefined): boolean => status?.toLowerCase() === 'pending';
 
 // ---- wire -----------------------------------------------------------------------------------
 
@@ -111,17 +150,99 @@ export const PEERING_FIELDS: FieldSet<DesiredPeering, LivePeering, PeeringDto> =
 const VPC = `${PROJECT_ROUTE}/vpcs/{vpc_id}`;
 
 const OPS = {
-  createVPCPeering: { kind: 'peering', api: post(`${VPC}/peerings`), rank: 50, risk: 'none', safety: 'create', effect: 'create', readyPoint: false, needsReady: false, wait: 'peering-settled' },
-  deleteVPCPeering: { kind: 'peering', api: del(`${VPC}/peerings/{peering_id}`), rank: 10, risk: 'connectivity', safety: 'checked', effect: 'delete', readyPoint: false, needsReady: false, wait: 'peering-gone' },
+  createVPCPeering: { kind: 'peering', api: post(`${VPC}/peerings`), rank: 50, risk: 'none', safety: 'create', effect: 'create', readyPoint: false, needsReady: false, wait: 'ready' },
+  deleteVPCPeering: { kind: 'peering', api: del(`${VPC}/peerings/{peering_id}`), rank: 10, risk: 'connectivity', safety: 'checked', effect: 'delete', readyPoint: false, needsReady: false, wait: 'gone' },
 } satisfies Record<string, OperationSpec>;
+
+// ---- planning (SPEC section 3) --------------------------------------------------------------
+
+function createPeering(d: DesiredPeering, reason: ActionReason, protect: boolean, ctx: PlanContext): Draft {
+  const owner = vpcAddress(d.vpcKey);
+  const { request, changes } = createBody(PEERING_FIELDS, d);
+  return draft({
+    address: d.address,
+    kind: 'peering',
+    op: 'createVPCPeering',
+    reason,
+    changes,
+    refs: { target: { address: d.address }, vpc: refTo(ctx, owner) },
+    request,
+    owner,
+    ...(protect ? { protect: true } : {}),
+  });
+}
+
+function deletePeering(address: Address, owner: Address | undefined, live: LivePeering, reason: ActionReason, changes: FieldChange[]): Draft {
+  return draft({
+    address,
+    kind: 'peering',
+    op: 'deleteVPCPeering',
+    reason,
+    changes,
+    refs: { target: { address, id: live.id }, vpc: { id: live.vpcId } },
+    frees: liveKey('vpc', live.vpcId),
+    ...(owner ? { owner } : {}),
+  });
+}
+
+// A failed peering never recovers by itself (Terraform would call it tainted): replace it. Its
+// statuses are read case-insensitively (`failed` in cloud-api.md, `INVALID`, `TIMEOUT`... live).
+function replaceChanges(d: DesiredPeering, l: LivePeering): FieldChange[] {
+  const forcing = fieldReplaceChanges(PEERING_FIELDS, d, l);
+  if (isPeeringFailed(l.status)) forcing.unshift(change('status', l.status, 'active', true));
+  return forcing;
+}
+
+function forcedReason(forcing: FieldChange[]): ActionReason {
+  if (forcing.length === 0) return 'replace-requested';
+  return forcing.every((c) => c.path === 'status') ? 'failed' : 'immutable-field';
+}
+
+const planner: KindPlanner<DesiredPeering, LivePeering> = {
+  planDesired(m, ctx) {
+    const d = m.desired;
+    const protect = effectiveProtect(undefined, m.entry);
+    if (!m.live) {
+      const reason = createReason(m.entry !== undefined);
+      ctx.fresh.set(d.address, reason);
+      return [createPeering(d, reason, protect, ctx)];
+    }
+    // A replaced VPC takes its peerings with it: delete them first (deleteVPC needs that), recreate after.
+    const vpcReason = ctx.fresh.get(vpcAddress(d.vpcKey));
+    const forcing = replaceChanges(d, m.live);
+    const requested = ctx.options.replace.includes(d.address);
+    if (vpcReason === undefined && forcing.length === 0 && !requested) return [];
+    const reason: ActionReason = vpcReason !== undefined ? 'parent-replaced' : forcedReason(forcing);
+    ctx.fresh.set(d.address, reason);
+    return [deletePeering(d.address, vpcAddress(d.vpcKey), m.live, reason, forcing), createPeering(d, reason, protect, ctx)];
+  },
+  planRemoved(r, live) {
+    return [deletePeering(r.address, undefined, live, 'removed', [])];
+  },
+  fingerprint(l) {
+    return fingerprintFields(PEERING_FIELDS, l, { id: l.id, vpc_id: l.vpcId, failed: isPeeringFailed(l.status) });
+  },
+};
 
 // ---- the kind -------------------------------------------------------------------------------
 
 export const peeringKind = {
   kind: 'peering',
-  noun: 'peering',
-  nouns: 'peerings',
   parent: 'vpc',
+  desiredIn: (vpc) => (vpc as DesiredVpc).peerings,
+  liveIn: (vpc) => (vpc as LiveVpc).peerings,
+  naming: { key: 'peer_vpc_id', desired: (d) => d.peerVpcId, live: (l) => l.peerVpcId },
+  blocksParentDelete: true,
   fields: PEERING_FIELDS,
   ops: OPS,
+  live: {
+    gone: () => false,
+    parentId: (l) => l.vpcId,
+    settling: (l) => isPeeringSettling(l.status),
+    failed: (l) => isPeeringFailed(l.status),
+    readOnRequest: true,
+    describe: (l) => `to ${l.peerVpcId} (${l.id})`,
+    known: (status) => peeringPhase(status) !== 'unknown',
+  },
+  plan: planner,
 } satisfies KindDefinition<DesiredPeering, LivePeering, PeeringDto>;

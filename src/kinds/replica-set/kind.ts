@@ -1,27 +1,50 @@
-// A read replica set (SPEC section 1): it belongs to a service; its size resizes in place,
-// pooler and environment have their ops, name and nodes replace it. Its managed fields, its wire
-// body and its operations.
+// A read replica set (SPEC section 1): it belongs to a service, and a service created afresh gets
+// new sets; its size resizes in place, pooler and environment have their ops, name and nodes
+// replace it, and so does the terminal status `error`. Its managed fields, its wire body, its
+// operations, what its statuses mean, and how it is planned.
 import {
+  afterCreateSteps,
+  createBody,
   del,
   environmentField,
   fieldChange,
+  fingerprintFields,
   nameField,
   num,
   post,
   PROJECT_ROUTE,
+  replaceChanges as fieldReplaceChanges,
+  serviceAddress,
   sizeSchema,
+  updateSteps,
+  type ActionReason,
+  type Address,
   type DesiredReplicaSet,
+  type DesiredService,
   type EndpointDto,
   type FieldDescriptor,
   type FieldChange,
   type FieldSet,
   type Json,
   type LiveReplicaSet,
+  type LiveService,
   type MetadataDto,
   type OperationSpec,
 } from '../../model/index.js';
+import { effectiveProtect, refTo, type PlanContext } from '../../planner/context.js';
+import { change, createReason, draft, type Draft } from '../../planner/drafts.js';
 import { poolerField, type ConnectionPoolerDto } from '../service/fields.js';
-import type { KindDefinition } from '../types.js';
+import type { KindDefinition, KindPlanner } from '../types.js';
+
+// ---- statuses -------------------------------------------------------------------------------
+
+/** creating | active | resizing | deleting | error (cloud-api.md); anything newer passes through. */
+const STATUSES: ReadonlySet<string> = new Set(['creating', 'active', 'resizing', 'deleting', 'error']);
+const SETTLING = new Set(['creating', 'resizing']);
+
+export const isReplicaSetSettling = (status: string): boolean => SETTLING.has(status);
+/** Being deleted: as good as gone. */
+export const isReplicaSetGone = (r: Pick<LiveReplicaSet, 'status'>): boolean => r.status === 'deleting';
 
 // ---- wire -----------------------------------------------------------------------------------
 
@@ -127,21 +150,96 @@ const SERVICE = `${PROJECT_ROUTE}/services/{service_id}`;
 const REPLICA_SET = `${SERVICE}/replicaSets/{replica_set_id}`;
 
 const OPS = {
-  createReplicaSet: { kind: 'replica_set', api: post(`${SERVICE}/replicaSets`), rank: 80, risk: 'none', safety: 'create', effect: 'create', readyPoint: false, needsReady: true, wait: 'replica-set-active' },
-  deleteReplicaSet: { kind: 'replica_set', api: del(REPLICA_SET), rank: 0, risk: 'availability', safety: 'checked', effect: 'delete', readyPoint: false, needsReady: false, wait: 'replica-set-gone' },
-  resizeReplicaSet: { kind: 'replica_set', api: post(`${REPLICA_SET}/resize`), rank: 130, risk: 'none', safety: 'checked', effect: 'update', readyPoint: false, needsReady: true, wait: 'replica-set-active' },
+  createReplicaSet: { kind: 'replica_set', api: post(`${SERVICE}/replicaSets`), rank: 80, risk: 'none', safety: 'create', effect: 'create', readyPoint: false, needsReady: true, wait: 'ready' },
+  deleteReplicaSet: { kind: 'replica_set', api: del(REPLICA_SET), rank: 0, risk: 'availability', safety: 'checked', effect: 'delete', readyPoint: false, needsReady: false, wait: 'gone' },
+  resizeReplicaSet: { kind: 'replica_set', api: post(`${REPLICA_SET}/resize`), rank: 130, risk: 'none', safety: 'checked', effect: 'update', readyPoint: false, needsReady: true, wait: 'ready' },
   enableReplicaPooler: { kind: 'replica_set', api: post(`${REPLICA_SET}/enablePooler`), rank: 180, risk: 'none', safety: 'repeatable', effect: 'update', readyPoint: false, needsReady: false, wait: 'none' },
   disableReplicaPooler: { kind: 'replica_set', api: post(`${REPLICA_SET}/disablePooler`), rank: 190, risk: 'connectivity', safety: 'repeatable', effect: 'update', readyPoint: false, needsReady: false, wait: 'none' },
   setReplicaEnvironment: { kind: 'replica_set', api: post(`${REPLICA_SET}/setEnvironment`), rank: 150, risk: 'none', safety: 'repeatable', effect: 'update', readyPoint: false, needsReady: false, wait: 'none' },
 } satisfies Record<string, OperationSpec>;
 
+// ---- planning (SPEC section 3) --------------------------------------------------------------
+
+function createDrafts(d: DesiredReplicaSet, reason: ActionReason, protect: boolean, ctx: PlanContext): Draft[] {
+  const owner = serviceAddress(d.serviceKey);
+  const refs = { target: { address: d.address }, service: refTo(ctx, owner) };
+  const base = { address: d.address, kind: 'replica_set' as const, reason, refs, owner };
+  const { request, changes } = createBody(REPLICA_SET_FIELDS, d);
+  const out = [draft({ ...base, op: 'createReplicaSet', changes, request, ...(protect ? { protect: true } : {}) })];
+  for (const step of afterCreateSteps(REPLICA_SET_FIELDS, d, false)) out.push(draft({ ...base, ...step }));
+  return out;
+}
+
+function deleteDraft(address: Address, owner: Address | undefined, live: LiveReplicaSet, reason: ActionReason, changes: FieldChange[]): Draft {
+  return draft({
+    address,
+    kind: 'replica_set',
+    op: 'deleteReplicaSet',
+    reason,
+    changes,
+    refs: { target: { address, id: live.id }, service: { ...(owner ? { address: owner } : {}), id: live.serviceId } },
+    freesName: live.name,
+    ...(owner ? { owner } : {}),
+  });
+}
+
+function replaceChanges(d: DesiredReplicaSet, l: LiveReplicaSet): FieldChange[] {
+  // `error` is terminal (resize is refused, delete works): replace it, as Terraform does a tainted resource.
+  const forcing = fieldReplaceChanges(REPLICA_SET_FIELDS, d, l);
+  if (l.status === 'error') forcing.unshift(change('status', 'error', 'active', true));
+  return forcing;
+}
+
+function updateDrafts(d: DesiredReplicaSet, l: LiveReplicaSet, ctx: PlanContext): Draft[] {
+  const owner = serviceAddress(d.serviceKey);
+  const base = { address: d.address, kind: 'replica_set' as const, reason: 'changed' as const, owner, refs: { target: refTo(ctx, d.address), service: refTo(ctx, owner) } };
+  return updateSteps(REPLICA_SET_FIELDS, d, l, undefined).map((step) => draft({ ...base, ...step }));
+}
+
+const planner: KindPlanner<DesiredReplicaSet, LiveReplicaSet> = {
+  planDesired(m, ctx) {
+    const d = m.desired;
+    const protect = effectiveProtect(d, m.entry);
+    const owner = serviceAddress(d.serviceKey);
+    if (!m.live) {
+      const reason = createReason(m.entry !== undefined);
+      ctx.fresh.set(d.address, reason);
+      return createDrafts(d, reason, protect, ctx);
+    }
+    const serviceReason = ctx.fresh.get(owner);
+    const forcing = replaceChanges(d, m.live);
+    if (serviceReason === undefined && forcing.length === 0 && !ctx.options.replace.includes(d.address)) return updateDrafts(d, m.live, ctx);
+    const failedOnly = forcing.length > 0 && forcing.every((c) => c.path === 'status');
+    const ownReason: ActionReason = failedOnly ? 'failed' : forcing.length > 0 ? 'immutable-field' : 'replace-requested';
+    const reason: ActionReason = serviceReason !== undefined ? 'parent-replaced' : ownReason;
+    ctx.fresh.set(d.address, reason);
+    return [deleteDraft(d.address, owner, m.live, reason, forcing), ...createDrafts(d, reason, protect, ctx)];
+  },
+  planRemoved(r, live, ctx) {
+    const owner = [...ctx.liveIds].find(([a, id]) => id === live.serviceId && a.startsWith('service.'))?.[0];
+    return [deleteDraft(r.address, owner, live, 'removed', [])];
+  },
+  fingerprint(l) {
+    return fingerprintFields(REPLICA_SET_FIELDS, l, { id: l.id, service_id: l.serviceId, failed: l.status === 'error' });
+  },
+};
+
 // ---- the kind -------------------------------------------------------------------------------
 
 export const replicaSetKind = {
   kind: 'replica_set',
-  noun: 'replica set',
-  nouns: 'replica sets',
   parent: 'service',
+  desiredIn: (service) => (service as DesiredService).replicaSets,
+  liveIn: (service) => (service as LiveService).replicaSets,
+  naming: { key: 'name', desired: (d) => d.name, live: (l) => l.name },
   fields: REPLICA_SET_FIELDS,
   ops: OPS,
+  live: {
+    gone: isReplicaSetGone,
+    parentId: (l) => l.serviceId,
+    settling: (l) => isReplicaSetSettling(l.status),
+    failed: (l) => l.status === 'error',
+    known: (status) => STATUSES.has(status),
+  },
+  plan: planner,
 } satisfies KindDefinition<DesiredReplicaSet, LiveReplicaSet, ReadReplicaSetDto>;

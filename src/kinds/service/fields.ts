@@ -505,17 +505,17 @@ function haRisk(changes: readonly FieldChange[]): Risk {
 
 // Ranks leave gaps so that a new op slots in between without renumbering; only their order matters.
 export const SERVICE_OPS = {
-  createService: { kind: 'service', api: post(`${PROJECT_ROUTE}/services`), rank: 60, risk: 'none', safety: 'create', effect: 'create', readyPoint: true, needsReady: false, wait: 'service-ready' },
-  forkService: { kind: 'service', api: post(`${SERVICE}/forkService`), rank: 70, risk: 'none', safety: 'create', effect: 'create', readyPoint: true, needsReady: true, wait: 'service-ready' },
-  deleteService: { kind: 'service', api: del(SERVICE), rank: 20, risk: 'data-loss', safety: 'checked', effect: 'delete', readyPoint: false, needsReady: false, wait: 'service-gone' },
-  resizeService: { kind: 'service', api: post(`${SERVICE}/resize`), rank: 110, risk: 'none', safety: 'checked', effect: 'update', readyPoint: true, needsReady: true, wait: 'service-ready' },
-  setHAReplica: { kind: 'service', api: post(`${SERVICE}/setHA`), rank: 120, risk: haRisk, safety: 'checked', effect: 'update', readyPoint: true, needsReady: true, wait: 'service-ready' },
-  startService: { kind: 'service', api: post(`${SERVICE}/start`), rank: 90, risk: 'none', safety: 'checked', effect: 'update', readyPoint: true, needsReady: false, wait: 'service-ready' },
-  stopService: { kind: 'service', api: post(`${SERVICE}/stop`), rank: 230, risk: 'availability', safety: 'checked', effect: 'update', readyPoint: false, needsReady: false, wait: 'service-paused' },
+  createService: { kind: 'service', api: post(`${PROJECT_ROUTE}/services`), rank: 60, risk: 'none', safety: 'create', effect: 'create', readyPoint: true, needsReady: false, wait: 'ready' },
+  forkService: { kind: 'service', api: post(`${SERVICE}/forkService`), rank: 70, risk: 'none', safety: 'create', effect: 'create', readyPoint: true, needsReady: true, wait: 'ready' },
+  deleteService: { kind: 'service', api: del(SERVICE), rank: 20, risk: 'data-loss', safety: 'checked', effect: 'delete', readyPoint: false, needsReady: false, wait: 'gone' },
+  resizeService: { kind: 'service', api: post(`${SERVICE}/resize`), rank: 110, risk: 'none', safety: 'checked', effect: 'update', readyPoint: true, needsReady: true, wait: 'ready' },
+  setHAReplica: { kind: 'service', api: post(`${SERVICE}/setHA`), rank: 120, risk: haRisk, safety: 'checked', effect: 'update', readyPoint: true, needsReady: true, wait: 'ready' },
+  startService: { kind: 'service', api: post(`${SERVICE}/start`), rank: 90, risk: 'none', safety: 'checked', effect: 'update', readyPoint: true, needsReady: false, wait: 'ready' },
+  stopService: { kind: 'service', api: post(`${SERVICE}/stop`), rank: 230, risk: 'availability', safety: 'checked', effect: 'update', readyPoint: false, needsReady: false, wait: 'paused' },
   enablePooler: { kind: 'service', api: post(`${SERVICE}/enablePooler`), rank: 160, risk: 'none', safety: 'repeatable', effect: 'update', readyPoint: false, needsReady: false, wait: 'none' },
   disablePooler: { kind: 'service', api: post(`${SERVICE}/disablePooler`), rank: 170, risk: 'connectivity', safety: 'repeatable', effect: 'update', readyPoint: false, needsReady: false, wait: 'none' },
   setEnvironment: { kind: 'service', api: post(`${SERVICE}/setEnvironment`), rank: 140, risk: 'none', safety: 'repeatable', effect: 'update', readyPoint: false, needsReady: false, wait: 'none' },
-  attachServiceToVPC: { kind: 'service', api: post(`${SERVICE}/attachToVPC`), rank: 210, risk: 'none', safety: 'checked', effect: 'update', readyPoint: false, needsReady: true, wait: 'service-vpc' },
-  detachServiceFromVPC: { kind: 'service', api: post(`${SERVICE}/detachFromVPC`), rank: 200, risk: 'connectivity', safety: 'checked', effect: 'update', readyPoint: false, needsReady: true, wait: 'service-vpc' },
+  attachServiceToVPC: { kind: 'service', api: post(`${SERVICE}/attachToVPC`), rank: 210, risk: 'none', safety: 'checked', effect: 'update', readyPoint: false, needsReady: true, wait: 'attachment' },
+  detachServiceFromVPC: { kind: 'service', api: post(`${SERVICE}/detachFromVPC`), rank: 200, risk: 'connectivity', safety: 'checked', effect: 'update', readyPoint: false, needsReady: true, wait: 'attachment' },
   updatePassword: { kind: 'service', api: post(`${SERVICE}/updatePassword`), rank: 220, risk: 'none', safety: 'repeatable', effect: 'update', readyPoint: false, needsReady: false, wait: 'none' },
 } satisfies Record<string, OperationSpec>;

@@ -1,22 +1,44 @@
 // A VPC (SPEC section 1): its managed fields (`name` renames in place, `cidr` and `region_code`
-// replace it), its wire body and its operations.
+// replace it), its wire body, its operations and how it is planned.
 import {
   CIDR_SHAPE_REGEX,
+  createBody,
   del,
   fieldChange,
+  fingerprintFields,
   nameSchema,
   post,
   PROJECT_ROUTE,
   REGION_CODE_REGEX,
   regionCodeSchema,
+  replaceChanges,
   str,
+  updateSteps,
+  type ActionReason,
+  type DesiredState,
   type DesiredVpc,
+  type FieldChange,
   type FieldDescriptor,
   type FieldSet,
+  type LiveState,
   type LiveVpc,
   type OperationSpec,
 } from '../../model/index.js';
-import type { KindDefinition } from '../types.js';
+import { effectiveProtect, liveKey, refTo, type PlanContext } from '../../planner/context.js';
+import { createReason, draft, type Draft } from '../../planner/drafts.js';
+import type { KindDefinition, KindPlanner } from '../types.js';
+
+// ---- statuses -------------------------------------------------------------------------------
+
+// Not in either document's VPC; the real service reports one (SPEC section 12).
+const STATUSES: ReadonlySet<string> = new Set(['CREATING', 'PENDING', 'CREATED', 'READY', 'ACTIVE']);
+
+/** A VPC that carries a status is usable once it is no longer being created (SPEC section 12). */
+export function isVpcSettled(status: string | undefined): boolean {
+  if (status === undefined) return true;
+  const s = status.toUpperCase();
+  return s !== 'CREATING' && s !== 'PENDING';
+}
 
 // ---- wire -----------------------------------------------------------------------------------
 
@@ -112,17 +134,57 @@ const VPC = `${PROJECT_ROUTE}/vpcs/{vpc_id}`;
 
 // Ranks leave gaps so that a new op slots in between without renumbering; only their order matters.
 const OPS = {
-  createVPC: { kind: 'vpc', api: post(`${PROJECT_ROUTE}/vpcs`), rank: 40, risk: 'none', safety: 'create', effect: 'create', readyPoint: false, needsReady: false, wait: 'vpc-settled' },
+  createVPC: { kind: 'vpc', api: post(`${PROJECT_ROUTE}/vpcs`), rank: 40, risk: 'none', safety: 'create', effect: 'create', readyPoint: false, needsReady: false, wait: 'ready' },
   renameVPC: { kind: 'vpc', api: post(`${VPC}/rename`), rank: 100, risk: 'none', safety: 'repeatable', effect: 'update', readyPoint: false, needsReady: false, wait: 'none' },
   deleteVPC: { kind: 'vpc', api: del(VPC), rank: 30, risk: 'connectivity', safety: 'checked', effect: 'delete', readyPoint: false, needsReady: false, wait: 'none' },
 } satisfies Record<string, OperationSpec>;
+
+// ---- planning (SPEC section 3) --------------------------------------------------------------
+
+function createVpc(d: DesiredVpc, reason: ActionReason, protect: boolean): Draft {
+  const { request, changes } = createBody(VPC_FIELDS, d);
+  return draft({ address: d.address, kind: 'vpc', op: 'createVPC', reason, changes, refs: { target: { address: d.address } }, request, ...(protect ? { protect: true } : {}) });
+}
+
+function deleteVpc(address: string, live: LiveVpc, reason: ActionReason, changes: FieldChange[]): Draft {
+  return draft({ address, kind: 'vpc', op: 'deleteVPC', reason, changes, refs: { target: { address, id: live.id } } });
+}
+
+const planner: KindPlanner<DesiredVpc, LiveVpc> = {
+  planDesired(m, ctx: PlanContext) {
+    const d = m.desired;
+    const protect = effectiveProtect(d, m.entry);
+    if (!m.live) {
+      const reason = createReason(m.entry !== undefined);
+      ctx.fresh.set(d.address, reason);
+      return [createVpc(d, reason, protect)];
+    }
+    const forcing = replaceChanges(VPC_FIELDS, d, m.live);
+    if (forcing.length > 0 || ctx.options.replace.includes(d.address)) {
+      const reason: ActionReason = forcing.length > 0 ? 'immutable-field' : 'replace-requested';
+      ctx.fresh.set(d.address, reason);
+      ctx.going.set(liveKey('vpc', m.live.id), { address: d.address, replaced: true });
+      return [deleteVpc(d.address, m.live, reason, forcing), createVpc(d, reason, protect)];
+    }
+    return updateSteps(VPC_FIELDS, d, m.live, undefined).map((step) => draft({ address: d.address, kind: 'vpc', reason: 'changed', refs: { target: refTo(ctx, d.address) }, ...step }));
+  },
+  planRemoved(r, live) {
+    return [deleteVpc(r.address, live, 'removed', [])];
+  },
+  fingerprint(l) {
+    return fingerprintFields(VPC_FIELDS, l, { id: l.id });
+  },
+};
 
 // ---- the kind -------------------------------------------------------------------------------
 
 export const vpcKind = {
   kind: 'vpc',
-  noun: 'VPC',
-  nouns: 'VPCs',
+  desiredIn: (state) => (state as DesiredState).vpcs,
+  liveIn: (state) => (state as LiveState).vpcs,
+  naming: { key: 'name', desired: (d) => d.name, live: (l) => l.name },
   fields: VPC_FIELDS,
   ops: OPS,
+  live: { gone: () => false, known: (status) => STATUSES.has(status.toUpperCase()) },
+  plan: planner,
 } satisfies KindDefinition<DesiredVpc, LiveVpc, VpcDto>;
