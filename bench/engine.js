@@ -68,7 +68,7 @@ export async function planFor(proj, client, yaml) {
   const loaded = await loadConfig([proj.config]);
   if (!loaded.ok) throw new Error(`bench config invalid: ${loaded.errors[0]?.message}`);
   const lock = await readLockfile(proj.lockfile, PROJECT_ID);
-  const live = await fetchLiveState(client, PROJECT_ID, { peeringsOf: 'all' });
+  const live = await fetchLiveState(client, PROJECT_ID);
   const plan = planChanges(loaded.value, live, lock, { replace: [], target: [], allowDataLoss: false });
   const problems = [...plan.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message), ...plan.actions.filter((a) => a.blocked).map((a) => a.blocked)];
   if (problems.length > 0) throw new Error(`bench plan failed: ${problems.join('; ')}`);

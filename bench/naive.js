@@ -7,7 +7,7 @@
 //   (dbform's own look schedule, src/api/poll-schedule.ts), whatever the number of waits. With `applyPlan(..., { parallelism: 1, waits: naiveWaits })` the
 //   real engine becomes a one-operation-at-a-time applier.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { mapPeering, mapService, mapVpc } from '../dist/api/live-mapping.js';
+import { mapLive } from '../dist/kinds/index.js';
 import { LookSchedule } from '../dist/api/poll-schedule.js';
 
 async function mapBounded(items, limit, run) {
@@ -29,13 +29,13 @@ export async function readLiveNaive(client, projectId, { concurrency = 10 } = {}
   const services = await mapBounded(serviceList.map((s) => String(s.service_id)), concurrency, async (id) => {
     const dto = await client.getService(projectId, id);
     const replicaSets = await client.listReplicaSets(projectId, id);
-    return mapService({ ...dto, read_replica_sets: replicaSets });
+    return mapLive('service', { ...dto, read_replica_sets: replicaSets });
   });
   const vpcs = await mapBounded(vpcList.map((v) => String(v.id)), concurrency, async (vpcId) => {
-    const vpc = mapVpc(await client.getVPC(projectId, vpcId));
+    const vpc = mapLive('vpc', await client.getVPC(projectId, vpcId));
     const peeringIds = (await client.listVPCPeerings(projectId, vpcId)).map((p) => String(p.id));
     vpc.peerings = [];
-    for (const id of peeringIds) vpc.peerings.push(mapPeering(await client.getVPCPeering(projectId, vpcId, id), vpcId));
+    for (const id of peeringIds) vpc.peerings.push(mapLive('peering', await client.getVPCPeering(projectId, vpcId, id), vpcId));
     return vpc;
   });
   return { projectId, vpcs, services };

@@ -12,14 +12,19 @@ import type { LiveReplicaSet, LiveService } from '../model/resources.js';
 import type { ApiClient } from './client.js';
 import type { ServiceDto } from './dto.js';
 import { ApiError } from './errors.js';
-import { embedsReplicaSets, mapReplicaSet, mapService } from './live-mapping.js';
-import { CHEAP_PATH_NOTE } from './live-state.js';
+import { kindDef, mapLive } from '../kinds/index.js';
 import type { Covering, ReadRequest } from './poll-channel.js';
 
 export const REQUEST_ITEMS = 2;
 export const UNKNOWN_SIZE_READS = 4;
 export const MAX_READS_PER_TICK = 32;
 const READS_IN_FLIGHT = 8;
+
+const replicaSets = kindDef('replica_set');
+/** Whether a services-list item carries its replica sets (cloud-api.md does; the real API may not). */
+const embedsReplicaSets = (dto: ServiceDto): boolean => replicaSets.read.embedded!(dto) !== undefined;
+const mapService = (dto: ServiceDto) => mapLive('service', dto) as LiveService;
+const mapReplicaSet = (dto: unknown, serviceId: string) => mapLive('replica_set', dto, serviceId) as LiveReplicaSet;
 
 export type ServiceReadsClient = Pick<ApiClient, 'listServices' | 'listReplicaSets'> & Partial<Pick<ApiClient, 'getService' | 'noteOnce'>>;
 
@@ -76,7 +81,7 @@ export class ServiceReads {
     for (const dto of list) dtos.set(String(dto.service_id), dto);
     if (list.length > 0) this.embeds = list.every(embedsReplicaSets);
     const unembedded = sets.filter((id) => dtos.has(id) && !embedsReplicaSets(dtos.get(id)!));
-    if (unembedded.length > 0) this.client.noteOnce?.(CHEAP_PATH_NOTE);
+    if (unembedded.length > 0) this.client.noteOnce?.(replicaSets.read.unembeddedNote!);
     const setsRead = new Map<string, LiveReplicaSet[] | undefined>();
     await this.inBatches(unembedded, async (id) => setsRead.set(id, await this.readSets(id)));
     return listView(dtos, setsRead);

@@ -30,12 +30,11 @@
 // reason). onStatus sees every change of the observed status (`gone` once absent), first
 // observation included; onStall is called once the status has not changed for stallNoticeMs
 // (default 60 s), and again only after the next change.
-import { knownStatus } from '../kinds/index.js';
+import { knownStatus, mapLive } from '../kinds/index.js';
 import type { Kind } from '../model/address.js';
 import type { LivePeering, LiveReplicaSet, LiveService, LiveVpc } from '../model/resources.js';
 import type { ApiClient } from './client.js';
 import { ApiError, WaitFailedError, WaitTimeoutError } from './errors.js';
-import { mapPeering, mapVpc } from './live-mapping.js';
 import { listSnapshot, PollChannel, type Covering, type Snapshot } from './poll-channel.js';
 import { LookSchedule } from './poll-schedule.js';
 import { replicaSetsKey, serviceKey, ServiceReads, type ProjectSnapshot, type ServiceReadStats } from './service-reads.js';
@@ -173,13 +172,13 @@ export class StatusPoller {
 
   private async fetchVpcs(): Promise<Snapshot<LiveVpc>> {
     const list = await this.client.listVPCs(this.projectId);
-    return listSnapshot(new Map(list.map((dto) => [String(dto.id), mapVpc(dto)])));
+    return listSnapshot(new Map(list.map((dto) => [String(dto.id), mapLive('vpc', dto) as LiveVpc])));
   }
 
   private async fetchPeerings(vpcId: string): Promise<Snapshot<LivePeering>> {
     try {
       const list = await this.client.listVPCPeerings(this.projectId, vpcId);
-      return listSnapshot(new Map(list.map((dto) => [String(dto.id), mapPeering(dto, vpcId)])));
+      return listSnapshot(new Map(list.map((dto) => [String(dto.id), mapLive('peering', dto, vpcId) as LivePeering])));
     } catch (err) {
       // The VPC is gone, and its peerings with it.
       if (err instanceof ApiError && err.status === 404) return listSnapshot(new Map());

@@ -77,7 +77,7 @@ async function checkExport(req: ExportRequest, projectId: string): Promise<numbe
   const store = req.openState?.(projectId);
   let result: ExportResult;
   try {
-    const live = await fetchLiveState(req.client, projectId, { peeringsOf: 'all' });
+    const live = await fetchLiveState(req.client, projectId);
     const previous = store ? await readStoredState(store) : await readLockfileQuietly(resolveLockfilePath([path], req.lockfile), projectId);
     result = exportLiveState(live, { schemaRef: schemaRefFor(path, req.cwd), ...(previous ? { previous } : {}) });
   } finally {
@@ -165,7 +165,7 @@ async function prepareJob(req: ExportRequest, projectId: string, yamlPath: strin
 }
 
 async function prepareWith(req: ExportRequest, projectId: string, yamlPath: string | undefined, lockPath: string, store: StateStore | undefined): Promise<Job> {
-  const live = await fetchLiveState(req.client, projectId, { peeringsOf: 'all' });
+  const live = await fetchLiveState(req.client, projectId);
   const previous = store ? await readStoredState(store) : await readPreviousLockfile(lockPath, projectId, req);
   const result = exportLiveState(live, { schemaRef: schemaRefFor(yamlPath, req.cwd), ...(previous ? { previous } : {}) });
   if (previous) guardLockfile(previous, result.lock, lockPath, req);

@@ -1,9 +1,9 @@
 // `dbform import ADDR ID` without the terminal: check the address against the config, the ID
 // against the lockfile and the live lists (at most four list requests), then bind it in the
 // lockfile (atomically). Lines for people go to `report`.
-import { ApiError, embedsReplicaSets, mapPeering, mapReplicaSet, mapService, mapVpc, type ApiClient } from '../api/index.js';
+import { ApiError, type ApiClient } from '../api/index.js';
 import { loadConfig } from '../config/index.js';
-import { isFailed, isGone } from '../kinds/index.js';
+import { isFailed, isGone, kindDef, mapLive } from '../kinds/index.js';
 import {
   DbformError,
   DiagnosticsError,
@@ -104,8 +104,8 @@ async function importInto(req: ImportRequest, parsed: ParsedAddress, desired: De
 async function services(lists: Lists): Promise<LiveService[]> {
   if (!lists.services) {
     const dtos = await lists.client.listServices(lists.project);
-    lists.unembedded = new Set(dtos.filter((d) => !embedsReplicaSets(d)).map((d) => String(d.service_id)));
-    lists.services = dtos.map(mapService);
+    lists.unembedded = new Set(dtos.filter((d) => kindDef('replica_set').read.embedded!(d) === undefined).map((d) => String(d.service_id)));
+    lists.services = dtos.map((d) => mapLive('service', d) as LiveService);
   }
   return lists.services;
 }
@@ -113,13 +113,13 @@ async function services(lists: Lists): Promise<LiveService[]> {
 /** The replica sets of one service, read on their own where the list does not embed them. */
 async function replicaSetsOf(lists: Lists, owner: LiveService): Promise<LiveService['replicaSets']> {
   if (!lists.unembedded?.has(owner.id)) return owner.replicaSets;
-  owner.replicaSets = (await lists.client.listReplicaSets(lists.project, owner.id)).map((r) => mapReplicaSet(r, owner.id));
+  owner.replicaSets = (await lists.client.listReplicaSets(lists.project, owner.id)).map((r) => mapLive('replica_set', r, owner.id) as LiveService['replicaSets'][number]);
   lists.unembedded.delete(owner.id);
   return owner.replicaSets;
 }
 
 async function vpcs(lists: Lists): Promise<LiveVpc[]> {
-  lists.vpcs ??= (await lists.client.listVPCs(lists.project)).map(mapVpc);
+  lists.vpcs ??= (await lists.client.listVPCs(lists.project)).map((v) => mapLive('vpc', v) as LiveVpc);
   return lists.vpcs;
 }
 
@@ -191,7 +191,7 @@ async function findPeering(req: ImportRequest, parsed: Extract<ParsedAddress, { 
   const vpcId = lock.resources[vpcAddr]?.id ?? parentId(lock, vpcAddr, d.name, await vpcs(lists));
   let peerings;
   try {
-    peerings = (await lists.client.listVPCPeerings(desired.projectId, vpcId)).map((p) => mapPeering(p, vpcId));
+    peerings = (await lists.client.listVPCPeerings(desired.projectId, vpcId)).map((p) => mapLive('peering', p, vpcId) as NonNullable<LiveVpc['peerings']>[number]);
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) throw new DbformError(`${vpcAddr} is bound to ${vpcId}, but no such VPC is live in project ${desired.projectId}`);
     throw err;

@@ -52,13 +52,32 @@ export const childKinds = (kind: Kind): readonly AnyKind[] => CHILDREN.get(kind)
 /** A desired or live resource as generic code holds it: the kind's own type is its business. */
 type Resource = { address?: string; id?: string };
 
+/** The resources of `def` in `container`: the desired state (a top kind) or a parent desired resource. */
+export const desiredIn = (def: AnyKind, container: unknown): Resource[] => (container as Record<string, Resource[]>)[def.listKey]!;
+
+/** The live resources of `def` in `container`: the live state or a parent live resource (undefined: not read). */
+export const liveIn = (def: AnyKind, container: unknown): Array<{ id: string }> | undefined => (container as Record<string, Array<{ id: string }> | undefined>)[def.listKey];
+
+/** Sets a parent live resource's list of `def`'s resources; `undefined`: not read (its kind's `read.unread`). */
+export function attachLive(def: AnyKind, parent: unknown, list: Array<{ id: string }> | undefined): void {
+  if (list !== undefined || def.read.unread !== 'absent') (parent as Record<string, unknown>)[def.listKey] = list ?? [];
+}
+
+/** A live resource of `kind` from its wire body, with the children the body carries (the others: read.unread). */
+export function mapLive(kind: Kind, dto: unknown, parentId = ''): { id: string } {
+  const def = kindDef(kind);
+  const live = def.read.map(dto, parentId) as { id: string };
+  for (const child of childKinds(kind)) attachLive(child, live, child.read.embedded?.(dto)?.map((c: unknown) => mapLive(child.kind, c, live.id)));
+  return live;
+}
+
 /**
  * Every resource of the desired state, each parent before its children, in registry order of the
  * top kinds: the order of the config and of plans.
  */
 export function eachDesired(state: DesiredState, visit: (def: AnyKind, resource: Resource, parent?: Resource) => void): void {
   const walk = (def: AnyKind, container: unknown, parent?: Resource) => {
-    for (const r of def.desiredIn(container) as Resource[]) {
+    for (const r of desiredIn(def, container)) {
       visit(def, r, parent);
       for (const child of childKinds(def.kind)) walk(child, r, r);
     }
@@ -72,7 +91,7 @@ export function eachDesired(state: DesiredState, visit: (def: AnyKind, resource:
  */
 export function eachLive(live: LiveState, visit: (def: AnyKind, resource: { id: string }, parent?: { id: string }) => void, keepGone = true): void {
   const walk = (def: AnyKind, container: unknown, parent?: { id: string }) => {
-    for (const r of (def.liveIn(container) ?? []) as Array<{ id: string }>) {
+    for (const r of liveIn(def, container) ?? []) {
       if (!keepGone && def.live.gone(r)) continue;
       visit(def, r, parent);
       for (const child of childKinds(def.kind)) walk(child, r, r);

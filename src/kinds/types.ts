@@ -25,6 +25,28 @@ export interface KindPlanner<D, L> {
   fingerprint(live: L): Json;
 }
 
+/** How its live resources are read from the API (src/api/live-state.ts, waiters.ts) and mapped. */
+export interface KindRead<L, W> {
+  /** The API client's method that lists them: the project's (a top kind), or one parent's. */
+  list: string;
+  /** Wire -> live, tolerant of what the API leaves out or adds; `parentId` for a kind with a parent. */
+  map(dto: W, parentId: string): L;
+  /** The ones a parent's wire body carries; undefined when it carries none (then its own list is read). */
+  embedded?(parentDto: unknown): W[] | undefined;
+  /**
+   * A parent whose list was not read holds none (`absent`: which says nothing about them, unlike
+   * an empty list); default: an empty list.
+   */
+  unread?: 'absent';
+  /**
+   * Where the parent's list does not carry them, they are read only for the parents a plan can
+   * touch (the ones the state binds or the config names): 2 + V + M requests, not one per parent.
+   */
+  onlyManagedParents?: boolean;
+  /** The debug line (`--debug`) said once when a parent's list leaves them out and they are read on their own. */
+  unembeddedNote?: string;
+}
+
 /** What the live state says about a resource of the kind beyond its fields. */
 export interface KindLive<L> {
   /** On its way out (being deleted): the plan counts it as gone. */
@@ -35,11 +57,6 @@ export interface KindLive<L> {
   settling?(l: L): boolean;
   /** In a terminal failed state: it never recovers by itself, so a plan replaces it. */
   failed?(l: L): boolean;
-  /**
-   * Read only for the parents asked for: a parent whose list was not read holds none (undefined),
-   * which says nothing about its resources, unlike an empty list.
-   */
-  readOnRequest?: boolean;
   /** What a message calls one that dbform does not manage, after its noun: `to vpc-0a1b (1234567890)`. */
   describe?(l: L): string;
   /** Whether dbform knows what a status means (a wait that ends on one it does not know says so). */
@@ -51,10 +68,12 @@ export interface KindDefinition<D, L, W> {
   kind: Kind;
   /** The kind a resource of this kind belongs to: its address, config entry and live record sit under one of those. */
   parent?: Kind;
-  /** Its resources in the desired state (a top-level kind) or in their parent desired resource. */
-  desiredIn(container: unknown): D[];
-  /** Its resources in the live state, or in their parent live resource (undefined: not read). */
-  liveIn(container: unknown): L[] | undefined;
+  /**
+   * The property that lists its resources: in the desired and live states (a top kind), or in
+   * their parent desired and live resources. Also their segment in API routes, and (snake_case)
+   * their key in the config.
+   */
+  listKey: string;
   /**
    * What identifies a resource among its siblings, by which a live one is matched and adopted: its
    * `name` (which defaults to its key), or another field (`key`: its YAML key and request key).
@@ -67,6 +86,7 @@ export interface KindDefinition<D, L, W> {
   /** Its operations, one row each, in the order of the plan schema's `op` enum. */
   ops: { readonly [op in OperationId]?: OperationSpec };
   live: KindLive<L>;
+  read: KindRead<L, W>;
   plan: KindPlanner<D, L>;
   /**
    * What drift records as last applied for a desired resource (SPEC section 11); default: each

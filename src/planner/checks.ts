@@ -1,7 +1,7 @@
 // Plan-level problems reported as diagnostics (Terraform's tfdiags): collected, never thrown.
-import { childKinds, KINDS, TOP_KINDS } from '../kinds/index.js';
+import { childKinds, desiredIn, KINDS, liveIn, TOP_KINDS } from '../kinds/index.js';
 import { addressForms, kindOf, nounOf, parseAddress, type DesiredState, type Diagnostic, type LiveState, type Lockfile } from '../model/index.js';
-import { liveKey, type LiveResource, type PlanContext } from './context.js';
+import { liveKey, type PlanContext } from './context.js';
 import { desiredAddresses } from './match.js';
 
 export function projectChecks(desired: DesiredState, live: LiveState, lock: Lockfile, diagnostics: Diagnostic[]): void {
@@ -65,7 +65,7 @@ export function unmanagedBlockers(ctx: PlanContext): void {
       const going = ctx.going.get(liveKey(def.kind, id));
       if (!going) continue;
       for (const child of blocking) {
-        for (const c of (child.liveIn(parent) ?? []) as LiveResource[]) {
+        for (const c of liveIn(child, parent) ?? []) {
           if (managed.has(liveKey(child.kind, c.id))) continue;
           ctx.diagnostics.push({
             severity: 'error',
@@ -86,7 +86,7 @@ export function unmanagedBlockers(ctx: PlanContext): void {
 export function renameHints(ctx: PlanContext): void {
   for (const def of TOP_KINDS) {
     const kind = def.kind;
-    const desired = def.desiredIn(ctx.desired) as Array<{ address: string }>;
+    const desired = desiredIn(def, ctx.desired) as Array<{ address: string }>;
     const created = desired.filter((d) => ctx.fresh.get(d.address) === 'missing').map((d) => d.address);
     if (created.length === 0) continue;
     const list = created.length > 3 ? `${created.slice(0, 3).join(', ')} and ${created.length - 3} more` : created.join(', ');

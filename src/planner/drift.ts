@@ -2,7 +2,7 @@
 // managed fields as each apply left them (`applied` in a lockfile entry, by field descriptor id);
 // here each bound resource's live fields are compared with that record by the descriptors
 // themselves (driftedFields), and each difference is told as plan changes tell it. Pure.
-import { indexLive, kindDef, type AnyKind, type LiveById } from '../kinds/index.js';
+import { indexLive, kindDef, liveIn, type AnyKind, type LiveById } from '../kinds/index.js';
 import {
   compareAddresses,
   driftedFields,
@@ -30,10 +30,10 @@ function liveOf(address: string, entry: LockEntry, index: LiveById, lock: Lockfi
   if (kind === undefined) return undefined;
   const def = kindDef(kind);
   let live: { id: string } | undefined;
-  if (def.parent !== undefined && def.live.readOnRequest) {
+  if (def.parent !== undefined && def.read.unread === 'absent') {
     const parentId = lock.resources[parentAddressOf(address)!]?.id;
     const parent = parentId === undefined ? undefined : index[def.parent].get(parentId);
-    const siblings = parent && (def.liveIn(parent) as Array<{ id: string }> | undefined);
+    const siblings = parent && liveIn(def, parent);
     if (!siblings) return undefined;
     live = siblings.find((x) => x.id === entry.id);
   } else live = index[kind].get(entry.id);

@@ -2,7 +2,7 @@
 // section 3, USERS.md item 5). They are derived from the plan itself, so `apply` recomputes them
 // from a fresh live state with the same function and compares.
 import { createHash } from 'node:crypto';
-import { indexLive, kindDef, type LiveById } from '../kinds/index.js';
+import { indexLive, kindDef, liveIn, type LiveById } from '../kinds/index.js';
 import { kindOf, type Action, type Address, type Binding, type Kind, type LiveState, type Plan, type ResourceRef } from '../model/index.js';
 
 /** What a plan says about one touched resource: its live ID, or for a create its name and parent. */
@@ -81,7 +81,7 @@ function scopeItems(index: LiveById, s: FingerprintSubject): Array<{ id: string 
   if (def.parent === undefined) return [...index[s.kind].values()];
   if (s.parentId === undefined) return [];
   const parent = index[def.parent].get(s.parentId);
-  return ((parent && def.liveIn(parent)) ?? []).filter((x: { id: string }) => !def.live.gone(x));
+  return ((parent && liveIn(def, parent)) ?? []).filter((x) => !def.live.gone(x));
 }
 
 export function fingerprintLive(live: LiveState, subjects: readonly FingerprintSubject[]): Record<Address, string> {

@@ -14,7 +14,7 @@ export {
 export { verbOf, type ResourceVerb } from './summary.js';
 export { SENSITIVE } from './drafts.js';
 export { findPlanDifference, withSavedInputs } from './saved-plan.js';
-export { managedServiceFilter } from './managed.js';
+export { managedParents, type ParentsToRead } from './managed.js';
 export { findDrift } from './drift.js';
 export { appliedRecords, sameApplied } from './applied.js';
 export { desiredAddresses } from './match.js';

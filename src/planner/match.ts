@@ -1,6 +1,6 @@
 // Matching live to desired (SPEC section 2): lockfile ID, else a unique live resource with the
 // desired name (adopt, or a move when a removed address held that ID), else create.
-import { eachDesired, KINDS, kindDef, TOP_KINDS, childKinds, type AnyKind } from '../kinds/index.js';
+import { childKinds, desiredIn, eachDesired, KINDS, kindDef, liveIn, TOP_KINDS, type AnyKind } from '../kinds/index.js';
 import {
   KIND_NOUNS,
   kindOf,
@@ -218,12 +218,12 @@ function scopeOfKind(def: AnyKind, items: readonly LiveResource[] | undefined): 
  * resource it matched; a resource that matched nothing leaves its children skipped.
  */
 function matchKind(st: MatchState, m: Matching, def: AnyKind, container: unknown, scope: Scope<LiveResource> | undefined, parentMatched: boolean): void {
-  for (const d of def.desiredIn(container) as Array<{ address: Address; source?: SourceRef }>) {
+  for (const d of desiredIn(def, container) as Array<{ address: Address; source?: SourceRef }>) {
     if (!parentMatched) st.skipped.add(d.address);
     const match = parentMatched ? matchOne(st, { kind: def.kind, address: d.address, desired: d, name: def.naming.desired(d), ...src(d.source) }, scope) : undefined;
     if (match) m.matches[def.kind].push(match);
     for (const child of childKinds(def.kind)) {
-      const childScope = match?.live ? scopeOfKind(child, child.liveIn(match.live) as LiveResource[] | undefined) : undefined;
+      const childScope = match?.live ? scopeOfKind(child, liveIn(child, match.live)) : undefined;
       matchKind(st, m, child, d, childScope, match !== undefined);
     }
   }

@@ -4,7 +4,7 @@
 import { appendFile } from 'node:fs/promises';
 import { describeFileError } from '../../lockfile/index.js';
 import { DbformError } from '../../model/index.js';
-import { managedServiceFilter } from '../../planner/index.js';
+import { managedParents } from '../../planner/index.js';
 import { readWithJournal } from '../../state/journal-push.js';
 import type { ApiOptions, GlobalOptions } from '../options.js';
 import { readLive } from '../plan-pipeline.js';
@@ -45,7 +45,7 @@ export async function runOutput(addresses: string[], flags: OutputFlags, env: No
       return 0;
     }
     const { snapshot } = await readWithJournal(store, openJournal(files));
-    const live = await readLive(flags, files, desired.projectId, managedServiceFilter(desired, snapshot.lockfile));
+    const live = await readLive(flags, files, desired.projectId, managedParents(desired, snapshot.lockfile));
     const resolved = resolveConnections(chosen.targets, snapshot.lockfile, live, { workspace: store.workspace, location: store.location, projectId: desired.projectId });
     if (!resolved.ok) throw problemsError(resolved.problems);
     const connections = flags.withPassword ? withPasswords(resolved.connections, env, flags.pgpass) : resolved.connections;

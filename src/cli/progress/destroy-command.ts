@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { fetchLiveState } from '../../api/live-state.js';
 import { resolveLockfilePath } from '../../lockfile/index.js';
 import { ConfigError, parseLockfileJson, type Action, type DesiredState, type Lockfile, type Plan } from '../../model/index.js';
-import { managedServiceFilter, planChanges } from '../../planner/index.js';
+import { managedParents, planChanges } from '../../planner/index.js';
 import { workspaceLockfilePath } from '../../state/index.js';
 import { shouldUseColor } from '../color.js';
 import { hashConfigFiles, planOptions } from '../plan-pipeline.js';
@@ -29,8 +29,7 @@ export async function runDestroy(opts: DestroyCommandOptions, io: FlowIo = defau
   const lockfilePath = workspaceLockfilePath(resolveLockfilePath(files, opts.lockfile), workspace);
   const desired = await loadDesiredOrLockProject(files, lockfilePath, io, workspace);
   const makePlan = async (input: PlanInput): Promise<Plan> => {
-    const replicaSetsOf = managedServiceFilter({ services: [] }, input.lock);
-    const live = await fetchLiveState(input.client, desired.projectId, { peeringsOf: 'all', replicaSetsOf, signal: input.signal });
+    const live = await fetchLiveState(input.client, desired.projectId, { childrenOf: managedParents(undefined, input.lock), signal: input.signal });
     const nothing: DesiredState = { projectId: desired.projectId, vpcs: [], services: [], moved: [], files: desired.files };
     const plan = planChanges(nothing, live, input.lock, planOptions({ replace: [], target: [], allowDataLoss: true }, input.claimedElsewhere));
     reportPlanDiagnostics(plan);

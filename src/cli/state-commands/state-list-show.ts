@@ -64,7 +64,7 @@ export async function runStateShow(address: string, flags: StateCommandFlags & A
     const api = await openApiContext({ ...flags, configFiles: files }, env);
     let live: unknown;
     try {
-      live = findLive(await fetchLiveState(api.client, desired.projectId, { peeringsOf: 'all' }), kind, entry.id);
+      live = findLive(await fetchLiveState(api.client, desired.projectId), kind, entry.id);
     } finally {
       await api.close();
     }

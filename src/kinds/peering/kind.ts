@@ -6,6 +6,7 @@ import {
   del,
   fieldChange,
   fingerprintFields,
+  readLiveFields,
   post,
   PROJECT_ROUTE,
   regionCodeSchema,
@@ -15,12 +16,10 @@ import {
   type ActionReason,
   type Address,
   type DesiredPeering,
-  type DesiredVpc,
   type FieldChange,
   type FieldDescriptor,
   type FieldSet,
   type LivePeering,
-  type LiveVpc,
   type OperationSpec,
 } from '../../model/index.js';
 import { effectiveProtect, liveKey, refTo, type PlanContext } from '../../planner/context.js';
@@ -154,6 +153,19 @@ const OPS = {
   deleteVPCPeering: { kind: 'peering', api: del(`${VPC}/peerings/{peering_id}`), rank: 10, risk: 'connectivity', safety: 'checked', effect: 'delete', readyPoint: false, needsReady: false, wait: 'gone' },
 } satisfies Record<string, OperationSpec>;
 
+/** Wire -> live: tolerant, its managed fields read by their descriptors. */
+export function mapPeering(dto: PeeringDto, vpcId: string): LivePeering {
+  const live = { id: String(dto.id), vpcId } as LivePeering;
+  readLiveFields(PEERING_FIELDS, dto, live);
+  const status = str(dto.status);
+  if (status !== undefined) live.status = status;
+  const errorMessage = str(dto.error_message);
+  if (errorMessage !== undefined) live.errorMessage = errorMessage;
+  const provisionedId = str(dto.provisioned_id);
+  if (provisionedId !== undefined) live.provisionedId = provisionedId;
+  return live;
+}
+
 // ---- planning (SPEC section 3) --------------------------------------------------------------
 
 function createPeering(d: DesiredPeering, reason: ActionReason, protect: boolean, ctx: PlanContext): Draft {
@@ -229,8 +241,7 @@ const planner: KindPlanner<DesiredPeering, LivePeering> = {
 export const peeringKind = {
   kind: 'peering',
   parent: 'vpc',
-  desiredIn: (vpc) => (vpc as DesiredVpc).peerings,
-  liveIn: (vpc) => (vpc as LiveVpc).peerings,
+  listKey: 'peerings',
   naming: { key: 'peer_vpc_id', desired: (d) => d.peerVpcId, live: (l) => l.peerVpcId },
   blocksParentDelete: true,
   fields: PEERING_FIELDS,
@@ -240,9 +251,10 @@ export const peeringKind = {
     parentId: (l) => l.vpcId,
     settling: (l) => isPeeringSettling(l.status),
     failed: (l) => isPeeringFailed(l.status),
-    readOnRequest: true,
     describe: (l) => `to ${l.peerVpcId} (${l.id})`,
     known: (status) => peeringPhase(status) !== 'unknown',
   },
+  // A VPC's peerings are read for the VPCs asked for: one list each, never embedded (SPEC section 8: 2 + V).
+  read: { list: 'listVPCPeerings', map: mapPeering, unread: 'absent' },
   plan: planner,
 } satisfies KindDefinition<DesiredPeering, LivePeering, PeeringDto>;

@@ -8,7 +8,10 @@ import {
   del,
   environmentField,
   fieldChange,
+  endpointOf,
   fingerprintFields,
+  readLiveFields,
+  str,
   nameField,
   num,
   post,
@@ -20,14 +23,12 @@ import {
   type ActionReason,
   type Address,
   type DesiredReplicaSet,
-  type DesiredService,
   type EndpointDto,
   type FieldDescriptor,
   type FieldChange,
   type FieldSet,
   type Json,
   type LiveReplicaSet,
-  type LiveService,
   type MetadataDto,
   type OperationSpec,
 } from '../../model/index.js';
@@ -158,6 +159,21 @@ const OPS = {
   setReplicaEnvironment: { kind: 'replica_set', api: post(`${REPLICA_SET}/setEnvironment`), rank: 150, risk: 'none', safety: 'repeatable', effect: 'update', readyPoint: false, needsReady: false, wait: 'none' },
 } satisfies Record<string, OperationSpec>;
 
+/** Wire -> live: tolerant, its managed fields read by their descriptors. */
+export function mapReplicaSet(dto: ReadReplicaSetDto, serviceId: string): LiveReplicaSet {
+  const live = { id: dto.id, serviceId, status: str(dto.status) ?? 'unknown' } as LiveReplicaSet;
+  readLiveFields(REPLICA_SET_FIELDS, dto, live);
+  const endpoint = endpointOf(dto.endpoint);
+  if (endpoint) live.endpoint = endpoint;
+  return live;
+}
+
+/** The sets a services-list item carries (cloud-api.md does; the real API may not): undefined when none. */
+const embeddedIn = (service: unknown): ReadReplicaSetDto[] | undefined => {
+  const list = (service as { read_replica_sets?: unknown }).read_replica_sets;
+  return Array.isArray(list) ? (list as ReadReplicaSetDto[]) : undefined;
+};
+
 // ---- planning (SPEC section 3) --------------------------------------------------------------
 
 function createDrafts(d: DesiredReplicaSet, reason: ActionReason, protect: boolean, ctx: PlanContext): Draft[] {
@@ -229,8 +245,7 @@ const planner: KindPlanner<DesiredReplicaSet, LiveReplicaSet> = {
 export const replicaSetKind = {
   kind: 'replica_set',
   parent: 'service',
-  desiredIn: (service) => (service as DesiredService).replicaSets,
-  liveIn: (service) => (service as LiveService).replicaSets,
+  listKey: 'replicaSets',
   naming: { key: 'name', desired: (d) => d.name, live: (l) => l.name },
   fields: REPLICA_SET_FIELDS,
   ops: OPS,
@@ -240,6 +255,15 @@ export const replicaSetKind = {
     settling: (l) => isReplicaSetSettling(l.status),
     failed: (l) => l.status === 'error',
     known: (status) => STATUSES.has(status),
+  },
+  // The services list embeds them (cloud-api.md); the real API may not (SPEC section 12), and then a
+  // service's list is read for the services a plan can touch: 2 + V + M requests.
+  read: {
+    list: 'listReplicaSets',
+    map: mapReplicaSet,
+    embedded: embeddedIn,
+    onlyManagedParents: true,
+    unembeddedNote: 'the services list does not embed read_replica_sets; reading GET .../replicaSets for each managed service instead (one request each)',
   },
   plan: planner,
 } satisfies KindDefinition<DesiredReplicaSet, LiveReplicaSet, ReadReplicaSetDto>;

@@ -6,6 +6,7 @@ import {
   del,
   post,
   PROJECT_ROUTE,
+  readLiveFields,
   endpointOf,
   ENV_NAME_REGEX,
   environmentField,
@@ -519,3 +520,26 @@ export const SERVICE_OPS = {
   detachServiceFromVPC: { kind: 'service', api: post(`${SERVICE}/detachFromVPC`), rank: 200, risk: 'connectivity', safety: 'checked', effect: 'update', readyPoint: false, needsReady: true, wait: 'attachment' },
   updatePassword: { kind: 'service', api: post(`${SERVICE}/updatePassword`), rank: 220, risk: 'none', safety: 'repeatable', effect: 'update', readyPoint: false, needsReady: false, wait: 'none' },
 } satisfies Record<string, OperationSpec>;
+
+// ---- live -----------------------------------------------------------------------------------
+
+/** Wire -> live: tolerant, its managed fields read by their descriptors (the kinds it carries: the registry's mapLive). */
+export function mapService(dto: ServiceOwnDto): LiveService {
+  const live = {
+    id: dto.service_id,
+    projectId: str(dto.project_id) ?? '',
+    status: str(dto.status) ?? 'UNKNOWN',
+    created: str(dto.created) ?? '',
+  } as LiveService;
+  readLiveFields(SERVICE_FIELDS, dto, live);
+  const endpoint = endpointOf(dto.endpoint);
+  if (endpoint) live.endpoint = endpoint;
+  const parent = str(dto.forked_from?.service_id);
+  if (parent !== undefined) {
+    live.forkedFrom = { serviceId: parent };
+    const project = str(dto.forked_from?.project_id);
+    if (project !== undefined) live.forkedFrom.projectId = project;
+    if (typeof dto.forked_from?.is_standby === 'boolean') live.forkedFrom.isStandby = dto.forked_from.is_standby;
+  }
+  return live;
+}

@@ -1,8 +1,8 @@
 // A database service (SPEC section 1): its fields and operations (fields.ts), how it is planned
 // (plan.ts), what its statuses mean, and the kind's definition.
-import { recordFields, vpcAddress, type DesiredService, type DesiredState, type Json, type LiveService, type LiveState, type Lockfile } from '../../model/index.js';
+import { recordFields, vpcAddress, type DesiredService, type Json, type LiveService, type Lockfile } from '../../model/index.js';
 import type { KindDefinition } from '../types.js';
-import { SERVICE_FIELDS, SERVICE_OPS, type ServiceOwnDto } from './fields.js';
+import { mapService, SERVICE_FIELDS, SERVICE_OPS, type ServiceOwnDto } from './fields.js';
 import { servicePlanner } from './plan.js';
 
 // ---- statuses -------------------------------------------------------------------------------
@@ -33,8 +33,7 @@ function appliedRecord(s: DesiredService, lock: Lockfile): Json {
 
 export const serviceKind = {
   kind: 'service',
-  desiredIn: (state) => (state as DesiredState).services,
-  liveIn: (state) => (state as LiveState).services,
+  listKey: 'services',
   naming: { key: 'name', desired: (d) => d.name, live: (l) => l.name },
   fields: SERVICE_FIELDS,
   ops: SERVICE_OPS,
@@ -43,6 +42,7 @@ export const serviceKind = {
     settling: (l) => isServiceSettling(l.status),
     known: (status) => STATUSES.has(status),
   },
+  read: { list: 'listServices', map: mapService },
   plan: servicePlanner,
   applied: appliedRecord,
 } satisfies KindDefinition<DesiredService, LiveService, ServiceOwnDto>;

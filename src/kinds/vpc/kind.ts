@@ -6,6 +6,7 @@ import {
   del,
   fieldChange,
   fingerprintFields,
+  readLiveFields,
   nameSchema,
   post,
   PROJECT_ROUTE,
@@ -15,12 +16,10 @@ import {
   str,
   updateSteps,
   type ActionReason,
-  type DesiredState,
   type DesiredVpc,
   type FieldChange,
   type FieldDescriptor,
   type FieldSet,
-  type LiveState,
   type LiveVpc,
   type OperationSpec,
 } from '../../model/index.js';
@@ -139,6 +138,15 @@ const OPS = {
   deleteVPC: { kind: 'vpc', api: del(VPC), rank: 30, risk: 'connectivity', safety: 'checked', effect: 'delete', readyPoint: false, needsReady: false, wait: 'none' },
 } satisfies Record<string, OperationSpec>;
 
+/** Wire -> live: tolerant, its managed fields read by their descriptors. */
+export function mapVpc(dto: VpcDto): LiveVpc {
+  const live = { id: String(dto.id) } as LiveVpc;
+  readLiveFields(VPC_FIELDS, dto, live);
+  const status = str(dto.status);
+  if (status !== undefined) live.status = status;
+  return live;
+}
+
 // ---- planning (SPEC section 3) --------------------------------------------------------------
 
 function createVpc(d: DesiredVpc, reason: ActionReason, protect: boolean): Draft {
@@ -180,11 +188,11 @@ const planner: KindPlanner<DesiredVpc, LiveVpc> = {
 
 export const vpcKind = {
   kind: 'vpc',
-  desiredIn: (state) => (state as DesiredState).vpcs,
-  liveIn: (state) => (state as LiveState).vpcs,
+  listKey: 'vpcs',
   naming: { key: 'name', desired: (d) => d.name, live: (l) => l.name },
   fields: VPC_FIELDS,
   ops: OPS,
   live: { gone: () => false, known: (status) => STATUSES.has(status.toUpperCase()) },
+  read: { list: 'listVPCs', map: mapVpc },
   plan: planner,
 } satisfies KindDefinition<DesiredVpc, LiveVpc, VpcDto>;
