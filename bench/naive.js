@@ -68,8 +68,33 @@ async function orGone(read) {
   }
 }
 
-/** An ExecutorWaits (src/executor/ports.ts) with a GET per waiting resource per tick. */
+/**
+ * An ExecutorWaits (src/executor/ports.ts: `until(kind, ref, goal, o, arg)`) with a GET per
+ * waiting resource per tick; its waits by name are what `until` dispatches to.
+ */
 export function naiveWaits(client, projectId, pollMs) {
+  const waits = typedNaiveWaits(client, projectId, pollMs);
+  const byGoal = {
+    'service:ready': (r, o) => waits.serviceStatus(r.id, 'READY', o),
+    'service:paused': (r, o) => waits.serviceStatus(r.id, 'PAUSED', o),
+    'service:gone': (r, o) => waits.serviceGone(r.id, o),
+    'service:attachment': (r, o, arg) => waits.serviceVpc(r.id, arg.vpcId, arg.fromVpcId, o),
+    'replica_set:ready': (r, o) => waits.replicaSetActive(r.parentId, r.id, o),
+    'replica_set:gone': (r, o) => waits.replicaSetGone(r.parentId, r.id, o),
+    'peering:ready': (r, o) => waits.peeringSettled(r.parentId, r.id, o),
+    'peering:gone': (r, o) => waits.peeringGone(r.parentId, r.id, o),
+  };
+  return {
+    ...waits,
+    until(kind, ref, goal, o, arg) {
+      const wait = byGoal[`${kind}:${goal}`];
+      if (!wait) throw new Error(`the naive waits have no ${goal} wait for a ${kind}`);
+      return wait(ref, o, arg);
+    },
+  };
+}
+
+function typedNaiveWaits(client, projectId, pollMs) {
   const service = (id) => () => orGone(() => client.getService(projectId, id));
   const replicaSet = (svc, id) => async () => (await orGone(() => client.listReplicaSets(projectId, svc)))?.find((r) => String(r.id) === id);
   const peering = (vpc, id) => () => orGone(() => client.getVPCPeering(projectId, vpc, id));

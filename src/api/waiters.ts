@@ -30,7 +30,8 @@
 // reason). onStatus sees every change of the observed status (`gone` once absent), first
 // observation included; onStall is called once the status has not changed for stallNoticeMs
 // (default 60 s), and again only after the next change.
-import { knownStatus, mapLive } from '../kinds/index.js';
+import { describeRef, kindDef, knownStatus, mapLive } from '../kinds/index.js';
+import type { WaitRef } from '../kinds/types.js';
 import type { Kind } from '../model/address.js';
 import type { LivePeering, LiveReplicaSet, LiveService, LiveVpc } from '../model/resources.js';
 import type { ApiClient } from './client.js';
@@ -38,7 +39,7 @@ import { ApiError, WaitFailedError, WaitTimeoutError } from './errors.js';
 import { listSnapshot, PollChannel, type Covering, type Snapshot } from './poll-channel.js';
 import { LookSchedule } from './poll-schedule.js';
 import { replicaSetsKey, serviceKey, ServiceReads, type ProjectSnapshot, type ServiceReadStats } from './service-reads.js';
-import { isFatalListError, peeringTerminal, replicaSetTerminal, serviceTerminal, vpcTerminal } from './wait-rules.js';
+import { isFatalListError, terminalOf } from './wait-rules.js';
 import { pollMsFromEnv } from './wait-settings.js';
 import { systemTimers, type TimerHandle, type Timers } from './timers.js';
 
@@ -106,8 +107,28 @@ export class StatusPoller {
     return { serviceListRequests: lists, serviceReads, replicaSetReads, peeringListRequests };
   }
 
+  /**
+   * Until `check` holds for the resource of `kind` (`ref.parentId`: its parent's, for a kind whose
+   * lists are its parent's); a resource that is gone, or that its kind's terminal rules say can
+   * never get there, fails the wait.
+   */
+  waitFor<T extends { status?: string }>(kind: Kind, ref: WaitRef, check: WaitCheck<T>, options: WaitOptions<T> = {}): Promise<T | undefined> {
+    const { channel, key, find } = this.source(kind, ref);
+    const terminal = (live: T | undefined) => terminalOf(kind, live);
+    return this.wait(channel, key, kind, describeRef(kind, ref.id, ref.parentId), find as (s: Covering) => T | undefined, check, terminal, options);
+  }
+
+  /** Until the resource of `kind` is gone (or its kind says it is deleted for good); fails only on timeout or what its kind's `goneTerminal` says. */
+  async waitForGone<T extends { status?: string }>(kind: Kind, ref: WaitRef, options: WaitOptions<T> = {}): Promise<void> {
+    const { channel, key, find } = this.source(kind, ref);
+    const waits = kindDef(kind).waits;
+    const gone: WaitCheck<T> = (live) => live === undefined || (waits.deleted?.(live) ?? false);
+    const failure = (live: T | undefined) => (live === undefined ? undefined : waits.goneTerminal?.(live));
+    await this.wait(channel, key, kind, `deletion of ${describeRef(kind, ref.id, ref.parentId)}`, find as (s: Covering) => T | undefined, gone, failure, options);
+  }
+
   waitForService(serviceId: string, check: WaitCheck<LiveService>, options: WaitOptions<LiveService> = {}): Promise<LiveService | undefined> {
-    return this.wait(this.services, serviceKey(serviceId), 'service', `service ${serviceId}`, (s) => s.service(serviceId), check, serviceTerminal, options);
+    return this.waitFor('service', { id: serviceId }, check, options);
   }
 
   /** Resolves when the service is one of `statuses`. */
@@ -116,38 +137,29 @@ export class StatusPoller {
     return this.waitForService(serviceId, (s) => s !== undefined && wanted.has(s.status), options);
   }
 
-  async waitForServiceGone(serviceId: string, options: WaitOptions<LiveService> = {}): Promise<void> {
-    const gone: WaitCheck<LiveService> = (s) => s === undefined || s.status === 'DELETED';
-    const what = `deletion of service ${serviceId}`;
-    await this.wait(this.services, serviceKey(serviceId), 'service', what, (s) => s.service(serviceId), gone, () => undefined, options);
+  waitForServiceGone(serviceId: string, options: WaitOptions<LiveService> = {}): Promise<void> {
+    return this.waitForGone('service', { id: serviceId }, options);
   }
 
   waitForReplicaSet(serviceId: string, replicaSetId: string, check: WaitCheck<LiveReplicaSet>, options: WaitOptions<LiveReplicaSet> = {}): Promise<LiveReplicaSet | undefined> {
-    const find = (s: ProjectSnapshot) => s.replicaSets(serviceId)?.find((rs) => rs.id === replicaSetId);
-    const what = `replica set ${replicaSetId} of service ${serviceId}`;
-    return this.wait(this.services, replicaSetsKey(serviceId), 'replica_set', what, find, check, replicaSetTerminal, options);
+    return this.waitFor('replica_set', { id: replicaSetId, parentId: serviceId }, check, options);
   }
 
-  async waitForReplicaSetGone(serviceId: string, replicaSetId: string, options: WaitOptions<LiveReplicaSet> = {}): Promise<void> {
-    const find = (s: ProjectSnapshot) => s.replicaSets(serviceId)?.find((rs) => rs.id === replicaSetId);
-    const what = `deletion of replica set ${replicaSetId} of service ${serviceId}`;
-    const failed = (rs: LiveReplicaSet | undefined) => (rs?.status === 'error' ? 'is in error state' : undefined);
-    await this.wait(this.services, replicaSetsKey(serviceId), 'replica_set', what, find, (rs) => rs === undefined, failed, options);
+  waitForReplicaSetGone(serviceId: string, replicaSetId: string, options: WaitOptions<LiveReplicaSet> = {}): Promise<void> {
+    return this.waitForGone('replica_set', { id: replicaSetId, parentId: serviceId }, options);
   }
 
   waitForPeering(vpcId: string, peeringId: string, check: WaitCheck<LivePeering>, options: WaitOptions<LivePeering> = {}): Promise<LivePeering | undefined> {
-    const what = `peering ${peeringId} of VPC ${vpcId}`;
-    return this.wait(this.peeringChannel(vpcId), peeringId, 'peering', what, (s) => s.items.get(peeringId), check, peeringTerminal, options);
+    return this.waitFor('peering', { id: peeringId, parentId: vpcId }, check, options);
   }
 
-  async waitForPeeringGone(vpcId: string, peeringId: string, options: WaitOptions<LivePeering> = {}): Promise<void> {
-    const what = `deletion of peering ${peeringId} of VPC ${vpcId}`;
-    await this.wait(this.peeringChannel(vpcId), peeringId, 'peering', what, (s) => s.items.get(peeringId), (p) => p === undefined, () => undefined, options);
+  waitForPeeringGone(vpcId: string, peeringId: string, options: WaitOptions<LivePeering> = {}): Promise<void> {
+    return this.waitForGone('peering', { id: peeringId, parentId: vpcId }, options);
   }
 
   /** Waits on the VPC list (one request per tick for every VPC waited for); fails when the VPC is gone. */
   waitForVpc(vpcId: string, check: WaitCheck<LiveVpc>, options: WaitOptions<LiveVpc> = {}): Promise<LiveVpc | undefined> {
-    return this.wait(this.vpcs, vpcId, 'vpc', `VPC ${vpcId}`, (s) => s.items.get(vpcId), check, vpcTerminal, options);
+    return this.waitFor('vpc', { id: vpcId }, check, options);
   }
 
   /** Stops polling; pending waits stay pending until their own timeout or signal. */
@@ -155,6 +167,24 @@ export class StatusPoller {
     this.services.close();
     this.vpcs.close();
     for (const c of this.peerings.values()) c.close();
+  }
+
+  /**
+   * Which read serves waits on a resource of `kind`, under which key, and how a snapshot finds it:
+   * the API's shape (a services list that carries its services' replica sets; a VPC list; each
+   * VPC's own list of peerings), which this poller is written for.
+   */
+  private source(kind: Kind, ref: WaitRef): { channel: PollChannel<Covering>; key: string; find: (s: Covering) => unknown } {
+    switch (kind) {
+      case 'service':
+        return { channel: this.services, key: serviceKey(ref.id), find: (s) => (s as ProjectSnapshot).service(ref.id) };
+      case 'replica_set':
+        return { channel: this.services, key: replicaSetsKey(ref.parentId!), find: (s) => (s as ProjectSnapshot).replicaSets(ref.parentId!)?.find((rs) => rs.id === ref.id) };
+      case 'peering':
+        return { channel: this.peeringChannel(ref.parentId!), key: ref.id, find: (s) => (s as Snapshot<LivePeering>).items.get(ref.id) };
+      case 'vpc':
+        return { channel: this.vpcs, key: ref.id, find: (s) => (s as Snapshot<LiveVpc>).items.get(ref.id) };
+    }
   }
 
   private channelOptions() {

@@ -8,3 +8,12 @@ export function isNotFound(err: unknown): boolean {
 export function isConflict(err: unknown): boolean {
   return err instanceof ApiError && err.status === 409;
 }
+
+/** A delete of something already gone has done its job. */
+export async function ignoreNotFound(run: () => Promise<unknown>): Promise<void> {
+  try {
+    await run();
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+  }
+}

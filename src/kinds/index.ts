@@ -2,6 +2,7 @@
 // in the order plans, the state and output list them (SPEC section 2), and the op table their
 // rows make. Generic code asks here; a kind's own code lives in its folder.
 import {
+  nounOf,
   OPERATION_NAMES,
   fillRoute,
   routeParams,
@@ -40,6 +41,12 @@ export const isFailed = (kind: Kind, live: unknown): boolean => kindDef(kind).li
 
 /** Whether dbform knows what `status` means for a resource of `kind` (its kind's `live.known`). */
 export const knownStatus = (kind: Kind, status: string): boolean => kindDef(kind).live.known?.(status) ?? true;
+
+/** How messages name one resource: `service kd9w2xp4mz`, or with its parent `replica set r1 of service s1`. */
+export function describeRef(kind: Kind, id: string, parentId?: string): string {
+  const parent = kindDef(kind).parent;
+  return parent === undefined || parentId === undefined ? `${nounOf(kind)} ${id}` : `${nounOf(kind)} ${id} of ${nounOf(parent)} ${parentId}`;
+}
 
 /** The kinds that belong to no other: their resources sit in the desired and live states themselves. */
 export const TOP_KINDS: readonly AnyKind[] = KINDS.filter((k) => k.parent === undefined);

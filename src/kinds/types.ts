@@ -4,7 +4,7 @@
 // iterates the registry (index.ts) and asks the definition; it never switches on a kind. The
 // kinds' names (their address forms and nouns) are in src/model/address.ts, where plans, the
 // lockfile and help texts read them without loading a kind. Adding a kind: docs/adding-a-kind.md.
-import type { FieldSet, Json, Kind, Lockfile, OperationId, OperationSpec } from '../model/index.js';
+import type { FieldSet, Json, Kind, Lockfile, OperationId, OperationSpec, OperationWait } from '../model/index.js';
 import type { Match, PlanContext, RemovedEntry } from '../planner/context.js';
 import type { Draft } from '../planner/drafts.js';
 
@@ -23,6 +23,35 @@ export interface KindPlanner<D, L> {
   finish?(ctx: PlanContext, drafts: readonly Draft[]): Draft[];
   /** The live fields that matter for a saved plan's staleness (no metrics, endpoints or timestamps). */
   fingerprint(live: L): Json;
+}
+
+/** What the executor waits for: the goals of the op table (`ready`, `paused`, `attachment`) and `settled` (SPEC section 5). */
+export type WaitGoal = Exclude<OperationWait, 'none' | 'gone'> | 'settled';
+
+/** The resource a wait is about: its ID, and its parent's for a kind whose lists are its parent's. */
+export interface WaitRef {
+  id: string;
+  parentId?: string;
+}
+
+/** One goal of a kind: what it waits for in words, and when it holds; `arg` is what the waiting op knows (the VPC of an attach). */
+export interface WaitGoalSpec<L> {
+  /** After the resource, in a notice: `to be active`. */
+  what(arg?: unknown): string;
+  done(live: L | undefined, arg?: unknown): boolean;
+  /** The status as a progress line tells it while waiting, where the status alone would mislead. */
+  describe?(status: string, live: L | undefined, arg?: unknown): string;
+}
+
+/** What waiting for a resource of the kind means (SPEC sections 3 and 5). */
+export interface KindWaits<L> {
+  goals: Partial<Record<WaitGoal, WaitGoalSpec<L>>>;
+  /** Why one that is still there can never reach a goal (failed, being deleted); undefined while it may. */
+  terminal?(live: L): string | undefined;
+  /** The same while waiting for it to be gone. */
+  goneTerminal?(live: L): string | undefined;
+  /** Still listed but deleted for good (a status that says so): as good as gone. */
+  deleted?(live: L): boolean;
 }
 
 /** How its live resources are read from the API (src/api/live-state.ts, waiters.ts) and mapped. */
@@ -87,6 +116,7 @@ export interface KindDefinition<D, L, W> {
   ops: { readonly [op in OperationId]?: OperationSpec };
   live: KindLive<L>;
   read: KindRead<L, W>;
+  waits: KindWaits<L>;
   plan: KindPlanner<D, L>;
   /**
    * What drift records as last applied for a desired resource (SPEC section 11); default: each

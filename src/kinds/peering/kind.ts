@@ -236,6 +236,8 @@ const planner: KindPlanner<DesiredPeering, LivePeering> = {
   },
 };
 
+const ACTIVE = { what: () => 'to be active', done: (p: LivePeering | undefined) => peeringPhase(p?.status) === 'done' };
+
 // ---- the kind -------------------------------------------------------------------------------
 
 export const peeringKind = {
@@ -256,5 +258,11 @@ export const peeringKind = {
   },
   // A VPC's peerings are read for the VPCs asked for: one list each, never embedded (SPEC section 8: 2 + V).
   read: { list: 'listVPCPeerings', map: mapPeering, unread: 'absent' },
+  waits: {
+    // APPROVED and ACTIVE (any case) are done; a failed status fails the wait with the peering's own
+    // error message (terminal); anything else is waited out.
+    goals: { ready: ACTIVE, settled: ACTIVE },
+    terminal: (p) => (isPeeringFailed(p.status) ? `failed: ${p.errorMessage ?? `status ${p.status}, no error message`}` : undefined),
+  },
   plan: planner,
 } satisfies KindDefinition<DesiredPeering, LivePeering, PeeringDto>;

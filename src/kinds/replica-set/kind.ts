@@ -265,5 +265,13 @@ export const replicaSetKind = {
     onlyManagedParents: true,
     unembeddedNote: 'the services list does not embed read_replica_sets; reading GET .../replicaSets for each managed service instead (one request each)',
   },
+  waits: {
+    goals: {
+      ready: { what: () => 'to be active', done: (r) => r?.status === 'active' },
+      settled: { what: () => 'to settle', done: (r) => r !== undefined && !isReplicaSetSettling(r.status) && r.status !== 'deleting' && r.status !== 'error' },
+    },
+    terminal: (r) => (r.status === 'error' ? 'is in error state' : r.status === 'deleting' ? 'is being deleted while waiting for it' : undefined),
+    goneTerminal: (r) => (r.status === 'error' ? 'is in error state' : undefined),
+  },
   plan: planner,
 } satisfies KindDefinition<DesiredReplicaSet, LiveReplicaSet, ReadReplicaSetDto>;

@@ -194,5 +194,7 @@ export const vpcKind = {
   ops: OPS,
   live: { gone: () => false, known: (status) => STATUSES.has(status.toUpperCase()) },
   read: { list: 'listVPCs', map: mapVpc },
+  // Where VPCs carry a status (the real service), nothing may be attached to or peered with one still being created.
+  waits: { goals: { ready: { what: () => 'to be created', done: (v) => v !== undefined && isVpcSettled(v.status) } } },
   plan: planner,
 } satisfies KindDefinition<DesiredVpc, LiveVpc, VpcDto>;
