@@ -14,7 +14,7 @@ import { Requests, type CallOptions } from './requests.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 import { systemTimers, type Timers } from './timers.js';
 import { defaultUserAgent } from './user-agent.js';
-import { asMessage, logsQuery, peeringPath, projectPath, servicePath, vpcPath } from './paths.js';
+import { asMessage, logsQuery, projectPath, servicePath, vpcPath } from './paths.js';
 import { OPERATIONS } from '../kinds/index.js';
 import * as verify from './verify.js';
 
@@ -133,7 +133,7 @@ export class ApiClient {
   }
 
   getVPCPeering(p: Id, v: Id, x: Id, o?: CallOptions): Promise<Dto.PeeringDto> {
-    return this.requests.object({ op: 'getVPCPeering', method: 'GET', path: peeringPath(p, v, x), safety: 'read', signal: o?.signal });
+    return this.requests.object({ op: 'getVPCPeering', method: 'GET', path: `${vpcPath(p, v)}/peerings/${encodeURIComponent(x)}`, safety: 'read', signal: o?.signal });
   }
 
   async deleteVPCPeering(p: Id, v: Id, x: Id, o?: CallOptions): Promise<void> {

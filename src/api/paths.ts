@@ -4,7 +4,6 @@ import type { LogsQueryDto, MessageResponseDto } from './dto.js';
 const enc = encodeURIComponent;
 export const projectPath = (p: string) => `/projects/${enc(p)}`;
 export const vpcPath = (p: string, v: string) => `${projectPath(p)}/vpcs/${enc(v)}`;
-export const peeringPath = (p: string, v: string, x: string) => `${vpcPath(p, v)}/peerings/${enc(x)}`;
 export const servicePath = (p: string, s: string) => `${projectPath(p)}/services/${enc(s)}`;
 
 export function asMessage(data: unknown): MessageResponseDto {

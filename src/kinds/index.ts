@@ -21,7 +21,7 @@ import { serviceKind } from './service/kind.js';
 import type { AnyKind } from './types.js';
 import { vpcKind } from './vpc/kind.js';
 
-export type { AnyKind, KindDefinition } from './types.js';
+export type { AnyKind, ConfigEntry, ConfigProblem, KindDefinition } from './types.js';
 
 /** Every kind, parents before the kinds that belong to them. */
 export const KINDS: readonly AnyKind[] = [vpcKind, peeringKind, serviceKind, replicaSetKind];
@@ -47,6 +47,9 @@ export function describeRef(kind: Kind, id: string, parentId?: string): string {
   const parent = kindDef(kind).parent;
   return parent === undefined || parentId === undefined ? `${nounOf(kind)} ${id}` : `${nounOf(kind)} ${id} of ${nounOf(parent)} ${parentId}`;
 }
+
+/** The YAML key of a kind's collection in the config: its listKey in snake_case (`replica_sets`). */
+export const configKey = (def: AnyKind): string => def.listKey.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** The kinds that belong to no other: their resources sit in the desired and live states themselves. */
 export const TOP_KINDS: readonly AnyKind[] = KINDS.filter((k) => k.parent === undefined);

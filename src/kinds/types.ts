@@ -25,6 +25,100 @@ export interface KindPlanner<D, L> {
   fingerprint(live: L): Json;
 }
 
+/** A config entry as a kind's hooks see it: its key (a list's: its index) and its value, valid or not. */
+export interface ConfigEntry {
+  key: string;
+  value: Json;
+}
+
+/** A problem a kind finds in its entries beyond the schema: at `path` within `entry`. */
+export interface ConfigProblem {
+  entry: ConfigEntry;
+  path: string[];
+  message: string;
+  code: string;
+  severity?: 'warning';
+}
+
+/** How the kind is written in the config (SPEC section 1); its YAML key is its `listKey` in snake_case. */
+export interface KindConfig<D> {
+  /** A map of entries by key (`vpcs:`, `services:`), or a list whose entries `naming.key` identifies (under a VPC). */
+  shape: 'map' | 'list';
+  /** Its collection's description; for a map, what a key names (`a VPC`). */
+  collection: { description: string; keyNoun?: string };
+  /** One entry's schema: its description and required keys; its fields', `protect` and `properties` make its properties. */
+  entry: { description: string; required?: string[]; dependentRequired?: Json; properties?: Json };
+  /** Whether entries take `protect:` (SPEC section 2). */
+  protect?: boolean;
+  /** What the root schema's description calls them; default: the plural noun. */
+  title?: string;
+  /** An entry written as null: what it needs, in words (KEY is its key). */
+  needs?: string;
+  /** A missing required key: how the entry is made, in words. */
+  requiredHint?: string;
+  /** Config -> desired beyond its fields (the fork a service is created from). */
+  build?(raw: Json, into: D): void;
+  /** Problems of one parent's entries (or all entries of a top kind) beyond the schema; `where` names an entry as messages do. */
+  check?(entries: readonly ConfigEntry[], where: (entry: ConfigEntry) => string): ConfigProblem[];
+}
+
+/** What export lends a kind's hooks: how a note quotes a name, and names a resource. */
+export interface ExportKit {
+  /** A name inside a comment or note, quoted and escaped so that any name reads unambiguously. */
+  quote(name: string): string;
+  /** Text made safe for a YAML comment. */
+  comment(text: string): string;
+  /** `VPC "main" (1234567890)`: a kind's noun, then the resource's name and ID. */
+  describe(kind: Kind, name: string, id: string): string;
+}
+
+/** What export knows when it writes an entry: the project, and the key each exported resource got. */
+export interface ExportScope {
+  projectId: string;
+  keyOf(kind: Kind, id: string): string | undefined;
+}
+
+/** How export writes the kind's live resources back as config (SPEC section 7), so that a plan right after shows no changes. */
+export interface KindExport<L> {
+  /** A map kind's key for a name that does not start with a letter: `<prefix>-...` (`svc-1`). */
+  keyPrefix?: string;
+  /**
+   * Why a live resource cannot be written so that a plan reads it back as it is; undefined when it
+   * can. `kept`: what identifies the siblings written before it (a list kind's).
+   */
+  unwritable?(l: L, kit: ExportKit, kept: ReadonlySet<string>): string | undefined;
+  /** Of several with one name, the one kept: after those the lockfile binds, the lowest of this (creation time), then by ID. */
+  rank?(l: L): string;
+  /** Of the ones kept (in rank order), those that cannot stand together in a config (overlapping VPC blocks), and why. */
+  together?(kept: readonly L[], kit: ExportKit): { kept: L[]; dropped: Array<{ item: L; why: string }> };
+  /** Comments written first in its entry (a failed status, a fork's lineage). */
+  comments?(l: L, scope: ExportScope, kit: ExportKit): string[];
+  /** How a note names one that is not exported, when noun, name and ID do not say it; `parent`: how its parent is named. */
+  describe?(l: L, kit: ExportKit, parent: string): string;
+  /** Its entries are written with a blank line between them (long ones). */
+  spaced?: boolean;
+}
+
+/** What `dbform import ADDR ID` tells about the live resource it binds. */
+export interface KindImport<L> {
+  /** How the message names it, when noun, name and ID (and its parent's name) do not say it; `parent`: its parent's live resource. */
+  label?(l: L, parent?: unknown): string;
+  /** What the next plan does when its live name is not the config's (a kind named by `name`). */
+  renamed?: string;
+  /** A list kind's resource whose identity is not the one its address names: why it does not fit, and its right address. */
+  misaddressed?(id: string, l: L, address: string, named: string, right: string): string;
+}
+
+/** How `dbform output` connects to a resource of a kind that takes connections (SPEC section 11). */
+export interface KindOutput<D, L> {
+  /** The status in which it takes connections. */
+  ready: string;
+  /** Why its address has no connection when the resource it is bound to is gone (`live`: what is left of it, on its way out). */
+  gone(address: string, id: string, live: L | undefined, projectId: string): string;
+  /** The `password.from_env` its login reads (a child's: its parent's). */
+  passwordEnv?(d: D): string | undefined;
+}
+
 /** What the executor waits for: the goals of the op table (`ready`, `paused`, `attachment`) and `settled` (SPEC section 5). */
 export type WaitGoal = Exclude<OperationWait, 'none' | 'gone'> | 'settled';
 
@@ -114,6 +208,13 @@ export interface KindDefinition<D, L, W> {
   fields: FieldSet<D, L, W>;
   /** Its operations, one row each, in the order of the plan schema's `op` enum. */
   ops: { readonly [op in OperationId]?: OperationSpec };
+  config: KindConfig<D>;
+  export: KindExport<L>;
+  import: KindImport<L>;
+  /** For a kind that takes connections. */
+  output?: KindOutput<D, L>;
+  /** How a message names one where its noun alone could mislead (`a VPC ...`); default `a <noun>`. */
+  described?: string;
   live: KindLive<L>;
   read: KindRead<L, W>;
   waits: KindWaits<L>;

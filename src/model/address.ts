@@ -117,3 +117,8 @@ export function parentAddressOf(address: Address): Address | undefined {
   const parent = kind === undefined ? undefined : ADDRESS_SHAPES[kind].parent;
   return parent === undefined ? undefined : `${parent}.${address.split('.')[1]}`;
 }
+
+/** The address of a resource of `kind` (its parent's key first, for a kind with a parent). */
+export function addressOf(kind: Kind, parentKey: string | undefined, ident: string): Address {
+  return parentKey === undefined ? `${kind}.${ident}` : `${kind}.${parentKey}.${ident}`;
+}

@@ -52,8 +52,8 @@ export interface Action {
   /**
    * What the executor needs to run the call without the config:
    * - target: the resource acted on (unknown ID for one created earlier in the same apply)
-   * - service: the owning service of a replica set / the service attached or detached
-   * - vpc: the VPC of a peering / the VPC attached to or detached from
+   * - service, vpc (a kind's name): the resource of that kind the action needs besides its
+   *   target: its parent (for a child kind's action), the VPC attached to or detached from
    * - forkParent: the service a fork is taken from
    */
   refs: { target?: ResourceRef; service?: ResourceRef; vpc?: ResourceRef; forkParent?: ResourceRef };

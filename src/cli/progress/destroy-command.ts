@@ -12,7 +12,7 @@ import { configFiles, type ApiOptions, type ConfigOptions, type GlobalOptions } 
 import { workspaceOf } from '../state-context.js';
 import { defaultIo, loadDesired, openState, parseRunOptions, reportPlanDiagnostics } from './apply-command.js';
 import { runApplyFlow, type FlowIo, type FlowOptions, type PlanInput } from './apply-flow.js';
-import { DELETE_OPS } from '../../kinds/index.js';
+import { DELETE_OPS, eachDesired } from '../../kinds/index.js';
 
 export interface DestroyCommandOptions extends ConfigOptions, ApiOptions, GlobalOptions {
   autoApprove?: boolean;
@@ -87,14 +87,7 @@ async function lockfileProject(path: string): Promise<string | undefined> {
  */
 function asDestroyPlan(plan: Plan, desired: DesiredState, lock: Lockfile): Plan {
   const inConfig = new Map<string, boolean>();
-  for (const v of desired.vpcs) {
-    inConfig.set(v.address, v.protect === true);
-    for (const p of v.peerings) inConfig.set(p.address, false);
-  }
-  for (const s of desired.services) {
-    inConfig.set(s.address, s.protect === true);
-    for (const r of s.replicaSets) inConfig.set(r.address, r.protect === true);
-  }
+  eachDesired(desired, (_def, r) => inConfig.set(r.address!, (r as { protect?: boolean }).protect === true));
   const actions = plan.actions.map((a): Action => {
     const reason = a.reason === 'removed' ? 'destroy' : a.reason;
     const configured = inConfig.get(a.address);

@@ -9,6 +9,7 @@ import {
   readLiveFields,
   post,
   PROJECT_ROUTE,
+  REGION_CODE_REGEX,
   regionCodeSchema,
   replaceChanges as fieldReplaceChanges,
   str,
@@ -24,7 +25,7 @@ import {
 } from '../../model/index.js';
 import { effectiveProtect, liveKey, refTo, type PlanContext } from '../../planner/context.js';
 import { change, createReason, draft, type Draft } from '../../planner/drafts.js';
-import type { KindDefinition, KindPlanner } from '../types.js';
+import type { ConfigEntry, ConfigProblem, KindDefinition, KindPlanner } from '../types.js';
 
 // ---- statuses (cloud-api.md 3.3: a free string) ---------------------------------------------
 
@@ -238,6 +239,33 @@ const planner: KindPlanner<DesiredPeering, LivePeering> = {
 
 const ACTIVE = { what: () => 'to be active', done: (p: LivePeering | undefined) => peeringPhase(p?.status) === 'done' };
 
+// ---- config rules ---------------------------------------------------------------------------
+
+/**
+ * A peering is identified by its peer_vpc_id within its VPC, so one VPC peers a given VPC once. A
+ * peer account that is not 12 digits is a warning: the cloud accepts the request, and the peering
+ * fails later.
+ */
+function checkPeerings(entries: readonly ConfigEntry[], where: (e: ConfigEntry) => string): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const seen = new Map<string, ConfigEntry>();
+  for (const entry of entries) {
+    const account = entry.value.peer_account_id;
+    if (typeof account === 'string' && !/^\d{12}$/.test(account)) {
+      const message = `${where(entry)}.peer_account_id: ${JSON.stringify(account)} is not a 12-digit account ID; the peering will fail`;
+      problems.push({ entry, path: ['peer_account_id'], message, code: 'peer-account-id', severity: 'warning' });
+    }
+    const peerVpcId = entry.value.peer_vpc_id;
+    if (typeof peerVpcId !== 'string') continue;
+    const first = seen.get(peerVpcId);
+    if (first) {
+      const message = `${where(entry)}.peer_vpc_id: ${peerVpcId} is already peered by peerings[${first.key}] of this VPC; a VPC peers each peer VPC once`;
+      problems.push({ entry, path: ['peer_vpc_id'], message, code: 'duplicate-peering' });
+    } else seen.set(peerVpcId, entry);
+  }
+  return problems;
+}
+
 // ---- the kind -------------------------------------------------------------------------------
 
 export const peeringKind = {
@@ -248,6 +276,32 @@ export const peeringKind = {
   blocksParentDelete: true,
   fields: PEERING_FIELDS,
   ops: OPS,
+  config: {
+    shape: 'list',
+    collection: { description: 'Peering connections of this VPC, each identified by its peer_vpc_id (address peering.<vpcKey>.<peer_vpc_id>).' },
+    entry: {
+      description: 'A VPC peering connection to a VPC of another cloud account. Its identity is peer_vpc_id; changing any field replaces it.',
+      required: ['peer_account_id', 'peer_region_code', 'peer_vpc_id'],
+    },
+    check: checkPeerings,
+  },
+  export: {
+    unwritable: (p, kit, kept) => {
+      if (p.peerAccountId === '') return 'it has no peer_account_id';
+      if (p.peerVpcId === '') return 'it has no peer_vpc_id';
+      if (!REGION_CODE_REGEX.test(p.peerRegionCode)) return `its peer region ${kit.quote(p.peerRegionCode)} is not a region code`;
+      if (kept.has(p.peerVpcId)) return 'another peering of the VPC has the same peer_vpc_id';
+      return undefined;
+    },
+    comments: (p, _scope, kit) =>
+      isPeeringFailed(p.status) ? [`status ${p.status}${p.errorMessage === undefined ? '' : `: ${kit.comment(p.errorMessage)}`}; a plan replaces this peering (delete + create)`] : [],
+    describe: (p, kit, vpc) => `peering ${p.id} of ${vpc} to ${kit.quote(p.peerVpcId)}`,
+  },
+  described: 'a VPC peering',
+  import: {
+    label: (p) => `peering ${p.id} to "${p.peerVpcId}"`,
+    misaddressed: (id, p, address, named, right) => `peering ${id} connects to peer VPC "${p.peerVpcId}", but ${address} names "${named}"; its address is ${right}`,
+  },
   live: {
     gone: () => false,
     parentId: (l) => l.vpcId,

@@ -10,6 +10,8 @@ import {
   fieldChange,
   endpointOf,
   fingerprintFields,
+  isAllowedServiceSize,
+  isWritableName,
   readLiveFields,
   str,
   nameField,
@@ -18,6 +20,7 @@ import {
   PROJECT_ROUTE,
   replaceChanges as fieldReplaceChanges,
   serviceAddress,
+  sizePairProblem,
   sizeSchema,
   updateSteps,
   type ActionReason,
@@ -108,6 +111,7 @@ const size: Field = {
     body.request.memory_gbs = d.memoryGbs;
     body.changes.push(fieldChange('cpu_millis', null, d.cpuMillis), fieldChange('memory_gbs', null, d.memoryGbs));
   },
+  check: (raw) => sizePairProblem(raw, false),
   export: (l) => ({ values: { cpu_millis: l.cpuMillis, memory_gbs: l.memoryGbs } }),
 };
 
@@ -249,6 +253,32 @@ export const replicaSetKind = {
   naming: { key: 'name', desired: (d) => d.name, live: (l) => l.name },
   fields: REPLICA_SET_FIELDS,
   ops: OPS,
+  config: {
+    shape: 'map',
+    collection: { description: 'Read replica sets of this service, by key.', keyNoun: 'a replica set' },
+    entry: { description: 'A read replica set of the service (address replica_set.<serviceKey>.<key>).', required: ['cpu_millis', 'memory_gbs', 'nodes'] },
+    protect: true,
+    title: 'read replica sets',
+    needs: 'a replica set needs cpu_millis, memory_gbs and nodes',
+    requiredHint: 'a replica set is created with cpu_millis, memory_gbs and nodes',
+  },
+  export: {
+    keyPrefix: 'rs',
+    unwritable: (r) => {
+      if (isReplicaSetGone(r)) return `it is ${r.status}`;
+      if (!isWritableName(r.name)) return 'its name is not 1-128 characters';
+      if (!isAllowedServiceSize(r.cpuMillis, r.memoryGbs)) return `its size ${r.cpuMillis}/${r.memoryGbs} is not an allowed size`;
+      if (!Number.isInteger(r.nodes) || r.nodes < 1 || r.nodes > 10) return `its node count ${r.nodes} is not 1-10`;
+      return undefined;
+    },
+    comments: (r) => (r.status === 'error' ? ['status error: a plan replaces this replica set (delete + create)'] : []),
+  },
+  import: { renamed: 'a replica set cannot be renamed, so the next plan replaces it' },
+  // It logs in as its service does (its pgpass line may be the service's).
+  output: {
+    ready: 'active',
+    gone: (address, id, r) => `${address} is bound to replica set ${id}, which is gone${r ? ' (deleting)' : ''}; run \`dbform plan\` to see what apply would do`,
+  },
   live: {
     gone: isReplicaSetGone,
     parentId: (l) => l.serviceId,

@@ -25,6 +25,7 @@ import {
   sensitiveChange,
   serviceTypeOf,
   sizeEquals,
+  sizePairProblem,
   sizeSchema,
   sizeWire,
   str,
@@ -264,6 +265,7 @@ const size: Field = {
     body.changes.push(fieldChange('cpu_millis', null, d.size.cpuMillis), fieldChange('memory_gbs', null, d.size.memoryGbs));
   },
   fork: true,
+  check: (raw) => sizePairProblem(raw, true),
   export: (l) => {
     if (l.size && isAllowedServiceSize(l.size.cpuMillis, l.size.memoryGbs)) return { values: { cpu_millis: l.size.cpuMillis, memory_gbs: l.size.memoryGbs } };
     return { unmanaged: l.size ? `size ${l.size.cpuMillis}/${l.size.memoryGbs} is not an allowed size: left unmanaged` : 'the API reports no size: cpu_millis and memory_gbs left unmanaged' };

@@ -1,9 +1,58 @@
 // A database service (SPEC section 1): its fields and operations (fields.ts), how it is planned
 // (plan.ts), what its statuses mean, and the kind's definition.
-import { recordFields, vpcAddress, type DesiredService, type Json, type LiveService, type Lockfile } from '../../model/index.js';
-import type { KindDefinition } from '../types.js';
+import { isWritableName, keySchema as key, recordFields, RFC3339_SHAPE_REGEX, vpcAddress, type DesiredFork, type DesiredService, type ForkStrategy, type Json, type LiveService, type Lockfile } from '../../model/index.js';
+import type { ExportScope, KindDefinition } from '../types.js';
 import { mapService, SERVICE_FIELDS, SERVICE_OPS, type ServiceOwnDto } from './fields.js';
 import { servicePlanner } from './plan.js';
+
+// ---- config ---------------------------------------------------------------------------------
+
+const FORK_SCHEMA: Json = {
+  type: 'object',
+  description: 'Create this service as a fork of another one. Create-time only: ignored once the service exists.',
+  additionalProperties: false,
+  required: ['from', 'strategy'],
+  properties: {
+    from: {
+      description: 'The service to fork: a key under services:, or { service_id: "..." } for any service by its ID.',
+      anyOf: [
+        key('a service under services:'),
+        {
+          type: 'object',
+          description: 'Any service of the project, by its ID.',
+          additionalProperties: false,
+          required: ['service_id'],
+          properties: { service_id: { type: 'string', minLength: 1, description: 'ID of the parent service (10 lowercase letters or digits).' } },
+        },
+      ],
+    },
+    strategy: {
+      enum: ['LAST_SNAPSHOT', 'NOW', 'PITR'],
+      description: 'LAST_SNAPSHOT forks from the latest snapshot (fast), NOW takes a new snapshot (up to date), PITR restores to target_time.',
+    },
+    target_time: {
+      type: 'string',
+      // Not `format: date-time`: it allows a space for the T, and it would refuse ${env:NAME}.
+      pattern: RFC3339_SHAPE_REGEX,
+      description: 'Point in time to restore, RFC 3339 (e.g. 2026-11-01T00:00:00Z). Required with strategy PITR, not allowed otherwise.',
+    },
+  },
+  // For editors: the loader reports these through rules/fork.ts, with its own words.
+  if: { properties: { strategy: { const: 'PITR' } }, required: ['strategy'] },
+  then: { properties: { target_time: true }, required: ['target_time'] },
+  else: { properties: { target_time: false } },
+};
+
+function buildFork(v: Json): DesiredFork {
+  const from = v.from as string | { service_id: string };
+  const fork: DesiredFork = {
+    from: typeof from === 'string' ? { key: from } : { serviceId: from.service_id },
+    strategy: v.strategy as ForkStrategy,
+  };
+  if (v.target_time !== undefined) fork.targetTime = v.target_time as string;
+  return fork;
+}
+
 
 // ---- statuses -------------------------------------------------------------------------------
 
@@ -36,6 +85,15 @@ const ATTACHMENT = {
   describe: (status: string, s: LiveService | undefined, arg?: unknown) => (attached(s, arg as Attachment) ? status : `${status}, ${pendingOf(arg as Attachment)}`),
 };
 
+/** Where a fork comes from, as a comment of its entry. */
+function lineage(s: LiveService, scope: ExportScope): string[] {
+  const parent = s.forkedFrom;
+  if (!parent) return [];
+  if (parent.projectId !== undefined && parent.projectId !== scope.projectId) return [`forked from service ${parent.serviceId} of project ${parent.projectId}`];
+  const key = scope.keyOf('service', parent.serviceId);
+  return [key === undefined ? `forked from service ${parent.serviceId} (not in this export)` : `forked from service.${key} (${parent.serviceId})`];
+}
+
 /** What drift records: a VPC named by key is the ID the state binds it to when the apply ends. */
 function appliedRecord(s: DesiredService, lock: Lockfile): Json {
   const record = recordFields(SERVICE_FIELDS, s);
@@ -54,6 +112,33 @@ export const serviceKind = {
   naming: { key: 'name', desired: (d) => d.name, live: (l) => l.name },
   fields: SERVICE_FIELDS,
   ops: SERVICE_OPS,
+  config: {
+    shape: 'map',
+    collection: { description: 'Database services managed by dbform, by key (address service.<key>).', keyNoun: 'a service' },
+    entry: {
+      description: 'A database service (address service.<key>). Fields left out are not managed: the API default applies at create and dbform never changes them.',
+      dependentRequired: { cpu_millis: ['memory_gbs'], memory_gbs: ['cpu_millis'] },
+      properties: { fork: FORK_SCHEMA },
+    },
+    protect: true,
+    needs: 'write `KEY: {}` for a service that takes every default',
+    build: (raw, into) => {
+      if (raw.fork !== undefined) into.fork = buildFork(raw.fork as Json);
+    },
+  },
+  export: {
+    keyPrefix: 'svc',
+    unwritable: (s) => (isServiceGone(s) ? `it is ${s.status}` : !isWritableName(s.name) ? 'its name is not 1-128 characters' : undefined),
+    rank: (s) => s.created,
+    comments: (s, scope) => lineage(s, scope),
+    spaced: true,
+  },
+  import: { renamed: 'a service cannot be renamed, so the next plan refuses to replace it unless told to' },
+  output: {
+    ready: 'READY',
+    gone: (address, id, s, projectId) => `${address} is bound to service ${id}, which is gone from project ${projectId}${s ? ` (${s.status})` : ''}; run \`dbform plan\` to see what apply would do`,
+    passwordEnv: (d) => d.password?.fromEnv,
+  },
   live: {
     gone: isServiceGone,
     settling: (l) => isServiceSettling(l.status),

@@ -2,12 +2,16 @@
 // replace it), its wire body, its operations and how it is planned.
 import {
   CIDR_SHAPE_REGEX,
+  cidrsOverlap,
   createBody,
   del,
   fieldChange,
   fingerprintFields,
+  isCidr,
+  isWritableName,
   readLiveFields,
   nameSchema,
+  parseCidr,
   post,
   PROJECT_ROUTE,
   REGION_CODE_REGEX,
@@ -16,6 +20,7 @@ import {
   str,
   updateSteps,
   type ActionReason,
+  type Cidr,
   type DesiredVpc,
   type FieldChange,
   type FieldDescriptor,
@@ -25,7 +30,7 @@ import {
 } from '../../model/index.js';
 import { effectiveProtect, liveKey, refTo, type PlanContext } from '../../planner/context.js';
 import { createReason, draft, type Draft } from '../../planner/drafts.js';
-import type { KindDefinition, KindPlanner } from '../types.js';
+import type { ExportKit, KindDefinition, KindPlanner } from '../types.js';
 
 // ---- statuses -------------------------------------------------------------------------------
 
@@ -147,6 +152,28 @@ export function mapVpc(dto: VpcDto): LiveVpc {
   return live;
 }
 
+// ---- export ---------------------------------------------------------------------------------
+
+/**
+ * The VPCs whose CIDR the loader accepts and that do not overlap a VPC kept before them (in rank
+ * order): VPC blocks in a config must not overlap; the others come back with the reason.
+ */
+function keepDisjoint(vpcs: readonly LiveVpc[], kit: ExportKit): { kept: LiveVpc[]; dropped: Array<{ item: LiveVpc; why: string }> } {
+  const kept: Array<{ vpc: LiveVpc; cidr: Cidr }> = [];
+  const dropped: Array<{ item: LiveVpc; why: string }> = [];
+  for (const vpc of vpcs) {
+    const cidr = parseCidr(vpc.cidr);
+    if (!isCidr(cidr)) {
+      dropped.push({ item: vpc, why: `its CIDR ${kit.quote(vpc.cidr)} ${cidr.message}` });
+      continue;
+    }
+    const clash = kept.find((k) => cidrsOverlap(k.cidr, cidr));
+    if (clash) dropped.push({ item: vpc, why: `its CIDR ${vpc.cidr} overlaps ${clash.vpc.cidr} of ${kit.describe('vpc', clash.vpc.name, clash.vpc.id)}, and VPC blocks in a config must not overlap` });
+    else kept.push({ vpc, cidr });
+  }
+  return { kept: kept.map((k) => k.vpc), dropped };
+}
+
 // ---- planning (SPEC section 3) --------------------------------------------------------------
 
 function createVpc(d: DesiredVpc, reason: ActionReason, protect: boolean): Draft {
@@ -192,6 +219,21 @@ export const vpcKind = {
   naming: { key: 'name', desired: (d) => d.name, live: (l) => l.name },
   fields: VPC_FIELDS,
   ops: OPS,
+  config: {
+    shape: 'map',
+    collection: { description: 'VPCs managed by dbform, by key (address vpc.<key>).', keyNoun: 'a VPC' },
+    entry: { description: 'A VPC managed by dbform (address vpc.<key>).', required: ['cidr', 'region_code'] },
+    protect: true,
+    needs: 'a VPC needs at least cidr and region_code',
+  },
+  export: {
+    keyPrefix: 'vpc',
+    unwritable: (v, kit) =>
+      !isWritableName(v.name) ? 'its name is not 1-128 characters' : !REGION_CODE_REGEX.test(v.regionCode) ? `its region ${kit.quote(v.regionCode)} is not a region code` : undefined,
+    rank: (v) => v.name,
+    together: keepDisjoint,
+  },
+  import: { renamed: 'the next plan renames the VPC' },
   live: { gone: () => false, known: (status) => STATUSES.has(status.toUpperCase()) },
   read: { list: 'listVPCs', map: mapVpc },
   // Where VPCs carry a status (the real service), nothing may be attached to or peered with one still being created.

@@ -118,6 +118,16 @@ export interface FieldDescriptor<D, L, W> {
   export?(l: L, ctx: ExportContext): FieldExport;
   /** The endpoint the field opens, for `dbform output`. */
   endpoint?: FieldEndpoint<L>;
+  /** A rule the schema cannot express on its keys (a size pair), on the config entry as written: where and why it fails. */
+  check?(raw: Json): FieldProblem | undefined;
+}
+
+/** What a field's `check` finds: at which of its keys, in words, its diagnostic code, and whether it is only a warning. */
+export interface FieldProblem {
+  key: string;
+  message: string;
+  code: string;
+  severity?: 'warning';
 }
 
 /**

@@ -33,7 +33,9 @@ describe('export boundaries', () => {
     for (const f of ['export.ts', 'import.ts']) {
       const text = readFileSync(join(COMMANDS, f), 'utf8');
       const statics = [...text.matchAll(/^import (?!type )[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]);
-      expect(statics.every((s) => s === 'commander' || s === '../errors.js' || s === '../options.js' || s === '../../model/errors.js'), `${f}: ${statics.join(', ')}`).toBe(true);
+      // model/address.ts: the kinds' names for the help texts (it imports nothing).
+      const light = ['commander', '../errors.js', '../options.js', '../../model/errors.js', '../../model/address.js'];
+      expect(statics.every((s) => light.includes(s!)), `${f}: ${statics.join(', ')}`).toBe(true);
     }
   });
 });
