@@ -35,12 +35,11 @@ import type { WaitRef } from '../kinds/types.js';
 import type { Kind } from '../model/address.js';
 import type { LivePeering, LiveReplicaSet, LiveService, LiveVpc } from '../model/resources.js';
 import type { ApiClient } from './client.js';
+import { DbformError } from '../model/errors.js';
 import { ApiError, WaitFailedError, WaitTimeoutError } from './errors.js';
 import { listSnapshot, PollChannel, type Covering, type Snapshot } from './poll-channel.js';
 import { LookSchedule } from './poll-schedule.js';
 import { replicaSetsKey, serviceKey, ServiceReads, type ProjectSnapshot, type ServiceReadStats } from './service-reads.js';
-import { isFatalListError, terminalOf } from './wait-rules.js';
-import { pollMsFromEnv } from './wait-settings.js';
 import { systemTimers, type TimerHandle, type Timers } from './timers.js';
 
 export type WaitVerdict = boolean | { done: true } | { done: false; failure?: string };
@@ -71,8 +70,6 @@ export interface StatusPollerOptions {
 }
 
 type PollClient = Pick<ApiClient, 'listServices' | 'listVPCPeerings' | 'listVPCs' | 'listReplicaSets'> & Partial<Pick<ApiClient, 'getService' | 'noteOnce'>>;
-
-export { pollMsFromEnv, stallNoticeMsFromEnv } from './wait-settings.js';
 
 export class StatusPoller {
   private readonly pollMs: number;
@@ -306,4 +303,42 @@ class StallTimer {
 
 function normalize(v: WaitVerdict): { done: true } | { done: false; failure?: string } {
   return typeof v === 'boolean' ? { done: v } : v;
+}
+
+// ---- the end states of a wait -----------------------------------------------------------------
+// When a resource can never reach what is waited for. Gone is gone for every kind; the rest each
+// kind says (src/kinds/<kind>: `waits.terminal`), reading statuses by meaning, so both the
+// emulator's seed dialect and the real service's spellings end a wait the same way.
+
+/** Why a wait on a resource of `kind` can never succeed, or undefined while it may. */
+export function terminalOf(kind: Kind, live: unknown): string | undefined {
+  if (live === undefined) return 'is gone (deleted while waiting for it)';
+  return kindDef(kind).waits.terminal?.(live);
+}
+
+/** Errors after which polling cannot succeed: the credentials or the project are not valid any more. */
+export function isFatalListError(err: unknown): boolean {
+  return err instanceof ApiError && (err.status === 401 || err.status === 403 || err.status === 404 || err.code === 'INVALID_RESPONSE');
+}
+
+// ---- the environment's say (SPEC section 5) ---------------------------------------------------
+// DBFORM_POLL_MS and, for tests, DBFORM_STALL_NOTICE_MS: checked before an apply starts, so a bad
+// value never stops one half-way. The CLI passes its environment; without one, the defaults apply.
+
+/** DBFORM_POLL_MS, checked; 1000 when unset. */
+export function pollMsFromEnv(env: NodeJS.ProcessEnv = {}): number {
+  const raw = env.DBFORM_POLL_MS;
+  if (raw === undefined || raw === '') return 1000;
+  const ms = Number(raw);
+  if (!Number.isFinite(ms) || ms <= 0) throw new DbformError(`DBFORM_POLL_MS must be a positive number of milliseconds (found "${raw}")`);
+  return ms;
+}
+
+/** DBFORM_STALL_NOTICE_MS (for tests): after how long an unchanged status is reported; 60 s when unset. */
+export function stallNoticeMsFromEnv(env: NodeJS.ProcessEnv = {}): number {
+  const raw = env.DBFORM_STALL_NOTICE_MS;
+  if (raw === undefined || raw === '') return 60_000;
+  const ms = Number(raw);
+  if (!Number.isFinite(ms) || ms <= 0) throw new DbformError(`DBFORM_STALL_NOTICE_MS must be a positive number of milliseconds (found "${raw}")`);
+  return ms;
 }

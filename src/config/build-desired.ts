@@ -5,7 +5,7 @@ import { childKinds, TOP_KINDS, type AnyKind } from '../kinds/index.js';
 import { addressOf } from '../model/address.js';
 import { readDesiredFields } from '../model/fields/index.js';
 import type { DesiredState, MovedEntry } from '../model/resources.js';
-import { childEntries, topEntries } from './kind-paths.js';
+import { childEntries, topEntries } from './kind-entries.js';
 import { sourceOf, type Entry, type MergedConfig } from './merge.js';
 
 /** The parent's key, as a resource of a kind with a parent holds it: `serviceKey`, `vpcKey`. */

@@ -1,4 +1,4 @@
 // Public surface of the config layer.
 export { loadConfig, loadConfigInputs, loadConfigText, type ConfigInput, type LoadOptions } from './load-config.js';
 export { fileOf, type FileDiagnostic } from './read-files.js';
-export { countByCollection } from './kind-paths.js';
+export { countByCollection } from './kind-entries.js';

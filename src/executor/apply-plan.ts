@@ -5,7 +5,7 @@ import { trackAccepted } from './accepted-tracker.js';
 import type { ActionContext } from './action-context.js';
 import { ActionError, asActionTimeout, isAbort } from './errors.js';
 import { refOf, silentReporter, type ApplyEventBody, type Reporter } from './events.js';
-import { walkGraph } from './graph-walker.js';
+import { walkGraph, type Slot } from './graph-walker.js';
 import type { LockStore } from './lock-store.js';
 import { PgpassWriter } from './pgpass.js';
 import { pollerWaits } from './poller-waits.js';
@@ -13,7 +13,6 @@ import type { ExecutorApi, ExecutorPoller, ExecutorWaits } from './ports.js';
 import { emptyResult, type ApplyResult } from './result.js';
 import { runAction } from './run-action.js';
 import { scheduleSettling } from './settle-waits.js';
-import { withSlot } from './slot-waits.js';
 import { CREATE_OPS } from '../kinds/index.js';
 
 export interface ApplyOptions {
@@ -174,4 +173,15 @@ function sortByPlanOrder(plan: Plan, result: ApplyResult): void {
   result.skipped.sort((a, b) => at(a.action.id) - at(b.action.id));
   const failedIndex = (e: ActionError) => plan.actions.findIndex((a) => a.address === e.address && a.op === e.op);
   result.failed.sort((a, b) => failedIndex(a) - failedIndex(b));
+}
+
+/**
+ * An action's context while the graph walk runs it: every wait (and every pause between resends)
+ * gives up the action's slot among the --parallelism in flight, and takes one back after it
+ * (SPEC section 5: waits do not count).
+ */
+function withSlot(ctx: ActionContext, slot: Slot): ActionContext {
+  const inner = ctx.waits;
+  const waits: ExecutorWaits = { until: (...args) => slot.idle(() => inner.until(...args)) };
+  return { ...ctx, waits, idle: (work) => slot.idle(work) };
 }

@@ -2,8 +2,7 @@
 // resource with the desired name if it is there, and only otherwise send again (bounded).
 import { AmbiguousCreateError, ApiError, DbformError, type Action } from '../model/index.js';
 import type { ActionContext } from './action-context.js';
-import { isConflict } from './api-errors.js';
-import { ActionInputError } from './errors.js';
+import { ActionInputError, isConflict } from './errors.js';
 
 /** `adoptedStatus`: the status the adopted resource showed when it was found, when it has one. */
 export type CreateOutcome<R> = { created: R } | { adoptedId: string; adoptedStatus?: string };

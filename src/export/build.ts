@@ -7,8 +7,50 @@ import { childKinds, kindDef, liveIn, TOP_KINDS, type AnyKind } from '../kinds/i
 import { exportFields, nounOf, parseAddress, type ExportContext, type Kind, type LiveState, type Lockfile } from '../model/index.js';
 import type { ExportDocument, ExportedCollection, ExportedEntry } from './document.js';
 import { deriveKeys, passwordEnvName } from './keys.js';
-import { describeResource, keepUniqueNames, rankBy } from './select.js';
 import { commentText, quotedName } from './yaml-text.js';
+
+// ---- which of a clash is written ---------------------------------------------------------------
+// The config loader refuses some things the API allows (two services with one name, overlapping
+// VPC blocks, names it cannot hold), so of each clash one resource is exported and the others stay
+// unmanaged, each with a note saying why.
+
+const describeResource = (kind: string, name: string, id: string): string => `${kind} ${quotedName(name)} (${id})`;
+
+const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+interface Ranked {
+  id: string;
+  name: string;
+}
+
+/**
+ * Ranks candidates for a clash: resources the existing lockfile binds first (a re-export keeps
+ * what the team already manages), then by `tieBreak` (e.g. creation time), then by ID.
+ */
+function rankBy<T extends Ranked>(bound: ReadonlySet<string>, tieBreak: (t: T) => string = () => ''): (a: T, b: T) => number {
+  return (a, b) => Number(!bound.has(a.id)) - Number(!bound.has(b.id)) || compareText(tieBreak(a), tieBreak(b)) || compareText(a.id, b.id);
+}
+
+interface UniqueNames<T> {
+  kept: T[];
+  /** Each dropped item with the kept item that holds its name. */
+  dropped: Array<{ item: T; holder: T }>;
+}
+
+/** Keeps one item per name (the first in `rank` order). */
+function keepUniqueNames<T extends Ranked>(items: readonly T[], rank: (a: T, b: T) => number): UniqueNames<T> {
+  const holders = new Map<string, T>();
+  const out: UniqueNames<T> = { kept: [], dropped: [] };
+  for (const item of [...items].sort(rank)) {
+    const holder = holders.get(item.name);
+    if (holder) out.dropped.push({ item, holder });
+    else {
+      holders.set(item.name, item);
+      out.kept.push(item);
+    }
+  }
+  return out;
+}
 
 /** A live resource as export handles it; its kind's hooks know the rest. */
 type Live = { id: string; name: string };

@@ -1,40 +1,12 @@
 // What dbform knows about an operation, as data (Terraform's plans.Action, decK's crud op kinds):
-// the shape of an op table row and the names of the operations a plan may carry. Each kind
+// the shape of an op table row (the operations' names are the plan's: plan.ts). Each kind
 // declares its own rows (src/kinds/<kind>); the registry (src/kinds/index.ts) puts them in one
 // table that the planner orders, guards and classifies with, the client sends with, the executor
 // waits with, and the saved-plan reader and the plan schema's `op` enum list.
 import type { Kind } from './address.js';
-import type { FieldChange, Risk } from './plan.js';
+import type { FieldChange, OperationId, Risk } from './plan.js';
 
-/** Every operation of SPEC section 3, in the order of the plan schema's `op` enum. */
-export const OPERATION_NAMES = [
-  'createVPC',
-  'renameVPC',
-  'deleteVPC',
-  'createVPCPeering',
-  'deleteVPCPeering',
-  'createService',
-  'forkService',
-  'deleteService',
-  'resizeService',
-  'setHAReplica',
-  'startService',
-  'stopService',
-  'enablePooler',
-  'disablePooler',
-  'setEnvironment',
-  'attachServiceToVPC',
-  'detachServiceFromVPC',
-  'updatePassword',
-  'createReplicaSet',
-  'deleteReplicaSet',
-  'resizeReplicaSet',
-  'enableReplicaPooler',
-  'disableReplicaPooler',
-  'setReplicaEnvironment',
-] as const;
-
-export type OperationId = (typeof OPERATION_NAMES)[number];
+export type { OperationId } from './plan.js';
 
 /** What an operation does to the resource it names: summaries count resources by these. */
 export type OperationEffect = 'create' | 'delete' | 'update';

@@ -1,12 +1,11 @@
 // planChanges: the pure core. One function of its inputs: match, diff per kind, order, guard.
 import { indexLive, KINDS, kindDef, OPERATIONS } from '../kinds/index.js';
 import { compareAddresses, type Action, type Address, type Binding, type DesiredState, type Diagnostic, type LiveState, type Lockfile, type Plan } from '../model/index.js';
-import { addressChecks, projectChecks, renameHints, unmanagedBlockers } from './checks.js';
+import { addressChecks, duplicateIdErrors, projectChecks, renameHints, unmanagedBlockers } from './checks.js';
 import { liveKey, type LiveIndex, type LiveResource, type PlanContext, type PlanOptions } from './context.js';
 import type { Draft } from './drafts.js';
 import { fingerprintLive, fingerprintSubjects, stateFingerprint } from './fingerprint.js';
 import { findDrift } from './drift.js';
-import { duplicateIdErrors } from './lock-checks.js';
 import { desiredAddresses, matchResources } from './match.js';
 import { linkDrafts, selectTargets, sortDrafts, type DepGraph } from './ordering.js';
 import { forgetBindings, protectBindings, protectionSources } from './protect.js';

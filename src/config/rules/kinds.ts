@@ -4,7 +4,7 @@
 import { childKinds, TOP_KINDS, type AnyKind, type ConfigEntry, type ConfigProblem } from '../../kinds/index.js';
 import type { Diagnostic } from '../../model/diagnostics.js';
 import type { FieldDescriptor } from '../../model/fields/index.js';
-import { childEntries, entryLabel, topEntries } from '../kind-paths.js';
+import { childEntries, entryLabel, topEntries } from '../kind-entries.js';
 import { diagnosticAt, type Entry, type MergedConfig } from '../merge.js';
 import type { Rule } from './rule.js';
 

@@ -3,7 +3,7 @@
 // entry must say where the resource is now, not where it went next.
 import { addressForms, addressOf, parseAddress } from '../../model/address.js';
 import type { Diagnostic } from '../../model/diagnostics.js';
-import { eachEntry } from '../kind-paths.js';
+import { eachEntry } from '../kind-entries.js';
 import { describeSource, diagnosticAt, sourceOf, type Entry, type MergedConfig } from '../merge.js';
 import { str, type Rule } from './rule.js';
 

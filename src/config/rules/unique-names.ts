@@ -3,7 +3,7 @@
 import { childKinds, TOP_KINDS, type AnyKind } from '../../kinds/index.js';
 import { nounOf } from '../../model/address.js';
 import type { Diagnostic } from '../../model/diagnostics.js';
-import { childEntries, entryLabel, topEntries } from '../kind-paths.js';
+import { childEntries, entryLabel, topEntries } from '../kind-entries.js';
 import { describeSource, diagnosticAt, sourceOf, type Entry, type MergedConfig } from '../merge.js';
 import { nameOf, type Rule } from './rule.js';
 

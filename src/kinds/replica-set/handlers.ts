@@ -3,11 +3,11 @@
 // name still being deleted, and waits until it is active; a delete that is done when the set is
 // already going; a resize sent once the set has settled. The switches are sent as their rows say.
 import { idOf, recordCreated, recordDeleted, reportStatus, requestOf, targetId, waitAlongside, waitOptions, type ActionContext, type ActionOutcome, type Handler } from '../../executor/action-context.js';
-import { ignoreNotFound, isConflict } from '../../executor/api-errors.js';
 import type { Dto } from '../../executor/ports.js';
 import { createOrAdopt } from '../../executor/reconcile.js';
 import type { Action, OperationId } from '../../model/index.js';
 import { waitIfServiceSettling } from '../service/handlers.js';
+import { ignoreNotFound, isConflict } from '../../executor/errors.js';
 
 const MAX_SENDS = 12;
 const RS_SETTLES_TO_ACTIVE = new Set(['creating', 'resizing']);

@@ -18,8 +18,7 @@ import {
   type ActionOutcome,
   type Handler,
 } from '../../executor/action-context.js';
-import { ignoreNotFound, isConflict } from '../../executor/api-errors.js';
-import { ActionInputError } from '../../executor/errors.js';
+import { ActionInputError, ignoreNotFound, isConflict } from '../../executor/errors.js';
 import type { Dto } from '../../executor/ports.js';
 import { createOrAdopt, type CreateOutcome } from '../../executor/reconcile.js';
 import { waitAsTableSays } from '../../executor/send-operation.js';

@@ -2,11 +2,11 @@
 // says): a create that adopts after a lost answer and waits, where VPCs carry a status, until the
 // VPC is usable; a delete that is done when the VPC is already gone.
 import { idOf, recordCreated, recordDeleted, reportStatus, requestOf, waitOptions, type ActionContext, type ActionOutcome, type Handler } from '../../executor/action-context.js';
-import { ignoreNotFound } from '../../executor/api-errors.js';
 import type { Dto } from '../../executor/ports.js';
 import { createOrAdopt } from '../../executor/reconcile.js';
 import type { Action, OperationId } from '../../model/index.js';
 import { isVpcSettled } from './kind.js';
+import { ignoreNotFound } from '../../executor/errors.js';
 
 async function findVpcsNamed(ctx: ActionContext, name: string): Promise<Array<{ id: string; status?: string }>> {
   return (await ctx.api.listVPCs(ctx.projectId))
