@@ -71,7 +71,7 @@ function pollCostSection() {
   return [
     '#### What the poll schedule costs in requests (DBFORM_POLL_MS = 1000)',
     '',
-    'One wait alone, its status unchanged until the end (computed from src/api/poll-schedule.ts, not measured): looks = requests of that wait (a list or a GET each; waits that overlap share them). Before turn 2: first look after 1 s, then 1.5 x the previous interval, capped at 10 s. Now: every 1 s until a fifth of the time since the status last changed is longer, then that fifth, capped at 10 s; a status change starts the 1 s looks again. Ticks of one source are never closer than 1 s.',
+    'One wait alone, its status unchanged until the end (computed from src/api/poll-schedule.ts, and for before turn 2 from its copy in bench/critical-path.js; not measured): looks = requests of that wait (a list or a GET each; waits that overlap share them). Before turn 2: first look after 1 s, then 1.5 x the previous interval, capped at 10 s. Now: every 1 s until a fifth of the time since the status last changed is longer, then that fifth, capped at 10 s; a status change starts the 1 s looks again. Ticks of one source are never closer than 1 s.',
     '',
     table(['Operation takes', 'Looks before turn 2', 'Seen late by (before)', 'Looks now', 'Seen late by (now)', 'Requests now / before'], rows),
   ].join('\n');

@@ -1,8 +1,11 @@
-// applyPlan: lockfile-only bindings first, then the plan's DAG, one API operation per action, and
-// the waits for resources still settling (settle-waits.ts) before the summary.
+// applyPlan: lockfile-only bindings first, then the plan's DAG, one API operation per action (by
+// its kind's handler), and the waits for resources still settling (settle-waits.ts) before the
+// summary.
+import { CREATE_OPS, OPERATIONS } from '../kinds/index.js';
+import { HANDLERS } from '../kinds/handlers.js';
 import { DbformError, type Action, type Binding, type LocalProcess, type Plan } from '../model/index.js';
 import { trackAccepted } from './accepted-tracker.js';
-import type { ActionContext } from './action-context.js';
+import type { ActionContext, ActionOutcome } from './action-context.js';
 import { ActionError, asActionTimeout, isAbort } from './errors.js';
 import { refOf, silentReporter, type ApplyEventBody, type Reporter } from './events.js';
 import { walkGraph, type Slot } from './graph-walker.js';
@@ -11,9 +14,18 @@ import { PgpassWriter } from './pgpass.js';
 import { pollerWaits } from './poller-waits.js';
 import type { ExecutorApi, ExecutorPoller, ExecutorWaits } from './ports.js';
 import { emptyResult, type ApplyResult } from './result.js';
-import { runAction } from './run-action.js';
+import { sendOperation } from './send-operation.js';
 import { scheduleSettling } from './settle-waits.js';
-import { CREATE_OPS } from '../kinds/index.js';
+
+/**
+ * From operation to handler: its kind's (src/kinds/handlers.ts), or, for an op that is safe to
+ * repeat and has none of its own, the generic send, which waits as its row says.
+ */
+function runAction(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
+  const handler = HANDLERS[action.op] ?? (OPERATIONS[action.op]?.safety === 'repeatable' ? sendOperation : undefined);
+  if (!handler) return Promise.reject(new Error(`unknown operation ${String(action.op)}`));
+  return handler(ctx, action);
+}
 
 export interface ApplyOptions {
   api: ExecutorApi;

@@ -1,5 +1,5 @@
 // The executor's column of the registry: each kind's handlers, by op (decK's crud registry). An op
-// without one is safe to repeat and sent as its row says (src/executor/run-action.ts). Kept apart
+// without one is safe to repeat and sent as its row says (src/executor/apply-plan.ts). Kept apart
 // from index.ts: the handlers run I/O, and the planner, which imports the registry, must not load them.
 import type { Handler } from '../executor/action-context.js';
 import type { OperationId } from '../model/index.js';

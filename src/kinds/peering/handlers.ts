@@ -2,11 +2,11 @@
 // after a lost answer (or a 409 that means it exists), waits out a VPC still being created, and
 // waits until the peering is active; a delete that waits until it is gone.
 import { idOf, recordCreated, recordDeleted, reportStatus, requestOf, targetId, waitAlongside, waitOptions, type ActionContext, type ActionOutcome, type Handler } from '../../executor/action-context.js';
+import { ignoreNotFound } from '../../executor/errors.js';
 import type { Dto } from '../../executor/ports.js';
 import { createOrAdopt } from '../../executor/reconcile.js';
 import type { Action, OperationId } from '../../model/index.js';
 import { waitIfVpcCreating } from '../vpc/handlers.js';
-import { ignoreNotFound } from '../../executor/errors.js';
 
 /** Its identity is its peer VPC: the peering a lost create would have made. */
 async function findPeerings(ctx: ActionContext, vpcId: string, peerVpcId: string): Promise<Array<{ id: string }>> {

@@ -1,4 +1,4 @@
-// The replica set's field descriptors (src/model/fields/replica-set.ts), held to the checks every
+// The replica set's field descriptors (src/kinds/replica-set/kind.ts), held to the checks every
 // kind's fields pass, and to the bodies plans have always shown.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

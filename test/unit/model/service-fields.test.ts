@@ -1,4 +1,4 @@
-// The service's field descriptors (src/model/fields/service*.ts): each declares its keys, reads,
+// The service's field descriptors (src/kinds/service/fields.ts): each declares its keys, reads,
 // compare, ops and export once; these tests hold the declarations to each other, so that the
 // schema, the planner's diff, drift and export cannot disagree about a field.
 import fc from 'fast-check';

@@ -1,4 +1,4 @@
-// The VPC's and the peering's field descriptors (src/model/fields/vpc.ts, peering.ts), held to the
+// The VPC's and the peering's field descriptors (src/kinds/vpc/kind.ts, src/kinds/peering/kind.ts), held to the
 // checks every kind's fields pass, and to the bodies and YAML plans and exports have always shown.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
