@@ -1,22 +1,30 @@
-// Child process of bench/plan.js: the planning work of `dbform plan` without the network, on the
-// live state the API answered (saved beforehand as the raw JSON bodies):
-//   node bench/plan-work.js CONFIG LOCKFILE LIVE.json
+// Child process of bench/plan.js and bench/policy.js: the planning work of `dbform plan` without
+// the network, on the live state the API answered (saved beforehand as the raw JSON bodies):
+//   node bench/plan-work.js CONFIG LOCKFILE LIVE.json [--policy FILE]... [--now RFC3339]
 // Loads the modules `dbform plan` loads, then times: config load + validation, lockfile read,
 // decoding the API bodies (JSON.parse + mapping, as fetchLiveState does), planChanges, and the
-// text rendering. Prints one JSON line: phase times, the process's age at the end (node start-up
-// and module loading included), its peak RSS and the plan's size.
+// text rendering. With --policy, also the policy engine as plan will call it (src/policy/index.ts):
+// loading its modules and compiling the files (policyLoad), and mapping the plan, evaluating every
+// rule and marking the plan (policyEval); the plan rendered is then the marked one. Prints one
+// JSON line: phase times, the process's age at the end (node start-up and module loading
+// included), its peak RSS and the plan's size.
 import { readFile } from 'node:fs/promises';
 
-const [configPath, lockPath, livePath] = process.argv.slice(2);
+const [configPath, lockPath, livePath, ...rest] = process.argv.slice(2);
 if (!livePath) {
-  process.stderr.write('usage: node bench/plan-work.js CONFIG LOCKFILE LIVE.json\n');
+  process.stderr.write('usage: node bench/plan-work.js CONFIG LOCKFILE LIVE.json [--policy FILE]... [--now RFC3339]\n');
   process.exit(2);
 }
-
-// As `dbform plan` does (src/cli/heap-budget.ts, src/cli/plan-pipeline.ts): a large config bounds the
-// heap, and the garbage of the config and of the API bodies is collected when each is done.
-const { boundHeapForConfig, collectPhaseGarbage } = await import('../dist/cli/heap-budget.js');
-const heapBounded = boundHeapForConfig([configPath]);
+const policyFiles = [];
+let now = new Date();
+for (let i = 0; i < rest.length; i++) {
+  if (rest[i] === '--policy') policyFiles.push(rest[++i]);
+  else if (rest[i] === '--now') now = new Date(rest[++i]);
+  else {
+    process.stderr.write(`plan-work: unknown argument ${rest[i]}\n`);
+    process.exit(2);
+  }
+}
 
 const phases = {};
 const timed = async (name, fn) => {
@@ -40,7 +48,6 @@ const mods = await timed('import', async () => {
 const loaded = await timed('loadConfig', () => mods.config.loadConfig([configPath]));
 if (!loaded.ok) throw new Error(`config invalid: ${loaded.errors[0]?.message}`);
 const desired = loaded.value;
-collectPhaseGarbage();
 const lock = await timed('readLockfile', () => mods.lockfile.readLockfile(lockPath, desired.projectId));
 const live = await timed('decodeLive', async () => {
   const raw = JSON.parse(await readFile(livePath, 'utf8'));
@@ -51,19 +58,33 @@ const live = await timed('decodeLive', async () => {
   });
   return { projectId: desired.projectId, vpcs, services: raw.services.map((s) => mods.mapping.mapLive('service', s)) };
 });
-collectPhaseGarbage();
-const plan = await timed('planChanges', () => mods.planner.planChanges(desired, live, lock, { replace: [], target: [], allowDataLoss: false }));
+let plan = await timed('planChanges', () => mods.planner.planChanges(desired, live, lock, { replace: [], target: [], allowDataLoss: false }));
+let verdicts;
+if (policyFiles.length > 0) {
+  const { policy, set } = await timed('policyLoad', async () => {
+    const policy = await import('../dist/policy/index.js');
+    const loaded = await policy.loadPolicyFiles(policyFiles);
+    if (!loaded.ok) throw new Error(`policy files invalid: ${loaded.errors[0]?.message}`);
+    return { policy, set: loaded.value };
+  });
+  plan = await timed('policyEval', () => {
+    const input = policy.policyInputFromPlan(plan, { workspace: 'default', now, resourceOf: policy.resourcesFromStates(desired, live) });
+    const result = policy.evaluatePolicies(set, input);
+    verdicts = { rules: set.rules.length, actions: input.actions.length, denies: result.denies, warns: result.warns };
+    return policy.markPolicyBlocks(plan, result);
+  });
+}
 const text = await timed('render', () => mods.render.renderPlanText(plan, { color: false }));
 
-const workMs = phases.loadConfig + phases.readLockfile + phases.decodeLive + phases.planChanges + phases.render;
+const workMs = phases.loadConfig + phases.readLockfile + phases.decodeLive + phases.planChanges + (phases.policyLoad ?? 0) + (phases.policyEval ?? 0) + phases.render;
 process.stdout.write(
   `${JSON.stringify({
     phases,
     workMs,
     processMs: performance.now(),
     maxRssKb: process.resourceUsage().maxRSS,
-    heapBounded,
     actions: plan.actions.length,
+    ...(verdicts ? { verdicts } : {}),
     errors: plan.diagnostics.filter((d) => d.severity === 'error').length,
     outputLines: text.split('\n').length - 1,
   })}\n`,

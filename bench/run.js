@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench [-- --quick] [-- --only plan,apply,scale,startup,state] [-- --no-write]`: measures every
+// `npm run bench [-- --quick] [-- --only plan,apply,scale,startup,state,policy] [-- --no-write]`: measures every
 // SPEC section 8 target against the emulator on loopback (see BENCHMARKS.md for the method),
 // prints the tables, and (full run of every family) rewrites the generated part of BENCHMARKS.md.
 // `--from FILE` measures nothing: it renders the figures a run saved (bench/out/results-*.json).
@@ -9,15 +9,16 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { benchApply } from './apply.js';
 import { benchApplyScale } from './apply-scale.js';
-import { baselineBuild } from './baseline.js';
+import { baselineBuild, ENGINE_BASELINE_REF } from './baseline.js';
 import { machine, REPO } from './measure.js';
 import { benchPlan } from './plan.js';
 import { benchPlanScale } from './plan-scale.js';
+import { benchPolicy } from './policy.js';
 import { renderReport, spliceReport } from './report.js';
 import { benchStartup } from './startup.js';
 import { benchState } from './state.js';
 
-const FAMILIES = ['plan', 'apply', 'scale', 'startup', 'state'];
+const FAMILIES = ['plan', 'apply', 'scale', 'startup', 'state', 'policy'];
 
 class UsageError extends Error {}
 
@@ -28,16 +29,30 @@ const MODES = {
     planScale: { sizes: [1000, 10000, 20000], runs: () => 3, cliAt: 10000, baseline: true },
     apply: { width: 100, parallelism: 10, timeScale: 0.2, pollMs: 20, runs: 3, chains: ['chain', 'chain-attach', 'deep'], defaultPoll: { timeScale: 1 }, cli: { timeScale: 1, deep: true } },
     scale: { bytes: { sizes: [10, 10000], timeScale: 0.2, pollMs: 20 }, creates: { count: 2000, compressed: { timeScale: 0.02, pollMs: 20 } } },
-    startup: { runs: 7, services: 1000 },
+    startup: {
+      runs: 7,
+      services: 1000,
+      baseline: true,
+      errors: { sizes: [10000, 20000], allInvalid: 10000, runs: 3, baselineRuns: 1, baselineTimeoutMs: 180_000 },
+      readers: { services: 10000, runs: 3 },
+    },
     state: { width: 100, timeScale: 0.2, pollMs: 20, runs: 3 },
+    policy: { runs: 7 },
   },
   quick: {
     plan: { sizes: [10, 1000], latencies: [0, 50], cliRuns: () => 1, readerRuns: 1, workRuns: () => 1, naiveUpTo: 100, renderSize: 1000, tigerUpTo: Infinity },
     planScale: { sizes: [1000, 2000], runs: () => 1, cliAt: 2000, baseline: false },
     apply: { width: 20, parallelism: 10, timeScale: 0.1, pollMs: 10, runs: 1, chains: ['deep'], defaultPoll: { timeScale: 0.2 }, cli: { timeScale: 1, deep: false } },
     scale: { bytes: { sizes: [10, 1000], timeScale: 0.1, pollMs: 10 }, creates: { count: 200, compressed: { timeScale: 0.02, pollMs: 20 } } },
-    startup: { runs: 3, services: 1000 },
+    startup: {
+      runs: 3,
+      services: 1000,
+      baseline: false,
+      errors: { sizes: [1000, 2000], allInvalid: 1000, runs: 1, baselineRuns: 0, baselineTimeoutMs: 60_000 },
+      readers: { services: 1000, runs: 1 },
+    },
     state: { width: 100, timeScale: 0.1, pollMs: 10, runs: 1 },
+    policy: { runs: 2 },
   },
 };
 
@@ -51,7 +66,7 @@ function parseArgs(argv) {
     else if (a === '--from') args.from = argv[++i];
     else if (a === '--only') args.only = (argv[++i] ?? '').split(',').filter(Boolean);
     else if (a.startsWith('--only=')) args.only = a.slice('--only='.length).split(',').filter(Boolean);
-    else throw new UsageError(`unknown option ${a} (use --quick, --only plan,apply,scale,startup,state, --no-write, --no-baseline, --from RESULTS.json)`);
+    else throw new UsageError(`unknown option ${a} (use --quick, --only plan,apply,scale,startup,state,policy, --no-write, --no-baseline, --from RESULTS.json)`);
   }
   const unknown = args.only.filter((f) => !FAMILIES.includes(f));
   if (unknown.length > 0 || args.only.length === 0) throw new UsageError(`--only takes a list of ${FAMILIES.join(', ')}`);
@@ -76,12 +91,16 @@ async function measure(args) {
     results.plan = await benchPlan({ ...settings.plan, log });
     results.plan.scale = await benchPlanScale({ ...settings.planScale, baseline: settings.planScale.baseline && !args.noBaseline, log });
   }
-  // The before-turn-2 rows of apply and scale run the baseline build's engine (bench/baseline.js).
-  const baseline = () => (args.noBaseline ? { skipped: 'not in this run (--no-baseline)' } : baselineBuild(log));
-  if (args.only.includes('apply')) results.apply = await benchApply({ ...settings.apply, baseline: baseline(), log });
-  if (args.only.includes('scale')) results.scale = await benchApplyScale({ ...settings.scale, baseline: baseline(), log });
-  if (args.only.includes('startup')) results.startup = await benchStartup({ ...settings.startup, log });
+  // The before-turn-2 rows of apply and scale run the engine of main before issue 17 (bench/baseline.js).
+  const engineBaseline = () => (args.noBaseline ? { skipped: 'not in this run (--no-baseline)' } : baselineBuild(log, ENGINE_BASELINE_REF));
+  if (args.only.includes('apply')) results.apply = await benchApply({ ...settings.apply, baseline: engineBaseline(), log });
+  if (args.only.includes('scale')) results.scale = await benchApplyScale({ ...settings.scale, baseline: engineBaseline(), log });
+  if (args.only.includes('startup')) {
+    const base = settings.startup.baseline && !args.noBaseline ? baselineBuild(log) : { skipped: 'not in this mode' };
+    results.startup = await benchStartup({ ...settings.startup, base, log });
+  }
   if (args.only.includes('state')) results.state = await benchState({ ...settings.state, log });
+  if (args.only.includes('policy')) results.policy = await benchPolicy({ ...settings.policy, log });
   results.durationMs = performance.now() - started;
   results.loadAvgEnd = loadavg().map((x) => Math.round(x * 100) / 100);
   writeFileSync(join(REPO, 'bench', 'out', `results-${mode}.json`), `${JSON.stringify(results, null, 2)}\n`);

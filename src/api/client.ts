@@ -7,6 +7,7 @@
 import type { ApiCredentials } from './credentials.js';
 import type * as Dto from './dto.js';
 import { DbformError } from '../model/errors.js';
+import { pathSegment } from '../model/path-segment.js';
 import { type OperationId, type RouteIds } from '../model/operations.js';
 import { ApiError } from './errors.js';
 import { HttpTransport, type ApiLogger, type RequestSpec } from './http.js';
@@ -133,7 +134,7 @@ export class ApiClient {
   }
 
   getVPCPeering(p: Id, v: Id, x: Id, o?: CallOptions): Promise<Dto.PeeringDto> {
-    return this.requests.object({ op: 'getVPCPeering', method: 'GET', path: `${vpcPath(p, v)}/peerings/${encodeURIComponent(x)}`, safety: 'read', signal: o?.signal });
+    return this.requests.object({ op: 'getVPCPeering', method: 'GET', path: `${vpcPath(p, v)}/peerings/${pathSegment(x, 'peering ID')}`, safety: 'read', signal: o?.signal });
   }
 
   async deleteVPCPeering(p: Id, v: Id, x: Id, o?: CallOptions): Promise<void> {

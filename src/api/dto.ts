@@ -32,6 +32,31 @@ export interface ProjectDto {
   name: string;
 }
 
+/**
+ * `GET /auth/info` (the real service's OpenAPI, AuthInfo): who the credential is. `api_key` for a
+ * key pair, with its project; `oauth` for a user token. `apiKey` is the deprecated spelling.
+ */
+export interface AuthInfoDto {
+  type: 'apiKey' | 'oauth' | (string & {});
+  api_key?: AuthInfoApiKeyDto;
+  apiKey?: AuthInfoApiKeyDto;
+  oauth?: { user: AuthInfoUserDto };
+}
+
+export interface AuthInfoApiKeyDto {
+  public_key: string;
+  name: string;
+  created: string;
+  project: { id: string; name: string; plan_type: string };
+  issuing_user: AuthInfoUserDto;
+}
+
+export interface AuthInfoUserDto {
+  id: string;
+  name: string;
+  email: string;
+}
+
 export interface MessageResponseDto {
   message?: string;
 }

@@ -1,10 +1,10 @@
 // URL paths of the API operations and small body helpers of the client.
+import { pathSegment } from '../model/path-segment.js';
 import type { LogsQueryDto, MessageResponseDto } from './dto.js';
 
-const enc = encodeURIComponent;
-export const projectPath = (p: string) => `/projects/${enc(p)}`;
-export const vpcPath = (p: string, v: string) => `${projectPath(p)}/vpcs/${enc(v)}`;
-export const servicePath = (p: string, s: string) => `${projectPath(p)}/services/${enc(s)}`;
+export const projectPath = (p: string) => `/projects/${pathSegment(p, 'project ID')}`;
+export const vpcPath = (p: string, v: string) => `${projectPath(p)}/vpcs/${pathSegment(v, 'VPC ID')}`;
+export const servicePath = (p: string, s: string) => `${projectPath(p)}/services/${pathSegment(s, 'service ID')}`;
 
 export function asMessage(data: unknown): MessageResponseDto {
   if (typeof data === 'object' && data !== null && typeof (data as MessageResponseDto).message === 'string') {

@@ -8,6 +8,7 @@ import type { ApiCredentials } from '../api/credentials.js';
 import { backoffAtTimeScale, isLoopback } from '../api/index.js';
 import { DbformError } from '../model/errors.js';
 import { readCredentials } from './credentials-input.js';
+import { emulatorSwitchesFromEnv } from './emulator-switches-env.js';
 import { isDebug } from './errors.js';
 import type { ApiOptions, GlobalOptions } from './options.js';
 import { VERSION } from './version.js';
@@ -47,10 +48,13 @@ async function openEmulatorContext(
 ): Promise<ApiContext> {
   const timeScale = emulatorTimeScale(env);
   const dialect = emulatorDialect(env);
+  const switches = emulatorSwitchesFromEnv(env);
   const stateFile = emulatorStateFile(input.configFiles);
   const { startEmulator } = await import('../emulator/index.js');
-  const emulator = await startEmulator({ host: '127.0.0.1', port: 0, stateFile, timeScale, dialect });
+  const emulator = await startEmulator({ host: '127.0.0.1', port: 0, stateFile, timeScale, dialect, ...switches });
   logger?.(`[emulator] listening on ${emulator.url}, state in ${stateFile}, time scale ${timeScale}, dialect ${dialect}`);
+  const s = emulator.switches;
+  logger?.(`[emulator] backup delay ${s.backupDelay} s, peering acceptance ${s.peeringAcceptance}, teardown ${s.teardown}, endpoints ${s.endpoints}`);
   // Each dialect's own way in by default: the PAT (Bearer), or the real service's key pair (Basic).
   const credentials = given ?? (dialect === 'tiger' ? EMULATOR_KEY_PAIR : { kind: 'bearer' as const, token: EMULATOR_PAT });
   const client = new ApiClient({ baseUrl: emulator.url, credentials, userAgent: `dbform/${VERSION}`, logger, retry: backoffAtTimeScale(timeScale) });

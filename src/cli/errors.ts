@@ -1,4 +1,5 @@
 import { DbformError, DiagnosticsError } from '../model/errors.js';
+import { terminalText } from '../model/terminal-text.js';
 
 export function isDebug(argv: readonly string[] = process.argv): boolean {
   return argv.includes('--debug') || process.env.DBFORM_DEBUG === '1';
@@ -11,12 +12,14 @@ export function isDebug(argv: readonly string[] = process.argv): boolean {
 export function reportError(err: unknown, debug: boolean, stderr: NodeJS.WritableStream = process.stderr): number {
   if (err instanceof DbformError) {
     // Diagnostics carry their own marks: `FILE:LINE:COL: message` as validate prints them.
-    stderr.write(err instanceof DiagnosticsError ? `${err.message}\n` : `error: ${err.message}\n`);
+    // A message may carry text from the API (an error message, a name): written as data.
+    const message = terminalText(err.message);
+    stderr.write(err instanceof DiagnosticsError ? `${message}\n` : `error: ${message}\n`);
     if (debug && err.stack) stderr.write(`${err.stack}\n`);
     if (debug && err.cause instanceof Error && err.cause.stack) stderr.write(`caused by: ${err.cause.stack}\n`);
     return err.exitCode;
   }
-  const message = err instanceof Error ? err.message : String(err);
+  const message = terminalText(err instanceof Error ? err.message : String(err));
   stderr.write(`error: unexpected failure: ${message}\n`);
   if (debug && err instanceof Error && err.stack) stderr.write(`${err.stack}\n`);
   else stderr.write('(this is a bug in dbform; run again with --debug for details)\n');

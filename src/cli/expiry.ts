@@ -10,10 +10,24 @@ export function parseAge(text: string, flag: string): number {
   return ms;
 }
 
-/** `apply --ttl`: the expiry it asks for, refused where sweep would never act on it. */
+const TTL_UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
+/** The longest TTL: a year (and a leap day). A preview meant to live longer is not one. */
+export const MAX_TTL_MS = 366 * TTL_UNIT_MS.d!;
+
+/**
+ * `apply --ttl`: whole minutes, hours or days (`30m`, `72h`, `7d`, `1d12h`), from 1 minute to 366
+ * days, checked before any lock is taken (SPEC section 13). Refused where sweep would never act on it.
+ */
 export function parseTtl(text: string | undefined, workspace: string): number | undefined {
   if (text === undefined) return undefined;
-  const ms = parseAge(text, '--ttl');
+  const trimmed = text.trim();
+  if (!/^(?:\d+[mhd])+$/.test(trimmed)) {
+    throw new DbformError(`--ttl must be a whole number of minutes, hours or days, such as 30m, 72h, 7d or 1d12h (got "${text}")`);
+  }
+  let ms = 0;
+  for (const [, n, unit] of trimmed.matchAll(/(\d+)([mhd])/g)) ms += Number(n) * TTL_UNIT_MS[unit!]!;
+  if (ms < TTL_UNIT_MS.m!) throw new DbformError(`--ttl must be at least 1m (got "${text}")`);
+  if (ms > MAX_TTL_MS) throw new DbformError(`--ttl must be at most 366 days (got "${text}"); leave --ttl out for a workspace that is not swept`);
   if (workspace === DEFAULT_WORKSPACE) {
     throw new DbformError('--ttl sets when `dbform sweep` may destroy a workspace, and sweep never destroys the default workspace; apply a preview with --workspace NAME --ttl DURATION');
   }

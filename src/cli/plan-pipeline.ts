@@ -5,10 +5,9 @@ import { readFile } from 'node:fs/promises';
 import { fetchLiveState, type FetchLiveStateOptions } from '../api/live-state.js';
 import { loadConfig } from '../config/index.js';
 import type { Address, DesiredState, Diagnostic, LiveState, Lockfile, Plan } from '../model/index.js';
-import { managedParents, planChanges, type PlanOptions } from '../planner/index.js';
+import { managedParents, planChanges, type ClaimedElsewhere, type PlanOptions } from '../planner/index.js';
 import { readWithJournal } from '../state/journal-push.js';
 import { openApiContext, type ApiContextInput } from './api-context.js';
-import { boundHeapForConfig, collectPhaseGarbage } from './heap-budget.js';
 import { openJournal, openStateStore, workspaceOf, type StateFlags } from './state-context.js';
 
 export interface PlanInput {
@@ -43,10 +42,8 @@ export type PreparedPlan =
 export async function preparePlan(input: PlanInput): Promise<PreparedPlan> {
   const env = input.env ?? process.env;
   const workspace = workspaceOf(input.state, env);
-  boundHeapForConfig(input.files);
   const loaded = await loadConfig(input.files, { env, workspace });
   if (!loaded.ok) return { ok: false, configErrors: loaded.errors };
-  collectPhaseGarbage();
   const desired = loaded.value;
   const store = openStateStore({ flags: input.state, env, files: input.files, projectId: desired.projectId, workspace, ...(desired.state ? { configState: desired.state } : {}) });
   try {
@@ -54,8 +51,7 @@ export async function preparePlan(input: PlanInput): Promise<PreparedPlan> {
     // which parents the state manages (SPEC section 12).
     const { snapshot, pending } = await readWithJournal(store, openJournal(input.files));
     const live = await readLive(input.api, input.files, desired.projectId, managedParents(desired, snapshot.lockfile));
-    collectPhaseGarbage();
-    const plan = planChanges(desired, live, snapshot.lockfile, planOptions(input, snapshot.claimedElsewhere));
+    const plan = { ...planChanges(desired, live, snapshot.lockfile, planOptions(input, snapshot.claimedElsewhere)), where: { workspace, state: store.location } };
     return { ok: true, desired, configWarnings: loaded.warnings, stateLocation: store.location, pendingJournal: pending, lock: snapshot.lockfile, live, plan };
   } finally {
     await store.close();
@@ -63,9 +59,8 @@ export async function preparePlan(input: PlanInput): Promise<PreparedPlan> {
 }
 
 /** The planner's options, with the IDs other workspaces of the state bind (never adopted here). */
-export function planOptions(o: { replace: Address[]; target: Address[]; allowDataLoss: boolean }, claimedElsewhere: ReadonlyMap<string, unknown>): PlanOptions {
-  const options = { replace: o.replace, target: o.target, allowDataLoss: o.allowDataLoss, now: Date.now(), claimedElsewhere: new Set(claimedElsewhere.keys()) };
-  return options;
+export function planOptions(o: { replace: Address[]; target: Address[]; allowDataLoss: boolean }, claimedElsewhere: ReadonlyMap<string, ClaimedElsewhere>): PlanOptions {
+  return { replace: o.replace, target: o.target, allowDataLoss: o.allowDataLoss, now: Date.now(), claimedElsewhere };
 }
 
 /**

@@ -12,6 +12,8 @@ import { buildConfigSchema } from './schema.js';
 
 /** schemas/plan.schema.json, from src/config or dist/config alike. */
 export const PLAN_SCHEMA_PATH = join(import.meta.dirname, '..', '..', 'schemas', 'plan.schema.json');
+/** schemas/policy.schema.json (SPEC section 16), likewise. */
+export const POLICY_SCHEMA_PATH = join(import.meta.dirname, '..', '..', 'schemas', 'policy.schema.json');
 
 /** The ajv options the committed validator is compiled with. */
 export const AJV_OPTIONS = {
@@ -53,6 +55,11 @@ export function renderPlanValidatorSource(): string {
   const root = new RegExp(`^const (schema\\d+) = \\{"\\$schema":"[^"]*","\\$id":${JSON.stringify(schema.$id).replace(/[.$]/g, '\\$&')}`, 'm').exec(code);
   if (!root) throw new Error('cannot find the root schema in the plan validator ajv wrote: export it another way in generate.ts');
   return `${code.trimEnd()}\nexport const schema = ${root[1]};\n`;
+}
+
+/** Text of src/policy/generated/policy-validator.ts, from schemas/policy.schema.json. */
+export function renderPolicyValidatorSource(): string {
+  return renderStandaloneValidator(JSON.parse(readFileSync(POLICY_SCHEMA_PATH, 'utf8')) as object, 'schemas/policy.schema.json');
 }
 
 /** A module exporting `validate`, ajv's code for `schema` with nothing imported. */

@@ -5,7 +5,8 @@ import type { AuthScheme, Dialect } from './dialect.js';
 import { HttpError, notFound } from './errors.js';
 import type { ProjectRecord, TokenRecord, World } from './store.js';
 
-export type Principal = TokenRecord;
+/** Who asks: a token, or a key pair (then `publicKey` is set; it sees one project, like a PAT). */
+export type Principal = TokenRecord & { publicKey?: string };
 
 function unauthorized(dialect: Dialect, message: string): HttpError {
   const challenge = dialect.authSchemes.map((s) => (s === 'Basic' ? 'Basic realm="api"' : s)).join(', ');
@@ -31,7 +32,7 @@ function keyPairPrincipal(world: World, encoded: string): Principal | undefined 
   if (colon < 0) return undefined;
   const pair = world.keyPairs.get(decoded.slice(0, colon));
   if (!pair || pair.secretKey !== decoded.slice(colon + 1)) return undefined;
-  return { token: pair.publicKey, kind: 'pat', projectId: pair.projectId };
+  return { token: pair.publicKey, kind: 'pat', projectId: pair.projectId, publicKey: pair.publicKey };
 }
 
 export function visibleProjectIds(principal: Principal): string[] {

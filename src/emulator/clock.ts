@@ -25,6 +25,8 @@ export const DURATIONS = {
   replicaSetResizing: 2000,
   replicaSetDeleting: 2000,
   peeringPending: 2000,
+  // Under eventual teardown (switches.ts): how long a deleted peering is listed as deleting.
+  peeringDeleting: 2000,
   // Dialects with these steps only (dialect.ts): a peering's acceptance, a VPC's creation.
   peeringApproved: 1000,
   vpcCreating: 2000,

@@ -3,6 +3,7 @@
 // difference between them is one named field of this table: routes, views and auth read the field
 // and never ask which dialect runs. docs/api-behaviour.md lists the same differences in words.
 import { ALLOWED_SERVICE_SIZES, REGION_CODE_REGEX, SECTION_9_SERVICE_SIZES, SEED_REGION_CODE_REGEX, type DedicatedSize } from '../model/index.js';
+import type { Switches } from './switches.js';
 
 export type DialectName = 'seed' | 'tiger';
 export const DIALECT_NAMES: readonly DialectName[] = ['seed', 'tiger'];
@@ -16,6 +17,8 @@ export interface PeeringStatuses {
   active: string;
   /** A peering whose peer account is not 12 digits ends here, with an error_message. */
   failed: string;
+  /** A deleted peering while it is torn down (shown only under `teardown: eventual`). */
+  deleting: string;
 }
 
 export interface Dialect {
@@ -43,6 +46,12 @@ export interface Dialect {
   regionHint: string;
   /** Dedicated cpu_millis/memory_gbs pairs of creates and resizes. */
   sizes: readonly DedicatedSize[];
+  /** Whether `POST .../services/{id}/rename` exists (else a rename is a 404 and clients replace). */
+  renamesServices: boolean;
+  /** Whether `GET /auth/info` (who the credential is, and its project) exists. */
+  servesAuthInfo: boolean;
+  /** SPEC section 15 behaviours: the dialect's defaults, which startEmulator's options override. */
+  switches: Switches;
 }
 
 export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
@@ -50,7 +59,7 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
     name: 'seed',
     authSchemes: ['Bearer'],
     timeSeriesType: 'TIMESERIESDB',
-    peeringStatus: { pending: 'pending', active: 'active', failed: 'failed' },
+    peeringStatus: { pending: 'pending', active: 'active', failed: 'failed', deleting: 'deleting' },
     disabledPooler: 'absent',
     embedsReplicaSets: true,
     sendsDataTiering: true,
@@ -58,12 +67,15 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
     regionPattern: SEED_REGION_CODE_REGEX,
     regionHint: 'must be a region code such as us-east-1',
     sizes: SECTION_9_SERVICE_SIZES,
+    renamesServices: false,
+    servesAuthInfo: false,
+    switches: { backupDelay: 0, peeringAcceptance: 'auto', teardown: 'immediate', endpoints: 'fixed' },
   },
   tiger: {
     name: 'tiger',
     authSchemes: ['Basic', 'Bearer'],
     timeSeriesType: 'TIMESCALEDB',
-    peeringStatus: { pending: 'PENDING', approved: 'APPROVED', active: 'ACTIVE', failed: 'INVALID' },
+    peeringStatus: { pending: 'PENDING', approved: 'APPROVED', active: 'ACTIVE', failed: 'INVALID', deleting: 'DELETING' },
     disabledPooler: 'without-endpoint',
     embedsReplicaSets: false,
     sendsDataTiering: false,
@@ -72,6 +84,10 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
     regionPattern: REGION_CODE_REGEX,
     regionHint: 'must be a region code such as us-east-1 or az-eastus2',
     sizes: ALLOWED_SERVICE_SIZES,
+    renamesServices: true,
+    servesAuthInfo: true,
+    // SPEC section 15: the real service's timings and teardown, scaled by --time-scale.
+    switches: { backupDelay: 30, peeringAcceptance: 'auto', teardown: 'eventual', endpoints: 'moving' },
   },
 };
 

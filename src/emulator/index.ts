@@ -6,25 +6,29 @@ import { dirname } from 'node:path';
 import { API_PREFIX, type EmulatorStatsDto } from '../api/dto.js';
 import { describeFileError } from '../lockfile/file-errors.js';
 import { createClock } from './clock.js';
-import { DIALECT_NAMES, dialectNamed, type DialectName } from './dialect.js';
+import { DIALECT_NAMES, dialectNamed, type Dialect, type DialectName } from './dialect.js';
 import { EmulatorConfigError } from './errors.js';
 import { FaultInjector, type Fault, type FaultSettings } from './faults.js';
 import { buildWorld, readStateFile, serializeWorld, StateWriter } from './persistence.js';
 import { Router } from './router.js';
+import { authInfoRoute } from './routes/auth-info.js';
 import { logRoutes } from './routes/logs.js';
 import { peeringRoutes } from './routes/peerings.js';
 import { projectRoutes } from './routes/projects.js';
 import { replicaSetRoutes } from './routes/replica-sets.js';
-import { serviceActionRoutes } from './routes/service-actions.js';
+import { renameServiceRoute, serviceActionRoutes } from './routes/service-actions.js';
 import { serviceRoutes } from './routes/services.js';
 import { vpcRoutes } from './routes/vpcs.js';
 import { DEFAULT_SEED, loadSeedFile, parseSeed, type Seed } from './seed.js';
 import { createRequestListener } from './server.js';
 import { RequestStats } from './stats.js';
+import type { World } from './store.js';
+import { resolveSwitches, type Switches } from './switches.js';
 
 export { DIALECT_NAMES, type DialectName } from './dialect.js';
 export { EmulatorConfigError } from './errors.js';
 export { DEFAULT_SEED, type Seed } from './seed.js';
+export { ENDPOINT_PLACEMENTS, MAX_BACKUP_DELAY_SECONDS, PEERING_ACCEPTANCES, TEARDOWNS, type EndpointPlacement, type PeeringAcceptance, type Switches, type Teardown } from './switches.js';
 
 export interface EmulatorOptions {
   host?: string;
@@ -45,6 +49,18 @@ export interface EmulatorOptions {
   now?: () => number;
   /** `seed` (default): cloud-api.md exactly; `tiger`: as the real service's OpenAPI (dialect.ts). */
   dialect?: DialectName | (string & {});
+  /**
+   * SPEC section 15, each defaulting to the dialect's (seed: 0, immediate, fixed; tiger: 30,
+   * eventual, moving; auto in both): seconds after READY without a backup, scaled by the time
+   * scale (a fork or replica set create meanwhile is a 409); `manual` keeps new peerings pending
+   * until `POST /__emulator/peerings/{id}/accept`; `eventual` lists deleted peerings as deleting
+   * for 2 s and keeps their VPC (and a deleted service's) from deletion meanwhile; `moving` gives
+   * an attached service a private endpoint host.
+   */
+  backupDelay?: number;
+  peeringAcceptance?: Switches['peeringAcceptance'] | (string & {});
+  teardown?: Switches['teardown'] | (string & {});
+  endpoints?: Switches['endpoints'] | (string & {});
 }
 
 export interface EmulatorHandle {
@@ -55,20 +71,27 @@ export interface EmulatorHandle {
   port: number;
   faultSeed: number;
   dialect: DialectName;
+  /** The SPEC section 15 behaviours in force (the dialect's defaults, overridden by the options). */
+  switches: Switches;
   close(): Promise<void>;
   stats(): EmulatorStatsDto;
   resetStats(): void;
   setFaults(partial: Partial<FaultSettings> & { faultSeed?: number }): void;
   /** Faults injected so far, by kind (500, 503, 429, lost response). */
   faultsInjected(): Record<Fault, number>;
+  /**
+   * A credential of the world for someone to paste into another terminal (`dbform emulator`
+   * prints it): its first PAT (else first token) and its first key pair. Emulator credentials
+   * only: the default world's are documented in SPEC section 6.
+   */
+  sampleCredentials(): { token?: string; keyPair?: { publicKey: string; secretKey: string } };
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
   const host = options.host ?? '127.0.0.1';
   const timeScale = options.timeScale ?? 1;
   if (!(timeScale >= 0) || !Number.isFinite(timeScale)) throw new EmulatorConfigError(`timeScale must be a number >= 0 (got ${timeScale})`);
-  const dialect = dialectNamed(options.dialect);
-  if (!dialect) throw new EmulatorConfigError(`dialect must be one of ${DIALECT_NAMES.join(', ')} (got "${options.dialect}")`);
+  const dialect = effectiveDialect(options);
   const faults = new FaultInjector(
     {
       latencyMs: options.latencyMs ?? 0,
@@ -89,6 +112,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     ...serviceActionRoutes,
     ...replicaSetRoutes,
     ...logRoutes,
+    // Routes only some documents have: elsewhere they are a 404 like any unknown path.
+    ...(dialect.renamesServices ? [renameServiceRoute] : []),
+    ...(dialect.servesAuthInfo ? [authInfoRoute] : []),
   ]);
   const persist = writer ? () => writer.save() : () => Promise.resolve();
   const server = createServer({ keepAliveTimeout: 30_000 }, createRequestListener({ world, clock: createClock(timeScale, options.now), dialect, router, stats, faults, persist }));
@@ -101,12 +127,32 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     port,
     faultSeed: faults.seed,
     dialect: dialect.name,
+    switches: { ...dialect.switches },
     stats: () => stats.snapshot(),
     resetStats: () => stats.reset(),
     setFaults: (partial) => faults.update(partial),
     faultsInjected: () => faults.injected(),
+    sampleCredentials: () => sampleCredentials(world),
     close: () => (closing ??= closeServer(server, writer)),
   };
+}
+
+function sampleCredentials(world: World): ReturnType<EmulatorHandle['sampleCredentials']> {
+  const tokens = [...world.tokens.values()];
+  const token = (tokens.find((t) => t.kind === 'pat') ?? tokens[0])?.token;
+  const pair = world.keyPairs.values().next().value;
+  return {
+    ...(token === undefined ? {} : { token }),
+    ...(pair === undefined ? {} : { keyPair: { publicKey: pair.publicKey, secretKey: pair.secretKey } }),
+  };
+}
+
+/** The dialect's table with the SPEC section 15 switches the options set. */
+function effectiveDialect(options: EmulatorOptions): Dialect {
+  const dialect = dialectNamed(options.dialect);
+  if (!dialect) throw new EmulatorConfigError(`dialect must be one of ${DIALECT_NAMES.join(', ')} (got "${options.dialect}")`);
+  const given = { backupDelay: options.backupDelay, peeringAcceptance: options.peeringAcceptance, teardown: options.teardown, endpoints: options.endpoints };
+  return { ...dialect, switches: resolveSwitches(dialect.switches, given as Partial<Switches>) };
 }
 
 /**

@@ -11,8 +11,12 @@ export const NODE_COUNT = 3;
 
 export interface LogHistory {
   seed: number;
+  /** Generated entries, then seeded ones. */
   count: number;
   startMs: number;
+  generated: number;
+  /** Entries a test added after the generated ones (seeded-logs.ts), oldest first. */
+  seeded: readonly LogEntry[];
 }
 
 export interface LogEntry {
@@ -23,17 +27,19 @@ export interface LogEntry {
   message: string;
 }
 
-export function historyOf(serviceId: string, createdAt: number): LogHistory {
+export function historyOf(serviceId: string, createdAt: number, seeded: readonly LogEntry[] = []): LogHistory {
   const seed = hashString(serviceId);
-  const count = 3000 + (seed % 1000);
-  return { seed, count, startMs: createdAt - count * 1000 };
+  const generated = 3000 + (seed % 1000);
+  return { seed, count: generated + seeded.length, startMs: createdAt - generated * 1000, generated, seeded };
 }
 
 export function timestampAt(h: LogHistory, i: number): number {
+  if (i >= h.generated) return h.seeded[i - h.generated]!.timestampMs;
   return h.startMs + i * 1000 + (mix32(h.seed, i) % 1000);
 }
 
 export function entryAt(h: LogHistory, i: number): LogEntry {
+  if (i >= h.generated) return { ...h.seeded[i - h.generated]!, index: i };
   const r = mix32(h.seed, i);
   const roll = (r >>> 10) % 100;
   const severity: Severity = roll < 55 ? 'LOG' : roll < 75 ? 'INFO' : roll < 88 ? 'WARNING' : roll < 97 ? 'ERROR' : 'FATAL';

@@ -36,9 +36,10 @@ function checkService(s: unknown, at: string): string | undefined {
       at,
       {
         id: str, name: str, regionCode: str, serviceType: oneOf('TIMESERIESDB', 'POSTGRES'), createdAt: num, resourceId: str,
-        size, ha, environment: env, pooler: bool, status: oneOf('READY', 'PAUSED'),
+        size, ha, environment: env, pooler: bool, status: oneOf('READY', 'PAUSED', 'FAILED'),
       },
       {
+        backupAt: num,
         timeline: (t) => obj(t) && steps(t.steps) && oneOf('READY', 'PAUSED', 'GONE')(t.then) && (t.size === undefined || size(t.size)) && (t.ha === undefined || ha(t.ha)),
         vpc: (a) => obj(a) && str(a.vpcId) && num(a.until) && (a.pending === undefined || oneOf('attach', 'detach')(a.pending)),
         forkedFrom: (f) => obj(f) && str(f.projectId) && str(f.serviceId),
@@ -64,7 +65,7 @@ export function checkPersistedProject(p: unknown, at: string): string | undefine
     list(project.vpcs, `${at}.vpcs`, (v, vat) =>
       fields(v, vat, { id: str, name: str, cidr: str, regionCode: str }, { readyAt: num }) ??
       list((v as Record<string, unknown>).peerings, `${vat}.peerings`, (pe, pat) =>
-        fields(pe, pat, { id: str, peerAccountId: str, peerRegionCode: str, peerVpcId: str, settlesAt: num, fails: bool, provisionedId: str }, { approvedUntil: num }),
+        fields(pe, pat, { id: str, peerAccountId: str, peerRegionCode: str, peerVpcId: str, settlesAt: num, fails: bool, provisionedId: str }, { approvedUntil: num, awaitsAcceptance: bool, deletingUntil: num }),
       ),
     ) ?? list(project.services, `${at}.services`, checkService)
   );

@@ -3,7 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { API_PREFIX, type ErrorDto } from '../api/dto.js';
 import { authenticate } from './auth.js';
-import { answerControl } from './control.js';
+import { answerControl, controlMutates } from './control.js';
+import { answerSeededLog } from './seeded-logs.js';
 import type { Clock } from './clock.js';
 import type { Dialect } from './dialect.js';
 import { HttpError } from './errors.js';
@@ -119,8 +120,8 @@ async function answerApi(deps: ServerDeps, req: IncomingMessage, url: URL, match
 async function sendControl(deps: ServerDeps, req: IncomingMessage, res: ServerResponse, method: string, path: string): Promise<void> {
   let answer: Answer;
   try {
-    answer = answerControl(deps.world, deps.stats, method, path, deps.clock.now());
-    if (answer.status === 204 && path !== '/__emulator/reset') await deps.persist();
+    answer = answerSeededLog(deps.world, method, req.url ?? path, deps.clock.now()) ?? answerControl(deps, method, path, deps.clock.now());
+    if (controlMutates(path, answer)) await deps.persist();
   } catch (err) {
     answer = errorAnswer(err);
   }

@@ -8,6 +8,8 @@ import type { DedicatedSize } from '../model/sizes.js';
 
 export type { DedicatedSize };
 export type ServiceSize = DedicatedSize | 'shared';
+/** What a service's status can be in the emulator: the documented ones, and FAILED (SPEC section 15). */
+export type ServiceStatus = ServiceStatusDto | 'FAILED';
 
 export interface HaRecord {
   replicaCount: number;
@@ -68,8 +70,13 @@ export interface ServiceRecord {
   ha: HaRecord;
   environment: EnvironmentTagDto;
   pooler: boolean;
-  /** The settled status; a running timeline overrides it. */
-  status: 'READY' | 'PAUSED';
+  /**
+   * The settled status; a running timeline overrides it. FAILED is set only by the test control
+   * (`POST /__emulator/services/{id}/fail`) and lasts until the service is deleted.
+   */
+  status: 'READY' | 'PAUSED' | 'FAILED';
+  /** Epoch ms of its first backup (forks and replica sets need one); absent: it has one. */
+  backupAt?: number;
   timeline?: ServiceTimeline;
   vpc?: VpcAttachment;
   forkedFrom?: { projectId: string; serviceId: string };
@@ -89,6 +96,10 @@ export interface PeeringRecord {
   approvedUntil?: number;
   fails: boolean;
   provisionedId: string;
+  /** Made under manual acceptance and not accepted yet: pending (with provisioned_id) after settlesAt. */
+  awaitsAcceptance?: boolean;
+  /** Deleted under eventual teardown: listed as deleting until this epoch ms, then gone. */
+  deletingUntil?: number;
 }
 
 export interface VpcRecord {

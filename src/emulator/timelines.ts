@@ -4,16 +4,19 @@
 import type { ServiceStatusDto } from '../api/dto.js';
 import type { Clock } from './clock.js';
 import type {
+  PeeringRecord,
   ProjectRecord,
   ReplicaSetRecord,
   ReplicaSetTimeline,
   ServiceRecord,
+  ServiceStatus,
   ServiceTimeline,
   VpcAttachment,
+  VpcRecord,
 } from './store.js';
 
 /** The status a service shows at `now` (assumes nothing about settling). */
-export function serviceStatusAt(svc: ServiceRecord, now: number): ServiceStatusDto {
+export function serviceStatusAt(svc: ServiceRecord, now: number): ServiceStatus {
   const t = svc.timeline;
   if (!t) return svc.status;
   for (const step of t.steps) if (now < step.until) return step.status;
@@ -114,16 +117,30 @@ export function removeService(project: ProjectRecord, svc: ServiceRecord): void 
   project.services.delete(svc.id);
 }
 
-export type PeeringPhase = 'pending' | 'approved' | 'active' | 'failed';
+/** `awaiting`: provisioned, pending until the peer accepts; `deleting`: deleted, being torn down. */
+export type PeeringPhase = 'pending' | 'awaiting' | 'approved' | 'active' | 'failed' | 'deleting';
 
 /**
  * The peering's phase at `now`: pending, then failed, or active (after the acceptance step where
- * the dialect has one: `withApproval`).
+ * the dialect has one: `withApproval`). Under manual acceptance, a peering not yet accepted is
+ * `awaiting` once provisioned; a deleted one lingering under eventual teardown is `deleting`.
  */
-export function peeringPhaseAt(p: { settlesAt: number; approvedUntil?: number; fails: boolean }, now: number, withApproval: boolean): PeeringPhase {
+export function peeringPhaseAt(p: Pick<PeeringRecord, 'settlesAt' | 'approvedUntil' | 'fails' | 'awaitsAcceptance' | 'deletingUntil'>, now: number, withApproval: boolean): PeeringPhase {
+  if (p.deletingUntil !== undefined) return 'deleting';
   if (now < p.settlesAt) return 'pending';
   if (p.fails) return 'failed';
+  if (p.awaitsAcceptance) return 'awaiting';
   return withApproval && p.approvedUntil !== undefined && now < p.approvedUntil ? 'approved' : 'active';
+}
+
+/** Removes the deleted peerings whose teardown is over by `now`. */
+export function settlePeerings(vpc: VpcRecord, now: number): void {
+  for (const p of vpc.peerings.values()) if (p.deletingUntil !== undefined && now >= p.deletingUntil) vpc.peerings.delete(p.id);
+}
+
+/** Whether the service has had its first backup by `now` (forks and replica sets need one). */
+export function hasBackupAt(svc: ServiceRecord, now: number): boolean {
+  return svc.backupAt === undefined || now >= svc.backupAt;
 }
 
 /** Whether a VPC is still being created at `now` (only dialects with a VPC status show it). */

@@ -42,6 +42,16 @@ export function charCount(text: string): number {
   return n;
 }
 
+/** A service name (create, fork, rename): 1-128 characters, SPEC section 9. */
+export function requireName(b: Body): string {
+  const v = b.name;
+  if (v === undefined) throw invalidField('name', 'is required');
+  if (typeof v !== 'string') throw invalidField('name', 'must be a string');
+  const length = charCount(v);
+  if (length < 1 || length > 128) throw invalidField('name', `must be 1-128 characters long (got ${length})`);
+  return v;
+}
+
 function checkString(v: unknown, field: string, opts: { max?: number; pattern?: RegExp; hint?: string }): string {
   if (typeof v !== 'string') throw invalidField(field, `must be a string (got ${describe(v)})`);
   const max = opts.max ?? 128;

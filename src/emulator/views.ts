@@ -1,10 +1,10 @@
 // Records -> wire DTOs (cloud-api.md field names, spelled as the dialect says). Callers settle
 // records first; views only compute what time decides (statuses, attachment phases).
-import type { PeeringDto, ReadReplicaSetDto, ServiceDto, ServiceStatusDto, VpcDto, VpcEndpointDto } from '../api/dto.js';
+import type { PeeringDto, ReadReplicaSetDto, ServiceDto, VpcDto, VpcEndpointDto } from '../api/dto.js';
 import type { Dialect } from './dialect.js';
 import { hashString, mix32 } from './prng.js';
-import type { PeeringRecord, ProjectRecord, ReplicaSetRecord, ServiceRecord, VpcRecord } from './store.js';
-import { attachmentPhaseAt, isVpcCreatingAt, peeringPhaseAt, replicaSetStatusAt, serviceStatusAt } from './timelines.js';
+import type { PeeringRecord, ProjectRecord, ReplicaSetRecord, ServiceRecord, ServiceStatus, VpcRecord } from './store.js';
+import { attachmentPhaseAt, isVpcCreatingAt, peeringPhaseAt, replicaSetStatusAt, serviceStatusAt, type PeeringPhase } from './timelines.js';
 
 const DOMAIN = 'tsdb.cloud.example';
 export const DB_PORT = 5432;
@@ -12,6 +12,17 @@ export const POOLER_PORT = 6432;
 
 export function serviceHost(projectId: string, serviceId: string): string {
   return `${serviceId}.${projectId}.${DOMAIN}`;
+}
+
+/**
+ * Where endpoints move (`endpoints: moving`), an attached service answers on a host private to its
+ * VPC, pooler included, until its detach completes; otherwise on its public host.
+ */
+function endpointHost(project: ProjectRecord, svc: ServiceRecord, now: number, dialect: Dialect): string {
+  const phase = attachmentPhaseAt(svc, now);
+  const attached = phase === 'attached' || phase === 'detaching';
+  if (dialect.switches.endpoints === 'moving' && attached) return `${svc.id}.${svc.vpc!.vpcId}.private.${project.id}.${DOMAIN}`;
+  return serviceHost(project.id, svc.id);
 }
 
 export function toVpcDto(vpc: VpcRecord, now: number, dialect: Dialect): VpcDto {
@@ -27,13 +38,23 @@ export function toPeeringDto(p: PeeringRecord, now: number, dialect: Dialect): P
     peer_account_id: p.peerAccountId,
     peer_region_code: p.peerRegionCode,
     peer_vpc_id: p.peerVpcId,
-    status: dialect.peeringStatus[phase] ?? dialect.peeringStatus.active,
+    status: peeringStatusOf(phase, dialect),
   };
-  if (phase === 'active' || phase === 'approved') dto.provisioned_id = p.provisionedId;
+  // The provider-side peering exists once provisioned: at the acceptance step, or while awaiting
+  // the peer (manual acceptance); a peering torn down keeps the ID it had.
+  const provisioned = phase === 'active' || phase === 'approved' || phase === 'awaiting' || (phase === 'deleting' && now >= p.settlesAt && !p.fails);
+  if (provisioned) dto.provisioned_id = p.provisionedId;
   if (phase === 'failed') {
     dto.error_message = `peering rejected: peer account "${p.peerAccountId}" is not a 12-digit cloud account ID`;
   }
   return dto;
+}
+
+function peeringStatusOf(phase: PeeringPhase, dialect: Dialect): string {
+  const s = dialect.peeringStatus;
+  if (phase === 'awaiting') return s.pending;
+  if (phase === 'approved') return s.approved ?? s.active;
+  return s[phase];
 }
 
 /** `connection_pooler`: with its endpoint while enabled; while disabled as the dialect says. */
@@ -67,13 +88,13 @@ export function toReplicaSetDto(
 }
 
 export interface ServiceViewOptions {
-  status?: ServiceStatusDto;
+  status?: ServiceStatus;
   initialPassword?: string;
 }
 
 export function toServiceDto(project: ProjectRecord, svc: ServiceRecord, now: number, dialect: Dialect, opts: ServiceViewOptions = {}): ServiceDto {
   const status = opts.status ?? serviceStatusAt(svc, now);
-  const host = serviceHost(project.id, svc.id);
+  const host = endpointHost(project, svc, now, dialect);
   const spec =
     svc.size === 'shared'
       ? { volume_type: 'shared' }

@@ -16,7 +16,10 @@ export function parseDuration(text: string): number | undefined {
     total += Number(m[1]) * unitMs[m[2]!]!;
     at = part.lastIndex;
   }
-  return trimmed.length > 0 && total > 0 ? Math.round(total) : undefined;
+  // A fraction of a millisecond rounds to 0, which would mean "no time at all": refused, as is a
+  // duration no timer or date can hold.
+  const ms = Math.round(total);
+  return trimmed.length > 0 && ms > 0 && Number.isSafeInteger(ms) ? ms : undefined;
 }
 
 /** Short human form for progress lines and messages: `850ms`, `12s`, `3m05s`, `1h02m`. */

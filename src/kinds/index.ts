@@ -14,6 +14,7 @@ import {
   type OperationSpec,
   type Risk,
   type RouteIds,
+  type SourceRef,
 } from '../model/index.js';
 import { peeringKind } from './peering/kind.js';
 import { replicaSetKind } from './replica-set/kind.js';
@@ -60,7 +61,7 @@ const CHILDREN = new Map<Kind, readonly AnyKind[]>(KINDS.map((k) => [k.kind, KIN
 export const childKinds = (kind: Kind): readonly AnyKind[] => CHILDREN.get(kind)!;
 
 /** A desired or live resource as generic code holds it: the kind's own type is its business. */
-type Resource = { address?: string; id?: string };
+type Resource = { address?: string; id?: string; source?: SourceRef };
 
 /** The resources of `def` in `container`: the desired state (a top kind) or a parent desired resource. */
 export const desiredIn = (def: AnyKind, container: unknown): Resource[] => (container as Record<string, Resource[]>)[def.listKey]!;

@@ -21,6 +21,11 @@ export interface KindPlanner<D, L> {
    * stop after), and checks that need the whole plan in view.
    */
   finish?(ctx: PlanContext, drafts: readonly Draft[]): Draft[];
+  /**
+   * Once the plan is made: errors about what it creates next to what is live and stays (a VPC
+   * over the block of a live VPC), added to `ctx.diagnostics`.
+   */
+  check?(ctx: PlanContext): void;
   /** The live fields that matter for a saved plan's staleness (no metrics, endpoints or timestamps). */
   fingerprint(live: L): Json;
 }
@@ -58,6 +63,8 @@ export interface KindConfig<D> {
   requiredHint?: string;
   /** Config -> desired beyond its fields (the fork a service is created from). */
   build?(raw: Json, into: D): void;
+  /** What `build` set, by its config key, in the desired state's values (undefined ones: not written). */
+  built?(d: D): Record<string, unknown>;
   /** Problems of one parent's entries (or all entries of a top kind) beyond the schema; `where` names an entry as messages do. */
   check?(entries: readonly ConfigEntry[], where: (entry: ConfigEntry) => string): ConfigProblem[];
 }

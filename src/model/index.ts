@@ -15,3 +15,6 @@ export * from './local-process.js';
 export * from './cidr.js';
 export * from './suggest.js';
 export * from './schema-error.js';
+export * from './terminal-text.js';
+export * from './path-segment.js';
+export * from './project-id.js';

@@ -4,6 +4,7 @@
 // table that the planner orders, guards and classifies with, the client sends with, the executor
 // waits with, and the saved-plan reader and the plan schema's `op` enum list.
 import type { Kind } from './address.js';
+import { pathSegment } from './path-segment.js';
 import type { FieldChange, OperationId, Risk } from './plan.js';
 
 export type { OperationId } from './plan.js';
@@ -55,7 +56,7 @@ export function fillRoute(op: OperationId, spec: OperationSpec, ids: RouteIds): 
   return spec.api.route.replace(/\{([a-z_]+)\}/g, (_m, name: string) => {
     const id = ids[name];
     if (id === undefined) throw new Error(`${op} needs ${name}`);
-    return encodeURIComponent(id);
+    return pathSegment(id, name.replace(/_/g, ' '));
   });
 }
 

@@ -146,8 +146,8 @@ export interface Drift {
   changes: DriftChange[];
 }
 
-// Settling resources: transitional statuses (SPEC section 5): a resource in one is still changing, from an earlier
-// (perhaps interrupted) apply or from outside dbform. Apply waits until none of the resources the
+// Settling resources (SPEC section 5): a resource in a transitional status is still changing, from
+// an earlier (perhaps interrupted) apply or from outside dbform. Apply waits until none of the resources the
 // config manages is in one before it reports success, and `plan` lists them as settling. Which
 // statuses are transitional each kind says (its `live.settling`); a resource being deleted counts
 // as gone instead.
@@ -162,9 +162,18 @@ export interface SettlingResource {
   status: string;
 }
 
+/** Which state a plan is for (SPEC section 14): set by the command that read it, not the planner. */
+export interface PlanWhere {
+  workspace: string;
+  /** The lockfile path, or the state URL without its password. */
+  state: string;
+}
+
 export interface Plan {
   formatVersion: 1;
   projectId: string;
+  /** The workspace and state the plan was made from; absent where no state was read (tests of the planner). */
+  where?: PlanWhere;
   summary: Summary;
   actions: Action[];
   bindings: Binding[];

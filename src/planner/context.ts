@@ -24,15 +24,22 @@ import type {
  */
 export interface PlanOptions extends PlanShape {
   /**
-   * IDs that another workspace of the same state binds (SPEC section 10): never adopted by name,
-   * neither for a new address nor for one whose lockfile ID is gone. Empty when not given.
+   * IDs that another workspace of the same state binds, with which workspace and address (SPEC
+   * sections 10 and 13): never adopted by name, neither for a new address nor for one whose
+   * lockfile ID is gone, and never created again under their name. Empty when not given.
    */
-  claimedElsewhere?: ReadonlySet<string>;
+  claimedElsewhere?: ReadonlyMap<string, ClaimedElsewhere>;
   /**
    * The current time (epoch ms), given by the caller because the planner has no clock. A PITR
    * `target_time` that is not in the past is an error; undefined skips that check.
    */
   now?: number;
+}
+
+/** Another workspace's binding of a live resource. */
+export interface ClaimedElsewhere {
+  workspace: string;
+  address: Address;
 }
 
 /** How a desired resource found (or did not find) its live counterpart (SPEC section 2). */

@@ -1,6 +1,7 @@
 // The planner's public surface. Pure: imports only src/model and the kinds' pure parts (and
 // node:crypto for hashes).
 export { planChanges, type PlanOptions } from './plan-changes.js';
+export type { ClaimedElsewhere } from './context.js';
 export { driftJson, fromPlanJson, toPlanJson, type PlanJson } from './plan-json.js';
 export {
   canonicalJson,

@@ -29,7 +29,7 @@ interface MatchState {
   /** `kind:id` -> the removed address (no longer in the config) whose lockfile entry holds it. */
   holders: Map<string, Address>;
   /** IDs another workspace of the same state binds (SPEC section 10): never adopted by name. */
-  claimedElsewhere: ReadonlySet<string>;
+  claimedElsewhere: ReadonlyMap<string, unknown>;
   diagnostics: Diagnostic[];
   skipped: Set<Address>;
   index: LiveIndex;
@@ -184,7 +184,7 @@ export function matchResources(
   lock: Lockfile,
   index: LiveIndex,
   diagnostics: Diagnostic[],
-  claimedElsewhere: ReadonlySet<string> = new Set(),
+  claimedElsewhere: ReadonlyMap<string, unknown> = new Map(),
 ): Matching {
   const wanted = desiredAddresses(desired);
   const view = buildLockView(lock, diagnostics);

@@ -12,6 +12,7 @@ import { forgetBindings, protectBindings, protectionSources } from './protect.js
 import { findSettling } from './settling.js';
 import { blockReason, riskOf, type ProtectSource } from './risk.js';
 import { summarize } from './summary.js';
+import { twinChecks } from './twins.js';
 
 export type { PlanOptions } from './context.js';
 
@@ -113,6 +114,7 @@ export function planChanges(desired: DesiredState, live: LiveState, lock: Lockfi
   const ctx = newContext(desired, live, lock, options, diagnostics);
   addressChecks(ctx);
   const drafts = planAll(ctx);
+  twinChecks(ctx);
   renameHints(ctx);
   const deps = linkDrafts(drafts);
   const selected = options.target.length > 0 ? selectTargets(drafts, deps, options.target) : undefined;

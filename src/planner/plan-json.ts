@@ -8,6 +8,8 @@ type Json = Record<string, unknown>;
 export interface PlanJson {
   format_version: 1;
   project_id: string;
+  workspace?: string;
+  state?: string;
   summary: Summary;
   /** Present only when something drifted, so that a plan without drift stays as it was. */
   drift?: Json[];
@@ -95,6 +97,7 @@ export function toPlanJson(plan: Plan): PlanJson {
   return {
     format_version: 1,
     project_id: plan.projectId,
+    ...(plan.where ? { workspace: plan.where.workspace, state: plan.where.state } : {}),
     summary: { create: s.create, update: s.update, replace: s.replace, delete: s.delete, adopt: s.adopt, move: s.move, unchanged: s.unchanged, unmanaged: s.unmanaged, settling: s.settling },
     ...(plan.drift && plan.drift.length > 0 ? { drift: plan.drift.map(driftJson) } : {}),
     actions: plan.actions.map(actionJson),

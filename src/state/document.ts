@@ -13,6 +13,12 @@ export function lockfileToJson(lock: Lockfile): Record<string, unknown> {
 }
 
 
+/** The document PostgreSQL stores: the lockfile's JSON without lineage and serial, which are columns. */
+export function documentOf(lock: Lockfile): Record<string, unknown> {
+  const { lineage: _lineage, serial: _serial, ...rest } = lockfileToJson(lock);
+  return rest;
+}
+
 /** The IDs bound twice within one document: [id, first address, second address]. */
 export function findDuplicateIds(lock: Lockfile): Array<[string, string, string]> {
   const seen = new Map<string, string>();

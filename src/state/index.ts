@@ -1,6 +1,7 @@
 export * from './errors.js';
 export * from './history.js';
 export * from './holder.js';
+export * from './ownership.js';
 export * from './port.js';
 export * from './workspace.js';
 export { newLineage } from './document.js';

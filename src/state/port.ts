@@ -26,6 +26,15 @@ export interface StateSnapshot {
   claimedElsewhere: Map<string, ForeignClaim>;
 }
 
+export interface ReadOptions {
+  /**
+   * `state rm` only: a binding of an ID another workspace binds is returned instead of refused,
+   * so that it can be removed. Every write still refuses to store such a binding, and a state of
+   * another lineage is refused as always.
+   */
+  foreignBindings?: 'allow';
+}
+
 export function versionOf(lock: Lockfile): StateVersion {
   return { lineage: lock.lineage ?? null, serial: lock.serial ?? 0 };
 }
@@ -70,8 +79,11 @@ export interface StateStore {
   readonly location: string;
   readonly projectId: string;
   readonly workspace: string;
-  /** The document and the IDs other workspaces bind. PostgreSQL: one query. */
-  read(): Promise<StateSnapshot>;
+  /**
+   * The document and the IDs other workspaces bind. PostgreSQL: one query. The ownership authority
+   * (ownership.ts): a state that binds what another workspace owns is refused here.
+   */
+  read(options?: ReadOptions): Promise<StateSnapshot>;
   /**
    * Compare-and-swap: stores `next` (whose lineage and serial are those it is stored under) if
    * the state is still at `expected` (serial 0: absent); otherwise StateConflictError and

@@ -26,21 +26,15 @@ interface Answer {
   body?: any;
 }
 
-describe.each(['seed', 'tiger'] as const)('%s dialect: every answer matches the response schema', (dialect) => {
-  let em: EmulatorHandle;
-  const checked = new Set<string>();
-  const failures: string[] = [];
-
-  beforeAll(async () => {
-    em = await startEmulator({ timeScale: 0, dialect });
-  });
-  afterAll(async () => em.close());
-
-  /** Sends one request and validates its answer against `op.<op>` of the dialect's schema. */
-  async function call(op: string, method: string, path: string, body?: unknown, auth: string | null = AUTH[dialect]): Promise<Answer> {
+/**
+ * Sends requests to `em` and validates each answer against `op.<op>` of the dialect's schema:
+ * a failure is collected in `failures`, each operation seen (not `error`) in `checked`.
+ */
+function callerOf(dialect: DialectName, em: () => EmulatorHandle, failures: string[], checked: Set<string>) {
+  return async function call(op: string, method: string, path: string, body?: unknown, auth: string | null = AUTH[dialect]): Promise<Answer> {
     const headers: Record<string, string> = auth === null ? {} : { authorization: auth };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(em.url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(em().url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     const text = await res.text();
     const answer: Answer = { status: res.status };
     const type = res.headers.get('content-type');
@@ -51,13 +45,29 @@ describe.each(['seed', 'tiger'] as const)('%s dialect: every answer matches the 
     if (!validate(answer)) failures.push(`${op} ${method} ${path}: ${ajv.errorsText(validate.errors)}\n  ${JSON.stringify(answer).slice(0, 400)}`);
     if (op !== 'error') checked.add(op);
     return answer;
-  }
+  };
+}
+
+describe.each(['seed', 'tiger'] as const)('%s dialect: every answer matches the response schema', (dialect) => {
+  let em: EmulatorHandle;
+  const checked = new Set<string>();
+  const failures: string[] = [];
+  const call = callerOf(dialect, () => em, failures, checked);
+  // The real service's two operations beyond cloud-api.md's 33 (SPEC section 15): a 404 in seed.
+  const tigerOnly = (op: string) => (dialect === 'tiger' ? op : 'error');
+  const operations = dialect === 'tiger' ? 35 : 33;
+
+  beforeAll(async () => {
+    em = await startEmulator({ timeScale: 0, dialect });
+  });
+  afterAll(async () => em.close());
 
   /** A read only to let time scale 0 settle a transition, itself checked like any other answer. */
   const settle = (id: string) => call('getService', 'GET', `${P}/services/${id}`);
 
-  it('drives all 33 operations, through the states their answers differ in', async () => {
+  it('drives all 33 operations (35 in tiger), through the states their answers differ in', async () => {
     expect((await call('listProjects', 'GET', '/projects')).body).toEqual([{ id: 'proj-demo', name: 'Demo' }]);
+    expect((await call(tigerOnly('getAuthInfo'), 'GET', '/auth/info')).status).toBe(dialect === 'tiger' ? 200 : 404);
     const vpc = (await call('createVPC', 'POST', `${P}/vpcs`, { name: 'main', cidr: '10.0.0.0/16', region_code: 'us-east-1' })).body;
     await call('listVPCs', 'GET', `${P}/vpcs`);
     await call('getVPC', 'GET', `${P}/vpcs/${vpc.id}`);
@@ -71,6 +81,7 @@ describe.each(['seed', 'tiger'] as const)('%s dialect: every answer matches the 
     const id = svc.service_id as string;
     await call('createService', 'POST', `${P}/services`, { name: 'shared' });
     await settle(id);
+    expect((await call(tigerOnly('renameService'), 'POST', `${P}/services/${id}/rename`, { name: 'db-2' })).status).toBe(dialect === 'tiger' ? 200 : 404);
     await call('listServices', 'GET', `${P}/services`);
     await call('resizeService', 'POST', `${P}/services/${id}/resize`, { cpu_millis: '2000', memory_gbs: '8' });
     await settle(id);
@@ -110,9 +121,9 @@ describe.each(['seed', 'tiger'] as const)('%s dialect: every answer matches the 
     await call('deleteVPC', 'DELETE', `${P}/vpcs/${vpc.id}`);
 
     expect(failures).toEqual([]);
-    expect(checked.size).toBe(33);
-    // The emulator saw all 33 routes of cloud-api.md (the stats keys are its route templates).
-    expect(Object.keys(em.stats().requests).filter((k) => !k.includes('(unmatched)'))).toHaveLength(33);
+    expect(checked.size).toBe(operations);
+    // The emulator saw every route of its document (the stats keys are its route templates).
+    expect(Object.keys(em.stats().requests).filter((k) => !k.includes('(unmatched)'))).toHaveLength(operations);
   });
 
   it('error answers match the Error schema: 401, 404, 400, 409, 405', async () => {
@@ -135,6 +146,49 @@ describe.each(['seed', 'tiger'] as const)('%s dialect: every answer matches the 
   });
 });
 
+describe('tiger dialect, SPEC section 15 states: every answer matches the response schema', () => {
+  let em: EmulatorHandle;
+  let now = Date.parse('2026-03-01T12:00:00Z');
+  const failures: string[] = [];
+  const call = callerOf('tiger', () => em, failures, new Set());
+  const control = async (path: string) => (await fetch(em.origin + path, { method: 'POST' })).status;
+
+  beforeAll(async () => {
+    // The dialect's defaults at time scale 1 under a hand-moved clock, and peerings awaiting the peer.
+    em = await startEmulator({ dialect: 'tiger', timeScale: 1, now: () => now, peeringAcceptance: 'manual' });
+  });
+  afterAll(async () => em.close());
+
+  it('awaiting and deleting peerings, a refused VPC delete, missing backups, a moved endpoint, FAILED, a user token', async () => {
+    expect((await call('getAuthInfo', 'GET', '/auth/info', undefined, 'Bearer demo-oauth')).body.type).toBe('oauth');
+    const vpc = (await call('createVPC', 'POST', `${P}/vpcs`, { name: 'net', cidr: '10.1.0.0/16', region_code: 'us-east-1' })).body;
+    now += 2000;
+    const peering = (await call('createVPCPeering', 'POST', `${P}/vpcs/${vpc.id}/peerings`, { peer_account_id: '123456789012', peer_region_code: 'us-east-1', peer_vpc_id: 'vpc-a' })).body;
+    now += 2000;
+    expect((await call('listVPCPeerings', 'GET', `${P}/vpcs/${vpc.id}/peerings`)).body).toEqual([expect.objectContaining({ status: 'PENDING', provisioned_id: expect.any(String) })]);
+    expect(await control(`/__emulator/peerings/${peering.id}/accept`)).toBe(204);
+    expect((await call('getVPCPeering', 'GET', `${P}/vpcs/${vpc.id}/peerings/${peering.id}`)).body.status).toBe('APPROVED');
+    await call('deleteVPCPeering', 'DELETE', `${P}/vpcs/${vpc.id}/peerings/${peering.id}`);
+    expect((await call('listVPCPeerings', 'GET', `${P}/vpcs/${vpc.id}/peerings`)).body[0].status).toBe('DELETING');
+    expect((await call('error', 'DELETE', `${P}/vpcs/${vpc.id}`)).status).toBe(409);
+
+    const id = (await call('createService', 'POST', `${P}/services`, { name: 'db', cpu_millis: '1000', memory_gbs: '4' })).body.service_id;
+    now += 5000;
+    expect((await call('error', 'POST', `${P}/services/${id}/forkService`, { fork_strategy: 'NOW' })).status).toBe(409);
+    expect((await call('error', 'POST', `${P}/services/${id}/replicaSets`, { name: 'r', cpu_millis: 500, memory_gbs: 2, nodes: 1 })).status).toBe(409);
+    await call('attachServiceToVPC', 'POST', `${P}/services/${id}/attachToVPC`, { vpc_id: vpc.id });
+    now += 2000;
+    await call('enablePooler', 'POST', `${P}/services/${id}/enablePooler`);
+    expect((await call('getService', 'GET', `${P}/services/${id}`)).body.endpoint.host).toContain('.private.');
+    expect(await control(`/__emulator/services/${id}/fail`)).toBe(204);
+    expect((await call('listServices', 'GET', `${P}/services`)).body[0].status).toBe('FAILED');
+    expect((await call('error', 'POST', `${P}/services/${id}/rename`, { name: 'x' })).status).toBe(409);
+    await call('deleteService', 'DELETE', `${P}/services/${id}`);
+    expect((await call('getService', 'GET', `${P}/services/${id}`)).body.status).toBe('DELETING');
+    expect(failures).toEqual([]);
+  });
+});
+
 describe('the schemas tell the two documents apart (so the checks above can fail)', () => {
   const check = (d: DialectName, op: string, answer: Answer) => ajv.getSchema(`https://dbform.dev/contract/${d}.responses.schema.json#/$defs/op.${op}`)!(answer);
   const json = (status: number, body: unknown): Answer => ({ status, contentType: 'application/json', body });
@@ -148,6 +202,20 @@ describe('the schemas tell the two documents apart (so the checks above can fail
     expect([check('seed', 'getService', json(200, seedOnly)), check('tiger', 'getService', json(200, seedOnly))]).toEqual([true, false]);
     const tigerOnly = { ...service, service_type: 'TIMESCALEDB', connection_pooler: {} };
     expect([check('seed', 'getService', json(200, tigerOnly)), check('tiger', 'getService', json(200, tigerOnly))]).toEqual([false, true]);
+  });
+
+  it('AuthInfo carries exactly the branch its type names; FAILED and DELETING only in tiger', () => {
+    const apiKey = { public_key: 'k', name: 'n', created: '2026-01-01T00:00:00Z', project: { id: 'p', name: 'P', plan_type: 'FREE' }, issuing_user: { id: 'u', name: 'U', email: 'u@example.com' } };
+    const oauth = { user: { id: 'u', name: 'U', email: 'u@example.com' } };
+    expect(check('tiger', 'getAuthInfo', json(200, { type: 'apiKey', api_key: apiKey }))).toBe(true);
+    expect(check('tiger', 'getAuthInfo', json(200, { type: 'apiKey', api_key: apiKey, oauth }))).toBe(false);
+    expect(check('tiger', 'getAuthInfo', json(200, { type: 'oauth', api_key: apiKey }))).toBe(false);
+    expect(check('tiger', 'getAuthInfo', json(200, { type: 'apiKey', api_key: { ...apiKey, project: { id: 'p' } } }))).toBe(false);
+    const failed = { ...service, service_type: 'POSTGRES', status: 'FAILED' };
+    expect([check('seed', 'getService', json(200, { ...failed, read_replica_sets: [] })), check('tiger', 'getService', json(200, failed))]).toEqual([false, true]);
+    const deleting = { id: '1', peer_account_id: 'a', peer_region_code: 'us-east-1', peer_vpc_id: 'v', status: 'DELETING' };
+    expect(check('tiger', 'listVPCPeerings', json(200, [deleting]))).toBe(true);
+    expect(check('tiger', 'listVPCPeerings', json(200, [{ ...deleting, status: 'GONE' }]))).toBe(false);
   });
 
   it('status codes, bodies where none belongs, and secrets where they do not belong', () => {

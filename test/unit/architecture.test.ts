@@ -101,6 +101,21 @@ describe('module boundaries (STYLE.md)', () => {
     }
   });
 
+  // The policy engine (SPEC section 16) is a layer of its own that plan and apply call with plain
+  // data: it reads its files and runs CEL, knows nothing of the API, the state or the executor,
+  // and nothing but the CLI calls it. It reads a resource's fields through the pure kind registry.
+  it('policy imports only model, the kind registry and its libraries; only cli imports policy', () => {
+    for (const f of files.filter((f) => layerOf(f) === 'policy')) {
+      const { layers, packages } = importsOf(f);
+      expect([...layers].filter((l) => l !== 'model' && l !== 'policy' && l !== 'kinds'), f).toEqual([]);
+      expect(importsIn(f).filter((r) => r.target?.startsWith('kinds/') && r.target !== 'kinds/index.js').map((r) => r.spec), `${f}: only the registry`).toEqual([]);
+      expect([...packages].filter((p) => !['@marcbachmann/cel-js', 'js-yaml', 'yaml', 'node:crypto', 'node:fs/promises', 'node:module'].includes(p)), f).toEqual([]);
+    }
+    for (const f of files.filter((f) => !['policy', 'cli'].includes(layerOf(f)))) {
+      expect([...importsOf(f).layers].includes('policy'), `${f} imports the policy layer`).toBe(false);
+    }
+  });
+
   it('only cli touches process exit codes, stdout and colours', () => {
     for (const f of files.filter((f) => layerOf(f) !== 'cli' && layerOf(f) !== 'emulator')) {
       const text = readFileSync(f, 'utf8');
@@ -173,6 +188,12 @@ describe('module boundaries (STYLE.md)', () => {
       const handlers = importsIn(f).filter((r) => r.target !== undefined && isKindHandlers(r.target));
       expect(handlers.map((r) => r.spec), `${f} imports a kind's handlers`).toEqual([]);
     }
+  });
+
+  // SPEC section 8 (revised in turn 3): memory is bought with smaller data, not with V8's settings.
+  it('dbform sets no V8 flag (node:v8 setFlagsFromString, --expose-gc, heap sizes)', () => {
+    const flags = files.filter((f) => /setFlagsFromString|--expose-gc|--max-old-space|--max-semi-space|--liftoff|runInNewContext\(\s*['"]gc/.test(codeOf(f))).map(srcPath);
+    expect(flags).toEqual([]);
   });
 
   // export is the newest consumer of every layer; it uses their public surface, so that what a

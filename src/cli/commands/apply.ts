@@ -19,7 +19,7 @@ export function registerApply(program: Command): void {
     .option('--allow-data-loss', 'allow actions that lose data (never on protected resources)')
     .option('--pgpass <path>', 'where initial passwords of created services go (default PGPASSFILE or ~/.pgpass)')
     .option('--force-unlock', 'remove the apply lock left by another run before taking it (PostgreSQL state: clear a holder row whose session is gone)')
-    .option('--ttl <duration>', 'record that this workspace expires after this long (e.g. 72h, 3d), for `dbform sweep`; not in the default workspace');
+    .option('--ttl <duration>', 'record that this workspace expires after this long (whole minutes, hours or days from 1m to 366d, e.g. 72h, 7d), for `dbform sweep`; not in the default workspace');
   addLockTimeoutOption(cmd).action(
     action(async (planFile: string | undefined, _opts: unknown, command: Command) => {
       const { runApply } = await import('../progress/apply-command.js');

@@ -13,6 +13,10 @@ interface EmulatorFlags {
   lostResponseRate: number;
   faultSeed?: number;
   dialect: string;
+  peeringAcceptance?: string;
+  backupDelay?: number;
+  teardown?: string;
+  endpoints?: string;
 }
 
 function number(flag: string, check: (n: number) => boolean, want: string): (value: string) => number {
@@ -47,13 +51,56 @@ export function registerEmulator(program: Command): void {
         .choices(['seed', 'tiger'])
         .default('seed'),
     )
+    .addOption(
+      new Option('--peering-acceptance <mode>', 'auto: the peer accepts new peerings by itself; manual: they stay pending until POST /__emulator/peerings/ID/accept').choices(['auto', 'manual']),
+    )
+    .option(
+      '--backup-delay <seconds>',
+      'after a service becomes READY, how long it has no backup (a fork or replica set of it is refused); default 30 with --dialect tiger, else 0',
+      number('--backup-delay', (n) => n >= 0 && n <= 86_400, 'a number of seconds from 0 to 86400'),
+    )
+    .addOption(
+      new Option('--teardown <mode>', 'eventual: deleted peerings stay DELETING for 2 s and their VPC refuses deletion meanwhile (default with --dialect tiger); immediate: gone at once').choices(['immediate', 'eventual']),
+    )
+    .addOption(
+      new Option('--endpoints <mode>', 'moving: an attached service answers on a private host (default with --dialect tiger); fixed: always its public host').choices(['fixed', 'moving']),
+    )
     .addHelpText(
       'after',
       '\nDefault world: project proj-demo ("Demo") with PAT demo-pat; OAuth token demo-oauth sees proj-demo and proj-other;\n' +
         'with --dialect tiger also the key pair demo-access:demo-secret (HTTP Basic) for proj-demo.\n' +
-        'GET /__emulator/stats reports request counts per route; POST /__emulator/reset clears them.',
+        'It prints the export line a second terminal needs (URL and credentials of the world).\n' +
+        'GET /__emulator/stats reports request counts per route; POST /__emulator/reset clears them.\n' +
+        'POST /__emulator/services/ID/fail puts a service in FAILED; POST /__emulator/peerings/ID/accept accepts a peering.',
     )
     .action(action(runEmulator));
+}
+
+/**
+ * What a second terminal pastes to use this emulator: dbform's settings and, for the tiger
+ * dialect, those of Timescale's tiger CLI (it reads the key pair and asks GET /auth/info for the
+ * project). Emulator credentials only, never a real one.
+ */
+function pasteLines(url: string, flags: EmulatorFlags, creds: { token?: string; keyPair?: { publicKey: string; secretKey: string } }): string {
+  const pair = flags.dialect === 'tiger' ? creds.keyPair : undefined;
+  const auth = pair
+    ? `DBFORM_ACCESS_KEY=${shellWord(pair.publicKey)} DBFORM_SECRET_KEY=${shellWord(pair.secretKey)}`
+    : creds.token !== undefined
+      ? `DBFORM_API_KEY=${shellWord(creds.token)}`
+      : undefined;
+  if (auth === undefined) return '# the seed holds no credential to use it with\n';
+  // The client's retry backoff follows the emulator's time scale only when told it (api-behaviour.md).
+  const scale = flags.timeScale === 1 ? '' : ` DBFORM_EMULATOR_TIME_SCALE=${flags.timeScale}`;
+  let out = `# dbform in another terminal:\nexport DBFORM_API_URL=${shellWord(url)} ${auth}${scale}\n`;
+  if (pair) {
+    out += `# Timescale's tiger CLI:\nexport TIGER_API_URL=${shellWord(url)} TIGER_PUBLIC_KEY=${shellWord(pair.publicKey)} TIGER_SECRET_KEY=${shellWord(pair.secretKey)}\n`;
+  }
+  return out;
+}
+
+/** A value as one shell word: as is when plain, else single-quoted. */
+function shellWord(value: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
 }
 
 async function runEmulator(flags: EmulatorFlags): Promise<number> {
@@ -70,8 +117,12 @@ async function runEmulator(flags: EmulatorFlags): Promise<number> {
     lostResponseRate: flags.lostResponseRate,
     faultSeed: flags.faultSeed,
     dialect: flags.dialect,
+    peeringAcceptance: flags.peeringAcceptance,
+    backupDelay: flags.backupDelay,
+    teardown: flags.teardown,
+    endpoints: flags.endpoints,
   });
-  process.stdout.write(`emulator listening on ${emulator.url}\n`);
+  process.stdout.write(`emulator listening on ${emulator.url}\n${pasteLines(emulator.url, flags, emulator.sampleCredentials())}`);
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGINT', () => resolve('SIGINT'));
     process.once('SIGTERM', () => resolve('SIGTERM'));

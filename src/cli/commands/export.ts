@@ -82,6 +82,8 @@ function checkFlags(flags: ExportFlags): void {
 
 async function runExportCommand(flags: ExportFlags): Promise<number> {
   checkFlags(flags);
+  const { checkProjectIdFlag } = await import('../../model/project-id.js');
+  if (flags.project !== undefined) checkProjectIdFlag(flags.project, '--project');
   const { openApiContext } = await import('../api-context.js');
   const { runExport } = await import('../../export/run-export.js');
   const { checkStateFlag, openStateStore, workspaceOf } = await import('../state-context.js');

@@ -1,7 +1,9 @@
 import { Option, type Command } from 'commander';
 import { DbformError } from '../../model/errors.js';
 import { parseAddress } from '../../model/address.js';
+import { checkProjectIdFlag } from '../../model/project-id.js';
 import { parseRfc3339 } from '../../model/rfc3339.js';
+import { terminalJson, terminalLine } from '../../model/terminal-text.js';
 import { action } from '../errors.js';
 import { addApiOptions, addConfigOptions, configFiles, type ApiOptions, type ConfigOptions, type GlobalOptions } from '../options.js';
 import type { LogsQueryDto } from '../../api/dto.js';
@@ -26,7 +28,7 @@ export function registerLogs(program: Command): void {
   const cmd = program
     .command('logs')
     .description('print the logs of a service, newest first')
-    .argument('<service>', 'a service address (service.<key>, resolved through the lockfile) or a service ID')
+    .argument('<service>', 'a service address (service.<key>, resolved through the state) or a service ID')
     .option('--since <time>', 'only logs after this time: RFC 3339 (2026-01-02T03:04:05Z) or an age such as 15m, 2h, 7d')
     .option('--until <time>', 'only logs before this time (same forms as --since)')
     .addOption(new Option('--severity <level>', `only this level (repeatable): ${SEVERITIES.join(', ')}`).argParser(collect))
@@ -44,6 +46,7 @@ async function runLogs(service: string, flags: LogsFlags): Promise<number> {
   const now = Date.now();
   const query = buildLogsQuery(flags, now);
   const limit = positiveInteger('--limit', flags.limit);
+  if (flags.project !== undefined) checkProjectIdFlag(flags.project, '--project');
   const target = await resolveServiceTarget(service, flags);
   const { openApiContext } = await import('../api-context.js');
   const { iterateServiceLogs } = await import('../../api/logs.js');
@@ -52,13 +55,19 @@ async function runLogs(service: string, flags: LogsFlags): Promise<number> {
     const projectId = target.projectId ?? (await onlyProject(ctx.client));
     const out = new LineWriter(process.stdout);
     for await (const lines of iterateServiceLogs(ctx.client, projectId, target.serviceId, query, { limit })) {
-      const text = lines.map((l) => (flags.json ? JSON.stringify({ timestamp: l.timestamp, severity: l.severity, message: l.message }) : [l.timestamp, l.severity, l.message].filter((x) => x !== undefined).join(' '))).join('\n');
+      const text = lines.map((l) => logLine(l, flags.json === true)).join('\n');
       if (!(await out.write(`${text}\n`))) break;
     }
   } finally {
     await ctx.close();
   }
   return 0;
+}
+
+/** One entry, one line: its text from the API written as data (SPEC section 13), in JSON as JSON escapes. */
+function logLine(l: { timestamp?: string; severity?: string; message: string }, json: boolean): string {
+  if (json) return terminalJson({ timestamp: l.timestamp, severity: l.severity, message: l.message });
+  return [l.timestamp, l.severity, l.message].filter((x) => x !== undefined).map(terminalLine).join(' ');
 }
 
 /** The query from the flags, checked before any request. */
@@ -105,7 +114,10 @@ function positiveInteger(flag: string, value: string): number {
   return n;
 }
 
-/** A service ID, or `service.<key>` looked up in the lockfile (which also gives the project). */
+/**
+ * A service ID, or `service.<key>` resolved through the state the flags, env or config's `state:`
+ * select (the lockfile file or PostgreSQL, SPEC section 14), which also gives the project.
+ */
 async function resolveServiceTarget(service: string, flags: LogsFlags): Promise<{ serviceId: string; projectId?: string }> {
   const address = parseAddress(service);
   if (address === undefined) {
@@ -115,25 +127,18 @@ async function resolveServiceTarget(service: string, flags: LogsFlags): Promise<
     return flags.project === undefined ? { serviceId: service } : { serviceId: service, projectId: flags.project };
   }
   if (address.kind !== 'service') throw new DbformError(`${service} is a ${address.kind.replace('_', ' ')}; dbform logs needs a service (service.<key>) or a service ID`);
-  const { resolveLockfilePath } = await import('../../lockfile/lockfile-file.js');
-  const { readFile } = await import('node:fs/promises');
-  const { parseLockfileJson } = await import('../../model/lockfile.js');
-  const path = resolveLockfilePath(configFiles(flags), flags.lockfile);
-  let data: unknown;
-  try {
-    data = JSON.parse(await readFile(path, 'utf8'));
-  } catch (err) {
-    const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'it does not exist' : (err as Error).message;
-    throw new DbformError(`cannot resolve ${service}: the lockfile ${path} cannot be read (${why}); give the service ID instead, or point --lockfile / -f at the right place`);
-  }
-  const lock = parseLockfileJson(data);
-  if (!lock.ok) throw new DbformError(lock.errors.map((e) => `${path}: ${e}`).join('\n'));
-  const entry = lock.value.resources[service];
-  if (entry === undefined) throw new DbformError(`${service} is not in the lockfile ${path} (not applied yet?); give the service ID instead`);
-  if (flags.project !== undefined && flags.project !== lock.value.projectId) {
-    throw new DbformError(`--project ${flags.project} does not match the project of the lockfile ${path} (${lock.value.projectId})`);
-  }
-  return { serviceId: entry.id, projectId: lock.value.projectId };
+  const { withStateCommand } = await import('../state-commands/context.js');
+  return withStateCommand({ ...flags, file: configFiles(flags) }, async ({ store, desired }) => {
+    const { lockfile } = await store.read();
+    const entry = lockfile.resources[service];
+    if (entry === undefined) {
+      throw new DbformError(`${service} is not bound in workspace "${store.workspace}" of ${store.location} (not applied yet?); give the service ID instead`);
+    }
+    if (flags.project !== undefined && flags.project !== desired.projectId) {
+      throw new DbformError(`--project ${flags.project} does not match the project of the config (${desired.projectId})`);
+    }
+    return { serviceId: entry.id, projectId: desired.projectId };
+  });
 }
 
 async function onlyProject(client: { listProjects(): Promise<Array<{ id: string }>> }): Promise<string> {

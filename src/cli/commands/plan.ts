@@ -72,9 +72,16 @@ async function runPlan(flags: PlanFlags): Promise<number> {
   );
   const errors = plan.diagnostics.filter((d) => d.severity === 'error');
   const render = await import('../render/index.js');
+  const { credentialValues, refuseCredentials } = await import('../credential-guard.js');
+  const secrets = await credentialValues(flags.apiKeyFile, process.env);
+  const { shouldUseColor } = await import('../color.js');
+  const shown =
+    format === 'json' ? render.renderPlanJson(plan) : format === 'markdown' ? render.renderPlanMarkdown(plan) : render.renderPlanText(plan, { color: shouldUseColor(process.stdout, flags.color) });
+  // Checked on the JSON too, whatever the format: it holds every value the plan would send.
+  refuseCredentials(`${shown}${render.renderPlanJson(plan)}`, secrets, plan);
   if (errors.length > 0) {
     // A failed plan is not shown as a plan (it is not one); JSON readers still get the whole object.
-    if (format === 'json') process.stdout.write(render.renderPlanJson(plan));
+    if (format === 'json') process.stdout.write(shown);
     printDiagnostics(errors);
     return 1;
   }
@@ -84,10 +91,7 @@ async function runPlan(flags: PlanFlags): Promise<number> {
     const shape = { replace: flags.replace ?? [], target: flags.target ?? [], allowDataLoss: flags.allowDataLoss === true };
     await savePlan(flags.out, render.renderPlanJson(withSavedInputs(plan, prepared.lock, await hashConfigFiles(files), shape)));
   }
-  const { shouldUseColor } = await import('../color.js');
-  if (format === 'json') process.stdout.write(render.renderPlanJson(plan));
-  else if (format === 'markdown') process.stdout.write(render.renderPlanMarkdown(plan));
-  else process.stdout.write(render.renderPlanText(plan, { color: shouldUseColor(process.stdout, flags.color) }));
+  process.stdout.write(shown);
   if (flags.out !== undefined) {
     const next = plan.actions.some((a) => a.blocked !== undefined)
       ? 'it is blocked (see above), so apply will refuse it'

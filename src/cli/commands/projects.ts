@@ -15,11 +15,12 @@ export function registerProjects(program: Command): void {
     action(async (_flags: ProjectsFlags, command: Command) => {
       const flags = command.optsWithGlobals<ProjectsFlags>();
       const { openApiContext } = await import('../api-context.js');
+      const { terminalJson, terminalLine } = await import('../../model/terminal-text.js');
       const ctx = await openApiContext(flags);
       try {
         const projects = await ctx.client.listProjects();
         const rows = projects.map((p) => ({ id: String(p.id), name: String(p.name ?? '') })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-        process.stdout.write(flags.json ? `${JSON.stringify(rows, null, 2)}\n` : renderTable(rows));
+        process.stdout.write(flags.json ? `${terminalJson(rows, 2)}\n` : renderTable(rows.map((r) => ({ id: terminalLine(r.id), name: terminalLine(r.name) }))));
       } finally {
         await ctx.close();
       }

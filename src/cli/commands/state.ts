@@ -16,6 +16,24 @@ export function registerState(program: Command): void {
   ).action(action(async (address: string, _o: unknown, cmd: Command) => (await import('../state-commands/state-list-show.js')).runStateShow(address, cmd.optsWithGlobals())));
   addConfigOptions(
     state
+      .command('rm')
+      .description('forget bindings without touching the resources, which become unmanaged (their claims, drift records and protect marks go too)')
+      .argument('<address...>', 'e.g. service.metrics')
+      .option('--force', 'also forget a protected binding')
+      .option('--lock-timeout <duration>', 'wait up to this long for the state lock (e.g. 5m); default 0', '0')
+      .option('--json', JSON_HELP),
+  ).action(action(async (addresses: string[], _o: unknown, cmd: Command) => (await import('../state-commands/state-edit.js')).runStateRm(addresses, cmd.optsWithGlobals())));
+  addConfigOptions(
+    state
+      .command('mv')
+      .description('rename a binding (the command-line twin of a moved: entry); the resource is untouched')
+      .argument('<from>', 'the address bound now')
+      .argument('<to>', 'the address to bind it to')
+      .option('--lock-timeout <duration>', 'wait up to this long for the state lock (e.g. 5m); default 0', '0')
+      .option('--json', JSON_HELP),
+  ).action(action(async (from: string, to: string, _o: unknown, cmd: Command) => (await import('../state-commands/state-edit.js')).runStateMv(from, to, cmd.optsWithGlobals())));
+  addConfigOptions(
+    state
       .command('migrate')
       .description('copy this workspace\'s state and history to another store (refuses a target holding another lineage)')
       .requiredOption('--to <url>', 'postgres://user@host:5432/db (password from PGPASSWORD or pgpass) or file:PATH')

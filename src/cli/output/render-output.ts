@@ -1,7 +1,7 @@
 // The four shapes of `dbform output` (SPEC section 11): text for people, JSON for programs,
 // `DBFORM_<KEY>_<FIELD>=...` lines for a shell, and `<key>_<field>=...` lines for $GITHUB_OUTPUT.
 import { randomBytes } from 'node:crypto';
-import { DbformError } from '../../model/index.js';
+import { DbformError, terminalJson, terminalLine } from '../../model/index.js';
 import type { Connection, OutputField } from './connections.js';
 
 export type OutputFormat = 'text' | 'json' | 'env' | 'github';
@@ -10,7 +10,7 @@ export function renderOutputText(connections: readonly Connection[]): string {
   return connections
     .map((c) => {
       const width = Math.max(...c.fields.map((f) => f.name.length));
-      return [c.address, ...c.fields.map((f) => `  ${f.name.padEnd(width)} = ${f.value}`)].join('\n');
+      return [c.address, ...c.fields.map((f) => `  ${f.name.padEnd(width)} = ${terminalLine(String(f.value))}`)].join('\n');
     })
     .join('\n\n')
     .concat(connections.length > 0 ? '\n' : '');
@@ -20,7 +20,7 @@ export function renderOutputText(connections: readonly Connection[]): string {
 export function renderOutputJson(connections: readonly Connection[]): string {
   const out: Record<string, Record<string, string | number>> = {};
   for (const c of connections) out[c.address] = Object.fromEntries(c.fields.map((f) => [f.name, f.value]));
-  return `${JSON.stringify(out, null, 2)}\n`;
+  return `${terminalJson(out, 2)}\n`;
 }
 
 export const envName = (key: string, field: string): string => `DBFORM_${key.toUpperCase().replace(/-/g, '_')}_${field.toUpperCase()}`;

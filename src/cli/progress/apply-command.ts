@@ -8,7 +8,6 @@ import { DbformError, DiagnosticsError, formatDiagnostic, type DesiredState, typ
 import { managedParents, planChanges } from '../../planner/index.js';
 import { shouldUseColor } from '../color.js';
 import { parseTtl } from '../expiry.js';
-import { boundHeapForConfig, collectPhaseGarbage } from '../heap-budget.js';
 import { hashConfigFiles, planOptions } from '../plan-pipeline.js';
 import { configFiles, type ApiOptions, type ConfigOptions, type GlobalOptions } from '../options.js';
 import { openJournal, openStateStore, workspaceOf } from '../state-context.js';
@@ -49,7 +48,6 @@ export async function runApply(planFile: string | undefined, opts: ApplyCommandO
     ? (input: PlanInput) => verifySavedPlan(saved, { planFile: planFile!, desired, files, lockfilePath: state.state.location }, input)
     : async (input: PlanInput) => {
         const live = await fetchLiveState(input.client, desired.projectId, { childrenOf: managedParents(desired, input.lock), signal: input.signal });
-        collectPhaseGarbage();
         const shape = { replace: opts.replace ?? [], target: opts.target ?? [], allowDataLoss: opts.allowDataLoss === true };
         const plan = planChanges(desired, live, input.lock, planOptions(shape, input.claimedElsewhere));
         reportPlanDiagnostics(plan);
@@ -116,7 +114,6 @@ export function parseRunOptions(opts: { parallelism: string; timeout: string; pg
 }
 
 export async function loadDesired(files: string[], io: FlowIo, workspace: string): Promise<DesiredState> {
-  boundHeapForConfig(files);
   const loaded = await loadConfig(files, { env: io.env, workspace });
   if (!loaded.ok) {
     // A failed load carries its warnings along with the errors; only the errors are the failure.
@@ -124,7 +121,6 @@ export async function loadDesired(files: string[], io: FlowIo, workspace: string
     throw new DiagnosticsError(loaded.errors.filter((d) => d.severity === 'error'));
   }
   for (const w of loaded.warnings) io.stderr.write(`${formatDiagnostic(w)}\n`);
-  collectPhaseGarbage();
   return loaded.value;
 }
 

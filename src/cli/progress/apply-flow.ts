@@ -9,11 +9,13 @@ import { checkPgpassWritable } from '../../executor/pgpass.js';
 import { describeMissingPasswordEnv, findMissingPasswordEnv, planCreatesServices } from '../../executor/preflight.js';
 import type { ApplyResult } from '../../executor/result.js';
 import { BlockedPlanError, DbformError, InterruptedError, planHasChanges, type Address, type DesiredState, type Lockfile, type Plan } from '../../model/index.js';
+import type { ClaimedElsewhere } from '../../planner/index.js';
 import type { StateStore } from '../../state/index.js';
 import type { StateJournal } from '../../state/journal.js';
 import { createStoreWriter } from '../../state/state-writer.js';
 import { openApiContext, type ApiContextInput } from '../api-context.js';
 import { thisProcess } from '../local-process.js';
+import { credentialValues } from '../credential-guard.js';
 import { confirmChanges } from './confirm.js';
 import { createProgressView } from './index.js';
 import { printPlan } from './plan-output.js';
@@ -32,7 +34,7 @@ export interface PlanInput {
   client: ApiClient;
   lock: Lockfile;
   /** IDs that other workspaces of the state bind: never adopted by this one. */
-  claimedElsewhere: ReadonlyMap<string, unknown>;
+  claimedElsewhere: ReadonlyMap<string, ClaimedElsewhere>;
   signal: AbortSignal;
 }
 
@@ -60,6 +62,11 @@ export interface FlowOptions {
   targets?: Address[];
   /** The approval in another command's words: `sweep` runs a destroy per workspace. */
   confirmAs?: { command: string; question: string };
+  /**
+   * Called once the lock is held, before the state is read: what was decided before the lock
+   * (sweep: that the workspace is due) is decided again here, and a throw stops the run.
+   */
+  underLock?: (state: StateStore) => Promise<void>;
   /** `apply --ttl`: recorded as the workspace's expiry (now + this) under the lock, before anything changes. */
   ttlMs?: number;
   makePlan(input: PlanInput): Promise<Plan>;
@@ -83,7 +90,7 @@ async function withApi<T>(o: FlowOptions, io: FlowIo, fn: (client: ApiClient) =>
 export interface RunState {
   /** The state as read under the lock (after pushing the journal). */
   lock: Lockfile;
-  claimedElsewhere: ReadonlyMap<string, unknown>;
+  claimedElsewhere: ReadonlyMap<string, ClaimedElsewhere>;
   /** Aborted when the state can no longer be written: nothing new may start. */
   stateLost: AbortController;
   /** Reports that the state can no longer be written (with why). */
@@ -96,9 +103,9 @@ export interface RunState {
 }
 
 async function planAndApply(o: FlowOptions, io: FlowIo, client: ApiClient, signal: AbortSignal, run: RunState): Promise<number> {
-  const plan = await o.makePlan({ client, lock: run.lock, claimedElsewhere: run.claimedElsewhere, signal });
+  const plan = { ...(await o.makePlan({ client, lock: run.lock, claimedElsewhere: run.claimedElsewhere, signal })), where: { workspace: o.state.workspace, state: o.state.location } };
   throwIfInterrupted(signal);
-  printPlan(plan, io.stdout, o.color);
+  printPlan(plan, io.stdout, o.color, await credentialValues(o.api.apiKeyFile, io.env));
   // Settling alone changes nothing, so it needs no approval; but success waits for it (SPEC section 5).
   const changes = planHasChanges(plan);
   if (!changes && plan.settling.length === 0) {

@@ -22,7 +22,10 @@ export interface DestroyCommandOptions extends ConfigOptions, ApiOptions, Global
   lockTimeout?: string;
 }
 
-export async function runDestroy(opts: DestroyCommandOptions, io: FlowIo = defaultIo(), confirmAs?: FlowOptions['confirmAs']): Promise<number> {
+/** How sweep runs a destroy: its approval question, and its re-check once the lock is held. */
+export type SweepRun = Pick<FlowOptions, 'confirmAs' | 'underLock'>;
+
+export async function runDestroy(opts: DestroyCommandOptions, io: FlowIo = defaultIo(), sweep: SweepRun = {}): Promise<number> {
   const run = parseRunOptions(opts, io.env);
   const files = configFiles(opts);
   const workspace = workspaceOf(opts, io.env);
@@ -47,7 +50,7 @@ export async function runDestroy(opts: DestroyCommandOptions, io: FlowIo = defau
       confirm: true,
       ...run,
       forceUnlock: opts.forceUnlock === true,
-      ...(confirmAs ? { confirmAs } : {}),
+      ...sweep,
       makePlan,
     },
     io,

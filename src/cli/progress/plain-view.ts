@@ -2,6 +2,7 @@
 // `2026-11-22T10:00:00Z service.db createService QUEUED`
 import { formatElapsed } from '../../executor/duration.js';
 import type { ApplyEvent, Reporter } from '../../executor/events.js';
+import { terminalText } from '../../model/index.js';
 import type { Paint } from './paint.js';
 import { failureText, renderSummary } from './summary.js';
 
@@ -70,7 +71,7 @@ export function createPlainView(options: ViewOptions): Reporter {
           return;
         }
         case 'warning':
-          write(event.at, paint.yellow(`warning: ${event.address ? `${event.address}: ` : ''}${event.message}`));
+          write(event.at, paint.yellow(`warning: ${event.address ? `${event.address}: ` : ''}${terminalText(event.message)}`));
           return;
         case 'lockfile-written':
           return;

@@ -93,7 +93,7 @@ export async function verifySavedPlan(saved: Plan, ctx: SavedPlanContext, input:
     );
   }
   // The IDs other workspaces bind are as much a part of the state as the lockfile (SPEC section 10).
-  const now = planChanges(ctx.desired, live, input.lock, { ...inputs.options, now: Date.now(), claimedElsewhere: new Set(input.claimedElsewhere.keys()) });
+  const now = planChanges(ctx.desired, live, input.lock, { ...inputs.options, now: Date.now(), claimedElsewhere: input.claimedElsewhere });
   const error = now.diagnostics.find((d) => d.severity === 'error');
   if (error) throw new StalePlanError(`${planFile} cannot be applied: planning it again now fails: ${error.address ? `${error.address}: ` : ''}${error.message}`);
   const difference = findPlanDifference(saved, now);

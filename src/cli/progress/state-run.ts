@@ -39,10 +39,15 @@ export async function runLocked(o: FlowOptions, io: FlowIo, body: (signal: Abort
   let run: RunState | undefined;
   let exitCode = 1;
   try {
+    await o.underLock?.(o.state);
     const pushed = await pushJournal(o.state, o.journal);
     if (pushed > 0) io.stderr.write(`note: pushed ${pushed} binding(s) kept in ${o.journal.path} by an earlier run into ${o.state.location}\n`);
-    if (o.ttlMs !== undefined) await recordExpiry(o, io, o.ttlMs);
-    const snapshot = await o.state.read();
+    // The state is read (and its ownership checked) before the expiry is written into it.
+    let snapshot = await o.state.read();
+    if (o.ttlMs !== undefined) {
+      await recordExpiry(o, io, o.ttlMs);
+      snapshot = await o.state.read();
+    }
     run = { lock: snapshot.lockfile, claimedElsewhere: snapshot.claimedElsewhere, stateLost, onStateError: stop };
     exitCode = await body(signal, run);
     const lost = stateLostError(o, run, lostReason.error);

@@ -1,6 +1,7 @@
 // The final summary of an apply or destroy, shared by the TTY and plain views.
 import type { ActionError } from '../../executor/errors.js';
 import type { ApplyResult, DoneAction } from '../../executor/result.js';
+import { terminalLine } from '../../model/index.js';
 import type { Paint } from './paint.js';
 import { CREATE_OPS, DELETE_OPS } from '../../kinds/index.js';
 
@@ -10,7 +11,8 @@ import { CREATE_OPS, DELETE_OPS } from '../../kinds/index.js';
  */
 export function failureText(address: string, op: string, message: string): string {
   const prefix = `${op} ${address} failed: `;
-  return message.startsWith(prefix) ? message.slice(prefix.length) : message;
+  // The message carries the API's words: written as data, on one line.
+  return terminalLine(message.startsWith(prefix) ? message.slice(prefix.length) : message);
 }
 
 /** `service.db createService: 409 CONFLICT: name taken`, the order the other lists use. */
@@ -43,7 +45,7 @@ export function summarizeResources(result: ApplyResult): ResourceChange[] {
     const created = done.find((d) => CREATE_OPS.has(d.action.op));
     const deleted = done.some((d) => DELETE_OPS.has(d.action.op));
     const change: Change = created && deleted ? 'replaced' : created ? 'created' : deleted ? 'deleted' : 'updated';
-    const id = created?.resourceId ? `${created.adopted ? 'adopted ' : ''}${created.resourceId}` : '';
+    const id = created?.resourceId ? `${created.adopted ? 'adopted ' : ''}${terminalLine(created.resourceId)}` : '';
     const detail = change === 'updated' ? [...new Set(done.map((d) => d.action.op))].join(', ') : id;
     return { address, change, detail };
   });

@@ -3,7 +3,7 @@
 // --workspace NAME` would: its plan first, the approval, its lock, its history record. A workspace
 // whose destroy finished is deleted from the state. Never the default workspace.
 import { DbformError, InterruptedError } from '../../model/index.js';
-import { DEFAULT_WORKSPACE, type WorkspaceSummary } from '../../state/index.js';
+import { DEFAULT_WORKSPACE, type StateStore, type WorkspaceSummary } from '../../state/index.js';
 import { reportError, isDebug } from '../errors.js';
 import { parseAge } from '../expiry.js';
 import { configFiles } from '../options.js';
@@ -61,30 +61,60 @@ export async function runSweep(opts: SweepCommandOptions, io: FlowIo = defaultIo
     return 0;
   }
   io.stdout.write(`Sweeping ${due.length} workspace(s) of project ${desired.projectId}: ${due.map((d) => d.workspace).join(', ')}\n`);
-  const codes: number[] = [];
+  const outcomes: Array<number | 'skipped'> = [];
   for (const d of due) {
-    const code = await sweepOne(opts, io, files, d);
-    codes.push(code);
+    const outcome = await sweepOne(opts, io, files, d, olderThanMs);
+    outcomes.push(outcome);
     // Without a terminal and --auto-approve the first one that needs approval refuses; so would the rest.
-    if (code === 1 && opts.autoApprove !== true && io.stdin.isTTY !== true) break;
+    if (outcome === 1 && opts.autoApprove !== true && io.stdin.isTTY !== true) break;
   }
-  const swept = codes.filter((c) => c === 0).length;
-  io.stdout.write(`\nSweep: ${swept} of ${due.length} workspace(s) swept${swept < due.length ? `, ${codes.filter((c) => c === 3).length} blocked, ${codes.filter((c) => c !== 0 && c !== 3).length} failed or not approved` : ''}.\n`);
+  io.stdout.write(`\n${sweepSummary(outcomes, due.length)}\n`);
+  const codes = outcomes.filter((c): c is number => c !== 'skipped');
   return codes.some((c) => c !== 0 && c !== 3) ? 1 : codes.includes(3) ? 3 : 0;
 }
 
-/** Destroys one workspace and deletes its state; the exit code it would have had alone. */
-async function sweepOne(opts: SweepCommandOptions, io: FlowIo, files: string[], d: Due): Promise<number> {
+function sweepSummary(outcomes: Array<number | 'skipped'>, due: number): string {
+  const count = (p: (c: number | 'skipped') => boolean) => outcomes.filter(p).length;
+  const swept = count((c) => c === 0);
+  const skipped = count((c) => c === 'skipped');
+  const rest = swept + skipped < due ? `, ${count((c) => c === 3)} blocked, ${count((c) => c !== 0 && c !== 3 && c !== 'skipped')} failed or not approved` : '';
+  return `Sweep: ${swept} of ${due} workspace(s) swept${skipped > 0 ? `, ${skipped} no longer due` : ''}${rest}.`;
+}
+
+/** A workspace that was due when sweep listed them, and is not once sweep holds its lock. */
+class NoLongerDueError extends DbformError {}
+
+/**
+ * Under the workspace's lock, before its state is read: is it still due? An apply --ttl that
+ * renewed it while sweep waited for the lock, or a workspace deleted meanwhile, is skipped.
+ */
+function stillDue(d: Due, olderThanMs: number | undefined, olderThan: string | undefined): (state: StateStore) => Promise<void> {
+  return async (state) => {
+    const now = (await state.listWorkspaces()).find((w) => w.workspace === d.workspace);
+    if (now === undefined) throw new NoLongerDueError(`Skipped workspace "${d.workspace}": it no longer exists.`);
+    if (chooseDue([now], Date.now(), olderThanMs, olderThan).length > 0) return;
+    const expiry = now.expiresAt === null ? 'it has no expiry' : `it now expires at ${now.expiresAt}`;
+    throw new NoLongerDueError(`Skipped workspace "${d.workspace}": no longer due (${expiry}, last applied ${now.lastApply ?? 'never'}); it was renewed while sweep waited for its lock.`);
+  };
+}
+
+/** Destroys one workspace and deletes its state; the exit code it would have had alone, or 'skipped'. */
+async function sweepOne(opts: SweepCommandOptions, io: FlowIo, files: string[], d: Due, olderThanMs: number | undefined): Promise<number | 'skipped'> {
   io.stdout.write(`\nWorkspace "${d.workspace}" (${d.why}):\n`);
   try {
     const question = `Destroy workspace "${d.workspace}" and all the resources above?`;
-    const code = await runDestroy({ ...opts, workspace: d.workspace }, io, { command: 'sweep', question });
+    const underLock = stillDue(d, olderThanMs, opts.olderThan);
+    const code = await runDestroy({ ...opts, workspace: d.workspace }, io, { confirmAs: { command: 'sweep', question }, underLock });
     if (code !== 0) return code;
     await deleteWorkspace(opts, io, files, d.workspace);
     io.stdout.write(`Swept workspace "${d.workspace}": its resources are destroyed and its state is deleted.\n`);
     return 0;
   } catch (err) {
     if (err instanceof InterruptedError) throw err;
+    if (err instanceof NoLongerDueError) {
+      io.stdout.write(`${err.message}\n`);
+      return 'skipped';
+    }
     return reportError(err, isDebug(), io.stderr);
   }
 }

@@ -4,6 +4,7 @@
 import { systemTimers, type TimerHandle, type Timers } from '../../api/timers.js';
 import { formatElapsed } from '../../executor/duration.js';
 import type { ActionRef, ApplyEvent, Reporter } from '../../executor/events.js';
+import { terminalText } from '../../model/index.js';
 import type { Paint } from './paint.js';
 import { describeEvent, type ViewOptions } from './plain-view.js';
 import { renderSummary } from './summary.js';
@@ -216,7 +217,7 @@ function recordEvent(event: ApplyEvent, running: Map<string, Running>, region: L
       region.add(`${event.binding.address}: ${event.binding.kind}${event.binding.id ? ` ${event.binding.id}` : ''} (lockfile only)`);
       return true;
     case 'warning':
-      region.add(paint.yellow(`warning: ${event.address ? `${event.address}: ` : ''}${event.message}`));
+      region.add(paint.yellow(`warning: ${event.address ? `${event.address}: ` : ''}${terminalText(event.message)}`));
       return true;
     case 'action-start':
       running.set(event.action.id, { ref: event.action, status: 'starting', startedAt: event.at });

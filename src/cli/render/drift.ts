@@ -1,6 +1,6 @@
 // "Changed outside dbform" (SPEC section 11): the drift section of a plan, in text and markdown,
 // and the report of `plan --refresh-only`, which shows only it.
-import type { Drift, Plan } from '../../model/index.js';
+import { terminalJson, terminalLine, type Drift, type Plan } from '../../model/index.js';
 import { driftJson } from '../../planner/index.js';
 import type { Palette } from './palette.js';
 import { formatValue } from './plan-view.js';
@@ -13,10 +13,10 @@ export function driftTextLines(drift: readonly Drift[], c: Palette): string[] {
   const out = [`${DRIFT_HEADING}:`, ''];
   for (const d of drift) {
     if (d.deleted) {
-      out.push(`  ${c.verb('delete', `- ${d.address}`)}  ${c.dim(`(${d.id}: deleted outside dbform)`)}`);
+      out.push(`  ${c.verb('delete', `- ${d.address}`)}  ${c.dim(`(${terminalLine(d.id)}: deleted outside dbform)`)}`);
       continue;
     }
-    out.push(`  ${c.verb('update', `~ ${d.address}`)}  ${c.dim(`(${d.id})`)}`);
+    out.push(`  ${c.verb('update', `~ ${d.address}`)}  ${c.dim(`(${terminalLine(d.id)})`)}`);
     for (const ch of d.changes) out.push(`      ${ch.path}: ${formatValue(ch.before)} -> ${formatValue(ch.after)}`);
   }
   out.push('');
@@ -31,7 +31,7 @@ export function driftMarkdownLines(drift: readonly Drift[]): string[] {
   if (drift.length === 0) return [];
   const out = [`#### ${DRIFT_HEADING}`, '', '| resource | field | last applied | live now |', '|---|---|---|---|'];
   for (const d of drift) {
-    if (d.deleted) out.push(`| ${code(d.address)} (${code(d.id)}) | | | <em>deleted</em> |`);
+    if (d.deleted) out.push(`| ${code(d.address)} (${code(terminalLine(d.id))}) | | | <em>deleted</em> |`);
     for (const ch of d.changes) out.push(`| ${code(d.address)} | ${code(ch.path)} | ${code(formatValue(ch.before))} | ${code(formatValue(ch.after))} |`);
   }
   out.push('');
@@ -57,5 +57,5 @@ export function renderDriftMarkdown(plan: Pick<Plan, 'projectId' | 'drift'>): st
 
 /** `plan --refresh-only --json`: the drift alone, always as a list. */
 export function renderDriftJson(plan: Pick<Plan, 'projectId' | 'drift'>): string {
-  return `${JSON.stringify({ format_version: 1, project_id: plan.projectId, drift: (plan.drift ?? []).map(driftJson) }, null, 2)}\n`;
+  return `${terminalJson({ format_version: 1, project_id: plan.projectId, drift: (plan.drift ?? []).map(driftJson) }, 2)}\n`;
 }

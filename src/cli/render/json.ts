@@ -1,7 +1,7 @@
 // `--json` / `--format json`: the plan JSON of SPEC section 3, keys in a fixed order.
-import type { Plan } from '../../model/index.js';
+import { terminalJson, type Plan } from '../../model/index.js';
 import { toPlanJson } from '../../planner/index.js';
 
 export function renderPlanJson(plan: Plan): string {
-  return `${JSON.stringify(toPlanJson(plan), null, 2)}\n`;
+  return `${terminalJson(toPlanJson(plan), 2)}\n`;
 }

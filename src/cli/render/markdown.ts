@@ -1,8 +1,9 @@
 // A plan as a pull-request comment: summary table first, blocked and data-loss actions flagged
 // at the top, then one collapsible section per resource. Stays under GitHub's comment limit by
 // folding long lists into "... and N more".
-import { planHasChanges, type FieldChange, type Plan, type Risk } from '../../model/index.js';
+import { planHasChanges, terminalLine, type FieldChange, type Plan, type Risk } from '../../model/index.js';
 import { driftMarkdownLines } from './drift.js';
+import { graphMarkdownLines } from './graph.js';
 import { bindingNotes, buildPlanView, describeDiagnostic, reasonNotes, reasonText, formatValue, riskNotes, settlingHeading, SYMBOLS, type ResourceView } from './plan-view.js';
 
 /** GitHub rejects comments over 65,536 characters; keep a margin. */
@@ -40,7 +41,7 @@ function flagged(plan: Plan): string[] {
   }
   if (plan.settling.length > 0) {
     out.push('> [!NOTE]', `> **${escapeHtml(settlingHeading(plan))}.**`);
-    out.push(...folded(plan.settling, LIST_LIMIT, (s) => `> - ${code(s.address)} ${escapeHtml(s.status)}`, (n) => `> - ... and ${n} more`), '');
+    out.push(...folded(plan.settling, LIST_LIMIT, (s) => `> - ${code(s.address)} ${escapeHtml(terminalLine(s.status))}`, (n) => `> - ... and ${n} more`), '');
   }
   const errors = plan.diagnostics.filter((d) => d.severity === 'error');
   const warnings = plan.diagnostics.filter((d) => d.severity === 'warning');
@@ -90,13 +91,16 @@ function resourceSection(v: ResourceView): string {
 
 /** Renders a plan for a pull-request comment; deterministic and under MARKDOWN_LIMIT characters. */
 export function renderPlanMarkdown(plan: Plan): string {
-  const head = [`### dbform plan for project ${code(plan.projectId)}`, '', ...summaryTable(plan), ''];
+  const where = plan.where ? [`Workspace ${code(plan.where.workspace)} · state ${code(plan.where.state)}`, ''] : [];
+  const head = [`### dbform plan for project ${code(plan.projectId)}`, '', ...where, ...summaryTable(plan), ''];
   const errors = plan.diagnostics.filter((d) => d.severity === 'error').length;
   if (errors > 0) head.push(`**Planning failed** with ${errors} error${errors === 1 ? '' : 's'}; nothing can be applied until they are fixed.`, '');
   else if (!planHasChanges(plan) && plan.settling.length > 0) head.push('**No changes** to make, but some resources are still settling (below); apply waits for them.', '');
   else if (!planHasChanges(plan)) head.push('**No changes.** The live infrastructure matches the configuration.', '');
   head.push(...flagged(plan));
   head.push(...driftMarkdownLines(plan.drift ?? []));
+  // A third of the comment at most, so the resources still show.
+  head.push(...graphMarkdownLines(plan, Math.floor(MARKDOWN_LIMIT / 3)));
   let text = `${head.join('\n')}\n`;
   const views = buildPlanView(plan);
   const reserve = 200;

@@ -1,6 +1,6 @@
 // One entry per resource, shared by the text and markdown renderers: what happens to it, with
 // which API calls, and each changed field once.
-import { compareAddresses, type Action, type Address, type Binding, type Diagnostic, type FieldChange, type Plan } from '../../model/index.js';
+import { compareAddresses, terminalJson, terminalLine, terminalText, type Action, type Address, type Binding, type Diagnostic, type FieldChange, type Plan } from '../../model/index.js';
 import { SENSITIVE, verbOf } from '../../planner/index.js';
 
 export type ResourceVerb = 'create' | 'update' | 'replace' | 'delete' | 'adopt' | 'move' | 'protect' | 'forget';
@@ -129,18 +129,21 @@ export function riskNotes(view: ResourceView, except: ReadonlySet<Action['risk']
 /** Notes on a resource's lockfile-only changes, e.g. `adopt id kd9w2xp4mz`. */
 export function bindingNotes(view: ResourceView): string[] {
   return view.bindings.map((b) => {
-    if (b.kind === 'adopt') return `adopt existing ${b.id}${b.protect ? ', protected' : ''}`;
+    if (b.kind === 'adopt') return `adopt existing ${terminalLine(String(b.id))}${b.protect ? ', protected' : ''}`;
     if (b.kind === 'move') return `moved from ${b.from}`;
     if (b.kind === 'protect') return `protect: ${!b.protect} -> ${b.protect} (lockfile only)`;
-    return `already gone: forget ${b.id} (lockfile only)`;
+    return `already gone: forget ${terminalLine(String(b.id))} (lockfile only)`;
   });
 }
 
-/** A value as one line: strings quoted, the `(sensitive)` marker bare, anything else as compact JSON. */
+/**
+ * A value as one line: strings quoted, the `(sensitive)` marker bare, anything else as compact
+ * JSON. A name from the API is data: its controls stay JSON escapes (terminal-text.ts).
+ */
 export function formatValue(v: unknown): string {
   if (v === null || v === undefined) return 'null';
-  if (typeof v === 'string') return v === SENSITIVE ? v : JSON.stringify(v);
-  return JSON.stringify(v);
+  if (typeof v === 'string') return v === SENSITIVE ? v : terminalJson(v);
+  return terminalJson(v);
 }
 
 /** `path: before -> after`, or `path: after` for a field that did not exist. */
@@ -153,6 +156,7 @@ export function formatChange(c: FieldChange, created: boolean): string {
 
 /** `FILE:LINE:COL: message` or `address: message`, without a severity prefix (the renderer adds one). */
 export function describeDiagnostic(d: Diagnostic): string {
-  if (d.source) return `${d.source.file}:${d.source.line}:${d.source.col}: ${d.message}`;
-  return d.address ? `${d.address}: ${d.message}` : d.message;
+  const message = terminalText(d.message);
+  if (d.source) return `${d.source.file}:${d.source.line}:${d.source.col}: ${message}`;
+  return d.address ? `${d.address}: ${message}` : message;
 }

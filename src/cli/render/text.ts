@@ -1,6 +1,6 @@
 // The Terraform-like text plan (SPEC section 3): one block per changed resource, one line per
 // changed field; unchanged resources are only counted, so a quiet plan stays a few lines.
-import { planHasChanges, type Plan } from '../../model/index.js';
+import { planHasChanges, terminalLine, type Plan } from '../../model/index.js';
 import { driftTextLines } from './drift.js';
 import { createPalette, type Palette } from './palette.js';
 import { bindingNotes, buildPlanView, reasonNotes, describeDiagnostic, formatChange, riskNotes, settlingHeading, SYMBOLS, summaryLine, type ResourceView } from './plan-view.js';
@@ -22,7 +22,7 @@ function resourceLines(v: ResourceView, c: Palette): string[] {
 function settlingLines(plan: Plan): string[] {
   if (plan.settling.length === 0) return [];
   const width = Math.max(...plan.settling.map((s) => s.address.length));
-  return [`${settlingHeading(plan)}:`, '', ...plan.settling.map((s) => `  … ${s.address.padEnd(width)}  ${s.status}`), ''];
+  return [`${settlingHeading(plan)}:`, '', ...plan.settling.map((s) => `  … ${s.address.padEnd(width)}  ${terminalLine(s.status)}`), ''];
 }
 
 function footer(plan: Plan, c: Palette): string[] {
@@ -39,15 +39,21 @@ function footer(plan: Plan, c: Palette): string[] {
   return lines;
 }
 
+/** `Project proj-demo, workspace pr-12, state: postgres://db.internal:5432/infra` */
+export function whereLine(plan: Plan): string {
+  return `Project ${plan.projectId}, workspace ${plan.where!.workspace}, state: ${plan.where!.state}`;
+}
+
 /** Renders a plan as text; the same plan gives byte-identical output. */
 export function renderPlanText(plan: Plan, opts: TextOptions): string {
   const c = createPalette(opts.color);
   const out: string[] = [];
   const views = buildPlanView(plan);
   // What changed outside dbform comes before the actions that would revert it.
+  if (plan.where) out.push(c.dim(whereLine(plan)));
   out.push(...driftTextLines(plan.drift ?? [], c));
   if (views.length > 0) {
-    out.push(`dbform will make these changes in project ${plan.projectId}:`, '');
+    out.push(plan.where ? 'dbform will make these changes:' : `dbform will make these changes in project ${plan.projectId}:`, '');
     for (const v of views) out.push(...resourceLines(v, c));
     out.push('');
   }

@@ -1,7 +1,7 @@
 // What the state, workspace and history commands share: the config (for the project, its
 // `state:` and `${workspace}`), the workspace, and the store it selects.
 import { loadConfig } from '../../config/index.js';
-import { DiagnosticsError, type DesiredState } from '../../model/index.js';
+import { DiagnosticsError, terminalJson, type DesiredState } from '../../model/index.js';
 import type { StateStore } from '../../state/index.js';
 import { configFiles, type ConfigOptions } from '../options.js';
 import { openStateStore, workspaceOf } from '../state-context.js';
@@ -46,5 +46,5 @@ export function renderTable(header: string[], rows: string[][]): string {
 }
 
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  process.stdout.write(`${terminalJson(value, 2)}\n`);
 }

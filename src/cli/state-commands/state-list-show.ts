@@ -2,7 +2,7 @@
 // one binding next to the live resource it names.
 import { fetchLiveState } from '../../api/live-state.js';
 import { childKinds, indexLive } from '../../kinds/index.js';
-import { compareAddresses, DbformError, kindOf, type Kind, type LiveState, type LockEntry } from '../../model/index.js';
+import { compareAddresses, DbformError, kindOf, terminalJson, terminalLine, type Kind, type LiveState, type LockEntry } from '../../model/index.js';
 import { openApiContext, type ApiContextInput } from '../api-context.js';
 import { printJson, renderTable, withStateCommand, type StateCommandFlags } from './context.js';
 
@@ -76,7 +76,7 @@ export async function runStateShow(address: string, flags: StateCommandFlags & A
     if (fields === null) lines.push(`  live: gone (no ${kind} ${entry.id} in project ${desired.projectId}); the next plan creates or adopts it`);
     else {
       lines.push('  live:');
-      for (const [k, v] of Object.entries(fields)) lines.push(`    ${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`);
+      for (const [k, v] of Object.entries(fields)) lines.push(`    ${k}: ${typeof v === 'string' ? terminalLine(v) : terminalJson(v)}`);
     }
     process.stdout.write(`${lines.join('\n')}\n`);
     return 0;

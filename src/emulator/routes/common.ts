@@ -3,7 +3,7 @@ import { requireProject } from '../auth.js';
 import { conflict, notFound } from '../errors.js';
 import type { RequestContext, RouteResult } from '../router.js';
 import type { ProjectRecord, ReplicaSetRecord, ServiceRecord, VpcRecord } from '../store.js';
-import { isVpcCreatingAt, replicaSetStatusAt, serviceStatusAt, settleService } from '../timelines.js';
+import { hasBackupAt, isVpcCreatingAt, replicaSetStatusAt, serviceStatusAt, settlePeerings, settleService } from '../timelines.js';
 
 export function projectOf(ctx: RequestContext): ProjectRecord {
   return requireProject(ctx.world, ctx.principal, ctx.params.project_id!);
@@ -24,15 +24,37 @@ export function liveServiceOf(ctx: RequestContext, project: ProjectRecord): Serv
   return svc;
 }
 
+/**
+ * The service of the path, refusing one being deleted or FAILED: every mutation but deletes. Like
+ * DELETING, FAILED is refused before the body is read: nothing but a delete is possible.
+ */
+export function operableServiceOf(ctx: RequestContext, project: ProjectRecord): ServiceRecord {
+  const svc = liveServiceOf(ctx, project);
+  if (serviceStatusAt(svc, ctx.now) === 'FAILED') throw conflict(`service "${svc.id}" has FAILED; it can only be deleted`);
+  return svc;
+}
+
+/**
+ * Forks and replica sets are made from a backup: a service that became READY lately has none yet
+ * (the real service's words, which Terraform's provider retries on).
+ */
+export function requireBackup(svc: ServiceRecord, now: number): void {
+  if (hasBackupAt(svc, now)) return;
+  const seconds = Math.max(1, Math.ceil((svc.backupAt! - now) / 1000));
+  throw conflict(`service "${svc.id}" doesn't yet have any backups or snapshots available; its first backup completes in about ${seconds} s`);
+}
+
 /** Refuses the operation unless the service is READY. */
 export function requireReady(svc: ServiceRecord, now: number, operation: string): void {
   const status = serviceStatusAt(svc, now);
   if (status !== 'READY') throw conflict(`cannot ${operation} service "${svc.id}" while it is ${status} (it must be READY)`);
 }
 
+/** The VPC of the path (or `id`), its torn-down peerings removed; 404 when unknown. */
 export function vpcOf(ctx: RequestContext, project: ProjectRecord, id = ctx.params.vpc_id!): VpcRecord {
   const vpc = project.vpcs.get(id);
   if (!vpc) throw notFound(`vpc "${id}" not found`);
+  settlePeerings(vpc, ctx.now);
   return vpc;
 }
 

@@ -2,6 +2,7 @@ import type { LogEntryDto, LogsResponseDto } from '../../api/dto.js';
 import { badRequest } from '../errors.js';
 import { entryAt, firstIndexAtOrAfter, historyOf, NODE_COUNT, type LogEntry, type LogHistory } from '../logs-generator.js';
 import { mix32 } from '../prng.js';
+import { seededLogsOf } from '../seeded-logs.js';
 import type { RequestContext, Route } from '../router.js';
 import { parseRfc3339 } from '../validate.js';
 import { ok, projectOf, serviceOf } from './common.js';
@@ -25,7 +26,7 @@ export const logRoutes: Route[] = [
     handle(ctx) {
       const project = projectOf(ctx);
       const svc = serviceOf(ctx, project);
-      const history = historyOf(svc.id, svc.createdAt);
+      const history = historyOf(svc.id, svc.createdAt, seededLogsOf(ctx.world, svc.id));
       const filter = filterOf(ctx, history);
       const cursor = ctx.query.get('cursor');
       const start = cursor === null ? filter.hi - 1 : Math.min(decodeCursor(history, cursor), filter.hi - 1);

@@ -9,8 +9,10 @@ import {
   liveServiceOf,
   message,
   ok,
+  operableServiceOf,
   projectOf,
   replicaSetOf,
+  requireBackup,
   requireNotDeleting,
   requireReady,
   serviceOf,
@@ -20,14 +22,17 @@ const BASE = '/projects/{project_id}/services/{service_id}/replicaSets';
 
 type Action = (ctx: RequestContext, project: ProjectRecord, svc: ServiceRecord, rs: ReplicaSetRecord) => RouteResult;
 
-/** An action on one replica set of a service that is not being deleted. */
+/**
+ * An action on one replica set of a service that is not being deleted; only a delete is taken
+ * while the service is FAILED.
+ */
 function setRoute(method: 'POST' | 'DELETE', suffix: string, action: Action): Route {
   return {
     method,
     template: `${BASE}/{replica_set_id}${suffix}`,
     handle(ctx) {
       const project = projectOf(ctx);
-      const svc = liveServiceOf(ctx, project);
+      const svc = method === 'DELETE' ? liveServiceOf(ctx, project) : operableServiceOf(ctx, project);
       return action(ctx, project, svc, replicaSetOf(ctx, svc));
     },
   };
@@ -77,7 +82,7 @@ export const replicaSetRoutes: Route[] = [
 
 function createReplicaSet(ctx: RequestContext): RouteResult {
   const project = projectOf(ctx);
-  const svc = liveServiceOf(ctx, project);
+  const svc = operableServiceOf(ctx, project);
   const b = bodyObject(ctx.body);
   const cpuMillis = requireInt(b, 'cpu_millis', 1, 1_000_000);
   const memoryGbs = requireInt(b, 'memory_gbs', 1, 1_000_000);
@@ -85,6 +90,7 @@ function createReplicaSet(ctx: RequestContext): RouteResult {
   const nodes = requireInt(b, 'nodes', 1, 10);
   const size = allowedPair(cpuMillis, memoryGbs, ctx.dialect.sizes);
   requireReady(svc, ctx.now, 'create a replica set of');
+  requireBackup(svc, ctx.now);
   for (const other of svc.replicaSets.values()) {
     if (other.name === name) throw conflict(`service "${svc.id}" already has a replica set named "${name}" (${other.id})`);
   }

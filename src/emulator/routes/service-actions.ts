@@ -3,9 +3,9 @@ import { conflict, invalidField } from '../errors.js';
 import type { RequestContext, Route, RouteResult } from '../router.js';
 import type { HaRecord, ProjectRecord, ServiceRecord, ServiceTimeline } from '../store.js';
 import { attachmentPhaseAt, buildTimeline, initialStatus, serviceStatusAt } from '../timelines.js';
-import { bodyObject, ENVIRONMENTS, optionalInt, requireEnum, requireString, sizePair, type Body } from '../validate.js';
+import { bodyObject, ENVIRONMENTS, optionalInt, requireEnum, requireName, requireString, sizePair, type Body } from '../validate.js';
 import { toServiceDto } from '../views.js';
-import { liveServiceOf, message, noContent, projectOf, requireReady, requireVpcCreated, vpcOf } from './common.js';
+import { message, noContent, operableServiceOf, projectOf, requireReady, requireVpcCreated, vpcOf } from './common.js';
 
 const BASE = '/projects/{project_id}/services/{service_id}';
 
@@ -17,7 +17,7 @@ function route(name: string, action: Action): Route {
     template: `${BASE}/${name}`,
     handle(ctx) {
       const project = projectOf(ctx);
-      return action(ctx, project, liveServiceOf(ctx, project));
+      return action(ctx, project, operableServiceOf(ctx, project));
     },
   };
 }
@@ -72,6 +72,15 @@ export const serviceActionRoutes: Route[] = [
     return noContent();
   }),
 ];
+
+/**
+ * Rename in place (the real service's OpenAPI; SPEC section 15): 200 with the Service, in any status
+ * but DELETING and FAILED. Only dialects that have it serve it (dialect.ts `renamesServices`).
+ */
+export const renameServiceRoute: Route = route('rename', (ctx, project, svc) => {
+  svc.name = requireName(bodyObject(ctx.body));
+  return { status: 200, body: toServiceDto(project, svc, ctx.now, ctx.dialect), mutated: true };
+});
 
 /** An omitted count means 0 (HA replicas are asynchronous unless asked otherwise). */
 function haOf(b: Body): HaRecord {

@@ -7,18 +7,18 @@ import type { HaRecord, ProjectRecord, ServiceRecord, ServiceSize } from '../sto
 import { buildTimeline, initialStatus, settleService } from '../timelines.js';
 import {
   bodyObject,
-  charCount,
   ENVIRONMENTS,
   optionalEnum,
   optionalInt,
   optionalString,
   parseRfc3339,
   requireEnum,
+  requireName,
   sizePair,
   type Body,
 } from '../validate.js';
 import { toServiceDto } from '../views.js';
-import { liveServiceOf, ok, projectOf, requireReady, serviceOf } from './common.js';
+import { liveServiceOf, ok, operableServiceOf, projectOf, requireBackup, requireReady, serviceOf } from './common.js';
 
 const BASE = '/projects/{project_id}/services';
 const ADDONS: readonly AddonDto[] = ['time-series', 'ai'];
@@ -73,7 +73,7 @@ function createService(ctx: RequestContext): RouteResult {
 
 function forkService(ctx: RequestContext): RouteResult {
   const project = projectOf(ctx);
-  const parent = liveServiceOf(ctx, project);
+  const parent = operableServiceOf(ctx, project);
   const b = bodyObject(ctx.body);
   const strategy = requireEnum(b, 'fork_strategy', FORK_STRATEGIES);
   const size = sizePair(b, { optional: true, allowShared: true, sizes: ctx.dialect.sizes });
@@ -81,6 +81,7 @@ function forkService(ctx: RequestContext): RouteResult {
   const name = b.name === undefined ? `${[...parent.name].slice(0, 123).join('')}-fork` : requireName(b);
   checkTargetTime(b, strategy, parent, ctx.now);
   requireReady(parent, ctx.now, 'fork');
+  requireBackup(parent, ctx.now);
   const svc = addService(ctx, project, {
     name,
     regionCode: parent.regionCode,
@@ -116,15 +117,25 @@ function deleteService(ctx: RequestContext): RouteResult {
   const svc = liveServiceOf(ctx, project);
   const timeline = buildTimeline(ctx.clock, ctx.now, [['DELETING', DURATIONS.deleting]], 'GONE');
   svc.timeline = timeline;
-  // The attachment goes at once, so the VPC can be deleted right after; replica sets go with it.
-  if (svc.vpc) {
-    project.vpcs.get(svc.vpc.vpcId)?.attached.delete(svc.id);
-    delete svc.vpc;
-  }
   const until = timeline.steps[0]!.until;
+  releaseAttachment(ctx, project, svc, until);
   for (const rs of svc.replicaSets.values()) rs.timeline = { status: 'deleting', until, then: 'GONE' };
   // No body, as both documents describe (SPEC section 12): the status is read from the list.
   return { status: 202, mutated: true };
+}
+
+/**
+ * A deleted service's VPC attachment: released at once (the VPC can be deleted right after), or,
+ * under eventual teardown, going away with the service (its VPC refuses deletion until then).
+ */
+function releaseAttachment(ctx: RequestContext, project: ProjectRecord, svc: ServiceRecord, until: number): void {
+  if (!svc.vpc) return;
+  if (ctx.dialect.switches.teardown === 'eventual') {
+    svc.vpc = { vpcId: svc.vpc.vpcId, pending: 'detach', until };
+    return;
+  }
+  project.vpcs.get(svc.vpc.vpcId)?.attached.delete(svc.id);
+  delete svc.vpc;
 }
 
 interface NewService {
@@ -152,6 +163,10 @@ function addService(ctx: RequestContext, project: ProjectRecord, fields: NewServ
   };
   if (!fields.forkedFrom) delete svc.forkedFrom;
   if (!fields.storageOf) delete svc.storageOf;
+  // Its first backup is taken a while after it becomes READY (SPEC section 15): none before.
+  const readyAt = svc.timeline!.steps[svc.timeline!.steps.length - 1]!.until;
+  const delay = ctx.clock.scale(ctx.dialect.switches.backupDelay * 1000);
+  if (delay > 0) svc.backupAt = readyAt + delay;
   project.services.set(svc.id, svc);
   return svc;
 }
@@ -161,15 +176,6 @@ function bornAnswer(ctx: RequestContext, project: ProjectRecord, svc: ServiceRec
   const initialPassword = randomBytes(18).toString('base64url');
   const body = toServiceDto(project, svc, ctx.now, ctx.dialect, { status: initialStatus(svc.timeline!), initialPassword });
   return { status: 202, body, mutated: true };
-}
-
-function requireName(b: Body): string {
-  const v = b.name;
-  if (v === undefined) throw invalidField('name', 'is required');
-  if (typeof v !== 'string') throw invalidField('name', 'must be a string');
-  const length = charCount(v);
-  if (length < 1 || length > 128) throw invalidField('name', `must be 1-128 characters long (got ${length})`);
-  return v;
 }
 
 function optionalAddons(b: Body): AddonDto[] {

@@ -1,7 +1,7 @@
 import { conflict, invalidField } from '../errors.js';
 import type { Route } from '../router.js';
-import type { VpcRecord } from '../store.js';
-import { attachmentPhaseAt, settleService } from '../timelines.js';
+import type { ProjectRecord, VpcRecord } from '../store.js';
+import { attachmentPhaseAt, settleService, type AttachmentPhase } from '../timelines.js';
 import { DURATIONS } from '../clock.js';
 import { bodyObject, cidrProblem, requireString } from '../validate.js';
 import { toVpcDto } from '../views.js';
@@ -45,13 +45,7 @@ export const vpcRoutes: Route[] = [
     handle(ctx) {
       const project = projectOf(ctx);
       const vpc = vpcOf(ctx, project);
-      const attached = attachedServices(project, vpc, ctx.now);
-      if (attached.length > 0) {
-        throw conflict(`vpc "${vpc.id}" still has ${attached.length} attached service(s): ${attached.slice(0, 5).join(', ')}; detach them first`);
-      }
-      if (vpc.peerings.size > 0) {
-        throw conflict(`vpc "${vpc.id}" still has ${vpc.peerings.size} peering(s); delete them first`);
-      }
+      refuseVpcDelete(project, vpc, ctx.now, ctx.dialect.switches.teardown === 'eventual');
       project.vpcs.delete(vpc.id);
       return noContent();
     },
@@ -69,15 +63,41 @@ export const vpcRoutes: Route[] = [
   },
 ];
 
-/** IDs of the services attached, attaching or detaching, after settling the finished ones. */
-function attachedServices(project: ReturnType<typeof projectOf>, vpc: VpcRecord, now: number): string[] {
+/**
+ * A VPC is deleted only once nothing uses it: services attached and live peerings must be removed
+ * first. Under eventual teardown, what is still going away (a detach, a deleted service's
+ * attachment, a deleted peering) is the real service's "already being updated": a wait, said so.
+ */
+function refuseVpcDelete(project: ProjectRecord, vpc: VpcRecord, now: number, eventual: boolean): void {
+  const phases = attachmentPhases(project, vpc, now);
+  const leaving = phases.filter(([, phase]) => eventual && phase === 'detaching').map(([id]) => id);
+  const attached = phases.map(([id]) => id).filter((id) => !leaving.includes(id));
+  if (attached.length > 0) {
+    throw conflict(`vpc "${vpc.id}" still has ${attached.length} attached service(s): ${attached.slice(0, 5).join(', ')}; detach them first`);
+  }
+  const peerings = [...vpc.peerings.values()];
+  const live = peerings.filter((p) => p.deletingUntil === undefined).length;
+  if (live > 0) throw conflict(`vpc "${vpc.id}" still has ${live} peering(s); delete them first`);
+  const going = [
+    ...leaving.map((id) => `the attachment of service ${id}`),
+    ...peerings.map((p) => `peering ${p.id}`),
+  ];
+  if (going.length > 0) {
+    throw conflict(`vpc "${vpc.id}" is already being updated: waiting for ${going.slice(0, 5).join(', ')} to be removed; try again shortly`);
+  }
+}
+
+/** The services attached, attaching or detaching, with their phase, after settling the finished ones. */
+function attachmentPhases(project: ProjectRecord, vpc: VpcRecord, now: number): Array<[string, AttachmentPhase]> {
+  const out: Array<[string, AttachmentPhase]> = [];
   for (const id of [...vpc.attached]) {
     const svc = project.services.get(id);
-    if (!svc) vpc.attached.delete(id);
-    else settleService(project, svc, now);
+    if (!svc || !settleService(project, svc, now)) {
+      vpc.attached.delete(id);
+      continue;
+    }
+    const phase = attachmentPhaseAt(svc, now);
+    if (phase !== 'none') out.push([id, phase]);
   }
-  return [...vpc.attached].filter((id) => {
-    const svc = project.services.get(id);
-    return svc !== undefined && attachmentPhaseAt(svc, now) !== 'none';
-  });
+  return out;
 }

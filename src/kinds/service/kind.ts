@@ -125,6 +125,7 @@ export const serviceKind = {
     build: (raw, into) => {
       if (raw.fork !== undefined) into.fork = buildFork(raw.fork as Json);
     },
+    built: (d) => ({ fork: d.fork }),
   },
   export: {
     keyPrefix: 'svc',

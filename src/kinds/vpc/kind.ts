@@ -27,6 +27,7 @@ import {
   type FieldSet,
   type LiveVpc,
   type OperationSpec,
+  type SourceRef,
 } from '../../model/index.js';
 import { effectiveProtect, liveKey, refTo, type PlanContext } from '../../planner/context.js';
 import { createReason, draft, type Draft } from '../../planner/drafts.js';
@@ -185,6 +186,37 @@ function deleteVpc(address: string, live: LiveVpc, reason: ActionReason, changes
   return draft({ address, kind: 'vpc', op: 'deleteVPC', reason, changes, refs: { target: { address, id: live.id } } });
 }
 
+/**
+ * A created VPC's block against every live VPC this plan keeps (one it deletes first does not
+ * count): a VPC over the block of a live one cannot be peered or routed next to it, and usually
+ * means a lost binding (the lockfile entry gone, the live VPC renamed by hand) (SPEC section 13).
+ */
+function overlapCheck(ctx: PlanContext, d: DesiredVpc): void {
+  const wanted = parseCidr(d.cidr);
+  if (!isCidr(wanted)) return;
+  for (const live of ctx.index.vpc.values() as IterableIterator<LiveVpc>) {
+    if (ctx.going.has(liveKey('vpc', live.id))) continue;
+    const owner = ctx.options.claimedElsewhere?.get(live.id);
+    // A twin of the same name is reported as a twin: one error per cause.
+    if (owner && live.name === d.name) continue;
+    const block = parseCidr(live.cidr);
+    if (!isCidr(block) || !cidrsOverlap(wanted, block)) continue;
+    const bound = owner ? `, which workspace "${owner.workspace}" binds as ${owner.address}` : '';
+    ctx.diagnostics.push({
+      severity: 'error',
+      code: 'vpc-overlap',
+      address: d.address,
+      ...at(d.source),
+      message:
+        `${d.address} would be created with cidr ${d.cidr}, which overlaps the live VPC ${JSON.stringify(live.name)} (${live.id}, ${live.cidr})${bound}. ` +
+        `If that is the VPC this config means, bind it with \`dbform import ${d.address} ${live.id}\` (its binding was lost, or it was renamed); ` +
+        'otherwise choose a block that does not overlap it',
+    });
+  }
+}
+
+const at = (source: SourceRef | undefined) => (source ? { source } : {});
+
 const planner: KindPlanner<DesiredVpc, LiveVpc> = {
   planDesired(m, ctx: PlanContext) {
     const d = m.desired;
@@ -205,6 +237,9 @@ const planner: KindPlanner<DesiredVpc, LiveVpc> = {
   },
   planRemoved(r, live) {
     return [deleteVpc(r.address, live, 'removed', [])];
+  },
+  check(ctx) {
+    for (const v of ctx.desired.vpcs) if (ctx.fresh.has(v.address)) overlapCheck(ctx, v);
   },
   fingerprint(l) {
     return fingerprintFields(VPC_FIELDS, l, { id: l.id });

@@ -13,7 +13,7 @@ function ucs2length(str) {
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://dbform.dev/schemas/plan.schema.json","title":"dbform plan","description":"The output of `dbform plan --json` and the saved plan file (`dbform plan --out`), SPEC section 3. Never holds a secret.","type":"object","additionalProperties":false,"required":["format_version","project_id","summary","actions","bindings","fingerprints","state_fingerprint","diagnostics"],"properties":{"format_version":{"const":1},"project_id":{"type":"string","minLength":1},"summary":{"description":"Counts of resources (not API calls).","type":"object","additionalProperties":false,"required":["create","update","replace","delete","adopt","move","unchanged","unmanaged","settling"],"properties":{"create":{"$ref":"#/$defs/count"},"update":{"$ref":"#/$defs/count"},"replace":{"$ref":"#/$defs/count"},"delete":{"$ref":"#/$defs/count"},"adopt":{"$ref":"#/$defs/count"},"move":{"$ref":"#/$defs/count"},"unchanged":{"$ref":"#/$defs/count"},"unmanaged":{"$ref":"#/$defs/count"},"settling":{"description":"Managed resources still in a transitional status (SPEC section 5), with or without actions; not counted as unchanged.","$ref":"#/$defs/count"}}},"drift":{"description":"Present when bound resources changed outside dbform since the last apply (SPEC section 11): each managed field whose live value differs from the one the last apply recorded, or a resource deleted outside dbform. The actions that follow would revert it.","type":"array","items":{"$ref":"#/$defs/drift"}},"actions":{"type":"array","items":{"$ref":"#/$defs/action"}},"bindings":{"type":"array","items":{"$ref":"#/$defs/binding"}},"settling":{"description":"Present when managed resources are still in a transitional status (an interrupted apply, or a change outside dbform): apply waits for each before it reports success. Settling alone is not a change.","type":"array","items":{"$ref":"#/$defs/settling"}},"fingerprints":{"description":"Address -> hash of the live fields of each resource the plan touches.","type":"object","additionalProperties":{"$ref":"#/$defs/hash"}},"state_fingerprint":{"$ref":"#/$defs/hash"},"diagnostics":{"type":"array","items":{"$ref":"#/$defs/diagnostic"}},"lineage":{"description":"Saved plans only: the lineage of the lockfile the plan was made from (null: it had none yet). apply PLAN refuses a plan of another lineage.","type":["string","null"],"minLength":1},"serial":{"description":"Saved plans only: the serial of that lockfile when the plan was made (0: none yet). Informative: apply does not compare it.","$ref":"#/$defs/count"},"config_hash":{"description":"Saved plans only: hash of the config files' bytes. apply PLAN refuses the plan when the config files hash otherwise.","$ref":"#/$defs/hash"},"options":{"description":"Saved plans only: the flags the plan was made with. apply PLAN plans again with them, from the same config, the current lockfile and the live resources, and refuses the plan unless its actions, bindings, risk and blocked marks are what that gives for every address it touches.","type":"object","additionalProperties":false,"required":["replace","target","allow_data_loss"],"properties":{"replace":{"description":"--replace ADDR","type":"array","items":{"$ref":"#/$defs/address"}},"target":{"description":"--target ADDR","type":"array","items":{"$ref":"#/$defs/address"}},"allow_data_loss":{"description":"--allow-data-loss","type":"boolean"}}}},"dependentRequired":{"config_hash":["lineage","serial","options"],"lineage":["serial","config_hash","options"]},"$defs":{"count":{"type":"integer","minimum":0},"hash":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"address":{"type":"string","pattern":"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},"kind":{"enum":["vpc","peering","service","replica_set"]},"ref":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1}}},"change":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"type":"string","minLength":1},"before":true,"after":true,"forces_replace":{"const":true},"sensitive":{"const":true}},"if":{"properties":{"sensitive":{"const":true}},"required":["sensitive"]},"then":{"properties":{"before":{"const":"(sensitive)"},"after":{"const":"(sensitive)"}}}},"action":{"type":"object","additionalProperties":false,"required":["id","address","kind","op","reason","risk","depends_on","changes","refs"],"properties":{"id":{"type":"string","pattern":"^a[1-9][0-9]*$"},"address":{"$ref":"#/$defs/address"},"kind":{"$ref":"#/$defs/kind"},"op":{"enum":["createVPC","renameVPC","deleteVPC","createVPCPeering","deleteVPCPeering","createService","forkService","deleteService","resizeService","setHAReplica","startService","stopService","enablePooler","disablePooler","setEnvironment","attachServiceToVPC","detachServiceFromVPC","updatePassword","createReplicaSet","deleteReplicaSet","resizeReplicaSet","enableReplicaPooler","disableReplicaPooler","setReplicaEnvironment"]},"reason":{"enum":["missing","drift","changed","immutable-field","replace-requested","parent-replaced","removed","destroy","wake-for-changes","restore-paused","failed"]},"risk":{"enum":["data-loss","connectivity","availability","none"]},"depends_on":{"type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^a[1-9][0-9]*$"}},"changes":{"type":"array","items":{"$ref":"#/$defs/change"}},"blocked":{"type":"string","minLength":1},"refs":{"description":"What the executor resolves at apply time: a known ID, or the ID bound to an address by an earlier action.","type":"object","additionalProperties":false,"properties":{"target":{"$ref":"#/$defs/ref"},"service":{"$ref":"#/$defs/ref"},"vpc":{"$ref":"#/$defs/ref"},"fork_parent":{"$ref":"#/$defs/ref"}}},"request":{"description":"The request body as sent on the wire (snake_case); IDs known only at apply time come from refs.","type":"object","properties":{"password":false,"initial_password":false}},"password":{"description":"updatePassword: the environment variable read at apply time, never its value.","type":"object","additionalProperties":false,"required":["from_env","version"],"properties":{"from_env":{"type":"string","minLength":1},"version":{"type":"integer","minimum":0}}},"protect":{"type":"boolean"}}},"binding":{"type":"object","additionalProperties":false,"required":["kind","address"],"properties":{"kind":{"enum":["adopt","move","protect","forget"]},"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/address"},"protect":{"type":"boolean"}},"allOf":[{"if":{"properties":{"kind":{"const":"move"}}},"then":{"properties":{"from":true,"id":true},"required":["from","id"]}},{"if":{"properties":{"kind":{"enum":["adopt","protect"]}}},"then":{"properties":{"id":true},"required":["id"]}}]},"scalar":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"drift":{"type":"object","additionalProperties":false,"required":["address","id","deleted","changes"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"deleted":{"description":"The resource is gone (or being deleted); changes is then empty.","type":"boolean"},"changes":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"description":"The managed field, as in action changes (cpu_millis, ha.replicas, vpc_id, ...).","type":"string","minLength":1},"before":{"description":"As the last apply left it.","$ref":"#/$defs/scalar"},"after":{"description":"As it is live now.","$ref":"#/$defs/scalar"}}}}}},"settling":{"type":"object","additionalProperties":false,"required":["address","id","status"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Replica set: its service's ID; peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The transitional status seen when planning (QUEUED, CONFIGURING, UPGRADING, PAUSING, RESUMING; creating, resizing; pending).","type":"string","minLength":1}},"if":{"properties":{"address":{"type":"string","pattern":"^(replica_set|peering)\\."}}},"then":{"properties":{"parent_id":true},"required":["parent_id"]}},"diagnostic":{"type":"object","additionalProperties":false,"required":["severity","message"],"properties":{"severity":{"enum":["error","warning"]},"message":{"type":"string","minLength":1},"address":{"type":"string"},"path":{"type":"string"},"code":{"type":"string"},"source":{"type":"object","additionalProperties":false,"required":["file","line","col"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"col":{"type":"integer","minimum":1}}}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://dbform.dev/schemas/plan.schema.json","title":"dbform plan","description":"The output of `dbform plan --json` and the saved plan file (`dbform plan --out`), SPEC section 3. Never holds a secret.","type":"object","additionalProperties":false,"required":["format_version","project_id","summary","actions","bindings","fingerprints","state_fingerprint","diagnostics"],"properties":{"format_version":{"const":1},"project_id":{"type":"string","minLength":1},"workspace":{"description":"The workspace of the state the plan was made from (SPEC section 14).","type":"string","minLength":1},"state":{"description":"Where that state lives: the lockfile's path, or the state URL without its password.","type":"string","minLength":1},"summary":{"description":"Counts of resources (not API calls).","type":"object","additionalProperties":false,"required":["create","update","replace","delete","adopt","move","unchanged","unmanaged","settling"],"properties":{"create":{"$ref":"#/$defs/count"},"update":{"$ref":"#/$defs/count"},"replace":{"$ref":"#/$defs/count"},"delete":{"$ref":"#/$defs/count"},"adopt":{"$ref":"#/$defs/count"},"move":{"$ref":"#/$defs/count"},"unchanged":{"$ref":"#/$defs/count"},"unmanaged":{"$ref":"#/$defs/count"},"settling":{"description":"Managed resources still in a transitional status (SPEC section 5), with or without actions; not counted as unchanged.","$ref":"#/$defs/count"}}},"drift":{"description":"Present when bound resources changed outside dbform since the last apply (SPEC section 11): each managed field whose live value differs from the one the last apply recorded, or a resource deleted outside dbform. The actions that follow would revert it.","type":"array","items":{"$ref":"#/$defs/drift"}},"actions":{"type":"array","items":{"$ref":"#/$defs/action"}},"bindings":{"type":"array","items":{"$ref":"#/$defs/binding"}},"settling":{"description":"Present when managed resources are still in a transitional status (an interrupted apply, or a change outside dbform): apply waits for each before it reports success. Settling alone is not a change.","type":"array","items":{"$ref":"#/$defs/settling"}},"fingerprints":{"description":"Address -> hash of the live fields of each resource the plan touches.","type":"object","additionalProperties":{"$ref":"#/$defs/hash"}},"state_fingerprint":{"$ref":"#/$defs/hash"},"diagnostics":{"type":"array","items":{"$ref":"#/$defs/diagnostic"}},"lineage":{"description":"Saved plans only: the lineage of the lockfile the plan was made from (null: it had none yet). apply PLAN refuses a plan of another lineage.","type":["string","null"],"minLength":1},"serial":{"description":"Saved plans only: the serial of that lockfile when the plan was made (0: none yet). Informative: apply does not compare it.","$ref":"#/$defs/count"},"config_hash":{"description":"Saved plans only: hash of the config files' bytes. apply PLAN refuses the plan when the config files hash otherwise.","$ref":"#/$defs/hash"},"options":{"description":"Saved plans only: the flags the plan was made with. apply PLAN plans again with them, from the same config, the current lockfile and the live resources, and refuses the plan unless its actions, bindings, risk and blocked marks are what that gives for every address it touches.","type":"object","additionalProperties":false,"required":["replace","target","allow_data_loss"],"properties":{"replace":{"description":"--replace ADDR","type":"array","items":{"$ref":"#/$defs/address"}},"target":{"description":"--target ADDR","type":"array","items":{"$ref":"#/$defs/address"}},"allow_data_loss":{"description":"--allow-data-loss","type":"boolean"}}}},"dependentRequired":{"config_hash":["lineage","serial","options"],"lineage":["serial","config_hash","options"]},"$defs":{"count":{"type":"integer","minimum":0},"hash":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"address":{"type":"string","pattern":"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},"kind":{"enum":["vpc","peering","service","replica_set"]},"ref":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1}}},"change":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"type":"string","minLength":1},"before":true,"after":true,"forces_replace":{"const":true},"sensitive":{"const":true}},"if":{"properties":{"sensitive":{"const":true}},"required":["sensitive"]},"then":{"properties":{"before":{"const":"(sensitive)"},"after":{"const":"(sensitive)"}}}},"action":{"type":"object","additionalProperties":false,"required":["id","address","kind","op","reason","risk","depends_on","changes","refs"],"properties":{"id":{"type":"string","pattern":"^a[1-9][0-9]*$"},"address":{"$ref":"#/$defs/address"},"kind":{"$ref":"#/$defs/kind"},"op":{"enum":["createVPC","renameVPC","deleteVPC","createVPCPeering","deleteVPCPeering","createService","forkService","deleteService","resizeService","setHAReplica","startService","stopService","enablePooler","disablePooler","setEnvironment","attachServiceToVPC","detachServiceFromVPC","updatePassword","createReplicaSet","deleteReplicaSet","resizeReplicaSet","enableReplicaPooler","disableReplicaPooler","setReplicaEnvironment"]},"reason":{"enum":["missing","drift","changed","immutable-field","replace-requested","parent-replaced","removed","destroy","wake-for-changes","restore-paused","failed"]},"risk":{"enum":["data-loss","connectivity","availability","none"]},"depends_on":{"type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^a[1-9][0-9]*$"}},"changes":{"type":"array","items":{"$ref":"#/$defs/change"}},"blocked":{"type":"string","minLength":1},"refs":{"description":"What the executor resolves at apply time: a known ID, or the ID bound to an address by an earlier action.","type":"object","additionalProperties":false,"properties":{"target":{"$ref":"#/$defs/ref"},"service":{"$ref":"#/$defs/ref"},"vpc":{"$ref":"#/$defs/ref"},"fork_parent":{"$ref":"#/$defs/ref"}}},"request":{"description":"The request body as sent on the wire (snake_case); IDs known only at apply time come from refs.","type":"object","properties":{"password":false,"initial_password":false}},"password":{"description":"updatePassword: the environment variable read at apply time, never its value.","type":"object","additionalProperties":false,"required":["from_env","version"],"properties":{"from_env":{"type":"string","minLength":1},"version":{"type":"integer","minimum":0}}},"protect":{"type":"boolean"}}},"binding":{"type":"object","additionalProperties":false,"required":["kind","address"],"properties":{"kind":{"enum":["adopt","move","protect","forget"]},"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/address"},"protect":{"type":"boolean"}},"allOf":[{"if":{"properties":{"kind":{"const":"move"}}},"then":{"properties":{"from":true,"id":true},"required":["from","id"]}},{"if":{"properties":{"kind":{"enum":["adopt","protect"]}}},"then":{"properties":{"id":true},"required":["id"]}}]},"scalar":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"drift":{"type":"object","additionalProperties":false,"required":["address","id","deleted","changes"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"deleted":{"description":"The resource is gone (or being deleted); changes is then empty.","type":"boolean"},"changes":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"description":"The managed field, as in action changes (cpu_millis, ha.replicas, vpc_id, ...).","type":"string","minLength":1},"before":{"description":"As the last apply left it.","$ref":"#/$defs/scalar"},"after":{"description":"As it is live now.","$ref":"#/$defs/scalar"}}}}}},"settling":{"type":"object","additionalProperties":false,"required":["address","id","status"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Replica set: its service's ID; peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The transitional status seen when planning (QUEUED, CONFIGURING, UPGRADING, PAUSING, RESUMING; creating, resizing; pending).","type":"string","minLength":1}},"if":{"properties":{"address":{"type":"string","pattern":"^(replica_set|peering)\\."}}},"then":{"properties":{"parent_id":true},"required":["parent_id"]}},"diagnostic":{"type":"object","additionalProperties":false,"required":["severity","message"],"properties":{"severity":{"enum":["error","warning"]},"message":{"type":"string","minLength":1},"address":{"type":"string"},"path":{"type":"string"},"code":{"type":"string"},"source":{"type":"object","additionalProperties":false,"required":["file","line","col"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"col":{"type":"integer","minimum":1}}}}}}};
 const schema32 = {"type":"integer","minimum":0};
 const schema56 = {"type":"string","pattern":"^sha256:[0-9a-f]{64}$"};
 const schema58 = {"type":"object","additionalProperties":false,"required":["severity","message"],"properties":{"severity":{"enum":["error","warning"]},"message":{"type":"string","minLength":1},"address":{"type":"string"},"path":{"type":"string"},"code":{"type":"string"},"source":{"type":"object","additionalProperties":false,"required":["file","line","col"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"col":{"type":"integer","minimum":1}}}}};
@@ -1948,11 +1948,11 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.summary !== undefined){
-let data2 = data.summary;
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.create === undefined){
-const err12 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "create"},message:"must have required property '"+"create"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data2};
+if(data.workspace !== undefined){
+let data2 = data.workspace;
+if(typeof data2 === "string"){
+if(func2(data2) < 1){
+const err12 = {instancePath:instancePath+"/workspace",schemaPath:"#/properties/workspace/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.workspace,data:data2};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1961,8 +1961,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data2.update === undefined){
-const err13 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "update"},message:"must have required property '"+"update"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data2};
+}
+else {
+const err13 = {instancePath:instancePath+"/workspace",schemaPath:"#/properties/workspace/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.workspace.type,parentSchema:schema31.properties.workspace,data:data2};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1971,8 +1972,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(data2.replace === undefined){
-const err14 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "replace"},message:"must have required property '"+"replace"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data2};
+}
+if(data.state !== undefined){
+let data3 = data.state;
+if(typeof data3 === "string"){
+if(func2(data3) < 1){
+const err14 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.state,data:data3};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1981,8 +1986,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(data2.delete === undefined){
-const err15 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "delete"},message:"must have required property '"+"delete"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data2};
+}
+else {
+const err15 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.state.type,parentSchema:schema31.properties.state,data:data3};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1991,8 +1997,12 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(data2.adopt === undefined){
-const err16 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "adopt"},message:"must have required property '"+"adopt"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data2};
+}
+if(data.summary !== undefined){
+let data4 = data.summary;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.create === undefined){
+const err16 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "create"},message:"must have required property '"+"create"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data4};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2001,8 +2011,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(data2.move === undefined){
-const err17 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "move"},message:"must have required property '"+"move"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data2};
+if(data4.update === undefined){
+const err17 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "update"},message:"must have required property '"+"update"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data4};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2011,8 +2021,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data2.unchanged === undefined){
-const err18 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "unchanged"},message:"must have required property '"+"unchanged"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data2};
+if(data4.replace === undefined){
+const err18 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "replace"},message:"must have required property '"+"replace"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data4};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2021,8 +2031,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(data2.unmanaged === undefined){
-const err19 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "unmanaged"},message:"must have required property '"+"unmanaged"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data2};
+if(data4.delete === undefined){
+const err19 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "delete"},message:"must have required property '"+"delete"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data4};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2031,8 +2041,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(data2.settling === undefined){
-const err20 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "settling"},message:"must have required property '"+"settling"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data2};
+if(data4.adopt === undefined){
+const err20 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "adopt"},message:"must have required property '"+"adopt"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data4};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2041,9 +2051,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-for(const key1 in data2){
-if(!(func1.call(schema31.properties.summary.properties, key1))){
-const err21 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.summary,data:data2};
+if(data4.move === undefined){
+const err21 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "move"},message:"must have required property '"+"move"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data4};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2052,11 +2061,8 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-if(data2.create !== undefined){
-let data3 = data2.create;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err22 = {instancePath:instancePath+"/summary/create",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data3};
+if(data4.unchanged === undefined){
+const err22 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "unchanged"},message:"must have required property '"+"unchanged"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data4};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2065,9 +2071,8 @@ vErrors.push(err22);
 }
 errors++;
 }
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 < 0 || isNaN(data3)){
-const err23 = {instancePath:instancePath+"/summary/create",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data3};
+if(data4.unmanaged === undefined){
+const err23 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "unmanaged"},message:"must have required property '"+"unmanaged"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data4};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2076,12 +2081,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-}
-if(data2.update !== undefined){
-let data4 = data2.update;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err24 = {instancePath:instancePath+"/summary/update",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data4};
+if(data4.settling === undefined){
+const err24 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "settling"},message:"must have required property '"+"settling"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data4};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2090,9 +2091,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 < 0 || isNaN(data4)){
-const err25 = {instancePath:instancePath+"/summary/update",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data4};
+for(const key1 in data4){
+if(!(func1.call(schema31.properties.summary.properties, key1))){
+const err25 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.summary,data:data4};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2102,11 +2103,10 @@ vErrors.push(err25);
 errors++;
 }
 }
-}
-if(data2.replace !== undefined){
-let data5 = data2.replace;
+if(data4.create !== undefined){
+let data5 = data4.create;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err26 = {instancePath:instancePath+"/summary/replace",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data5};
+const err26 = {instancePath:instancePath+"/summary/create",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data5};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2117,7 +2117,7 @@ errors++;
 }
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 < 0 || isNaN(data5)){
-const err27 = {instancePath:instancePath+"/summary/replace",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data5};
+const err27 = {instancePath:instancePath+"/summary/create",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data5};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2128,10 +2128,10 @@ errors++;
 }
 }
 }
-if(data2.delete !== undefined){
-let data6 = data2.delete;
+if(data4.update !== undefined){
+let data6 = data4.update;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err28 = {instancePath:instancePath+"/summary/delete",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data6};
+const err28 = {instancePath:instancePath+"/summary/update",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data6};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -2142,7 +2142,7 @@ errors++;
 }
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
-const err29 = {instancePath:instancePath+"/summary/delete",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data6};
+const err29 = {instancePath:instancePath+"/summary/update",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data6};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -2153,10 +2153,10 @@ errors++;
 }
 }
 }
-if(data2.adopt !== undefined){
-let data7 = data2.adopt;
+if(data4.replace !== undefined){
+let data7 = data4.replace;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err30 = {instancePath:instancePath+"/summary/adopt",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data7};
+const err30 = {instancePath:instancePath+"/summary/replace",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data7};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2167,7 +2167,7 @@ errors++;
 }
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 < 0 || isNaN(data7)){
-const err31 = {instancePath:instancePath+"/summary/adopt",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data7};
+const err31 = {instancePath:instancePath+"/summary/replace",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data7};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2178,10 +2178,10 @@ errors++;
 }
 }
 }
-if(data2.move !== undefined){
-let data8 = data2.move;
+if(data4.delete !== undefined){
+let data8 = data4.delete;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err32 = {instancePath:instancePath+"/summary/move",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data8};
+const err32 = {instancePath:instancePath+"/summary/delete",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data8};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2192,7 +2192,7 @@ errors++;
 }
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 < 0 || isNaN(data8)){
-const err33 = {instancePath:instancePath+"/summary/move",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data8};
+const err33 = {instancePath:instancePath+"/summary/delete",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data8};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2203,10 +2203,10 @@ errors++;
 }
 }
 }
-if(data2.unchanged !== undefined){
-let data9 = data2.unchanged;
+if(data4.adopt !== undefined){
+let data9 = data4.adopt;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err34 = {instancePath:instancePath+"/summary/unchanged",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data9};
+const err34 = {instancePath:instancePath+"/summary/adopt",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data9};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -2217,7 +2217,7 @@ errors++;
 }
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 < 0 || isNaN(data9)){
-const err35 = {instancePath:instancePath+"/summary/unchanged",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data9};
+const err35 = {instancePath:instancePath+"/summary/adopt",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data9};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2228,10 +2228,10 @@ errors++;
 }
 }
 }
-if(data2.unmanaged !== undefined){
-let data10 = data2.unmanaged;
+if(data4.move !== undefined){
+let data10 = data4.move;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err36 = {instancePath:instancePath+"/summary/unmanaged",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data10};
+const err36 = {instancePath:instancePath+"/summary/move",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data10};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -2242,7 +2242,7 @@ errors++;
 }
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 < 0 || isNaN(data10)){
-const err37 = {instancePath:instancePath+"/summary/unmanaged",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data10};
+const err37 = {instancePath:instancePath+"/summary/move",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data10};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -2253,10 +2253,10 @@ errors++;
 }
 }
 }
-if(data2.settling !== undefined){
-let data11 = data2.settling;
+if(data4.unchanged !== undefined){
+let data11 = data4.unchanged;
 if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err38 = {instancePath:instancePath+"/summary/settling",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data11};
+const err38 = {instancePath:instancePath+"/summary/unchanged",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data11};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -2267,7 +2267,7 @@ errors++;
 }
 if((typeof data11 == "number") && (isFinite(data11))){
 if(data11 < 0 || isNaN(data11)){
-const err39 = {instancePath:instancePath+"/summary/settling",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data11};
+const err39 = {instancePath:instancePath+"/summary/unchanged",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data11};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -2278,9 +2278,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err40 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.summary.type,parentSchema:schema31.properties.summary,data:data2};
+if(data4.unmanaged !== undefined){
+let data12 = data4.unmanaged;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+const err40 = {instancePath:instancePath+"/summary/unmanaged",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data12};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -2289,20 +2290,9 @@ vErrors.push(err40);
 }
 errors++;
 }
-}
-if(data.drift !== undefined){
-let data12 = data.drift;
-if(Array.isArray(data12)){
-const len0 = data12.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate21(data12[i0], {instancePath:instancePath+"/drift/" + i0,parentData:data12,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err41 = {instancePath:instancePath+"/drift",schemaPath:"#/properties/drift/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.drift.type,parentSchema:schema31.properties.drift,data:data12};
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 < 0 || isNaN(data12)){
+const err41 = {instancePath:instancePath+"/summary/unmanaged",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data12};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -2312,19 +2302,11 @@ vErrors.push(err41);
 errors++;
 }
 }
-if(data.actions !== undefined){
-let data14 = data.actions;
-if(Array.isArray(data14)){
-const len1 = data14.length;
-for(let i1=0; i1<len1; i1++){
-if(!(validate23(data14[i1], {instancePath:instancePath+"/actions/" + i1,parentData:data14,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-errors = vErrors.length;
 }
-}
-}
-else {
-const err42 = {instancePath:instancePath+"/actions",schemaPath:"#/properties/actions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.actions.type,parentSchema:schema31.properties.actions,data:data14};
+if(data4.settling !== undefined){
+let data13 = data4.settling;
+if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
+const err42 = {instancePath:instancePath+"/summary/settling",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data13};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -2333,20 +2315,9 @@ vErrors.push(err42);
 }
 errors++;
 }
-}
-if(data.bindings !== undefined){
-let data16 = data.bindings;
-if(Array.isArray(data16)){
-const len2 = data16.length;
-for(let i2=0; i2<len2; i2++){
-if(!(validate30(data16[i2], {instancePath:instancePath+"/bindings/" + i2,parentData:data16,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err43 = {instancePath:instancePath+"/bindings",schemaPath:"#/properties/bindings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.bindings.type,parentSchema:schema31.properties.bindings,data:data16};
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 < 0 || isNaN(data13)){
+const err43 = {instancePath:instancePath+"/summary/settling",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data13};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -2356,19 +2327,10 @@ vErrors.push(err43);
 errors++;
 }
 }
-if(data.settling !== undefined){
-let data18 = data.settling;
-if(Array.isArray(data18)){
-const len3 = data18.length;
-for(let i3=0; i3<len3; i3++){
-if(!(validate32(data18[i3], {instancePath:instancePath+"/settling/" + i3,parentData:data18,parentDataProperty:i3,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-errors = vErrors.length;
-}
 }
 }
 else {
-const err44 = {instancePath:instancePath+"/settling",schemaPath:"#/properties/settling/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.settling.type,parentSchema:schema31.properties.settling,data:data18};
+const err44 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.summary.type,parentSchema:schema31.properties.summary,data:data4};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -2378,14 +2340,19 @@ vErrors.push(err44);
 errors++;
 }
 }
-if(data.fingerprints !== undefined){
-let data20 = data.fingerprints;
-if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-for(const key2 in data20){
-let data21 = data20[key2];
-if(typeof data21 === "string"){
-if(!pattern13.test(data21)){
-const err45 = {instancePath:instancePath+"/fingerprints/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema56,data:data21};
+if(data.drift !== undefined){
+let data14 = data.drift;
+if(Array.isArray(data14)){
+const len0 = data14.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate21(data14[i0], {instancePath:instancePath+"/drift/" + i0,parentData:data14,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/drift",schemaPath:"#/properties/drift/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.drift.type,parentSchema:schema31.properties.drift,data:data14};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -2395,8 +2362,19 @@ vErrors.push(err45);
 errors++;
 }
 }
+if(data.actions !== undefined){
+let data16 = data.actions;
+if(Array.isArray(data16)){
+const len1 = data16.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate23(data16[i1], {instancePath:instancePath+"/actions/" + i1,parentData:data16,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+errors = vErrors.length;
+}
+}
+}
 else {
-const err46 = {instancePath:instancePath+"/fingerprints/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data21};
+const err46 = {instancePath:instancePath+"/actions",schemaPath:"#/properties/actions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.actions.type,parentSchema:schema31.properties.actions,data:data16};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -2406,9 +2384,19 @@ vErrors.push(err46);
 errors++;
 }
 }
+if(data.bindings !== undefined){
+let data18 = data.bindings;
+if(Array.isArray(data18)){
+const len2 = data18.length;
+for(let i2=0; i2<len2; i2++){
+if(!(validate30(data18[i2], {instancePath:instancePath+"/bindings/" + i2,parentData:data18,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+}
 }
 else {
-const err47 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.fingerprints.type,parentSchema:schema31.properties.fingerprints,data:data20};
+const err47 = {instancePath:instancePath+"/bindings",schemaPath:"#/properties/bindings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.bindings.type,parentSchema:schema31.properties.bindings,data:data18};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -2418,11 +2406,19 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data.state_fingerprint !== undefined){
-let data22 = data.state_fingerprint;
-if(typeof data22 === "string"){
-if(!pattern13.test(data22)){
-const err48 = {instancePath:instancePath+"/state_fingerprint",schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema56,data:data22};
+if(data.settling !== undefined){
+let data20 = data.settling;
+if(Array.isArray(data20)){
+const len3 = data20.length;
+for(let i3=0; i3<len3; i3++){
+if(!(validate32(data20[i3], {instancePath:instancePath+"/settling/" + i3,parentData:data20,parentDataProperty:i3,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/settling",schemaPath:"#/properties/settling/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.settling.type,parentSchema:schema31.properties.settling,data:data20};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -2432,8 +2428,14 @@ vErrors.push(err48);
 errors++;
 }
 }
-else {
-const err49 = {instancePath:instancePath+"/state_fingerprint",schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data22};
+if(data.fingerprints !== undefined){
+let data22 = data.fingerprints;
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+for(const key2 in data22){
+let data23 = data22[key2];
+if(typeof data23 === "string"){
+if(!pattern13.test(data23)){
+const err49 = {instancePath:instancePath+"/fingerprints/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema56,data:data23};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -2443,15 +2445,8 @@ vErrors.push(err49);
 errors++;
 }
 }
-if(data.diagnostics !== undefined){
-let data23 = data.diagnostics;
-if(Array.isArray(data23)){
-const len4 = data23.length;
-for(let i4=0; i4<len4; i4++){
-let data24 = data23[i4];
-if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-if(data24.severity === undefined){
-const err50 = {instancePath:instancePath+"/diagnostics/" + i4,schemaPath:"#/$defs/diagnostic/required",keyword:"required",params:{missingProperty: "severity"},message:"must have required property '"+"severity"+"'",schema:schema58.required,parentSchema:schema58,data:data24};
+else {
+const err50 = {instancePath:instancePath+"/fingerprints/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data23};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -2460,8 +2455,10 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(data24.message === undefined){
-const err51 = {instancePath:instancePath+"/diagnostics/" + i4,schemaPath:"#/$defs/diagnostic/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema58.required,parentSchema:schema58,data:data24};
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.fingerprints.type,parentSchema:schema31.properties.fingerprints,data:data22};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -2470,9 +2467,12 @@ vErrors.push(err51);
 }
 errors++;
 }
-for(const key3 in data24){
-if(!((((((key3 === "severity") || (key3 === "message")) || (key3 === "address")) || (key3 === "path")) || (key3 === "code")) || (key3 === "source"))){
-const err52 = {instancePath:instancePath+"/diagnostics/" + i4,schemaPath:"#/$defs/diagnostic/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema58,data:data24};
+}
+if(data.state_fingerprint !== undefined){
+let data24 = data.state_fingerprint;
+if(typeof data24 === "string"){
+if(!pattern13.test(data24)){
+const err52 = {instancePath:instancePath+"/state_fingerprint",schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema56,data:data24};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -2482,10 +2482,8 @@ vErrors.push(err52);
 errors++;
 }
 }
-if(data24.severity !== undefined){
-let data25 = data24.severity;
-if(!((data25 === "error") || (data25 === "warning"))){
-const err53 = {instancePath:instancePath+"/diagnostics/" + i4+"/severity",schemaPath:"#/$defs/diagnostic/properties/severity/enum",keyword:"enum",params:{allowedValues: schema58.properties.severity.enum},message:"must be equal to one of the allowed values",schema:schema58.properties.severity.enum,parentSchema:schema58.properties.severity,data:data25};
+else {
+const err53 = {instancePath:instancePath+"/state_fingerprint",schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data24};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -2495,11 +2493,15 @@ vErrors.push(err53);
 errors++;
 }
 }
-if(data24.message !== undefined){
-let data26 = data24.message;
-if(typeof data26 === "string"){
-if(func2(data26) < 1){
-const err54 = {instancePath:instancePath+"/diagnostics/" + i4+"/message",schemaPath:"#/$defs/diagnostic/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema58.properties.message,data:data26};
+if(data.diagnostics !== undefined){
+let data25 = data.diagnostics;
+if(Array.isArray(data25)){
+const len4 = data25.length;
+for(let i4=0; i4<len4; i4++){
+let data26 = data25[i4];
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+if(data26.severity === undefined){
+const err54 = {instancePath:instancePath+"/diagnostics/" + i4,schemaPath:"#/$defs/diagnostic/required",keyword:"required",params:{missingProperty: "severity"},message:"must have required property '"+"severity"+"'",schema:schema58.required,parentSchema:schema58,data:data26};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -2508,9 +2510,8 @@ vErrors.push(err54);
 }
 errors++;
 }
-}
-else {
-const err55 = {instancePath:instancePath+"/diagnostics/" + i4+"/message",schemaPath:"#/$defs/diagnostic/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.message.type,parentSchema:schema58.properties.message,data:data26};
+if(data26.message === undefined){
+const err55 = {instancePath:instancePath+"/diagnostics/" + i4,schemaPath:"#/$defs/diagnostic/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema58.required,parentSchema:schema58,data:data26};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -2519,11 +2520,9 @@ vErrors.push(err55);
 }
 errors++;
 }
-}
-if(data24.address !== undefined){
-let data27 = data24.address;
-if(typeof data27 !== "string"){
-const err56 = {instancePath:instancePath+"/diagnostics/" + i4+"/address",schemaPath:"#/$defs/diagnostic/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.address.type,parentSchema:schema58.properties.address,data:data27};
+for(const key3 in data26){
+if(!((((((key3 === "severity") || (key3 === "message")) || (key3 === "address")) || (key3 === "path")) || (key3 === "code")) || (key3 === "source"))){
+const err56 = {instancePath:instancePath+"/diagnostics/" + i4,schemaPath:"#/$defs/diagnostic/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema58,data:data26};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -2533,10 +2532,10 @@ vErrors.push(err56);
 errors++;
 }
 }
-if(data24.path !== undefined){
-let data28 = data24.path;
-if(typeof data28 !== "string"){
-const err57 = {instancePath:instancePath+"/diagnostics/" + i4+"/path",schemaPath:"#/$defs/diagnostic/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.path.type,parentSchema:schema58.properties.path,data:data28};
+if(data26.severity !== undefined){
+let data27 = data26.severity;
+if(!((data27 === "error") || (data27 === "warning"))){
+const err57 = {instancePath:instancePath+"/diagnostics/" + i4+"/severity",schemaPath:"#/$defs/diagnostic/properties/severity/enum",keyword:"enum",params:{allowedValues: schema58.properties.severity.enum},message:"must be equal to one of the allowed values",schema:schema58.properties.severity.enum,parentSchema:schema58.properties.severity,data:data27};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -2546,10 +2545,11 @@ vErrors.push(err57);
 errors++;
 }
 }
-if(data24.code !== undefined){
-let data29 = data24.code;
-if(typeof data29 !== "string"){
-const err58 = {instancePath:instancePath+"/diagnostics/" + i4+"/code",schemaPath:"#/$defs/diagnostic/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.code.type,parentSchema:schema58.properties.code,data:data29};
+if(data26.message !== undefined){
+let data28 = data26.message;
+if(typeof data28 === "string"){
+if(func2(data28) < 1){
+const err58 = {instancePath:instancePath+"/diagnostics/" + i4+"/message",schemaPath:"#/$defs/diagnostic/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema58.properties.message,data:data28};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -2559,11 +2559,8 @@ vErrors.push(err58);
 errors++;
 }
 }
-if(data24.source !== undefined){
-let data30 = data24.source;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-if(data30.file === undefined){
-const err59 = {instancePath:instancePath+"/diagnostics/" + i4+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema58.properties.source.required,parentSchema:schema58.properties.source,data:data30};
+else {
+const err59 = {instancePath:instancePath+"/diagnostics/" + i4+"/message",schemaPath:"#/$defs/diagnostic/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.message.type,parentSchema:schema58.properties.message,data:data28};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -2572,8 +2569,11 @@ vErrors.push(err59);
 }
 errors++;
 }
-if(data30.line === undefined){
-const err60 = {instancePath:instancePath+"/diagnostics/" + i4+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "line"},message:"must have required property '"+"line"+"'",schema:schema58.properties.source.required,parentSchema:schema58.properties.source,data:data30};
+}
+if(data26.address !== undefined){
+let data29 = data26.address;
+if(typeof data29 !== "string"){
+const err60 = {instancePath:instancePath+"/diagnostics/" + i4+"/address",schemaPath:"#/$defs/diagnostic/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.address.type,parentSchema:schema58.properties.address,data:data29};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -2582,8 +2582,11 @@ vErrors.push(err60);
 }
 errors++;
 }
-if(data30.col === undefined){
-const err61 = {instancePath:instancePath+"/diagnostics/" + i4+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "col"},message:"must have required property '"+"col"+"'",schema:schema58.properties.source.required,parentSchema:schema58.properties.source,data:data30};
+}
+if(data26.path !== undefined){
+let data30 = data26.path;
+if(typeof data30 !== "string"){
+const err61 = {instancePath:instancePath+"/diagnostics/" + i4+"/path",schemaPath:"#/$defs/diagnostic/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.path.type,parentSchema:schema58.properties.path,data:data30};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -2592,9 +2595,11 @@ vErrors.push(err61);
 }
 errors++;
 }
-for(const key4 in data30){
-if(!(((key4 === "file") || (key4 === "line")) || (key4 === "col"))){
-const err62 = {instancePath:instancePath+"/diagnostics/" + i4+"/source",schemaPath:"#/$defs/diagnostic/properties/source/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema58.properties.source,data:data30};
+}
+if(data26.code !== undefined){
+let data31 = data26.code;
+if(typeof data31 !== "string"){
+const err62 = {instancePath:instancePath+"/diagnostics/" + i4+"/code",schemaPath:"#/$defs/diagnostic/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.code.type,parentSchema:schema58.properties.code,data:data31};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -2604,10 +2609,11 @@ vErrors.push(err62);
 errors++;
 }
 }
-if(data30.file !== undefined){
-let data31 = data30.file;
-if(typeof data31 !== "string"){
-const err63 = {instancePath:instancePath+"/diagnostics/" + i4+"/source/file",schemaPath:"#/$defs/diagnostic/properties/source/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.source.properties.file.type,parentSchema:schema58.properties.source.properties.file,data:data31};
+if(data26.source !== undefined){
+let data32 = data26.source;
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+if(data32.file === undefined){
+const err63 = {instancePath:instancePath+"/diagnostics/" + i4+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema58.properties.source.required,parentSchema:schema58.properties.source,data:data32};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -2616,11 +2622,8 @@ vErrors.push(err63);
 }
 errors++;
 }
-}
-if(data30.line !== undefined){
-let data32 = data30.line;
-if(!(((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32))) && (isFinite(data32)))){
-const err64 = {instancePath:instancePath+"/diagnostics/" + i4+"/source/line",schemaPath:"#/$defs/diagnostic/properties/source/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema58.properties.source.properties.line.type,parentSchema:schema58.properties.source.properties.line,data:data32};
+if(data32.line === undefined){
+const err64 = {instancePath:instancePath+"/diagnostics/" + i4+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "line"},message:"must have required property '"+"line"+"'",schema:schema58.properties.source.required,parentSchema:schema58.properties.source,data:data32};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -2629,9 +2632,8 @@ vErrors.push(err64);
 }
 errors++;
 }
-if((typeof data32 == "number") && (isFinite(data32))){
-if(data32 < 1 || isNaN(data32)){
-const err65 = {instancePath:instancePath+"/diagnostics/" + i4+"/source/line",schemaPath:"#/$defs/diagnostic/properties/source/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema58.properties.source.properties.line,data:data32};
+if(data32.col === undefined){
+const err65 = {instancePath:instancePath+"/diagnostics/" + i4+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "col"},message:"must have required property '"+"col"+"'",schema:schema58.properties.source.required,parentSchema:schema58.properties.source,data:data32};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -2640,12 +2642,9 @@ vErrors.push(err65);
 }
 errors++;
 }
-}
-}
-if(data30.col !== undefined){
-let data33 = data30.col;
-if(!(((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33))) && (isFinite(data33)))){
-const err66 = {instancePath:instancePath+"/diagnostics/" + i4+"/source/col",schemaPath:"#/$defs/diagnostic/properties/source/properties/col/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema58.properties.source.properties.col.type,parentSchema:schema58.properties.source.properties.col,data:data33};
+for(const key4 in data32){
+if(!(((key4 === "file") || (key4 === "line")) || (key4 === "col"))){
+const err66 = {instancePath:instancePath+"/diagnostics/" + i4+"/source",schemaPath:"#/$defs/diagnostic/properties/source/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema58.properties.source,data:data32};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -2654,9 +2653,11 @@ vErrors.push(err66);
 }
 errors++;
 }
-if((typeof data33 == "number") && (isFinite(data33))){
-if(data33 < 1 || isNaN(data33)){
-const err67 = {instancePath:instancePath+"/diagnostics/" + i4+"/source/col",schemaPath:"#/$defs/diagnostic/properties/source/properties/col/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema58.properties.source.properties.col,data:data33};
+}
+if(data32.file !== undefined){
+let data33 = data32.file;
+if(typeof data33 !== "string"){
+const err67 = {instancePath:instancePath+"/diagnostics/" + i4+"/source/file",schemaPath:"#/$defs/diagnostic/properties/source/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.source.properties.file.type,parentSchema:schema58.properties.source.properties.file,data:data33};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -2666,10 +2667,10 @@ vErrors.push(err67);
 errors++;
 }
 }
-}
-}
-else {
-const err68 = {instancePath:instancePath+"/diagnostics/" + i4+"/source",schemaPath:"#/$defs/diagnostic/properties/source/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.properties.source.type,parentSchema:schema58.properties.source,data:data30};
+if(data32.line !== undefined){
+let data34 = data32.line;
+if(!(((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34))) && (isFinite(data34)))){
+const err68 = {instancePath:instancePath+"/diagnostics/" + i4+"/source/line",schemaPath:"#/$defs/diagnostic/properties/source/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema58.properties.source.properties.line.type,parentSchema:schema58.properties.source.properties.line,data:data34};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -2678,10 +2679,9 @@ vErrors.push(err68);
 }
 errors++;
 }
-}
-}
-else {
-const err69 = {instancePath:instancePath+"/diagnostics/" + i4,schemaPath:"#/$defs/diagnostic/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data:data24};
+if((typeof data34 == "number") && (isFinite(data34))){
+if(data34 < 1 || isNaN(data34)){
+const err69 = {instancePath:instancePath+"/diagnostics/" + i4+"/source/line",schemaPath:"#/$defs/diagnostic/properties/source/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema58.properties.source.properties.line,data:data34};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -2692,8 +2692,10 @@ errors++;
 }
 }
 }
-else {
-const err70 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.diagnostics.type,parentSchema:schema31.properties.diagnostics,data:data23};
+if(data32.col !== undefined){
+let data35 = data32.col;
+if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
+const err70 = {instancePath:instancePath+"/diagnostics/" + i4+"/source/col",schemaPath:"#/$defs/diagnostic/properties/source/properties/col/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema58.properties.source.properties.col.type,parentSchema:schema58.properties.source.properties.col,data:data35};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -2702,11 +2704,9 @@ vErrors.push(err70);
 }
 errors++;
 }
-}
-if(data.lineage !== undefined){
-let data34 = data.lineage;
-if((typeof data34 !== "string") && (data34 !== null)){
-const err71 = {instancePath:instancePath+"/lineage",schemaPath:"#/properties/lineage/type",keyword:"type",params:{type: schema31.properties.lineage.type},message:"must be string,null",schema:schema31.properties.lineage.type,parentSchema:schema31.properties.lineage,data:data34};
+if((typeof data35 == "number") && (isFinite(data35))){
+if(data35 < 1 || isNaN(data35)){
+const err71 = {instancePath:instancePath+"/diagnostics/" + i4+"/source/col",schemaPath:"#/$defs/diagnostic/properties/source/properties/col/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema58.properties.source.properties.col,data:data35};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -2715,9 +2715,11 @@ vErrors.push(err71);
 }
 errors++;
 }
-if(typeof data34 === "string"){
-if(func2(data34) < 1){
-const err72 = {instancePath:instancePath+"/lineage",schemaPath:"#/properties/lineage/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.lineage,data:data34};
+}
+}
+}
+else {
+const err72 = {instancePath:instancePath+"/diagnostics/" + i4+"/source",schemaPath:"#/$defs/diagnostic/properties/source/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.properties.source.type,parentSchema:schema58.properties.source,data:data32};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -2728,10 +2730,8 @@ errors++;
 }
 }
 }
-if(data.serial !== undefined){
-let data35 = data.serial;
-if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
-const err73 = {instancePath:instancePath+"/serial",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data35};
+else {
+const err73 = {instancePath:instancePath+"/diagnostics/" + i4,schemaPath:"#/$defs/diagnostic/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data:data26};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -2740,9 +2740,10 @@ vErrors.push(err73);
 }
 errors++;
 }
-if((typeof data35 == "number") && (isFinite(data35))){
-if(data35 < 0 || isNaN(data35)){
-const err74 = {instancePath:instancePath+"/serial",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data35};
+}
+}
+else {
+const err74 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.diagnostics.type,parentSchema:schema31.properties.diagnostics,data:data25};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -2752,12 +2753,10 @@ vErrors.push(err74);
 errors++;
 }
 }
-}
-if(data.config_hash !== undefined){
-let data36 = data.config_hash;
-if(typeof data36 === "string"){
-if(!pattern13.test(data36)){
-const err75 = {instancePath:instancePath+"/config_hash",schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema56,data:data36};
+if(data.lineage !== undefined){
+let data36 = data.lineage;
+if((typeof data36 !== "string") && (data36 !== null)){
+const err75 = {instancePath:instancePath+"/lineage",schemaPath:"#/properties/lineage/type",keyword:"type",params:{type: schema31.properties.lineage.type},message:"must be string,null",schema:schema31.properties.lineage.type,parentSchema:schema31.properties.lineage,data:data36};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -2766,9 +2765,9 @@ vErrors.push(err75);
 }
 errors++;
 }
-}
-else {
-const err76 = {instancePath:instancePath+"/config_hash",schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data36};
+if(typeof data36 === "string"){
+if(func2(data36) < 1){
+const err76 = {instancePath:instancePath+"/lineage",schemaPath:"#/properties/lineage/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.lineage,data:data36};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -2778,11 +2777,11 @@ vErrors.push(err76);
 errors++;
 }
 }
-if(data.options !== undefined){
-let data37 = data.options;
-if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
-if(data37.replace === undefined){
-const err77 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/required",keyword:"required",params:{missingProperty: "replace"},message:"must have required property '"+"replace"+"'",schema:schema31.properties.options.required,parentSchema:schema31.properties.options,data:data37};
+}
+if(data.serial !== undefined){
+let data37 = data.serial;
+if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
+const err77 = {instancePath:instancePath+"/serial",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data37};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -2791,8 +2790,9 @@ vErrors.push(err77);
 }
 errors++;
 }
-if(data37.target === undefined){
-const err78 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/required",keyword:"required",params:{missingProperty: "target"},message:"must have required property '"+"target"+"'",schema:schema31.properties.options.required,parentSchema:schema31.properties.options,data:data37};
+if((typeof data37 == "number") && (isFinite(data37))){
+if(data37 < 0 || isNaN(data37)){
+const err78 = {instancePath:instancePath+"/serial",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data37};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -2801,8 +2801,13 @@ vErrors.push(err78);
 }
 errors++;
 }
-if(data37.allow_data_loss === undefined){
-const err79 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/required",keyword:"required",params:{missingProperty: "allow_data_loss"},message:"must have required property '"+"allow_data_loss"+"'",schema:schema31.properties.options.required,parentSchema:schema31.properties.options,data:data37};
+}
+}
+if(data.config_hash !== undefined){
+let data38 = data.config_hash;
+if(typeof data38 === "string"){
+if(!pattern13.test(data38)){
+const err79 = {instancePath:instancePath+"/config_hash",schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema56,data:data38};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -2811,9 +2816,9 @@ vErrors.push(err79);
 }
 errors++;
 }
-for(const key5 in data37){
-if(!(((key5 === "replace") || (key5 === "target")) || (key5 === "allow_data_loss"))){
-const err80 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.options,data:data37};
+}
+else {
+const err80 = {instancePath:instancePath+"/config_hash",schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data38};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -2823,15 +2828,11 @@ vErrors.push(err80);
 errors++;
 }
 }
-if(data37.replace !== undefined){
-let data38 = data37.replace;
-if(Array.isArray(data38)){
-const len5 = data38.length;
-for(let i5=0; i5<len5; i5++){
-let data39 = data38[i5];
-if(typeof data39 === "string"){
-if(!pattern4.test(data39)){
-const err81 = {instancePath:instancePath+"/options/replace/" + i5,schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data39};
+if(data.options !== undefined){
+let data39 = data.options;
+if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
+if(data39.replace === undefined){
+const err81 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/required",keyword:"required",params:{missingProperty: "replace"},message:"must have required property '"+"replace"+"'",schema:schema31.properties.options.required,parentSchema:schema31.properties.options,data:data39};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -2840,9 +2841,8 @@ vErrors.push(err81);
 }
 errors++;
 }
-}
-else {
-const err82 = {instancePath:instancePath+"/options/replace/" + i5,schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data:data39};
+if(data39.target === undefined){
+const err82 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/required",keyword:"required",params:{missingProperty: "target"},message:"must have required property '"+"target"+"'",schema:schema31.properties.options.required,parentSchema:schema31.properties.options,data:data39};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -2851,10 +2851,8 @@ vErrors.push(err82);
 }
 errors++;
 }
-}
-}
-else {
-const err83 = {instancePath:instancePath+"/options/replace",schemaPath:"#/properties/options/properties/replace/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.options.properties.replace.type,parentSchema:schema31.properties.options.properties.replace,data:data38};
+if(data39.allow_data_loss === undefined){
+const err83 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/required",keyword:"required",params:{missingProperty: "allow_data_loss"},message:"must have required property '"+"allow_data_loss"+"'",schema:schema31.properties.options.required,parentSchema:schema31.properties.options,data:data39};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -2863,16 +2861,9 @@ vErrors.push(err83);
 }
 errors++;
 }
-}
-if(data37.target !== undefined){
-let data40 = data37.target;
-if(Array.isArray(data40)){
-const len6 = data40.length;
-for(let i6=0; i6<len6; i6++){
-let data41 = data40[i6];
-if(typeof data41 === "string"){
-if(!pattern4.test(data41)){
-const err84 = {instancePath:instancePath+"/options/target/" + i6,schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data41};
+for(const key5 in data39){
+if(!(((key5 === "replace") || (key5 === "target")) || (key5 === "allow_data_loss"))){
+const err84 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.options,data:data39};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -2882,8 +2873,15 @@ vErrors.push(err84);
 errors++;
 }
 }
-else {
-const err85 = {instancePath:instancePath+"/options/target/" + i6,schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data:data41};
+if(data39.replace !== undefined){
+let data40 = data39.replace;
+if(Array.isArray(data40)){
+const len5 = data40.length;
+for(let i5=0; i5<len5; i5++){
+let data41 = data40[i5];
+if(typeof data41 === "string"){
+if(!pattern4.test(data41)){
+const err85 = {instancePath:instancePath+"/options/replace/" + i5,schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data41};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -2893,9 +2891,8 @@ vErrors.push(err85);
 errors++;
 }
 }
-}
 else {
-const err86 = {instancePath:instancePath+"/options/target",schemaPath:"#/properties/options/properties/target/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.options.properties.target.type,parentSchema:schema31.properties.options.properties.target,data:data40};
+const err86 = {instancePath:instancePath+"/options/replace/" + i5,schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data:data41};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -2905,10 +2902,9 @@ vErrors.push(err86);
 errors++;
 }
 }
-if(data37.allow_data_loss !== undefined){
-let data42 = data37.allow_data_loss;
-if(typeof data42 !== "boolean"){
-const err87 = {instancePath:instancePath+"/options/allow_data_loss",schemaPath:"#/properties/options/properties/allow_data_loss/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.options.properties.allow_data_loss.type,parentSchema:schema31.properties.options.properties.allow_data_loss,data:data42};
+}
+else {
+const err87 = {instancePath:instancePath+"/options/replace",schemaPath:"#/properties/options/properties/replace/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.options.properties.replace.type,parentSchema:schema31.properties.options.properties.replace,data:data40};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -2918,9 +2914,15 @@ vErrors.push(err87);
 errors++;
 }
 }
-}
-else {
-const err88 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.options.type,parentSchema:schema31.properties.options,data:data37};
+if(data39.target !== undefined){
+let data42 = data39.target;
+if(Array.isArray(data42)){
+const len6 = data42.length;
+for(let i6=0; i6<len6; i6++){
+let data43 = data42[i6];
+if(typeof data43 === "string"){
+if(!pattern4.test(data43)){
+const err88 = {instancePath:instancePath+"/options/target/" + i6,schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data43};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -2930,12 +2932,8 @@ vErrors.push(err88);
 errors++;
 }
 }
-if(data.config_hash !== undefined){
-if(data.lineage === undefined){
-const err89 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
-    missingProperty: "lineage",
-    depsCount: 3,
-    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+else {
+const err89 = {instancePath:instancePath+"/options/target/" + i6,schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data:data43};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -2944,11 +2942,10 @@ vErrors.push(err89);
 }
 errors++;
 }
-if(data.serial === undefined){
-const err90 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
-    missingProperty: "serial",
-    depsCount: 3,
-    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+}
+}
+else {
+const err90 = {instancePath:instancePath+"/options/target",schemaPath:"#/properties/options/properties/target/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.options.properties.target.type,parentSchema:schema31.properties.options.properties.target,data:data42};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -2957,11 +2954,11 @@ vErrors.push(err90);
 }
 errors++;
 }
-if(data.options === undefined){
-const err91 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
-    missingProperty: "options",
-    depsCount: 3,
-    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+}
+if(data39.allow_data_loss !== undefined){
+let data44 = data39.allow_data_loss;
+if(typeof data44 !== "boolean"){
+const err91 = {instancePath:instancePath+"/options/allow_data_loss",schemaPath:"#/properties/options/properties/allow_data_loss/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.options.properties.allow_data_loss.type,parentSchema:schema31.properties.options.properties.allow_data_loss,data:data44};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -2971,12 +2968,9 @@ vErrors.push(err91);
 errors++;
 }
 }
-if(data.lineage !== undefined){
-if(data.serial === undefined){
-const err92 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
-    missingProperty: "serial",
-    depsCount: 3,
-    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+}
+else {
+const err92 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.options.type,parentSchema:schema31.properties.options,data:data39};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -2985,11 +2979,13 @@ vErrors.push(err92);
 }
 errors++;
 }
-if(data.config_hash === undefined){
-const err93 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
-    missingProperty: "config_hash",
+}
+if(data.config_hash !== undefined){
+if(data.lineage === undefined){
+const err93 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
+    missingProperty: "lineage",
     depsCount: 3,
-    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -2998,11 +2994,11 @@ vErrors.push(err93);
 }
 errors++;
 }
-if(data.options === undefined){
-const err94 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
-    missingProperty: "options",
+if(data.serial === undefined){
+const err94 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
+    missingProperty: "serial",
     depsCount: 3,
-    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -3011,15 +3007,69 @@ vErrors.push(err94);
 }
 errors++;
 }
-}
-}
-else {
-const err95 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(data.options === undefined){
+const err95 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
+    missingProperty: "options",
+    depsCount: 3,
+    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
 if(vErrors === null){
 vErrors = [err95];
 }
 else {
 vErrors.push(err95);
+}
+errors++;
+}
+}
+if(data.lineage !== undefined){
+if(data.serial === undefined){
+const err96 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
+    missingProperty: "serial",
+    depsCount: 3,
+    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+if(data.config_hash === undefined){
+const err97 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
+    missingProperty: "config_hash",
+    depsCount: 3,
+    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+if(data.options === undefined){
+const err98 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
+    missingProperty: "options",
+    depsCount: 3,
+    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+}
+else {
+const err99 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
 }
 errors++;
 }

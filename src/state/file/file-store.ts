@@ -5,12 +5,13 @@ import { dirname, join } from 'node:path';
 import { acquireApplyLock, applyLockPath, forceUnlock, type LockHolder } from '../../executor/apply-lock.js';
 import { ApplyLockHeldError } from '../../executor/errors.js';
 import { describeFileError, readLockfileIfPresent, realFilePath, writeFileAtomic } from '../../lockfile/index.js';
-import { DbformError, emptyLockfile, nextRevision, serializeLockfile, type LocalProcess, type Lockfile } from '../../model/index.js';
+import { DbformError, emptyLockfile, nextRevision, parseLockfileJson, serializeLockfile, type LocalProcess, type Lockfile } from '../../model/index.js';
 import { checkWritable, newLineage } from '../document.js';
+import { ownedSnapshot, OwnershipError, type OtherWorkspaces } from '../ownership.js';
 import { ClaimConflictError, StateConflictError, StateLockHeldError, WorkspaceNotEmptyError } from '../errors.js';
 import type { HistoryRecord } from '../history.js';
 import type { LockHolderInfo } from '../holder.js';
-import { versionOf, type ForeignClaim, type LockOptions, type StateLock, type StateSnapshot, type StateStore, type StateVersion, type UnlockOutcome, type WorkspaceSummary } from '../port.js';
+import { versionOf, type ForeignClaim, type LockOptions, type ReadOptions, type StateLock, type StateSnapshot, type StateStore, type StateVersion, type UnlockOutcome, type WorkspaceSummary } from '../port.js';
 import { DEFAULT_WORKSPACE } from '../workspace.js';
 import { readExpiry, removeExpiry, writeExpiry } from './expiry-file.js';
 import { appendHistoryLine, readHistoryFile } from './history-file.js';
@@ -55,9 +56,10 @@ export class FileStateStore implements StateStore {
     return this.real;
   }
 
-  async read(): Promise<StateSnapshot> {
+  async read(options?: ReadOptions): Promise<StateSnapshot> {
     const lockfile = (await this.readFileState(await this.path())) ?? emptyLockfile(this.projectId);
-    return { lockfile, claimedElsewhere: await this.claimsOfOthers() };
+    const others = await this.otherWorkspaces(lockfile.lineage);
+    return ownedSnapshot({ lockfile, projectId: this.projectId, workspace: this.workspace, location: this.location, others, ...(options ? { options } : {}) });
   }
 
   /** The state in `path`; undefined when the file does not exist. */
@@ -82,14 +84,22 @@ export class FileStateStore implements StateStore {
     return out;
   }
 
-  private async claimsOfOthers(): Promise<Map<string, ForeignClaim>> {
+  /**
+   * What the sibling lockfiles bind, and which of them has `lineage` (a copied lockfile). A sibling
+   * that cannot be read leaves ownership unknown: an error, never skipped. A lockfile of another
+   * project beside this one is not a workspace of it.
+   */
+  private async otherWorkspaces(lineage?: string): Promise<OtherWorkspaces> {
     const claims = new Map<string, ForeignClaim>();
+    const sameLineage: OtherWorkspaces['sameLineage'] = [];
     for (const [workspace, path] of await this.workspaceFiles()) {
       if (workspace === this.workspace) continue;
-      const state = await this.readFileState(path).catch(() => undefined);
-      for (const [address, entry] of Object.entries(state?.resources ?? {})) claims.set(entry.id, { workspace, address });
+      const state = await readSibling(path, this.projectId);
+      if (state === undefined) continue;
+      if (lineage !== undefined && state.lineage === lineage) sameLineage.push({ workspace, location: path });
+      for (const [address, entry] of Object.entries(state.resources)) claims.set(entry.id, { workspace, address });
     }
-    return claims;
+    return { claims, sameLineage };
   }
 
   /**
@@ -107,7 +117,7 @@ export class FileStateStore implements StateStore {
         `${this.location} changed while dbform was using it (expected serial ${expected.serial}, found ${nowVersion.serial}); nothing was overwritten`,
       );
     }
-    const others = await this.claimsOfOthers();
+    const others = (await this.otherWorkspaces()).claims;
     for (const [address, entry] of Object.entries(next.resources).sort(([a], [b]) => a.localeCompare(b))) {
       const clash = others.get(entry.id);
       if (clash) {
@@ -232,4 +242,24 @@ export class FileStateStore implements StateStore {
   }
 
   async close(): Promise<void> {}
+}
+
+/** A sibling workspace's lockfile; undefined when it is gone or belongs to another project. */
+async function readSibling(path: string, projectId: string): Promise<Lockfile | undefined> {
+  let data: unknown;
+  try {
+    data = JSON.parse(await readFile(path, 'utf8'));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw unknownOwner(path, err instanceof SyntaxError ? `it is not valid JSON (${err.message})` : describeFileError(err));
+  }
+  const parsed = parseLockfileJson(data);
+  if (!parsed.ok) throw unknownOwner(path, parsed.errors.join('; '));
+  return parsed.value.projectId === projectId ? parsed.value : undefined;
+}
+
+function unknownOwner(path: string, why: string): OwnershipError {
+  return new OwnershipError(
+    `cannot tell which resources the workspace of ${path} binds: ${why}. Fix or remove that lockfile; nothing was planned, sent or printed`,
+  );
 }

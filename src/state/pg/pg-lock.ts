@@ -4,10 +4,12 @@
 // holder (#32075). A holder that dies ends its session, and the server releases the lock with it.
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import { StateLockHeldError } from '../errors.js';
+import { DbformError } from '../../model/index.js';
+import { StateLockHeldError, StateUnavailableError } from '../errors.js';
 import { formatHolder, type LockHolderInfo } from '../holder.js';
 import type { LockOptions, StateLock, UnlockOutcome } from '../port.js';
-import { connect, type ConnectOptions } from './connect.js';
+import { connect, describePgError, isConnectionLoss, type ConnectOptions } from './connect.js';
+import { damagedSchemaError, isMissingSchema, isUndefinedColumn } from './schema.js';
 import type { PgTarget } from './url.js';
 
 export interface LockScope {
@@ -90,7 +92,29 @@ function heldMessage(row: HolderRow, scope: LockScope, display: string, waitedMs
   );
 }
 
+/**
+ * The lock of `scope`, held on a connection of its own. Every failure is one readable line, as on
+ * the store's other statements (SPEC section 13): a refused statement names the server's reason.
+ */
 export async function acquirePgLock(
+  target: PgTarget,
+  connectOptions: ConnectOptions,
+  scope: LockScope,
+  holder: LockHolderInfo,
+  options: LockOptions & { onWaiting?: (message: string) => void },
+): Promise<StateLock> {
+  try {
+    return await takeLock(target, connectOptions, scope, holder, options);
+  } catch (err) {
+    if (err instanceof DbformError) throw err;
+    const reason = describePgError(err, target);
+    if (isConnectionLoss(err)) throw new StateUnavailableError(`lost the connection to the state database ${target.display} while taking the state lock: ${reason}`, { cause: err });
+    if (isMissingSchema(err) || isUndefinedColumn(err)) throw damagedSchemaError(target.display, reason, err);
+    throw new DbformError(`cannot take the state lock of workspace "${scope.workspace}" in ${target.display}: ${reason}`, { cause: err });
+  }
+}
+
+async function takeLock(
   target: PgTarget,
   connectOptions: ConnectOptions,
   scope: LockScope,

@@ -2,17 +2,18 @@
 // (project, workspace), every write a compare-and-swap on serial in one round trip.
 import type pg from 'pg';
 import { ConfigError, DbformError, emptyLockfile, parseLockfileJson, type Lockfile } from '../../model/index.js';
-import { checkWritable, lockfileToJson, newLineage } from '../document.js';
+import { checkWritable, documentOf, lockfileToJson, newLineage } from '../document.js';
 import { ClaimConflictError, StateConflictError, StateUnavailableError } from '../errors.js';
+import { ownedSnapshot } from '../ownership.js';
 import { historyFromJson, historyToJson, type HistoryRecord } from '../history.js';
 import type { LockHolderInfo } from '../holder.js';
-import type { ForeignClaim, LockOptions, StateLock, StateSnapshot, StateStore, StateVersion, UnlockOutcome, WorkspaceSummary } from '../port.js';
+import type { ForeignClaim, LockOptions, ReadOptions, StateLock, StateSnapshot, StateStore, StateVersion, UnlockOutcome, WorkspaceSummary } from '../port.js';
 import { DEFAULT_WORKSPACE } from '../workspace.js';
 import { connect, describePgError, isConnectionLoss, type ConnectOptions } from './connect.js';
 import { deleteEmptyWorkspace } from './delete-workspace.js';
 import { acquirePgLock, unlockPg } from './pg-lock.js';
 import { APPEND_HISTORY, LIST_WORKSPACES, READ_HISTORY, READ_STATE, SET_EXPIRY, WRITE_STATE } from './queries.js';
-import { isMissingSchema, migrateSchema, newerSchemaError, readSchemaVersion, SCHEMA_VERSION } from './schema.js';
+import { damagedSchemaError, isMissingSchema, isUndefinedColumn, migrateSchema, newerSchemaError, readSchemaVersion, SCHEMA_VERSION } from './schema.js';
 import { parsePgTarget, refusePoolerPort, type PgTarget } from './url.js';
 
 export interface PgStoreOptions {
@@ -27,9 +28,11 @@ export interface PgStoreOptions {
 interface ReadRow {
   schema_version: number | null;
   lineage: string | null;
+  created_lineage: string | null;
   serial: number | null;
   document: unknown;
   elsewhere: Array<[string, string, string]>;
+  same_lineage: string[];
 }
 
 export class PgStateStore implements StateStore {
@@ -55,7 +58,7 @@ export class PgStateStore implements StateStore {
     this.onLockWait = o.onLockWait;
   }
 
-  async read(): Promise<StateSnapshot> {
+  async read(options?: ReadOptions): Promise<StateSnapshot> {
     let row = await this.readRow();
     if (row === undefined || (row.schema_version ?? 0) < SCHEMA_VERSION) {
       await this.migrate();
@@ -63,27 +66,30 @@ export class PgStateStore implements StateStore {
     }
     if ((row.schema_version ?? 0) > SCHEMA_VERSION) throw newerSchemaError(row.schema_version!, this.location);
     this.schemaChecked = true;
-    const claimedElsewhere = new Map<string, ForeignClaim>();
-    for (const [id, workspace, address] of row.elsewhere) claimedElsewhere.set(id, { workspace, address });
-    if (row.lineage === null || row.serial === null) return { lockfile: emptyLockfile(this.projectId), claimedElsewhere };
+    const claims = new Map<string, ForeignClaim>();
+    for (const [id, workspace, address] of row.elsewhere) claims.set(id, { workspace, address });
+    const sameLineage = row.same_lineage.map((workspace) => ({ workspace, location: this.location }));
+    const scope = { projectId: this.projectId, workspace: this.workspace, location: this.location, others: { claims, sameLineage }, ...(options ? { options } : {}) };
+    if (row.lineage === null || row.serial === null) return ownedSnapshot({ ...scope, lockfile: emptyLockfile(this.projectId) });
     const parsed = parseLockfileJson(row.document);
     if (!parsed.ok) {
       throw new ConfigError(parsed.errors.map((e) => `${this.location} (workspace "${this.workspace}"): ${e}`).join('\n'));
     }
-    return { lockfile: { ...parsed.value, lineage: row.lineage, serial: row.serial }, claimedElsewhere };
+    const lockfile = { ...parsed.value, lineage: row.lineage, serial: row.serial };
+    return ownedSnapshot({ ...scope, lockfile, createdLineage: row.created_lineage });
   }
 
   /** The read statement; undefined when the schema does not exist yet. */
   private async readRow(): Promise<ReadRow | undefined> {
     try {
-      const { rows } = await this.query<ReadRow>(READ_STATE, [this.projectId, this.workspace]);
+      const { rows } = await this.query<ReadRow>(READ_STATE, [this.projectId, this.workspace], { schemaMayBeMissing: true });
       return rows[0];
     } catch (err) {
       if (!isMissingSchema(err) && !isUndefinedColumn(err)) throw err;
       // A newer dbform may have reshaped the tables: say so rather than report a missing column.
-      const version = await readSchemaVersion(await this.connection());
+      const version = await this.schemaVersion();
       if (version > SCHEMA_VERSION) throw newerSchemaError(version, this.location);
-      if (version === SCHEMA_VERSION) throw err;
+      if (version === SCHEMA_VERSION) throw damagedSchemaError(this.location, describePgError(err, this.target), err);
       return undefined;
     }
   }
@@ -98,9 +104,19 @@ export class PgStateStore implements StateStore {
     }
   }
 
+  /** The installed schema version; a refusal (no permission on it, ...) in words. */
+  private async schemaVersion(): Promise<number> {
+    const client = await this.connection();
+    try {
+      return await readSchemaVersion(client);
+    } catch (err) {
+      throw this.refused(err);
+    }
+  }
+
   private async ensureSchema(): Promise<void> {
     if (this.schemaChecked) return;
-    const version = await readSchemaVersion(await this.connection());
+    const version = await this.schemaVersion();
     if (version > SCHEMA_VERSION) throw newerSchemaError(version, this.location);
     if (version < SCHEMA_VERSION) await this.migrate();
     this.schemaChecked = true;
@@ -164,10 +180,9 @@ export class PgStateStore implements StateStore {
     return JSON.stringify(lockfileToJson(snap.lockfile)) === JSON.stringify(lockfileToJson(next));
   }
 
-  lock(holder: LockHolderInfo, options: LockOptions): Promise<StateLock> {
-    return this.withSchema(() =>
-      acquirePgLock(this.target, this.connectOptions, this.scope(), holder, { ...options, ...(this.onLockWait ? { onWaiting: this.onLockWait } : {}) }),
-    );
+  async lock(holder: LockHolderInfo, options: LockOptions): Promise<StateLock> {
+    await this.ensureSchema();
+    return acquirePgLock(this.target, this.connectOptions, this.scope(), holder, { ...options, ...(this.onLockWait ? { onWaiting: this.onLockWait } : {}) });
   }
 
   async appendHistory(r: HistoryRecord): Promise<void> {
@@ -205,12 +220,18 @@ export class PgStateStore implements StateStore {
   async deleteWorkspace(workspace: string): Promise<void> {
     if (workspace === DEFAULT_WORKSPACE) throw new DbformError('the default workspace cannot be deleted');
     await this.ensureSchema();
-    await deleteEmptyWorkspace(await this.connection(), { projectId: this.projectId, workspace }, this.location);
+    const client = await this.connection();
+    await deleteEmptyWorkspace(client, { projectId: this.projectId, workspace }, this.location).catch((err: unknown) => {
+      throw err instanceof DbformError ? err : this.statementError(err, false);
+    });
   }
 
   async unlock(): Promise<UnlockOutcome> {
     await this.ensureSchema();
-    return unlockPg(await this.connection(), this.scope());
+    const client = await this.connection();
+    return unlockPg(client, this.scope()).catch((err: unknown) => {
+      throw this.statementError(err, false);
+    });
   }
 
   async close(): Promise<void> {
@@ -221,11 +242,6 @@ export class PgStateStore implements StateStore {
 
   private scope() {
     return { projectId: this.projectId, workspace: this.workspace };
-  }
-
-  private async withSchema<T>(fn: () => Promise<T>): Promise<T> {
-    await this.ensureSchema();
-    return fn();
   }
 
   private async connection(): Promise<pg.Client> {
@@ -246,19 +262,30 @@ export class PgStateStore implements StateStore {
    * too: the compare-and-swap refuses a second application, and history ignores a known ID); a
    * second loss, or a failed reconnect, is StateUnavailableError.
    */
-  private async query<R extends pg.QueryResultRow>(sql: string, params: unknown[]): Promise<pg.QueryResult<R>> {
+  private async query<R extends pg.QueryResultRow>(sql: string, params: unknown[], o: { schemaMayBeMissing?: boolean } = {}): Promise<pg.QueryResult<R>> {
     for (let attempt = 0; ; attempt++) {
       const client = await this.connection();
       this.roundTrips++;
       try {
         return await client.query<R>(sql, params);
       } catch (err) {
-        if (!isConnectionLoss(err)) throw INSPECTED_CODES.has((err as { code?: string }).code ?? '') ? err : this.refused(err);
+        if (!isConnectionLoss(err)) throw this.statementError(err, o.schemaMayBeMissing === true);
         if (this.client === client) this.client = undefined;
         await client.end().catch(() => undefined);
         if (attempt > 0) throw this.unavailable(`lost the connection to the state database ${this.location}`, err);
       }
     }
+  }
+
+  /**
+   * A refused statement: the write's own codes (DF001, DF002) and, where the caller migrates, a
+   * missing schema are left for the caller; a part of the schema gone otherwise was removed by hand.
+   */
+  private statementError(err: unknown, schemaMayBeMissing: boolean): unknown {
+    const code = (err as { code?: string }).code ?? '';
+    if (code === 'DF001' || code === 'DF002') return err;
+    if (isMissingSchema(err) || isUndefinedColumn(err)) return schemaMayBeMissing ? err : damagedSchemaError(this.location, describePgError(err, this.target), err);
+    return this.refused(err);
   }
 
   private unavailable(what: string, err: unknown): StateUnavailableError {
@@ -267,15 +294,4 @@ export class PgStateStore implements StateStore {
   }
 }
 
-/** The stored document: the lockfile's JSON without lineage and serial, which are columns. */
-function documentOf(lock: Lockfile): Record<string, unknown> {
-  const { lineage: _lineage, serial: _serial, ...rest } = lockfileToJson(lock);
-  return rest;
-}
 
-/** SQLSTATEs that the callers of query() turn into their own messages. */
-const INSPECTED_CODES = new Set(['DF001', 'DF002', '3F000', '42P01', '42883', '42703']);
-
-function isUndefinedColumn(err: unknown): boolean {
-  return (err as { code?: string } | null)?.code === '42703';
-}

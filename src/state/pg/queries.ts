@@ -1,11 +1,16 @@
 // The statements of the PostgreSQL store, one round trip each.
 
-/** The document, the claims of the other workspaces and the schema version: plan's one state read. */
+/**
+ * The document, the lineage its row was created with, what the other workspaces claim, which of
+ * them share this lineage, and the schema version: every command's one state read.
+ */
 export const READ_STATE = `
 SELECT (SELECT max(version) FROM dbform.schema_version) AS schema_version,
-       s.lineage, s.serial::int AS serial, s.document,
+       s.lineage, s.created_lineage, s.serial::int AS serial, s.document,
        (SELECT coalesce(json_agg(json_build_array(c.resource_id, c.workspace, c.address)), '[]'::json)
-          FROM dbform.claims c WHERE c.project_id = $1 AND c.workspace <> $2) AS elsewhere
+          FROM dbform.claims c WHERE c.project_id = $1 AND c.workspace <> $2) AS elsewhere,
+       (SELECT coalesce(json_agg(o.workspace ORDER BY o.workspace), '[]'::json)
+          FROM dbform.states o WHERE o.project_id = $1 AND o.workspace <> $2 AND o.lineage = s.lineage) AS same_lineage
   FROM (SELECT 1) one LEFT JOIN dbform.states s ON s.project_id = $1 AND s.workspace = $2`;
 
 export const WRITE_STATE = 'SELECT dbform.write_state($1, $2, $3, $4, $5, $6::jsonb, $7::text[], $8::text[]) AS serial';

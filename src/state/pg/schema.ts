@@ -4,8 +4,8 @@
 import type pg from 'pg';
 import { StateSchemaError } from '../errors.js';
 
-/** MIGRATIONS[i] takes the schema from version i to i + 1. */
-const MIGRATIONS: readonly string[] = [
+/** MIGRATIONS[i] takes the schema from version i to i + 1 (exported for the test that migrates a version-1 database). */
+export const MIGRATIONS: readonly string[] = [
   `
 CREATE SCHEMA IF NOT EXISTS dbform;
 CREATE TABLE dbform.schema_version (
@@ -98,6 +98,25 @@ BEGIN
 END
 $fn$;
 `,
+  // 2: the lineage each row was created with, kept by the database whatever later writes or hand
+  // edits put in `lineage` (SPEC section 13): a row holding another state's document is refused.
+  `
+ALTER TABLE dbform.states ADD COLUMN created_lineage text;
+UPDATE dbform.states SET created_lineage = lineage;
+ALTER TABLE dbform.states ALTER COLUMN created_lineage SET NOT NULL;
+CREATE FUNCTION dbform.keep_created_lineage() RETURNS trigger LANGUAGE plpgsql AS $fn$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    NEW.created_lineage := NEW.lineage;
+  ELSE
+    NEW.created_lineage := OLD.created_lineage;
+  END IF;
+  RETURN NEW;
+END
+$fn$;
+CREATE TRIGGER states_created_lineage BEFORE INSERT OR UPDATE ON dbform.states
+  FOR EACH ROW EXECUTE FUNCTION dbform.keep_created_lineage();
+`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -106,6 +125,19 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 export function isMissingSchema(err: unknown): boolean {
   const code = (err as { code?: string } | null)?.code;
   return code === '3F000' || code === '42P01' || code === '42883';
+}
+
+export function isUndefinedColumn(err: unknown): boolean {
+  return (err as { code?: string } | null)?.code === '42703';
+}
+
+/** A table, column or function of the current schema is gone: someone altered it by hand. */
+export function damagedSchemaError(display: string, reason: string, cause: unknown): StateSchemaError {
+  return new StateSchemaError(
+    `the state database ${display} has schema dbform version ${SCHEMA_VERSION}, but part of it is missing (${reason}): ` +
+      'it was altered by hand; restore it from a backup (dbform does not recreate it over existing states)',
+    { cause },
+  );
 }
 
 export function newerSchemaError(found: number, display: string): StateSchemaError {

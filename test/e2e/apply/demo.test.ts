@@ -26,7 +26,7 @@ it('npm run demo runs every step, applies one resize, ends with no changes, and 
   const headers = run.out.split('\n').filter((l) => l.startsWith('== '));
   expect(headers).toHaveLength(10);
   expect(run.out).toMatch(/== 5\. Plan the change[\s\S]*~ service\.app-db {2}\(resizeService\)[\s\S]*== 6\./);
-  expect(run.out).toMatch(/== 8\. Nothing left to do\n\$ dbform plan --emulator --detailed-exitcode\nNo changes\./);
+  expect(run.out).toMatch(/== 8\. Nothing left to do\n\$ dbform plan --emulator --detailed-exitcode\nProject proj-demo, workspace default, state: dbform\.lock\.json\nNo changes\./);
   // How to connect: every managed service's endpoint, and no password without --with-password.
   const connect = run.out.slice(run.out.indexOf('== 9. How to connect'), run.out.indexOf('== 10.'));
   expect(connect).toMatch(/^service\.app-db\n {2}host {5}= \S+\.tsdb\.cloud\.example\n {2}port {5}= 5432$/m);

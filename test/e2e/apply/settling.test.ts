@@ -68,7 +68,8 @@ describe('interrupted during a create, then apply again (time scale 1)', () => {
 
       const settled = await runCli(ws, ['plan', '--detailed-exitcode']);
       expect(settled.code).toBe(0);
-      expect(settled.stdout).toBe('No changes. 1 unchanged, 0 unmanaged (not in the config or lockfile; left alone).\n');
+      expect(settled.stdout).toMatch(/^Project proj-demo, workspace default, state: .*dbform\.lock\.json\n/);
+      expect(settled.stdout.split('\n').slice(1).join('\n')).toBe('No changes. 1 unchanged, 0 unmanaged (not in the config or lockfile; left alone).\n');
     } finally {
       await client.close();
     }

@@ -59,19 +59,20 @@ describe('dbform logs', () => {
     expect(em.stats().requests[LOGS]).toBe(1);
   });
 
-  it('resolves service.<key> through the lockfile, which also gives the project', async () => {
+  it('resolves service.<key> through the state (here the lockfile); the config gives the project', async () => {
     const dir = tempDir('dbform-logs-');
+    writeFileSync(join(dir, 'dbform.yaml'), 'version: 1\nproject_id: proj-demo\n');
     writeFileSync(
       join(dir, 'dbform.lock.json'),
       JSON.stringify({ version: 1, project_id: 'proj-demo', resources: { 'service.db': { id: serviceId } } }),
     );
-    // The OAuth token sees two projects: the lockfile's project decides.
+    // The OAuth token sees two projects: the config's project decides.
     const r = await runCli(['logs', 'service.db', '-f', join(dir, 'dbform.yaml'), '--limit', '3'], { env: { DBFORM_API_URL: em.url, DBFORM_API_KEY: 'demo-oauth' } });
     expect(r.stderr).toBe('');
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(3);
-    const missing = await runCli(['logs', 'service.other', '--lockfile', join(dir, 'dbform.lock.json')], { env });
+    const missing = await runCli(['logs', 'service.other', '-f', join(dir, 'dbform.yaml'), '--lockfile', join(dir, 'dbform.lock.json')], { env });
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toBe(`error: service.other is not in the lockfile ${join(dir, 'dbform.lock.json')} (not applied yet?); give the service ID instead\n`);
+    expect(missing.stderr).toBe(`error: service.other is not bound in workspace "default" of ${join(dir, 'dbform.lock.json')} (not applied yet?); give the service ID instead\n`);
   });
 
   it('a bare ID with a token of several projects asks for --project', async () => {

@@ -122,7 +122,8 @@ describe('--emulator with DBFORM_EMULATOR_DIALECT', () => {
     expect(apply.stderr).toContain(', dialect tiger\n');
     expectNoSecret(apply);
     const plan = await runCli(['plan', '--emulator', '--detailed-exitcode'], { cwd, env });
-    expect(plan.stdout).toBe('No changes. 1 unchanged, 0 unmanaged (not in the config or lockfile; left alone).\n');
+    expect(plan.stdout).toMatch(/^Project proj-demo, workspace default, state: /);
+    expect(plan.stdout.split('\n').slice(1).join('\n')).toBe('No changes. 1 unchanged, 0 unmanaged (not in the config or lockfile; left alone).\n');
     expect(plan.code).toBe(0);
   });
 

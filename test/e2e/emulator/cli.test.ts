@@ -3,14 +3,17 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN } from '../../support/cli.js';
+import { BIN, runCli as runDbform } from '../../support/cli.js';
 import { removeTempDirs, tempDir } from '../../support/temp-dir.js';
 
 afterAll(removeTempDirs);
 
 
-/** Starts `dbform emulator ARGS` and resolves with the first stdout line. */
-function startCli(args: string[]): Promise<{ child: ChildProcess; line: string; exited: Promise<{ code: number | null; stderr: string }> }> {
+/** Starts `dbform emulator ARGS` and resolves with the first stdout line (and the first `lines` lines). */
+function startCli(
+  args: string[],
+  lines = 1,
+): Promise<{ child: ChildProcess; line: string; lines: string[]; exited: Promise<{ code: number | null; stderr: string }> }> {
   const child = spawn(process.execPath, [BIN, 'emulator', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
@@ -19,8 +22,8 @@ function startCli(args: string[]): Promise<{ child: ChildProcess; line: string; 
     let out = '';
     child.stdout!.on('data', (d) => {
       out += d;
-      const nl = out.indexOf('\n');
-      if (nl >= 0) resolve({ child, line: out.slice(0, nl), exited });
+      const got = out.split('\n');
+      if (got.length > lines) resolve({ child, line: got[0]!, lines: got.slice(0, lines), exited });
     });
     void exited.then(({ code }) => reject(new Error(`emulator exited early (${code}): ${stderr}`)));
   });
@@ -89,6 +92,11 @@ describe('dbform emulator (CLI)', () => {
       [['--fault-seed', '1.5'], /--fault-seed must be an integer/],
       [['--seed', '/no/such/seed.yaml', '--port', '0'], /cannot read seed file \/no\/such\/seed\.yaml/],
       [['--dialect', 'aws'], /option '--dialect <dialect>' argument 'aws' is invalid\. Allowed choices are seed, tiger\./],
+      [['--backup-delay', '-1'], /--backup-delay must be a number of seconds from 0 to 86400 \(got "-1"\)/],
+      [['--backup-delay', '1e6'], /--backup-delay must be a number of seconds from 0 to 86400/],
+      [['--peering-acceptance', 'later'], /argument 'later' is invalid\. Allowed choices are auto, manual\./],
+      [['--teardown', 'slow'], /argument 'slow' is invalid\. Allowed choices are immediate, eventual\./],
+      [['--endpoints', 'private'], /argument 'private' is invalid\. Allowed choices are fixed, moving\./],
     ];
     for (const [args, message] of cases) {
       const r = runCli(args);
@@ -114,4 +122,110 @@ describe('dbform emulator (CLI)', () => {
     expect(corrupt.stderr).toMatch(/emulator state file .*state\.json is corrupt/);
     expect(corrupt.stderr).not.toMatch(/\n\s+at /);
   });
+
+  it('prints the export line a second terminal pastes; pasted, dbform works against it (and the tiger CLI line for tiger)', async () => {
+    const seed = await startCli(['--port', '0', '--time-scale', '0'], 3);
+    const url = seed.line.replace('emulator listening on ', '');
+    expect(seed.lines.slice(1)).toEqual(['# dbform in another terminal:', `export DBFORM_API_URL=${url} DBFORM_API_KEY=demo-pat DBFORM_EMULATOR_TIME_SCALE=0`]);
+    const pasted = await runDbform(['projects', '--json'], { env: exported(seed.lines[2]!) });
+    expect([pasted.code, JSON.parse(pasted.stdout)]).toEqual([0, [{ id: 'proj-demo', name: 'Demo' }]]);
+    seed.child.kill('SIGTERM');
+    await seed.exited;
+
+    const tiger = await startCli(['--port', '0', '--dialect', 'tiger'], 5);
+    const tigerUrl = tiger.line.replace('emulator listening on ', '');
+    expect(tiger.lines.slice(1)).toEqual([
+      '# dbform in another terminal:',
+      `export DBFORM_API_URL=${tigerUrl} DBFORM_ACCESS_KEY=demo-access DBFORM_SECRET_KEY=demo-secret`,
+      "# Timescale's tiger CLI:",
+      `export TIGER_API_URL=${tigerUrl} TIGER_PUBLIC_KEY=demo-access TIGER_SECRET_KEY=demo-secret`,
+    ]);
+    const viaPair = await runDbform(['projects', '--json'], { env: exported(tiger.lines[2]!) });
+    expect([viaPair.code, JSON.parse(viaPair.stdout)]).toEqual([0, [{ id: 'proj-demo', name: 'Demo' }]]);
+    // What the tiger CLI does first with its key pair: ask who it is, to learn its project.
+    const tigerEnv = exported(tiger.lines[4]!);
+    const who = await fetch(`${tigerEnv.TIGER_API_URL}/auth/info`, {
+      headers: { authorization: `Basic ${Buffer.from(`${tigerEnv.TIGER_PUBLIC_KEY}:${tigerEnv.TIGER_SECRET_KEY}`).toString('base64')}` },
+    });
+    expect((await who.json()).api_key.project.id).toBe('proj-demo');
+    tiger.child.kill('SIGTERM');
+    await tiger.exited;
+  });
+
+  it('quotes a seeded credential for the shell, and says so when the seed holds none', async () => {
+    const dir = tempDir('dbform-cli-emu-');
+    const odd = join(dir, 'odd.yaml');
+    writeFileSync(odd, "projects: [{id: acme, name: Acme}]\ntokens: [{token: 'it''s$x;`y`', kind: pat, project_id: acme}]\n");
+    const quoted = await startCli(['--port', '0', '--seed', odd], 3);
+    // The shell reads the pasted line back to the very token.
+    const shell = spawnSync('sh', ['-c', `${quoted.lines[2]}; printf %s "$DBFORM_API_KEY"`], { encoding: 'utf8' });
+    expect(shell.stdout).toBe("it's$x;`y`");
+    quoted.child.kill('SIGTERM');
+    await quoted.exited;
+    const none = join(dir, 'none.yaml');
+    writeFileSync(none, 'projects: [{id: acme, name: Acme}]\ntokens: []\n');
+    const empty = await startCli(['--port', '0', '--seed', none], 2);
+    expect(empty.lines[1]).toBe('# the seed holds no credential to use it with');
+    empty.child.kill('SIGTERM');
+    await empty.exited;
+  });
+
+  it('--peering-acceptance manual and --backup-delay reach the API', async () => {
+    const { child, line, exited } = await startCli(['--port', '0', '--time-scale', '0.001', '--dialect', 'tiger', '--peering-acceptance', 'manual', '--backup-delay', '86400']);
+    const url = line.replace('emulator listening on ', '');
+    const origin = new URL(url).origin;
+    const headers = { authorization: `Basic ${Buffer.from('demo-access:demo-secret').toString('base64')}`, 'content-type': 'application/json' };
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const text = await res.text();
+      return { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
+    };
+    const vpc = (await call('POST', '/projects/proj-demo/vpcs', { name: 'v', cidr: '10.0.0.0/16', region_code: 'us-east-1' })).body.id;
+    const service = (await call('POST', '/projects/proj-demo/services', { name: 'db' })).body.service_id;
+    // CREATING 2 ms, PENDING 2 ms, READY after 5 ms at this scale; the backup 86.4 s after that.
+    await until(async () => (await call('GET', `/projects/proj-demo/services/${service}`)).body.status === 'READY');
+    await until(async () => (await call('GET', `/projects/proj-demo/vpcs/${vpc}`)).body.status === 'CREATED');
+    const peering = (await call('POST', `/projects/proj-demo/vpcs/${vpc}/peerings`, { peer_account_id: '123456789012', peer_region_code: 'us-east-1', peer_vpc_id: 'p' })).body.id;
+    await until(async () => (await call('GET', `/projects/proj-demo/vpcs/${vpc}/peerings/${peering}`)).body.provisioned_id !== undefined);
+    expect((await call('GET', `/projects/proj-demo/vpcs/${vpc}/peerings/${peering}`)).body.status).toBe('PENDING');
+    expect((await call('POST', `/projects/proj-demo/services/${service}/forkService`, { fork_strategy: 'NOW' })).body.message).toContain("doesn't yet have any backups");
+    expect((await fetch(`${origin}/__emulator/peerings/${peering}/accept`, { method: 'POST' })).status).toBe(204);
+    await until(async () => (await call('GET', `/projects/proj-demo/vpcs/${vpc}/peerings/${peering}`)).body.status === 'ACTIVE');
+    child.kill('SIGTERM');
+    expect((await exited).code).toBe(0);
+  });
+
+  it('--emulator on other commands reads the switches from DBFORM_EMULATOR_* (named when wrong)', async () => {
+    const cwd = tempDir('dbform-cli-emu-');
+    const env = { DBFORM_EMULATOR_DIALECT: 'tiger', DBFORM_EMULATOR_BACKUP_DELAY: '0', DBFORM_EMULATOR_TEARDOWN: 'immediate', DBFORM_EMULATOR_ENDPOINTS: 'fixed', DBFORM_EMULATOR_PEERING_ACCEPTANCE: 'manual' };
+    const ok = await runDbform(['projects', '--emulator', '--debug'], { cwd, env });
+    expect(ok.code).toBe(0);
+    expect(ok.stderr).toContain(', dialect tiger\n[emulator] backup delay 0 s, peering acceptance manual, teardown immediate, endpoints fixed\n');
+    const defaults = await runDbform(['projects', '--emulator', '--debug'], { cwd, env: { DBFORM_EMULATOR_DIALECT: 'tiger' } });
+    expect(defaults.stderr).toContain(', dialect tiger\n[emulator] backup delay 30 s, peering acceptance auto, teardown eventual, endpoints moving\n');
+    for (const [name, value, message] of [
+      ['DBFORM_EMULATOR_BACKUP_DELAY', 'soon', 'error: DBFORM_EMULATOR_BACKUP_DELAY must be a number of seconds from 0 to 86400 (found "soon")'],
+      ['DBFORM_EMULATOR_PEERING_ACCEPTANCE', 'later', 'error: DBFORM_EMULATOR_PEERING_ACCEPTANCE must be auto or manual (found "later")'],
+      ['DBFORM_EMULATOR_TEARDOWN', 'slow', 'error: DBFORM_EMULATOR_TEARDOWN must be immediate or eventual (found "slow")'],
+      ['DBFORM_EMULATOR_ENDPOINTS', 'private', 'error: DBFORM_EMULATOR_ENDPOINTS must be fixed or moving (found "private")'],
+    ]) {
+      const r = await runDbform(['projects', '--emulator'], { cwd, env: { [name!]: value } });
+      expect(r, name).toMatchObject({ code: 1, stdout: '', stderr: `${message}\n` });
+    }
+  });
 });
+
+/** The variables of an `export A=B C=D` line (values as the shell would read them; plain ones here). */
+function exported(line: string): Record<string, string> {
+  expect(line.startsWith('export ')).toBe(true);
+  return Object.fromEntries(line.slice('export '.length).split(' ').map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+}
+
+/** Polls `done` every 5 ms, up to 5 s (the emulator runs at a tiny time scale). */
+async function until(done: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error('condition not met within 5 s');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}

@@ -19,7 +19,8 @@ describe('tiger dialect (manual clock, time scale 1)', () => {
   const seedApi = apiOf(seedEm);
   const ready = async (body: Record<string, unknown> = {}) => {
     const id = (await api('POST', `${P}/services`, { name: 'db', cpu_millis: '1000', memory_gbs: '4', ...body }, basic)).body.service_id as string;
-    clock.advance(5000);
+    // READY after 5 s, and its first backup 30 s later (SPEC section 15): replica sets need it.
+    clock.advance(35_000);
     return id;
   };
 

@@ -69,6 +69,44 @@ describe('--state persistence', () => {
     await em.close();
   });
 
+  it('keeps the SPEC section 15 states: FAILED, the first backup to come, a peering awaiting the peer, one being torn down', async () => {
+    const stateFile = join(tmp(), 'state.json');
+    const clock = manualClock();
+    const tiger = { stateFile, timeScale: 1, now: clock.now, dialect: 'tiger' } as const;
+    let em = await startEmulator({ ...tiger, peeringAcceptance: 'manual' });
+    let api = apiOf(() => em);
+    const control = (path: string) => fetch(em.origin + path, { method: 'POST' }).then((r) => r.status);
+    const vpc = (await api('POST', `${P}/vpcs`, { name: 'net', cidr: '10.0.0.0/16', region_code: 'us-east-1' })).body.id;
+    clock.advance(2000);
+    const peer = { peer_account_id: '123456789012', peer_region_code: 'us-east-1' };
+    const awaiting = (await api('POST', `${P}/vpcs/${vpc}/peerings`, { ...peer, peer_vpc_id: 'vpc-a' })).body.id;
+    const torn = (await api('POST', `${P}/vpcs/${vpc}/peerings`, { ...peer, peer_vpc_id: 'vpc-b' })).body.id;
+    const [failed, young] = [(await api('POST', `${P}/services`, { name: 'f' })).body.service_id, (await api('POST', `${P}/services`, { name: 'y' })).body.service_id];
+    clock.advance(5000);
+    expect(await control(`/__emulator/services/${failed}/fail`)).toBe(204);
+    expect(await control(`/__emulator/peerings/${torn}/accept`)).toBe(204);
+    expect((await api('DELETE', `${P}/vpcs/${vpc}/peerings/${torn}`)).status).toBe(204);
+    const before = { services: (await api('GET', `${P}/services`)).body, peerings: (await api('GET', `${P}/vpcs/${vpc}/peerings`)).body };
+    expect(before.peerings.map((p: any) => p.status)).toEqual(['PENDING', 'DELETING']);
+    await em.close();
+
+    // Restarted with automatic acceptance: the peering made under manual acceptance still awaits it.
+    em = await startEmulator(tiger);
+    api = apiOf(() => em);
+    expect({ services: (await api('GET', `${P}/services`)).body, peerings: (await api('GET', `${P}/vpcs/${vpc}/peerings`)).body }).toEqual(before);
+    expect((await api('POST', `${P}/services/${young}/forkService`, { fork_strategy: 'NOW' })).status).toBe(409);
+    expect((await api('DELETE', `${P}/vpcs/${vpc}/peerings/${awaiting}`)).status).toBe(204);
+    clock.advance(2000);
+    expect((await api('GET', `${P}/vpcs/${vpc}/peerings/${torn}`)).status).toBe(404);
+    clock.advance(28_000);
+    expect((await api('POST', `${P}/services/${young}/forkService`, { fork_strategy: 'NOW' })).status).toBe(202);
+    expect((await api('GET', `${P}/services/${failed}`)).body.status).toBe('FAILED');
+    await em.close();
+    const saved = JSON.parse(readFileSync(stateFile, 'utf8')).projects[0];
+    expect(saved.services.find((s: any) => s.id === failed).status).toBe('FAILED');
+    expect(saved.services.find((s: any) => s.id === young).backupAt).toBe(Date.parse('2026-03-01T12:00:37Z'));
+  });
+
   it('persists each mutation before answering it, and 100 parallel mutations all land', async () => {
     const stateFile = join(tmp(), 'state.json');
     const em = await startEmulator({ stateFile, timeScale: 0 });
@@ -145,6 +183,10 @@ describe('--state persistence', () => {
       [
         JSON.stringify({ format: 'dbform-emulator-state', version: 1, projects: [{ id: 'p', name: 'P', vpcs: [], services: [{ id: 's' }] }], tokens: [] }),
         /projects\[0\]\.services\[0\]\.name: missing or invalid/,
+      ],
+      [
+        JSON.stringify({ format: 'dbform-emulator-state', version: 1, projects: [{ id: 'p', name: 'P', vpcs: [{ id: '1', name: 'v', cidr: '10.0.0.0/16', regionCode: 'us-east-1', peerings: [{ id: '2', peerAccountId: 'a', peerRegionCode: 'r', peerVpcId: 'v', settlesAt: 0, fails: false, provisionedId: 'pcx', awaitsAcceptance: 'yes' }] }], services: [] }], tokens: [] }),
+        /projects\[0\]\.vpcs\[0\]\.peerings\[0\]\.awaitsAcceptance: invalid/,
       ],
       [
         JSON.stringify({ format: 'dbform-emulator-state', version: 1, projects: [{ id: 'p', name: 'P', vpcs: [], services: [] }], tokens: [{ token: 't', kind: 'pat', project_id: 'zz' }] }),

@@ -91,7 +91,8 @@ describe('dbform export: flags and projects', () => {
       // No --lockfile: plan finds dbform.lock.json beside the config (SPEC section 2).
       const plan = await runCli(['plan', '--detailed-exitcode', '-f', join(dir, project, 'dbform.yaml')], { env: oauth });
       expect(plan.code, plan.stderr + plan.stdout).toBe(0);
-      expect(plan.stdout).toMatch(/^No changes\./);
+      expect(plan.stdout).toBe(`Project ${project}, workspace default, state: ${join(dir, project, 'dbform.lock.json')}\n${plan.stdout.split('\n')[1]}\n`);
+      expect(plan.stdout.split('\n')[1]).toMatch(/^No changes\./);
     }
     // A second export over the same directory finds its files unchanged.
     const again = await runCli(['export', '--all-projects', '-o', dir], { env: oauth });

@@ -105,7 +105,8 @@ describe('drift', () => {
     await settled(id);
     const r = await runCli(ws, ['plan']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout.startsWith(
+    expect(r.stdout.split('\n')[0]).toMatch(/^Project proj-demo, workspace default, state: /);
+    expect(r.stdout.split('\n').slice(1).join('\n').startsWith(
       [
         'Changed outside dbform since the last apply:',
         '',
@@ -114,7 +115,7 @@ describe('drift', () => {
         '      memory_gbs: 2 -> 4',
         '      pooler: true -> false',
         '',
-        'dbform will make these changes in project proj-demo:',
+        'dbform will make these changes:',
         '',
         '  ~ service.app  (resizeService, enablePooler)',
         '      cpu_millis: 1000 -> 500',

@@ -138,7 +138,7 @@ describe('dbform plan', () => {
     expect(adopt.stdout).toContain('  <= service.db  (adopt existing');
     const bound = project(yaml, { 'vpc.main': { id: vpc.id }, 'service.db': { id: svc.service_id } });
     const none = await runCli(['plan', '--detailed-exitcode'], { env, cwd: bound });
-    expect(none).toEqual({ code: 0, signal: null, stdout: 'No changes. 2 unchanged, 0 unmanaged (not in the config or lockfile; left alone).\n', stderr: '' });
+    expect(none).toEqual({ code: 0, signal: null, stdout: 'Project proj-demo, workspace default, state: dbform.lock.json\nNo changes. 2 unchanged, 0 unmanaged (not in the config or lockfile; left alone).\n', stderr: '' });
     const withoutFlag = await runCli(['plan'], { env, cwd: unbound });
     expect(withoutFlag.code).toBe(0);
   });

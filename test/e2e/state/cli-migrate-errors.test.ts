@@ -69,9 +69,11 @@ describe('state migrate', () => {
   });
 
   it('refuses a target that holds another lineage, and changes nothing', async () => {
-    const a = workspace(config, world.emulator.url, { DBFORM_WORKSPACE: 'lin' });
+    // A block of its own: the VPC of an earlier test holds 10.20.0.0/16 (overlaps are refused).
+    const a = workspace(config.replace('10.20.0.0/16', '10.22.0.0/16'), world.emulator.url, { DBFORM_WORKSPACE: 'lin' });
     const b = workspace(config.replace('10.20.0.0/16', '10.21.0.0/16').replace('net-', 'othernet-').replace('db-', 'otherdb-'), world.emulator.url, { DBFORM_WORKSPACE: 'lin' });
-    expect((await runCli(a, ['apply', '--auto-approve'])).code).toBe(0);
+    const applied = await runCli(a, ['apply', '--auto-approve']);
+    expect(applied.code, applied.stderr).toBe(0);
     expect((await runCli(b, ['apply', '--auto-approve'], { env: { DBFORM_STATE: world.db.url } })).code).toBe(0);
     const before = await world.db.query('SELECT lineage, serial, document FROM dbform.states WHERE workspace = $1', ['lin']);
     const r = await runCli(a, ['state', 'migrate', '--to', world.db.url]);
@@ -126,12 +128,12 @@ describe('bad input: one line, nothing changed', () => {
     try {
       const ws = workspace(config, world.emulator.url, { DBFORM_STATE: scratch.url });
       expect((await runCli(ws, ['state', 'list'])).code).toBe(0);
-      await scratch.query('INSERT INTO dbform.schema_version (version) VALUES (2)');
+      await scratch.query('INSERT INTO dbform.schema_version (version) VALUES (3)');
       for (const cmd of [['plan'], ['apply', '--auto-approve'], ['workspace', 'list']]) {
         const r = await runCli(ws, cmd);
         expect(r.code).toBe(1);
         expect(r.stderr).toBe(
-          `error: the state database postgres://postgres@127.0.0.1:${scratch.port}/${scratch.name} has schema dbform version 2, made by a newer dbform (this one knows up to version 1); upgrade dbform to use it\n`,
+          `error: the state database postgres://postgres@127.0.0.1:${scratch.port}/${scratch.name} has schema dbform version 3, made by a newer dbform (this one knows up to version 2); upgrade dbform to use it\n`,
         );
       }
       expect((await scratch.query('SELECT count(*)::int AS n FROM dbform.states')).rows[0]).toEqual({ n: 0 });

@@ -49,9 +49,10 @@ describe('workspaces', () => {
     names.forEach((n, i) => {
       if (runs[i]!.code !== 0) {
         // Lost a race for a fixed name, in one line: the ID another workspace bound first is not
-        // bound here; or copies made meanwhile by other workspaces, not yet bound, are ambiguous.
+        // bound here; or, planned after it was bound, creating another "shared-db" would make a
+        // twin of it (SPEC section 13); or copies made meanwhile are ambiguous.
         expect(runs[i]!.stderr).toMatch(
-          /^(error: apply stopped: resource ID \w+ \(service\.shared\) is already bound to service\.shared in workspace "pr-\d+" of project proj-demo; a resource belongs to one workspace only, so this workspace does not bind it\.|dbform\.yaml:\d+:\d+: \d+ live services have the name "shared-db" .*dbform import service\.shared <ID>)/m,
+          /^(error: apply stopped: resource ID \w+ \(service\.shared\) is already bound to service\.shared in workspace "pr-\d+" of project proj-demo; a resource belongs to one workspace only, so this workspace does not bind it\.|dbform\.yaml:\d+:\d+: service\.shared would be created with the name "shared-db", which is the name of the live service \w+ that workspace "pr-\d+" binds as service\.shared: that would make a twin of it|dbform\.yaml:\d+:\d+: \d+ live services have the name "shared-db" .*dbform import service\.shared <ID>)/m,
         );
         expect(claims.rows.some((r) => r.workspace === n && r.resource_id === sharedId)).toBe(false);
         return;
@@ -60,20 +61,27 @@ describe('workspaces', () => {
       expect(app, n).toHaveLength(1);
       expect(claims.rows.find((r) => r.workspace === n && r.address === 'service.app')?.resource_id, n).toBe(app[0]!.service_id);
     });
-    // Run again, a workspace that lost the race plans without the ID another workspace binds
-    // (never adopting it) and converges; still no ID is bound twice.
+    // Run again, a workspace that lost the race never adopts the ID another workspace binds, nor
+    // creates a twin of it: the plan names the workspace that owns "shared-db", and nothing is created.
+    const owner = claims.rows.find((r) => r.resource_id === sharedId)!.workspace;
+    const before = (await liveServices()).length;
     for (const [i, n] of names.entries()) {
       if (runs[i]!.code === 0) continue;
       const again = await runCli(ws, ['apply', '--auto-approve', '--workspace', n]);
-      expect(again.code, again.stderr).toBe(0);
+      expect(again.code, again.stderr).toBe(1);
+      expect(again.stderr).toContain(`that workspace "${owner}" binds as service.shared: that would make a twin of it. To work on workspace "${owner}", run with --workspace ${owner}`);
     }
+    expect((await liveServices()).length).toBe(before);
     const after = await world.db.query<{ resource_id: string; workspace: string; address: string }>("SELECT resource_id, workspace, address FROM dbform.claims WHERE project_id = 'proj-demo'");
     expect(new Set(after.rows.map((r) => r.resource_id)).size).toBe(after.rows.length);
     expect(after.rows.filter((r) => r.resource_id === sharedId)).toHaveLength(1);
-    for (const n of names) expect(after.rows.filter((r) => r.workspace === n).map((r) => r.address).sort(), n).toEqual(['service.app', 'service.shared']);
-    const list = JSON.parse((await runCli(ws, ['workspace', 'list', '--json', '--workspace', 'pr-3'])).stdout);
-    expect(list.map((w: { workspace: string }) => w.workspace)).toEqual([...names].sort());
-    expect(list.find((w: { workspace: string }) => w.workspace === 'pr-3')).toMatchObject({ current: true, expires_at: null });
+    expect(after.rows.filter((r) => r.address === 'service.shared').map((r) => r.workspace)).toEqual([owner]);
+    // Every workspace that wrote a state is listed (one refused at its plan wrote none).
+    const list = JSON.parse((await runCli(ws, ['workspace', 'list', '--json', '--workspace', owner])).stdout);
+    const written = [...new Set(after.rows.map((r) => r.workspace))].sort();
+    expect(list.map((w: { workspace: string }) => w.workspace)).toEqual(expect.arrayContaining(written));
+    expect(list.every((w: { workspace: string }) => names.includes(w.workspace))).toBe(true);
+    expect(list.find((w: { workspace: string }) => w.workspace === owner)).toMatchObject({ current: true, expires_at: null });
     expect(list.every((w: { last_apply: string | null }) => w.last_apply !== null)).toBe(true);
   });
 

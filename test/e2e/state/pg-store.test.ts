@@ -14,6 +14,8 @@ import {
   type LockHolderInfo,
   type StateStore,
 } from '../../../src/state/index.js';
+import { MIGRATIONS } from '../../../src/state/pg/schema.js';
+import { OwnershipError } from '../../../src/state/ownership.js';
 import { createTestDatabase, type TestDatabase } from '../../support/pg.js';
 
 let db: TestDatabase;
@@ -63,10 +65,32 @@ describe('schema', () => {
       const fresh = store('default', 'p', scratch.url);
       const err = await fresh.read().catch((e: unknown) => e);
       expect(err).toBeInstanceOf(StateSchemaError);
-      expect((err as Error).message).toMatch(/schema dbform version 99, made by a newer dbform \(this one knows up to version 1\); upgrade dbform/);
+      expect((err as Error).message).toMatch(/schema dbform version 99, made by a newer dbform \(this one knows up to version 2\); upgrade dbform/);
       expect((err as Error).message).toContain(`127.0.0.1:${scratch.port}`);
       const versions = await scratch.query<{ version: number }>('SELECT version FROM dbform.schema_version ORDER BY version');
-      expect(versions.rows.map((r) => r.version)).toEqual([1, 99]);
+      expect(versions.rows.map((r) => r.version)).toEqual([2, 99]);
+    } finally {
+      await scratch.drop();
+    }
+  });
+});
+
+describe('schema version 2: the lineage a row was created with', () => {
+  it('a version-1 database is migrated forward on first read, each row keeping its lineage as its creation lineage, which later edits cannot change', async () => {
+    const scratch = await createTestDatabase();
+    try {
+      await scratch.query(`BEGIN; ${MIGRATIONS[0]} INSERT INTO dbform.schema_version (version) VALUES (1); COMMIT;`);
+      await scratch.query("INSERT INTO dbform.states (project_id, workspace, lineage, serial, document) VALUES ('p', 'default', 'old-lineage', 3, '{\"version\": 1, \"project_id\": \"p\", \"resources\": {}}')");
+      const snap = await store('default', 'p', scratch.url).read();
+      expect(versionOf(snap.lockfile)).toEqual({ lineage: 'old-lineage', serial: 3 });
+      const versions = await scratch.query<{ version: number }>('SELECT version FROM dbform.schema_version ORDER BY version');
+      expect(versions.rows.map((r) => r.version)).toEqual([1, 2]);
+      await scratch.query("UPDATE dbform.states SET lineage = 'edited', created_lineage = 'edited too'");
+      const row = await scratch.query<{ lineage: string; created_lineage: string }>('SELECT lineage, created_lineage FROM dbform.states');
+      expect(row.rows).toEqual([{ lineage: 'edited', created_lineage: 'old-lineage' }]);
+      const err = await store('default', 'p', scratch.url).read().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(OwnershipError);
+      expect((err as Error).message).toMatch(/^the state of workspace "default" in \S+ was created with lineage old-lineage but now holds a document of lineage edited: /);
     } finally {
       await scratch.drop();
     }

@@ -55,6 +55,32 @@ describe('renderReport: state store rows', () => {
   });
 });
 
+describe('renderReport: policy rows', () => {
+  const shape = (name: string, withoutCpu: number, withCpu: number, reference = false) => ({
+    name,
+    rules: reference ? '10 rules reading every resource' : 'examples/policies (10 rules)',
+    reference,
+    policyArgs: '--policy a.yaml --now 2026-05-14T08:00:00Z',
+    actions: name === 'no-change plan' ? 0 : 1000,
+    config: 'w/dbform.yaml',
+    lockfile: 'w/dbform.lock.json',
+    live: 'w/live.json',
+    without: { wallMs: withoutCpu + 10, cpuMs: withoutCpu, workMs: 300, allWallMs: [] },
+    with: { wallMs: withCpu + 10, cpuMs: withCpu, workMs: 330, allWallMs: [], phases: { policyLoad: 30, policyEval: 5 }, verdicts: { rules: 10, actions: 1000, denies: 0, warns: 2 } },
+  });
+
+  it('judges the CPU time the rules add against 10%, and never a reference row', () => {
+    const policy = { now: '2026-05-14T08:00:00Z', pinned: true, runs: 7, shapes: [shape('no-change plan', 500, 540), shape('every service resized', 600, 670), shape('every service resized', 600, 720, true)] };
+    const { markdown, verdicts } = renderReport({ ...results(100, 100), policy });
+    expect(verdicts.filter((v) => v.target.startsWith('10 policy rules')).map((v) => [v.measured, v.pass])).toEqual([
+      ['8.0%', true],
+      ['11.7%', false],
+    ]);
+    expect(markdown).toMatch(/\| examples\/policies \(10 rules\) \| every service resized \| 1,000 \| 600 ms \(wall 610 ms\) \| 670 ms \(wall 680 ms\) \| 11\.7% \(wall 11\.5%\) \| <= 10\.0% \| 1\.17x \| \*\*MISS\*\* \|/);
+    expect(markdown).toMatch(/\| 10 rules reading every resource \| every service resized \| .* \| 20\.0% \(wall 19\.7%\) \| <= 10\.0% \| 2\.00x \| \(reference: over\) \|/);
+  });
+});
+
 describe('spliceReport', () => {
   it('replaces only the text between the markers', () => {
     const doc = `# Benchmarks\n\nmethod\n\n${BEGIN}\nold figures\n${END}\n\ntrailer\n`;

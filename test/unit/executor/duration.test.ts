@@ -16,7 +16,7 @@ describe('parseDuration', () => {
     expect(parseDuration(text)).toBe(ms);
   });
 
-  it.each(['', 'soon', '10x', '-5m', 'm', '0s', '5 m'])('rejects %j', (text) => {
+  it.each(['', 'soon', '10x', '-5m', 'm', '0s', '5 m', '0.1ms', '0.4ms', '99999999999d'])('rejects %j', (text) => {
     expect(parseDuration(text)).toBeUndefined();
   });
 });

@@ -405,10 +405,20 @@ describe('a lockfile ID whose resource is gone, while one of the desired name is
       desiredState({ services: [desiredService('db'), desiredService('fresh')] }),
       liveState({ services: [liveService('db', { id: 'workspace2' }), liveService('fresh', { id: 'workspace3' })] }),
       lockfile({ 'service.db': 'gonegone01' }),
-      { claimedElsewhere: new Set(['workspace2', 'workspace3']) },
+      {
+        claimedElsewhere: new Map([
+          ['workspace2', { workspace: 'pr-2', address: 'service.db' }],
+          ['workspace3', { workspace: 'pr-3', address: 'service.fresh' }],
+        ]),
+      },
     );
     expect(elsewhere.bindings).toEqual([]);
     expect(ops(elsewhere)).toEqual(['service.db createService', 'service.fresh createService']);
     expect(elsewhere.actions.map((a) => a.reason)).toEqual(['drift', 'missing']);
+    // Creating them again under those names would make twins (SPEC section 13): plan errors.
+    expect(errors(elsewhere)).toEqual([
+      expect.stringMatching(/^service\.db would be created with the name "db", which is the name of the live service workspace2 that workspace "pr-2" binds as service\.db: that would make a twin of it\. To work on workspace "pr-2", run with --workspace pr-2 /),
+      expect.stringMatching(/^service\.fresh would be created with the name "fresh", which is the name of the live service workspace3 that workspace "pr-3" binds as service\.fresh/),
+    ]);
   });
 });

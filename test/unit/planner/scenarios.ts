@@ -19,7 +19,7 @@ import {
 export function richPlan(allowDataLoss = false): Plan {
   return plan(
     desiredState({
-      vpcs: [desiredVpc('main', { peerings: [desiredPeering('main', 'vpc-peer1')] }), desiredVpc('edge', { name: 'edge-renamed' })],
+      vpcs: [desiredVpc('main', { peerings: [desiredPeering('main', 'vpc-peer1')] }), desiredVpc('edge', { name: 'edge-renamed', cidr: '10.1.0.0/16' })],
       services: [
         desiredService('db', {
           size: { cpuMillis: 2000, memoryGbs: 8 },
@@ -37,7 +37,7 @@ export function richPlan(allowDataLoss = false): Plan {
       ],
     }),
     liveState({
-      vpcs: [liveVpc('edge', { id: '2000000002' }), liveVpc('stale', { id: '3000000003', peerings: [livePeering('3000000003', 'vpc-x')] })],
+      vpcs: [liveVpc('edge', { id: '2000000002', cidr: '10.1.0.0/16' }), liveVpc('stale', { id: '3000000003', peerings: [livePeering('3000000003', 'vpc-x')] })],
       services: [
         liveService('db', { id: 'dbdbdbdbdb', size: { cpuMillis: 1000, memoryGbs: 4 }, replicaSets: [liveReplicaSet('reporting', { id: 'rsrsrsrsrs', nodes: 1 })] }),
         liveService('adopted', { id: 'adadadadad' }),

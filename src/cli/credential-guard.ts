@@ -1,0 +1,27 @@
+// The API credential never reaches a plan's output (SPEC sections 12 and 13). The config may not
+// hold it (`${env:...}` of a credential is refused where the config is read); this is the last
+// check before a plan is printed, posted as a pull-request comment or saved: a plan whose text
+// holds the token or a half of the key pair is refused, and nothing is printed, saved or sent.
+import { secretsOf } from '../api/credentials.js';
+import { DbformError, type Plan } from '../model/index.js';
+import { readCredentials } from './credentials-input.js';
+
+/** Shorter values would match by chance; every real credential is far longer. */
+const MIN_LENGTH = 8;
+
+/** The credential values this run would send, as they could appear in text. */
+export async function credentialValues(apiKeyFile: string | undefined, env: NodeJS.ProcessEnv): Promise<string[]> {
+  const credentials = await readCredentials(apiKeyFile, env, () => undefined).catch(() => undefined);
+  return credentials === undefined ? [] : secretsOf(credentials).filter((s) => s.length >= MIN_LENGTH);
+}
+
+/** Throws, naming the resource and never the value, when `text` (a rendering of `plan`) holds a credential. */
+export function refuseCredentials(text: string, secrets: readonly string[], plan: Plan): void {
+  const found = secrets.find((s) => text.includes(s));
+  if (found === undefined) return;
+  const where = plan.actions.find((a) => JSON.stringify(a).includes(found))?.address;
+  throw new DbformError(
+    `the plan${where ? ` (${where})` : ''} holds the value of the API credential; nothing was printed, saved or sent. ` +
+      'A config value must never hold a credential: remove it (or the ${env:...} that put it there) from the config',
+  );
+}
