@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { fetchLiveState, type FetchLiveStateOptions } from '../api/live-state.js';
 import { loadConfig } from '../config/index.js';
 import type { Address, DesiredState, Diagnostic, LiveState, Lockfile, Plan } from '../model/index.js';
-import { managedServiceFilter, planChanges, type ClaimedElsewhere, type PlanOptions } from '../planner/index.js';
+import { managedParents, planChanges, type ClaimedElsewhere, type PlanOptions } from '../planner/index.js';
 import { readWithJournal } from '../state/journal-push.js';
 import { openApiContext, type ApiContextInput } from './api-context.js';
 import { openJournal, openStateStore, workspaceOf, type StateFlags } from './state-context.js';
@@ -47,10 +47,10 @@ export async function preparePlan(input: PlanInput): Promise<PreparedPlan> {
   const desired = loaded.value;
   const store = openStateStore({ flags: input.state, env, files: input.files, projectId: desired.projectId, workspace, ...(desired.state ? { configState: desired.state } : {}) });
   try {
-    // The state first: where the services list lacks replica sets, the live read needs to know
-    // which services the state manages (SPEC section 12).
+    // The state first: where a parent's list lacks its children, the live read needs to know
+    // which parents the state manages (SPEC section 12).
     const { snapshot, pending } = await readWithJournal(store, openJournal(input.files));
-    const live = await readLive(input.api, input.files, desired.projectId, managedServiceFilter(desired, snapshot.lockfile));
+    const live = await readLive(input.api, input.files, desired.projectId, managedParents(desired, snapshot.lockfile));
     const plan = { ...planChanges(desired, live, snapshot.lockfile, planOptions(input, snapshot.claimedElsewhere)), where: { workspace, state: store.location } };
     return { ok: true, desired, configWarnings: loaded.warnings, stateLocation: store.location, pendingJournal: pending, lock: snapshot.lockfile, live, plan };
   } finally {
@@ -64,13 +64,13 @@ export function planOptions(o: { replace: Address[]; target: Address[]; allowDat
 }
 
 /**
- * The live state of a project: services with their replica sets (those of `replicaSetsOf` where the
- * list does not embed them), VPCs, and every VPC's peerings.
+ * The live state of a project: every kind's resources, the children of the parents `childrenOf`
+ * names where a parent's list does not carry them (default: of every parent).
  */
-export async function readLive(api: ApiContextInput, files: string[], projectId: string, replicaSetsOf: FetchLiveStateOptions['replicaSetsOf'] = 'all'): Promise<LiveState> {
+export async function readLive(api: ApiContextInput, files: string[], projectId: string, childrenOf: FetchLiveStateOptions['childrenOf'] = {}): Promise<LiveState> {
   const ctx = await openApiContext({ ...api, configFiles: files });
   try {
-    return await fetchLiveState(ctx.client, projectId, { peeringsOf: 'all', replicaSetsOf });
+    return await fetchLiveState(ctx.client, projectId, { childrenOf });
   } finally {
     await ctx.close();
   }

@@ -3,14 +3,14 @@
 // every address resolves: a CI step never gets half of its variables, or another resource's.
 import { appendFile } from 'node:fs/promises';
 import { describeFileError } from '../../lockfile/index.js';
-import { DbformError } from '../../model/index.js';
-import { managedServiceFilter } from '../../planner/index.js';
+import { DbformError, nounOf } from '../../model/index.js';
+import { managedParents } from '../../planner/index.js';
 import { readWithJournal } from '../../state/journal-push.js';
 import type { ApiOptions, GlobalOptions } from '../options.js';
 import { readLive } from '../plan-pipeline.js';
 import { openJournal } from '../state-context.js';
 import { withStateCommand, type StateCommandFlags } from '../state-commands/context.js';
-import { chooseTargets, resolveConnections, type Connection } from './connections.js';
+import { chooseTargets, OUTPUT_KINDS, resolveConnections, type Connection } from './connections.js';
 import { withPasswords } from './passwords.js';
 import { renderGithubOutput, renderOutputEnv, renderOutputJson, renderOutputText, type OutputFormat } from './render-output.js';
 
@@ -40,12 +40,12 @@ export async function runOutput(addresses: string[], flags: OutputFlags, env: No
     const chosen = chooseTargets(desired, addresses);
     if (!chosen.ok) throw problemsError(chosen.problems);
     if (chosen.targets.length === 0) {
-      process.stderr.write(`note: ${desired.files.join(', ')} has no service or replica set: there is nothing to output\n`);
+      process.stderr.write(`note: ${desired.files.join(', ')} has no ${OUTPUT_KINDS.map((k) => nounOf(k.kind)).join(' or ')}: there is nothing to output\n`);
       if (format === 'json') process.stdout.write('{}\n');
       return 0;
     }
     const { snapshot } = await readWithJournal(store, openJournal(files));
-    const live = await readLive(flags, files, desired.projectId, managedServiceFilter(desired, snapshot.lockfile));
+    const live = await readLive(flags, files, desired.projectId, managedParents(desired, snapshot.lockfile));
     const resolved = resolveConnections(chosen.targets, snapshot.lockfile, live, { workspace: store.workspace, location: store.location, projectId: desired.projectId });
     if (!resolved.ok) throw problemsError(resolved.problems);
     const connections = flags.withPassword ? withPasswords(resolved.connections, env, flags.pgpass) : resolved.connections;

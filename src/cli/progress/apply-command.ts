@@ -5,7 +5,7 @@ import { loadConfig } from '../../config/index.js';
 import { parseDuration } from '../../executor/duration.js';
 import { resolvePgpassPath } from '../../executor/pgpass.js';
 import { DbformError, DiagnosticsError, formatDiagnostic, type DesiredState, type Plan } from '../../model/index.js';
-import { managedServiceFilter, planChanges } from '../../planner/index.js';
+import { managedParents, planChanges } from '../../planner/index.js';
 import { shouldUseColor } from '../color.js';
 import { parseTtl } from '../expiry.js';
 import { hashConfigFiles, planOptions } from '../plan-pipeline.js';
@@ -47,8 +47,7 @@ export async function runApply(planFile: string | undefined, opts: ApplyCommandO
   const makePlan = saved
     ? (input: PlanInput) => verifySavedPlan(saved, { planFile: planFile!, desired, files, lockfilePath: state.state.location }, input)
     : async (input: PlanInput) => {
-        const replicaSetsOf = managedServiceFilter(desired, input.lock);
-        const live = await fetchLiveState(input.client, desired.projectId, { peeringsOf: 'all', replicaSetsOf, signal: input.signal });
+        const live = await fetchLiveState(input.client, desired.projectId, { childrenOf: managedParents(desired, input.lock), signal: input.signal });
         const shape = { replace: opts.replace ?? [], target: opts.target ?? [], allowDataLoss: opts.allowDataLoss === true };
         const plan = planChanges(desired, live, input.lock, planOptions(shape, input.claimedElsewhere));
         reportPlanDiagnostics(plan);

@@ -3,8 +3,8 @@
 import { readFile } from 'node:fs/promises';
 import { fetchLiveState } from '../../api/live-state.js';
 import { resolveLockfilePath } from '../../lockfile/index.js';
-import { ConfigError, DELETE_OPS, parseLockfileJson, type Action, type DesiredState, type Lockfile, type Plan } from '../../model/index.js';
-import { managedServiceFilter, planChanges } from '../../planner/index.js';
+import { ConfigError, parseLockfileJson, type Action, type DesiredState, type Lockfile, type Plan } from '../../model/index.js';
+import { managedParents, planChanges } from '../../planner/index.js';
 import { workspaceLockfilePath } from '../../state/index.js';
 import { shouldUseColor } from '../color.js';
 import { hashConfigFiles, planOptions } from '../plan-pipeline.js';
@@ -12,6 +12,7 @@ import { configFiles, type ApiOptions, type ConfigOptions, type GlobalOptions } 
 import { workspaceOf } from '../state-context.js';
 import { defaultIo, loadDesired, openState, parseRunOptions, reportPlanDiagnostics } from './apply-command.js';
 import { runApplyFlow, type FlowIo, type FlowOptions, type PlanInput } from './apply-flow.js';
+import { DELETE_OPS, eachDesired } from '../../kinds/index.js';
 
 export interface DestroyCommandOptions extends ConfigOptions, ApiOptions, GlobalOptions {
   autoApprove?: boolean;
@@ -31,8 +32,7 @@ export async function runDestroy(opts: DestroyCommandOptions, io: FlowIo = defau
   const lockfilePath = workspaceLockfilePath(resolveLockfilePath(files, opts.lockfile), workspace);
   const desired = await loadDesiredOrLockProject(files, lockfilePath, io, workspace);
   const makePlan = async (input: PlanInput): Promise<Plan> => {
-    const replicaSetsOf = managedServiceFilter({ services: [] }, input.lock);
-    const live = await fetchLiveState(input.client, desired.projectId, { peeringsOf: 'all', replicaSetsOf, signal: input.signal });
+    const live = await fetchLiveState(input.client, desired.projectId, { childrenOf: managedParents(undefined, input.lock), signal: input.signal });
     const nothing: DesiredState = { projectId: desired.projectId, vpcs: [], services: [], moved: [], files: desired.files };
     const plan = planChanges(nothing, live, input.lock, planOptions({ replace: [], target: [], allowDataLoss: true }, input.claimedElsewhere));
     reportPlanDiagnostics(plan);
@@ -90,14 +90,7 @@ async function lockfileProject(path: string): Promise<string | undefined> {
  */
 function asDestroyPlan(plan: Plan, desired: DesiredState, lock: Lockfile): Plan {
   const inConfig = new Map<string, boolean>();
-  for (const v of desired.vpcs) {
-    inConfig.set(v.address, v.protect === true);
-    for (const p of v.peerings) inConfig.set(p.address, false);
-  }
-  for (const s of desired.services) {
-    inConfig.set(s.address, s.protect === true);
-    for (const r of s.replicaSets) inConfig.set(r.address, r.protect === true);
-  }
+  eachDesired(desired, (_def, r) => inConfig.set(r.address!, (r as { protect?: boolean }).protect === true));
   const actions = plan.actions.map((a): Action => {
     const reason = a.reason === 'removed' ? 'destroy' : a.reason;
     const configured = inConfig.get(a.address);

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { fetchLiveState } from '../../api/live-state.js';
 import { DbformError, StalePlanError, type DesiredState, type Plan, type PlanShape } from '../../model/index.js';
-import { findPlanDifference, findStaleAddresses, fromPlanJson, managedServiceFilter, planChanges } from '../../planner/index.js';
+import { findPlanDifference, findStaleAddresses, fromPlanJson, managedParents, planChanges } from '../../planner/index.js';
 import { hashConfigFiles } from '../plan-pipeline.js';
 import type { PlanInput } from './apply-flow.js';
 
@@ -84,8 +84,7 @@ export async function verifySavedPlan(saved: Plan, ctx: SavedPlanContext, input:
   if (inputs.configHash !== (await hashConfigFiles(ctx.files))) {
     throw new DbformError(`the config files (${ctx.files.join(', ')}) changed since ${planFile} was made (config_hash differs). ${again}`);
   }
-  const replicaSetsOf = managedServiceFilter(ctx.desired, input.lock);
-  const live = await fetchLiveState(input.client, saved.projectId, { peeringsOf: 'all', replicaSetsOf, signal: input.signal });
+  const live = await fetchLiveState(input.client, saved.projectId, { childrenOf: managedParents(ctx.desired, input.lock), signal: input.signal });
   const stale = findStaleAddresses(saved, live);
   if (stale.length > 0) {
     throw new StalePlanError(

@@ -1,8 +1,9 @@
 // The final summary of an apply or destroy, shared by the TTY and plain views.
 import type { ActionError } from '../../executor/errors.js';
 import type { ApplyResult, DoneAction } from '../../executor/result.js';
-import { CREATE_OPS, DELETE_OPS, terminalLine } from '../../model/index.js';
+import { terminalLine } from '../../model/index.js';
 import type { Paint } from './paint.js';
+import { CREATE_OPS, DELETE_OPS } from '../../kinds/index.js';
 
 /**
  * An action failure's message without the "<op> <address> failed: " it starts with: the views

@@ -1,7 +1,8 @@
 // `dbform state list` and `dbform state show ADDR`: the bindings of this workspace's state, and
 // one binding next to the live resource it names.
 import { fetchLiveState } from '../../api/live-state.js';
-import { compareAddresses, DbformError, kindOf, terminalJson, terminalLine, type LiveState, type LockEntry } from '../../model/index.js';
+import { childKinds, indexLive } from '../../kinds/index.js';
+import { compareAddresses, DbformError, kindOf, terminalJson, terminalLine, type Kind, type LiveState, type LockEntry } from '../../model/index.js';
 import { openApiContext, type ApiContextInput } from '../api-context.js';
 import { printJson, renderTable, withStateCommand, type StateCommandFlags } from './context.js';
 
@@ -40,18 +41,15 @@ function snake(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), snake(v)]));
 }
 
-/** The live resource of `kind` with this ID; replica sets and peerings are read from their parents. */
-function findLive(live: LiveState, kind: string, id: string): unknown {
-  if (kind === 'service') return live.services.find((s) => s.id === id);
-  if (kind === 'vpc') return live.vpcs.find((v) => v.id === id);
-  if (kind === 'replica_set') return live.services.flatMap((s) => s.replicaSets).find((r) => r.id === id);
-  if (kind === 'peering') return live.vpcs.flatMap((v) => v.peerings ?? []).find((p) => p.id === id);
-  return undefined;
+/** The live resource of `kind` with this ID (children are read from their parents), or undefined. */
+function findLive(live: LiveState, kind: Kind | undefined, id: string): unknown {
+  return kind === undefined ? undefined : indexLive(live)[kind].get(id);
 }
 
-/** Without a live resource's nested lists: `state show` is about one resource. */
-function ownFields(resource: unknown): Record<string, unknown> {
-  const { replicaSets: _r, peerings: _p, ...rest } = resource as Record<string, unknown>;
+/** Without a live resource's lists of the kinds that belong to it: `state show` is about one resource. */
+function ownFields(kind: Kind, resource: unknown): Record<string, unknown> {
+  const rest = { ...(resource as Record<string, unknown>) };
+  for (const child of childKinds(kind)) delete rest[child.listKey];
   return rest;
 }
 
@@ -64,11 +62,11 @@ export async function runStateShow(address: string, flags: StateCommandFlags & A
     const api = await openApiContext({ ...flags, configFiles: files }, env);
     let live: unknown;
     try {
-      live = findLive(await fetchLiveState(api.client, desired.projectId, { peeringsOf: 'all' }), kind, entry.id);
+      live = findLive(await fetchLiveState(api.client, desired.projectId), kindOf(address), entry.id);
     } finally {
       await api.close();
     }
-    const fields = live === undefined ? null : (snake(ownFields(live)) as Record<string, unknown>);
+    const fields = live === undefined ? null : (snake(ownFields(kindOf(address)!, live)) as Record<string, unknown>);
     if (flags.json) {
       printJson({ ...entryJson(address, entry), live: fields });
       return 0;

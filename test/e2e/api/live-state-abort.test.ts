@@ -38,7 +38,7 @@ describe('fetchLiveState when one read fails', () => {
       listVPCPeerings: slow.listVPCPeerings.bind(slow),
     };
     // The sibling's 1 s Retry-After is fake time that never passes unless the test moves it.
-    await expect(fetchLiveState(reader, PROJECT, { peeringsOf: 'all' })).rejects.toThrow(/cannot reach the API .* \(5 attempts\)/);
+    await expect(fetchLiveState(reader, PROJECT)).rejects.toThrow(/cannot reach the API .* \(5 attempts\)/);
     expect(countOf(throttled, VPCS)).toBe(1);
     // Were the sibling still retrying, its next attempt would come once the clock passed 1 s.
     await timers.advance(60_000);
@@ -50,7 +50,7 @@ describe('fetchLiveState when one read fails', () => {
     const slow = clientFor(throttled);
     open.push(throttled, slow);
     const controller = new AbortController();
-    const reading = fetchLiveState(slow, PROJECT, { peeringsOf: 'all', signal: controller.signal });
+    const reading = fetchLiveState(slow, PROJECT, { signal: controller.signal });
     setTimeout(() => controller.abort(new Error('SIGINT')), 100);
     await expect(reading).rejects.toThrow('SIGINT');
   });

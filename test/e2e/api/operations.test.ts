@@ -196,13 +196,13 @@ describe('services and replica sets', () => {
     const vpcCount = (await api.listVPCs(PROJECT)).length;
 
     em.resetStats();
-    const all = await fetchLiveState(api, PROJECT, { peeringsOf: 'all' });
+    const all = await fetchLiveState(api, PROJECT);
     expect(em.stats().total).toBe(2 + vpcCount);
     expect(all.vpcs.find((v) => v.id === v1.id)?.peerings?.map((p) => p.peerVpcId)).toEqual(['vpc-ls']);
     expect(all.services.find((s) => s.id === svc.service_id)?.replicaSets.map((r) => r.name)).toEqual(['r1']);
 
     em.resetStats();
-    const some = await fetchLiveState(api, PROJECT, { peeringsOf: (v) => v.id === v2.id });
+    const some = await fetchLiveState(api, PROJECT, { childrenOf: { peering: (v: { id: string }) => v.id === v2.id } });
     expect(em.stats().total).toBe(3);
     expect(countOf(em, 'GET /projects/{project_id}/vpcs/{vpc_id}/peerings')).toBe(1);
     expect(some.vpcs.find((v) => v.id === v2.id)?.peerings).toEqual([]);

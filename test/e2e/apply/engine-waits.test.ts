@@ -45,11 +45,11 @@ describe('waiting for asynchronous operations', () => {
     const ids = await createServices(21);
     await timers.advance(1000); // 5 s of create at time scale 0.2: all READY
     h.emulator.resetStats();
-    await applyOnFakeTime(h, timers, planOf([resize(ids[0]!, 0)]), { parallelism: 50, pollMs: 150, poll: { reads: 'lists' } });
+    await applyOnFakeTime(h, timers, planOf([resize(ids[0]!, 0)]), { parallelism: 50, pollMs: 150, listsOnly: true });
     const one = h.emulator.stats().requests['GET /projects/{project_id}/services'] ?? 0;
     h.emulator.resetStats();
     h.events.length = 0;
-    const result = await applyOnFakeTime(h, timers, planOf(ids.slice(1).map((id, i) => resize(id, i + 1))), { parallelism: 50, pollMs: 150, poll: { reads: 'lists' } });
+    const result = await applyOnFakeTime(h, timers, planOf(ids.slice(1).map((id, i) => resize(id, i + 1))), { parallelism: 50, pollMs: 150, listsOnly: true });
     expect(result.failed).toEqual([]);
     expect(result.done).toHaveLength(20);
     const twenty = h.emulator.stats().requests['GET /projects/{project_id}/services'] ?? 0;
@@ -72,15 +72,6 @@ describe('waiting for asynchronous operations', () => {
     expect(requests['GET /projects/{project_id}/services']).toBeUndefined();
     // 300 ms at one look per 60 ms, then a fifth of the time since the status changed.
     expect(requests['GET /projects/{project_id}/services/{service_id}']).toBeGreaterThanOrEqual(4);
-  });
-
-  it('holds at most --parallelism actions in flight, waits included, when waits hold their slots (before turn 2)', async () => {
-    h = await startHarness({ timeScale: 0.01 });
-    const ids = await createServices(9);
-    await new Promise((r) => setTimeout(r, 80));
-    const result = await h.apply(planOf(ids.map(resize)), { parallelism: 3, waitsHoldSlots: true });
-    expect(result.done).toHaveLength(9);
-    expect(maxConcurrent(h.events)).toBe(3);
   });
 
   it('--parallelism bounds the requests in flight, not the waits: nine resizes at 3 all wait at once', async () => {

@@ -55,7 +55,7 @@ async function liveService(ws: Workspace, address: string, lockfile = ws.lockfil
   const id = JSON.parse(readFileSync(lockfile, 'utf8')).resources[address].id as string;
   const client = testClient(emulator.url);
   try {
-    const live = await fetchLiveState(client, 'proj-demo', { peeringsOf: 'all' });
+    const live = await fetchLiveState(client, 'proj-demo');
     return live.services.find((s) => s.id === id)!;
   } finally {
     await client.close();

@@ -2,12 +2,14 @@
 // parent can be forked from, and whether a PITR target time can be met. A parent the config
 // manages, named by key or by an ID this plan binds to a desired address, is ordered like any
 // other dependency (start, fork, stop for a paused one); a parent dbform does not manage must be
-// READY already, since dbform will not start it.
+// READY already, since dbform will not start it. Services are planned fork parents first, so a
+// fork sees whether its parent is created afresh.
 import {
   createBody,
   parseRfc3339,
-  SERVICE_FIELDS,
   serviceAddress,
+  serviceTypeOf,
+  typeMatches,
   type ActionReason,
   type Address,
   type DesiredService,
@@ -15,9 +17,9 @@ import {
   type LiveService,
   type ResourceRef,
 } from '../../model/index.js';
-import { refTo, stableId, type PlanContext } from '../context.js';
-import { change, draft, type Draft } from '../drafts.js';
-import { serviceTypeOf, typeMatches } from '../normalize.js';
+import { liveKey, refTo, stableId, type Match, type PlanContext } from '../../planner/context.js';
+import { change, draft, type Draft } from '../../planner/drafts.js';
+import { SERVICE_FIELDS } from './fields.js';
 
 /** A fork's parent as the plan sees it. */
 interface ForkParent {
@@ -37,8 +39,27 @@ interface ForkParent {
  * the given service ID to (by lockfile, move or adoption). Undefined for a service dbform does
  * not manage.
  */
-export function forkParentAddress(from: ForkSource, ctx: Pick<PlanContext, 'serviceAddressById'>): Address | undefined {
-  return 'key' in from ? serviceAddress(from.key) : ctx.serviceAddressById.get(from.serviceId);
+function forkParentAddress(from: ForkSource, ctx: Pick<PlanContext, 'boundTo'>): Address | undefined {
+  return 'key' in from ? serviceAddress(from.key) : ctx.boundTo.get(liveKey('service', from.serviceId));
+}
+
+/** The services' matches with every fork parent the config manages before its forks. */
+export function forkParentsFirst(services: Array<Match<DesiredService, LiveService>>, ctx: PlanContext): Array<Match<DesiredService, LiveService>> {
+  const byAddress = new Map(services.map((m) => [m.address, m]));
+  const done = new Set<Address>();
+  const out: Array<Match<DesiredService, LiveService>> = [];
+  const visit = (m: Match<DesiredService, LiveService>, depth: number) => {
+    if (done.has(m.address) || depth > services.length) return;
+    const from = m.desired.fork?.from;
+    const parentAddress = from ? forkParentAddress(from, ctx) : undefined;
+    const parent = parentAddress !== undefined ? byAddress.get(parentAddress) : undefined;
+    if (parent) visit(parent, depth + 1);
+    if (done.has(m.address)) return;
+    done.add(m.address);
+    out.push(m);
+  };
+  for (const m of services) visit(m, 0);
+  return out;
 }
 
 function fail(d: DesiredService, ctx: PlanContext, code: string, message: string): void {
@@ -47,7 +68,7 @@ function fail(d: DesiredService, ctx: PlanContext, code: string, message: string
 
 function managedParent(address: Address, ctx: PlanContext): ForkParent {
   const desiredParent = ctx.desired.services.find((s) => s.address === address);
-  const live = ctx.index.services.get(stableId(ctx, address) ?? '');
+  const live = ctx.index.service.get(stableId(ctx, address) ?? '') as LiveService | undefined;
   // A parent created without addons is POSTGRES; one created without a region lands where the API chooses.
   const serviceType = desiredParent?.addons ? serviceTypeOf(desiredParent.addons) : (live?.serviceType ?? (ctx.fresh.has(address) ? 'POSTGRES' : undefined));
   const regionCode = desiredParent?.regionCode ?? live?.regionCode;
@@ -59,7 +80,7 @@ function managedParent(address: Address, ctx: PlanContext): ForkParent {
 function externalParent(d: DesiredService, serviceId: string, ctx: PlanContext): ForkParent {
   const named = `fork.from: { service_id: "${serviceId}" }`;
   const removed = ctx.matching.removed.find((r) => r.kind === 'service' && r.entry.id === serviceId);
-  const live = ctx.index.services.get(serviceId);
+  const live = ctx.index.service.get(serviceId) as LiveService | undefined;
   if (removed && live) {
     fail(d, ctx, 'fork-parent', `${named} is ${removed.address} in the lockfile, which this plan deletes (it is no longer in the config); keep it in the config until the fork exists, or fork from another service`);
   } else if (!live) {

@@ -1,16 +1,15 @@
 // Start and stop (SPEC section 3): a service that will be paused gets its other changes first;
 // one that will be started gets them after the start; one that is and stays paused but needs
 // READY-only changes is started, changed and stopped again, with a warning.
-import { OPERATIONS, type ActionReason, type Address, type DesiredService, type LiveService } from '../model/index.js';
-import { refTo, type Match, type PlanContext } from './context.js';
-import { change, draft, type Draft } from './drafts.js';
-import { isLivePaused } from './normalize.js';
+import { isLivePaused, type ActionReason, type Address, type DesiredService, type LiveService, type OperationId, type OperationSpec } from '../../model/index.js';
+import { refTo, type Match, type PlanContext } from '../../planner/context.js';
+import { change, draft, type Draft } from '../../planner/drafts.js';
 
-/** Services that some draft needs READY: its own ops, its replica sets' and forks taken from it. */
-function servicesNeedingReady(drafts: Draft[]): Set<Address> {
+/** Services that some draft needs READY: its own ops, its children's and forks taken from it. */
+function servicesNeedingReady(drafts: readonly Draft[], ops: Readonly<Record<OperationId, OperationSpec>>): Set<Address> {
   const out = new Set<Address>();
   for (const d of drafts) {
-    if (!OPERATIONS[d.op].needsReady) continue;
+    if (!ops[d.op].needsReady) continue;
     if (d.kind === 'service' && d.op !== 'forkService') out.add(d.address);
     if (d.owner !== undefined) out.add(d.owner);
     if (d.forkParent !== undefined) out.add(d.forkParent);
@@ -44,9 +43,9 @@ function pausedDrafts(m: Match<DesiredService, LiveService>, needReady: Set<Addr
   ];
 }
 
-export function planPaused(ctx: PlanContext, drafts: Draft[]): Draft[] {
-  const needReady = servicesNeedingReady(drafts);
+export function planPaused(ctx: PlanContext, drafts: readonly Draft[]): Draft[] {
+  const needReady = servicesNeedingReady(drafts, ctx.operations);
   const out: Draft[] = [];
-  for (const m of ctx.matching.services) out.push(...pausedDrafts(m, needReady, ctx));
+  for (const m of ctx.matching.matches.service as Array<Match<DesiredService, LiveService>>) out.push(...pausedDrafts(m, needReady, ctx));
   return out;
 }
