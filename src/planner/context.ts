@@ -34,6 +34,17 @@ export interface PlanOptions extends PlanShape {
    * `target_time` that is not in the past is an error; undefined skips that check.
    */
   now?: number;
+  /**
+   * A destroy (SPEC sections 4 and 17): the bindings a restore retired are deleted like the
+   * others (their protect still blocks), and no restore under way is planned. Otherwise a retired
+   * binding is never planned for deletion: it is not "removed from the config".
+   */
+  deleteRetired?: boolean;
+  /**
+   * The API renames services in place (SPEC section 15): a restore renames the original
+   * `<name>-before-<stamp>` before it forks; otherwise both keep the name.
+   */
+  renamesServices?: boolean;
 }
 
 /** Another workspace's binding of a live resource. */
@@ -71,6 +82,8 @@ export interface Matching {
   /** Each kind's desired resources with their live counterparts, in the config's order. */
   matches: Record<Kind, Array<Match<unknown, unknown>>>;
   removed: RemovedEntry[];
+  /** Retired bindings (SPEC section 17) the config does not list: kept, never planned for deletion. */
+  retired: RemovedEntry[];
   bindings: Binding[];
   /** Desired resources that cannot be planned (ambiguous match), and their children. */
   skipped: Set<Address>;
