@@ -170,7 +170,8 @@ async function findServicesNamed(ctx: ActionContext, name: string, forkedFrom?: 
   const services = await ctx.api.listServices(ctx.projectId);
   return services
     .filter((s) => s.name === name && !GONE_SERVICE.has(String(s.status)))
-    .filter((s) => forkedFrom === undefined || s.forked_from?.service_id === undefined || s.forked_from.service_id === forkedFrom)
+    // A fork is never its own parent: a restore's fork shares its parent's name where the API does not rename.
+    .filter((s) => forkedFrom === undefined || (s.service_id !== forkedFrom && (s.forked_from?.service_id === undefined || s.forked_from.service_id === forkedFrom)))
     .map((s) => ({ id: String(s.service_id), dto: s }));
 }
 
