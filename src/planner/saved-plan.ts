@@ -13,7 +13,7 @@ export function withSavedInputs(plan: Plan, lock: Lockfile, configHash: string, 
     lineage: lock.lineage ?? null,
     serial: lock.serial ?? 0,
     configHash,
-    options: { replace: [...options.replace], target: [...options.target], allowDataLoss: options.allowDataLoss },
+    options: { replace: [...options.replace], target: [...options.target], allowDataLoss: options.allowDataLoss, ...(options.restore ? { restore: { ...options.restore } } : {}) },
   };
 }
 

@@ -13,7 +13,7 @@ function ucs2length(str) {
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://dbform.dev/schemas/plan.schema.json","title":"dbform plan","description":"The output of `dbform plan --json` and the saved plan file (`dbform plan --out`), SPEC section 3. Never holds a secret.","type":"object","additionalProperties":false,"required":["format_version","project_id","summary","actions","bindings","fingerprints","state_fingerprint","diagnostics"],"properties":{"format_version":{"const":1},"project_id":{"type":"string","minLength":1},"workspace":{"description":"The workspace of the state the plan was made from (SPEC section 14).","type":"string","minLength":1},"state":{"description":"Where that state lives: the lockfile's path, or the state URL without its password.","type":"string","minLength":1},"summary":{"description":"Counts of resources (not API calls).","type":"object","additionalProperties":false,"required":["create","update","replace","delete","adopt","move","unchanged","unmanaged","settling"],"properties":{"create":{"$ref":"#/$defs/count"},"update":{"$ref":"#/$defs/count"},"replace":{"$ref":"#/$defs/count"},"delete":{"$ref":"#/$defs/count"},"adopt":{"$ref":"#/$defs/count"},"move":{"$ref":"#/$defs/count"},"unchanged":{"$ref":"#/$defs/count"},"unmanaged":{"$ref":"#/$defs/count"},"settling":{"description":"Managed resources still in a transitional status (SPEC section 5), with or without actions; not counted as unchanged.","$ref":"#/$defs/count"}}},"drift":{"description":"Present when bound resources changed outside dbform since the last apply (SPEC section 11): each managed field whose live value differs from the one the last apply recorded, or a resource deleted outside dbform. The actions that follow would revert it.","type":"array","items":{"$ref":"#/$defs/drift"}},"actions":{"type":"array","items":{"$ref":"#/$defs/action"}},"bindings":{"type":"array","items":{"$ref":"#/$defs/binding"}},"settling":{"description":"Present when managed resources are still in a transitional status (an interrupted apply, or a change outside dbform): apply waits for each before it reports success. Settling alone is not a change.","type":"array","items":{"$ref":"#/$defs/settling"}},"fingerprints":{"description":"Address -> hash of the live fields of each resource the plan touches.","type":"object","additionalProperties":{"$ref":"#/$defs/hash"}},"state_fingerprint":{"$ref":"#/$defs/hash"},"diagnostics":{"type":"array","items":{"$ref":"#/$defs/diagnostic"}},"lineage":{"description":"Saved plans only: the lineage of the lockfile the plan was made from (null: it had none yet). apply PLAN refuses a plan of another lineage.","type":["string","null"],"minLength":1},"serial":{"description":"Saved plans only: the serial of that lockfile when the plan was made (0: none yet). Informative: apply does not compare it.","$ref":"#/$defs/count"},"config_hash":{"description":"Saved plans only: hash of the config files' bytes. apply PLAN refuses the plan when the config files hash otherwise.","$ref":"#/$defs/hash"},"options":{"description":"Saved plans only: the flags the plan was made with. apply PLAN plans again with them, from the same config, the current lockfile and the live resources, and refuses the plan unless its actions, bindings, risk and blocked marks are what that gives for every address it touches.","type":"object","additionalProperties":false,"required":["replace","target","allow_data_loss"],"properties":{"replace":{"description":"--replace ADDR","type":"array","items":{"$ref":"#/$defs/address"}},"target":{"description":"--target ADDR","type":"array","items":{"$ref":"#/$defs/address"}},"allow_data_loss":{"description":"--allow-data-loss","type":"boolean"}}}},"dependentRequired":{"config_hash":["lineage","serial","options"],"lineage":["serial","config_hash","options"]},"$defs":{"count":{"type":"integer","minimum":0},"hash":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"address":{"type":"string","pattern":"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},"kind":{"enum":["vpc","peering","service","replica_set"]},"ref":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1}}},"change":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"type":"string","minLength":1},"before":true,"after":true,"forces_replace":{"const":true},"sensitive":{"const":true}},"if":{"properties":{"sensitive":{"const":true}},"required":["sensitive"]},"then":{"properties":{"before":{"const":"(sensitive)"},"after":{"const":"(sensitive)"}}}},"action":{"type":"object","additionalProperties":false,"required":["id","address","kind","op","reason","risk","depends_on","changes","refs"],"properties":{"id":{"type":"string","pattern":"^a[1-9][0-9]*$"},"address":{"$ref":"#/$defs/address"},"kind":{"$ref":"#/$defs/kind"},"op":{"enum":["createVPC","renameVPC","deleteVPC","createVPCPeering","deleteVPCPeering","createService","forkService","deleteService","resizeService","setHAReplica","startService","stopService","enablePooler","disablePooler","setEnvironment","attachServiceToVPC","detachServiceFromVPC","updatePassword","createReplicaSet","deleteReplicaSet","resizeReplicaSet","enableReplicaPooler","disableReplicaPooler","setReplicaEnvironment"]},"reason":{"enum":["missing","drift","changed","immutable-field","replace-requested","parent-replaced","removed","destroy","wake-for-changes","restore-paused","failed"]},"risk":{"enum":["data-loss","connectivity","availability","none"]},"depends_on":{"type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^a[1-9][0-9]*$"}},"changes":{"type":"array","items":{"$ref":"#/$defs/change"}},"blocked":{"type":"string","minLength":1},"refs":{"description":"What the executor resolves at apply time: a known ID, or the ID bound to an address by an earlier action.","type":"object","additionalProperties":false,"properties":{"target":{"$ref":"#/$defs/ref"},"service":{"$ref":"#/$defs/ref"},"vpc":{"$ref":"#/$defs/ref"},"fork_parent":{"$ref":"#/$defs/ref"}}},"request":{"description":"The request body as sent on the wire (snake_case); IDs known only at apply time come from refs.","type":"object","properties":{"password":false,"initial_password":false}},"password":{"description":"updatePassword: the environment variable read at apply time, never its value.","type":"object","additionalProperties":false,"required":["from_env","version"],"properties":{"from_env":{"type":"string","minLength":1},"version":{"type":"integer","minimum":0}}},"protect":{"type":"boolean"}}},"binding":{"type":"object","additionalProperties":false,"required":["kind","address"],"properties":{"kind":{"enum":["adopt","move","protect","forget"]},"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/address"},"protect":{"type":"boolean"}},"allOf":[{"if":{"properties":{"kind":{"const":"move"}}},"then":{"properties":{"from":true,"id":true},"required":["from","id"]}},{"if":{"properties":{"kind":{"enum":["adopt","protect"]}}},"then":{"properties":{"id":true},"required":["id"]}}]},"scalar":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"drift":{"type":"object","additionalProperties":false,"required":["address","id","deleted","changes"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"deleted":{"description":"The resource is gone (or being deleted); changes is then empty.","type":"boolean"},"changes":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"description":"The managed field, as in action changes (cpu_millis, ha.replicas, vpc_id, ...).","type":"string","minLength":1},"before":{"description":"As the last apply left it.","$ref":"#/$defs/scalar"},"after":{"description":"As it is live now.","$ref":"#/$defs/scalar"}}}}}},"settling":{"type":"object","additionalProperties":false,"required":["address","id","status"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Replica set: its service's ID; peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The transitional status seen when planning (QUEUED, CONFIGURING, UPGRADING, PAUSING, RESUMING; creating, resizing; pending).","type":"string","minLength":1}},"if":{"properties":{"address":{"type":"string","pattern":"^(replica_set|peering)\\."}}},"then":{"properties":{"parent_id":true},"required":["parent_id"]}},"diagnostic":{"type":"object","additionalProperties":false,"required":["severity","message"],"properties":{"severity":{"enum":["error","warning"]},"message":{"type":"string","minLength":1},"address":{"type":"string"},"path":{"type":"string"},"code":{"type":"string"},"source":{"type":"object","additionalProperties":false,"required":["file","line","col"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"col":{"type":"integer","minimum":1}}}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://dbform.dev/schemas/plan.schema.json","title":"dbform plan","description":"The output of `dbform plan --json` and the saved plan file (`dbform plan --out`), SPEC section 3. Never holds a secret.","type":"object","additionalProperties":false,"required":["format_version","project_id","summary","actions","bindings","fingerprints","state_fingerprint","diagnostics"],"properties":{"format_version":{"const":1},"project_id":{"type":"string","minLength":1},"workspace":{"description":"The workspace of the state the plan was made from (SPEC section 14).","type":"string","minLength":1},"state":{"description":"Where that state lives: the lockfile's path, or the state URL without its password.","type":"string","minLength":1},"summary":{"description":"Counts of resources (not API calls).","type":"object","additionalProperties":false,"required":["create","update","replace","delete","adopt","move","unchanged","unmanaged","settling"],"properties":{"create":{"$ref":"#/$defs/count"},"update":{"$ref":"#/$defs/count"},"replace":{"$ref":"#/$defs/count"},"delete":{"$ref":"#/$defs/count"},"adopt":{"$ref":"#/$defs/count"},"move":{"$ref":"#/$defs/count"},"unchanged":{"$ref":"#/$defs/count"},"unmanaged":{"$ref":"#/$defs/count"},"settling":{"description":"Managed resources still in a transitional status (SPEC section 5), with or without actions; not counted as unchanged.","$ref":"#/$defs/count"}}},"drift":{"description":"Present when bound resources changed outside dbform since the last apply (SPEC section 11): each managed field whose live value differs from the one the last apply recorded, or a resource deleted outside dbform. The actions that follow would revert it.","type":"array","items":{"$ref":"#/$defs/drift"}},"actions":{"type":"array","items":{"$ref":"#/$defs/action"}},"bindings":{"type":"array","items":{"$ref":"#/$defs/binding"}},"settling":{"description":"Present when managed resources are still in a transitional status (an interrupted apply, or a change outside dbform): apply waits for each before it reports success. Settling alone is not a change.","type":"array","items":{"$ref":"#/$defs/settling"}},"fingerprints":{"description":"Address -> hash of the live fields of each resource the plan touches.","type":"object","additionalProperties":{"$ref":"#/$defs/hash"}},"state_fingerprint":{"$ref":"#/$defs/hash"},"diagnostics":{"type":"array","items":{"$ref":"#/$defs/diagnostic"}},"lineage":{"description":"Saved plans only: the lineage of the lockfile the plan was made from (null: it had none yet). apply PLAN refuses a plan of another lineage.","type":["string","null"],"minLength":1},"serial":{"description":"Saved plans only: the serial of that lockfile when the plan was made (0: none yet). Informative: apply does not compare it.","$ref":"#/$defs/count"},"config_hash":{"description":"Saved plans only: hash of the config files' bytes. apply PLAN refuses the plan when the config files hash otherwise.","$ref":"#/$defs/hash"},"options":{"description":"Saved plans only: the flags the plan was made with. apply PLAN plans again with them, from the same config, the current lockfile and the live resources, and refuses the plan unless its actions, bindings, risk and blocked marks are what that gives for every address it touches.","type":"object","additionalProperties":false,"required":["replace","target","allow_data_loss"],"properties":{"replace":{"description":"--replace ADDR","type":"array","items":{"$ref":"#/$defs/address"}},"target":{"description":"--target ADDR","type":"array","items":{"$ref":"#/$defs/address"}},"allow_data_loss":{"description":"--allow-data-loss","type":"boolean"},"restore":{"description":"dbform restore ADDR --to TIME (SPEC section 17): the plan is this restore, and apply makes it again to compare.","type":"object","additionalProperties":false,"required":["address","target_time","stamp"],"properties":{"address":{"$ref":"#/$defs/address"},"target_time":{"description":"--to, RFC 3339 as given.","type":"string","minLength":1},"stamp":{"description":"When the restore was planned (UTC, YYYYMMDD-HHMMSS): the retired address and name carry it.","type":"string","pattern":"^[0-9]{8}-[0-9]{6}$"}}}}}},"dependentRequired":{"config_hash":["lineage","serial","options"],"lineage":["serial","config_hash","options"]},"$defs":{"count":{"type":"integer","minimum":0},"hash":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"address":{"type":"string","pattern":"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},"kind":{"enum":["vpc","peering","service","replica_set"]},"ref":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1}}},"change":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"type":"string","minLength":1},"before":true,"after":true,"forces_replace":{"const":true},"sensitive":{"const":true}},"if":{"properties":{"sensitive":{"const":true}},"required":["sensitive"]},"then":{"properties":{"before":{"const":"(sensitive)"},"after":{"const":"(sensitive)"}}}},"action":{"type":"object","additionalProperties":false,"required":["id","address","kind","op","reason","risk","depends_on","changes","refs"],"properties":{"id":{"type":"string","pattern":"^a[1-9][0-9]*$"},"address":{"$ref":"#/$defs/address"},"kind":{"$ref":"#/$defs/kind"},"op":{"enum":["createVPC","renameVPC","deleteVPC","createVPCPeering","deleteVPCPeering","createService","forkService","deleteService","resizeService","setHAReplica","startService","stopService","enablePooler","disablePooler","setEnvironment","attachServiceToVPC","detachServiceFromVPC","updatePassword","createReplicaSet","deleteReplicaSet","resizeReplicaSet","enableReplicaPooler","disableReplicaPooler","setReplicaEnvironment"]},"reason":{"enum":["missing","drift","changed","immutable-field","replace-requested","parent-replaced","removed","destroy","wake-for-changes","restore-paused","failed"]},"risk":{"enum":["data-loss","connectivity","availability","none"]},"depends_on":{"type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^a[1-9][0-9]*$"}},"changes":{"type":"array","items":{"$ref":"#/$defs/change"}},"blocked":{"type":"string","minLength":1},"refs":{"description":"What the executor resolves at apply time: a known ID, or the ID bound to an address by an earlier action.","type":"object","additionalProperties":false,"properties":{"target":{"$ref":"#/$defs/ref"},"service":{"$ref":"#/$defs/ref"},"vpc":{"$ref":"#/$defs/ref"},"fork_parent":{"$ref":"#/$defs/ref"}}},"request":{"description":"The request body as sent on the wire (snake_case); IDs known only at apply time come from refs.","type":"object","properties":{"password":false,"initial_password":false}},"password":{"description":"updatePassword: the environment variable read at apply time, never its value.","type":"object","additionalProperties":false,"required":["from_env","version"],"properties":{"from_env":{"type":"string","minLength":1},"version":{"type":"integer","minimum":0}}},"protect":{"type":"boolean"}}},"binding":{"type":"object","additionalProperties":false,"required":["kind","address"],"properties":{"kind":{"enum":["adopt","move","protect","forget","retire"]},"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/address"},"protect":{"type":"boolean"},"target_time":{"description":"retire: the time the restore goes back to.","type":"string","minLength":1}},"allOf":[{"if":{"properties":{"kind":{"const":"move"}}},"then":{"properties":{"from":true,"id":true},"required":["from","id"]}},{"if":{"properties":{"kind":{"const":"retire"}}},"then":{"properties":{"from":true,"id":true,"target_time":true},"required":["from","id","target_time"]}},{"if":{"properties":{"kind":{"enum":["adopt","protect"]}}},"then":{"properties":{"id":true},"required":["id"]}}]},"scalar":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"drift":{"type":"object","additionalProperties":false,"required":["address","id","deleted","changes"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"deleted":{"description":"The resource is gone (or being deleted); changes is then empty.","type":"boolean"},"changes":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"description":"The managed field, as in action changes (cpu_millis, ha.replicas, vpc_id, ...).","type":"string","minLength":1},"before":{"description":"As the last apply left it.","$ref":"#/$defs/scalar"},"after":{"description":"As it is live now.","$ref":"#/$defs/scalar"}}}}}},"settling":{"type":"object","additionalProperties":false,"required":["address","id","status"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Replica set: its service's ID; peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The transitional status seen when planning (QUEUED, CONFIGURING, UPGRADING, PAUSING, RESUMING; creating, resizing; pending).","type":"string","minLength":1}},"if":{"properties":{"address":{"type":"string","pattern":"^(replica_set|peering)\\."}}},"then":{"properties":{"parent_id":true},"required":["parent_id"]}},"diagnostic":{"type":"object","additionalProperties":false,"required":["severity","message"],"properties":{"severity":{"enum":["error","warning"]},"message":{"type":"string","minLength":1},"address":{"type":"string"},"path":{"type":"string"},"code":{"type":"string"},"source":{"type":"object","additionalProperties":false,"required":["file","line","col"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"col":{"type":"integer","minimum":1}}}}}}};
 const schema32 = {"type":"integer","minimum":0};
 const schema56 = {"type":"string","pattern":"^sha256:[0-9a-f]{64}$"};
 const schema58 = {"type":"object","additionalProperties":false,"required":["severity","message"],"properties":{"severity":{"enum":["error","warning"]},"message":{"type":"string","minLength":1},"address":{"type":"string"},"path":{"type":"string"},"code":{"type":"string"},"source":{"type":"object","additionalProperties":false,"required":["file","line","col"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"col":{"type":"integer","minimum":1}}}}};
@@ -1256,7 +1256,7 @@ return errors === 0;
 }
 validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema51 = {"type":"object","additionalProperties":false,"required":["kind","address"],"properties":{"kind":{"enum":["adopt","move","protect","forget"]},"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/address"},"protect":{"type":"boolean"}},"allOf":[{"if":{"properties":{"kind":{"const":"move"}}},"then":{"properties":{"from":true,"id":true},"required":["from","id"]}},{"if":{"properties":{"kind":{"enum":["adopt","protect"]}}},"then":{"properties":{"id":true},"required":["id"]}}]};
+const schema51 = {"type":"object","additionalProperties":false,"required":["kind","address"],"properties":{"kind":{"enum":["adopt","move","protect","forget","retire"]},"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/address"},"protect":{"type":"boolean"},"target_time":{"description":"retire: the time the restore goes back to.","type":"string","minLength":1}},"allOf":[{"if":{"properties":{"kind":{"const":"move"}}},"then":{"properties":{"from":true,"id":true},"required":["from","id"]}},{"if":{"properties":{"kind":{"const":"retire"}}},"then":{"properties":{"from":true,"id":true,"target_time":true},"required":["from","id","target_time"]}},{"if":{"properties":{"kind":{"enum":["adopt","protect"]}}},"then":{"properties":{"id":true},"required":["id"]}}]};
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1343,8 +1343,7 @@ let valid3 = true;
 const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.kind !== undefined){
-let data1 = data.kind;
-if(!((data1 === "adopt") || (data1 === "protect"))){
+if("retire" !== data.kind){
 const err4 = {};
 if(vErrors === null){
 vErrors = [err4];
@@ -1369,8 +1368,8 @@ vErrors = null;
 if(_valid1){
 const _errs10 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
-const err5 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema51.allOf[1].then.required,parentSchema:schema51.allOf[1].then,data};
+if(data.from === undefined){
+const err5 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema51.allOf[1].then.required,parentSchema:schema51.allOf[1].then,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1379,22 +1378,44 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-var _valid1 = _errs10 === errors;
-valid3 = _valid1;
-if(valid3){
-var props1 = {};
-props1.id = true;
-props1.kind = true;
-}
-}
-if(!valid3){
-const err6 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema51.allOf[1].if,parentSchema:schema51.allOf[1],data};
+if(data.id === undefined){
+const err6 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema51.allOf[1].then.required,parentSchema:schema51.allOf[1].then,data};
 if(vErrors === null){
 vErrors = [err6];
 }
 else {
 vErrors.push(err6);
+}
+errors++;
+}
+if(data.target_time === undefined){
+const err7 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "target_time"},message:"must have required property '"+"target_time"+"'",schema:schema51.allOf[1].then.required,parentSchema:schema51.allOf[1].then,data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+var _valid1 = _errs10 === errors;
+valid3 = _valid1;
+if(valid3){
+var props1 = {};
+props1.from = true;
+props1.id = true;
+props1.target_time = true;
+props1.kind = true;
+}
+}
+if(!valid3){
+const err8 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema51.allOf[1].if,parentSchema:schema51.allOf[1],data};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
 }
 errors++;
 }
@@ -1407,30 +1428,14 @@ props0 = props0 || {};
 Object.assign(props0, props1);
 }
 }
+const _errs12 = errors;
+let valid5 = true;
+const _errs13 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.kind === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema51.required,parentSchema:schema51,data};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data.address === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema51.required,parentSchema:schema51,data};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(((((key0 === "kind") || (key0 === "address")) || (key0 === "id")) || (key0 === "from")) || (key0 === "protect"))){
-const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema51,data};
+if(data.kind !== undefined){
+let data2 = data.kind;
+if(!((data2 === "adopt") || (data2 === "protect"))){
+const err9 = {};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1440,10 +1445,22 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.kind !== undefined){
-let data2 = data.kind;
-if(!((((data2 === "adopt") || (data2 === "move")) || (data2 === "protect")) || (data2 === "forget"))){
-const err10 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema51.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema51.properties.kind.enum,parentSchema:schema51.properties.kind,data:data2};
+}
+var _valid2 = _errs13 === errors;
+errors = _errs12;
+if(vErrors !== null){
+if(_errs12){
+vErrors.length = _errs12;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid2){
+const _errs15 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err10 = {instancePath,schemaPath:"#/allOf/2/then/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema51.allOf[2].then.required,parentSchema:schema51.allOf[2].then,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1453,11 +1470,16 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.address !== undefined){
-let data3 = data.address;
-if(typeof data3 === "string"){
-if(!pattern4.test(data3)){
-const err11 = {instancePath:instancePath+"/address",schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data3};
+var _valid2 = _errs15 === errors;
+valid5 = _valid2;
+if(valid5){
+var props2 = {};
+props2.id = true;
+props2.kind = true;
+}
+}
+if(!valid5){
+const err11 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema51.allOf[2].if,parentSchema:schema51.allOf[2],data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1466,9 +1488,18 @@ vErrors.push(err11);
 }
 errors++;
 }
+if(props0 !== true && props2 !== undefined){
+if(props2 === true){
+props0 = true;
 }
 else {
-const err12 = {instancePath:instancePath+"/address",schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data:data3};
+props0 = props0 || {};
+Object.assign(props0, props2);
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.kind === undefined){
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema51.required,parentSchema:schema51,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1477,12 +1508,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-if(data.id !== undefined){
-let data4 = data.id;
-if(typeof data4 === "string"){
-if(func2(data4) < 1){
-const err13 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema51.properties.id,data:data4};
+if(data.address === undefined){
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema51.required,parentSchema:schema51,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1491,9 +1518,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-else {
-const err14 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.id.type,parentSchema:schema51.properties.id,data:data4};
+for(const key0 in data){
+if(!((((((key0 === "kind") || (key0 === "address")) || (key0 === "id")) || (key0 === "from")) || (key0 === "protect")) || (key0 === "target_time"))){
+const err14 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema51,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1503,11 +1530,10 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data.from !== undefined){
-let data5 = data.from;
-if(typeof data5 === "string"){
-if(!pattern4.test(data5)){
-const err15 = {instancePath:instancePath+"/from",schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data5};
+if(data.kind !== undefined){
+let data3 = data.kind;
+if(!(((((data3 === "adopt") || (data3 === "move")) || (data3 === "protect")) || (data3 === "forget")) || (data3 === "retire"))){
+const err15 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema51.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema51.properties.kind.enum,parentSchema:schema51.properties.kind,data:data3};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1517,8 +1543,11 @@ vErrors.push(err15);
 errors++;
 }
 }
-else {
-const err16 = {instancePath:instancePath+"/from",schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data:data5};
+if(data.address !== undefined){
+let data4 = data.address;
+if(typeof data4 === "string"){
+if(!pattern4.test(data4)){
+const err16 = {instancePath:instancePath+"/address",schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data4};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1528,10 +1557,8 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data.protect !== undefined){
-let data6 = data.protect;
-if(typeof data6 !== "boolean"){
-const err17 = {instancePath:instancePath+"/protect",schemaPath:"#/properties/protect/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema51.properties.protect.type,parentSchema:schema51.properties.protect,data:data6};
+else {
+const err17 = {instancePath:instancePath+"/address",schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data:data4};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1541,14 +1568,102 @@ vErrors.push(err17);
 errors++;
 }
 }
-}
-else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.type,parentSchema:schema51,data};
+if(data.id !== undefined){
+let data5 = data.id;
+if(typeof data5 === "string"){
+if(func2(data5) < 1){
+const err18 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema51.properties.id,data:data5};
 if(vErrors === null){
 vErrors = [err18];
 }
 else {
 vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.id.type,parentSchema:schema51.properties.id,data:data5};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.from !== undefined){
+let data6 = data.from;
+if(typeof data6 === "string"){
+if(!pattern4.test(data6)){
+const err20 = {instancePath:instancePath+"/from",schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data6};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/from",schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data:data6};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.protect !== undefined){
+let data7 = data.protect;
+if(typeof data7 !== "boolean"){
+const err22 = {instancePath:instancePath+"/protect",schemaPath:"#/properties/protect/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema51.properties.protect.type,parentSchema:schema51.properties.protect,data:data7};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.target_time !== undefined){
+let data8 = data.target_time;
+if(typeof data8 === "string"){
+if(func2(data8) < 1){
+const err23 = {instancePath:instancePath+"/target_time",schemaPath:"#/properties/target_time/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema51.properties.target_time,data:data8};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/target_time",schemaPath:"#/properties/target_time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.target_time.type,parentSchema:schema51.properties.target_time,data:data8};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.type,parentSchema:schema51,data};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
 }
 errors++;
 }
@@ -1805,6 +1920,7 @@ return errors === 0;
 validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const pattern13 = new RegExp("^sha256:[0-9a-f]{64}$", "u");
+const pattern19 = new RegExp("^[0-9]{8}-[0-9]{6}$", "u");
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://dbform.dev/schemas/plan.schema.json" */;
@@ -2862,7 +2978,7 @@ vErrors.push(err83);
 errors++;
 }
 for(const key5 in data39){
-if(!(((key5 === "replace") || (key5 === "target")) || (key5 === "allow_data_loss"))){
+if(!((((key5 === "replace") || (key5 === "target")) || (key5 === "allow_data_loss")) || (key5 === "restore"))){
 const err84 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.options,data:data39};
 if(vErrors === null){
 vErrors = [err84];
@@ -2968,9 +3084,11 @@ vErrors.push(err91);
 errors++;
 }
 }
-}
-else {
-const err92 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.options.type,parentSchema:schema31.properties.options,data:data39};
+if(data39.restore !== undefined){
+let data45 = data39.restore;
+if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
+if(data45.address === undefined){
+const err92 = {instancePath:instancePath+"/options/restore",schemaPath:"#/properties/options/properties/restore/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema31.properties.options.properties.restore.required,parentSchema:schema31.properties.options.properties.restore,data:data45};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -2979,13 +3097,8 @@ vErrors.push(err92);
 }
 errors++;
 }
-}
-if(data.config_hash !== undefined){
-if(data.lineage === undefined){
-const err93 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
-    missingProperty: "lineage",
-    depsCount: 3,
-    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+if(data45.target_time === undefined){
+const err93 = {instancePath:instancePath+"/options/restore",schemaPath:"#/properties/options/properties/restore/required",keyword:"required",params:{missingProperty: "target_time"},message:"must have required property '"+"target_time"+"'",schema:schema31.properties.options.properties.restore.required,parentSchema:schema31.properties.options.properties.restore,data:data45};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -2994,11 +3107,8 @@ vErrors.push(err93);
 }
 errors++;
 }
-if(data.serial === undefined){
-const err94 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
-    missingProperty: "serial",
-    depsCount: 3,
-    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+if(data45.stamp === undefined){
+const err94 = {instancePath:instancePath+"/options/restore",schemaPath:"#/properties/options/properties/restore/required",keyword:"required",params:{missingProperty: "stamp"},message:"must have required property '"+"stamp"+"'",schema:schema31.properties.options.properties.restore.required,parentSchema:schema31.properties.options.properties.restore,data:data45};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -3007,11 +3117,9 @@ vErrors.push(err94);
 }
 errors++;
 }
-if(data.options === undefined){
-const err95 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
-    missingProperty: "options",
-    depsCount: 3,
-    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+for(const key6 in data45){
+if(!(((key6 === "address") || (key6 === "target_time")) || (key6 === "stamp"))){
+const err95 = {instancePath:instancePath+"/options/restore",schemaPath:"#/properties/options/properties/restore/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.options.properties.restore,data:data45};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -3021,12 +3129,11 @@ vErrors.push(err95);
 errors++;
 }
 }
-if(data.lineage !== undefined){
-if(data.serial === undefined){
-const err96 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
-    missingProperty: "serial",
-    depsCount: 3,
-    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+if(data45.address !== undefined){
+let data46 = data45.address;
+if(typeof data46 === "string"){
+if(!pattern4.test(data46)){
+const err96 = {instancePath:instancePath+"/options/restore/address",schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data46};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -3035,11 +3142,9 @@ vErrors.push(err96);
 }
 errors++;
 }
-if(data.config_hash === undefined){
-const err97 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
-    missingProperty: "config_hash",
-    depsCount: 3,
-    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+}
+else {
+const err97 = {instancePath:instancePath+"/options/restore/address",schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data:data46};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -3048,11 +3153,12 @@ vErrors.push(err97);
 }
 errors++;
 }
-if(data.options === undefined){
-const err98 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
-    missingProperty: "options",
-    depsCount: 3,
-    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+}
+if(data45.target_time !== undefined){
+let data47 = data45.target_time;
+if(typeof data47 === "string"){
+if(func2(data47) < 1){
+const err98 = {instancePath:instancePath+"/options/restore/target_time",schemaPath:"#/properties/options/properties/restore/properties/target_time/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.options.properties.restore.properties.target_time,data:data47};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -3062,14 +3168,156 @@ vErrors.push(err98);
 errors++;
 }
 }
-}
 else {
-const err99 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+const err99 = {instancePath:instancePath+"/options/restore/target_time",schemaPath:"#/properties/options/properties/restore/properties/target_time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.options.properties.restore.properties.target_time.type,parentSchema:schema31.properties.options.properties.restore.properties.target_time,data:data47};
 if(vErrors === null){
 vErrors = [err99];
 }
 else {
 vErrors.push(err99);
+}
+errors++;
+}
+}
+if(data45.stamp !== undefined){
+let data48 = data45.stamp;
+if(typeof data48 === "string"){
+if(!pattern19.test(data48)){
+const err100 = {instancePath:instancePath+"/options/restore/stamp",schemaPath:"#/properties/options/properties/restore/properties/stamp/pattern",keyword:"pattern",params:{pattern: "^[0-9]{8}-[0-9]{6}$"},message:"must match pattern \""+"^[0-9]{8}-[0-9]{6}$"+"\"",schema:"^[0-9]{8}-[0-9]{6}$",parentSchema:schema31.properties.options.properties.restore.properties.stamp,data:data48};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
+else {
+const err101 = {instancePath:instancePath+"/options/restore/stamp",schemaPath:"#/properties/options/properties/restore/properties/stamp/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.options.properties.restore.properties.stamp.type,parentSchema:schema31.properties.options.properties.restore.properties.stamp,data:data48};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+}
+}
+else {
+const err102 = {instancePath:instancePath+"/options/restore",schemaPath:"#/properties/options/properties/restore/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.options.properties.restore.type,parentSchema:schema31.properties.options.properties.restore,data:data45};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+}
+}
+else {
+const err103 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.options.type,parentSchema:schema31.properties.options,data:data39};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+}
+if(data.config_hash !== undefined){
+if(data.lineage === undefined){
+const err104 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
+    missingProperty: "lineage",
+    depsCount: 3,
+    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+if(data.serial === undefined){
+const err105 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
+    missingProperty: "serial",
+    depsCount: 3,
+    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+if(data.options === undefined){
+const err106 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
+    missingProperty: "options",
+    depsCount: 3,
+    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+}
+if(data.lineage !== undefined){
+if(data.serial === undefined){
+const err107 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
+    missingProperty: "serial",
+    depsCount: 3,
+    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+if(data.config_hash === undefined){
+const err108 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
+    missingProperty: "config_hash",
+    depsCount: 3,
+    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+if(data.options === undefined){
+const err109 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
+    missingProperty: "options",
+    depsCount: 3,
+    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+}
+}
+else {
+const err110 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
 }
 errors++;
 }

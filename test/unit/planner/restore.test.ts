@@ -3,6 +3,7 @@
 // later plan: kept, protected, never adopted for another address, deleted only by a destroy.
 import { describe, expect, it } from 'vitest';
 import { bindRetiring, restoreStamp, retiredAddressOf, type LockEntry, type Plan, type RestoreRequest } from '../../../src/model/index.js';
+import { fromPlanJson, toPlanJson, withSavedInputs } from '../../../src/planner/index.js';
 import { action, desiredReplicaSet, desiredService, desiredState, errors, liveReplicaSet, liveService, liveState, lockfile, ops, plan, warnings } from './builders.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
@@ -53,6 +54,21 @@ describe('dbform restore service.db --to TIME, planned', () => {
     expect(bindings(p)).toEqual([`retire ${RETIRED} <- service.db svc-db protect`, `retire ${RETIRED_SET} <- replica_set.db.r1 rs-r1`]);
     expect(p.bindings.every((b) => b.targetTime === TO)).toBe(true);
     expect(p.actions.every((a) => a.blocked === undefined && a.risk !== 'data-loss')).toBe(true);
+  });
+
+  it('saves as a plan file that records the restore, and reads back the same', () => {
+    const p = restorePlan();
+    const saved = withSavedInputs(p, lockfile(bound), `sha256:${'0'.repeat(64)}`, { replace: [], target: [], allowDataLoss: false, restore: request });
+    const json = toPlanJson(saved);
+    expect(json.options).toEqual({ replace: [], target: [], allow_data_loss: false, restore: { address: 'service.db', target_time: TO, stamp: STAMP } });
+    expect(json.bindings[0]).toEqual({ kind: 'retire', address: RETIRED, id: 'svc-db', from: 'service.db', protect: true, target_time: TO });
+    const read = fromPlanJson(JSON.parse(JSON.stringify(json)));
+    if (!read.ok) throw new Error(read.errors.join('\n'));
+    expect(read.value.options).toEqual(saved.options);
+    expect(read.value.bindings).toEqual(p.bindings);
+    const { target_time: _dropped, ...withoutTime } = json.bindings[0] as Record<string, unknown>;
+    const broken = fromPlanJson({ ...JSON.parse(JSON.stringify(json)), bindings: [withoutTime] });
+    expect(broken.ok ? [] : broken.errors).toEqual(['bindings[0].target_time: must be a non-empty string']);
   });
 
   it('keeps a protect the state records for the address on the fork', () => {
