@@ -1,5 +1,5 @@
 // The engine in the bench process, wired as `dbform apply` wires it (src/cli/progress/apply-flow.ts:
-// the real client, the StatusPoller, a LockStore writing the lockfile, the pgpass file, the plain
+// the real client, the StatusPoller, a WorkingState writing the lockfile, the pgpass file, the plain
 // progress view), with the timer and the CPU clock around the plan's execution only. The emulator
 // always runs in its own process. `behaviour` selects how the engine did things before turn 2, so
 // a row can show both in one run:
@@ -14,7 +14,7 @@ import { thisProcess } from '../dist/cli/local-process.js';
 import { createProgressView } from '../dist/cli/progress/index.js';
 import { loadConfig } from '../dist/config/index.js';
 import { applyPlan } from '../dist/executor/apply-plan.js';
-import { LockStore } from '../dist/executor/lock-store.js';
+import { WorkingState } from '../dist/state/working-state.js';
 import { pollerWaits } from '../dist/executor/poller-waits.js';
 import { readLockfile } from '../dist/lockfile/index.js';
 import { expectExit, runCli } from './measure.js';
@@ -99,7 +99,7 @@ export async function runPlan(proj, client, { plan, lock }, settings) {
     const result = await applyPlan(plan, {
       api: client,
       waits,
-      lockStore: new LockStore(proj.lockfile, lock),
+      bindings: new WorkingState(proj.lockfile, lock),
       parallelism: settings.parallelism,
       pollMs: settings.pollMs,
       reporter: view.reporter,

@@ -160,7 +160,7 @@ export async function updatePassword(ctx: ActionContext, action: Action): Promis
   }
   const id = serviceId(ctx, action);
   await ctx.api.updatePassword(ctx.projectId, id, { password });
-  await ctx.lock.update(action.address, { passwordVersion: spec.version });
+  await ctx.bindings.update(action.address, { passwordVersion: spec.version });
   await saveConfiguredPassword(ctx, action, id, password);
   return {};
 }

@@ -4,8 +4,10 @@
 // operations and take the project ID first. ExecutorWaits is built over a batched poller that
 // satisfies ExecutorPoller, such as the client's StatusPoller (see poller-waits.ts). The errors
 // the engine tells apart (ApiError, AmbiguousCreateError, WaitTimeoutError) are model types.
+// What the engine needs from the state is StateBindings below: the state layer implements it
+// (src/state/working-state.ts), and the engine never knows where the state lives.
 import type * as Dto from '../api/dto.js';
-import type { LivePeering, LiveReplicaSet, LiveService, LiveVpc, OperationId, RouteIds } from '../model/index.js';
+import type { Address, LivePeering, LiveReplicaSet, LiveService, LiveVpc, LockEntry, OperationId, RouteIds } from '../model/index.js';
 
 /** The wire types of requests and answers, as the API client speaks them. */
 export type { Dto };
@@ -100,4 +102,26 @@ export interface ExecutorPoller {
   waitForPeering(vpcId: Id, peeringId: Id, check: (p: LivePeering | undefined) => boolean, o?: PollOptions<LivePeering>): Promise<unknown>;
   waitForPeeringGone(vpcId: Id, peeringId: Id, o?: PollOptions<LivePeering>): Promise<void>;
   waitForVpc(vpcId: Id, check: (v: LiveVpc | undefined) => boolean, o?: PollOptions<LiveVpc>): Promise<unknown>;
+}
+
+/**
+ * The bindings of the state, as the engine reads and writes them while it runs: each change is
+ * visible at once and persisted in order (flush waits for every one so far). The state layer owns
+ * the document, where it lives and how it is written; the engine owns only this port.
+ */
+export interface StateBindings {
+  readonly projectId: string;
+  /** Where the state lives, for messages and the `lockfile-written` event. */
+  readonly location: string;
+  idOf(address: Address): string | undefined;
+  /** Binds `address` to `id`, keeping the entry's other fields when the ID is unchanged. */
+  bind(address: Address, id: string, extra?: Omit<LockEntry, 'id'>): Promise<void>;
+  /** Changes fields of an existing entry; a missing entry is left alone. */
+  update(address: Address, patch: Omit<LockEntry, 'id'>): Promise<void>;
+  remove(address: Address): Promise<void>;
+  move(from: Address, to: Address): Promise<void>;
+  /** Resolves once every change made so far is persisted. */
+  flush(): Promise<void>;
+  /** Called after each write with the number of bindings written. */
+  onWritten(listener: (entries: number) => void): void;
 }

@@ -4,15 +4,13 @@
 import type { ApiClient } from '../../api/client.js';
 import { pollMsFromEnv, stallNoticeMsFromEnv, StatusPoller } from '../../api/waiters.js';
 import { applyPlan } from '../../executor/apply-plan.js';
-import { LockStore } from '../../executor/lock-store.js';
 import { checkPgpassWritable } from '../../executor/pgpass.js';
 import { describeMissingPasswordEnv, findMissingPasswordEnv, planCreatesServices } from '../../executor/preflight.js';
 import type { ApplyResult } from '../../executor/result.js';
 import { BlockedPlanError, DbformError, InterruptedError, planHasChanges, type Address, type DesiredState, type Lockfile, type Plan } from '../../model/index.js';
 import type { ClaimedElsewhere } from '../../planner/index.js';
-import type { StateStore } from '../../state/index.js';
+import { createStoreWriter, WorkingState, type StateStore } from '../../state/index.js';
 import type { StateJournal } from '../../state/journal.js';
-import { createStoreWriter } from '../../state/state-writer.js';
 import { openApiContext, type ApiContextInput } from '../api-context.js';
 import { thisProcess } from '../local-process.js';
 import { credentialValues } from '../credential-guard.js';
@@ -110,7 +108,7 @@ async function planAndApply(o: FlowOptions, io: FlowIo, client: ApiClient, signa
   const changes = planHasChanges(plan);
   if (!changes && plan.settling.length === 0) {
     // Nothing to do, but a state from before drift was recorded (or from another config) records it now.
-    if (o.desired && !signal.aborted) await withLockStore(o, run, (store) => recordApplied(store, o.desired!, plan, undefined, o.targets ?? []));
+    if (o.desired && !signal.aborted) await withWorkingState(o, run, (store) => recordApplied(store, o.desired!, plan, undefined, o.targets ?? []));
     return 0;
   }
   const blocked = plan.actions.filter((a) => a.blocked !== undefined);
@@ -146,8 +144,8 @@ async function planAndApply(o: FlowOptions, io: FlowIo, client: ApiClient, signa
   return exitCodeOf(o.command, run.result, io.stdout.isTTY === true);
 }
 
-/** The lock store of a run: the executor's view of the state, written through the state port. */
-function newLockStore(o: FlowOptions, run: RunState): LockStore {
+/** The working state of a run: the executor's view of the state, written through the state port. */
+function newWorkingState(o: FlowOptions, run: RunState): WorkingState {
   const writer = createStoreWriter({
     store: o.state,
     journal: o.journal,
@@ -158,11 +156,11 @@ function newLockStore(o: FlowOptions, run: RunState): LockStore {
     },
     onClaimRefused: (err) => run.onStateError(err),
   });
-  return new LockStore(o.state.location, run.lock, writer.write);
+  return new WorkingState(o.state.location, run.lock, writer.write);
 }
 
-async function withLockStore(o: FlowOptions, run: RunState, fn: (store: LockStore) => Promise<void>): Promise<void> {
-  const store = newLockStore(o, run);
+async function withWorkingState(o: FlowOptions, run: RunState, fn: (state: WorkingState) => Promise<void>): Promise<void> {
+  const store = newWorkingState(o, run);
   try {
     await fn(store);
     await store.flush();
@@ -175,12 +173,12 @@ async function execute(o: FlowOptions, io: FlowIo, client: ApiClient, plan: Plan
   const pollMs = pollMsFromEnv(io.env);
   const poller = new StatusPoller(client, { projectId: o.projectId, pollMs, defaultTimeoutMs: o.timeoutMs, stallNoticeMs: stallNoticeMsFromEnv(io.env) });
   const view = createProgressView(io.stdout, { color: o.color, verb: o.command === 'destroy' ? 'Destroy' : 'Apply', stderr: io.stderr });
-  const lockStore = newLockStore(o, run);
+  const working = newWorkingState(o, run);
   try {
     const result = await applyPlan(plan, {
       api: client,
       poller,
-      lockStore,
+      bindings: working,
       reporter: view,
       parallelism: o.parallelism,
       timeoutMs: o.timeoutMs,
@@ -190,12 +188,12 @@ async function execute(o: FlowOptions, io: FlowIo, client: ApiClient, plan: Plan
       pollMs,
     });
     if (o.desired && !result.interrupted && !run.stateLost.signal.aborted) {
-      await recordApplied(lockStore, o.desired, plan, result, o.targets ?? []);
-      await lockStore.flush();
+      await recordApplied(working, o.desired, plan, result, o.targets ?? []);
+      await working.flush();
     }
     return result;
   } finally {
-    run.serialAfter = lockStore.snapshot().serial ?? 0;
+    run.serialAfter = working.snapshot().serial ?? 0;
     view.close();
     poller.close();
   }

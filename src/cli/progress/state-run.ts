@@ -3,7 +3,7 @@
 // the state cannot be written any more, nothing new starts and the error says where the IDs are.
 import { setMaxListeners } from 'node:events';
 import { DbformError, InterruptedError } from '../../model/index.js';
-import { ClaimConflictError, describeHolder, FileStateStore, formatHolder, newHistoryId, redactUrl, StateUnavailableError, type LockHolderInfo } from '../../state/index.js';
+import { ClaimConflictError, describeHolder, formatHolder, newHistoryId, redactUrl, StateUnavailableError, type LockHolderInfo } from '../../state/index.js';
 import { pushJournal } from '../../state/journal-push.js';
 import type { FlowIo, FlowOptions, RunState } from './apply-flow.js';
 import { historyActions } from './history-record.js';
@@ -114,16 +114,12 @@ async function recordExpiry(o: FlowOptions, io: FlowIo, ttlMs: number): Promise<
 
 /** --force-unlock: the file lock is removed whoever holds it; a PostgreSQL lock lives with its session. */
 async function forceUnlockState(o: FlowOptions, io: FlowIo): Promise<void> {
-  if (o.state instanceof FileStateStore) {
-    const removed = await o.state.forceUnlock();
-    if (removed !== undefined) {
-      io.stderr.write(`notice: removed the apply lock ${o.state.location}.lock${removed ? ` of pid ${removed.pid} on ${removed.host} (started ${removed.started_at})` : ''}\n`);
-    }
-    return;
-  }
-  const outcome = await o.state.unlock();
-  if (outcome.cleared && outcome.holder) io.stderr.write(`notice: cleared the lock holder row of ${formatHolder(outcome.holder)}, whose session is gone\n`);
-  else if (outcome.alive && outcome.holder) {
+  const outcome = await o.state.forceUnlock();
+  if (outcome.kind === 'removed') {
+    const h = outcome.holder;
+    io.stderr.write(`notice: removed the apply lock ${outcome.lock}${h ? ` of pid ${h.pid} on ${h.host} (started ${h.startedAt})` : ''}\n`);
+  } else if (outcome.kind === 'cleared') io.stderr.write(`notice: cleared the lock holder row of ${formatHolder(outcome.holder)}, whose session is gone\n`);
+  else if (outcome.kind === 'alive') {
     io.stderr.write(`notice: --force-unlock cannot break the lock of a live session (${formatHolder(outcome.holder)}); the lock ends with that session\n`);
   }
 }

@@ -14,7 +14,7 @@ import { thisProcess } from '../../../src/cli/local-process.js';
 import { loadConfig } from '../../../src/config/index.js';
 import type { EmulatorHandle } from '../../../src/emulator/index.js';
 import { applyPlan, type ApplyOptions } from '../../../src/executor/apply-plan.js';
-import { LockStore } from '../../../src/executor/lock-store.js';
+import { WorkingState } from '../../../src/state/working-state.js';
 import { readLockfile } from '../../../src/lockfile/index.js';
 import type { LiveState, Lockfile, Plan } from '../../../src/model/index.js';
 import { planChanges } from '../../../src/planner/index.js';
@@ -67,8 +67,8 @@ class World {
     const poller = new StatusPoller(this.client, { projectId: PROJECT, pollMs: 3, ...this.behaviour.poll });
     try {
       const pgpass = { path: this.paths.pgpass, owner: thisProcess() };
-      const store = new LockStore(this.paths.lock, lock);
-      return await applyPlan(plan, { api: this.client, poller, lockStore: store, pgpass, env, pollMs: 3, timeoutMs: 20_000, parallelism, ...this.behaviour.apply });
+      const store = new WorkingState(this.paths.lock, lock);
+      return await applyPlan(plan, { api: this.client, poller, bindings: store, pgpass, env, pollMs: 3, timeoutMs: 20_000, parallelism, ...this.behaviour.apply });
     } finally {
       poller.close();
     }

@@ -7,7 +7,7 @@ import { StatusPoller, type StatusPollerOptions } from '../../../src/api/waiters
 import type { EmulatorHandle, EmulatorOptions } from '../../../src/emulator/index.js';
 import { applyPlan, type ApplyOptions } from '../../../src/executor/apply-plan.js';
 import type { ApplyEvent } from '../../../src/executor/events.js';
-import { LockStore } from '../../../src/executor/lock-store.js';
+import { WorkingState } from '../../../src/state/working-state.js';
 import type { ExecutorApi } from '../../../src/executor/ports.js';
 import { startTestEmulator, testClient } from '../../support/dialect.js';
 import { emptyLockfile, emptySummary, parseLockfileJson, type Action, type Lockfile, type Plan } from '../../../src/model/index.js';
@@ -34,7 +34,7 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
   const lockPath = join(dir, 'dbform.lock.json');
   const pgpassPath = join(dir, 'pgpass');
   const events: ApplyEvent[] = [];
-  let store: LockStore | undefined;
+  let store: WorkingState | undefined;
   const pollers: StatusPoller[] = [];
   return {
     dir,
@@ -44,14 +44,14 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
     emulator,
     events,
     apply(plan, extra = {}) {
-      store = new LockStore(lockPath, extra.lock ?? store?.snapshot() ?? emptyLockfile(PROJECT));
+      store = new WorkingState(lockPath, extra.lock ?? store?.snapshot() ?? emptyLockfile(PROJECT));
       const { poll, ...options } = extra;
       const poller = new StatusPoller(client, { projectId: PROJECT, pollMs: extra.pollMs ?? 10, ...poll });
       pollers.push(poller);
       return applyPlan(plan, {
         api: extra.api ?? client,
         poller,
-        lockStore: store,
+        bindings: store,
         reporter: { emit: (e) => events.push(e) },
         pgpass: { path: pgpassPath, owner: thisProcess() },
         timeoutMs: 20_000,
