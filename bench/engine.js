@@ -1,4 +1,4 @@
-// The engine in the bench process, wired as `dbform apply` wires it (src/cli/progress/apply-flow.ts:
+// The engine in the bench process, wired as `dbform apply` wires it (src/app/run-plan.ts:
 // the real client, the StatusPoller, a WorkingState writing the lockfile, the pgpass file, the plain
 // progress view), with the timer and the CPU clock around the plan's execution only. The emulator
 // always runs in its own process. `behaviour` selects how the engine did things before turn 2, so

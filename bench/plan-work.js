@@ -26,9 +26,9 @@ for (let i = 0; i < rest.length; i++) {
   }
 }
 
-// As `dbform plan` does (src/cli/heap-budget.ts, src/cli/plan-pipeline.ts): a large config bounds the
+// As `dbform plan` does (src/app/heap-budget.ts, src/app/context.ts): a large config bounds the
 // heap, and the garbage of the config and of the API bodies is collected when each is done.
-const { boundHeapForConfig, collectPhaseGarbage } = await import('../dist/cli/heap-budget.js');
+const { boundHeapForConfig, collectPhaseGarbage } = await import('../dist/app/heap-budget.js');
 const heapBounded = boundHeapForConfig([configPath]);
 
 const phases = {};

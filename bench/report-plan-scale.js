@@ -36,7 +36,7 @@ export function planScaleSection(s, v) {
   return [
     '### Plan of 10,000 services and 20,000 replica sets: under 150 MB and 2 s; cost per service flat to 20,000',
     '',
-    `Same method as the 1,000-service target: bench/plan-work.js in a new process per run, pinned to CPU 0, on API bodies saved beforehand (median of ${first.now.runs} runs; peak RSS the largest). CPU is user + system time (GNU time). A config of 1 MiB or more (from about 2,000 services) runs with the heap bound the CLI sets for it (src/cli/heap-budget.ts), as \`dbform plan\` does. ${base}`,
+    `Same method as the 1,000-service target: bench/plan-work.js in a new process per run, pinned to CPU 0, on API bodies saved beforehand (median of ${first.now.runs} runs; peak RSS the largest). CPU is user + system time (GNU time). A config of 1 MiB or more (from about 2,000 services) runs with the heap bound the CLI sets for it (src/app/heap-budget.ts), as \`dbform plan\` does. ${base}`,
     '',
     table(['Services', 'Replica sets', 'Wall', 'CPU', 'Peak RSS', 'Memory', 'Wall target', 'Phases (now)', 'Command'], rows),
     '',

@@ -1,6 +1,6 @@
 // State store benchmarks (SPEC sections 8 and 10): the same 100-create apply with the state in the
 // lockfile file and in PostgreSQL, in the same run on the same emulator settings, wired as
-// `dbform apply` wires it (src/cli/progress/apply-flow.ts: a WorkingState writing through the store's
+// `dbform apply` wires it (src/app/run-plan.ts: a WorkingState writing through the store's
 // compare-and-swap writer); round trips counted by the store itself; plan's added state read.
 import { join } from 'node:path';
 import { ApiClient } from '../dist/api/client.js';

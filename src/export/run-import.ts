@@ -2,10 +2,8 @@
 // against the lockfile and the live lists (at most four list requests), then bind it in the
 // lockfile (atomically). Lines for people go to `report`.
 import { ApiError, embedsReplicaSets, mapPeering, mapReplicaSet, mapService, mapVpc, type ApiClient } from '../api/index.js';
-import { loadConfig } from '../config/index.js';
 import {
   DbformError,
-  DiagnosticsError,
   isPeeringFailed,
   nextRevision,
   peeringAddress,
@@ -27,10 +25,8 @@ export type ImportClient = Pick<ApiClient, 'listServices' | 'listVPCs' | 'listVP
 export interface ImportRequest {
   /** Opened only once the address, config and lockfile checks pass. */
   connect: () => Promise<ImportClient>;
-  files: string[];
-  /** The config's environment and workspace (`${workspace}`). */
-  env: NodeJS.ProcessEnv;
-  workspace: string;
+  /** The config (src/app/context.ts), loaded once the address parses; its errors are thrown. */
+  loadDesired: () => Promise<DesiredState>;
   /** The state of this config (SPEC section 10), opened once the config is loaded. */
   openState: (desired: DesiredState) => StateStore;
   /** --lock-timeout in milliseconds. */
@@ -61,10 +57,7 @@ interface Lists {
 
 export async function runImport(req: ImportRequest): Promise<void> {
   const parsed = parseImportAddress(req.address);
-  const loaded = await loadConfig(req.files, { env: req.env, workspace: req.workspace });
-  // One `error: ` line per problem, as `plan` and `validate` print them.
-  if (!loaded.ok) throw new DiagnosticsError(loaded.errors.filter((d) => d.severity === 'error'));
-  const desired = loaded.value;
+  const desired = await req.loadDesired();
   checkInConfig(req.address, desired);
   const store = req.openState(desired);
   try {

@@ -72,15 +72,42 @@ describe('module boundaries (STYLE.md)', () => {
   // The policy engine (SPEC section 16) is a layer of its own that plan and apply call with plain
   // data: it reads its files and runs CEL, knows nothing of the API, the state or the executor,
   // and nothing but the CLI calls it.
-  it('policy imports only model and its libraries; only cli imports policy', () => {
+  it('policy imports only model and its libraries; only the use cases (and cli) import policy', () => {
     for (const f of files.filter((f) => layerOf(f) === 'policy')) {
       const { layers, packages } = importsOf(f);
       expect([...layers].filter((l) => l !== 'model' && l !== 'policy'), f).toEqual([]);
       expect([...packages].filter((p) => !['@marcbachmann/cel-js', 'js-yaml', 'yaml', 'node:crypto', 'node:fs/promises', 'node:module'].includes(p)), f).toEqual([]);
     }
-    for (const f of files.filter((f) => !['policy', 'cli'].includes(layerOf(f)))) {
+    for (const f of files.filter((f) => !['policy', 'cli', 'app'].includes(layerOf(f)))) {
       expect([...importsOf(f).layers].includes('policy'), `${f} imports the policy layer`).toBe(false);
     }
+  });
+
+  // The use cases (src/app) run every command's pipeline: they use every layer below them and
+  // are used only by the CLI, which parses flags, calls one and renders what it returns.
+  it('src/app is used only by cli, and uses neither cli nor the emulator', () => {
+    for (const f of files.filter((f) => layerOf(f) === 'app')) {
+      const { layers, packages } = importsOf(f);
+      expect([...layers].filter((l) => l === 'cli' || l === 'emulator'), `${f} reaches up into the CLI or the emulator`).toEqual([]);
+      expect(packages.has('kleur') || packages.has('commander'), `${f} imports kleur or commander`).toBe(false);
+    }
+    for (const f of files.filter((f) => !['app', 'cli'].includes(layerOf(f)))) {
+      expect([...importsOf(f).layers].includes('app'), `${f} imports a use case`).toBe(false);
+    }
+  });
+
+  // Live state is read and planned in one function that every command uses (issue 22): each
+  // command's own copy of "read live state, then plan" is what let checks be missed. The config is
+  // loaded by the use cases' context alone, and by validate, which is about the config only.
+  const CALLED_ONLY_FROM: Array<[string, string[]]> = [
+    ['fetchLiveState', ['api/live-state.ts', 'app/pipeline.ts']],
+    ['planChanges', ['planner/plan-changes.ts', 'app/pipeline.ts']],
+    ['loadConfig', ['config/load-config.ts', 'app/context.ts', 'cli/commands/validate.ts']],
+  ];
+  it.each(CALLED_ONLY_FROM)('%s is called only from %j', (name, homes) => {
+    const call = new RegExp(`\\b${name}\\s*\\(`);
+    const places = files.filter((f) => !isGenerated(f) && call.test(codeOf(f))).map(srcPath);
+    expect(places.filter((p) => !homes.includes(p))).toEqual([]);
   });
 
   it('only cli touches process exit codes, stdout and colours', () => {

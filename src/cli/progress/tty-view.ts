@@ -86,7 +86,7 @@ export function createTtyView(options: TtyViewOptions): TtyView {
       if (closed) return;
       if (event.type === 'summary') {
         close();
-        for (const line of renderSummary(event.result, paint, options.verb)) out.write(`${line}\n`);
+        for (const line of renderSummary(event.result, paint, options.verb, options.where)) out.write(`${line}\n`);
         return;
       }
       if (recordEvent(event, running, region, options)) redraw.soon();

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { ApiClient, fetchLiveState } from '../../../src/api/index.js';
 import { StatusPoller } from '../../../src/api/waiters.js';
 import { thisProcess } from '../../../src/cli/local-process.js';
-import { planExitCode } from '../../../src/cli/plan-pipeline.js';
+import { planExitCode } from '../../../src/app/plan.js';
 import { loadConfig } from '../../../src/config/index.js';
 import { startTestEmulator, testClient } from '../../support/dialect.js';
 import { applyPlan } from '../../../src/executor/apply-plan.js';

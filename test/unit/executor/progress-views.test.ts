@@ -7,7 +7,7 @@ import { createPaint } from '../../../src/cli/progress/paint.js';
 import { createPlainView, describeEvent } from '../../../src/cli/progress/plain-view.js';
 import { createTtyView, cutMiddle } from '../../../src/cli/progress/tty-view.js';
 import { renderSummary } from '../../../src/cli/progress/summary.js';
-import { exitCodeOf } from '../../../src/cli/progress/apply-flow.js';
+import { exitCodeOf } from '../../../src/app/run-plan.js';
 import type { Action } from '../../../src/model/index.js';
 import { FakeTimers } from '../../support/fake-timers.js';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../support/temp-dir.js';
 
-const MODULE = join(import.meta.dirname, '..', '..', '..', 'dist', 'cli', 'heap-budget.js');
+const MODULE = join(import.meta.dirname, '..', '..', '..', 'dist', 'app', 'heap-budget.js');
 
 /** Makes 60 MB of garbage, asks for the phase's collection, and reports the heap in use before and after (MiB). */
 function runWith(configBytes: number): { bounded: boolean; before: number; after: number } {

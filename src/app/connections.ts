@@ -15,7 +15,7 @@ import {
   type LiveService,
   type LiveState,
   type Lockfile,
-} from '../../model/index.js';
+} from '../model/index.js';
 
 export const DATABASE = 'tsdb';
 export const USER = 'tsdbadmin';

@@ -1,9 +1,9 @@
 // After an apply, the state records the managed fields of each resource the apply left as
 // configured (SPEC section 11), so that the next plan can tell what changed outside dbform.
-import type { ApplyResult } from '../../executor/result.js';
-import type { Address, DesiredState, Plan } from '../../model/index.js';
-import { appliedRecords, sameApplied } from '../../planner/index.js';
-import type { WorkingState } from '../../state/index.js';
+import type { ApplyResult } from '../executor/result.js';
+import type { Address, DesiredState, Plan } from '../model/index.js';
+import { appliedRecords, sameApplied } from '../planner/index.js';
+import type { WorkingState } from '../state/index.js';
 
 /** Addresses whose outcome is not what the config says: an action that did not finish, a wait abandoned. */
 function unfinished(result: ApplyResult | undefined): Set<Address> {

@@ -1,0 +1,156 @@
+// Live state is read here, and planned here, and nowhere else (issue 22; the architecture test
+// holds it): plan, graph, apply, apply PLAN, destroy and sweep plan through planFromLive; output,
+// state show and export read through readLive. Each copy of "read live state, then plan" that the
+// commands once had missed a check; here every plan gets them all, before anything is printed,
+// saved or sent: which state it is for, the policies (SPEC section 16) and the refusal of a plan
+// that holds the API credential (SPEC sections 12 and 13).
+import { fetchLiveState } from '../api/live-state.js';
+import type { ApiClient } from '../api/client.js';
+import {
+  DELETE_OPS,
+  type Action,
+  type DesiredState,
+  type LiveState,
+  type Lockfile,
+  type Plan,
+  type PlanShape,
+  type PlanWhere,
+  type PolicyVerdict,
+} from '../model/index.js';
+import { managedServiceFilter, planChanges, type ClaimedElsewhere } from '../planner/index.js';
+import type { PolicyResult, PolicySet } from '../policy/index.js';
+import { refuseCredentials } from './credential-guard.js';
+import { collectPhaseGarbage } from './heap-budget.js';
+
+export type LiveReader = Pick<ApiClient, 'listServices' | 'listVPCs' | 'listVPCPeerings' | 'listReplicaSets'> & Partial<Pick<ApiClient, 'noteOnce'>>;
+
+export interface LiveScope {
+  /**
+   * What the state manages: where the services list does not embed replica sets (SPEC section 12),
+   * only these services' sets are read one by one. Absent: every service's.
+   */
+  managed?: { desired: Pick<DesiredState, 'services'>; lock: Lockfile };
+  signal?: AbortSignal;
+}
+
+/** The live state of a project (2 + V requests, + M where the list leaves replica sets out). */
+export async function readLive(client: LiveReader, projectId: string, scope: LiveScope = {}): Promise<LiveState> {
+  const replicaSetsOf = scope.managed ? managedServiceFilter(scope.managed.desired, scope.managed.lock) : 'all';
+  const live = await fetchLiveState(client, projectId, { peeringsOf: 'all', replicaSetsOf, ...(scope.signal ? { signal: scope.signal } : {}) });
+  collectPhaseGarbage();
+  return live;
+}
+
+/** The plan the next `dbform plan` makes of an exported config (export checks that it is empty). */
+export function planExported(desired: DesiredState, live: LiveState, lock: Lockfile): Plan {
+  return planChanges(desired, live, lock, { replace: [], target: [], allowDataLoss: false });
+}
+
+/** The policies of a run, loaded once (policies.ts); undefined when none is given. */
+export interface PolicyRun {
+  set: PolicySet;
+  /** hashPolicies of the files: a saved plan records it as policies_hash. */
+  hash: string | undefined;
+  /** One instant for the whole run: every rule sees the same `now`. */
+  now: Date;
+  engine: typeof import('../policy/index.js');
+}
+
+export interface PlanRequest {
+  client: LiveReader;
+  /** The config; `destroy` plans the deletion of everything the state binds instead. */
+  desired: DesiredState;
+  /** The state as read (under the lock, for apply and destroy), and the IDs other workspaces bind. */
+  lock: Lockfile;
+  claimedElsewhere: ReadonlyMap<string, ClaimedElsewhere>;
+  shape: PlanShape;
+  where: PlanWhere;
+  purpose: 'apply' | 'destroy';
+  signal?: AbortSignal;
+  /** Awaited once the live state is read: loading and compiling hide behind the network. */
+  policies?: Promise<PolicyRun | undefined>;
+  /** The credential values of this run: a plan holding one is refused. */
+  secrets: readonly string[];
+  /** Checks on the live state before planning (a saved plan's fingerprints); a throw stops the run. */
+  checkLive?: (live: LiveState) => void;
+}
+
+export interface Planned {
+  plan: Plan;
+  live: LiveState;
+  /** The policies' hash when policies were given (a saved plan records it). */
+  policiesHash?: string;
+}
+
+/**
+ * The one function that reads the live state and plans: the plan of `desired` against the live
+ * state and `lock`, for the workspace and state `where` names, with the policies' verdicts on it
+ * (a deny blocks its action), refused when it holds the API credential.
+ */
+export async function planFromLive(req: PlanRequest): Promise<Planned> {
+  const destroying = req.purpose === 'destroy';
+  const managed = destroying ? { services: [] } : req.desired;
+  const live = await readLive(req.client, req.desired.projectId, { managed: { desired: managed, lock: req.lock }, ...(req.signal ? { signal: req.signal } : {}) });
+  req.checkLive?.(live);
+  const planned = destroying ? nothingOf(req.desired) : req.desired;
+  const options = { replace: req.shape.replace, target: req.shape.target, allowDataLoss: destroying || req.shape.allowDataLoss, now: Date.now(), claimedElsewhere: req.claimedElsewhere };
+  let plan: Plan = { ...planChanges(planned, live, req.lock, options), where: req.where };
+  if (destroying) plan = asDestroyPlan(plan, req.desired, req.lock);
+  const policies = await req.policies;
+  if (policies && !plan.diagnostics.some((d) => d.severity === 'error')) plan = policed(plan, policies, planned, live, req.where.workspace);
+  refuseCredentials(plan, req.secrets);
+  return { plan, live, ...(policies?.hash !== undefined ? { policiesHash: policies.hash } : {}) };
+}
+
+/** The empty config of a destroy: the same project, nothing in it. */
+function nothingOf(desired: DesiredState): DesiredState {
+  return { projectId: desired.projectId, vpcs: [], services: [], moved: [], files: desired.files };
+}
+
+/**
+ * The planner sees an empty config, so every delete reads "no longer in the config" and its
+ * protect hint says to put the block back. For destroy the reason is the destroy itself, and
+ * `protect: true` (in the state, or written in the config but not applied yet) blocks with a
+ * hint that fits: unprotect, apply, destroy again.
+ */
+function asDestroyPlan(plan: Plan, desired: DesiredState, lock: Lockfile): Plan {
+  const inConfig = new Map<string, boolean>();
+  for (const v of desired.vpcs) {
+    inConfig.set(v.address, v.protect === true);
+    for (const p of v.peerings) inConfig.set(p.address, false);
+  }
+  for (const s of desired.services) {
+    inConfig.set(s.address, s.protect === true);
+    for (const r of s.replicaSets) inConfig.set(r.address, r.protect === true);
+  }
+  const actions = plan.actions.map((a): Action => {
+    const reason = a.reason === 'removed' ? 'destroy' : a.reason;
+    const configured = inConfig.get(a.address);
+    const isProtected = configured === true || lock.resources[a.address]?.protect === true;
+    if (!DELETE_OPS.has(a.op) || !isProtected) return { ...a, reason };
+    const where = configured === undefined ? 'add it to the config with protect: false' : 'set protect: false on it in the config';
+    const blocked = `protected: ${a.address} has protect: true${configured ? ' in the config' : ' in the lockfile'}, so destroy does not delete it (to delete it: ${where}, run apply, then destroy)`;
+    return { ...a, reason, blocked };
+  });
+  return { ...plan, actions };
+}
+
+/** The verdicts that hold, as the plan keeps them: rule, effect and message. */
+function kept(verdicts: PolicyResult['plan'] | undefined): PolicyVerdict[] {
+  return (verdicts ?? []).filter((v) => v.effect !== 'pass').map((v) => ({ rule: v.rule, effect: v.effect as PolicyVerdict['effect'], message: v.message }));
+}
+
+/** The plan with each action's verdicts beside it, the plan's once, and every deny's action blocked. */
+function policed(plan: Plan, run: PolicyRun, desired: DesiredState, live: LiveState, workspace: string): Plan {
+  const { engine } = run;
+  const input = engine.policyInputFromPlan(plan, { workspace, now: run.now, resourceOf: engine.resourcesFromStates(desired, live) });
+  const result = engine.evaluatePolicies(run.set, input);
+  const marked = engine.markPolicyBlocks(plan, result);
+  const actions = marked.actions.map((a) => {
+    const verdicts = kept(result.actions[a.id]);
+    return verdicts.length > 0 ? { ...a, policy: verdicts } : a;
+  });
+  const planLevel = kept(result.plan);
+  return { ...marked, actions, ...(planLevel.length > 0 ? { policy: planLevel } : {}) };
+}
+
