@@ -110,7 +110,8 @@ function approvalQuestion(o: FlowOptions, where: PlanWhere): string {
 
 async function planAndApply(o: FlowOptions, host: RunHost, api: ApiSession, signal: AbortSignal, run: RunState): Promise<number> {
   const where = { workspace: o.state.workspace, state: o.state.location };
-  const plan = await o.makePlan({ client: api.client, lock: run.lock, claimedElsewhere: run.claimedElsewhere, where, signal });
+  // A saved plan names the state it was made from; the one it runs against is this one.
+  const plan = { ...(await o.makePlan({ client: api.client, lock: run.lock, claimedElsewhere: run.claimedElsewhere, where, signal })), where };
   if (o.record) o.record.plan = plan;
   throwIfInterrupted(signal);
   host.showPlan(plan);
