@@ -1,15 +1,15 @@
-// The code before issue 17, built once beside the current one, so rows can show before and after
-// in the same run where the old behaviour cannot be selected by an option (the planner and the
-// config reader): `git archive` of BASELINE_REF into bench/out/baseline-<ref>/ (no change to the
-// repository), the current node_modules linked in, compiled with the current tsc. Its own
-// bench/plan-work.js and bin/dbform.js then run against the same worlds.
+// main as it was before the change being measured, built once beside the current code, so rows can
+// show before and after in the same run where the old behaviour cannot be selected by an option
+// (the planner and the config reader): `git archive` of BASELINE_REF into bench/out/baseline-<ref>/
+// (no change to the repository), the current node_modules linked in, compiled with the current
+// tsc. Its own bench/plan-work.js and bin/dbform.js then run against the same worlds.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO } from './measure.js';
 
-/** main when issue 17 (performance at scale) started. */
-export const BASELINE_REF = '56d3cdde82a81ee9fec6418b153e35aee68925d2';
+/** main when issue 23 (one YAML reader, linear diagnostics) was measured: its two readers, chunker and bounded heap. */
+export const BASELINE_REF = '70a37d6a92983942e5d8e4ce7afc9b521f805cdd';
 
 function sh(command, args, cwd) {
   const r = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });

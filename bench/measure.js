@@ -23,12 +23,13 @@ export function median(values) {
 }
 
 /**
- * Runs a command; resolves with { code, stdout, stderr, wallMs, cpuMs, maxRssKb }. CPU time
- * (user + system) and peak memory come from `/usr/bin/time -f '%U %S %M'` when that exists (the
- * command's own figures: its maximum resident set size in KiB).
- * `pin` runs it on CPU 0 with taskset when available; `memory: false` skips /usr/bin/time.
+ * Runs a command; resolves with { code, stdout, stderr, wallMs, cpuMs, maxRssKb, timedOut }. CPU
+ * time (user + system) and peak memory come from `/usr/bin/time -f '%U %S %M'` when that exists
+ * (the command's own figures: its maximum resident set size in KiB).
+ * `pin` runs it on CPU 0 with taskset when available; `memory: false` skips /usr/bin/time;
+ * `timeoutMs` kills it (SIGKILL) after that long, with `timedOut: true`.
  */
-export function run(command, args, { env = {}, cwd = REPO, pin = false, input, memory = true } = {}) {
+export function run(command, args, { env = {}, cwd = REPO, pin = false, input, memory = true, timeoutMs } = {}) {
   let argv = [command, ...args];
   if (pin && hasTaskset) argv = [TASKSET, '-c', '0', ...argv];
   let timeFile;
@@ -38,14 +39,18 @@ export function run(command, args, { env = {}, cwd = REPO, pin = false, input, m
   }
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(argv[0], argv.slice(1), { cwd, env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+    // With a timeout, a process group of its own: the kill must reach the command under GNU time.
+    const child = spawn(argv[0], argv.slice(1), { cwd, env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'], detached: timeoutMs !== undefined });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.stdin.end(input ?? '');
+    let timedOut = false;
+    const timer = timeoutMs === undefined ? undefined : setTimeout(() => ((timedOut = true), process.kill(-child.pid, 'SIGKILL')), timeoutMs);
     child.on('close', (code) => {
+      clearTimeout(timer);
       const wallMs = performance.now() - started;
       let maxRssKb;
       let cpuMs;
@@ -59,7 +64,7 @@ export function run(command, args, { env = {}, cwd = REPO, pin = false, input, m
           maxRssKb = Number(m[3]);
         }
       }
-      resolve({ code, stdout, stderr, wallMs, cpuMs, maxRssKb });
+      resolve({ code, stdout, stderr, wallMs, cpuMs, maxRssKb, timedOut });
     });
   });
 }

@@ -26,11 +26,6 @@ for (let i = 0; i < rest.length; i++) {
   }
 }
 
-// As `dbform plan` does (src/app/heap-budget.ts, src/app/context.ts): a large config bounds the
-// heap, and the garbage of the config and of the API bodies is collected when each is done.
-const { boundHeapForConfig, collectPhaseGarbage } = await import('../dist/app/heap-budget.js');
-const heapBounded = boundHeapForConfig([configPath]);
-
 const phases = {};
 const timed = async (name, fn) => {
   const t = performance.now();
@@ -53,7 +48,6 @@ const mods = await timed('import', async () => {
 const loaded = await timed('loadConfig', () => mods.config.loadConfig([configPath]));
 if (!loaded.ok) throw new Error(`config invalid: ${loaded.errors[0]?.message}`);
 const desired = loaded.value;
-collectPhaseGarbage();
 const lock = await timed('readLockfile', () => mods.lockfile.readLockfile(lockPath, desired.projectId));
 const live = await timed('decodeLive', async () => {
   const raw = JSON.parse(await readFile(livePath, 'utf8'));
@@ -64,7 +58,6 @@ const live = await timed('decodeLive', async () => {
   });
   return { projectId: desired.projectId, vpcs, services: raw.services.map(mods.mapping.mapService) };
 });
-collectPhaseGarbage();
 let plan = await timed('planChanges', () => mods.planner.planChanges(desired, live, lock, { replace: [], target: [], allowDataLoss: false }));
 let verdicts;
 if (policyFiles.length > 0) {
@@ -90,7 +83,6 @@ process.stdout.write(
     workMs,
     processMs: performance.now(),
     maxRssKb: process.resourceUsage().maxRSS,
-    heapBounded,
     actions: plan.actions.length,
     ...(verdicts ? { verdicts } : {}),
     errors: plan.diagnostics.filter((d) => d.severity === 'error').length,

@@ -9,6 +9,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { benchApply } from './apply.js';
 import { benchApplyScale } from './apply-scale.js';
+import { baselineBuild } from './baseline.js';
 import { machine, REPO } from './measure.js';
 import { benchPlan } from './plan.js';
 import { benchPlanScale } from './plan-scale.js';
@@ -28,7 +29,13 @@ const MODES = {
     planScale: { sizes: [1000, 10000, 20000], runs: () => 3, cliAt: 10000, baseline: true },
     apply: { width: 100, parallelism: 10, timeScale: 0.2, pollMs: 20, runs: 3, chains: ['chain', 'chain-attach', 'deep'], defaultPoll: { timeScale: 1 }, cli: { timeScale: 1, deep: true } },
     scale: { bytes: { sizes: [10, 10000], timeScale: 0.2, pollMs: 20 }, creates: { count: 2000, compressed: { timeScale: 0.02, pollMs: 20 } } },
-    startup: { runs: 7, services: 1000 },
+    startup: {
+      runs: 7,
+      services: 1000,
+      baseline: true,
+      errors: { sizes: [10000, 20000], allInvalid: 10000, runs: 3, baselineRuns: 1, baselineTimeoutMs: 180_000 },
+      readers: { services: 10000, runs: 3 },
+    },
     state: { width: 100, timeScale: 0.2, pollMs: 20, runs: 3 },
     policy: { runs: 7 },
   },
@@ -37,7 +44,13 @@ const MODES = {
     planScale: { sizes: [1000, 2000], runs: () => 1, cliAt: 2000, baseline: false },
     apply: { width: 20, parallelism: 10, timeScale: 0.1, pollMs: 10, runs: 1, chains: ['deep'], defaultPoll: { timeScale: 0.2 }, cli: { timeScale: 1, deep: false } },
     scale: { bytes: { sizes: [10, 1000], timeScale: 0.1, pollMs: 10 }, creates: { count: 200, compressed: { timeScale: 0.02, pollMs: 20 } } },
-    startup: { runs: 3, services: 1000 },
+    startup: {
+      runs: 3,
+      services: 1000,
+      baseline: false,
+      errors: { sizes: [1000, 2000], allInvalid: 1000, runs: 1, baselineRuns: 0, baselineTimeoutMs: 60_000 },
+      readers: { services: 1000, runs: 1 },
+    },
     state: { width: 100, timeScale: 0.1, pollMs: 10, runs: 1 },
     policy: { runs: 2 },
   },
@@ -80,7 +93,10 @@ async function measure(args) {
   }
   if (args.only.includes('apply')) results.apply = await benchApply({ ...settings.apply, log });
   if (args.only.includes('scale')) results.scale = await benchApplyScale({ ...settings.scale, log });
-  if (args.only.includes('startup')) results.startup = await benchStartup({ ...settings.startup, log });
+  if (args.only.includes('startup')) {
+    const base = settings.startup.baseline && !args.noBaseline ? baselineBuild(log) : { skipped: 'not in this mode' };
+    results.startup = await benchStartup({ ...settings.startup, base, log });
+  }
   if (args.only.includes('state')) results.state = await benchState({ ...settings.state, log });
   if (args.only.includes('policy')) results.policy = await benchPolicy({ ...settings.policy, log });
   results.durationMs = performance.now() - started;

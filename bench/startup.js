@@ -7,7 +7,10 @@
 // commands are also measured by it.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { join as joinPath } from 'node:path';
 import { CLI, expectExit, hasHyperfine, median, run, runCli } from './measure.js';
+import { benchReaders } from './readers.js';
+import { benchValidateErrors } from './validate-errors.js';
 import { generateLargeConfig, STYLES } from '../scripts/gen-large-config.js';
 import { scratchDir, shown, vpcCountFor, worldConfig } from './world.js';
 
@@ -27,8 +30,17 @@ async function hyperfine(command, runs, dir) {
   return { medianMs: result.median * 1000, meanMs: result.mean * 1000, stddevMs: result.stddev * 1000 };
 }
 
-/** `dbform validate` of the same config in every YAML style, runs interleaved: { style: { medianMs, ..., file } }. */
-async function styleRuns(dir, runs, services) {
+const cold = (results, runs, extra = {}) => {
+  const walls = results.map((r) => r.wallMs);
+  const cpu = results.map((r) => r.cpuMs).filter((x) => x !== undefined);
+  return { medianMs: median(walls), minMs: Math.min(...walls), maxMs: Math.max(...walls), cpuMedianMs: cpu.length ? median(cpu) : undefined, runs, ...extra };
+};
+
+/**
+ * `dbform validate` of the same config in every YAML style, runs interleaved, with the baseline's
+ * beside each when there is one: { style: { medianMs, ..., file, before } }.
+ */
+async function styleRuns(dir, runs, services, base) {
   const files = Object.fromEntries(
     STYLES.map((style) => {
       const file = join(dir, `dbform-${style}.yaml`);
@@ -36,21 +48,24 @@ async function styleRuns(dir, runs, services) {
       return [style, file];
     }),
   );
-  const results = Object.fromEntries(STYLES.map((style) => [style, []]));
+  const results = Object.fromEntries(STYLES.map((style) => [style, { now: [], before: [] }]));
+  const baseCli = base.dir ? joinPath(base.dir, 'bin', 'dbform.js') : undefined;
   for (let i = 0; i < runs; i++) {
-    for (const style of STYLES) results[style].push(expectExit(await runCli(['validate', '-f', files[style]]), [0], `dbform validate (${style})`));
+    for (const style of STYLES) {
+      results[style].now.push(expectExit(await runCli(['validate', '-f', files[style]]), [0], `dbform validate (${style})`));
+      if (baseCli) results[style].before.push(expectExit(await run(process.execPath, [baseCli, 'validate', '-f', files[style]]), [0], `baseline dbform validate (${style})`));
+    }
   }
   return Object.fromEntries(
-    STYLES.map((style) => {
-      const walls = results[style].map((r) => r.wallMs);
-      const cpu = results[style].map((r) => r.cpuMs).filter((x) => x !== undefined);
-      return [style, { medianMs: median(walls), minMs: Math.min(...walls), maxMs: Math.max(...walls), cpuMedianMs: cpu.length ? median(cpu) : undefined, runs, file: shown(files[style]) }];
-    }),
+    STYLES.map((style) => [style, cold(results[style].now, runs, { file: shown(files[style]), ...(baseCli ? { before: cold(results[style].before, runs) } : {}) })]),
   );
 }
 
-/** options: { runs, services (of the validated file), log } */
-export async function benchStartup({ runs, services, log }) {
+/**
+ * options: { runs, services (of the validated file), base (bench/baseline.js), errors (for
+ * bench/validate-errors.js), readers: { services, runs }, log }
+ */
+export async function benchStartup({ runs, services, base, errors, readers, log }) {
   const dir = scratchDir('startup');
   const file = join(dir, 'dbform.yaml');
   writeFileSync(file, worldConfig(services));
@@ -63,7 +78,12 @@ export async function benchStartup({ runs, services, log }) {
     validate: await coldRuns(runs, async () => expectExit(await runCli(['validate', '-f', file]), [0], 'dbform validate')),
   };
   log(`startup: dbform validate of ${services} services in each YAML style (${STYLES.join(', ')}), ${runs} runs each, interleaved`);
-  out.styles = await styleRuns(dir, runs, services);
+  out.styles = await styleRuns(dir, runs, services, base);
+  out.baseline = base.dir ? { ref: base.ref } : { skipped: base.skipped };
+  out.errors = await benchValidateErrors({ dir, ...errors, base, log });
+  const readerFile = joinPath(dir, `dbform-${readers.services}.yaml`);
+  writeFileSync(readerFile, worldConfig(readers.services));
+  out.readers = await benchReaders({ file: shown(readerFile), path: readerFile, runs: readers.runs, base, log });
   if (hasHyperfine) {
     log('startup: hyperfine');
     out.hyperfine = {

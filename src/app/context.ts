@@ -7,7 +7,6 @@ import { loadConfig } from '../config/index.js';
 import { DiagnosticsError, formatDiagnostic, type DesiredState, type Result } from '../model/index.js';
 import { resolveWorkspace, type StateStore } from '../state/index.js';
 import type { StateJournal } from '../state/journal.js';
-import { boundHeapForConfig, collectPhaseGarbage } from './heap-budget.js';
 import type { AppHost, Env } from './host.js';
 import { openJournal, openStateStore, type StateFlags } from './state-choice.js';
 
@@ -21,15 +20,9 @@ export function workspaceOf(flags: StateFlags, env: Env): string {
   return resolveWorkspace(flags.workspace, env);
 }
 
-/**
- * The config of `files` in `workspace` (`${workspace}` expands to it): the one loadConfig of the
- * use cases. A large config bounds the heap first and its garbage is collected after.
- */
-export async function readConfig(files: string[], env: Env, workspace: string): Promise<Result<DesiredState>> {
-  boundHeapForConfig(files);
-  const loaded = await loadConfig(files, { env, workspace });
-  if (loaded.ok) collectPhaseGarbage();
-  return loaded;
+/** The config of `files` in `workspace` (`${workspace}` expands to it): the one loadConfig of the use cases. */
+export function readConfig(files: string[], env: Env, workspace: string): Promise<Result<DesiredState>> {
+  return loadConfig(files, { env, workspace });
 }
 
 /** The config, or a DiagnosticsError of its errors (exit 1); warnings go to `note` either way. */

@@ -20,7 +20,6 @@ import {
 import { managedServiceFilter, planChanges, type ClaimedElsewhere } from '../planner/index.js';
 import type { PolicyResult, PolicySet } from '../policy/index.js';
 import { refuseCredentials } from './credential-guard.js';
-import { collectPhaseGarbage } from './heap-budget.js';
 
 export type LiveReader = Pick<ApiClient, 'listServices' | 'listVPCs' | 'listVPCPeerings' | 'listReplicaSets'> & Partial<Pick<ApiClient, 'noteOnce'>>;
 
@@ -36,9 +35,7 @@ export interface LiveScope {
 /** The live state of a project (2 + V requests, + M where the list leaves replica sets out). */
 export async function readLive(client: LiveReader, projectId: string, scope: LiveScope = {}): Promise<LiveState> {
   const replicaSetsOf = scope.managed ? managedServiceFilter(scope.managed.desired, scope.managed.lock) : 'all';
-  const live = await fetchLiveState(client, projectId, { peeringsOf: 'all', replicaSetsOf, ...(scope.signal ? { signal: scope.signal } : {}) });
-  collectPhaseGarbage();
-  return live;
+  return fetchLiveState(client, projectId, { peeringsOf: 'all', replicaSetsOf, ...(scope.signal ? { signal: scope.signal } : {}) });
 }
 
 /** The plan the next `dbform plan` makes of an exported config (export checks that it is empty). */

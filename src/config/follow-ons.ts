@@ -3,6 +3,7 @@
 // the user after the wrong fix, so the loader drops diagnostics that sit in, or point into, the
 // suspect ranges.
 import type { Diagnostic, SourceRef } from '../model/diagnostics.js';
+import { countWork } from './work-meter.js';
 
 /** From `start` to `end` (inclusive) in one file. */
 export interface SourceRange {
@@ -29,8 +30,55 @@ export const noSuspects = (): Suspects => ({ schema: [], rules: [], skipRules: f
 
 const before = (a: SourceRef, b: SourceRef): boolean => a.line < b.line || (a.line === b.line && a.col <= b.col);
 
-export function isWithin(source: SourceRef | undefined, range: SourceRange): boolean {
-  return source !== undefined && source.file === range.start.file && before(range.start, source) && before(source, range.end);
+/**
+ * Ranges sorted by start, each with the furthest end of it and those before it: whether a
+ * position is inside any of them is a binary search, so that N diagnostics among S suspect
+ * ranges cost O((N + S) log S), not O(N x S).
+ */
+class RangeIndex {
+  private readonly starts: SourceRef[] = [];
+  private readonly reach: SourceRef[] = [];
+
+  constructor(ranges: readonly SourceRange[]) {
+    const sorted = [...ranges].sort((a, b) => (before(a.start, b.start) ? (before(b.start, a.start) ? 0 : -1) : 1));
+    for (const r of sorted) {
+      const last = this.reach[this.reach.length - 1];
+      this.starts.push(r.start);
+      this.reach.push(last && before(r.end, last) ? last : r.end);
+    }
+  }
+
+  covers(p: SourceRef): boolean {
+    let lo = 0;
+    let hi = this.starts.length;
+    while (lo < hi) {
+      countWork(1);
+      const mid = (lo + hi) >> 1;
+      if (before(this.starts[mid]!, p)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo > 0 && before(p, this.reach[lo - 1]!);
+  }
+}
+
+/** One index per group (a file; a file and a code), made on the first question: the lists are complete by then. */
+const indexes = new WeakMap<readonly unknown[], Map<string, RangeIndex>>();
+
+function indexOf<T>(items: readonly T[], groups: (item: T) => string[], range: (item: T) => SourceRange): Map<string, RangeIndex> {
+  let made = indexes.get(items);
+  if (!made) {
+    const grouped = new Map<string, SourceRange[]>();
+    for (const item of items) {
+      for (const group of groups(item)) {
+        const list = grouped.get(group);
+        if (list) list.push(range(item));
+        else grouped.set(group, [range(item)]);
+      }
+    }
+    made = new Map([...grouped].map(([key, ranges]) => [key, new RangeIndex(ranges)]));
+    indexes.set(items, made);
+  }
+  return made;
 }
 
 /** Positions a message cites (`FILE:LINE:COL`, as rules name the other place of a clash). */
@@ -45,10 +93,18 @@ function citedPositions(message: string, file: string): SourceRef[] {
 
 /** True when a schema diagnostic is about a suspect place. */
 export function isSchemaFollowOn(d: Diagnostic, suspects: readonly SchemaSuspect[]): boolean {
-  return suspects.some((s) => isWithin(d.source, s.range) && (s.codes === undefined || (d.code !== undefined && s.codes.includes(d.code))));
+  if (suspects.length === 0 || !d.source) return false;
+  // A suspect of every code is filed under its file; one of some codes under the file and each code.
+  const index = indexOf(suspects, (s) => (s.codes ? s.codes.map((code) => `${s.range.start.file}\0${code}`) : [s.range.start.file]), (s) => s.range);
+  const { source } = d;
+  return index.get(source.file)?.covers(source) === true || (d.code !== undefined && index.get(`${source.file}\0${d.code}`)?.covers(source) === true);
 }
 
 /** True when a rule's diagnostic is about a suspect place. */
 export function isRuleFollowOn(d: Diagnostic, ranges: readonly SourceRange[]): boolean {
-  return ranges.some((r) => isWithin(d.source, r) || citedPositions(d.message, r.start.file).some((p) => isWithin(p, r)));
+  if (ranges.length === 0) return false;
+  const index = indexOf(ranges, (r) => [r.start.file], (r) => r);
+  const places = d.source ? [d.source] : [];
+  for (const file of index.keys()) places.push(...citedPositions(d.message, file));
+  return places.some((p) => index.get(p.file)?.covers(p) === true);
 }

@@ -21,6 +21,31 @@ export interface Interpolated {
 
 const REFERENCE = /^env:([A-Za-z_][A-Za-z0-9_]*)$/;
 
+/** The variables dbform reads as credentials itself (SPEC section 13), and what each holds. */
+const CREDENTIALS: Record<string, string> = {
+  DBFORM_API_KEY: "dbform's API key",
+  DBFORM_ACCESS_KEY: "dbform's access key",
+  DBFORM_SECRET_KEY: "dbform's secret key",
+  PGPASSWORD: 'the PostgreSQL password of the state',
+};
+
+/**
+ * Variables a config may not read outside `password:`: dbform's credentials, and each variable a
+ * `password.from_env` names (what it holds), so that no secret becomes a name, a plan or a log line.
+ */
+export function credentialVariables(files: readonly unknown[]): Map<string, string> {
+  const out = new Map(Object.entries(CREDENTIALS));
+  for (const data of files) {
+    const services = (data as { services?: unknown } | null)?.services;
+    if (services === null || typeof services !== 'object') continue;
+    for (const [key, service] of Object.entries(services)) {
+      const name = (service as { password?: { from_env?: unknown } } | null)?.password?.from_env;
+      if (typeof name === 'string' && !out.has(name)) out.set(name, `the password of services.${key}, by its password.from_env`);
+    }
+  }
+  return out;
+}
+
 /**
  * Stands in for a value whose interpolation failed once the schema has run: the rules read only
  * strings, numbers and mappings, so they skip it instead of judging the empty text it left.
@@ -45,9 +70,10 @@ function interpolateString(
   env: NodeJS.ProcessEnv,
   problems: InterpolationProblem[],
   read: string[],
-  workspace: string,
+  options: { workspace: string; credentials: ReadonlyMap<string, string> },
 ): string {
   const lead = path.length > 0 ? `${formatPath(path)}: ` : '';
+  const credentials: string[] = [];
   let out = '';
   let i = 0;
   while (i < text.length) {
@@ -62,13 +88,16 @@ function interpolateString(
       }
       const expression = text.slice(i + 2, end);
       if (expression === 'workspace') {
-        out += workspace;
+        out += options.workspace;
         i = end + 1;
         continue;
       }
       const name = REFERENCE.exec(expression)?.[1];
-      const value = name === undefined ? undefined : env[name];
-      if (name === undefined) {
+      const credential = name === undefined ? undefined : options.credentials.get(name);
+      // A credential's value is never read, so it can be in no message.
+      const value = name === undefined || credential !== undefined ? undefined : env[name];
+      if (credential !== undefined) credentials.push(name!);
+      else if (name === undefined) {
         problems.push({ path, code: 'interpolation', message: `${lead}${quoteCode(`\${${expression}}`)} is not supported; write \${env:NAME} to read an environment variable, or $\${ for a literal \${` });
       } else if (value === undefined) {
         problems.push({ path, code: 'env-unset', message: `${lead}environment variable ${name} is not set (used as \${env:${name}})` });
@@ -80,7 +109,16 @@ function interpolateString(
       i += 1;
     }
   }
+  if (credentials.length > 0) problems.push({ path, code: 'credential-env', message: `${lead}${credentialMessage(credentials, options.credentials)}` });
   return out;
+}
+
+/** Which credentials a string reads (never their values), and why that is refused. */
+function credentialMessage(names: readonly string[], what: ReadonlyMap<string, string>): string {
+  const unique = [...new Set(names)];
+  const refs = unique.map((name) => `\${env:${name}}`).join(' and ');
+  const reads = unique.length === 1 ? `reads a credential, ${what.get(unique[0]!)}` : `read credentials (${unique.map((name) => `${name}: ${what.get(name)}`).join('; ')})`;
+  return `${refs} ${reads}; a credential is never a config value, where plans and logs would show it`;
 }
 
 /**
@@ -91,15 +129,15 @@ function interpolateString(
 export function interpolateEnv(
   data: unknown,
   env: NodeJS.ProcessEnv,
-  options: { inPlace?: boolean; workspace?: string } = {},
+  options: { inPlace?: boolean; workspace?: string; credentials?: ReadonlyMap<string, string> } = {},
 ): { data: unknown; problems: InterpolationProblem[]; interpolated: Interpolated[] } {
   const inPlace = options.inPlace === true;
-  const workspace = options.workspace ?? DEFAULT_WORKSPACE_NAME;
+  const settings = { workspace: options.workspace ?? DEFAULT_WORKSPACE_NAME, credentials: options.credentials ?? credentialVariables([data]) };
   const problems: InterpolationProblem[] = [];
   const interpolated: Interpolated[] = [];
   const interpolate = (text: string): string => {
     const [before, read] = [problems.length, [] as string[]];
-    const out = interpolateString(text, [...path], env, problems, read, workspace);
+    const out = interpolateString(text, [...path], env, problems, read, settings);
     if (problems.length === before && read.length > 0) {
       interpolated.push({ path: [...path], written: text, emptyVariables: [...new Set(read.filter((name) => env[name] === ''))] });
     }

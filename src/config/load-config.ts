@@ -5,7 +5,7 @@ import type { DesiredState } from '../model/resources.js';
 import { buildDesiredState } from './build-desired.js';
 import { decodeConfigBytes } from './decode.js';
 import { isRuleFollowOn, isSchemaFollowOn, noSuspects, type Suspects } from './follow-ons.js';
-import { interpolateEnv, markUnresolved } from './interpolate.js';
+import { credentialVariables, interpolateEnv, markUnresolved } from './interpolate.js';
 import type { PathSeg } from './locate.js';
 import { mergeFiles, type LoadedFile } from './merge.js';
 import { formatPath } from './paths.js';
@@ -31,32 +31,47 @@ interface LoadedOne {
   suspects?: Suspects;
 }
 
-function loadOne(input: ConfigInput, env: NodeJS.ProcessEnv, workspace: string | undefined): LoadedOne {
+type ReadOne = { file: string; parsed: Extract<ParsedYaml, { ok: true }> } | { file: string; diagnostics: Diagnostic[] };
+
+/** Bytes -> text -> YAML data (not yet interpolated). */
+function readOne(input: ConfigInput): ReadOne {
   const { file } = input;
   let text: string;
   if (typeof input.content === 'string') text = input.content.replace(/^\uFEFF/, '');
   else {
     const decoded = decodeConfigBytes(input.content, file);
-    if (!decoded.ok) return { diagnostics: [decoded.error] };
+    if (!decoded.ok) return { file, diagnostics: [decoded.error] };
     text = decoded.text;
   }
   const parsed = parseSafely(text, file);
-  if (!parsed.ok) return { diagnostics: parsed.errors };
-  const { locator } = parsed;
+  if (!parsed.ok) return { file, diagnostics: parsed.errors };
   if (parsed.empty) {
     const message = 'the file is empty; a config needs at least `version: 1` and `project_id: <your project ID>`';
-    return { diagnostics: [{ severity: 'error', message, source: { file, line: 1, col: 1 }, code: 'empty-file' }] };
+    return { file, diagnostics: [{ severity: 'error', message, source: { file, line: 1, col: 1 }, code: 'empty-file' }] };
   }
+  return { file, parsed };
+}
+
+interface CheckOptions {
+  env: NodeJS.ProcessEnv;
+  workspace: string | undefined;
+  /** Variables that may not be read outside `password:` (credentialVariables, over every file). */
+  credentials: ReadonlyMap<string, string>;
+}
+
+/** YAML data -> interpolated data checked against the schema. */
+function checkOne(file: string, parsed: Extract<ParsedYaml, { ok: true }>, options: CheckOptions): LoadedOne {
+  const { locator, suspects } = parsed;
   const diagnostics: Diagnostic[] = [...parsed.errors];
-  const { suspects } = parsed;
-  const { data, problems, interpolated } = interpolateEnv(parsed.data, env, { inPlace: !parsed.shared, ...(workspace !== undefined ? { workspace } : {}) });
+  const { env, workspace, credentials } = options;
+  const { data, problems, interpolated } = interpolateEnv(parsed.data, env, { inPlace: !parsed.shared, credentials, ...(workspace !== undefined ? { workspace } : {}) });
   for (const p of problems) {
     diagnostics.push({ severity: 'error', message: p.message, path: formatPath(p.path), source: locator.at(p.path), code: p.code });
   }
   // A string whose interpolation failed is wrong only because of that: say it once.
   const failed = new Set(diagnostics.map((d) => positionKey(d.source)));
   // Found by position: a value used through an alias is interpolated (and recorded) once. Only a
-  // schema error asks, and positions below a resource's entry cost a second read (parse-yaml.ts).
+  // schema error asks, and a position costs a second read of the file (positions.ts).
   let byPosition: Map<string, (typeof interpolated)[number]> | undefined;
   const writtenAs = (path: PathSeg[]) => {
     if (interpolated.length === 0) return undefined;
@@ -119,8 +134,10 @@ export function loadConfigInputs(inputs: readonly ConfigInput[], options: LoadOp
   const diagnostics: Diagnostic[] = [];
   const loaded: LoadedFile[] = [];
   const suspects = noSuspects();
-  for (const input of inputs) {
-    const one = loadOne(input, env, options.workspace);
+  const read = inputs.map(readOne);
+  const credentials = credentialVariables(read.flatMap((r) => ('parsed' in r ? [r.parsed.data] : [])));
+  for (const r of read) {
+    const one = 'parsed' in r ? checkOne(r.file, r.parsed, { env, workspace: options.workspace, credentials }) : { diagnostics: r.diagnostics };
     diagnostics.push(...one.diagnostics);
     if (one.loaded) loaded.push(one.loaded);
     if (one.suspects) {

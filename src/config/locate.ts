@@ -3,6 +3,7 @@
 // when the path leaves the tree (a missing key), it stops at the deepest node it reached.
 import type { Alias, Document, LineCounter, Node, Pair, YAMLMap } from 'yaml';
 import type { SourceRef } from '../model/diagnostics.js';
+import { countWork } from './work-meter.js';
 import { yamlLib } from './yaml-lib.js';
 
 export type PathSeg = string | number;
@@ -87,13 +88,21 @@ export class YamlLocator implements Locator {
     return current;
   }
 
-  /** The pair for `key`, own keys first (the last duplicate wins, as in the data), then merges. */
+  /** Each mapping's own pairs by key (the last duplicate wins, as in the data), made on the first lookup in it. */
+  private readonly pairs = new WeakMap<YAMLMap, Map<string, Pair>>();
+
+  /** The pair for `key`, own keys first, then merges. */
   private findPair(map: YAMLMap, key: string, depth: number): Pair | undefined {
-    for (let i = map.items.length - 1; i >= 0; i--) {
-      const pair = map.items[i]!;
-      if (!isMergeKey(pair.key) && keyText(pair.key) === key) return pair;
+    countWork(1);
+    let own = this.pairs.get(map);
+    if (!own) {
+      own = new Map();
+      for (const pair of map.items) if (!isMergeKey(pair.key) && keyText(pair.key) !== undefined) own.set(keyText(pair.key)!, pair);
+      countWork(map.items.length);
+      this.pairs.set(map, own);
     }
-    if (depth > 20) return undefined;
+    const found = own.get(key);
+    if (found || depth > 20) return found;
     const { isMap, isSeq } = yamlLib();
     for (const pair of map.items) {
       if (!isMergeKey(pair.key)) continue;

@@ -38,8 +38,22 @@ export interface LoadedFile {
 
 export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/**
+ * Where `sub` below `origin` is written. Its line and column are looked up when first read: every
+ * resource of the desired state carries one, and only a diagnostic reads it (positions.ts).
+ */
 export function sourceOf(origin: Origin, sub: readonly PathSeg[] = [], target: Target = 'value'): SourceRef {
-  return origin.locator.at([...origin.path, ...sub], target);
+  let found: SourceRef | undefined;
+  const get = () => (found ??= origin.locator.at([...origin.path, ...sub], target));
+  return {
+    file: origin.file,
+    get line() {
+      return get().line;
+    },
+    get col() {
+      return get().col;
+    },
+  };
 }
 
 export const describeSource = (s: SourceRef): string => `${s.file}:${s.line}:${s.col}`;

@@ -2,14 +2,13 @@
 // (syntax, tabs, duplicate keys, unknown aliases, alias bombs) become positioned diagnostics.
 import type { Alias, Document, Node } from 'yaml';
 import type { Diagnostic } from '../model/diagnostics.js';
-import { readYamlEvents } from './event-yaml.js';
 import { noSuspects, type Suspects } from './follow-ons.js';
-import { LightLocator } from './light-locate.js';
 import { YamlLocator, type Locator } from './locate.js';
-import { MAX_NESTING } from './yaml-core.js';
+import { EventLocator } from './positions.js';
+import { readYaml } from './read-yaml.js';
 import { yamlLib } from './yaml-lib.js';
 import { checkStructure } from './yaml-structure.js';
-import { explainSyntaxErrors, tooDeepMessage, yamlMessage } from './yaml-syntax.js';
+import { explainSyntaxErrors, MAX_NESTING, tooDeepMessage, yamlMessage } from './yaml-syntax.js';
 
 /** Alias expansions allowed when building the data: generous for real files, fatal to alias bombs. */
 export const MAX_ALIAS_COUNT = 10_000;
@@ -28,26 +27,14 @@ export type ParsedYaml =
     }
   | { ok: false; errors: Diagnostic[] };
 
+/** js-yaml reads the data (read-yaml.ts); what it leaves, the `yaml` package reads and words. */
 export function parseYamlText(text: string, file: string): ParsedYaml {
-  // Positions of the scalars below the entries only if a diagnostic asks for one: a read of every node again.
-  const light = readYamlEvents(text, { positions: 'shallow' });
-  if (light) {
-    const locator = new LightLocator(file, text, light.root, () => locateWhole(text, file));
-    return { ok: true, data: light.root.value, locator, empty: false, shared: light.shared, errors: [], suspects: noSuspects() };
-  }
-  return parseWithYamlPackage(text, file);
+  const read = readYaml(text);
+  if (!read) return parseWithYamlPackage(text, file);
+  return { ok: true, data: read.data, locator: new EventLocator(file, text), empty: false, shared: read.shared, errors: [], suspects: noSuspects() };
 }
 
-/** A locator over every node: the event reader's, which accepted the text once already. */
-function locateWhole(text: string, file: string): Locator {
-  const light = readYamlEvents(text);
-  if (light) return new LightLocator(file, text, light.root);
-  const full = parseWithYamlPackage(text, file);
-  if (full.ok) return full.locator;
-  throw new Error(`${file}: read once, the file could not be read again for a position`);
-}
-
-/** The full YAML parser: anchors, aliases, merges, block scalars, and worded syntax errors. */
+/** The `yaml` package's Document: worded syntax errors, duplicate keys and aliases, with positions. */
 export function parseWithYamlPackage(text: string, file: string): ParsedYaml {
   const { LineCounter, parseDocument } = yamlLib();
   const lineCounter = new LineCounter();

@@ -132,6 +132,9 @@ function badPattern(e: KeywordError, path: PathSeg[]): Problem {
   if (field === 'cidr') {
     return { path, target: 'value', code: 'cidr', message: `${prefix(path)}${show(v)} is not an IPv4 CIDR block like 10.10.0.0/16` };
   }
+  if (path.length === 1 && field === 'project_id') {
+    return { path, target: 'value', code: 'project-id', message: `project_id: ${show(v)} is not a project ID; a project ID is 1-128 letters, digits, _ or -, starting with a letter or digit` };
+  }
   if (field === 'from_env') {
     return { path, target: 'value', code: 'env-name', message: `${prefix(path)}${show(v)} is not an environment variable name; use letters, digits and underscores, not starting with a digit` };
   }

@@ -14,6 +14,7 @@ import {
   fieldSchemas,
   KEY_REGEX,
   keySchema as key,
+  PROJECT_ID_PATTERN,
   PEERING_FIELDS,
   REGION_REGEX,
   REPLICA_SET_FIELDS,
@@ -25,6 +26,7 @@ import {
 export { CIDR_SHAPE_REGEX, ENV_NAME_REGEX, KEY_REGEX, REGION_REGEX };
 
 export const SCHEMA_ID = 'https://dbform.dev/schemas/dbform.schema.json';
+
 
 /** A reference to an environment variable, as editors see it before interpolation. */
 const ENV_REFERENCE_REGEX = '\\$\\{env:[A-Za-z_][A-Za-z0-9_]*\\}';
@@ -182,7 +184,13 @@ function buildLoaderSchema(): Json {
     required: ['version', 'project_id'],
     properties: {
       version: { const: 1, description: 'Version of the file format; always 1.' },
-      project_id: { type: 'string', minLength: 1, description: 'ID of the cloud project all resources live in, e.g. ${env:DBFORM_PROJECT_ID}.' },
+      project_id: {
+        type: 'string',
+        minLength: 1,
+        // SPEC section 13: it becomes a segment of every API path (model/project-id.ts).
+        pattern: PROJECT_ID_PATTERN.source,
+        description: 'ID of the cloud project all resources live in (letters, digits, _ and -, at most 128), e.g. ${env:DBFORM_PROJECT_ID}.',
+      },
       state: {
         type: 'string',
         minLength: 1,

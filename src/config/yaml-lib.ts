@@ -1,5 +1,5 @@
-// The `yaml` package, loaded on first use. Most config files are read by js-yaml's event parser
-// (event-yaml.ts) and never need it; loading it costs ~25 ms of start-up.
+// The `yaml` package, loaded on first use. Config data is read by js-yaml (read-yaml.ts); a file
+// needs it only for a diagnostic, and loading it costs ~25 ms of start-up.
 import { createRequire } from 'node:module';
 
 type YamlModule = typeof import('yaml');

@@ -25,6 +25,15 @@ interface Place {
   nodes: unknown[];
 }
 
+/** Each list's items by node, made on the first question about it (indexOf for each would be quadratic). */
+const itemIndexes = new WeakMap<object, Map<unknown, number>>();
+
+function indexIn(list: { items: unknown[] }, item: unknown): number {
+  let index = itemIndexes.get(list);
+  if (!index) itemIndexes.set(list, (index = new Map(list.items.map((x, i) => [x, i]))));
+  return index.get(item) ?? -1;
+}
+
 /** Where the visitor's node sits, from its ancestors (pairs carry the keys, sequences the indices). */
 function placeOf(ancestors: readonly unknown[], self: unknown): Place {
   const { isPair, isSeq } = yamlLib();
@@ -33,7 +42,7 @@ function placeOf(ancestors: readonly unknown[], self: unknown): Place {
     const node = ancestors[i];
     if (isSeq(node)) {
       const child = ancestors[i + 1] ?? self;
-      place.path.push(node.items.indexOf(child as never));
+      place.path.push(indexIn(node, child));
       place.nodes.push(child);
     } else if (isPair(node)) {
       place.path.push(keyText(node.key) ?? '?');

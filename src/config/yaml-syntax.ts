@@ -4,8 +4,14 @@
 // (the package reports where it gave up, often a line or more later). The yaml package's lexer
 // finds them: it knows quotes, comments and flow context, and never recurses.
 import type { YAMLError } from 'yaml';
-import { MAX_NESTING } from './yaml-core.js';
 import { yamlLib } from './yaml-lib.js';
+
+/**
+ * Collections nested deeper than this are refused (a config needs fewer than ten levels): the
+ * `yaml` package recurses when it composes, and a file of 20,000 `[` must get a diagnostic, not
+ * a stack overflow.
+ */
+export const MAX_NESTING = 100;
 
 export const tooDeepMessage = (): string =>
   `collections nest more than ${MAX_NESTING} levels deep here; dbform reads at most ${MAX_NESTING} (a config needs fewer than ten)`;

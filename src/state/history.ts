@@ -31,6 +31,17 @@ export interface HistoryRecord {
   actions: HistoryAction[];
 }
 
+/**
+ * The command of every record a tool call of an assistant writes (`dbform mcp`, SPEC section 17).
+ * Such a call reads; its one write tool runs an apply that records itself. So it is no apply, and
+ * never a workspace's last apply, by which `workspace list` and `sweep --older-than` judge.
+ */
+export const MCP_CALL_PREFIX = 'dbform mcp ';
+
+export function countsAsApply(r: Pick<HistoryRecord, 'command'>): boolean {
+  return !r.command.startsWith(MCP_CALL_PREFIX);
+}
+
 export function newHistoryId(): string {
   return randomUUID();
 }

@@ -162,6 +162,12 @@ describe('module boundaries (STYLE.md)', () => {
     expect(places).toEqual([home]);
   });
 
+  // SPEC section 8 (revised in turn 3): memory is bought with smaller data, not with V8's settings.
+  it('dbform sets no V8 flag (node:v8 setFlagsFromString, --expose-gc, heap sizes)', () => {
+    const flags = files.filter((f) => /setFlagsFromString|--expose-gc|--max-old-space|--max-semi-space|--liftoff|runInNewContext\(\s*['"]gc/.test(codeOf(f))).map(srcPath);
+    expect(flags).toEqual([]);
+  });
+
   // export is the newest consumer of every layer; it uses their public surface, so that what a
   // layer keeps to itself can change without breaking it.
   it('export reaches other layers only through their index files', () => {

@@ -8,6 +8,7 @@ import { registerFmt } from './fmt.js';
 import { registerGraph } from './graph.js';
 import { registerImport } from './import.js';
 import { registerLogs } from './logs.js';
+import { registerMcp } from './mcp.js';
 import { registerOutput } from './output.js';
 import { registerPlan } from './plan.js';
 import { registerPolicy } from './policy.js';
@@ -35,6 +36,7 @@ export function registerCommands(program: Command): void {
   registerWorkspace(program);
   registerHistory(program);
   registerLogs(program);
+  registerMcp(program);
   registerProjects(program);
   registerEmulator(program);
 }

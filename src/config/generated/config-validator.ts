@@ -13,13 +13,14 @@ function ucs2length(str) {
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://dbform.dev/schemas/dbform.schema.json","title":"dbform configuration","description":"Cloud database infrastructure (VPCs, peerings, services, read replica sets) kept in version control by dbform. Any string may use ${env:NAME}; $${ writes a literal ${.","type":"object","additionalProperties":false,"required":["version","project_id"],"properties":{"version":{"const":1,"description":"Version of the file format; always 1."},"project_id":{"type":"string","minLength":1,"description":"ID of the cloud project all resources live in, e.g. ${env:DBFORM_PROJECT_ID}."},"state":{"type":"string","minLength":1,"description":"Where the state lives when neither --state nor DBFORM_STATE says: postgres://user@host:5432/db (a team database; the password from ${env:...}, PGPASSWORD or the pgpass file) or file:PATH. Default: the lockfile beside the config."},"vpcs":{"type":"object","description":"VPCs managed by dbform, by key (address vpc.<key>).","propertyNames":{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a VPC: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},"additionalProperties":{"type":"object","description":"A VPC managed by dbform (address vpc.<key>).","additionalProperties":false,"required":["cidr","region_code"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"description":"Name of the VPC in the cloud (1-128 characters). Optional; defaults to the key."},"cidr":{"type":"string","pattern":"^[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}$","description":"IPv4 block of the VPC as a.b.c.d/n with the host bits zero (e.g. 10.10.0.0/16). Must not overlap another VPC of the project. Changing it replaces the VPC."},"region_code":{"type":"string","pattern":"^[a-z]{2,}(-[a-z0-9]+)+$","description":"Cloud region of the VPC, such as us-east-1 or az-eastus2. Changing it replaces the VPC."},"protect":{"type":"boolean","description":"When true, a plan that would delete or replace this VPC fails instead. Remembered in the lockfile: only an applied `protect: false` lifts it."},"peerings":{"type":"array","description":"Peering connections of this VPC, each identified by its peer_vpc_id (address peering.<vpcKey>.<peer_vpc_id>).","items":{"type":"object","description":"A VPC peering connection to a VPC of another cloud account. Its identity is peer_vpc_id; changing any field replaces it.","additionalProperties":false,"required":["peer_account_id","peer_region_code","peer_vpc_id"],"properties":{"peer_account_id":{"type":"string","minLength":1,"description":"Cloud account ID that owns the peer VPC: 12 digits, quoted so YAML keeps it a string (\"123456789012\")."},"peer_region_code":{"type":"string","pattern":"^[a-z]{2,}(-[a-z0-9]+)+$","description":"Cloud region of the peer VPC, such as us-east-1 or az-eastus2."},"peer_vpc_id":{"type":"string","minLength":1,"description":"ID of the peer VPC in the other account (e.g. vpc-0a1b2c3d). Unique among the peerings of this VPC."}}}}}}},"services":{"type":"object","description":"Database services managed by dbform, by key (address service.<key>).","propertyNames":{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a service: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},"additionalProperties":{"type":"object","description":"A database service (address service.<key>). Fields left out are not managed: the API default applies at create and dbform never changes them.","additionalProperties":false,"dependentRequired":{"cpu_millis":["memory_gbs"],"memory_gbs":["cpu_millis"]},"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"description":"Name of the service in the cloud (1-128 characters). Optional; defaults to the key."},"addons":{"type":"array","description":"Extensions: time-series (service type TIMESERIESDB; without it POSTGRES) and ai. Changing them replaces the service.","items":{"enum":["time-series","ai"],"description":"time-series or ai."}},"region_code":{"type":"string","pattern":"^[a-z]{2,}(-[a-z0-9]+)+$","description":"Cloud region of the service, such as us-east-1 or az-eastus2. Left out, the service chooses. Changing it replaces the service."},"cpu_millis":{"enum":[500,1000,2000,4000,8000,16000,32000,48000,64000,"shared"],"description":"CPU in millicores, given together with memory_gbs as an allowed pair (cpu_millis/memory_gbs): 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128, 48000/192, 64000/256, shared/shared."},"memory_gbs":{"enum":[2,4,8,16,32,64,128,192,256,"shared"],"description":"Memory in GB, given together with cpu_millis as an allowed pair (cpu_millis/memory_gbs): 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128, 48000/192, 64000/256, shared/shared."},"environment":{"enum":["DEV","PROD",null],"description":"Environment tag of the service: DEV or PROD. null manages it as DEV; leave it out to leave it unmanaged."},"ha":{"type":["object","null"],"description":"High-availability replicas. null means none (replicas 0, sync_replicas 0).","additionalProperties":false,"properties":{"replicas":{"type":"integer","minimum":0,"maximum":2,"description":"Number of HA replicas, 0-2 (default 0)."},"sync_replicas":{"type":"integer","minimum":0,"maximum":1,"description":"How many of the HA replicas are synchronous, 0-1 (default 0); 1 needs replicas: 2."}}},"pooler":{"type":["boolean","null"],"description":"Connection pooler of the service (port 6432): true enables it, false or null disables it; leave it out to leave it unmanaged."},"vpc":{"description":"VPC the service is attached to: a key under vpcs:, { id: \"<vpc id>\" } for a VPC dbform does not manage, or null to keep it detached. Leave it out to leave attachment unmanaged.","anyOf":[{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a VPC under vpcs:: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},{"type":"object","description":"A VPC that dbform does not manage, by its ID.","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","minLength":1,"description":"ID of the VPC (a digit string such as 1234567890)."}}},{"type":"null","description":"Detached from any VPC."}]},"paused":{"type":["boolean","null"],"description":"true stops the service, false or null keeps it running; leave it out to leave it unmanaged."},"password":{"type":"object","description":"Password of tsdbadmin, write-only: read from an environment variable at apply, never stored.","additionalProperties":false,"required":["from_env"],"properties":{"from_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","description":"Name of the environment variable that holds the password at apply time."},"version":{"type":"integer","minimum":1,"description":"Bump to rotate the password (default 1); the applied version is kept in the lockfile."}}},"protect":{"type":"boolean","description":"When true, a plan that would delete or replace this service fails instead. Remembered in the lockfile: only an applied `protect: false` lifts it."},"fork":{"type":"object","description":"Create this service as a fork of another one. Create-time only: ignored once the service exists.","additionalProperties":false,"required":["from","strategy"],"properties":{"from":{"description":"The service to fork: a key under services:, or { service_id: \"...\" } for any service by its ID.","anyOf":[{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a service under services:: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},{"type":"object","description":"Any service of the project, by its ID.","additionalProperties":false,"required":["service_id"],"properties":{"service_id":{"type":"string","minLength":1,"description":"ID of the parent service (10 lowercase letters or digits)."}}}]},"strategy":{"enum":["LAST_SNAPSHOT","NOW","PITR"],"description":"LAST_SNAPSHOT forks from the latest snapshot (fast), NOW takes a new snapshot (up to date), PITR restores to target_time."},"target_time":{"type":"string","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$","description":"Point in time to restore, RFC 3339 (e.g. 2026-11-01T00:00:00Z). Required with strategy PITR, not allowed otherwise."}},"if":{"properties":{"strategy":{"const":"PITR"}},"required":["strategy"]},"then":{"properties":{"target_time":true},"required":["target_time"]},"else":{"properties":{"target_time":false}}},"replica_sets":{"type":"object","description":"Read replica sets of this service, by key.","propertyNames":{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a replica set: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},"additionalProperties":{"type":"object","description":"A read replica set of the service (address replica_set.<serviceKey>.<key>).","additionalProperties":false,"required":["cpu_millis","memory_gbs","nodes"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"description":"Name of the replica set in the cloud (1-128 characters). Optional; defaults to the key."},"cpu_millis":{"enum":[500,1000,2000,4000,8000,16000,32000,48000,64000],"description":"CPU in millicores, given together with memory_gbs as an allowed pair (cpu_millis/memory_gbs): 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128, 48000/192, 64000/256."},"memory_gbs":{"enum":[2,4,8,16,32,64,128,192,256],"description":"Memory in GB, given together with cpu_millis as an allowed pair (cpu_millis/memory_gbs): 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128, 48000/192, 64000/256."},"nodes":{"type":"integer","minimum":1,"maximum":10,"description":"Number of nodes in the replica set, 1-10. Changing it replaces the replica set."},"pooler":{"type":["boolean","null"],"description":"Connection pooler of the replica set (port 6432): true enables it, false or null disables it; leave it out to leave it unmanaged."},"environment":{"enum":["DEV","PROD",null],"description":"Environment tag of the replica set: DEV or PROD. null manages it as DEV; leave it out to leave it unmanaged."},"protect":{"type":"boolean","description":"When true, a plan that would delete or replace this replica set fails instead. Remembered in the lockfile: only an applied `protect: false` lifts it."}}}}}}},"moved":{"type":"array","description":"Renamed addresses: each entry moves a lockfile binding from one address to another.","items":{"type":"object","description":"Declares that the resource once at `from` now lives at `to`: the plan rewrites the lockfile instead of deleting and creating.","additionalProperties":false,"required":["from","to"],"properties":{"from":{"type":"string","description":"The old address, e.g. service.old (no longer in the config)."},"to":{"type":"string","description":"The new address, e.g. service.new (defined in the config)."}}}}},"patternProperties":{"^x-":{"description":"Free-form extension, ignored by dbform: a place for YAML anchors shared by several resources."}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://dbform.dev/schemas/dbform.schema.json","title":"dbform configuration","description":"Cloud database infrastructure (VPCs, peerings, services, read replica sets) kept in version control by dbform. Any string may use ${env:NAME}; $${ writes a literal ${.","type":"object","additionalProperties":false,"required":["version","project_id"],"properties":{"version":{"const":1,"description":"Version of the file format; always 1."},"project_id":{"type":"string","minLength":1,"pattern":"^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$","description":"ID of the cloud project all resources live in (letters, digits, _ and -, at most 128), e.g. ${env:DBFORM_PROJECT_ID}."},"state":{"type":"string","minLength":1,"description":"Where the state lives when neither --state nor DBFORM_STATE says: postgres://user@host:5432/db (a team database; the password from ${env:...}, PGPASSWORD or the pgpass file) or file:PATH. Default: the lockfile beside the config."},"vpcs":{"type":"object","description":"VPCs managed by dbform, by key (address vpc.<key>).","propertyNames":{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a VPC: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},"additionalProperties":{"type":"object","description":"A VPC managed by dbform (address vpc.<key>).","additionalProperties":false,"required":["cidr","region_code"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"description":"Name of the VPC in the cloud (1-128 characters). Optional; defaults to the key."},"cidr":{"type":"string","pattern":"^[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}$","description":"IPv4 block of the VPC as a.b.c.d/n with the host bits zero (e.g. 10.10.0.0/16). Must not overlap another VPC of the project. Changing it replaces the VPC."},"region_code":{"type":"string","pattern":"^[a-z]{2,}(-[a-z0-9]+)+$","description":"Cloud region of the VPC, such as us-east-1 or az-eastus2. Changing it replaces the VPC."},"protect":{"type":"boolean","description":"When true, a plan that would delete or replace this VPC fails instead. Remembered in the lockfile: only an applied `protect: false` lifts it."},"peerings":{"type":"array","description":"Peering connections of this VPC, each identified by its peer_vpc_id (address peering.<vpcKey>.<peer_vpc_id>).","items":{"type":"object","description":"A VPC peering connection to a VPC of another cloud account. Its identity is peer_vpc_id; changing any field replaces it.","additionalProperties":false,"required":["peer_account_id","peer_region_code","peer_vpc_id"],"properties":{"peer_account_id":{"type":"string","minLength":1,"description":"Cloud account ID that owns the peer VPC: 12 digits, quoted so YAML keeps it a string (\"123456789012\")."},"peer_region_code":{"type":"string","pattern":"^[a-z]{2,}(-[a-z0-9]+)+$","description":"Cloud region of the peer VPC, such as us-east-1 or az-eastus2."},"peer_vpc_id":{"type":"string","minLength":1,"description":"ID of the peer VPC in the other account (e.g. vpc-0a1b2c3d). Unique among the peerings of this VPC."}}}}}}},"services":{"type":"object","description":"Database services managed by dbform, by key (address service.<key>).","propertyNames":{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a service: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},"additionalProperties":{"type":"object","description":"A database service (address service.<key>). Fields left out are not managed: the API default applies at create and dbform never changes them.","additionalProperties":false,"dependentRequired":{"cpu_millis":["memory_gbs"],"memory_gbs":["cpu_millis"]},"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"description":"Name of the service in the cloud (1-128 characters). Optional; defaults to the key."},"addons":{"type":"array","description":"Extensions: time-series (service type TIMESERIESDB; without it POSTGRES) and ai. Changing them replaces the service.","items":{"enum":["time-series","ai"],"description":"time-series or ai."}},"region_code":{"type":"string","pattern":"^[a-z]{2,}(-[a-z0-9]+)+$","description":"Cloud region of the service, such as us-east-1 or az-eastus2. Left out, the service chooses. Changing it replaces the service."},"cpu_millis":{"enum":[500,1000,2000,4000,8000,16000,32000,48000,64000,"shared"],"description":"CPU in millicores, given together with memory_gbs as an allowed pair (cpu_millis/memory_gbs): 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128, 48000/192, 64000/256, shared/shared."},"memory_gbs":{"enum":[2,4,8,16,32,64,128,192,256,"shared"],"description":"Memory in GB, given together with cpu_millis as an allowed pair (cpu_millis/memory_gbs): 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128, 48000/192, 64000/256, shared/shared."},"environment":{"enum":["DEV","PROD",null],"description":"Environment tag of the service: DEV or PROD. null manages it as DEV; leave it out to leave it unmanaged."},"ha":{"type":["object","null"],"description":"High-availability replicas. null means none (replicas 0, sync_replicas 0).","additionalProperties":false,"properties":{"replicas":{"type":"integer","minimum":0,"maximum":2,"description":"Number of HA replicas, 0-2 (default 0)."},"sync_replicas":{"type":"integer","minimum":0,"maximum":1,"description":"How many of the HA replicas are synchronous, 0-1 (default 0); 1 needs replicas: 2."}}},"pooler":{"type":["boolean","null"],"description":"Connection pooler of the service (port 6432): true enables it, false or null disables it; leave it out to leave it unmanaged."},"vpc":{"description":"VPC the service is attached to: a key under vpcs:, { id: \"<vpc id>\" } for a VPC dbform does not manage, or null to keep it detached. Leave it out to leave attachment unmanaged.","anyOf":[{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a VPC under vpcs:: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},{"type":"object","description":"A VPC that dbform does not manage, by its ID.","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","minLength":1,"description":"ID of the VPC (a digit string such as 1234567890)."}}},{"type":"null","description":"Detached from any VPC."}]},"paused":{"type":["boolean","null"],"description":"true stops the service, false or null keeps it running; leave it out to leave it unmanaged."},"password":{"type":"object","description":"Password of tsdbadmin, write-only: read from an environment variable at apply, never stored.","additionalProperties":false,"required":["from_env"],"properties":{"from_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","description":"Name of the environment variable that holds the password at apply time."},"version":{"type":"integer","minimum":1,"description":"Bump to rotate the password (default 1); the applied version is kept in the lockfile."}}},"protect":{"type":"boolean","description":"When true, a plan that would delete or replace this service fails instead. Remembered in the lockfile: only an applied `protect: false` lifts it."},"fork":{"type":"object","description":"Create this service as a fork of another one. Create-time only: ignored once the service exists.","additionalProperties":false,"required":["from","strategy"],"properties":{"from":{"description":"The service to fork: a key under services:, or { service_id: \"...\" } for any service by its ID.","anyOf":[{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a service under services:: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},{"type":"object","description":"Any service of the project, by its ID.","additionalProperties":false,"required":["service_id"],"properties":{"service_id":{"type":"string","minLength":1,"description":"ID of the parent service (10 lowercase letters or digits)."}}}]},"strategy":{"enum":["LAST_SNAPSHOT","NOW","PITR"],"description":"LAST_SNAPSHOT forks from the latest snapshot (fast), NOW takes a new snapshot (up to date), PITR restores to target_time."},"target_time":{"type":"string","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$","description":"Point in time to restore, RFC 3339 (e.g. 2026-11-01T00:00:00Z). Required with strategy PITR, not allowed otherwise."}},"if":{"properties":{"strategy":{"const":"PITR"}},"required":["strategy"]},"then":{"properties":{"target_time":true},"required":["target_time"]},"else":{"properties":{"target_time":false}}},"replica_sets":{"type":"object","description":"Read replica sets of this service, by key.","propertyNames":{"type":"string","pattern":"^[a-z][a-z0-9-]{0,62}$","description":"Key of a replica set: a lowercase letter, then up to 62 lowercase letters, digits or hyphens."},"additionalProperties":{"type":"object","description":"A read replica set of the service (address replica_set.<serviceKey>.<key>).","additionalProperties":false,"required":["cpu_millis","memory_gbs","nodes"],"properties":{"name":{"type":"string","minLength":1,"maxLength":128,"description":"Name of the replica set in the cloud (1-128 characters). Optional; defaults to the key."},"cpu_millis":{"enum":[500,1000,2000,4000,8000,16000,32000,48000,64000],"description":"CPU in millicores, given together with memory_gbs as an allowed pair (cpu_millis/memory_gbs): 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128, 48000/192, 64000/256."},"memory_gbs":{"enum":[2,4,8,16,32,64,128,192,256],"description":"Memory in GB, given together with cpu_millis as an allowed pair (cpu_millis/memory_gbs): 500/2, 1000/4, 2000/8, 4000/16, 8000/32, 16000/64, 32000/128, 48000/192, 64000/256."},"nodes":{"type":"integer","minimum":1,"maximum":10,"description":"Number of nodes in the replica set, 1-10. Changing it replaces the replica set."},"pooler":{"type":["boolean","null"],"description":"Connection pooler of the replica set (port 6432): true enables it, false or null disables it; leave it out to leave it unmanaged."},"environment":{"enum":["DEV","PROD",null],"description":"Environment tag of the replica set: DEV or PROD. null manages it as DEV; leave it out to leave it unmanaged."},"protect":{"type":"boolean","description":"When true, a plan that would delete or replace this replica set fails instead. Remembered in the lockfile: only an applied `protect: false` lifts it."}}}}}}},"moved":{"type":"array","description":"Renamed addresses: each entry moves a lockfile binding from one address to another.","items":{"type":"object","description":"Declares that the resource once at `from` now lives at `to`: the plan rewrites the lockfile instead of deleting and creating.","additionalProperties":false,"required":["from","to"],"properties":{"from":{"type":"string","description":"The old address, e.g. service.old (no longer in the config)."},"to":{"type":"string","description":"The new address, e.g. service.new (defined in the config)."}}}}},"patternProperties":{"^x-":{"description":"Free-form extension, ignored by dbform: a place for YAML anchors shared by several resources."}}};
 const pattern4 = new RegExp("^x-", "u");
-const pattern5 = new RegExp("^[a-z][a-z0-9-]{0,62}$", "u");
-const pattern6 = new RegExp("^[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}$", "u");
-const pattern7 = new RegExp("^[a-z]{2,}(-[a-z0-9]+)+$", "u");
-const pattern12 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
-const pattern14 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$", "u");
+const pattern5 = new RegExp("^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$", "u");
+const pattern6 = new RegExp("^[a-z][a-z0-9-]{0,62}$", "u");
+const pattern7 = new RegExp("^[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}$", "u");
+const pattern8 = new RegExp("^[a-z]{2,}(-[a-z0-9]+)+$", "u");
+const pattern13 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
+const pattern15 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$", "u");
 const func1 = { default: ucs2length }.default;
 const func7 = Object.prototype.hasOwnProperty;
 
@@ -93,9 +94,8 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-else {
-const err5 = {instancePath:instancePath+"/project_id",schemaPath:"#/properties/project_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.project_id.type,parentSchema:schema31.properties.project_id,data:data1};
+if(!pattern5.test(data1)){
+const err5 = {instancePath:instancePath+"/project_id",schemaPath:"#/properties/project_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$"+"\"",schema:"^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$",parentSchema:schema31.properties.project_id,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -105,11 +105,8 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.state !== undefined){
-let data2 = data.state;
-if(typeof data2 === "string"){
-if(func1(data2) < 1){
-const err6 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.state,data:data2};
+else {
+const err6 = {instancePath:instancePath+"/project_id",schemaPath:"#/properties/project_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.project_id.type,parentSchema:schema31.properties.project_id,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -119,13 +116,27 @@ vErrors.push(err6);
 errors++;
 }
 }
-else {
-const err7 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.state.type,parentSchema:schema31.properties.state,data:data2};
+if(data.state !== undefined){
+let data2 = data.state;
+if(typeof data2 === "string"){
+if(func1(data2) < 1){
+const err7 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.state,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
 else {
 vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.state.type,parentSchema:schema31.properties.state,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
 }
 errors++;
 }
@@ -136,19 +147,8 @@ if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 for(const key1 in data3){
 const _errs9 = errors;
 if(typeof key1 === "string"){
-if(!pattern5.test(key1)){
-const err8 = {instancePath:instancePath+"/vpcs",schemaPath:"#/properties/vpcs/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,62}$"+"\"",schema:"^[a-z][a-z0-9-]{0,62}$",parentSchema:schema31.properties.vpcs.propertyNames,data:key1,propertyName:key1};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/vpcs",schemaPath:"#/properties/vpcs/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.propertyNames.type,parentSchema:schema31.properties.vpcs.propertyNames,data:key1,propertyName:key1};
+if(!pattern6.test(key1)){
+const err9 = {instancePath:instancePath+"/vpcs",schemaPath:"#/properties/vpcs/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,62}$"+"\"",schema:"^[a-z][a-z0-9-]{0,62}$",parentSchema:schema31.properties.vpcs.propertyNames,data:key1,propertyName:key1};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -157,9 +157,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-var valid1 = _errs9 === errors;
-if(!valid1){
-const err10 = {instancePath:instancePath+"/vpcs",schemaPath:"#/properties/vpcs/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema31.properties.vpcs.propertyNames,parentSchema:schema31.properties.vpcs,data:data3};
+}
+else {
+const err10 = {instancePath:instancePath+"/vpcs",schemaPath:"#/properties/vpcs/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.propertyNames.type,parentSchema:schema31.properties.vpcs.propertyNames,data:key1,propertyName:key1};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -168,12 +168,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-for(const key2 in data3){
-let data4 = data3[key2];
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.cidr === undefined){
-const err11 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/vpcs/additionalProperties/required",keyword:"required",params:{missingProperty: "cidr"},message:"must have required property '"+"cidr"+"'",schema:schema31.properties.vpcs.additionalProperties.required,parentSchema:schema31.properties.vpcs.additionalProperties,data:data4};
+var valid1 = _errs9 === errors;
+if(!valid1){
+const err11 = {instancePath:instancePath+"/vpcs",schemaPath:"#/properties/vpcs/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema31.properties.vpcs.propertyNames,parentSchema:schema31.properties.vpcs,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -182,8 +179,12 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(data4.region_code === undefined){
-const err12 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/vpcs/additionalProperties/required",keyword:"required",params:{missingProperty: "region_code"},message:"must have required property '"+"region_code"+"'",schema:schema31.properties.vpcs.additionalProperties.required,parentSchema:schema31.properties.vpcs.additionalProperties,data:data4};
+}
+for(const key2 in data3){
+let data4 = data3[key2];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.cidr === undefined){
+const err12 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/vpcs/additionalProperties/required",keyword:"required",params:{missingProperty: "cidr"},message:"must have required property '"+"cidr"+"'",schema:schema31.properties.vpcs.additionalProperties.required,parentSchema:schema31.properties.vpcs.additionalProperties,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -192,9 +193,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-for(const key3 in data4){
-if(!(((((key3 === "name") || (key3 === "cidr")) || (key3 === "region_code")) || (key3 === "protect")) || (key3 === "peerings"))){
-const err13 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/vpcs/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.vpcs.additionalProperties,data:data4};
+if(data4.region_code === undefined){
+const err13 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/vpcs/additionalProperties/required",keyword:"required",params:{missingProperty: "region_code"},message:"must have required property '"+"region_code"+"'",schema:schema31.properties.vpcs.additionalProperties.required,parentSchema:schema31.properties.vpcs.additionalProperties,data:data4};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -203,12 +203,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-if(data4.name !== undefined){
-let data5 = data4.name;
-if(typeof data5 === "string"){
-if(func1(data5) > 128){
-const err14 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/vpcs/additionalProperties/properties/name/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema31.properties.vpcs.additionalProperties.properties.name,data:data5};
+for(const key3 in data4){
+if(!(((((key3 === "name") || (key3 === "cidr")) || (key3 === "region_code")) || (key3 === "protect")) || (key3 === "peerings"))){
+const err14 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/vpcs/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.vpcs.additionalProperties,data:data4};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -217,8 +214,12 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(func1(data5) < 1){
-const err15 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/vpcs/additionalProperties/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.vpcs.additionalProperties.properties.name,data:data5};
+}
+if(data4.name !== undefined){
+let data5 = data4.name;
+if(typeof data5 === "string"){
+if(func1(data5) > 128){
+const err15 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/vpcs/additionalProperties/properties/name/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema31.properties.vpcs.additionalProperties.properties.name,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -227,9 +228,8 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/vpcs/additionalProperties/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.additionalProperties.properties.name.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.name,data:data5};
+if(func1(data5) < 1){
+const err16 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/vpcs/additionalProperties/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.vpcs.additionalProperties.properties.name,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -239,11 +239,8 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data4.cidr !== undefined){
-let data6 = data4.cidr;
-if(typeof data6 === "string"){
-if(!pattern6.test(data6)){
-const err17 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/cidr",schemaPath:"#/properties/vpcs/additionalProperties/properties/cidr/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}$"},message:"must match pattern \""+"^[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}$"+"\"",schema:"^[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}$",parentSchema:schema31.properties.vpcs.additionalProperties.properties.cidr,data:data6};
+else {
+const err17 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/vpcs/additionalProperties/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.additionalProperties.properties.name.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.name,data:data5};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -253,8 +250,11 @@ vErrors.push(err17);
 errors++;
 }
 }
-else {
-const err18 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/cidr",schemaPath:"#/properties/vpcs/additionalProperties/properties/cidr/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.additionalProperties.properties.cidr.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.cidr,data:data6};
+if(data4.cidr !== undefined){
+let data6 = data4.cidr;
+if(typeof data6 === "string"){
+if(!pattern7.test(data6)){
+const err18 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/cidr",schemaPath:"#/properties/vpcs/additionalProperties/properties/cidr/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}$"},message:"must match pattern \""+"^[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}$"+"\"",schema:"^[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}$",parentSchema:schema31.properties.vpcs.additionalProperties.properties.cidr,data:data6};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -264,11 +264,8 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data4.region_code !== undefined){
-let data7 = data4.region_code;
-if(typeof data7 === "string"){
-if(!pattern7.test(data7)){
-const err19 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/region_code",schemaPath:"#/properties/vpcs/additionalProperties/properties/region_code/pattern",keyword:"pattern",params:{pattern: "^[a-z]{2,}(-[a-z0-9]+)+$"},message:"must match pattern \""+"^[a-z]{2,}(-[a-z0-9]+)+$"+"\"",schema:"^[a-z]{2,}(-[a-z0-9]+)+$",parentSchema:schema31.properties.vpcs.additionalProperties.properties.region_code,data:data7};
+else {
+const err19 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/cidr",schemaPath:"#/properties/vpcs/additionalProperties/properties/cidr/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.additionalProperties.properties.cidr.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.cidr,data:data6};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -278,8 +275,11 @@ vErrors.push(err19);
 errors++;
 }
 }
-else {
-const err20 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/region_code",schemaPath:"#/properties/vpcs/additionalProperties/properties/region_code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.additionalProperties.properties.region_code.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.region_code,data:data7};
+if(data4.region_code !== undefined){
+let data7 = data4.region_code;
+if(typeof data7 === "string"){
+if(!pattern8.test(data7)){
+const err20 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/region_code",schemaPath:"#/properties/vpcs/additionalProperties/properties/region_code/pattern",keyword:"pattern",params:{pattern: "^[a-z]{2,}(-[a-z0-9]+)+$"},message:"must match pattern \""+"^[a-z]{2,}(-[a-z0-9]+)+$"+"\"",schema:"^[a-z]{2,}(-[a-z0-9]+)+$",parentSchema:schema31.properties.vpcs.additionalProperties.properties.region_code,data:data7};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -289,15 +289,26 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data4.protect !== undefined){
-let data8 = data4.protect;
-if(typeof data8 !== "boolean"){
-const err21 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/protect",schemaPath:"#/properties/vpcs/additionalProperties/properties/protect/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.vpcs.additionalProperties.properties.protect.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.protect,data:data8};
+else {
+const err21 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/region_code",schemaPath:"#/properties/vpcs/additionalProperties/properties/region_code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.additionalProperties.properties.region_code.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.region_code,data:data7};
 if(vErrors === null){
 vErrors = [err21];
 }
 else {
 vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data4.protect !== undefined){
+let data8 = data4.protect;
+if(typeof data8 !== "boolean"){
+const err22 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/protect",schemaPath:"#/properties/vpcs/additionalProperties/properties/protect/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.vpcs.additionalProperties.properties.protect.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.protect,data:data8};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
 }
 errors++;
 }
@@ -310,17 +321,7 @@ for(let i0=0; i0<len0; i0++){
 let data10 = data9[i0];
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 if(data10.peer_account_id === undefined){
-const err22 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0,schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/required",keyword:"required",params:{missingProperty: "peer_account_id"},message:"must have required property '"+"peer_account_id"+"'",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.required,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items,data:data10};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-if(data10.peer_region_code === undefined){
-const err23 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0,schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/required",keyword:"required",params:{missingProperty: "peer_region_code"},message:"must have required property '"+"peer_region_code"+"'",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.required,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items,data:data10};
+const err23 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0,schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/required",keyword:"required",params:{missingProperty: "peer_account_id"},message:"must have required property '"+"peer_account_id"+"'",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.required,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items,data:data10};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -329,8 +330,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(data10.peer_vpc_id === undefined){
-const err24 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0,schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/required",keyword:"required",params:{missingProperty: "peer_vpc_id"},message:"must have required property '"+"peer_vpc_id"+"'",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.required,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items,data:data10};
+if(data10.peer_region_code === undefined){
+const err24 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0,schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/required",keyword:"required",params:{missingProperty: "peer_region_code"},message:"must have required property '"+"peer_region_code"+"'",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.required,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items,data:data10};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -339,9 +340,8 @@ vErrors.push(err24);
 }
 errors++;
 }
-for(const key4 in data10){
-if(!(((key4 === "peer_account_id") || (key4 === "peer_region_code")) || (key4 === "peer_vpc_id"))){
-const err25 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0,schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items,data:data10};
+if(data10.peer_vpc_id === undefined){
+const err25 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0,schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/required",keyword:"required",params:{missingProperty: "peer_vpc_id"},message:"must have required property '"+"peer_vpc_id"+"'",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.required,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items,data:data10};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -350,12 +350,9 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-if(data10.peer_account_id !== undefined){
-let data11 = data10.peer_account_id;
-if(typeof data11 === "string"){
-if(func1(data11) < 1){
-const err26 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0+"/peer_account_id",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/properties/peer_account_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_account_id,data:data11};
+for(const key4 in data10){
+if(!(((key4 === "peer_account_id") || (key4 === "peer_region_code")) || (key4 === "peer_vpc_id"))){
+const err26 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0,schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items,data:data10};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -365,8 +362,11 @@ vErrors.push(err26);
 errors++;
 }
 }
-else {
-const err27 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0+"/peer_account_id",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/properties/peer_account_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_account_id.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_account_id,data:data11};
+if(data10.peer_account_id !== undefined){
+let data11 = data10.peer_account_id;
+if(typeof data11 === "string"){
+if(func1(data11) < 1){
+const err27 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0+"/peer_account_id",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/properties/peer_account_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_account_id,data:data11};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -376,11 +376,8 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data10.peer_region_code !== undefined){
-let data12 = data10.peer_region_code;
-if(typeof data12 === "string"){
-if(!pattern7.test(data12)){
-const err28 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0+"/peer_region_code",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/properties/peer_region_code/pattern",keyword:"pattern",params:{pattern: "^[a-z]{2,}(-[a-z0-9]+)+$"},message:"must match pattern \""+"^[a-z]{2,}(-[a-z0-9]+)+$"+"\"",schema:"^[a-z]{2,}(-[a-z0-9]+)+$",parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_region_code,data:data12};
+else {
+const err28 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0+"/peer_account_id",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/properties/peer_account_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_account_id.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_account_id,data:data11};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -390,8 +387,11 @@ vErrors.push(err28);
 errors++;
 }
 }
-else {
-const err29 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0+"/peer_region_code",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/properties/peer_region_code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_region_code.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_region_code,data:data12};
+if(data10.peer_region_code !== undefined){
+let data12 = data10.peer_region_code;
+if(typeof data12 === "string"){
+if(!pattern8.test(data12)){
+const err29 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0+"/peer_region_code",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/properties/peer_region_code/pattern",keyword:"pattern",params:{pattern: "^[a-z]{2,}(-[a-z0-9]+)+$"},message:"must match pattern \""+"^[a-z]{2,}(-[a-z0-9]+)+$"+"\"",schema:"^[a-z]{2,}(-[a-z0-9]+)+$",parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_region_code,data:data12};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -401,11 +401,8 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data10.peer_vpc_id !== undefined){
-let data13 = data10.peer_vpc_id;
-if(typeof data13 === "string"){
-if(func1(data13) < 1){
-const err30 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0+"/peer_vpc_id",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/properties/peer_vpc_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_vpc_id,data:data13};
+else {
+const err30 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0+"/peer_region_code",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/properties/peer_region_code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_region_code.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_region_code,data:data12};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -415,8 +412,11 @@ vErrors.push(err30);
 errors++;
 }
 }
-else {
-const err31 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0+"/peer_vpc_id",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/properties/peer_vpc_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_vpc_id.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_vpc_id,data:data13};
+if(data10.peer_vpc_id !== undefined){
+let data13 = data10.peer_vpc_id;
+if(typeof data13 === "string"){
+if(func1(data13) < 1){
+const err31 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0+"/peer_vpc_id",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/properties/peer_vpc_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_vpc_id,data:data13};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -426,9 +426,8 @@ vErrors.push(err31);
 errors++;
 }
 }
-}
 else {
-const err32 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0,schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items,data:data10};
+const err32 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0+"/peer_vpc_id",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/properties/peer_vpc_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_vpc_id.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.properties.peer_vpc_id,data:data13};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -440,7 +439,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings,data:data9};
+const err33 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings/" + i0,schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.items.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings.items,data:data10};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -452,7 +451,7 @@ errors++;
 }
 }
 else {
-const err34 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/vpcs/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.vpcs.additionalProperties.type,parentSchema:schema31.properties.vpcs.additionalProperties,data:data4};
+const err34 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/peerings",schemaPath:"#/properties/vpcs/additionalProperties/properties/peerings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.vpcs.additionalProperties.properties.peerings.type,parentSchema:schema31.properties.vpcs.additionalProperties.properties.peerings,data:data9};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -464,12 +463,24 @@ errors++;
 }
 }
 else {
-const err35 = {instancePath:instancePath+"/vpcs",schemaPath:"#/properties/vpcs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.vpcs.type,parentSchema:schema31.properties.vpcs,data:data3};
+const err35 = {instancePath:instancePath+"/vpcs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/vpcs/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.vpcs.additionalProperties.type,parentSchema:schema31.properties.vpcs.additionalProperties,data:data4};
 if(vErrors === null){
 vErrors = [err35];
 }
 else {
 vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/vpcs",schemaPath:"#/properties/vpcs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.vpcs.type,parentSchema:schema31.properties.vpcs,data:data3};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
 }
 errors++;
 }
@@ -480,19 +491,8 @@ if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 for(const key5 in data14){
 const _errs36 = errors;
 if(typeof key5 === "string"){
-if(!pattern5.test(key5)){
-const err36 = {instancePath:instancePath+"/services",schemaPath:"#/properties/services/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,62}$"+"\"",schema:"^[a-z][a-z0-9-]{0,62}$",parentSchema:schema31.properties.services.propertyNames,data:key5,propertyName:key5};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-}
-else {
-const err37 = {instancePath:instancePath+"/services",schemaPath:"#/properties/services/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.propertyNames.type,parentSchema:schema31.properties.services.propertyNames,data:key5,propertyName:key5};
+if(!pattern6.test(key5)){
+const err37 = {instancePath:instancePath+"/services",schemaPath:"#/properties/services/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,62}$"+"\"",schema:"^[a-z][a-z0-9-]{0,62}$",parentSchema:schema31.properties.services.propertyNames,data:key5,propertyName:key5};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -501,9 +501,9 @@ vErrors.push(err37);
 }
 errors++;
 }
-var valid7 = _errs36 === errors;
-if(!valid7){
-const err38 = {instancePath:instancePath+"/services",schemaPath:"#/properties/services/propertyNames",keyword:"propertyNames",params:{propertyName: key5},message:"property name must be valid",schema:schema31.properties.services.propertyNames,parentSchema:schema31.properties.services,data:data14};
+}
+else {
+const err38 = {instancePath:instancePath+"/services",schemaPath:"#/properties/services/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.propertyNames.type,parentSchema:schema31.properties.services.propertyNames,data:key5,propertyName:key5};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -512,13 +512,9 @@ vErrors.push(err38);
 }
 errors++;
 }
-}
-for(const key6 in data14){
-let data15 = data14[key6];
-if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-for(const key7 in data15){
-if(!(func7.call(schema31.properties.services.additionalProperties.properties, key7))){
-const err39 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties,data:data15};
+var valid7 = _errs36 === errors;
+if(!valid7){
+const err39 = {instancePath:instancePath+"/services",schemaPath:"#/properties/services/propertyNames",keyword:"propertyNames",params:{propertyName: key5},message:"property name must be valid",schema:schema31.properties.services.propertyNames,parentSchema:schema31.properties.services,data:data14};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -528,11 +524,12 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(data15.name !== undefined){
-let data16 = data15.name;
-if(typeof data16 === "string"){
-if(func1(data16) > 128){
-const err40 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/name/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema31.properties.services.additionalProperties.properties.name,data:data16};
+for(const key6 in data14){
+let data15 = data14[key6];
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+for(const key7 in data15){
+if(!(func7.call(schema31.properties.services.additionalProperties.properties, key7))){
+const err40 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties,data:data15};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -541,8 +538,12 @@ vErrors.push(err40);
 }
 errors++;
 }
-if(func1(data16) < 1){
-const err41 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.name,data:data16};
+}
+if(data15.name !== undefined){
+let data16 = data15.name;
+if(typeof data16 === "string"){
+if(func1(data16) > 128){
+const err41 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/name/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema31.properties.services.additionalProperties.properties.name,data:data16};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -551,14 +552,24 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-else {
-const err42 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.name.type,parentSchema:schema31.properties.services.additionalProperties.properties.name,data:data16};
+if(func1(data16) < 1){
+const err42 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.name,data:data16};
 if(vErrors === null){
 vErrors = [err42];
 }
 else {
 vErrors.push(err42);
+}
+errors++;
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.name.type,parentSchema:schema31.properties.services.additionalProperties.properties.name,data:data16};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
 }
 errors++;
 }
@@ -570,19 +581,7 @@ const len1 = data17.length;
 for(let i1=0; i1<len1; i1++){
 let data18 = data17[i1];
 if(!((data18 === "time-series") || (data18 === "ai"))){
-const err43 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/addons/" + i1,schemaPath:"#/properties/services/additionalProperties/properties/addons/items/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.addons.items.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.addons.items.enum,parentSchema:schema31.properties.services.additionalProperties.properties.addons.items,data:data18};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
-}
-}
-else {
-const err44 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/addons",schemaPath:"#/properties/services/additionalProperties/properties/addons/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.services.additionalProperties.properties.addons.type,parentSchema:schema31.properties.services.additionalProperties.properties.addons,data:data17};
+const err44 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/addons/" + i1,schemaPath:"#/properties/services/additionalProperties/properties/addons/items/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.addons.items.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.addons.items.enum,parentSchema:schema31.properties.services.additionalProperties.properties.addons.items,data:data18};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -592,11 +591,9 @@ vErrors.push(err44);
 errors++;
 }
 }
-if(data15.region_code !== undefined){
-let data19 = data15.region_code;
-if(typeof data19 === "string"){
-if(!pattern7.test(data19)){
-const err45 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/region_code",schemaPath:"#/properties/services/additionalProperties/properties/region_code/pattern",keyword:"pattern",params:{pattern: "^[a-z]{2,}(-[a-z0-9]+)+$"},message:"must match pattern \""+"^[a-z]{2,}(-[a-z0-9]+)+$"+"\"",schema:"^[a-z]{2,}(-[a-z0-9]+)+$",parentSchema:schema31.properties.services.additionalProperties.properties.region_code,data:data19};
+}
+else {
+const err45 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/addons",schemaPath:"#/properties/services/additionalProperties/properties/addons/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.services.additionalProperties.properties.addons.type,parentSchema:schema31.properties.services.additionalProperties.properties.addons,data:data17};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -606,8 +603,11 @@ vErrors.push(err45);
 errors++;
 }
 }
-else {
-const err46 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/region_code",schemaPath:"#/properties/services/additionalProperties/properties/region_code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.region_code.type,parentSchema:schema31.properties.services.additionalProperties.properties.region_code,data:data19};
+if(data15.region_code !== undefined){
+let data19 = data15.region_code;
+if(typeof data19 === "string"){
+if(!pattern8.test(data19)){
+const err46 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/region_code",schemaPath:"#/properties/services/additionalProperties/properties/region_code/pattern",keyword:"pattern",params:{pattern: "^[a-z]{2,}(-[a-z0-9]+)+$"},message:"must match pattern \""+"^[a-z]{2,}(-[a-z0-9]+)+$"+"\"",schema:"^[a-z]{2,}(-[a-z0-9]+)+$",parentSchema:schema31.properties.services.additionalProperties.properties.region_code,data:data19};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -617,10 +617,8 @@ vErrors.push(err46);
 errors++;
 }
 }
-if(data15.cpu_millis !== undefined){
-let data20 = data15.cpu_millis;
-if(!((((((((((data20 === 500) || (data20 === 1000)) || (data20 === 2000)) || (data20 === 4000)) || (data20 === 8000)) || (data20 === 16000)) || (data20 === 32000)) || (data20 === 48000)) || (data20 === 64000)) || (data20 === "shared"))){
-const err47 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/cpu_millis",schemaPath:"#/properties/services/additionalProperties/properties/cpu_millis/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.cpu_millis.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.cpu_millis.enum,parentSchema:schema31.properties.services.additionalProperties.properties.cpu_millis,data:data20};
+else {
+const err47 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/region_code",schemaPath:"#/properties/services/additionalProperties/properties/region_code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.region_code.type,parentSchema:schema31.properties.services.additionalProperties.properties.region_code,data:data19};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -630,10 +628,10 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data15.memory_gbs !== undefined){
-let data21 = data15.memory_gbs;
-if(!((((((((((data21 === 2) || (data21 === 4)) || (data21 === 8)) || (data21 === 16)) || (data21 === 32)) || (data21 === 64)) || (data21 === 128)) || (data21 === 192)) || (data21 === 256)) || (data21 === "shared"))){
-const err48 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/memory_gbs",schemaPath:"#/properties/services/additionalProperties/properties/memory_gbs/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.memory_gbs.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.memory_gbs.enum,parentSchema:schema31.properties.services.additionalProperties.properties.memory_gbs,data:data21};
+if(data15.cpu_millis !== undefined){
+let data20 = data15.cpu_millis;
+if(!((((((((((data20 === 500) || (data20 === 1000)) || (data20 === 2000)) || (data20 === 4000)) || (data20 === 8000)) || (data20 === 16000)) || (data20 === 32000)) || (data20 === 48000)) || (data20 === 64000)) || (data20 === "shared"))){
+const err48 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/cpu_millis",schemaPath:"#/properties/services/additionalProperties/properties/cpu_millis/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.cpu_millis.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.cpu_millis.enum,parentSchema:schema31.properties.services.additionalProperties.properties.cpu_millis,data:data20};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -643,10 +641,10 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data15.environment !== undefined){
-let data22 = data15.environment;
-if(!(((data22 === "DEV") || (data22 === "PROD")) || (data22 === null))){
-const err49 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/environment",schemaPath:"#/properties/services/additionalProperties/properties/environment/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.environment.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.environment.enum,parentSchema:schema31.properties.services.additionalProperties.properties.environment,data:data22};
+if(data15.memory_gbs !== undefined){
+let data21 = data15.memory_gbs;
+if(!((((((((((data21 === 2) || (data21 === 4)) || (data21 === 8)) || (data21 === 16)) || (data21 === 32)) || (data21 === 64)) || (data21 === 128)) || (data21 === 192)) || (data21 === 256)) || (data21 === "shared"))){
+const err49 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/memory_gbs",schemaPath:"#/properties/services/additionalProperties/properties/memory_gbs/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.memory_gbs.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.memory_gbs.enum,parentSchema:schema31.properties.services.additionalProperties.properties.memory_gbs,data:data21};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -656,10 +654,10 @@ vErrors.push(err49);
 errors++;
 }
 }
-if(data15.ha !== undefined){
-let data23 = data15.ha;
-if((!(data23 && typeof data23 == "object" && !Array.isArray(data23))) && (data23 !== null)){
-const err50 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha",schemaPath:"#/properties/services/additionalProperties/properties/ha/type",keyword:"type",params:{type: schema31.properties.services.additionalProperties.properties.ha.type},message:"must be object,null",schema:schema31.properties.services.additionalProperties.properties.ha.type,parentSchema:schema31.properties.services.additionalProperties.properties.ha,data:data23};
+if(data15.environment !== undefined){
+let data22 = data15.environment;
+if(!(((data22 === "DEV") || (data22 === "PROD")) || (data22 === null))){
+const err50 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/environment",schemaPath:"#/properties/services/additionalProperties/properties/environment/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.environment.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.environment.enum,parentSchema:schema31.properties.services.additionalProperties.properties.environment,data:data22};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -668,10 +666,11 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-for(const key8 in data23){
-if(!((key8 === "replicas") || (key8 === "sync_replicas"))){
-const err51 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha",schemaPath:"#/properties/services/additionalProperties/properties/ha/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.ha,data:data23};
+}
+if(data15.ha !== undefined){
+let data23 = data15.ha;
+if((!(data23 && typeof data23 == "object" && !Array.isArray(data23))) && (data23 !== null)){
+const err51 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha",schemaPath:"#/properties/services/additionalProperties/properties/ha/type",keyword:"type",params:{type: schema31.properties.services.additionalProperties.properties.ha.type},message:"must be object,null",schema:schema31.properties.services.additionalProperties.properties.ha.type,parentSchema:schema31.properties.services.additionalProperties.properties.ha,data:data23};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -680,11 +679,10 @@ vErrors.push(err51);
 }
 errors++;
 }
-}
-if(data23.replicas !== undefined){
-let data24 = data23.replicas;
-if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
-const err52 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha/replicas",schemaPath:"#/properties/services/additionalProperties/properties/ha/properties/replicas/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.services.additionalProperties.properties.ha.properties.replicas.type,parentSchema:schema31.properties.services.additionalProperties.properties.ha.properties.replicas,data:data24};
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+for(const key8 in data23){
+if(!((key8 === "replicas") || (key8 === "sync_replicas"))){
+const err52 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha",schemaPath:"#/properties/services/additionalProperties/properties/ha/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.ha,data:data23};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -693,9 +691,11 @@ vErrors.push(err52);
 }
 errors++;
 }
-if((typeof data24 == "number") && (isFinite(data24))){
-if(data24 > 2 || isNaN(data24)){
-const err53 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha/replicas",schemaPath:"#/properties/services/additionalProperties/properties/ha/properties/replicas/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2},message:"must be <= 2",schema:2,parentSchema:schema31.properties.services.additionalProperties.properties.ha.properties.replicas,data:data24};
+}
+if(data23.replicas !== undefined){
+let data24 = data23.replicas;
+if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
+const err53 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha/replicas",schemaPath:"#/properties/services/additionalProperties/properties/ha/properties/replicas/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.services.additionalProperties.properties.ha.properties.replicas.type,parentSchema:schema31.properties.services.additionalProperties.properties.ha.properties.replicas,data:data24};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -704,8 +704,9 @@ vErrors.push(err53);
 }
 errors++;
 }
-if(data24 < 0 || isNaN(data24)){
-const err54 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha/replicas",schemaPath:"#/properties/services/additionalProperties/properties/ha/properties/replicas/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.services.additionalProperties.properties.ha.properties.replicas,data:data24};
+if((typeof data24 == "number") && (isFinite(data24))){
+if(data24 > 2 || isNaN(data24)){
+const err54 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha/replicas",schemaPath:"#/properties/services/additionalProperties/properties/ha/properties/replicas/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2},message:"must be <= 2",schema:2,parentSchema:schema31.properties.services.additionalProperties.properties.ha.properties.replicas,data:data24};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -714,12 +715,8 @@ vErrors.push(err54);
 }
 errors++;
 }
-}
-}
-if(data23.sync_replicas !== undefined){
-let data25 = data23.sync_replicas;
-if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
-const err55 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha/sync_replicas",schemaPath:"#/properties/services/additionalProperties/properties/ha/properties/sync_replicas/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.services.additionalProperties.properties.ha.properties.sync_replicas.type,parentSchema:schema31.properties.services.additionalProperties.properties.ha.properties.sync_replicas,data:data25};
+if(data24 < 0 || isNaN(data24)){
+const err55 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha/replicas",schemaPath:"#/properties/services/additionalProperties/properties/ha/properties/replicas/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.services.additionalProperties.properties.ha.properties.replicas,data:data24};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -728,9 +725,12 @@ vErrors.push(err55);
 }
 errors++;
 }
-if((typeof data25 == "number") && (isFinite(data25))){
-if(data25 > 1 || isNaN(data25)){
-const err56 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha/sync_replicas",schemaPath:"#/properties/services/additionalProperties/properties/ha/properties/sync_replicas/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.ha.properties.sync_replicas,data:data25};
+}
+}
+if(data23.sync_replicas !== undefined){
+let data25 = data23.sync_replicas;
+if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
+const err56 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha/sync_replicas",schemaPath:"#/properties/services/additionalProperties/properties/ha/properties/sync_replicas/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.services.additionalProperties.properties.ha.properties.sync_replicas.type,parentSchema:schema31.properties.services.additionalProperties.properties.ha.properties.sync_replicas,data:data25};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -739,13 +739,24 @@ vErrors.push(err56);
 }
 errors++;
 }
-if(data25 < 0 || isNaN(data25)){
-const err57 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha/sync_replicas",schemaPath:"#/properties/services/additionalProperties/properties/ha/properties/sync_replicas/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.services.additionalProperties.properties.ha.properties.sync_replicas,data:data25};
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 > 1 || isNaN(data25)){
+const err57 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha/sync_replicas",schemaPath:"#/properties/services/additionalProperties/properties/ha/properties/sync_replicas/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.ha.properties.sync_replicas,data:data25};
 if(vErrors === null){
 vErrors = [err57];
 }
 else {
 vErrors.push(err57);
+}
+errors++;
+}
+if(data25 < 0 || isNaN(data25)){
+const err58 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/ha/sync_replicas",schemaPath:"#/properties/services/additionalProperties/properties/ha/properties/sync_replicas/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.services.additionalProperties.properties.ha.properties.sync_replicas,data:data25};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
 }
 errors++;
 }
@@ -756,12 +767,12 @@ errors++;
 if(data15.pooler !== undefined){
 let data26 = data15.pooler;
 if((typeof data26 !== "boolean") && (data26 !== null)){
-const err58 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/pooler",schemaPath:"#/properties/services/additionalProperties/properties/pooler/type",keyword:"type",params:{type: schema31.properties.services.additionalProperties.properties.pooler.type},message:"must be boolean,null",schema:schema31.properties.services.additionalProperties.properties.pooler.type,parentSchema:schema31.properties.services.additionalProperties.properties.pooler,data:data26};
+const err59 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/pooler",schemaPath:"#/properties/services/additionalProperties/properties/pooler/type",keyword:"type",params:{type: schema31.properties.services.additionalProperties.properties.pooler.type},message:"must be boolean,null",schema:schema31.properties.services.additionalProperties.properties.pooler.type,parentSchema:schema31.properties.services.additionalProperties.properties.pooler,data:data26};
 if(vErrors === null){
-vErrors = [err58];
+vErrors = [err59];
 }
 else {
-vErrors.push(err58);
+vErrors.push(err59);
 }
 errors++;
 }
@@ -772,19 +783,8 @@ const _errs62 = errors;
 let valid13 = false;
 const _errs63 = errors;
 if(typeof data27 === "string"){
-if(!pattern5.test(data27)){
-const err59 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,62}$"+"\"",schema:"^[a-z][a-z0-9-]{0,62}$",parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[0],data:data27};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
-errors++;
-}
-}
-else {
-const err60 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[0].type,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[0],data:data27};
+if(!pattern6.test(data27)){
+const err60 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,62}$"+"\"",schema:"^[a-z][a-z0-9-]{0,62}$",parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[0],data:data27};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -793,12 +793,9 @@ vErrors.push(err60);
 }
 errors++;
 }
-var _valid0 = _errs63 === errors;
-valid13 = valid13 || _valid0;
-const _errs65 = errors;
-if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-if(data27.id === undefined){
-const err61 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/1/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1].required,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1],data:data27};
+}
+else {
+const err61 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[0].type,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[0],data:data27};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -807,9 +804,12 @@ vErrors.push(err61);
 }
 errors++;
 }
-for(const key9 in data27){
-if(!(key9 === "id")){
-const err62 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1],data:data27};
+var _valid0 = _errs63 === errors;
+valid13 = valid13 || _valid0;
+const _errs65 = errors;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if(data27.id === undefined){
+const err62 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/1/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1].required,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1],data:data27};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -818,12 +818,9 @@ vErrors.push(err62);
 }
 errors++;
 }
-}
-if(data27.id !== undefined){
-let data28 = data27.id;
-if(typeof data28 === "string"){
-if(func1(data28) < 1){
-const err63 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc/id",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/1/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1].properties.id,data:data28};
+for(const key9 in data27){
+if(!(key9 === "id")){
+const err63 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1],data:data27};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -833,8 +830,11 @@ vErrors.push(err63);
 errors++;
 }
 }
-else {
-const err64 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc/id",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/1/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1].properties.id.type,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1].properties.id,data:data28};
+if(data27.id !== undefined){
+let data28 = data27.id;
+if(typeof data28 === "string"){
+if(func1(data28) < 1){
+const err64 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc/id",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/1/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1].properties.id,data:data28};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -844,9 +844,8 @@ vErrors.push(err64);
 errors++;
 }
 }
-}
 else {
-const err65 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1].type,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1],data:data27};
+const err65 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc/id",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/1/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1].properties.id.type,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1].properties.id,data:data28};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -855,11 +854,10 @@ vErrors.push(err65);
 }
 errors++;
 }
-var _valid0 = _errs65 === errors;
-valid13 = valid13 || _valid0;
-const _errs70 = errors;
-if(data27 !== null){
-const err66 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[2].type,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[2],data:data27};
+}
+}
+else {
+const err66 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1].type,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[1],data:data27};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -868,15 +866,28 @@ vErrors.push(err66);
 }
 errors++;
 }
-var _valid0 = _errs70 === errors;
+var _valid0 = _errs65 === errors;
 valid13 = valid13 || _valid0;
-if(!valid13){
-const err67 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema31.properties.services.additionalProperties.properties.vpc.anyOf,parentSchema:schema31.properties.services.additionalProperties.properties.vpc,data:data27};
+const _errs70 = errors;
+if(data27 !== null){
+const err67 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[2].type,parentSchema:schema31.properties.services.additionalProperties.properties.vpc.anyOf[2],data:data27};
 if(vErrors === null){
 vErrors = [err67];
 }
 else {
 vErrors.push(err67);
+}
+errors++;
+}
+var _valid0 = _errs70 === errors;
+valid13 = valid13 || _valid0;
+if(!valid13){
+const err68 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/vpc",schemaPath:"#/properties/services/additionalProperties/properties/vpc/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema31.properties.services.additionalProperties.properties.vpc.anyOf,parentSchema:schema31.properties.services.additionalProperties.properties.vpc,data:data27};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
 }
 errors++;
 }
@@ -895,21 +906,7 @@ vErrors = null;
 if(data15.paused !== undefined){
 let data29 = data15.paused;
 if((typeof data29 !== "boolean") && (data29 !== null)){
-const err68 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/paused",schemaPath:"#/properties/services/additionalProperties/properties/paused/type",keyword:"type",params:{type: schema31.properties.services.additionalProperties.properties.paused.type},message:"must be boolean,null",schema:schema31.properties.services.additionalProperties.properties.paused.type,parentSchema:schema31.properties.services.additionalProperties.properties.paused,data:data29};
-if(vErrors === null){
-vErrors = [err68];
-}
-else {
-vErrors.push(err68);
-}
-errors++;
-}
-}
-if(data15.password !== undefined){
-let data30 = data15.password;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-if(data30.from_env === undefined){
-const err69 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password",schemaPath:"#/properties/services/additionalProperties/properties/password/required",keyword:"required",params:{missingProperty: "from_env"},message:"must have required property '"+"from_env"+"'",schema:schema31.properties.services.additionalProperties.properties.password.required,parentSchema:schema31.properties.services.additionalProperties.properties.password,data:data30};
+const err69 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/paused",schemaPath:"#/properties/services/additionalProperties/properties/paused/type",keyword:"type",params:{type: schema31.properties.services.additionalProperties.properties.paused.type},message:"must be boolean,null",schema:schema31.properties.services.additionalProperties.properties.paused.type,parentSchema:schema31.properties.services.additionalProperties.properties.paused,data:data29};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -918,9 +915,12 @@ vErrors.push(err69);
 }
 errors++;
 }
-for(const key10 in data30){
-if(!((key10 === "from_env") || (key10 === "version"))){
-const err70 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password",schemaPath:"#/properties/services/additionalProperties/properties/password/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.password,data:data30};
+}
+if(data15.password !== undefined){
+let data30 = data15.password;
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+if(data30.from_env === undefined){
+const err70 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password",schemaPath:"#/properties/services/additionalProperties/properties/password/required",keyword:"required",params:{missingProperty: "from_env"},message:"must have required property '"+"from_env"+"'",schema:schema31.properties.services.additionalProperties.properties.password.required,parentSchema:schema31.properties.services.additionalProperties.properties.password,data:data30};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -929,12 +929,9 @@ vErrors.push(err70);
 }
 errors++;
 }
-}
-if(data30.from_env !== undefined){
-let data31 = data30.from_env;
-if(typeof data31 === "string"){
-if(!pattern12.test(data31)){
-const err71 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password/from_env",schemaPath:"#/properties/services/additionalProperties/properties/password/properties/from_env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_]*$",parentSchema:schema31.properties.services.additionalProperties.properties.password.properties.from_env,data:data31};
+for(const key10 in data30){
+if(!((key10 === "from_env") || (key10 === "version"))){
+const err71 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password",schemaPath:"#/properties/services/additionalProperties/properties/password/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.password,data:data30};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -944,8 +941,11 @@ vErrors.push(err71);
 errors++;
 }
 }
-else {
-const err72 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password/from_env",schemaPath:"#/properties/services/additionalProperties/properties/password/properties/from_env/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.password.properties.from_env.type,parentSchema:schema31.properties.services.additionalProperties.properties.password.properties.from_env,data:data31};
+if(data30.from_env !== undefined){
+let data31 = data30.from_env;
+if(typeof data31 === "string"){
+if(!pattern13.test(data31)){
+const err72 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password/from_env",schemaPath:"#/properties/services/additionalProperties/properties/password/properties/from_env/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_]*$",parentSchema:schema31.properties.services.additionalProperties.properties.password.properties.from_env,data:data31};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -955,10 +955,8 @@ vErrors.push(err72);
 errors++;
 }
 }
-if(data30.version !== undefined){
-let data32 = data30.version;
-if(!(((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32))) && (isFinite(data32)))){
-const err73 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password/version",schemaPath:"#/properties/services/additionalProperties/properties/password/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.services.additionalProperties.properties.password.properties.version.type,parentSchema:schema31.properties.services.additionalProperties.properties.password.properties.version,data:data32};
+else {
+const err73 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password/from_env",schemaPath:"#/properties/services/additionalProperties/properties/password/properties/from_env/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.password.properties.from_env.type,parentSchema:schema31.properties.services.additionalProperties.properties.password.properties.from_env,data:data31};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -967,9 +965,11 @@ vErrors.push(err73);
 }
 errors++;
 }
-if((typeof data32 == "number") && (isFinite(data32))){
-if(data32 < 1 || isNaN(data32)){
-const err74 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password/version",schemaPath:"#/properties/services/additionalProperties/properties/password/properties/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.password.properties.version,data:data32};
+}
+if(data30.version !== undefined){
+let data32 = data30.version;
+if(!(((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32))) && (isFinite(data32)))){
+const err74 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password/version",schemaPath:"#/properties/services/additionalProperties/properties/password/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.services.additionalProperties.properties.password.properties.version.type,parentSchema:schema31.properties.services.additionalProperties.properties.password.properties.version,data:data32};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -978,11 +978,9 @@ vErrors.push(err74);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err75 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password",schemaPath:"#/properties/services/additionalProperties/properties/password/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.password.type,parentSchema:schema31.properties.services.additionalProperties.properties.password,data:data30};
+if((typeof data32 == "number") && (isFinite(data32))){
+if(data32 < 1 || isNaN(data32)){
+const err75 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password/version",schemaPath:"#/properties/services/additionalProperties/properties/password/properties/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.password.properties.version,data:data32};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -992,15 +990,28 @@ vErrors.push(err75);
 errors++;
 }
 }
-if(data15.protect !== undefined){
-let data33 = data15.protect;
-if(typeof data33 !== "boolean"){
-const err76 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/protect",schemaPath:"#/properties/services/additionalProperties/properties/protect/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.services.additionalProperties.properties.protect.type,parentSchema:schema31.properties.services.additionalProperties.properties.protect,data:data33};
+}
+}
+else {
+const err76 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/password",schemaPath:"#/properties/services/additionalProperties/properties/password/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.password.type,parentSchema:schema31.properties.services.additionalProperties.properties.password,data:data30};
 if(vErrors === null){
 vErrors = [err76];
 }
 else {
 vErrors.push(err76);
+}
+errors++;
+}
+}
+if(data15.protect !== undefined){
+let data33 = data15.protect;
+if(typeof data33 !== "boolean"){
+const err77 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/protect",schemaPath:"#/properties/services/additionalProperties/properties/protect/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.services.additionalProperties.properties.protect.type,parentSchema:schema31.properties.services.additionalProperties.properties.protect,data:data33};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
 }
 errors++;
 }
@@ -1013,24 +1024,24 @@ const _errs86 = errors;
 if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
 let missing0;
 if((data34.strategy === undefined) && (missing0 = "strategy")){
-const err77 = {};
-if(vErrors === null){
-vErrors = [err77];
-}
-else {
-vErrors.push(err77);
-}
-errors++;
-}
-else {
-if(data34.strategy !== undefined){
-if("PITR" !== data34.strategy){
 const err78 = {};
 if(vErrors === null){
 vErrors = [err78];
 }
 else {
 vErrors.push(err78);
+}
+errors++;
+}
+else {
+if(data34.strategy !== undefined){
+if("PITR" !== data34.strategy){
+const err79 = {};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
 }
 errors++;
 }
@@ -1052,12 +1063,12 @@ if(_valid1){
 const _errs88 = errors;
 if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
 if(data34.target_time === undefined){
-const err79 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/then/required",keyword:"required",params:{missingProperty: "target_time"},message:"must have required property '"+"target_time"+"'",schema:schema31.properties.services.additionalProperties.properties.fork.then.required,parentSchema:schema31.properties.services.additionalProperties.properties.fork.then,data:data34};
+const err80 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/then/required",keyword:"required",params:{missingProperty: "target_time"},message:"must have required property '"+"target_time"+"'",schema:schema31.properties.services.additionalProperties.properties.fork.then.required,parentSchema:schema31.properties.services.additionalProperties.properties.fork.then,data:data34};
 if(vErrors === null){
-vErrors = [err79];
+vErrors = [err80];
 }
 else {
-vErrors.push(err79);
+vErrors.push(err80);
 }
 errors++;
 }
@@ -1075,12 +1086,12 @@ else {
 const _errs89 = errors;
 if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
 if(data34.target_time !== undefined){
-const err80 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/target_time",schemaPath:"#/properties/services/additionalProperties/properties/fork/else/properties/target_time/false schema",keyword:"false schema",params:{},message:"boolean schema is false",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.fork.else.properties.target_time,data:data34.target_time};
+const err81 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/target_time",schemaPath:"#/properties/services/additionalProperties/properties/fork/else/properties/target_time/false schema",keyword:"false schema",params:{},message:"boolean schema is false",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.fork.else.properties.target_time,data:data34.target_time};
 if(vErrors === null){
-vErrors = [err80];
+vErrors = [err81];
 }
 else {
-vErrors.push(err80);
+vErrors.push(err81);
 }
 errors++;
 }
@@ -1096,18 +1107,7 @@ props1.target_time = true;
 ifClause0 = "else";
 }
 if(!valid16){
-const err81 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema31.properties.services.additionalProperties.properties.fork.if,parentSchema:schema31.properties.services.additionalProperties.properties.fork,data:data34};
-if(vErrors === null){
-vErrors = [err81];
-}
-else {
-vErrors.push(err81);
-}
-errors++;
-}
-if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
-if(data34.from === undefined){
-const err82 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema31.properties.services.additionalProperties.properties.fork.required,parentSchema:schema31.properties.services.additionalProperties.properties.fork,data:data34};
+const err82 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema31.properties.services.additionalProperties.properties.fork.if,parentSchema:schema31.properties.services.additionalProperties.properties.fork,data:data34};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1116,8 +1116,9 @@ vErrors.push(err82);
 }
 errors++;
 }
-if(data34.strategy === undefined){
-const err83 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/required",keyword:"required",params:{missingProperty: "strategy"},message:"must have required property '"+"strategy"+"'",schema:schema31.properties.services.additionalProperties.properties.fork.required,parentSchema:schema31.properties.services.additionalProperties.properties.fork,data:data34};
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+if(data34.from === undefined){
+const err83 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema31.properties.services.additionalProperties.properties.fork.required,parentSchema:schema31.properties.services.additionalProperties.properties.fork,data:data34};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1126,14 +1127,24 @@ vErrors.push(err83);
 }
 errors++;
 }
-for(const key11 in data34){
-if(!(((key11 === "from") || (key11 === "strategy")) || (key11 === "target_time"))){
-const err84 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.fork,data:data34};
+if(data34.strategy === undefined){
+const err84 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/required",keyword:"required",params:{missingProperty: "strategy"},message:"must have required property '"+"strategy"+"'",schema:schema31.properties.services.additionalProperties.properties.fork.required,parentSchema:schema31.properties.services.additionalProperties.properties.fork,data:data34};
 if(vErrors === null){
 vErrors = [err84];
 }
 else {
 vErrors.push(err84);
+}
+errors++;
+}
+for(const key11 in data34){
+if(!(((key11 === "from") || (key11 === "strategy")) || (key11 === "target_time"))){
+const err85 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.fork,data:data34};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
 }
 errors++;
 }
@@ -1144,19 +1155,8 @@ const _errs92 = errors;
 let valid20 = false;
 const _errs93 = errors;
 if(typeof data37 === "string"){
-if(!pattern5.test(data37)){
-const err85 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,62}$"+"\"",schema:"^[a-z][a-z0-9-]{0,62}$",parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[0],data:data37};
-if(vErrors === null){
-vErrors = [err85];
-}
-else {
-vErrors.push(err85);
-}
-errors++;
-}
-}
-else {
-const err86 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[0].type,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[0],data:data37};
+if(!pattern6.test(data37)){
+const err86 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,62}$"+"\"",schema:"^[a-z][a-z0-9-]{0,62}$",parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[0],data:data37};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1165,12 +1165,9 @@ vErrors.push(err86);
 }
 errors++;
 }
-var _valid2 = _errs93 === errors;
-valid20 = valid20 || _valid2;
-const _errs95 = errors;
-if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
-if(data37.service_id === undefined){
-const err87 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/required",keyword:"required",params:{missingProperty: "service_id"},message:"must have required property '"+"service_id"+"'",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].required,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1],data:data37};
+}
+else {
+const err87 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[0].type,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[0],data:data37};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1179,9 +1176,12 @@ vErrors.push(err87);
 }
 errors++;
 }
-for(const key12 in data37){
-if(!(key12 === "service_id")){
-const err88 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1],data:data37};
+var _valid2 = _errs93 === errors;
+valid20 = valid20 || _valid2;
+const _errs95 = errors;
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+if(data37.service_id === undefined){
+const err88 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/required",keyword:"required",params:{missingProperty: "service_id"},message:"must have required property '"+"service_id"+"'",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].required,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1],data:data37};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1190,12 +1190,9 @@ vErrors.push(err88);
 }
 errors++;
 }
-}
-if(data37.service_id !== undefined){
-let data38 = data37.service_id;
-if(typeof data38 === "string"){
-if(func1(data38) < 1){
-const err89 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from/service_id",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/properties/service_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].properties.service_id,data:data38};
+for(const key12 in data37){
+if(!(key12 === "service_id")){
+const err89 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1],data:data37};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1205,8 +1202,11 @@ vErrors.push(err89);
 errors++;
 }
 }
-else {
-const err90 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from/service_id",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/properties/service_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].properties.service_id.type,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].properties.service_id,data:data38};
+if(data37.service_id !== undefined){
+let data38 = data37.service_id;
+if(typeof data38 === "string"){
+if(func1(data38) < 1){
+const err90 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from/service_id",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/properties/service_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].properties.service_id,data:data38};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1216,9 +1216,8 @@ vErrors.push(err90);
 errors++;
 }
 }
-}
 else {
-const err91 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].type,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1],data:data37};
+const err91 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from/service_id",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/properties/service_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].properties.service_id.type,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].properties.service_id,data:data38};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1227,15 +1226,27 @@ vErrors.push(err91);
 }
 errors++;
 }
-var _valid2 = _errs95 === errors;
-valid20 = valid20 || _valid2;
-if(!valid20){
-const err92 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from,data:data37};
+}
+}
+else {
+const err92 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1].type,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf[1],data:data37};
 if(vErrors === null){
 vErrors = [err92];
 }
 else {
 vErrors.push(err92);
+}
+errors++;
+}
+var _valid2 = _errs95 === errors;
+valid20 = valid20 || _valid2;
+if(!valid20){
+const err93 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/from",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/from/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema31.properties.services.additionalProperties.properties.fork.properties.from.anyOf,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.from,data:data37};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
 }
 errors++;
 }
@@ -1254,21 +1265,7 @@ vErrors = null;
 if(data34.strategy !== undefined){
 let data39 = data34.strategy;
 if(!(((data39 === "LAST_SNAPSHOT") || (data39 === "NOW")) || (data39 === "PITR"))){
-const err93 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/strategy",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/strategy/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.fork.properties.strategy.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.fork.properties.strategy.enum,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.strategy,data:data39};
-if(vErrors === null){
-vErrors = [err93];
-}
-else {
-vErrors.push(err93);
-}
-errors++;
-}
-}
-if(data34.target_time !== undefined){
-let data40 = data34.target_time;
-if(typeof data40 === "string"){
-if(!pattern14.test(data40)){
-const err94 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/target_time",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/target_time/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$"+"\"",schema:"^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$",parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.target_time,data:data40};
+const err94 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/strategy",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/strategy/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.fork.properties.strategy.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.fork.properties.strategy.enum,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.strategy,data:data39};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1278,8 +1275,11 @@ vErrors.push(err94);
 errors++;
 }
 }
-else {
-const err95 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/target_time",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/target_time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.fork.properties.target_time.type,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.target_time,data:data40};
+if(data34.target_time !== undefined){
+let data40 = data34.target_time;
+if(typeof data40 === "string"){
+if(!pattern15.test(data40)){
+const err95 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/target_time",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/target_time/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$"+"\"",schema:"^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$",parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.target_time,data:data40};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1289,14 +1289,25 @@ vErrors.push(err95);
 errors++;
 }
 }
-}
 else {
-const err96 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.fork.type,parentSchema:schema31.properties.services.additionalProperties.properties.fork,data:data34};
+const err96 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork/target_time",schemaPath:"#/properties/services/additionalProperties/properties/fork/properties/target_time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.fork.properties.target_time.type,parentSchema:schema31.properties.services.additionalProperties.properties.fork.properties.target_time,data:data40};
 if(vErrors === null){
 vErrors = [err96];
 }
 else {
 vErrors.push(err96);
+}
+errors++;
+}
+}
+}
+else {
+const err97 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/fork",schemaPath:"#/properties/services/additionalProperties/properties/fork/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.fork.type,parentSchema:schema31.properties.services.additionalProperties.properties.fork,data:data34};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
 }
 errors++;
 }
@@ -1307,19 +1318,8 @@ if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
 for(const key13 in data41){
 const _errs105 = errors;
 if(typeof key13 === "string"){
-if(!pattern5.test(key13)){
-const err97 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,62}$"+"\"",schema:"^[a-z][a-z0-9-]{0,62}$",parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.propertyNames,data:key13,propertyName:key13};
-if(vErrors === null){
-vErrors = [err97];
-}
-else {
-vErrors.push(err97);
-}
-errors++;
-}
-}
-else {
-const err98 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.replica_sets.propertyNames.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.propertyNames,data:key13,propertyName:key13};
+if(!pattern6.test(key13)){
+const err98 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]{0,62}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]{0,62}$"+"\"",schema:"^[a-z][a-z0-9-]{0,62}$",parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.propertyNames,data:key13,propertyName:key13};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1328,9 +1328,9 @@ vErrors.push(err98);
 }
 errors++;
 }
-var valid22 = _errs105 === errors;
-if(!valid22){
-const err99 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/propertyNames",keyword:"propertyNames",params:{propertyName: key13},message:"property name must be valid",schema:schema31.properties.services.additionalProperties.properties.replica_sets.propertyNames,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets,data:data41};
+}
+else {
+const err99 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.replica_sets.propertyNames.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.propertyNames,data:key13,propertyName:key13};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1339,12 +1339,9 @@ vErrors.push(err99);
 }
 errors++;
 }
-}
-for(const key14 in data41){
-let data42 = data41[key14];
-if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
-if(data42.cpu_millis === undefined){
-const err100 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/required",keyword:"required",params:{missingProperty: "cpu_millis"},message:"must have required property '"+"cpu_millis"+"'",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.required,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data42};
+var valid22 = _errs105 === errors;
+if(!valid22){
+const err100 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/propertyNames",keyword:"propertyNames",params:{propertyName: key13},message:"property name must be valid",schema:schema31.properties.services.additionalProperties.properties.replica_sets.propertyNames,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets,data:data41};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1353,8 +1350,12 @@ vErrors.push(err100);
 }
 errors++;
 }
-if(data42.memory_gbs === undefined){
-const err101 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/required",keyword:"required",params:{missingProperty: "memory_gbs"},message:"must have required property '"+"memory_gbs"+"'",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.required,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data42};
+}
+for(const key14 in data41){
+let data42 = data41[key14];
+if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
+if(data42.cpu_millis === undefined){
+const err101 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/required",keyword:"required",params:{missingProperty: "cpu_millis"},message:"must have required property '"+"cpu_millis"+"'",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.required,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data42};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1363,8 +1364,8 @@ vErrors.push(err101);
 }
 errors++;
 }
-if(data42.nodes === undefined){
-const err102 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/required",keyword:"required",params:{missingProperty: "nodes"},message:"must have required property '"+"nodes"+"'",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.required,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data42};
+if(data42.memory_gbs === undefined){
+const err102 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/required",keyword:"required",params:{missingProperty: "memory_gbs"},message:"must have required property '"+"memory_gbs"+"'",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.required,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data42};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1373,9 +1374,8 @@ vErrors.push(err102);
 }
 errors++;
 }
-for(const key15 in data42){
-if(!(((((((key15 === "name") || (key15 === "cpu_millis")) || (key15 === "memory_gbs")) || (key15 === "nodes")) || (key15 === "pooler")) || (key15 === "environment")) || (key15 === "protect"))){
-const err103 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data42};
+if(data42.nodes === undefined){
+const err103 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/required",keyword:"required",params:{missingProperty: "nodes"},message:"must have required property '"+"nodes"+"'",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.required,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data42};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1384,12 +1384,9 @@ vErrors.push(err103);
 }
 errors++;
 }
-}
-if(data42.name !== undefined){
-let data43 = data42.name;
-if(typeof data43 === "string"){
-if(func1(data43) > 128){
-const err104 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/name/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.name,data:data43};
+for(const key15 in data42){
+if(!(((((((key15 === "name") || (key15 === "cpu_millis")) || (key15 === "memory_gbs")) || (key15 === "nodes")) || (key15 === "pooler")) || (key15 === "environment")) || (key15 === "protect"))){
+const err104 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data42};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1398,8 +1395,12 @@ vErrors.push(err104);
 }
 errors++;
 }
-if(func1(data43) < 1){
-const err105 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.name,data:data43};
+}
+if(data42.name !== undefined){
+let data43 = data42.name;
+if(typeof data43 === "string"){
+if(func1(data43) > 128){
+const err105 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/name/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.name,data:data43};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1408,9 +1409,8 @@ vErrors.push(err105);
 }
 errors++;
 }
-}
-else {
-const err106 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.name.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.name,data:data43};
+if(func1(data43) < 1){
+const err106 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.name,data:data43};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1420,10 +1420,8 @@ vErrors.push(err106);
 errors++;
 }
 }
-if(data42.cpu_millis !== undefined){
-let data44 = data42.cpu_millis;
-if(!(((((((((data44 === 500) || (data44 === 1000)) || (data44 === 2000)) || (data44 === 4000)) || (data44 === 8000)) || (data44 === 16000)) || (data44 === 32000)) || (data44 === 48000)) || (data44 === 64000))){
-const err107 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/cpu_millis",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/cpu_millis/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.cpu_millis.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.cpu_millis.enum,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.cpu_millis,data:data44};
+else {
+const err107 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.name.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.name,data:data43};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1433,10 +1431,10 @@ vErrors.push(err107);
 errors++;
 }
 }
-if(data42.memory_gbs !== undefined){
-let data45 = data42.memory_gbs;
-if(!(((((((((data45 === 2) || (data45 === 4)) || (data45 === 8)) || (data45 === 16)) || (data45 === 32)) || (data45 === 64)) || (data45 === 128)) || (data45 === 192)) || (data45 === 256))){
-const err108 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/memory_gbs",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/memory_gbs/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.memory_gbs.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.memory_gbs.enum,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.memory_gbs,data:data45};
+if(data42.cpu_millis !== undefined){
+let data44 = data42.cpu_millis;
+if(!(((((((((data44 === 500) || (data44 === 1000)) || (data44 === 2000)) || (data44 === 4000)) || (data44 === 8000)) || (data44 === 16000)) || (data44 === 32000)) || (data44 === 48000)) || (data44 === 64000))){
+const err108 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/cpu_millis",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/cpu_millis/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.cpu_millis.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.cpu_millis.enum,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.cpu_millis,data:data44};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1446,10 +1444,10 @@ vErrors.push(err108);
 errors++;
 }
 }
-if(data42.nodes !== undefined){
-let data46 = data42.nodes;
-if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
-const err109 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/nodes",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/nodes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.nodes.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.nodes,data:data46};
+if(data42.memory_gbs !== undefined){
+let data45 = data42.memory_gbs;
+if(!(((((((((data45 === 2) || (data45 === 4)) || (data45 === 8)) || (data45 === 16)) || (data45 === 32)) || (data45 === 64)) || (data45 === 128)) || (data45 === 192)) || (data45 === 256))){
+const err109 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/memory_gbs",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/memory_gbs/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.memory_gbs.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.memory_gbs.enum,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.memory_gbs,data:data45};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1458,9 +1456,11 @@ vErrors.push(err109);
 }
 errors++;
 }
-if((typeof data46 == "number") && (isFinite(data46))){
-if(data46 > 10 || isNaN(data46)){
-const err110 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/nodes",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/nodes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10",schema:10,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.nodes,data:data46};
+}
+if(data42.nodes !== undefined){
+let data46 = data42.nodes;
+if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
+const err110 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/nodes",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/nodes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.nodes.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.nodes,data:data46};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1469,8 +1469,9 @@ vErrors.push(err110);
 }
 errors++;
 }
-if(data46 < 1 || isNaN(data46)){
-const err111 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/nodes",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/nodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.nodes,data:data46};
+if((typeof data46 == "number") && (isFinite(data46))){
+if(data46 > 10 || isNaN(data46)){
+const err111 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/nodes",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/nodes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10",schema:10,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.nodes,data:data46};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1479,12 +1480,8 @@ vErrors.push(err111);
 }
 errors++;
 }
-}
-}
-if(data42.pooler !== undefined){
-let data47 = data42.pooler;
-if((typeof data47 !== "boolean") && (data47 !== null)){
-const err112 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/pooler",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/pooler/type",keyword:"type",params:{type: schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.pooler.type},message:"must be boolean,null",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.pooler.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.pooler,data:data47};
+if(data46 < 1 || isNaN(data46)){
+const err112 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/nodes",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/nodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.nodes,data:data46};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1494,10 +1491,11 @@ vErrors.push(err112);
 errors++;
 }
 }
-if(data42.environment !== undefined){
-let data48 = data42.environment;
-if(!(((data48 === "DEV") || (data48 === "PROD")) || (data48 === null))){
-const err113 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/environment",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/environment/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.environment.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.environment.enum,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.environment,data:data48};
+}
+if(data42.pooler !== undefined){
+let data47 = data42.pooler;
+if((typeof data47 !== "boolean") && (data47 !== null)){
+const err113 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/pooler",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/pooler/type",keyword:"type",params:{type: schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.pooler.type},message:"must be boolean,null",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.pooler.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.pooler,data:data47};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1507,10 +1505,10 @@ vErrors.push(err113);
 errors++;
 }
 }
-if(data42.protect !== undefined){
-let data49 = data42.protect;
-if(typeof data49 !== "boolean"){
-const err114 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/protect",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/protect/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.protect.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.protect,data:data49};
+if(data42.environment !== undefined){
+let data48 = data42.environment;
+if(!(((data48 === "DEV") || (data48 === "PROD")) || (data48 === null))){
+const err114 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/environment",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/environment/enum",keyword:"enum",params:{allowedValues: schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.environment.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.environment.enum,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.environment,data:data48};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1520,9 +1518,10 @@ vErrors.push(err114);
 errors++;
 }
 }
-}
-else {
-const err115 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data42};
+if(data42.protect !== undefined){
+let data49 = data42.protect;
+if(typeof data49 !== "boolean"){
+const err115 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1")+"/protect",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/properties/protect/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.protect.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.properties.protect,data:data49};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1534,7 +1533,7 @@ errors++;
 }
 }
 else {
-const err116 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.replica_sets.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets,data:data41};
+const err116 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets.additionalProperties,data:data42};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1544,12 +1543,9 @@ vErrors.push(err116);
 errors++;
 }
 }
-if(data15.cpu_millis !== undefined){
-if(data15.memory_gbs === undefined){
-const err117 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/dependentRequired",keyword:"dependentRequired",params:{property: "cpu_millis",
-    missingProperty: "memory_gbs",
-    depsCount: 1,
-    deps: "memory_gbs"},message:"must have property memory_gbs when property cpu_millis is present",schema:schema31.properties.services.additionalProperties.dependentRequired,parentSchema:schema31.properties.services.additionalProperties,data:data15};
+}
+else {
+const err117 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/replica_sets",schemaPath:"#/properties/services/additionalProperties/properties/replica_sets/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.properties.replica_sets.type,parentSchema:schema31.properties.services.additionalProperties.properties.replica_sets,data:data41};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1559,12 +1555,12 @@ vErrors.push(err117);
 errors++;
 }
 }
-if(data15.memory_gbs !== undefined){
-if(data15.cpu_millis === undefined){
-const err118 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/dependentRequired",keyword:"dependentRequired",params:{property: "memory_gbs",
-    missingProperty: "cpu_millis",
+if(data15.cpu_millis !== undefined){
+if(data15.memory_gbs === undefined){
+const err118 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/dependentRequired",keyword:"dependentRequired",params:{property: "cpu_millis",
+    missingProperty: "memory_gbs",
     depsCount: 1,
-    deps: "cpu_millis"},message:"must have property cpu_millis when property memory_gbs is present",schema:schema31.properties.services.additionalProperties.dependentRequired,parentSchema:schema31.properties.services.additionalProperties,data:data15};
+    deps: "memory_gbs"},message:"must have property memory_gbs when property cpu_millis is present",schema:schema31.properties.services.additionalProperties.dependentRequired,parentSchema:schema31.properties.services.additionalProperties,data:data15};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1574,9 +1570,12 @@ vErrors.push(err118);
 errors++;
 }
 }
-}
-else {
-const err119 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.type,parentSchema:schema31.properties.services.additionalProperties,data:data15};
+if(data15.memory_gbs !== undefined){
+if(data15.cpu_millis === undefined){
+const err119 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/dependentRequired",keyword:"dependentRequired",params:{property: "memory_gbs",
+    missingProperty: "cpu_millis",
+    depsCount: 1,
+    deps: "cpu_millis"},message:"must have property cpu_millis when property memory_gbs is present",schema:schema31.properties.services.additionalProperties.dependentRequired,parentSchema:schema31.properties.services.additionalProperties,data:data15};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1588,12 +1587,24 @@ errors++;
 }
 }
 else {
-const err120 = {instancePath:instancePath+"/services",schemaPath:"#/properties/services/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.type,parentSchema:schema31.properties.services,data:data14};
+const err120 = {instancePath:instancePath+"/services/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/services/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.additionalProperties.type,parentSchema:schema31.properties.services.additionalProperties,data:data15};
 if(vErrors === null){
 vErrors = [err120];
 }
 else {
 vErrors.push(err120);
+}
+errors++;
+}
+}
+}
+else {
+const err121 = {instancePath:instancePath+"/services",schemaPath:"#/properties/services/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.services.type,parentSchema:schema31.properties.services,data:data14};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
 }
 errors++;
 }
@@ -1606,17 +1617,7 @@ for(let i2=0; i2<len2; i2++){
 let data51 = data50[i2];
 if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
 if(data51.from === undefined){
-const err121 = {instancePath:instancePath+"/moved/" + i2,schemaPath:"#/properties/moved/items/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema31.properties.moved.items.required,parentSchema:schema31.properties.moved.items,data:data51};
-if(vErrors === null){
-vErrors = [err121];
-}
-else {
-vErrors.push(err121);
-}
-errors++;
-}
-if(data51.to === undefined){
-const err122 = {instancePath:instancePath+"/moved/" + i2,schemaPath:"#/properties/moved/items/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema31.properties.moved.items.required,parentSchema:schema31.properties.moved.items,data:data51};
+const err122 = {instancePath:instancePath+"/moved/" + i2,schemaPath:"#/properties/moved/items/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema31.properties.moved.items.required,parentSchema:schema31.properties.moved.items,data:data51};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1625,9 +1626,8 @@ vErrors.push(err122);
 }
 errors++;
 }
-for(const key16 in data51){
-if(!((key16 === "from") || (key16 === "to"))){
-const err123 = {instancePath:instancePath+"/moved/" + i2,schemaPath:"#/properties/moved/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.moved.items,data:data51};
+if(data51.to === undefined){
+const err123 = {instancePath:instancePath+"/moved/" + i2,schemaPath:"#/properties/moved/items/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema31.properties.moved.items.required,parentSchema:schema31.properties.moved.items,data:data51};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1636,11 +1636,9 @@ vErrors.push(err123);
 }
 errors++;
 }
-}
-if(data51.from !== undefined){
-let data52 = data51.from;
-if(typeof data52 !== "string"){
-const err124 = {instancePath:instancePath+"/moved/" + i2+"/from",schemaPath:"#/properties/moved/items/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.moved.items.properties.from.type,parentSchema:schema31.properties.moved.items.properties.from,data:data52};
+for(const key16 in data51){
+if(!((key16 === "from") || (key16 === "to"))){
+const err124 = {instancePath:instancePath+"/moved/" + i2,schemaPath:"#/properties/moved/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.moved.items,data:data51};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -1650,10 +1648,10 @@ vErrors.push(err124);
 errors++;
 }
 }
-if(data51.to !== undefined){
-let data53 = data51.to;
-if(typeof data53 !== "string"){
-const err125 = {instancePath:instancePath+"/moved/" + i2+"/to",schemaPath:"#/properties/moved/items/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.moved.items.properties.to.type,parentSchema:schema31.properties.moved.items.properties.to,data:data53};
+if(data51.from !== undefined){
+let data52 = data51.from;
+if(typeof data52 !== "string"){
+const err125 = {instancePath:instancePath+"/moved/" + i2+"/from",schemaPath:"#/properties/moved/items/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.moved.items.properties.from.type,parentSchema:schema31.properties.moved.items.properties.from,data:data52};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1663,9 +1661,10 @@ vErrors.push(err125);
 errors++;
 }
 }
-}
-else {
-const err126 = {instancePath:instancePath+"/moved/" + i2,schemaPath:"#/properties/moved/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.moved.items.type,parentSchema:schema31.properties.moved.items,data:data51};
+if(data51.to !== undefined){
+let data53 = data51.to;
+if(typeof data53 !== "string"){
+const err126 = {instancePath:instancePath+"/moved/" + i2+"/to",schemaPath:"#/properties/moved/items/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.moved.items.properties.to.type,parentSchema:schema31.properties.moved.items.properties.to,data:data53};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -1677,7 +1676,7 @@ errors++;
 }
 }
 else {
-const err127 = {instancePath:instancePath+"/moved",schemaPath:"#/properties/moved/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.moved.type,parentSchema:schema31.properties.moved,data:data50};
+const err127 = {instancePath:instancePath+"/moved/" + i2,schemaPath:"#/properties/moved/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.moved.items.type,parentSchema:schema31.properties.moved.items,data:data51};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -1689,12 +1688,24 @@ errors++;
 }
 }
 else {
-const err128 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+const err128 = {instancePath:instancePath+"/moved",schemaPath:"#/properties/moved/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.moved.type,parentSchema:schema31.properties.moved,data:data50};
 if(vErrors === null){
 vErrors = [err128];
 }
 else {
 vErrors.push(err128);
+}
+errors++;
+}
+}
+}
+else {
+const err129 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
 }
 errors++;
 }

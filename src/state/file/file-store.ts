@@ -8,7 +8,7 @@ import { DbformError, emptyLockfile, nextRevision, parseLockfileJson, serializeL
 import { checkWritable, newLineage } from '../document.js';
 import { ownedSnapshot, OwnershipError, type OtherWorkspaces } from '../ownership.js';
 import { ClaimConflictError, StateConflictError, StateLockHeldError, WorkspaceNotEmptyError } from '../errors.js';
-import type { HistoryRecord } from '../history.js';
+import { countsAsApply, type HistoryRecord } from '../history.js';
 import type { LockHolderInfo } from '../holder.js';
 import { versionOf, type ForceUnlockOutcome, type ForeignClaim, type LockOptions, type ReadOptions, type StateLock, type StateSnapshot, type StateStore, type StateVersion, type UnlockOutcome, type WorkspaceSummary } from '../port.js';
 import { DEFAULT_WORKSPACE } from '../workspace.js';
@@ -166,7 +166,7 @@ export class FileStateStore implements StateStore {
     for (const [workspace, path] of await this.workspaceFiles()) {
       const state = await this.readFileState(path);
       if (!state) continue;
-      const last = history.find((r) => r.workspace === workspace);
+      const last = history.find((r) => r.workspace === workspace && countsAsApply(r));
       out.push({
         workspace,
         resources: Object.keys(state.resources).length,

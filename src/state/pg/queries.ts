@@ -1,4 +1,5 @@
 // The statements of the PostgreSQL store, one round trip each.
+import { MCP_CALL_PREFIX } from '../history.js';
 
 /**
  * The document, the lineage its row was created with, what the other workspaces claim, which of
@@ -35,5 +36,6 @@ ON CONFLICT (project_id, workspace) DO UPDATE SET expires_at = EXCLUDED.expires_
 export const LIST_WORKSPACES = `
 SELECT s.workspace, s.serial::int AS serial, s.expires_at,
        (SELECT count(*) FROM jsonb_object_keys(s.document -> 'resources'))::int AS resources,
-       (SELECT max(h.finished_at) FROM dbform.history h WHERE h.project_id = s.project_id AND h.workspace = s.workspace) AS last_apply
+       (SELECT max(h.finished_at) FROM dbform.history h WHERE h.project_id = s.project_id AND h.workspace = s.workspace
+           AND coalesce(h.record ->> 'command', '') NOT LIKE '${MCP_CALL_PREFIX}%') AS last_apply
   FROM dbform.states s WHERE s.project_id = $1 ORDER BY s.workspace`;

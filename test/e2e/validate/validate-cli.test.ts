@@ -134,6 +134,9 @@ describe('dbform validate', () => {
         valid: true,
         errors: [],
         warnings: [],
+        error_count: 0,
+        warning_count: 0,
+        omitted: 0,
         summary: { files: ['examples/full.yaml'], vpcs: 2, peerings: 1, services: 4, replica_sets: 1, moved: 1 },
       });
     });
@@ -150,6 +153,9 @@ describe('dbform validate', () => {
           { file, line: 5, col: 38, message: 'services.db.ha.sync_replicas: 2 is out of range; sync_replicas is 0-1', path: 'services.db.ha.sync_replicas', code: 'out-of-range' },
         ],
         warnings: [],
+        error_count: 2,
+        warning_count: 0,
+        omitted: 0,
         summary: null,
       });
     });

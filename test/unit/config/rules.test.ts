@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeConfigBytes, findInvalidUtf8 } from '../../../src/config/decode.js';
 import { isRfc3339 } from '../../../src/config/rules/fork.js';
-import { closestMatch, editDistance } from '../../../src/model/suggest.js';
+import { closestMatch, editDistance, suggester } from '../../../src/model/suggest.js';
 import { loadConfigText } from '../../../src/config/index.js';
 
 describe('cidr rule', () => {
@@ -36,6 +36,25 @@ describe('suggestions', () => {
     expect(closestMatch('sync-replicas', ['replicas', 'sync_replicas'])).toBe('sync_replicas');
     expect(closestMatch('Prod', ['DEV', 'PROD'])).toBe('PROD');
     expect(closestMatch('storage', ['name', 'pooler', 'vpc'])).toBeUndefined();
+  });
+
+  it('suggests among 10,000 keys through an index what a comparison with each finds one typo away', () => {
+    const keys = Array.from({ length: 10_000 }, (_, i) => `svc-${i}`);
+    const suggest = suggester(keys);
+    for (const typo of ['svc-123', 'svc-1234x', 'svc_42', 'scv-7', 'sv-99', 'SVC-5000', 'svc-12345', 'db-main', 'svc-']) {
+      expect(suggest(typo), typo).toBe(closestMatch(typo, keys));
+    }
+    expect(suggest('scv-7')).toBe('svc-7');
+  });
+
+  it('names ten keys and how many more when a reference among many matches none', () => {
+    const services = Array.from({ length: 250 }, (_, i) => `  svc-${i}: {}`).join('\n');
+    const result = loadConfigText(`version: 1\nproject_id: p\nservices:\n${services}\n  fork-me:\n    fork: { from: nowhere-near, strategy: NOW }\n`, 'f', { env: {} });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors.map((d) => d.message)).toEqual([
+      'services.fork-me.fork.from: no service `nowhere-near` under services: (defined services: svc-0, svc-1, svc-2, svc-3, svc-4, svc-5, svc-6, svc-7, svc-8, svc-9 and 241 more); for a service dbform does not manage write { service_id: "<service id>" }',
+    ]);
   });
 });
 

@@ -1,0 +1,159 @@
+// Where the nodes of a file read by read-yaml.ts are: a second pass of js-yaml's event parser over
+// the file, made the first time a diagnostic asks for a position (a valid file never does), then
+// each position in a few steps. The same positions as YamlLocator gives over the `yaml` package's
+// document: a value at its first character (a quoted one at its quote, a block scalar at its `|`
+// or `>`, an alias at its `*`, `key:` with nothing at its key), a key at its first character.
+import { EVENT_ID, getScalarValue, parseEvents, SCALAR_STYLE, type Event } from 'js-yaml';
+import type { SourceRef } from '../model/diagnostics.js';
+import type { Locator, PathSeg, Target } from './locate.js';
+import { countWork } from './work-meter.js';
+import { MAX_NESTING } from './yaml-syntax.js';
+
+interface Pair {
+  keyOffset: number;
+  value: PosNode;
+}
+
+/**
+ * A scalar is its offset alone (-1: a value written as nothing, `key:`, positioned at its key):
+ * a file of 10,000 services has 400,000 of them.
+ */
+type PosNode =
+  | number
+  | { kind: 'alias'; offset: number; target: PosNode | undefined }
+  | { kind: 'map'; offset: number; pairs: Map<string, Pair>; merges: PosNode[] }
+  | { kind: 'seq'; offset: number; items: PosNode[] };
+
+type Collection = Extract<PosNode, { kind: 'map' | 'seq' }>;
+type MapNode = Extract<PosNode, { kind: 'map' }>;
+
+const offsetOf = (node: PosNode): number => (typeof node === 'number' ? node : node.offset);
+type ScalarEvent = Extract<Event, { type: typeof EVENT_ID.SCALAR }>;
+
+/** `a: |` or `- >-2 # c`: the offset of the indicator on the line before the content (-1: none found). */
+function blockHeaderOffset(text: string, contentStart: number): number {
+  const lineEnd = text.lastIndexOf('\n', contentStart - 1);
+  const lineStart = text.lastIndexOf('\n', lineEnd - 1) + 1;
+  const header = /(?:^|[\s:-])([|>])[0-9+-]*[ \t]*(?:#.*)?\r?$/.exec(text.slice(lineStart, lineEnd));
+  return header ? lineStart + header.index + header[0].indexOf(header[1]!) : -1;
+}
+
+const scalarText = (text: string, e: ScalarEvent): string => (e.fast ? text.slice(e.valueStart, e.valueEnd) : getScalarValue(text, e));
+
+function scalarOffset(text: string, e: ScalarEvent): number {
+  if (e.style === SCALAR_STYLE.PLAIN) return e.valueStart;
+  if (e.style === SCALAR_STYLE.SINGLE_QUOTED || e.style === SCALAR_STYLE.DOUBLE_QUOTED) return e.valueStart - 1;
+  const header = blockHeaderOffset(text, e.valueStart);
+  return header >= 0 ? header : e.valueStart;
+}
+
+/** The nodes of a document the reader accepted (so every key is a string, every alias has its anchor). */
+function readNodes(text: string): PosNode | undefined {
+  const events = parseEvents(text, { maxDepth: MAX_NESTING });
+  countWork(events.length);
+  const stack: Array<{ node: Collection; key?: { text: string; offset: number; merge: boolean } }> = [];
+  const anchors = new Map<string, PosNode>();
+  let root: PosNode | undefined;
+  for (const e of events) {
+    if (e.type === EVENT_ID.DOCUMENT) continue;
+    if (e.type === EVENT_ID.POP) {
+      stack.pop();
+      continue;
+    }
+    const top = stack[stack.length - 1];
+    if (top?.node.kind === 'map' && top.key === undefined && e.type === EVENT_ID.SCALAR) {
+      const key = scalarText(text, e);
+      top.key = { text: key, offset: scalarOffset(text, e), merge: e.style === SCALAR_STYLE.PLAIN && key === '<<' };
+      continue;
+    }
+    let node: PosNode;
+    if (e.type === EVENT_ID.SCALAR) node = e.valueStart < 0 ? -1 : scalarOffset(text, e);
+    else if (e.type === EVENT_ID.ALIAS) node = { kind: 'alias', offset: e.anchorStart - 1, target: anchors.get(text.slice(e.anchorStart, e.anchorEnd)) };
+    else node = e.type === EVENT_ID.MAPPING ? { kind: 'map', offset: e.start, pairs: new Map(), merges: [] } : { kind: 'seq', offset: e.start, items: [] };
+    if (e.anchorStart >= 0 && e.type !== EVENT_ID.ALIAS) anchors.set(text.slice(e.anchorStart, e.anchorEnd), node);
+    if (!top) root = node;
+    else if (top.node.kind === 'seq') top.node.items.push(node);
+    else {
+      const key = top.key!;
+      top.key = undefined;
+      // The last of two equal keys wins, as in the data.
+      if (key.merge) top.node.merges.push(node);
+      else top.node.pairs.set(key.text, { keyOffset: key.offset, value: node });
+    }
+    if (typeof node !== 'number' && node.kind !== 'alias') stack.push({ node });
+  }
+  return root;
+}
+
+const resolve = (node: PosNode | undefined): PosNode | undefined => (typeof node === 'object' && node.kind === 'alias' ? node.target : node);
+const isMap = (node: PosNode | undefined): node is MapNode => typeof node === 'object' && node.kind === 'map';
+
+/** Own keys first, then those merged in with `<<` (in order, and theirs), as YamlLocator.findPair. */
+function findPair(map: MapNode, key: string, depth = 0): Pair | undefined {
+  countWork(1);
+  const own = map.pairs.get(key);
+  if (own || depth > 20) return own;
+  for (const merge of map.merges) {
+    const from = resolve(merge);
+    const sources = typeof from === 'object' && from.kind === 'seq' ? from.items.map(resolve) : [from];
+    for (const source of sources) {
+      const found = isMap(source) ? findPair(source, key, depth + 1) : undefined;
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/** Positions of the nodes of a file read by read-yaml.ts, read on the first question. */
+export class EventLocator implements Locator {
+  private root: PosNode | undefined | null = null;
+  private lineStarts: number[] | undefined;
+
+  constructor(
+    readonly file: string,
+    private readonly text: string,
+  ) {}
+
+  at(path: readonly PathSeg[], target: Target = 'value'): SourceRef {
+    if (this.root === null) this.root = readNodes(this.text);
+    let node = this.root;
+    let best = node === undefined ? 0 : Math.max(0, offsetOf(node));
+    for (let i = 0; i < path.length && node !== undefined; i++) {
+      node = resolve(node);
+      if (typeof node !== 'object' || node.kind === 'alias') break;
+      if (node.kind === 'map') {
+        const pair = findPair(node, String(path[i]));
+        if (!pair) break;
+        if (i === path.length - 1 && target === 'key') return this.position(pair.keyOffset);
+        best = offsetOf(pair.value) >= 0 ? offsetOf(pair.value) : pair.keyOffset;
+        node = pair.value;
+      } else {
+        const item = node.items[Number(path[i])];
+        if (item === undefined) break;
+        if (offsetOf(item) >= 0) best = offsetOf(item);
+        node = item;
+      }
+    }
+    return this.position(best);
+  }
+
+  private position(offset: number): SourceRef {
+    const starts = (this.lineStarts ??= lineStartsOf(this.text));
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      countWork(1);
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { file: this.file, line: lo + 1, col: offset - starts[lo]! + 1 };
+  }
+}
+
+function lineStartsOf(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  countWork(starts.length);
+  return starts;
+}
