@@ -9,7 +9,7 @@ import { throwOnPlanErrors, lockWaitNote } from './apply.js';
 import { loadDesired, openContext, workspaceOf, type Selection } from './context.js';
 import { credentialValues } from './credential-guard.js';
 import type { RunHost } from './host.js';
-import { planFromLive } from './pipeline.js';
+import { destroyedDesired, planFromLive } from './pipeline.js';
 import { hashConfigFiles } from './plan.js';
 import { startPolicies } from './policies.js';
 import { runPlanFlow, type FlowOptions, type PlanInput, type RunSettings } from './run-plan.js';
@@ -55,6 +55,9 @@ export async function destroyAll(req: DestroyRequest, host: RunHost, sweep: Swee
         timeoutMs: req.run.timeoutMs,
         pgpassPath: req.run.pgpassPath,
         forceUnlock: req.run.forceUnlock,
+        // With --target, what stays is the config without the targets: a service detached from a
+        // VPC destroyed under it is recorded as detached (not as drift the next plan reports).
+        ...(req.targets.length > 0 ? { desired: destroyedDesired(desired, req.targets), targets: req.targets } : {}),
         ...(req.record ? { record: req.record } : {}),
         ...sweep,
         makePlan,

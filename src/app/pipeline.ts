@@ -9,6 +9,7 @@ import type { ApiClient } from '../api/client.js';
 import {
   DELETE_OPS,
   type Action,
+  type Address,
   type DesiredState,
   type LiveState,
   type Lockfile,
@@ -86,10 +87,9 @@ export interface Planned {
  */
 export async function planFromLive(req: PlanRequest): Promise<Planned> {
   const destroying = req.purpose === 'destroy';
-  const managed = destroying ? { services: [] } : req.desired;
-  const live = await readLive(req.client, req.desired.projectId, { managed: { desired: managed, lock: req.lock }, ...(req.signal ? { signal: req.signal } : {}) });
+  const planned = destroying ? destroyedDesired(req.desired, req.shape.target) : req.desired;
+  const live = await readLive(req.client, req.desired.projectId, { managed: { desired: planned, lock: req.lock }, ...(req.signal ? { signal: req.signal } : {}) });
   req.checkLive?.(live);
-  const planned = destroying ? nothingOf(req.desired) : req.desired;
   const options = { replace: req.shape.replace, target: req.shape.target, allowDataLoss: destroying || req.shape.allowDataLoss, now: Date.now(), claimedElsewhere: req.claimedElsewhere };
   let plan: Plan = { ...planChanges(planned, live, req.lock, options), where: req.where };
   if (destroying) plan = asDestroyPlan(plan, req.desired, req.lock);
@@ -99,9 +99,25 @@ export async function planFromLive(req: PlanRequest): Promise<Planned> {
   return { plan, live, ...(policies?.hash !== undefined ? { policiesHash: policies.hash } : {}) };
 }
 
-/** The empty config of a destroy: the same project, nothing in it. */
-function nothingOf(desired: DesiredState): DesiredState {
-  return { projectId: desired.projectId, vpcs: [], services: [], moved: [], files: desired.files };
+/**
+ * What a destroy plans towards: nothing of the project, or with `--target`, the config without
+ * the targets. Planned with the targets, that deletes each of them with what must go with it (a
+ * service's replica sets, a VPC's peerings) and detaches the services attached to a VPC it deletes,
+ * which stay; the planner's target selection leaves everything else alone.
+ */
+export function destroyedDesired(desired: DesiredState, targets: readonly Address[]): DesiredState {
+  if (targets.length === 0) return { projectId: desired.projectId, vpcs: [], services: [], moved: [], files: desired.files };
+  const gone = new Set(targets);
+  const vpcs = desired.vpcs.filter((v) => !gone.has(v.address)).map((v) => ({ ...v, peerings: v.peerings.filter((p) => !gone.has(p.address)) }));
+  const kept = new Set(vpcs.map((v) => v.key));
+  const services = desired.services
+    .filter((s) => !gone.has(s.address))
+    .map((s) => ({
+      ...s,
+      replicaSets: s.replicaSets.filter((r) => !gone.has(r.address)),
+      ...(s.vpc && 'key' in s.vpc && !kept.has(s.vpc.key) ? { vpc: null } : {}),
+    }));
+  return { ...desired, vpcs, services };
 }
 
 /**

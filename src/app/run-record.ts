@@ -31,6 +31,8 @@ export interface SweepEntry {
 export interface SweepRecord {
   projectId?: string;
   state?: string;
+  /** Every workspace that was due, in the order swept (a refusal without a terminal stops the rest). */
+  due?: string[];
   entries: SweepEntry[];
 }
 
@@ -126,7 +128,7 @@ export function sweepResultJson(record: SweepRecord, exitCode: number, error: st
     state: record.state ?? null,
     exit_code: exitCode,
     error: error ?? null,
-    counts: { due: record.entries.length, swept: count('swept'), skipped: count('skipped'), blocked: count('blocked'), failed: count('failed') },
+    counts: { due: record.due?.length ?? record.entries.length, swept: count('swept'), skipped: count('skipped'), blocked: count('blocked'), failed: count('failed') },
     workspaces: record.entries.map((e) => ({
       workspace: e.workspace,
       why: e.why,

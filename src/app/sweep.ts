@@ -71,6 +71,7 @@ export async function sweepWorkspaces(req: SweepRequest, host: SweepHost): Promi
     host.say(`No workspace of project ${desired.projectId} in ${store.location} is due (${others.length} other than default); nothing to sweep.`);
     return 0;
   }
+  if (req.record) req.record.due = due.map((d) => d.workspace);
   host.say(`Sweeping ${due.length} workspace(s) of project ${desired.projectId}: ${due.map((d) => d.workspace).join(', ')}`);
   const outcomes: Array<number | 'skipped'> = [];
   for (const d of due) {
