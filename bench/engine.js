@@ -1,12 +1,14 @@
 // The engine in the bench process, wired as `dbform apply` wires it (src/app/run-plan.ts:
 // the real client, the StatusPoller, a WorkingState writing the lockfile, the pgpass file, the plain
 // progress view), with the timer and the CPU clock around the plan's execution only. The emulator
-// always runs in its own process. `behaviour` selects how the engine did things before turn 2, so
-// a row can show both in one run:
-//   BEFORE = { schedule: 'backoff', reads: 'lists', waitsHoldSlots: true, bookkeeping: 'before-wait' }
+// always runs in its own process. `before` (a baseline build, bench/baseline.js) runs the plan with
+// that build's engine instead: every behaviour of before turn 2 (waits holding their slots, the
+// x1.5 poll schedule, one services list per tick, each create's bookkeeping before its first poll),
+// none of which src/ keeps, so a row can show both in one run.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
 import { ApiClient } from '../dist/api/client.js';
 import { fetchLiveState } from '../dist/api/live-state.js';
 import { StatusPoller } from '../dist/api/waiters.js';
@@ -23,9 +25,34 @@ import { criticalPath, quantizedCriticalPath } from './critical-path.js';
 import { naiveWaits } from './naive.js';
 import { PROJECT_ID, readStats, resetStats, scratchDir, shown, startEmptyEmulator, TOKEN } from './world.js';
 
-/** Every behaviour the engine had before turn 2, as the options that still select it. */
-export const BEFORE = Object.freeze({ schedule: 'backoff', reads: 'lists', waitsHoldSlots: true, bookkeeping: 'before-wait' });
-export const NOW = Object.freeze({});
+const NOW_ENGINE = {
+  schedule: 'elapsed',
+  poller: (client, pollMs) => new StatusPoller(client, { projectId: PROJECT_ID, pollMs }),
+  pollerWaits,
+  applyPlan,
+  bindings: (path, lock) => ({ bindings: new WorkingState(path, lock) }),
+  pgpass: (path) => ({ pgpass: { path, owner: thisProcess() } }),
+};
+
+const baselineEngines = new Map();
+
+/** The engine of the baseline build in `dir` (its own poller, waits, lockfile writer and applyPlan). */
+async function baselineEngine(dir) {
+  if (!baselineEngines.has(dir)) {
+    const load = (path) => import(pathToFileURL(join(dir, 'dist', path)).href);
+    const [waiters, waits, apply, store] = await Promise.all([load('api/waiters.js'), load('executor/poller-waits.js'), load('executor/apply-plan.js'), load('executor/lock-store.js')]);
+    baselineEngines.set(dir, {
+      schedule: 'backoff',
+      poller: (client, pollMs) => new waiters.StatusPoller(client, { projectId: PROJECT_ID, pollMs }),
+      pollerWaits: waits.pollerWaits,
+      applyPlan: apply.applyPlan,
+      // That build's engine took its lockfile writer as `lockStore`.
+      bindings: (path, lock) => ({ lockStore: new store.LockStore(path, lock) }),
+      pgpass: (path) => ({ pgpassPath: path }),
+    });
+  }
+  return baselineEngines.get(dir);
+}
 
 const POLL_ROUTES = /^GET \/projects\/\{project_id\}\/(services|services\/\{service_id\}|services\/\{service_id\}\/replicaSets|vpcs\/\{vpc_id\}\/peerings(\/\{peering_id\})?)$/;
 
@@ -42,7 +69,7 @@ export async function planFor(proj, client, yaml) {
   const loaded = await loadConfig([proj.config]);
   if (!loaded.ok) throw new Error(`bench config invalid: ${loaded.errors[0]?.message}`);
   const lock = await readLockfile(proj.lockfile, PROJECT_ID);
-  const live = await fetchLiveState(client, PROJECT_ID, { peeringsOf: 'all' });
+  const live = await fetchLiveState(client, PROJECT_ID);
   const plan = planChanges(loaded.value, live, lock, { replace: [], target: [], allowDataLoss: false });
   const problems = [...plan.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message), ...plan.actions.filter((a) => a.blocked).map((a) => a.blocked)];
   if (problems.length > 0) throw new Error(`bench plan failed: ${problems.join('; ')}`);
@@ -85,27 +112,25 @@ export function describePlan(plan, { timeScale, pollMs }, schedule = 'elapsed') 
 
 /**
  * Applies a plan already made; only applyPlan is timed. settings: { parallelism, pollMs, timeScale,
- * strategy: 'batched' | 'naive', behaviour: NOW | BEFORE | any part of BEFORE }.
+ * strategy: 'batched' | 'naive', before: a baseline build ({ dir }) whose engine runs it instead }.
  */
 export async function runPlan(proj, client, { plan, lock }, settings) {
-  const behaviour = settings.behaviour ?? NOW;
-  const poller = new StatusPoller(client, { projectId: PROJECT_ID, pollMs: settings.pollMs, schedule: behaviour.schedule ?? 'elapsed', reads: behaviour.reads ?? 'cheapest' });
+  const engine = settings.before ? await baselineEngine(settings.before.dir) : NOW_ENGINE;
+  const poller = engine.poller(client, settings.pollMs);
   try {
-    const waits = settings.strategy === 'naive' ? naiveWaits(client, PROJECT_ID, settings.pollMs) : pollerWaits(poller);
+    const waits = settings.strategy === 'naive' ? naiveWaits(client, PROJECT_ID, settings.pollMs) : engine.pollerWaits(poller);
     const view = progress();
     await resetStats(proj.emulator);
     const cpu = process.cpuUsage();
     const started = performance.now();
-    const result = await applyPlan(plan, {
+    const result = await engine.applyPlan(plan, {
       api: client,
       waits,
-      bindings: new WorkingState(proj.lockfile, lock),
+      ...engine.bindings(proj.lockfile, lock),
       parallelism: settings.parallelism,
       pollMs: settings.pollMs,
       reporter: view.reporter,
-      pgpass: { path: proj.pgpass, owner: thisProcess() },
-      ...(behaviour.waitsHoldSlots ? { waitsHoldSlots: true } : {}),
-      ...(behaviour.bookkeeping ? { bookkeeping: behaviour.bookkeeping } : {}),
+      ...engine.pgpass(proj.pgpass),
     });
     const ms = performance.now() - started;
     const used = process.cpuUsage(cpu);
@@ -115,7 +140,7 @@ export async function runPlan(proj, client, { plan, lock }, settings) {
     return {
       ms,
       cpuMs: (used.user + used.system) / 1000,
-      ...describePlan(plan, settings, behaviour.schedule ?? 'elapsed'),
+      ...describePlan(plan, settings, engine.schedule),
       stats,
       pollRequests: pollRequestsOf(stats),
       sendSpanMs: view.lastAnswer() - started,

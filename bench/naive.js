@@ -7,7 +7,7 @@
 //   (dbform's own look schedule, src/api/poll-schedule.ts), whatever the number of waits. With `applyPlan(..., { parallelism: 1, waits: naiveWaits })` the
 //   real engine becomes a one-operation-at-a-time applier.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { mapPeering, mapService, mapVpc } from '../dist/api/live-mapping.js';
+import { mapLive } from '../dist/kinds/index.js';
 import { LookSchedule } from '../dist/api/poll-schedule.js';
 
 async function mapBounded(items, limit, run) {
@@ -29,13 +29,13 @@ export async function readLiveNaive(client, projectId, { concurrency = 10 } = {}
   const services = await mapBounded(serviceList.map((s) => String(s.service_id)), concurrency, async (id) => {
     const dto = await client.getService(projectId, id);
     const replicaSets = await client.listReplicaSets(projectId, id);
-    return mapService({ ...dto, read_replica_sets: replicaSets });
+    return mapLive('service', { ...dto, read_replica_sets: replicaSets });
   });
   const vpcs = await mapBounded(vpcList.map((v) => String(v.id)), concurrency, async (vpcId) => {
-    const vpc = mapVpc(await client.getVPC(projectId, vpcId));
+    const vpc = mapLive('vpc', await client.getVPC(projectId, vpcId));
     const peeringIds = (await client.listVPCPeerings(projectId, vpcId)).map((p) => String(p.id));
     vpc.peerings = [];
-    for (const id of peeringIds) vpc.peerings.push(mapPeering(await client.getVPCPeering(projectId, vpcId, id), vpcId));
+    for (const id of peeringIds) vpc.peerings.push(mapLive('peering', await client.getVPCPeering(projectId, vpcId, id), vpcId));
     return vpc;
   });
   return { projectId, vpcs, services };
@@ -47,7 +47,7 @@ const isNotFound = (err) => typeof err === 'object' && err !== null && err.statu
 /** Polls `read` until `check` holds: one request per look, dbform's look schedule. */
 async function pollUntil(read, check, { pollMs, timeoutMs, what }) {
   const deadline = Date.now() + timeoutMs;
-  const schedule = new LookSchedule('elapsed', pollMs, Date.now(), false);
+  const schedule = new LookSchedule(pollMs, Date.now(), false);
   for (;;) {
     await sleep(Math.max(0, schedule.dueAt - Date.now()));
     const at = Date.now();
@@ -55,7 +55,7 @@ async function pollUntil(read, check, { pollMs, timeoutMs, what }) {
     if (verdict === true) return;
     if (typeof verdict === 'string') throw new Error(`${what}: ${verdict}`);
     if (Date.now() > deadline) throw new Error(`${what}: timed out`);
-    schedule.looked(at, Date.now(), false);
+    schedule.looked(at, false);
   }
 }
 
@@ -68,8 +68,33 @@ async function orGone(read) {
   }
 }
 
-/** An ExecutorWaits (src/executor/ports.ts) with a GET per waiting resource per tick. */
+/**
+ * An ExecutorWaits (src/executor/ports.ts: `until(kind, ref, goal, o, arg)`) with a GET per
+ * waiting resource per tick; its waits by name are what `until` dispatches to.
+ */
 export function naiveWaits(client, projectId, pollMs) {
+  const waits = typedNaiveWaits(client, projectId, pollMs);
+  const byGoal = {
+    'service:ready': (r, o) => waits.serviceStatus(r.id, 'READY', o),
+    'service:paused': (r, o) => waits.serviceStatus(r.id, 'PAUSED', o),
+    'service:gone': (r, o) => waits.serviceGone(r.id, o),
+    'service:attachment': (r, o, arg) => waits.serviceVpc(r.id, arg.vpcId, arg.fromVpcId, o),
+    'replica_set:ready': (r, o) => waits.replicaSetActive(r.parentId, r.id, o),
+    'replica_set:gone': (r, o) => waits.replicaSetGone(r.parentId, r.id, o),
+    'peering:ready': (r, o) => waits.peeringSettled(r.parentId, r.id, o),
+    'peering:gone': (r, o) => waits.peeringGone(r.parentId, r.id, o),
+  };
+  return {
+    ...waits,
+    until(kind, ref, goal, o, arg) {
+      const wait = byGoal[`${kind}:${goal}`];
+      if (!wait) throw new Error(`the naive waits have no ${goal} wait for a ${kind}`);
+      return wait(ref, o, arg);
+    },
+  };
+}
+
+function typedNaiveWaits(client, projectId, pollMs) {
   const service = (id) => () => orGone(() => client.getService(projectId, id));
   const replicaSet = (svc, id) => async () => (await orGone(() => client.listReplicaSets(projectId, svc)))?.find((r) => String(r.id) === id);
   const peering = (vpc, id) => () => orGone(() => client.getVPCPeering(projectId, vpc, id));

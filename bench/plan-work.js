@@ -38,7 +38,7 @@ const mods = await timed('import', async () => {
   const [config, lockfile, mapping, planner, render] = await Promise.all([
     import('../dist/config/index.js'),
     import('../dist/lockfile/index.js'),
-    import('../dist/api/live-mapping.js'),
+    import('../dist/kinds/index.js'),
     import('../dist/planner/index.js'),
     import('../dist/cli/render/index.js'),
   ]);
@@ -52,11 +52,11 @@ const lock = await timed('readLockfile', () => mods.lockfile.readLockfile(lockPa
 const live = await timed('decodeLive', async () => {
   const raw = JSON.parse(await readFile(livePath, 'utf8'));
   const vpcs = raw.vpcs.map((dto) => {
-    const vpc = mods.mapping.mapVpc(dto);
-    vpc.peerings = (raw.peerings[vpc.id] ?? []).map((p) => mods.mapping.mapPeering(p, vpc.id));
+    const vpc = mods.mapping.mapLive('vpc', dto);
+    vpc.peerings = (raw.peerings[vpc.id] ?? []).map((p) => mods.mapping.mapLive('peering', p, vpc.id));
     return vpc;
   });
-  return { projectId: desired.projectId, vpcs, services: raw.services.map(mods.mapping.mapService) };
+  return { projectId: desired.projectId, vpcs, services: raw.services.map((s) => mods.mapping.mapLive('service', s)) };
 });
 let plan = await timed('planChanges', () => mods.planner.planChanges(desired, live, lock, { replace: [], target: [], allowDataLoss: false }));
 let verdicts;

@@ -9,7 +9,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { benchApply } from './apply.js';
 import { benchApplyScale } from './apply-scale.js';
-import { baselineBuild } from './baseline.js';
+import { baselineBuild, ENGINE_BASELINE_REF } from './baseline.js';
 import { machine, REPO } from './measure.js';
 import { benchPlan } from './plan.js';
 import { benchPlanScale } from './plan-scale.js';
@@ -91,8 +91,10 @@ async function measure(args) {
     results.plan = await benchPlan({ ...settings.plan, log });
     results.plan.scale = await benchPlanScale({ ...settings.planScale, baseline: settings.planScale.baseline && !args.noBaseline, log });
   }
-  if (args.only.includes('apply')) results.apply = await benchApply({ ...settings.apply, log });
-  if (args.only.includes('scale')) results.scale = await benchApplyScale({ ...settings.scale, log });
+  // The before-turn-2 rows of apply and scale run the engine of main before issue 17 (bench/baseline.js).
+  const engineBaseline = () => (args.noBaseline ? { skipped: 'not in this run (--no-baseline)' } : baselineBuild(log, ENGINE_BASELINE_REF));
+  if (args.only.includes('apply')) results.apply = await benchApply({ ...settings.apply, baseline: engineBaseline(), log });
+  if (args.only.includes('scale')) results.scale = await benchApplyScale({ ...settings.scale, baseline: engineBaseline(), log });
   if (args.only.includes('startup')) {
     const base = settings.startup.baseline && !args.noBaseline ? baselineBuild(log) : { skipped: 'not in this mode' };
     results.startup = await benchStartup({ ...settings.startup, base, log });

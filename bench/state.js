@@ -36,7 +36,7 @@ async function applyOnce(kind, o, pgUrl, run) {
   try {
     writeFileSync(join(dir, 'dbform.yaml'), new Fleet(o.width).config());
     const loaded = await loadConfig([join(dir, 'dbform.yaml')]);
-    const [snapshot, live] = await Promise.all([store.read(), fetchLiveState(client, PROJECT_ID, { peeringsOf: 'all' })]);
+    const [snapshot, live] = await Promise.all([store.read(), fetchLiveState(client, PROJECT_ID)]);
     const plan = planChanges(loaded.value, live, snapshot.lockfile, { replace: [], target: [], allowDataLoss: false });
     const fail = (err) => {
       throw err;

@@ -7,14 +7,16 @@
 import type { ApiCredentials } from './credentials.js';
 import type * as Dto from './dto.js';
 import { DbformError } from '../model/errors.js';
-import { OPERATIONS, type OperationId, type RouteIds } from '../model/operations.js';
+import { pathSegment } from '../model/path-segment.js';
+import { type OperationId, type RouteIds } from '../model/operations.js';
 import { ApiError } from './errors.js';
 import { HttpTransport, type ApiLogger, type RequestSpec } from './http.js';
 import { Requests, type CallOptions } from './requests.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 import { systemTimers, type Timers } from './timers.js';
 import { defaultUserAgent } from './user-agent.js';
-import { asMessage, logsQuery, peeringPath, projectPath, servicePath, vpcPath } from './paths.js';
+import { asMessage, logsQuery, projectPath, servicePath, vpcPath } from './paths.js';
+import { OPERATIONS } from '../kinds/index.js';
 import * as verify from './verify.js';
 
 export interface ApiClientOptions {
@@ -132,7 +134,7 @@ export class ApiClient {
   }
 
   getVPCPeering(p: Id, v: Id, x: Id, o?: CallOptions): Promise<Dto.PeeringDto> {
-    return this.requests.object({ op: 'getVPCPeering', method: 'GET', path: peeringPath(p, v, x), safety: 'read', signal: o?.signal });
+    return this.requests.object({ op: 'getVPCPeering', method: 'GET', path: `${vpcPath(p, v)}/peerings/${pathSegment(x, 'peering ID')}`, safety: 'read', signal: o?.signal });
   }
 
   async deleteVPCPeering(p: Id, v: Id, x: Id, o?: CallOptions): Promise<void> {

@@ -2,27 +2,30 @@
 // emulator and nothing else. Field names are exactly as on the wire. Reads are typed loosely
 // where the API may add values (statuses, types): tolerant readers never crash on them.
 
-import type { AddonDto, EndpointDto, EnvironmentTagDto, PeeringFieldsDto, ReplicaSetFieldsDto, ServiceFieldsDto, VpcFieldsDto } from '../model/fields/index.js';
+import type { ReadReplicaSetDto } from '../kinds/replica-set/kind.js';
+import type { ServiceOwnDto } from '../kinds/service/fields.js';
 
-// The wire keys that managed fields read are declared with their descriptors (src/model/fields).
-export type { AddonDto, EndpointDto, EnvironmentTagDto, ResourceSpecDto, ServiceTypeDto, VpcEndpointDto } from '../model/fields/index.js';
+// The wire keys of each kind are declared in its folder (src/kinds/<kind>), beside its fields.
+export type { AddonDto, EndpointDto, EnvironmentTagDto, ResizeRequestDto, ResourceSpecDto, ServiceTypeDto, SetEnvironmentRequestDto, VpcEndpointDto } from '../model/fields/index.js';
+export type { CreateVpcRequestDto, RenameVpcRequestDto, VpcDto } from '../kinds/vpc/kind.js';
+export type { CreatePeeringRequestDto, PeeringDto } from '../kinds/peering/kind.js';
+export type {
+  CreateServiceRequestDto,
+  ForkServiceRequestDto,
+  ForkStrategyDto,
+  ServiceStatusDto,
+  SetHaRequestDto,
+  UpdatePasswordRequestDto,
+  VpcAttachmentRequestDto,
+} from '../kinds/service/fields.js';
+export type { CreateReplicaSetRequestDto, ReadReplicaSetDto, ReplicaSetStatusDto } from '../kinds/replica-set/kind.js';
 
 export const API_PREFIX = '/public/api/v1';
 
-export type ServiceStatusDto =
-  | 'QUEUED'
-  | 'CONFIGURING'
-  | 'READY'
-  | 'UNSTABLE'
-  | 'PAUSING'
-  | 'PAUSED'
-  | 'RESUMING'
-  | 'UPGRADING'
-  | 'DELETING'
-  | 'DELETED'
-  | 'OPTIMIZING';
-export type ReplicaSetStatusDto = 'creating' | 'active' | 'resizing' | 'deleting' | 'error';
-export type ForkStrategyDto = 'LAST_SNAPSHOT' | 'NOW' | 'PITR';
+/** A service as the API sends it: its own keys and the replica sets the list embeds (SPEC section 12). */
+export interface ServiceDto extends ServiceOwnDto {
+  read_replica_sets?: ReadReplicaSetDto[];
+}
 
 export interface ProjectDto {
   id: string;
@@ -54,40 +57,6 @@ export interface AuthInfoUserDto {
   email: string;
 }
 
-export interface VpcDto extends VpcFieldsDto {
-  id: string;
-  /** Not in either document's VPC; where present (SPEC section 12): CREATING/PENDING, then settled. */
-  status?: string;
-}
-
-export interface PeeringDto extends PeeringFieldsDto {
-  id: string;
-  error_message?: string;
-  provisioned_id?: string;
-  /** Free string: pending | active | failed (seed), PENDING | APPROVED | ACTIVE | INVALID... (real). */
-  status?: string;
-}
-
-export interface ServiceDto extends ServiceFieldsDto {
-  created: string;
-  project_id: string;
-  service_id: string;
-  status: ServiceStatusDto | (string & {});
-  data_tiering?: { enabled?: boolean };
-  endpoint?: EndpointDto;
-  forked_from?: { is_standby?: boolean; project_id?: string; service_id?: string };
-  /** A secret: only in create and fork responses. */
-  initial_password?: string;
-  metrics?: { memory_mb?: number; milli_cpu?: number; storage_mb?: number };
-  read_replica_sets?: ReadReplicaSetDto[];
-}
-
-export interface ReadReplicaSetDto extends ReplicaSetFieldsDto {
-  id: string;
-  status: ReplicaSetStatusDto | (string & {});
-  endpoint?: EndpointDto;
-}
-
 export interface MessageResponseDto {
   message?: string;
 }
@@ -113,75 +82,6 @@ export interface LogsResponseDto {
 }
 
 // ---- request bodies ---------------------------------------------------------------------------
-
-export interface CreateVpcRequestDto {
-  cidr: string;
-  name: string;
-  region_code: string;
-}
-
-export interface RenameVpcRequestDto {
-  name: string;
-}
-
-export interface CreatePeeringRequestDto {
-  peer_account_id: string;
-  peer_region_code: string;
-  peer_vpc_id: string;
-}
-
-export interface CreateServiceRequestDto {
-  name: string;
-  addons?: AddonDto[];
-  /** Digits or `shared`. */
-  cpu_millis?: string;
-  /** Digits or `shared`. */
-  memory_gbs?: string;
-  environment_tag?: EnvironmentTagDto;
-  region_code?: string;
-  replica_count?: number;
-}
-
-export interface ForkServiceRequestDto {
-  fork_strategy: ForkStrategyDto;
-  cpu_millis?: string;
-  memory_gbs?: string;
-  environment_tag?: EnvironmentTagDto;
-  name?: string;
-  /** RFC 3339; required with PITR. */
-  target_time?: string;
-}
-
-export interface VpcAttachmentRequestDto {
-  vpc_id: string;
-}
-
-export interface ResizeRequestDto {
-  /** Digits. */
-  cpu_millis: string;
-  /** Digits. */
-  memory_gbs: string;
-}
-
-export interface UpdatePasswordRequestDto {
-  password: string;
-}
-
-export interface SetEnvironmentRequestDto {
-  environment: EnvironmentTagDto;
-}
-
-export interface SetHaRequestDto {
-  replica_count?: number;
-  sync_replica_count?: number;
-}
-
-export interface CreateReplicaSetRequestDto {
-  cpu_millis: number;
-  memory_gbs: number;
-  name: string;
-  nodes: number;
-}
 
 export interface LogsQueryDto {
   cursor?: string;

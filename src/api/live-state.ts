@@ -1,33 +1,43 @@
-// Reads a whole project in at most 2 + V requests: the services list (which embeds every replica
-// set), the VPC list, and the peerings of each VPC asked for, all in parallel (SPEC section 8).
-// Where the services list does not embed `read_replica_sets` (the real API may leave it out, SPEC
-// section 12), the replica sets of each service asked for are read with `GET .../replicaSets`:
-// 2 + V + M requests for M such services.
+// Reads a whole project in at most 2 + V requests (SPEC section 8): each top kind's list, and
+// the list of each parent whose list does not carry its children (a VPC's), all in parallel.
+// Where a list that usually carries its children leaves them out (the real API may, SPEC section
+// 12), those of each parent asked for are read on their own: 2 + V + M requests for M such
+// parents. What each kind lists, maps and carries, its folder says (src/kinds/<kind>: `read`).
 import { setMaxListeners } from 'node:events';
-import type { LiveService, LiveState, LiveVpc } from '../model/resources.js';
+import { attachLive, childKinds, mapLive, TOP_KINDS, type AnyKind } from '../kinds/index.js';
+import type { Kind } from '../model/address.js';
+import type { LiveState } from '../model/resources.js';
 import type { ApiClient, CallOptions } from './client.js';
-import type { ServiceDto } from './dto.js';
 import { ApiError } from './errors.js';
-import { embedsReplicaSets, mapPeering, mapReplicaSet, mapService, mapVpc } from './live-mapping.js';
+
+/** Which parents' lists of a kind to read where the parent's own list does not carry them. */
+export type ParentFilter = 'all' | ((parent: never) => boolean);
 
 export interface FetchLiveStateOptions extends CallOptions {
-  /** Which VPCs' peerings to read: `'all'`, or a predicate on the VPC. Others get `peerings: undefined`. */
-  peeringsOf: 'all' | ((vpc: LiveVpc) => boolean);
   /**
-   * Whose replica sets to read when the list does not embed them: `'all'` (default), or a predicate
-   * (the services a config manages). Others keep `replicaSets: []`.
+   * By kind (one with a parent): `'all'` (the default), or a predicate on the live parent (the
+   * parents a config manages). A parent left out holds what its kind's `read.unread` says.
    */
-  replicaSetsOf?: 'all' | ((svc: LiveService) => boolean);
-  /** Lists in flight at once after the first two; default 16. */
+  childrenOf?: Partial<Record<Kind, ParentFilter>>;
+  /** Lists in flight at once after the first ones; default 16. */
   concurrency?: number;
 }
 
-type ReaderClient = Pick<ApiClient, 'listServices' | 'listVPCs' | 'listVPCPeerings' | 'listReplicaSets'> & Partial<Pick<ApiClient, 'noteOnce'>>;
+/** The API client, or any object with the list methods the kinds name (tests pass a few of them). */
+export type LiveReader = object & Partial<Pick<ApiClient, 'noteOnce'>>;
 
-export const CHEAP_PATH_NOTE =
-  'the services list does not embed read_replica_sets; reading GET .../replicaSets for each managed service instead (one request each)';
+type ListCall = (projectId: string, ...rest: unknown[]) => Promise<unknown[]>;
 
-export async function fetchLiveState(client: ReaderClient, projectId: string, options: FetchLiveStateOptions): Promise<LiveState> {
+/** Calls the client's list method of `def`: the project's, or one parent's. */
+export function listOf(client: LiveReader, def: AnyKind, projectId: string, ...rest: unknown[]): Promise<unknown[]> {
+  const list = (client as Record<string, unknown>)[def.read.list] as ListCall | undefined;
+  if (list === undefined) throw new Error(`the API reader has no ${def.read.list}`);
+  return list.call(client, projectId, ...rest);
+}
+
+type Live = { id: string };
+
+export async function fetchLiveState(client: LiveReader, projectId: string, options: FetchLiveStateOptions = {}): Promise<LiveState> {
   // The first read that fails stops its siblings: their answers are useless now, and retrying
   // them would keep the process alive long after the error is reported.
   const siblings = new AbortController();
@@ -48,47 +58,45 @@ export async function fetchLiveState(client: ReaderClient, projectId: string, op
       return undefined;
     }
   };
-  const [serviceDtos, vpcDtos] = await Promise.all([guard(() => client.listServices(projectId, call)), guard(() => client.listVPCs(projectId, call))]);
+  const lists = await Promise.all(TOP_KINDS.map((def) => guard(() => listOf(client, def, projectId, call))));
   throwIfFailed();
-  const vpcs = vpcDtos!.map(mapVpc);
-  const services = serviceDtos!.map(mapService);
   const gone = new Set<string>();
   /** Reads one list; a 404 means its owner was deleted between the two reads: it is not live any more. */
-  const readOwned = async (ownerId: string, read: () => Promise<void>) => {
+  const readOwned = async (owner: string, read: () => Promise<void>) => {
     if (first.failure) return;
     await guard(async () => {
       try {
         await read();
       } catch (err) {
-        if (err instanceof ApiError && err.status === 404) gone.add(ownerId);
+        if (err instanceof ApiError && err.status === 404) gone.add(owner);
         else throw err;
       }
     });
   };
   const tasks: Array<() => Promise<void>> = [];
-  for (const vpc of vpcs.filter((v) => options.peeringsOf === 'all' || options.peeringsOf(v))) {
-    tasks.push(() => readOwned(`vpc:${vpc.id}`, async () => {
-      vpc.peerings = (await client.listVPCPeerings(projectId, vpc.id, call)).map((p) => mapPeering(p, vpc.id));
-    }));
-  }
-  for (const svc of servicesMissingReplicaSets(serviceDtos!, services, options.replicaSetsOf ?? 'all')) {
-    client.noteOnce?.(CHEAP_PATH_NOTE);
-    tasks.push(() => readOwned(`service:${svc.id}`, async () => {
-      svc.replicaSets = (await client.listReplicaSets(projectId, svc.id, call)).map((r) => mapReplicaSet(r, svc.id));
-    }));
-  }
+  const tops = TOP_KINDS.map((def, i) => {
+    const dtos = lists[i]!;
+    const resources = dtos.map((dto) => mapLive(def.kind, dto));
+    for (const child of childKinds(def.kind)) {
+      const wanted = options.childrenOf?.[child.kind] ?? 'all';
+      resources.forEach((parent, n) => {
+        if (child.read.embedded?.(dtos[n]) !== undefined || (wanted !== 'all' && !wanted(parent as never))) return;
+        if (child.read.unembeddedNote !== undefined) client.noteOnce?.(child.read.unembeddedNote);
+        tasks.push(() =>
+          readOwned(`${def.kind}:${parent.id}`, async () => {
+            const children = (await listOf(client, child, projectId, parent.id, call)).map((c) => mapLive(child.kind, c, parent.id));
+            attachLive(child, parent, children);
+          }),
+        );
+      });
+    }
+    return resources;
+  });
   await runBounded(tasks, options.concurrency ?? 16);
   throwIfFailed();
-  return {
-    projectId,
-    vpcs: vpcs.filter((v) => !gone.has(`vpc:${v.id}`)),
-    services: services.filter((s) => !gone.has(`service:${s.id}`)),
-  };
-}
-
-/** The services whose list item lacks `read_replica_sets` and whose replica sets are wanted. */
-function servicesMissingReplicaSets(dtos: ServiceDto[], services: LiveService[], wanted: 'all' | ((svc: LiveService) => boolean)): LiveService[] {
-  return services.filter((svc, i) => !embedsReplicaSets(dtos[i]!) && (wanted === 'all' || wanted(svc)));
+  const state: Record<string, unknown> = { projectId };
+  TOP_KINDS.forEach((def, i) => (state[def.listKey] = tops[i]!.filter((r: Live) => !gone.has(`${def.kind}:${r.id}`))));
+  return state as unknown as LiveState;
 }
 
 /** Why a read was stopped: another read of the same live state failed first. */

@@ -1,20 +1,18 @@
 // Turning an API answer into a message a person can act on. Pure: no I/O.
+import { childKinds, TOP_KINDS } from '../kinds/index.js';
+import { nounOf } from '../model/address.js';
 import type { ErrorDto } from './dto.js';
 
 /** What a path below the base URL acts on, in words: `service kd9w2xp4mz`, `project p1`. */
 export function describeTarget(path: string): string {
   const s = path.split('?')[0]!.split('/').filter((x) => x !== '').map(decodeSegment);
   if (s[0] !== 'projects' || s.length < 2) return 'the project list';
-  const project = `project ${s[1]}`;
-  if (s[2] === 'vpcs' && s[3] !== undefined) {
-    if (s[4] === 'peerings' && s[5] !== undefined) return `peering ${s[5]} of VPC ${s[3]}`;
-    return `VPC ${s[3]}`;
-  }
-  if (s[2] === 'services' && s[3] !== undefined) {
-    if (s[4] === 'replicaSets' && s[5] !== undefined) return `replica set ${s[5]} of service ${s[3]}`;
-    return `service ${s[3]}`;
-  }
-  return project;
+  // A kind's route segment is its list key: /projects/{p}/<top>/{id}[/<child>/{id}].
+  const top = TOP_KINDS.find((k) => k.listKey === s[2]);
+  if (top === undefined || s[3] === undefined) return `project ${s[1]}`;
+  const child = childKinds(top.kind).find((k) => k.listKey === s[4]);
+  if (child !== undefined && s[5] !== undefined) return `${nounOf(child.kind)} ${s[5]} of ${nounOf(top.kind)} ${s[3]}`;
+  return `${nounOf(top.kind)} ${s[3]}`;
 }
 
 /** The project ID of a path, when the path is project-scoped. */

@@ -4,7 +4,6 @@ import type { LogsQueryDto, MessageResponseDto } from './dto.js';
 
 export const projectPath = (p: string) => `/projects/${pathSegment(p, 'project ID')}`;
 export const vpcPath = (p: string, v: string) => `${projectPath(p)}/vpcs/${pathSegment(v, 'VPC ID')}`;
-export const peeringPath = (p: string, v: string, x: string) => `${vpcPath(p, v)}/peerings/${pathSegment(x, 'peering ID')}`;
 export const servicePath = (p: string, s: string) => `${projectPath(p)}/services/${pathSegment(s, 'service ID')}`;
 
 export function asMessage(data: unknown): MessageResponseDto {

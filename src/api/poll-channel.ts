@@ -1,6 +1,6 @@
 // One read serving many waiters (see waiters.ts for the public interface). A channel is a source
-// of state: the project's services (with their replica sets), the VPCs, or the peerings of one
-// VPC. Each waiter keeps its own look schedule (poll-schedule.ts) and names what it needs (its
+// of state: the project's services (with what their list carries), the VPCs, or one VPC's own
+// list of what belongs to it. Each waiter keeps its own look schedule (poll-schedule.ts) and names what it needs (its
 // key); a tick runs when waiters are due, asks the source for a snapshot of the due keys (one
 // list, or reads of just those resources: the source chooses), and serves every waiter that
 // joined before the read started and whose key the snapshot covers, so N waiters cost one read
@@ -39,7 +39,7 @@ export interface ChannelWaiter<S> {
 
 export interface ChannelOptions {
   timers: Timers;
-  /** The shortest time between the starts of two ticks; 0: no floor (the schedule before turn 2). */
+  /** The shortest time between the starts of two ticks (DBFORM_POLL_MS). */
   minSpacingMs: number;
 }
 
@@ -174,7 +174,7 @@ export class PollChannel<S extends Covering> {
         continue;
       } else {
         w.note(error);
-        w.schedule.looked(at, this.options.timers.now(), false);
+        w.schedule.looked(at, false);
       }
     }
     this.schedule();

@@ -1,22 +1,16 @@
-// When one wait looks at its resource next (SPEC section 5, amended in turn 2). Two schedules:
-//
-// - 'elapsed' (the default): the first look DBFORM_POLL_MS after the wait starts, then looks
-//   spaced by a fifth of the time since the observed status last changed (the wait's start
-//   until the first change), never less than DBFORM_POLL_MS and never more than 10 x that,
-//   counted from the tick that last served the wait. A wait ends at most a fifth of its own
-//   length (or one interval at the start) after the status change: for operations of seconds one
-//   poll interval, for operations of minutes about 10% on average; BENCHMARKS.md gives the requests.
-// - 'backoff' (before turn 2, kept so the bench can measure both in one run): the first look
-//   after DBFORM_POLL_MS, then each interval 1.5 x the previous, capped at 10 x, counted from
-//   whichever tick last served the wait.
-
-export type PollScheduleKind = 'elapsed' | 'backoff';
+// When one wait looks at its resource next (SPEC section 5, amended in turn 2): the first look
+// DBFORM_POLL_MS after the wait starts, then looks spaced by a fifth of the time since the
+// observed status last changed (the wait's start until the first change), never less than
+// DBFORM_POLL_MS and never more than 10 x that, counted from the tick that last served the wait.
+// A wait ends at most a fifth of its own length (or one interval at the start) after the status
+// change: for operations of seconds one poll interval, for operations of minutes about 10% on
+// average; BENCHMARKS.md gives the requests. (The x1.5 schedule of before turn 2 is kept by the
+// bench alone: bench/critical-path.js.)
 
 /** The share of the time since the last status change that the next interval may be. */
 export const ELAPSED_FRACTION = 0.2;
 /** The longest interval, in DBFORM_POLL_MS. */
 export const MAX_INTERVAL_FACTOR = 10;
-const BACKOFF_FACTOR = 1.5;
 
 export class LookSchedule {
   /** When this wait wants fresh data next (epoch ms). */
@@ -27,26 +21,17 @@ export class LookSchedule {
   private since: number;
 
   constructor(
-    private readonly kind: PollScheduleKind,
     private readonly pollMs: number,
     start: number,
     immediate: boolean,
   ) {
     this.since = start;
     this.dueAt = start + (immediate ? 0 : pollMs);
-    this.intervalMs = kind === 'backoff' && !immediate ? pollMs * BACKOFF_FACTOR : pollMs;
+    this.intervalMs = pollMs;
   }
 
-  /**
-   * The wait was served by the tick that started at `at` (its read answered at `answeredAt`) and
-   * is not finished; `changed`: it saw a new status.
-   */
-  looked(at: number, answeredAt: number, changed: boolean): void {
-    if (this.kind === 'backoff') {
-      this.dueAt = answeredAt + this.intervalMs;
-      this.intervalMs = Math.min(this.intervalMs * BACKOFF_FACTOR, this.pollMs * MAX_INTERVAL_FACTOR);
-      return;
-    }
+  /** The wait was served by the tick that started at `at` and is not finished; `changed`: it saw a new status. */
+  looked(at: number, changed: boolean): void {
     if (changed) this.since = at;
     // Counted from the tick that served it, even one another wait asked for a little before its own
     // time: waits that started apart then share every later tick.
@@ -65,13 +50,13 @@ export class LookSchedule {
  * (ms after the wait starts), when no status changes on the way and nothing else shares its
  * ticks: what a schedule costs in requests and in lateness (bench/critical-path.js, BENCHMARKS.md).
  */
-export function simulateLooks(kind: PollScheduleKind, pollMs: number, durationMs: number): { looks: number; seenAt: number } {
-  const s = new LookSchedule(kind, pollMs, 0, false);
+export function simulateLooks(pollMs: number, durationMs: number): { looks: number; seenAt: number } {
+  const s = new LookSchedule(pollMs, 0, false);
   let looks = 0;
   for (;;) {
     const at = s.dueAt;
     looks++;
     if (at >= durationMs) return { looks, seenAt: at };
-    s.looked(at, at, false);
+    s.looked(at, false);
   }
 }

@@ -2,10 +2,11 @@
 // (an array whose items carry their ID), an object, and a checked operation, whose repeat refused
 // after an unknown outcome the caller reads back. An operation's method, route and safety class
 // come from its row in src/model/operations.ts.
-import { OPERATIONS, operationPath, type OperationId, type RouteIds } from '../model/operations.js';
+import { type OperationId, type RouteIds } from '../model/operations.js';
 import { ambiguousCreate } from './attempt.js';
 import { ApiError } from './errors.js';
 import type { ApiLogger, HttpTransport, RequestSpec } from './http.js';
+import { OPERATIONS, operationPath } from '../kinds/index.js';
 
 export interface CallOptions {
   signal?: AbortSignal;

@@ -7,7 +7,7 @@
 // - repeatable: re-sending gives the same result whatever the first attempt did (renames,
 //   metadata, feature switches, updatePassword). Re-sent on any transient failure, 500 included.
 // - checked: state transitions whose repeat is refused once the first took effect (start, stop,
-//   resize, setHA, attach, detach, deletes, resizeReplicaSet): a second start of a RESUMING
+//   resizes, setHA, attach, detach, deletes): a second start of a RESUMING
 //   service is 409, a second delete 404 or 409. They are re-sent on any transient failure, and when
 //   an earlier attempt had an unknown outcome and the repeat is refused (409/404), the client reads
 //   the resource back and reports success if it shows the transition (see verify.ts). Without an

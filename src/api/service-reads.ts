@@ -12,17 +12,19 @@ import type { LiveReplicaSet, LiveService } from '../model/resources.js';
 import type { ApiClient } from './client.js';
 import type { ServiceDto } from './dto.js';
 import { ApiError } from './errors.js';
-import { embedsReplicaSets, mapReplicaSet, mapService } from './live-mapping.js';
-import { CHEAP_PATH_NOTE } from './live-state.js';
+import { kindDef, mapLive } from '../kinds/index.js';
 import type { Covering, ReadRequest } from './poll-channel.js';
-
-/** 'cheapest': per tick, a list or per-resource reads; 'lists': always the list (before turn 2). */
-export type ReadStrategy = 'cheapest' | 'lists';
 
 export const REQUEST_ITEMS = 2;
 export const UNKNOWN_SIZE_READS = 4;
 export const MAX_READS_PER_TICK = 32;
 const READS_IN_FLIGHT = 8;
+
+const replicaSets = kindDef('replica_set');
+/** Whether a services-list item carries its replica sets (cloud-api.md does; the real API may not). */
+const embedsReplicaSets = (dto: ServiceDto): boolean => replicaSets.read.embedded!(dto) !== undefined;
+const mapService = (dto: ServiceDto) => mapLive('service', dto) as LiveService;
+const mapReplicaSet = (dto: unknown, serviceId: string) => mapLive('replica_set', dto, serviceId) as LiveReplicaSet;
 
 export type ServiceReadsClient = Pick<ApiClient, 'listServices' | 'listReplicaSets'> & Partial<Pick<ApiClient, 'getService' | 'noteOnce'>>;
 
@@ -53,7 +55,6 @@ export class ServiceReads {
   constructor(
     private readonly client: ServiceReadsClient,
     private readonly projectId: string,
-    private readonly strategy: ReadStrategy,
   ) {}
 
   read(request: ReadRequest): Promise<ProjectSnapshot> {
@@ -64,7 +65,7 @@ export class ServiceReads {
 
   private perResource(services: number, sets: number): boolean {
     const reads = services + sets;
-    if (this.strategy === 'lists' || reads === 0 || reads > MAX_READS_PER_TICK) return false;
+    if (reads === 0 || reads > MAX_READS_PER_TICK) return false;
     if (services > 0 && this.client.getService === undefined) return false;
     if (this.knownServices === undefined) return reads <= UNKNOWN_SIZE_READS;
     // Where the list leaves replica sets out, a list tick reads each set's list anyway.
@@ -80,7 +81,7 @@ export class ServiceReads {
     for (const dto of list) dtos.set(String(dto.service_id), dto);
     if (list.length > 0) this.embeds = list.every(embedsReplicaSets);
     const unembedded = sets.filter((id) => dtos.has(id) && !embedsReplicaSets(dtos.get(id)!));
-    if (unembedded.length > 0) this.client.noteOnce?.(CHEAP_PATH_NOTE);
+    if (unembedded.length > 0) this.client.noteOnce?.(replicaSets.read.unembeddedNote!);
     const setsRead = new Map<string, LiveReplicaSet[] | undefined>();
     await this.inBatches(unembedded, async (id) => setsRead.set(id, await this.readSets(id)));
     return listView(dtos, setsRead);

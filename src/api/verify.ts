@@ -1,8 +1,8 @@
 // Checks for "checked" operations (retry.ts): after an attempt with an unknown outcome, a repeat
 // that the API refuses (409, or 404 for a delete) may just mean the first attempt worked. These
 // predicates say whether the resource, read back, shows that the operation took effect.
+import { mapHa, sizeOfSpec, vpcIdOf } from '../kinds/service/fields.js';
 import type { ReadReplicaSetDto, ResizeRequestDto, ServiceDto, SetHaRequestDto } from './dto.js';
-import { mapHa, sizeOfSpec, vpcIdOf } from './live-mapping.js';
 
 export function showsStart(svc: ServiceDto): boolean {
   return svc.status === 'RESUMING' || svc.status === 'READY';

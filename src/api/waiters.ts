@@ -30,16 +30,16 @@
 // reason). onStatus sees every change of the observed status (`gone` once absent), first
 // observation included; onStall is called once the status has not changed for stallNoticeMs
 // (default 60 s), and again only after the next change.
-import { isKnownStatus, type StatusKind } from '../model/api-values.js';
+import { describeRef, kindDef, knownStatus, mapLive } from '../kinds/index.js';
+import type { WaitRef } from '../kinds/types.js';
+import type { Kind } from '../model/address.js';
 import type { LivePeering, LiveReplicaSet, LiveService, LiveVpc } from '../model/resources.js';
 import type { ApiClient } from './client.js';
+import { DbformError } from '../model/errors.js';
 import { ApiError, WaitFailedError, WaitTimeoutError } from './errors.js';
-import { mapPeering, mapVpc } from './live-mapping.js';
 import { listSnapshot, PollChannel, type Covering, type Snapshot } from './poll-channel.js';
-import { LookSchedule, type PollScheduleKind } from './poll-schedule.js';
-import { replicaSetsKey, serviceKey, ServiceReads, type ProjectSnapshot, type ReadStrategy, type ServiceReadStats } from './service-reads.js';
-import { isFatalListError, peeringTerminal, replicaSetTerminal, serviceTerminal, vpcTerminal } from './wait-rules.js';
-import { pollMsFromEnv } from './wait-settings.js';
+import { LookSchedule } from './poll-schedule.js';
+import { replicaSetsKey, serviceKey, ServiceReads, type ProjectSnapshot, type ServiceReadStats } from './service-reads.js';
 import { systemTimers, type TimerHandle, type Timers } from './timers.js';
 
 export type WaitVerdict = boolean | { done: true } | { done: false; failure?: string };
@@ -67,21 +67,14 @@ export interface StatusPollerOptions {
   stallNoticeMs?: number;
   /** The clock of ticks and timeouts; tests pass a fake one. */
   timers?: Timers;
-  /** When each wait looks next (poll-schedule.ts); default 'elapsed'. 'backoff' is the schedule before turn 2. */
-  schedule?: PollScheduleKind;
-  /** How a tick reads services and replica sets (service-reads.ts); default 'cheapest'. 'lists' is the way before turn 2. */
-  reads?: ReadStrategy;
 }
 
 type PollClient = Pick<ApiClient, 'listServices' | 'listVPCPeerings' | 'listVPCs' | 'listReplicaSets'> & Partial<Pick<ApiClient, 'getService' | 'noteOnce'>>;
-
-export { pollMsFromEnv, stallNoticeMsFromEnv } from './wait-settings.js';
 
 export class StatusPoller {
   private readonly pollMs: number;
   private readonly defaultTimeoutMs: number;
   private readonly stallNoticeMs: number;
-  private readonly schedule: PollScheduleKind;
   private readonly serviceReads: ServiceReads;
   private readonly services: PollChannel<ProjectSnapshot>;
   private readonly peerings = new Map<string, PollChannel<Snapshot<LivePeering>>>();
@@ -98,8 +91,7 @@ export class StatusPoller {
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? 30 * 60_000;
     this.stallNoticeMs = options.stallNoticeMs ?? 60_000;
     this.timers = options.timers ?? systemTimers;
-    this.schedule = options.schedule ?? 'elapsed';
-    this.serviceReads = new ServiceReads(client, this.projectId, options.reads ?? 'cheapest');
+    this.serviceReads = new ServiceReads(client, this.projectId);
     this.services = new PollChannel((request) => this.serviceReads.read(request), isFatalListError, this.channelOptions());
     this.vpcs = new PollChannel(() => this.fetchVpcs(), isFatalListError, this.channelOptions());
   }
@@ -112,8 +104,28 @@ export class StatusPoller {
     return { serviceListRequests: lists, serviceReads, replicaSetReads, peeringListRequests };
   }
 
+  /**
+   * Until `check` holds for the resource of `kind` (`ref.parentId`: its parent's, for a kind whose
+   * lists are its parent's); a resource that is gone, or that its kind's terminal rules say can
+   * never get there, fails the wait.
+   */
+  waitFor<T extends { status?: string }>(kind: Kind, ref: WaitRef, check: WaitCheck<T>, options: WaitOptions<T> = {}): Promise<T | undefined> {
+    const { channel, key, find } = this.source(kind, ref);
+    const terminal = (live: T | undefined) => terminalOf(kind, live);
+    return this.wait(channel, key, kind, describeRef(kind, ref.id, ref.parentId), find as (s: Covering) => T | undefined, check, terminal, options);
+  }
+
+  /** Until the resource of `kind` is gone (or its kind says it is deleted for good); fails only on timeout or what its kind's `goneTerminal` says. */
+  async waitForGone<T extends { status?: string }>(kind: Kind, ref: WaitRef, options: WaitOptions<T> = {}): Promise<void> {
+    const { channel, key, find } = this.source(kind, ref);
+    const waits = kindDef(kind).waits;
+    const gone: WaitCheck<T> = (live) => live === undefined || (waits.deleted?.(live) ?? false);
+    const failure = (live: T | undefined) => (live === undefined ? undefined : waits.goneTerminal?.(live));
+    await this.wait(channel, key, kind, `deletion of ${describeRef(kind, ref.id, ref.parentId)}`, find as (s: Covering) => T | undefined, gone, failure, options);
+  }
+
   waitForService(serviceId: string, check: WaitCheck<LiveService>, options: WaitOptions<LiveService> = {}): Promise<LiveService | undefined> {
-    return this.wait(this.services, serviceKey(serviceId), 'service', `service ${serviceId}`, (s) => s.service(serviceId), check, serviceTerminal, options);
+    return this.waitFor('service', { id: serviceId }, check, options);
   }
 
   /** Resolves when the service is one of `statuses`. */
@@ -122,38 +134,29 @@ export class StatusPoller {
     return this.waitForService(serviceId, (s) => s !== undefined && wanted.has(s.status), options);
   }
 
-  async waitForServiceGone(serviceId: string, options: WaitOptions<LiveService> = {}): Promise<void> {
-    const gone: WaitCheck<LiveService> = (s) => s === undefined || s.status === 'DELETED';
-    const what = `deletion of service ${serviceId}`;
-    await this.wait(this.services, serviceKey(serviceId), 'service', what, (s) => s.service(serviceId), gone, () => undefined, options);
+  waitForServiceGone(serviceId: string, options: WaitOptions<LiveService> = {}): Promise<void> {
+    return this.waitForGone('service', { id: serviceId }, options);
   }
 
   waitForReplicaSet(serviceId: string, replicaSetId: string, check: WaitCheck<LiveReplicaSet>, options: WaitOptions<LiveReplicaSet> = {}): Promise<LiveReplicaSet | undefined> {
-    const find = (s: ProjectSnapshot) => s.replicaSets(serviceId)?.find((rs) => rs.id === replicaSetId);
-    const what = `replica set ${replicaSetId} of service ${serviceId}`;
-    return this.wait(this.services, replicaSetsKey(serviceId), 'replica set', what, find, check, replicaSetTerminal, options);
+    return this.waitFor('replica_set', { id: replicaSetId, parentId: serviceId }, check, options);
   }
 
-  async waitForReplicaSetGone(serviceId: string, replicaSetId: string, options: WaitOptions<LiveReplicaSet> = {}): Promise<void> {
-    const find = (s: ProjectSnapshot) => s.replicaSets(serviceId)?.find((rs) => rs.id === replicaSetId);
-    const what = `deletion of replica set ${replicaSetId} of service ${serviceId}`;
-    const failed = (rs: LiveReplicaSet | undefined) => (rs?.status === 'error' ? 'is in error state' : undefined);
-    await this.wait(this.services, replicaSetsKey(serviceId), 'replica set', what, find, (rs) => rs === undefined, failed, options);
+  waitForReplicaSetGone(serviceId: string, replicaSetId: string, options: WaitOptions<LiveReplicaSet> = {}): Promise<void> {
+    return this.waitForGone('replica_set', { id: replicaSetId, parentId: serviceId }, options);
   }
 
   waitForPeering(vpcId: string, peeringId: string, check: WaitCheck<LivePeering>, options: WaitOptions<LivePeering> = {}): Promise<LivePeering | undefined> {
-    const what = `peering ${peeringId} of VPC ${vpcId}`;
-    return this.wait(this.peeringChannel(vpcId), peeringId, 'peering', what, (s) => s.items.get(peeringId), check, peeringTerminal, options);
+    return this.waitFor('peering', { id: peeringId, parentId: vpcId }, check, options);
   }
 
-  async waitForPeeringGone(vpcId: string, peeringId: string, options: WaitOptions<LivePeering> = {}): Promise<void> {
-    const what = `deletion of peering ${peeringId} of VPC ${vpcId}`;
-    await this.wait(this.peeringChannel(vpcId), peeringId, 'peering', what, (s) => s.items.get(peeringId), (p) => p === undefined, () => undefined, options);
+  waitForPeeringGone(vpcId: string, peeringId: string, options: WaitOptions<LivePeering> = {}): Promise<void> {
+    return this.waitForGone('peering', { id: peeringId, parentId: vpcId }, options);
   }
 
   /** Waits on the VPC list (one request per tick for every VPC waited for); fails when the VPC is gone. */
   waitForVpc(vpcId: string, check: WaitCheck<LiveVpc>, options: WaitOptions<LiveVpc> = {}): Promise<LiveVpc | undefined> {
-    return this.wait(this.vpcs, vpcId, 'VPC', `VPC ${vpcId}`, (s) => s.items.get(vpcId), check, vpcTerminal, options);
+    return this.waitFor('vpc', { id: vpcId }, check, options);
   }
 
   /** Stops polling; pending waits stay pending until their own timeout or signal. */
@@ -163,8 +166,26 @@ export class StatusPoller {
     for (const c of this.peerings.values()) c.close();
   }
 
+  /**
+   * Which read serves waits on a resource of `kind`, under which key, and how a snapshot finds it:
+   * the API's shape (a services list that carries its services' replica sets; a VPC list; each
+   * VPC's own list of peerings), which this poller is written for.
+   */
+  private source(kind: Kind, ref: WaitRef): { channel: PollChannel<Covering>; key: string; find: (s: Covering) => unknown } {
+    switch (kind) {
+      case 'service':
+        return { channel: this.services, key: serviceKey(ref.id), find: (s) => (s as ProjectSnapshot).service(ref.id) };
+      case 'replica_set':
+        return { channel: this.services, key: replicaSetsKey(ref.parentId!), find: (s) => (s as ProjectSnapshot).replicaSets(ref.parentId!)?.find((rs) => rs.id === ref.id) };
+      case 'peering':
+        return { channel: this.peeringChannel(ref.parentId!), key: ref.id, find: (s) => (s as Snapshot<LivePeering>).items.get(ref.id) };
+      case 'vpc':
+        return { channel: this.vpcs, key: ref.id, find: (s) => (s as Snapshot<LiveVpc>).items.get(ref.id) };
+    }
+  }
+
   private channelOptions() {
-    return { timers: this.timers, minSpacingMs: this.schedule === 'elapsed' ? this.pollMs : 0 };
+    return { timers: this.timers, minSpacingMs: this.pollMs };
   }
 
   private peeringChannel(vpcId: string): PollChannel<Snapshot<LivePeering>> {
@@ -178,13 +199,13 @@ export class StatusPoller {
 
   private async fetchVpcs(): Promise<Snapshot<LiveVpc>> {
     const list = await this.client.listVPCs(this.projectId);
-    return listSnapshot(new Map(list.map((dto) => [String(dto.id), mapVpc(dto)])));
+    return listSnapshot(new Map(list.map((dto) => [String(dto.id), mapLive('vpc', dto) as LiveVpc])));
   }
 
   private async fetchPeerings(vpcId: string): Promise<Snapshot<LivePeering>> {
     try {
       const list = await this.client.listVPCPeerings(this.projectId, vpcId);
-      return listSnapshot(new Map(list.map((dto) => [String(dto.id), mapPeering(dto, vpcId)])));
+      return listSnapshot(new Map(list.map((dto) => [String(dto.id), mapLive('peering', dto, vpcId) as LivePeering])));
     } catch (err) {
       // The VPC is gone, and its peerings with it.
       if (err instanceof ApiError && err.status === 404) return listSnapshot(new Map());
@@ -195,7 +216,7 @@ export class StatusPoller {
   private wait<T extends { status?: string }, S extends Covering>(
     channel: PollChannel<S>,
     key: string,
-    kind: StatusKind,
+    kind: Kind,
     resource: string,
     find: (snapshot: S) => T | undefined,
     check: WaitCheck<T>,
@@ -208,7 +229,7 @@ export class StatusPoller {
     return new Promise<T | undefined>((resolve, reject) => {
       let lastStatus: string | undefined;
       let lastError: unknown;
-      const known = () => lastStatus === undefined || lastStatus === 'gone' || isKnownStatus(kind, lastStatus);
+      const known = () => lastStatus === undefined || lastStatus === 'gone' || knownStatus(kind, lastStatus);
       const stall = new StallTimer(this.timers, this.stallNoticeMs, options.onStall && ((forMs) => options.onStall!(lastStatus, forMs, known())));
       const finish = (settle: () => void) => {
         this.timers.clearTimeout(timer);
@@ -221,7 +242,7 @@ export class StatusPoller {
       const timer = this.timers.setTimeout(() => finish(() => reject(new WaitTimeoutError(resource, timeoutMs, lastStatus, lastError, !known()))), timeoutMs);
       const waiter = {
         key,
-        schedule: new LookSchedule(this.schedule, this.pollMs, this.timers.now(), options.immediate === true),
+        schedule: new LookSchedule(this.pollMs, this.timers.now(), options.immediate === true),
         serve: (snapshot: S, at: number): boolean => {
           const live = find(snapshot);
           const status = live === undefined ? 'gone' : (live.status ?? 'unknown');
@@ -235,7 +256,7 @@ export class StatusPoller {
           const verdict = normalize(check(live));
           const failure = verdict.done ? undefined : (verdict.failure ?? terminal(live));
           if (!verdict.done && failure === undefined) {
-            waiter.schedule.looked(at, this.timers.now(), changed);
+            waiter.schedule.looked(at, changed);
             return false;
           }
           this.timers.clearTimeout(timer);
@@ -282,4 +303,42 @@ class StallTimer {
 
 function normalize(v: WaitVerdict): { done: true } | { done: false; failure?: string } {
   return typeof v === 'boolean' ? { done: v } : v;
+}
+
+// ---- the end states of a wait -----------------------------------------------------------------
+// When a resource can never reach what is waited for. Gone is gone for every kind; the rest each
+// kind says (src/kinds/<kind>: `waits.terminal`), reading statuses by meaning, so both the
+// emulator's seed dialect and the real service's spellings end a wait the same way.
+
+/** Why a wait on a resource of `kind` can never succeed, or undefined while it may. */
+export function terminalOf(kind: Kind, live: unknown): string | undefined {
+  if (live === undefined) return 'is gone (deleted while waiting for it)';
+  return kindDef(kind).waits.terminal?.(live);
+}
+
+/** Errors after which polling cannot succeed: the credentials or the project are not valid any more. */
+export function isFatalListError(err: unknown): boolean {
+  return err instanceof ApiError && (err.status === 401 || err.status === 403 || err.status === 404 || err.code === 'INVALID_RESPONSE');
+}
+
+// ---- the environment's say (SPEC section 5) ---------------------------------------------------
+// DBFORM_POLL_MS and, for tests, DBFORM_STALL_NOTICE_MS: checked before an apply starts, so a bad
+// value never stops one half-way. The CLI passes its environment; without one, the defaults apply.
+
+/** DBFORM_POLL_MS, checked; 1000 when unset. */
+export function pollMsFromEnv(env: NodeJS.ProcessEnv = {}): number {
+  const raw = env.DBFORM_POLL_MS;
+  if (raw === undefined || raw === '') return 1000;
+  const ms = Number(raw);
+  if (!Number.isFinite(ms) || ms <= 0) throw new DbformError(`DBFORM_POLL_MS must be a positive number of milliseconds (found "${raw}")`);
+  return ms;
+}
+
+/** DBFORM_STALL_NOTICE_MS (for tests): after how long an unchanged status is reported; 60 s when unset. */
+export function stallNoticeMsFromEnv(env: NodeJS.ProcessEnv = {}): number {
+  const raw = env.DBFORM_STALL_NOTICE_MS;
+  if (raw === undefined || raw === '') return 60_000;
+  const ms = Number(raw);
+  if (!Number.isFinite(ms) || ms <= 0) throw new DbformError(`DBFORM_STALL_NOTICE_MS must be a positive number of milliseconds (found "${raw}")`);
+  return ms;
 }

@@ -1,21 +1,16 @@
-// What `dbform output` prints (SPEC section 11): for each service and replica set of the config,
-// how a client connects, taken only from the live resource its address is bound to. Pure: the
-// command reads config, state and live state, this decides. Never falls back to a resource found
-// by name: a preview whose fork is not bound yet must fail, not hand CI its parent's endpoint.
-import {
-  compareAddresses,
-  openEndpoints,
-  parseAddress,
-  REPLICA_SET_FIELDS,
-  SERVICE_FIELDS,
-  type Address,
-  type DesiredState,
-  type Endpoint,
-  type LiveReplicaSet,
-  type LiveService,
-  type LiveState,
-  type Lockfile,
-} from '../model/index.js';
+// What `dbform output` prints (SPEC section 11): for each resource of the config whose kind takes
+// connections (its `output`), how a client connects, taken only from the live resource its address
+// is bound to. Pure: the command reads config, state and live state, this decides. Never falls back
+// to a resource found by name: a preview whose fork is not bound yet must fail, not hand CI its
+// parent's endpoint.
+import { eachDesired, indexLive, KINDS, kindDef, type AnyKind, type LiveById } from '../kinds/index.js';
+import { compareAddresses, KIND_NOUNS, kindOf, nounOf, openEndpoints, type Address, type DesiredState, type Endpoint, type LiveState, type Lockfile } from '../model/index.js';
+
+/** The kinds that take connections, in registry order. */
+export const OUTPUT_KINDS: readonly AnyKind[] = KINDS.filter((k) => k.output !== undefined);
+
+/** `services and ...`: the kinds output prints, in words. */
+export const outputNouns = (): string => OUTPUT_KINDS.map((k) => KIND_NOUNS[k.kind].many).join(' and ');
 
 export const DATABASE = 'tsdb';
 export const USER = 'tsdbadmin';
@@ -29,14 +24,14 @@ export interface OutputField {
 export interface Connection {
   address: Address;
   /**
-   * The name in env and GitHub outputs: the service key, or `<service key>__<replica set key>`
-   * (keys never contain `_`, so a double underscore cannot be part of a key).
+   * The name in env and GitHub outputs: its key, or a child's `<parent key>__<key>` (keys never
+   * contain `_`, so a double underscore cannot be part of a key).
    */
   key: string;
   fields: OutputField[];
-  /** Where a password for this login may be found in pgpass, in order (replica sets: theirs, then their service's). */
+  /** Where a password for this login may be found in pgpass, in order (a child's: its own, then its parent's). */
   logins: Endpoint[];
-  /** The configured `password.from_env` (a replica set uses its service's). */
+  /** The configured `password.from_env` (a child uses its parent's). */
   passwordEnv?: string;
 }
 
@@ -48,25 +43,28 @@ export interface Target {
   passwordEnv?: string;
 }
 
-/** The services and replica sets of the config, in output order. */
+/** The config's resources of the kinds that take connections, in output order. */
 function configuredTargets(desired: DesiredState): Map<Address, Target> {
   const out: Target[] = [];
-  for (const s of desired.services) {
-    const passwordEnv = s.password?.fromEnv;
-    const common = passwordEnv !== undefined ? { passwordEnv } : {};
-    out.push({ address: s.address, key: s.key, ...common });
-    for (const r of s.replicaSets) out.push({ address: r.address, key: `${s.key}__${r.key}`, ...common });
-  }
+  const envs = new Map<Address, string | undefined>();
+  eachDesired(desired, (def, r, parent) => {
+    const own = def.output?.passwordEnv?.(r);
+    const passwordEnv = own ?? (parent ? envs.get(parent.address!) : undefined);
+    envs.set(r.address!, passwordEnv);
+    if (!def.output) return;
+    const key = (r as { key: string }).key;
+    out.push({ address: r.address!, key: parent ? `${(parent as { key: string }).key}__${key}` : key, ...(passwordEnv !== undefined ? { passwordEnv } : {}) });
+  });
   out.sort((a, b) => compareAddresses(a.address, b.address));
   return new Map(out.map((t) => [t.address, t]));
 }
 
-/** What the config calls `address` when it is not a service or replica set, for the message. */
+/** What the config calls `address` when its kind takes no connections, for the message. */
 function describeOther(desired: DesiredState, address: string): string | undefined {
-  const parsed = parseAddress(address);
-  if (parsed?.kind === 'vpc' && desired.vpcs.some((v) => v.address === address)) return 'a VPC';
-  if (parsed?.kind === 'peering' && desired.vpcs.some((v) => v.peerings.some((p) => p.address === address))) return 'a VPC peering';
-  return undefined;
+  const kind = kindOf(address);
+  let found = false;
+  eachDesired(desired, (_def, r) => void (found ||= r.address === address));
+  return kind === undefined || !found ? undefined : (kindDef(kind).described ?? `a ${nounOf(kind)}`);
 }
 
 /** The requested addresses (all of the config's when none), or one line per address it does not have. */
@@ -86,7 +84,7 @@ export function chooseTargets(desired: DesiredState, requested: readonly string[
     const other = describeOther(desired, address);
     problems.push(
       other
-        ? `${address} is ${other}: output prints the connection details of services and replica sets only (${files} has: ${known})`
+        ? `${address} is ${other}: output prints the connection details of ${outputNouns()} only (${files} has: ${known})`
         : `${address} is not in the config ${files}; output knows: ${known}`,
     );
   }
@@ -112,28 +110,20 @@ interface Where {
   projectId: string;
 }
 
-function connectService(t: Target, id: string, live: LiveState, where: Where): Connection | string {
-  const svc: LiveService | undefined = live.services.find((s) => s.id === id);
-  if (!svc || svc.status === 'DELETING' || svc.status === 'DELETED') {
-    return `${t.address} is bound to service ${id}, which is gone from project ${where.projectId}${svc ? ` (${svc.status})` : ''}; run \`dbform plan\` to see what apply would do`;
-  }
-  if (svc.status !== 'READY') return `${t.address} (service ${id}) is ${svc.status}, not READY: it takes no connections until it is`;
-  if (!svc.endpoint) return `${t.address} (service ${id}) reports no endpoint yet; try again in a moment`;
-  return { address: t.address, key: t.key, fields: fieldsOf(svc.endpoint, openEndpoints(SERVICE_FIELDS, svc)), logins: [svc.endpoint], ...(t.passwordEnv ? { passwordEnv: t.passwordEnv } : {}) };
+/** The connection of a target bound to live `id`, or why there is none: gone, not ready, no endpoint yet. */
+function connect(t: Target, def: AnyKind, id: string, index: LiveById, where: Where): Connection | string {
+  const l = index[def.kind].get(id) as (Live & { status: string }) | undefined;
+  const output = def.output!;
+  if (!l || def.live.gone(l)) return output.gone(t.address, id, l, where.projectId);
+  if (l.status !== output.ready) return `${t.address} (${nounOf(def.kind)} ${id}) is ${l.status}, not ${output.ready}: it takes no connections until it is`;
+  if (!l.endpoint) return `${t.address} (${nounOf(def.kind)} ${id}) reports no endpoint yet; try again in a moment`;
+  // A child logs in as its parent does: its pgpass line may be the parent's.
+  const parent = def.parent === undefined ? undefined : (index[def.parent].get(def.live.parentId!(l)) as Live | undefined);
+  const logins = [l.endpoint, ...(parent?.endpoint ? [parent.endpoint] : [])];
+  return { address: t.address, key: t.key, fields: fieldsOf(l.endpoint, openEndpoints(def.fields, l)), logins, ...(t.passwordEnv ? { passwordEnv: t.passwordEnv } : {}) };
 }
 
-function connectReplicaSet(t: Target, id: string, live: LiveState): Connection | string {
-  const owner = live.services.find((s) => s.replicaSets.some((r) => r.id === id));
-  const rs: LiveReplicaSet | undefined = owner?.replicaSets.find((r) => r.id === id);
-  if (!owner || !rs || rs.status === 'deleting') {
-    return `${t.address} is bound to replica set ${id}, which is gone${rs ? ' (deleting)' : ''}; run \`dbform plan\` to see what apply would do`;
-  }
-  if (rs.status !== 'active') return `${t.address} (replica set ${id}) is ${rs.status}, not active: it takes no connections until it is`;
-  if (!rs.endpoint) return `${t.address} (replica set ${id}) reports no endpoint yet; try again in a moment`;
-  // A replica set logs in as its service does: its pgpass line may be the service's.
-  const primary = owner.endpoint ? [owner.endpoint] : [];
-  return { address: t.address, key: t.key, fields: fieldsOf(rs.endpoint, openEndpoints(REPLICA_SET_FIELDS, rs)), logins: [rs.endpoint, ...primary], ...(t.passwordEnv ? { passwordEnv: t.passwordEnv } : {}) };
-}
+type Live = { id: string; endpoint?: Endpoint };
 
 /**
  * The connection of each target from the live resource its address is bound to; every address
@@ -142,14 +132,14 @@ function connectReplicaSet(t: Target, id: string, live: LiveState): Connection |
 export function resolveConnections(targets: readonly Target[], lock: Lockfile, live: LiveState, where: Where): Resolved {
   const connections: Connection[] = [];
   const problems: string[] = [];
+  const index = indexLive(live);
   for (const t of targets) {
     const entry = lock.resources[t.address];
     if (!entry) {
       problems.push(`${t.address} is not bound in workspace "${where.workspace}" of ${where.location}: it has not been applied there yet (run \`dbform apply\`)`);
       continue;
     }
-    const kind = parseAddress(t.address)?.kind;
-    const got = kind === 'service' ? connectService(t, entry.id, live, where) : connectReplicaSet(t, entry.id, live);
+    const got = connect(t, kindDef(kindOf(t.address)!), entry.id, index, where);
     if (typeof got === 'string') problems.push(got);
     else connections.push(got);
   }

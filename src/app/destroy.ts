@@ -16,7 +16,7 @@ import { runPlanFlow, type FlowOptions, type PlanInput, type RunSettings } from 
 import type { RunRecord } from './run-record.js';
 
 export interface DestroyRequest extends Selection {
-  /** `--target ADDR`: only these (and their replica sets, peerings and detaches); none: everything. */
+  /** `--target ADDR`: only these and what goes with them (their children; the detaches of what stays); none: everything. */
   targets: Address[];
   policies?: string[];
   run: RunSettings;

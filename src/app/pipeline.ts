@@ -5,9 +5,8 @@
 // saved or sent: which state it is for, the policies (SPEC section 16) and the refusal of a plan
 // that holds the API credential (SPEC sections 12 and 13).
 import { fetchLiveState } from '../api/live-state.js';
-import type { ApiClient } from '../api/client.js';
+import { childKinds, DELETE_OPS, desiredIn, eachDesired, TOP_KINDS, type AnyKind } from '../kinds/index.js';
 import {
-  DELETE_OPS,
   type Action,
   type Address,
   type DesiredState,
@@ -18,25 +17,25 @@ import {
   type PlanWhere,
   type PolicyVerdict,
 } from '../model/index.js';
-import { managedServiceFilter, planChanges, type ClaimedElsewhere } from '../planner/index.js';
+import { managedParents, planChanges, type ClaimedElsewhere } from '../planner/index.js';
 import type { PolicyResult, PolicySet } from '../policy/index.js';
 import { refuseCredentials } from './credential-guard.js';
 
-export type LiveReader = Pick<ApiClient, 'listServices' | 'listVPCs' | 'listVPCPeerings' | 'listReplicaSets'> & Partial<Pick<ApiClient, 'noteOnce'>>;
+export type LiveReader = Parameters<typeof fetchLiveState>[0];
 
 export interface LiveScope {
   /**
-   * What the state manages: where the services list does not embed replica sets (SPEC section 12),
-   * only these services' sets are read one by one. Absent: every service's.
+   * What the state manages and the config names: where a parent's list does not carry its children
+   * (SPEC section 12), only these parents' children are read one by one. Absent: every parent's.
    */
-  managed?: { desired: Pick<DesiredState, 'services'>; lock: Lockfile };
+  managed?: { desired: DesiredState; lock: Lockfile };
   signal?: AbortSignal;
 }
 
-/** The live state of a project (2 + V requests, + M where the list leaves replica sets out). */
+/** The live state of a project (2 + V requests, + M where a parent's list leaves its children out). */
 export async function readLive(client: LiveReader, projectId: string, scope: LiveScope = {}): Promise<LiveState> {
-  const replicaSetsOf = scope.managed ? managedServiceFilter(scope.managed.desired, scope.managed.lock) : 'all';
-  return fetchLiveState(client, projectId, { peeringsOf: 'all', replicaSetsOf, ...(scope.signal ? { signal: scope.signal } : {}) });
+  const childrenOf = scope.managed ? managedParents(scope.managed.desired, scope.managed.lock) : {};
+  return fetchLiveState(client, projectId, { childrenOf, ...(scope.signal ? { signal: scope.signal } : {}) });
 }
 
 /** The plan the next `dbform plan` makes of an exported config (export checks that it is empty). */
@@ -101,23 +100,23 @@ export async function planFromLive(req: PlanRequest): Promise<Planned> {
 
 /**
  * What a destroy plans towards: nothing of the project, or with `--target`, the config without
- * the targets. Planned with the targets, that deletes each of them with what must go with it (a
- * service's replica sets, a VPC's peerings) and detaches the services attached to a VPC it deletes,
- * which stay; the planner's target selection leaves everything else alone.
+ * the targets. Planned with the targets, that deletes each of them with its children and lets each
+ * kind drop what its resources that stay say of them (a service attached to a VPC that goes is
+ * detached, and stays); the planner's target selection leaves everything else alone.
  */
 export function destroyedDesired(desired: DesiredState, targets: readonly Address[]): DesiredState {
-  if (targets.length === 0) return { projectId: desired.projectId, vpcs: [], services: [], moved: [], files: desired.files };
-  const gone = new Set(targets);
-  const vpcs = desired.vpcs.filter((v) => !gone.has(v.address)).map((v) => ({ ...v, peerings: v.peerings.filter((p) => !gone.has(p.address)) }));
-  const kept = new Set(vpcs.map((v) => v.key));
-  const services = desired.services
-    .filter((s) => !gone.has(s.address))
-    .map((s) => ({
-      ...s,
-      replicaSets: s.replicaSets.filter((r) => !gone.has(r.address)),
-      ...(s.vpc && 'key' in s.vpc && !kept.has(s.vpc.key) ? { vpc: null } : {}),
-    }));
-  return { ...desired, vpcs, services };
+  const emptied = Object.fromEntries(TOP_KINDS.map((top) => [top.listKey, []]));
+  if (targets.length === 0) return { ...desired, ...emptied, moved: [] };
+  const gone = new Set<string>(targets);
+  const isGone = (address: Address) => gone.has(address);
+  const prune = (def: AnyKind, container: unknown): unknown[] =>
+    desiredIn(def, container)
+      .filter((r) => !gone.has(r.address!))
+      .map((r) => {
+        const kept = (def.config.without?.(r, isGone) ?? r) as object;
+        return Object.fromEntries([...Object.entries(kept), ...childKinds(def.kind).map((c) => [c.listKey, prune(c, kept)])]);
+      });
+  return { ...desired, ...Object.fromEntries(TOP_KINDS.map((top) => [top.listKey, prune(top, desired)])) } as DesiredState;
 }
 
 /**
@@ -128,14 +127,7 @@ export function destroyedDesired(desired: DesiredState, targets: readonly Addres
  */
 function asDestroyPlan(plan: Plan, desired: DesiredState, lock: Lockfile): Plan {
   const inConfig = new Map<string, boolean>();
-  for (const v of desired.vpcs) {
-    inConfig.set(v.address, v.protect === true);
-    for (const p of v.peerings) inConfig.set(p.address, false);
-  }
-  for (const s of desired.services) {
-    inConfig.set(s.address, s.protect === true);
-    for (const r of s.replicaSets) inConfig.set(r.address, r.protect === true);
-  }
+  eachDesired(desired, (_def, r) => inConfig.set(r.address!, (r as { protect?: boolean }).protect === true));
   const actions = plan.actions.map((a): Action => {
     const reason = a.reason === 'removed' ? 'destroy' : a.reason;
     const configured = inConfig.get(a.address);

@@ -49,8 +49,8 @@ export async function preparePlan(req: PlanRequest, host: AppHost): Promise<Prep
   const policies = startPolicies(req.policies, host.env);
   const store = openStore(req, host, desired, workspace);
   try {
-    // The state first: where the services list lacks replica sets, the live read needs to know
-    // which services the state manages (SPEC section 12).
+    // The state first: where a parent's list lacks its children, the live read needs to know
+    // which parents the state manages (SPEC section 12).
     const { snapshot, pending } = await readWithJournal(store, openJournal(req.files));
     const api = await host.connect();
     try {

@@ -1,80 +1,34 @@
-// Valid merged config -> the normalized desired state the planner reads (src/model/resources.ts).
-// Only called once the schema and every rule passed, so values have their schema types.
-import { peeringAddress, replicaSetAddress, serviceAddress, vpcAddress } from '../model/address.js';
-import { PEERING_FIELDS, readDesiredFields, REPLICA_SET_FIELDS, SERVICE_FIELDS, VPC_FIELDS } from '../model/fields/index.js';
-import type {
-  DesiredFork,
-  DesiredPeering,
-  DesiredReplicaSet,
-  DesiredService,
-  DesiredState,
-  DesiredVpc,
-  ForkStrategy,
-  MovedEntry,
-} from '../model/resources.js';
+// Valid merged config -> the normalized desired state the planner reads (src/model/resources.ts),
+// over the kind registry. Only called once the schema and every rule passed, so values have their
+// schema types.
+import { childKinds, TOP_KINDS, type AnyKind } from '../kinds/index.js';
+import { addressOf } from '../model/address.js';
+import { readDesiredFields } from '../model/fields/index.js';
+import type { DesiredState, MovedEntry } from '../model/resources.js';
+import { childEntries, topEntries } from './kind-entries.js';
 import { sourceOf, type Entry, type MergedConfig } from './merge.js';
-import { peeringsOf, replicaSetsOf } from './rules/rule.js';
 
-type Raw = Record<string, unknown>;
+/** The parent's key, as a resource of a kind with a parent holds it: `serviceKey`, `vpcKey`. */
+const parentKeyProp = (parent: string) => `${parent.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase())}Key`;
 
-
-function buildPeering(vpcKey: string, entry: Entry): DesiredPeering {
-  const peering = { kind: 'peering', vpcKey, source: sourceOf(entry.origin) } as DesiredPeering;
-  readDesiredFields(PEERING_FIELDS, entry.value, peering, '');
-  peering.address = peeringAddress(vpcKey, peering.peerVpcId);
-  return peering;
-}
-
-function buildVpc(entry: Entry): DesiredVpc {
-  const vpc = {
-    kind: 'vpc',
-    address: vpcAddress(entry.key),
-    key: entry.key,
-    peerings: peeringsOf(entry).map((p) => buildPeering(entry.key, p)),
-    source: sourceOf(entry.origin, [], 'key'),
-  } as DesiredVpc;
-  readDesiredFields(VPC_FIELDS, entry.value, vpc, entry.key);
-  if (entry.value.protect !== undefined) vpc.protect = entry.value.protect as boolean;
-  return vpc;
-}
-
-function buildReplicaSet(serviceKey: string, entry: Entry): DesiredReplicaSet {
-  const rs = {
-    kind: 'replica_set',
-    address: replicaSetAddress(serviceKey, entry.key),
-    serviceKey,
-    key: entry.key,
-    source: sourceOf(entry.origin, [], 'key'),
-  } as DesiredReplicaSet;
-  readDesiredFields(REPLICA_SET_FIELDS, entry.value, rs, entry.key);
-  if (entry.value.protect !== undefined) rs.protect = entry.value.protect as boolean;
-  return rs;
-}
-
-function buildFork(v: Raw): DesiredFork {
-  const from = v.from as string | { service_id: string };
-  const fork: DesiredFork = {
-    from: typeof from === 'string' ? { key: from } : { serviceId: from.service_id },
-    strategy: v.strategy as ForkStrategy,
-  };
-  if (v.target_time !== undefined) fork.targetTime = v.target_time as string;
-  return fork;
-}
-
-function buildService(entry: Entry): DesiredService {
-  // The managed fields are set by their descriptors (src/model/fields), each only when written,
-  // so that undefined keeps meaning "unmanaged"; name always (it defaults to the key).
-  const service = {
-    kind: 'service',
-    address: serviceAddress(entry.key),
-    key: entry.key,
-    replicaSets: replicaSetsOf(entry).map((rs) => buildReplicaSet(entry.key, rs)),
-    source: sourceOf(entry.origin, [], 'key'),
-  } as DesiredService;
-  readDesiredFields(SERVICE_FIELDS, entry.value, service, entry.key);
-  if (entry.value.protect !== undefined) service.protect = entry.value.protect as boolean;
-  if (entry.value.fork !== undefined) service.fork = buildFork(entry.value.fork as Raw);
-  return service;
+/**
+ * A desired resource of `def` from its entry: its managed fields set by their descriptors (each
+ * only when written, so that undefined keeps meaning "unmanaged"), its children, its `protect`,
+ * and what its kind builds beyond its fields. A map entry is named by its key; a list entry by the
+ * field that identifies it (its kind's `naming`).
+ */
+function build(def: AnyKind, entry: Entry, parentKey?: string): Record<string, unknown> {
+  const keyed = def.config.shape === 'map';
+  const into: Record<string, unknown> = { kind: def.kind };
+  if (def.parent !== undefined) into[parentKeyProp(def.parent)] = parentKey;
+  if (keyed) into.key = entry.key;
+  for (const child of childKinds(def.kind)) into[child.listKey] = childEntries(entry, child).map((c) => build(child, c, entry.key));
+  into.source = keyed ? sourceOf(entry.origin, [], 'key') : sourceOf(entry.origin);
+  readDesiredFields(def.fields, entry.value, into, keyed ? entry.key : '');
+  into.address = addressOf(def.kind, parentKey, keyed ? entry.key : def.naming.desired(into));
+  if (def.config.protect && entry.value.protect !== undefined) into.protect = entry.value.protect as boolean;
+  def.config.build?.(entry.value, into);
+  return into;
 }
 
 const buildMoved = (entry: Entry): MovedEntry => ({
@@ -84,12 +38,12 @@ const buildMoved = (entry: Entry): MovedEntry => ({
 });
 
 export function buildDesiredState(config: MergedConfig): DesiredState {
-  return {
+  const state: Record<string, unknown> = {
     projectId: config.projectId ?? '',
     ...(config.state ? { state: { value: config.state.value, source: sourceOf(config.state.origin, ['state']) } } : {}),
-    vpcs: config.vpcs.map(buildVpc),
-    services: config.services.map(buildService),
-    moved: config.moved.map(buildMoved),
-    files: config.files,
   };
+  for (const top of TOP_KINDS) state[top.listKey] = topEntries(config, top).map((e) => build(top, e));
+  state.moved = config.moved.map(buildMoved);
+  state.files = config.files;
+  return state as unknown as DesiredState;
 }

@@ -1,6 +1,6 @@
 // `dbform fmt` (SPEC section 14): a config file in canonical form. In every block mapping that the
-// schema describes, keys follow the schema's order (SPEC section 1's order: name first,
-// replica_sets last), while keys the user chooses (service and VPC keys) keep theirs; block
+// schema describes, keys follow the schema's order (SPEC section 1's order: name first, a
+// resource's children last), while keys the user chooses (service and VPC keys) keep theirs; block
 // collections are indented by two spaces. Everything else is the user's text, byte for byte:
 // comments (above a key, after a value, aligned or not), blank lines, quoting, flow style, block
 // scalars. So it works on the source text, moving whole lines, guided by yaml's concrete syntax

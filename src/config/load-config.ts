@@ -2,10 +2,12 @@
 // rules -> desired state. Every stage reports all it finds; nothing is thrown at the caller.
 import type { Diagnostic, Result, SourceRef } from '../model/diagnostics.js';
 import type { DesiredState } from '../model/resources.js';
+import { childKinds, TOP_KINDS, type AnyKind } from '../kinds/index.js';
 import { buildDesiredState } from './build-desired.js';
 import { decodeConfigBytes } from './decode.js';
 import { isRuleFollowOn, isSchemaFollowOn, noSuspects, type Suspects } from './follow-ons.js';
 import { credentialVariables, interpolateEnv, markUnresolved } from './interpolate.js';
+import { configKey } from './kind-paths.js';
 import type { PathSeg } from './locate.js';
 import { mergeFiles, type LoadedFile } from './merge.js';
 import { formatPath } from './paths.js';
@@ -109,11 +111,15 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  */
 function emptySections(data: unknown): void {
   if (!isObject(data)) return;
-  if (data.vpcs === null) data.vpcs = {};
-  if (data.services === null) data.services = {};
+  const empty = (def: AnyKind) => (def.config.shape === 'map' ? {} : []);
+  for (const top of TOP_KINDS) if (data[configKey(top)] === null) data[configKey(top)] = empty(top);
   if (data.moved === null) data.moved = [];
-  for (const vpc of isObject(data.vpcs) ? Object.values(data.vpcs) : []) if (isObject(vpc) && vpc.peerings === null) vpc.peerings = [];
-  for (const svc of isObject(data.services) ? Object.values(data.services) : []) if (isObject(svc) && svc.replica_sets === null) svc.replica_sets = {};
+  for (const top of TOP_KINDS) {
+    const entries = data[configKey(top)];
+    for (const entry of isObject(entries) ? Object.values(entries) : []) {
+      for (const child of childKinds(top.kind)) if (isObject(entry) && entry[configKey(child)] === null) entry[configKey(child)] = empty(child);
+    }
+  }
 }
 
 const positionKey = (s: SourceRef | undefined) => (s ? `${s.file}:${s.line}:${s.col}` : '');

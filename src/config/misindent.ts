@@ -2,6 +2,8 @@
 // instead of as a new key to spell differently: `cpu_millis` two spaces to the left becomes a
 // service called `cpu_millis`; `replicas` beside `ha:` instead of under it becomes an unknown
 // service key. The schema knows where each setting belongs, so the message says where to move it.
+import { nounOf } from '../model/address.js';
+import { kindOfCollection } from './kind-paths.js';
 import type { PathSeg } from './locate.js';
 import { formatPath } from './paths.js';
 import { quoteCode } from './quote.js';
@@ -34,17 +36,13 @@ const fieldsOf = (schema: Json | undefined): string[] => (isObject(schema?.prope
 
 /** What the entries of the collection at `path` are called, in messages. */
 function entryNoun(path: readonly PathSeg[]): string {
-  const last = path[path.length - 1];
-  if (last === 'vpcs') return 'VPC';
-  if (last === 'services') return 'service';
-  if (last === 'replica_sets') return 'replica set';
-  if (last === 'peerings') return 'peering';
-  return 'entry';
+  const kind = kindOfCollection(path[path.length - 1]);
+  return kind === undefined ? 'entry' : nounOf(kind.kind);
 }
 
 /**
- * `key` under the collection of resources at `mapPath` (`services`, `vpcs`, a service's
- * `replica_sets`) when it is a setting of such a resource: written one level too far left.
+ * `key` under the collection of resources at `mapPath` (`services`, `vpcs`, a collection under a
+ * resource) when it is a setting of such a resource: written one level too far left.
  * `before` is the key of the resource written above it, where it most likely belongs.
  */
 export function describeMisindentedEntry(mapPath: readonly PathSeg[], key: string, before: string | undefined): string | undefined {

@@ -2,7 +2,7 @@
 import type { PathSeg } from './locate.js';
 import { escapeUnshown } from './quote.js';
 
-/** `services.db.ha.replicas`, `vpcs.main.peerings[0].peer_vpc_id`, `moved[1].to`. */
+/** `services.db.ha.replicas`, `vpcs.main.<list>[0].<field>`, `moved[1].to`. */
 export function formatPath(path: readonly PathSeg[]): string {
   let out = '';
   for (const seg of path) {
@@ -12,7 +12,7 @@ export function formatPath(path: readonly PathSeg[]): string {
   return out;
 }
 
-/** Segments of a JSON pointer (`/vpcs/main/peerings/0`), with array indices as numbers. */
+/** Segments of a JSON pointer (`/vpcs/main/<list>/0`), with array indices as numbers. */
 export function pointerToPath(pointer: string, data: unknown): PathSeg[] {
   if (pointer === '') return [];
   const path: PathSeg[] = [];

@@ -1,5 +1,6 @@
 // ajv's errors -> one plain message per problem. ajv reports every failed branch of a union
 // and several errors per value; a developer wants the one that explains their mistake.
+import { kindOfCollection } from './kind-paths.js';
 import type { PathSeg, Target } from './locate.js';
 import { describeMisindentedEntry, describeMisindentedKey } from './misindent.js';
 import { describePasswordProblem, isPasswordPath } from './password-messages.js';
@@ -76,7 +77,8 @@ export type WrittenAs = (path: PathSeg[]) => { written: string; emptyVariables: 
 /** The data path of a JSON pointer into the data. */
 type PathOf = (pointer: string) => PathSeg[];
 
-const RESOURCE_COLLECTIONS = new Set(['vpcs', 'services', 'replica_sets']);
+/** Collections of resources by key (a kind's map), where a mis-indented setting may land. */
+const isResourceCollection = (key: unknown): boolean => kindOfCollection(key)?.config.shape === 'map';
 
 /** The key of `map` written above `key` that is not itself a mis-indented setting. */
 function entryBefore(map: unknown, mapPath: PathSeg[], key: string): string | undefined {
@@ -102,7 +104,7 @@ function takeMisindentedEntries(errors: KeywordError[], data: unknown, pathOf: P
     for (let n = full.length; n >= 2; n--) {
       const mapPath = full.slice(0, n - 1);
       const key = full[n - 1];
-      if (typeof key !== 'string' || !RESOURCE_COLLECTIONS.has(String(mapPath[mapPath.length - 1]))) continue;
+      if (typeof key !== 'string' || !isResourceCollection(mapPath[mapPath.length - 1])) continue;
       const id = JSON.stringify(full.slice(0, n));
       if (found.has(id)) return id;
       // Only a setting's name is mis-indented: the entry above it is looked for (a scan of the

@@ -3,6 +3,8 @@ import { describeAllowedSizes } from '../model/sizes.js';
 import type { KeywordError } from '../model/schema-error.js';
 import type { PathSeg, Target } from './locate.js';
 import { formatPath } from './paths.js';
+import { KIND_NOUNS, nounOf } from '../model/address.js';
+import { kindAtPath, kindOfCollection } from './kind-paths.js';
 import { buildConfigSchema, KEY_REGEX } from './schema.js';
 import { quoteCode, quoteIfUnshown } from './quote.js';
 import { expectedTypes, found, joinList, orList, show } from './value-words.js';
@@ -25,6 +27,8 @@ const SIZES = describeAllowedSizes();
 const DEDICATED_SIZES = SIZES.replace(', shared/shared', '');
 
 const last = (path: readonly PathSeg[]) => path[path.length - 1];
+/** Whether a size field's allowed values (the enum it failed) include the shared pair: services' do, their children's not. */
+const allowsShared = (e: KeywordError): boolean => Array.isArray(e.schema) && e.schema.includes('shared');
 const prefix = (path: readonly PathSeg[]) => (path.length === 0 ? '' : `${formatPath(path)}: `);
 
 let rootSchema: Json | undefined;
@@ -42,36 +46,24 @@ function schemaOfParent(path: readonly PathSeg[]): Json | undefined {
   return typeof schema === 'object' ? schema : undefined;
 }
 
-const RESOURCE_NEEDS: Record<string, string> = {
-  vpc: 'a VPC needs at least cidr and region_code',
-  service: 'write `KEY: {}` for a service that takes every default',
-  'replica set': 'a replica set needs cpu_millis, memory_gbs and nodes',
-};
-
-function resourceKind(path: readonly PathSeg[]): string | undefined {
-  if (path.length === 2 && path[0] === 'vpcs') return 'vpc';
-  if (path.length === 2 && path[0] === 'services') return 'service';
-  if (path.length === 4 && path[0] === 'services' && path[2] === 'replica_sets') return 'replica set';
-  return undefined;
-}
 
 function wrongType(e: KeywordError, path: PathSeg[]): Problem {
   const types = (Array.isArray(e.params.type) ? e.params.type : String(e.params.type).split(',')) as string[];
   const expected = expectedTypes(types);
   const v = e.data;
-  const kind = resourceKind(path);
+  const kind = kindAtPath(path);
   if (path.length === 0) {
     return { path, target: 'value', code: 'wrong-type', message: `the file must be a mapping of settings (version, project_id, vpcs, services, moved), found ${found(v)}` };
   }
-  if (kind && v === null) {
-    const hint = RESOURCE_NEEDS[kind]!.replace('KEY', String(last(path)));
-    return { path, target: 'value', code: 'null-not-allowed', message: `${prefix(path)}expected the settings of the ${kind === 'vpc' ? 'VPC' : kind} as a mapping, found nothing; ${hint}` };
+  if (kind?.config.needs && v === null) {
+    const hint = kind.config.needs.replace('KEY', String(last(path)));
+    return { path, target: 'value', code: 'null-not-allowed', message: `${prefix(path)}expected the settings of the ${nounOf(kind.kind)} as a mapping, found nothing; ${hint}` };
   }
   if (v === null) {
     const field = String(last(path));
     const required = ((schemaOfParent(path)?.required as string[] | undefined) ?? []).includes(field);
     // Resource lists are managed by presence: an empty one means none, not "unmanaged".
-    const container = ['vpcs', 'services', 'replica_sets', 'peerings', 'moved'].includes(field);
+    const container = field === 'moved' || kindOfCollection(field) !== undefined;
     const hint = required
       ? `expected ${expected}`
       : field === 'target_time'
@@ -108,9 +100,9 @@ function notAllowed(e: KeywordError, path: PathSeg[]): Problem {
   const field = String(last(path));
   if (field === 'cpu_millis' || field === 'memory_gbs') {
     const unquote = typeof v === 'string' && /^\d+$/.test(v) ? '; write the number without quotes' : '';
-    const pairs = path.includes('replica_sets')
-      ? `replica sets take one of the dedicated cpu_millis/memory_gbs pairs ${DEDICATED_SIZES}`
-      : `allowed cpu_millis/memory_gbs pairs are ${SIZES}`;
+    const pairs = allowsShared(e)
+      ? `allowed cpu_millis/memory_gbs pairs are ${SIZES}`
+      : `${KIND_NOUNS[kindAtPath(path.slice(0, -1))?.kind ?? 'service'].many} take one of the dedicated cpu_millis/memory_gbs pairs ${DEDICATED_SIZES}`;
     return { path, target: 'value', code: 'size-not-allowed', message: `${prefix(path)}${show(v)} is not an allowed size; ${pairs}${unquote}` };
   }
   const allowed = ((e.schema as unknown[]) ?? []).filter((a) => a !== null).map(String);
@@ -147,7 +139,8 @@ function badPattern(e: KeywordError, path: PathSeg[]): Problem {
 
 function invalidKey(e: KeywordError, path: PathSeg[]): Problem {
   const key = String(e.propertyName);
-  const kind = path[path.length - 1] === 'vpcs' ? 'VPC' : path[path.length - 1] === 'services' ? 'service' : 'replica set';
+  const collection = kindOfCollection(path[path.length - 1]);
+  const kind = collection === undefined ? 'entry' : nounOf(collection.kind);
   const fixed = key.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^[^a-z]+/, '').replace(/-+$/, '').slice(0, 63);
   const suggest = /^[A-Za-z]/.test(key) && new RegExp(KEY_REGEX).test(fixed);
   const hint = key.length > 63 ? '; keys are at most 63 characters' : suggest ? ` (such as \`${fixed}\`)` : '';
@@ -198,8 +191,8 @@ const MISSING_HINTS: Record<string, string> = {
 function missingKeys(e: KeywordError, path: PathSeg[]): Problem {
   const keys = (e.params.keys as string[]).map((k) => `\`${k}\``);
   const hints = (e.params.keys as string[]).map((k) => MISSING_HINTS[k]).filter((h) => h !== undefined);
-  const kind = resourceKind(path);
-  if (kind === 'replica set') hints.push('a replica set is created with cpu_millis, memory_gbs and nodes');
+  const hint0 = kindAtPath(path)?.config.requiredHint;
+  if (hint0 !== undefined) hints.push(hint0);
   const noun = keys.length === 1 ? 'key' : 'keys';
   const where = path.length === 0 ? ' at the top level' : '';
   const hint = hints.length > 0 ? ` (${hints.join('; ')})` : '';
@@ -215,7 +208,7 @@ function stringFromEnv(e: KeywordError, path: PathSeg[], written: string): Probl
     const types = (Array.isArray(e.params.type) ? e.params.type : String(e.params.type).split(',')) as string[];
     if (!types.includes('string')) needs = expectedTypes(types);
   } else if (e.keyword === 'enum' && (field === 'cpu_millis' || field === 'memory_gbs')) {
-    needs = `a number (allowed cpu_millis/memory_gbs pairs are ${path.includes('replica_sets') ? DEDICATED_SIZES : SIZES})`;
+    needs = `a number (allowed cpu_millis/memory_gbs pairs are ${allowsShared(e) ? SIZES : DEDICATED_SIZES})`;
   } else if (e.keyword === 'const') needs = 'the number 1';
   if (needs === undefined) return undefined;
   const message = `${prefix(path)}${quoteIfUnshown(written)} gives the string ${show(e.data)}, but ${field} needs ${needs}; \${env:...} always gives a string, so write the value itself`;

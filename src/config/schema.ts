@@ -8,20 +8,9 @@
 // validator keeps the patterns strict. Editors also accept an empty section (`services:` with
 // every entry commented out reads as null); the loader turns one into `{}` or `[]` before it
 // validates, so its messages never mention null.
-import {
-  CIDR_SHAPE_REGEX,
-  ENV_NAME_REGEX,
-  fieldSchemas,
-  KEY_REGEX,
-  keySchema as key,
-  PROJECT_ID_PATTERN,
-  PEERING_FIELDS,
-  REGION_REGEX,
-  REPLICA_SET_FIELDS,
-  RFC3339_SHAPE_REGEX,
-  SERVICE_FIELDS,
-  VPC_FIELDS,
-} from '../model/index.js';
+import { childKinds, KINDS, TOP_KINDS, type AnyKind } from '../kinds/index.js';
+import { CIDR_SHAPE_REGEX, ENV_NAME_REGEX, fieldSchemas, KEY_REGEX, keySchema as key, KIND_NOUNS, nounOf, PROJECT_ID_PATTERN, REGION_REGEX } from '../model/index.js';
+import { configKey } from './kind-paths.js';
 
 export { CIDR_SHAPE_REGEX, ENV_NAME_REGEX, KEY_REGEX, REGION_REGEX };
 
@@ -38,94 +27,28 @@ const protect = (what: string): Json => ({
   description: `When true, a plan that would delete or replace this ${what} fails instead. Remembered in the lockfile: only an applied \`protect: false\` lifts it.`,
 });
 
-const peering: Json = {
-  type: 'object',
-  description: 'A VPC peering connection to a VPC of another cloud account. Its identity is peer_vpc_id; changing any field replaces it.',
-  additionalProperties: false,
-  required: ['peer_account_id', 'peer_region_code', 'peer_vpc_id'],
-  properties: fieldSchemas(PEERING_FIELDS),
-};
+/** One entry of a kind: its fields, `protect`, what else its kind takes, and its children's collections. */
+function entrySchema(def: AnyKind): Json {
+  const { description, required, dependentRequired, properties } = def.config.entry;
+  const children: Json = {};
+  for (const child of childKinds(def.kind)) children[configKey(child)] = collectionSchema(child);
+  return {
+    type: 'object',
+    description,
+    additionalProperties: false,
+    ...(required ? { required } : {}),
+    ...(dependentRequired ? { dependentRequired } : {}),
+    properties: { ...fieldSchemas(def.fields), ...(def.config.protect ? { protect: protect(nounOf(def.kind)) } : {}), ...properties, ...children },
+  };
+}
 
-const vpc: Json = {
-  type: 'object',
-  description: 'A VPC managed by dbform (address vpc.<key>).',
-  additionalProperties: false,
-  required: ['cidr', 'region_code'],
-  properties: {
-    ...fieldSchemas(VPC_FIELDS),
-    protect: protect('VPC'),
-    peerings: {
-      type: 'array',
-      description: 'Peering connections of this VPC, each identified by its peer_vpc_id (address peering.<vpcKey>.<peer_vpc_id>).',
-      items: peering,
-    },
-  },
-};
-
-const replicaSet: Json = {
-  type: 'object',
-  description: 'A read replica set of the service (address replica_set.<serviceKey>.<key>).',
-  additionalProperties: false,
-  required: ['cpu_millis', 'memory_gbs', 'nodes'],
-  properties: {
-    ...fieldSchemas(REPLICA_SET_FIELDS),
-    protect: protect('replica set'),
-  },
-};
-
-const fork: Json = {
-  type: 'object',
-  description: 'Create this service as a fork of another one. Create-time only: ignored once the service exists.',
-  additionalProperties: false,
-  required: ['from', 'strategy'],
-  properties: {
-    from: {
-      description: 'The service to fork: a key under services:, or { service_id: "..." } for any service by its ID.',
-      anyOf: [
-        key('a service under services:'),
-        {
-          type: 'object',
-          description: 'Any service of the project, by its ID.',
-          additionalProperties: false,
-          required: ['service_id'],
-          properties: { service_id: { type: 'string', minLength: 1, description: 'ID of the parent service (10 lowercase letters or digits).' } },
-        },
-      ],
-    },
-    strategy: {
-      enum: ['LAST_SNAPSHOT', 'NOW', 'PITR'],
-      description: 'LAST_SNAPSHOT forks from the latest snapshot (fast), NOW takes a new snapshot (up to date), PITR restores to target_time.',
-    },
-    target_time: {
-      type: 'string',
-      // Not `format: date-time`: it allows a space for the T, and it would refuse ${env:NAME}.
-      pattern: RFC3339_SHAPE_REGEX,
-      description: 'Point in time to restore, RFC 3339 (e.g. 2026-11-01T00:00:00Z). Required with strategy PITR, not allowed otherwise.',
-    },
-  },
-  // For editors: the loader reports these through rules/fork.ts, with its own words.
-  if: { properties: { strategy: { const: 'PITR' } }, required: ['strategy'] },
-  then: { properties: { target_time: true }, required: ['target_time'] },
-  else: { properties: { target_time: false } },
-};
-
-const service: Json = {
-  type: 'object',
-  description: 'A database service (address service.<key>). Fields left out are not managed: the API default applies at create and dbform never changes them.',
-  additionalProperties: false,
-  dependentRequired: { cpu_millis: ['memory_gbs'], memory_gbs: ['cpu_millis'] },
-  properties: {
-    ...fieldSchemas(SERVICE_FIELDS),
-    protect: protect('service'),
-    fork,
-    replica_sets: {
-      type: 'object',
-      description: 'Read replica sets of this service, by key.',
-      propertyNames: key('a replica set'),
-      additionalProperties: replicaSet,
-    },
-  },
-};
+/** A kind's collection: a map of entries by key, or a list. */
+function collectionSchema(def: AnyKind): Json {
+  const { description, keyNoun } = def.config.collection;
+  return def.config.shape === 'map'
+    ? { type: 'object', description, propertyNames: key(keyNoun!), additionalProperties: entrySchema(def) }
+    : { type: 'array', description, items: entrySchema(def) };
+}
 
 const movedEntry: Json = {
   type: 'object',
@@ -160,11 +83,14 @@ export function buildConfigSchema(options: { forLoader?: boolean } = {}): Json {
   return options.forLoader ? schema : allowEmptySections(allowEnvReferences(schema) as Json);
 }
 
-/** Paths (through `properties` and `additionalProperties`) of the sections that may be left empty. */
-const SECTIONS = [['vpcs'], ['services'], ['moved'], ['vpcs', '*', 'peerings'], ['services', '*', 'replica_sets']];
+/** Paths (through `properties` and `additionalProperties`) of the sections that may be left empty: every kind's collection, and `moved`. */
+function sections(): string[][] {
+  const pathOf = (def: AnyKind): string[] => (def.parent === undefined ? [configKey(def)] : [...pathOf(KINDS.find((k) => k.kind === def.parent)!), '*', configKey(def)]);
+  return [...TOP_KINDS.map(pathOf), ['moved'], ...KINDS.filter((k) => k.parent !== undefined).map(pathOf)];
+}
 
 function allowEmptySections(schema: Json): Json {
-  for (const path of SECTIONS) {
+  for (const path of sections()) {
     let node = schema;
     for (const seg of path) node = (seg === '*' ? node.additionalProperties : (node.properties as Json)[seg]) as Json;
     node.type = [node.type, 'null'];
@@ -178,7 +104,7 @@ function buildLoaderSchema(): Json {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: SCHEMA_ID,
     title: 'dbform configuration',
-    description: 'Cloud database infrastructure (VPCs, peerings, services, read replica sets) kept in version control by dbform. Any string may use ${env:NAME}; $${ writes a literal ${.',
+    description: `Cloud database infrastructure (${KINDS.map((k) => k.config.title ?? KIND_NOUNS[k.kind].many).join(', ')}) kept in version control by dbform. Any string may use \${env:NAME}; $\${ writes a literal \${.`,
     type: 'object',
     additionalProperties: false,
     required: ['version', 'project_id'],
@@ -197,18 +123,7 @@ function buildLoaderSchema(): Json {
         description:
           'Where the state lives when neither --state nor DBFORM_STATE says: postgres://user@host:5432/db (a team database; the password from ${env:...}, PGPASSWORD or the pgpass file) or file:PATH. Default: the lockfile beside the config.',
       },
-      vpcs: {
-        type: 'object',
-        description: 'VPCs managed by dbform, by key (address vpc.<key>).',
-        propertyNames: key('a VPC'),
-        additionalProperties: vpc,
-      },
-      services: {
-        type: 'object',
-        description: 'Database services managed by dbform, by key (address service.<key>).',
-        propertyNames: key('a service'),
-        additionalProperties: service,
-      },
+      ...Object.fromEntries(TOP_KINDS.map((def) => [configKey(def), collectionSchema(def)])),
       moved: {
         type: 'array',
         description: 'Renamed addresses: each entry moves a lockfile binding from one address to another.',

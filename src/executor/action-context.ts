@@ -1,5 +1,6 @@
-// Everything one action needs while it runs, and the small helpers all kinds share.
-import type { Action, ResourceRef } from '../model/index.js';
+// Everything one action needs while it runs, and the small helpers every kind's handlers share
+// (src/kinds/<kind>/handlers.ts): the executor's kit, with reconcile.ts, api-errors.ts, errors.ts.
+import { nounOf, type Action, type Kind, type ResourceRef } from '../model/index.js';
 import { ActionInputError } from './errors.js';
 import type { ApplyEventBody } from './events.js';
 import type { PgpassWriter } from './pgpass.js';
@@ -28,14 +29,15 @@ export interface ActionContext {
    * between resends); `waits` already do. Absent outside the graph walk.
    */
   idle?<T>(work: () => Promise<T>): Promise<T>;
-  /** A create's bookkeeping is done before its first wait starts (before turn 2; for the bench). */
-  bookkeepingFirst?: boolean;
 }
 
 export interface ActionOutcome {
   resourceId?: string;
   adopted?: boolean;
 }
+
+/** Runs one action of the plan: sends its op, waits as it needs, records what it made. */
+export type Handler = (ctx: ActionContext, action: Action) => Promise<ActionOutcome>;
 
 /**
  * The ID behind a reference: its own ID, else the ID the lockfile binds to its address (which
@@ -51,20 +53,22 @@ export function resolveRef(ctx: ActionContext, ref: ResourceRef | undefined, rol
   throw new ActionInputError(`the plan gives no ${role} for this action`);
 }
 
-/** The resource an action acts on; for a service op, the service. */
+/** The action's reference under a kind's name (the parent of a child's action, the VPC of an attach). */
+const refUnder = (action: Action, kind: Kind): ResourceRef | undefined => (action.refs as Record<string, ResourceRef | undefined>)[kind];
+
+/** The resource an action acts on. */
 export function targetId(ctx: ActionContext, action: Action): string {
-  return resolveRef(ctx, action.refs.target ?? (action.kind === 'service' ? action.refs.service : undefined), 'target');
+  return resolveRef(ctx, action.refs.target ?? refUnder(action, action.kind), 'target');
 }
 
-/** The owning service of a replica set action, or the service of a service action. */
-export function serviceId(ctx: ActionContext, action: Action): string {
-  if (action.kind === 'service') return resolveRef(ctx, action.refs.target ?? action.refs.service, 'service');
-  return resolveRef(ctx, action.refs.service, 'service');
-}
-
-export function vpcId(ctx: ActionContext, action: Action): string {
-  if (action.kind === 'vpc') return resolveRef(ctx, action.refs.target ?? action.refs.vpc, 'VPC');
-  return resolveRef(ctx, action.refs.vpc, 'VPC');
+/**
+ * The ID of the resource of `kind` an action names: the one it acts on, for an action on that
+ * kind; else the one its refs name under that kind (the parent of a child's action, the VPC of an
+ * attach).
+ */
+export function idOf(ctx: ActionContext, action: Action, kind: Kind): string {
+  const own = kind === action.kind ? action.refs.target : undefined;
+  return resolveRef(ctx, own ?? refUnder(action, kind), nounOf(kind));
 }
 
 export function waitOptions(ctx: ActionContext, action: Action): WaitOptions {
@@ -110,10 +114,6 @@ export function recordCreated(ctx: ActionContext, action: Action, id: string): P
  * was not saved matters more than the wait).
  */
 export async function waitAlongside(ctx: ActionContext, bookkeeping: Array<Promise<void>>, wait: (ctx: ActionContext) => Promise<void>): Promise<void> {
-  if (ctx.bookkeepingFirst) {
-    await Promise.all(bookkeeping);
-    return wait(ctx);
-  }
   const stop = new AbortController();
   const signal = ctx.signal ? AbortSignal.any([ctx.signal, stop.signal]) : stop.signal;
   let failure: { error: unknown } | undefined;

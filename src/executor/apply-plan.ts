@@ -1,18 +1,30 @@
-// applyPlan: lockfile-only bindings first, then the plan's DAG, one API operation per action, and
-// the waits for resources still settling (settle-waits.ts) before the summary.
-import { CREATE_OPS, DbformError, type Action, type Binding, type LocalProcess, type Plan } from '../model/index.js';
+// applyPlan: lockfile-only bindings first, then the plan's DAG, one API operation per action (by
+// its kind's handler), and the waits for resources still settling (settle-waits.ts) before the
+// summary.
+import { CREATE_OPS, OPERATIONS } from '../kinds/index.js';
+import { HANDLERS } from '../kinds/handlers.js';
+import { DbformError, type Action, type Binding, type LocalProcess, type Plan } from '../model/index.js';
 import { trackAccepted } from './accepted-tracker.js';
-import type { ActionContext } from './action-context.js';
+import type { ActionContext, ActionOutcome } from './action-context.js';
 import { ActionError, asActionTimeout, isAbort } from './errors.js';
 import { refOf, silentReporter, type ApplyEventBody, type Reporter } from './events.js';
-import { walkGraph } from './graph-walker.js';
+import { walkGraph, type Slot } from './graph-walker.js';
 import { PgpassWriter } from './pgpass.js';
 import { pollerWaits } from './poller-waits.js';
 import type { ExecutorApi, ExecutorPoller, ExecutorWaits, StateBindings } from './ports.js';
 import { emptyResult, type ApplyResult } from './result.js';
-import { runAction } from './run-action.js';
+import { sendOperation } from './send-operation.js';
 import { scheduleSettling } from './settle-waits.js';
-import { withSlot } from './slot-waits.js';
+
+/**
+ * From operation to handler: its kind's (src/kinds/handlers.ts), or, for an op that is safe to
+ * repeat and has none of its own, the generic send, which waits as its row says.
+ */
+function runAction(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
+  const handler = HANDLERS[action.op] ?? (OPERATIONS[action.op]?.safety === 'repeatable' ? sendOperation : undefined);
+  if (!handler) return Promise.reject(new Error(`unknown operation ${String(action.op)}`));
+  return handler(ctx, action);
+}
 
 export interface ApplyOptions {
   api: ExecutorApi;
@@ -24,14 +36,6 @@ export interface ApplyOptions {
   reporter?: Reporter;
   /** Actions sending requests at once (an action waiting for its operation does not count); default 10. */
   parallelism?: number;
-  /** true: an action keeps its place among `parallelism` while it waits (as before turn 2; for the bench). */
-  waitsHoldSlots?: boolean;
-  /**
-   * 'alongside' (default): a create's lockfile write and pgpass rewrite run while its first wait
-   * does, and pgpass changes queued meanwhile share one rewrite. 'before-wait': each is done before
-   * the wait starts, one rewrite per change (as before turn 2; for the bench).
-   */
-  bookkeeping?: 'alongside' | 'before-wait';
   /** Per action; default 30 minutes. */
   timeoutMs?: number;
   /** First Ctrl-C: start nothing new, abandon waits, return what happened. */
@@ -77,8 +81,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     emit,
     timeoutMs: options.timeoutMs ?? 30 * 60_000,
     ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.pgpass ? { pgpass: new PgpassWriter(options.pgpass.path, options.pgpass.owner, { batch: options.bookkeeping !== 'before-wait' }) } : {}),
-    ...(options.bookkeeping === 'before-wait' ? { bookkeepingFirst: true } : {}),
+    ...(options.pgpass ? { pgpass: new PgpassWriter(options.pgpass.path, options.pgpass.owner) } : {}),
     env: options.env ?? {},
     createAttempts: options.createAttempts ?? 3,
     pollMs: options.pollMs ?? 1000,
@@ -100,7 +103,6 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     parallelism,
     ...(options.signal ? { signal: options.signal } : {}),
     run: (action, slot) => runOne(withSlot(ctx, slot), action, result, now),
-    idleFreesSlot: options.waitsHoldSlots !== true,
     onSkip: (action, reason, root) => {
       result.skipped.push({ action, reason, ...(root ? { root: refOf(root) } : {}) });
       emit({ type: 'action-skipped', action: refOf(action), reason, ...(root ? { root: refOf(root) } : {}) });
@@ -183,4 +185,15 @@ function sortByPlanOrder(plan: Plan, result: ApplyResult): void {
   result.skipped.sort((a, b) => at(a.action.id) - at(b.action.id));
   const failedIndex = (e: ActionError) => plan.actions.findIndex((a) => a.address === e.address && a.op === e.op);
   result.failed.sort((a, b) => failedIndex(a) - failedIndex(b));
+}
+
+/**
+ * An action's context while the graph walk runs it: every wait (and every pause between resends)
+ * gives up the action's slot among the --parallelism in flight, and takes one back after it
+ * (SPEC section 5: waits do not count).
+ */
+function withSlot(ctx: ActionContext, slot: Slot): ActionContext {
+  const inner = ctx.waits;
+  const waits: ExecutorWaits = { until: (...args) => slot.idle(() => inner.until(...args)) };
+  return { ...ctx, waits, idle: (work) => slot.idle(work) };
 }

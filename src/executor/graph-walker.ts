@@ -19,8 +19,6 @@ export interface WalkOptions {
   signal?: AbortSignal;
   /** Runs one action; resolving means done, rejecting means failed. */
   run(action: Action, slot: Slot): Promise<void>;
-  /** false: an idle action keeps its slot (waits count against parallelism, as before turn 2). Default true. */
-  idleFreesSlot?: boolean;
   /** An action that will not run; `root` is the failed action that caused it, if any. */
   onSkip(action: Action, reason: SkipReason, root?: Action): void;
 }
@@ -148,7 +146,7 @@ class Walk {
     let holding = true;
     return {
       idle: async (work) => {
-        if (this.options.idleFreesSlot === false || !holding) return work();
+        if (!holding) return work();
         holding = false;
         this.running--;
         this.pump();

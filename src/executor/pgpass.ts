@@ -38,15 +38,8 @@ export class PgpassWriter {
   /** Rewrites started so far (for tests and the bench). */
   rewrites = 0;
 
-  /**
-   * `owner`: the process that rewrites, as `<file>.lock` records it. `batch: false`: one rewrite
-   * per change (before turn 2; for the bench's before and after).
-   */
-  constructor(
-    path: string,
-    owner: LocalProcess,
-    private readonly options: { batch?: boolean } = {},
-  ) {
+  /** `owner`: the process that rewrites, as `<file>.lock` records it. */
+  constructor(path: string, owner: LocalProcess) {
     this.path = path;
     this.owner = owner;
   }
@@ -84,7 +77,7 @@ export class PgpassWriter {
   private async drain(): Promise<void> {
     this.writing = true;
     while (this.pending.length > 0) {
-      const batch = this.options.batch === false ? this.pending.splice(0, 1) : this.pending.splice(0);
+      const batch = this.pending.splice(0);
       this.rewrites++;
       try {
         await this.rewrite((lines) => {

@@ -3,14 +3,16 @@
 // client (src/api/client.ts) satisfies ExecutorApi structurally: its methods are named after the
 // operations and take the project ID first. ExecutorWaits is built over a batched poller that
 // satisfies ExecutorPoller, such as the client's StatusPoller (see poller-waits.ts). The errors
-// the engine tells apart (ApiError, AmbiguousCreateError, WaitTimeoutError) are model types.
-// What the engine needs from the state is StateBindings below: the state layer implements it
-// (src/state/working-state.ts), and the engine never knows where the state lives.
+// the engine tells apart (ApiError, AmbiguousCreateError, WaitTimeoutError) are model types. What
+// a wait waits for, each kind says (src/kinds/<kind>: `waits`). What the engine needs from the
+// state is StateBindings below: the state layer implements it (src/state/working-state.ts), and
+// the engine never knows where the state lives.
 import type * as Dto from '../api/dto.js';
-import type { Address, LivePeering, LiveReplicaSet, LiveService, LiveVpc, LockEntry, OperationId, RouteIds } from '../model/index.js';
+import type { WaitGoal, WaitRef } from '../kinds/types.js';
+import type { Address, Kind, LockEntry, OperationId, RouteIds } from '../model/index.js';
 
 /** The wire types of requests and answers, as the API client speaks them. */
-export type { Dto };
+export type { Dto, WaitRef };
 
 type Id = string;
 
@@ -59,24 +61,13 @@ export interface WaitOptions {
 }
 
 /**
- * The wait conditions of SPEC section 3. Each resolves when the condition holds and rejects with
- * a timeout, a terminal failure (the resource's own error message) or the signal's abort.
+ * The wait conditions of SPEC sections 3 and 5, as each kind defines its goals (src/kinds/<kind>:
+ * `waits`). It resolves when the goal holds and rejects with a timeout, a terminal failure (the
+ * resource's own error message) or the signal's abort.
  */
 export interface ExecutorWaits {
-  serviceStatus(serviceId: Id, status: 'READY' | 'PAUSED', o: WaitOptions): Promise<void>;
-  /** Until the service is in no transitional status (SPEC section 5): READY, PAUSED, ... */
-  serviceSettled(serviceId: Id, o: WaitOptions): Promise<void>;
-  serviceGone(serviceId: Id, o: WaitOptions): Promise<void>;
-  /** vpcId null: detached from `fromVpcId`. */
-  serviceVpc(serviceId: Id, vpcId: Id | null, fromVpcId: Id | null, o: WaitOptions): Promise<void>;
-  replicaSetActive(serviceId: Id, replicaSetId: Id, o: WaitOptions): Promise<void>;
-  /** Until the replica set is no longer `creating` or `resizing`. */
-  replicaSetSettled(serviceId: Id, replicaSetId: Id, o: WaitOptions): Promise<void>;
-  replicaSetGone(serviceId: Id, replicaSetId: Id, o: WaitOptions): Promise<void>;
-  peeringSettled(vpcId: Id, peeringId: Id, o: WaitOptions): Promise<void>;
-  peeringGone(vpcId: Id, peeringId: Id, o: WaitOptions): Promise<void>;
-  /** A VPC that carries a status is no longer CREATING/PENDING (SPEC section 12); one without is at once. */
-  vpcSettled(vpcId: Id, o: WaitOptions): Promise<void>;
+  /** `arg`: what the waiting op knows that the goal needs (the VPC of an attach or detach). */
+  until(kind: Kind, ref: WaitRef, goal: WaitGoal | 'gone', o: WaitOptions, arg?: unknown): Promise<void>;
 }
 
 /** One wait of the poller: its limit, its abort, and what it tells on the way. */
@@ -91,17 +82,12 @@ export interface PollOptions<T> {
 
 /**
  * A poller that serves many waits with one list request per tick (src/api/waiters.ts). A check
- * returns true once its condition holds; a resource that fails or disappears fails the wait.
+ * returns true once its condition holds; a resource that fails or disappears fails the wait (its
+ * kind's terminal rules).
  */
 export interface ExecutorPoller {
-  waitForService(serviceId: Id, check: (s: LiveService | undefined) => boolean, o?: PollOptions<LiveService>): Promise<unknown>;
-  waitForServiceStatus(serviceId: Id, statuses: string | string[], o?: PollOptions<LiveService>): Promise<unknown>;
-  waitForServiceGone(serviceId: Id, o?: PollOptions<LiveService>): Promise<void>;
-  waitForReplicaSet(serviceId: Id, replicaSetId: Id, check: (rs: LiveReplicaSet | undefined) => boolean, o?: PollOptions<LiveReplicaSet>): Promise<unknown>;
-  waitForReplicaSetGone(serviceId: Id, replicaSetId: Id, o?: PollOptions<LiveReplicaSet>): Promise<void>;
-  waitForPeering(vpcId: Id, peeringId: Id, check: (p: LivePeering | undefined) => boolean, o?: PollOptions<LivePeering>): Promise<unknown>;
-  waitForPeeringGone(vpcId: Id, peeringId: Id, o?: PollOptions<LivePeering>): Promise<void>;
-  waitForVpc(vpcId: Id, check: (v: LiveVpc | undefined) => boolean, o?: PollOptions<LiveVpc>): Promise<unknown>;
+  waitFor(kind: Kind, ref: WaitRef, check: (live: unknown) => boolean, o?: PollOptions<unknown>): Promise<unknown>;
+  waitForGone(kind: Kind, ref: WaitRef, o?: PollOptions<unknown>): Promise<void>;
 }
 
 /**

@@ -1,5 +1,6 @@
 // Checks that need no API call and would otherwise fail half-way through an apply.
-import { isCreateOp, OPERATIONS, type Plan } from '../model/index.js';
+import { type Plan } from '../model/index.js';
+import { isCreateOp, OPERATIONS } from '../kinds/index.js';
 
 /** Whether the plan creates services, whose one-time initial passwords go to the pgpass file. */
 export function planCreatesServices(plan: Plan): boolean {

@@ -2,9 +2,7 @@
 // resource with the desired name if it is there, and only otherwise send again (bounded).
 import { AmbiguousCreateError, ApiError, DbformError, type Action } from '../model/index.js';
 import type { ActionContext } from './action-context.js';
-import { isConflict } from './api-errors.js';
-import { ActionInputError } from './errors.js';
-import type { Dto } from './ports.js';
+import { ActionInputError, isConflict } from './errors.js';
 
 /** `adoptedStatus`: the status the adopted resource showed when it was found, when it has one. */
 export type CreateOutcome<R> = { created: R } | { adoptedId: string; adoptedStatus?: string };
@@ -15,7 +13,7 @@ export interface CreateSpec<R> {
   find(): Promise<Array<{ id: string; status?: string }>>;
   /** What the resource is called, for messages: `service "metrics"`. */
   describe: string;
-  /** A 409 may mean the resource already exists (replica set names, one peering per peer VPC). */
+  /** A 409 may mean the resource already exists (names unique within a parent, one per identity). */
   conflictMayMeanExists?: boolean;
   /** After a 409 that no existing resource explains: wait for the parent to settle; true to send again. */
   retryAfterConflict?: () => Promise<boolean>;
@@ -79,32 +77,4 @@ export async function createOrAdopt<R>(ctx: ActionContext, action: Action, spec:
       });
     }
   }
-}
-
-// ---- finders: the resource a create would have made -----------------------------------------
-
-const GONE_SERVICE = new Set(['DELETING', 'DELETED']);
-
-export async function findServicesNamed(ctx: ActionContext, name: string, forkedFrom?: string): Promise<Array<{ id: string; dto: Dto.ServiceDto }>> {
-  const services = await ctx.api.listServices(ctx.projectId);
-  return services
-    .filter((s) => s.name === name && !GONE_SERVICE.has(String(s.status)))
-    .filter((s) => forkedFrom === undefined || s.forked_from?.service_id === undefined || s.forked_from.service_id === forkedFrom)
-    .map((s) => ({ id: String(s.service_id), dto: s }));
-}
-
-export async function findVpcsNamed(ctx: ActionContext, name: string): Promise<Array<{ id: string; status?: string }>> {
-  return (await ctx.api.listVPCs(ctx.projectId))
-    .filter((v) => v.name === name)
-    .map((v) => (typeof v.status === 'string' ? { id: String(v.id), status: v.status } : { id: String(v.id) }));
-}
-
-export async function findPeerings(ctx: ActionContext, vpcId: string, peerVpcId: string): Promise<Array<{ id: string }>> {
-  return (await ctx.api.listVPCPeerings(ctx.projectId, vpcId)).filter((p) => p.peer_vpc_id === peerVpcId).map((p) => ({ id: String(p.id) }));
-}
-
-export async function findReplicaSetsNamed(ctx: ActionContext, serviceId: string, name: string): Promise<Array<{ id: string }>> {
-  return (await ctx.api.listReplicaSets(ctx.projectId, serviceId))
-    .filter((r) => r.name === name && r.status !== 'deleting')
-    .map((r) => ({ id: String(r.id) }));
 }

@@ -1,9 +1,10 @@
 // Waiting for the plan's settling resources (SPEC section 5): after an interrupted apply, a
-// service may still be QUEUED or CONFIGURING, a replica set `creating`, a peering `pending`. The
-// plan has nothing to send for them, but apply must not report success until they have settled.
+// resource may still be in a transitional status (a service QUEUED or CONFIGURING; what each kind
+// calls transitional, and settled, its folder says). The plan has nothing to send for them, but apply must not report success until they have settled.
 // Each wait is a step of its own (`s1`, `s2`, ... with op `settle`), reported with the usual
 // progress events and bounded by --timeout. A resource that also has actions is waited for after
 // its last action, which usually leaves it settled already; one without actions from the start.
+import { kindDef } from '../kinds/index.js';
 import type { Action, SettlingResource } from '../model/index.js';
 import type { ActionContext } from './action-context.js';
 import { ActionError, asActionTimeout, isAbort } from './errors.js';
@@ -16,17 +17,10 @@ interface Step {
   ref: ActionRef;
 }
 
+/** Until the resource is in no transitional status (its kind's `settled` goal); a kind without one has nothing to wait for. */
 function waitFor(waits: ExecutorWaits, s: SettlingResource, o: WaitOptions): Promise<void> {
-  switch (s.kind) {
-    case 'service':
-      return waits.serviceSettled(s.id, o);
-    case 'replica_set':
-      return waits.replicaSetSettled(s.parentId!, s.id, o);
-    case 'peering':
-      return waits.peeringSettled(s.parentId!, s.id, o);
-    default:
-      return Promise.resolve();
-  }
+  if (kindDef(s.kind).waits.goals.settled === undefined) return Promise.resolve();
+  return waits.until(s.kind, { id: s.id, ...(s.parentId !== undefined ? { parentId: s.parentId } : {}) }, 'settled', o);
 }
 
 /** Never rejects: the outcome goes to `result` and to the reporter. */

@@ -1,186 +1,180 @@
-// Live state -> ExportDocument: every field written exactly as the planner reads it back, so
-// that `plan` right after the export shows no changes. A value dbform cannot write faithfully is
-// left out (unmanaged) with a comment, never guessed.
-import { exportFields, isAllowedServiceSize, isPeeringFailed, parseAddress, PEERING_FIELDS, REPLICA_SET_FIELDS, SERVICE_FIELDS, VPC_FIELDS, type ExportContext } from '../model/index.js';
-import type { LivePeering, LiveReplicaSet, LiveService, LiveState, LiveVpc, Lockfile } from '../model/index.js';
-import { isReplicaSetGone, isServiceGone } from '../planner/index.js';
-import type { ExportDocument, ExportedPeering, ExportedReplicaSet, ExportedService, ExportedVpc } from './document.js';
-import { deriveKeys, KEY_PREFIX, passwordEnvName } from './keys.js';
-import { describeResource, isWritableName, keepDisjointVpcs, keepUniqueNames, rankBy, REGION_PATTERN } from './select.js';
+// Live state -> ExportDocument, over the kind registry: every field written exactly as the planner
+// reads it back, so that `plan` right after the export shows no changes. A value dbform cannot
+// write faithfully is left out (unmanaged) with a comment, never guessed; a resource the config
+// cannot hold (its kind's `export.unwritable`, a name clash, what its kind cannot keep together)
+// is left unmanaged with a note.
+import { childKinds, kindDef, liveIn, TOP_KINDS, type AnyKind } from '../kinds/index.js';
+import { exportFields, nounOf, parseAddress, type ExportContext, type Kind, type LiveState, type Lockfile } from '../model/index.js';
+import type { ExportDocument, ExportedCollection, ExportedEntry } from './document.js';
+import { deriveKeys, passwordEnvName } from './keys.js';
 import { commentText, quotedName } from './yaml-text.js';
 
+// ---- which of a clash is written ---------------------------------------------------------------
+// The config loader refuses some things the API allows (two services with one name, overlapping
+// VPC blocks, names it cannot hold), so of each clash one resource is exported and the others stay
+// unmanaged, each with a note saying why.
+
+const describeResource = (kind: string, name: string, id: string): string => `${kind} ${quotedName(name)} (${id})`;
+
+const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+interface Ranked {
+  id: string;
+  name: string;
+}
+
+/**
+ * Ranks candidates for a clash: resources the existing lockfile binds first (a re-export keeps
+ * what the team already manages), then by `tieBreak` (e.g. creation time), then by ID.
+ */
+function rankBy<T extends Ranked>(bound: ReadonlySet<string>, tieBreak: (t: T) => string = () => ''): (a: T, b: T) => number {
+  return (a, b) => Number(!bound.has(a.id)) - Number(!bound.has(b.id)) || compareText(tieBreak(a), tieBreak(b)) || compareText(a.id, b.id);
+}
+
+interface UniqueNames<T> {
+  kept: T[];
+  /** Each dropped item with the kept item that holds its name. */
+  dropped: Array<{ item: T; holder: T }>;
+}
+
+/** Keeps one item per name (the first in `rank` order). */
+function keepUniqueNames<T extends Ranked>(items: readonly T[], rank: (a: T, b: T) => number): UniqueNames<T> {
+  const holders = new Map<string, T>();
+  const out: UniqueNames<T> = { kept: [], dropped: [] };
+  for (const item of [...items].sort(rank)) {
+    const holder = holders.get(item.name);
+    if (holder) out.dropped.push({ item, holder });
+    else {
+      holders.set(item.name, item);
+      out.kept.push(item);
+    }
+  }
+  return out;
+}
+
+/** A live resource as export handles it; its kind's hooks know the rest. */
+type Live = { id: string; name: string };
 
 interface BuildContext {
   projectId: string;
-  /** Existing lockfile bindings by kind: ID -> address. */
-  bound: Record<'vpc' | 'service' | 'replica_set', Map<string, string>>;
+  /** Existing lockfile bindings of the kinds written by key: ID -> address. */
+  bound: Map<Kind, Map<string, string>>;
+  /** The key each exported resource got, by `kind:id`. */
+  keys: Map<string, string>;
   skipped: string[];
 }
 
+const KIT = { quote: quotedName, comment: commentText, describe: (kind: Kind, name: string, id: string) => describeResource(nounOf(kind), name, id) };
+
 function boundIds(previous: Lockfile | undefined): BuildContext['bound'] {
-  const bound: BuildContext['bound'] = { vpc: new Map(), service: new Map(), replica_set: new Map() };
+  const bound = new Map<Kind, Map<string, string>>();
   if (!previous) return bound;
   for (const address of Object.keys(previous.resources).sort()) {
     const kind = parseAddress(address)?.kind;
     const id = previous.resources[address]!.id;
-    if (kind !== undefined && kind !== 'peering' && !bound[kind].has(id)) bound[kind].set(id, address);
+    if (kind === undefined || kindDef(kind).config.shape !== 'map') continue;
+    const ids = bound.get(kind) ?? new Map<string, string>();
+    bound.set(kind, ids);
+    if (!ids.has(id)) ids.set(id, address);
   }
   return bound;
 }
 
-/** Keys an existing lockfile already gives to these IDs (`vpc.main` -> `main`). */
-function reservedKeys(bound: Map<string, string>, accept: (address: string) => string | undefined): Map<string, string> {
+/** Keys an existing lockfile already gives to these IDs (`vpc.main` -> `main`), under the address prefix of this scope. */
+function reservedKeys(bound: Map<string, string> | undefined, prefix: string): Map<string, string> {
   const out = new Map<string, string>();
-  for (const [id, address] of bound) {
-    const key = accept(address);
-    if (key !== undefined) out.set(id, key);
-  }
+  for (const [id, address] of bound ?? []) if (address.startsWith(prefix)) out.set(id, address.slice(prefix.length));
   return out;
 }
 
-const byKey = <T extends { key: string }>(a: T, b: T): number => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+const byKey = (a: ExportedEntry, b: ExportedEntry): number => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 
-function selectVpcs(live: LiveVpc[], ctx: BuildContext): LiveVpc[] {
-  const writable = live.filter((v) => {
-    if (!isWritableName(v.name)) ctx.skipped.push(`${describeResource('VPC', v.name, v.id)}: its name is not 1-128 characters`);
-    else if (!REGION_PATTERN.test(v.regionCode)) ctx.skipped.push(`${describeResource('VPC', v.name, v.id)}: its region ${quotedName(v.regionCode)} is not a region code`);
-    else return true;
-    return false;
+/** Where a collection sits: its parent's key, address and how notes name the parent. */
+interface Parent {
+  key: string;
+  address: string;
+  note: string;
+}
+
+function noteOf(def: AnyKind, l: Live, parent: Parent | undefined): string {
+  if (def.export.describe) return def.export.describe(l, KIT, parent?.note ?? '');
+  return `${describeResource(nounOf(def.kind), l.name, l.id)}${parent ? ` of ${parent.address}` : ''}`;
+}
+
+/** The ones a config can hold: writable, one per name (the best ranked), and what the kind keeps together. */
+function selectMapped(def: AnyKind, items: readonly Live[], ctx: BuildContext, parent: Parent | undefined): Live[] {
+  const writable = items.filter((l) => {
+    const why = def.export.unwritable?.(l, KIT, new Set());
+    if (why !== undefined) ctx.skipped.push(`${noteOf(def, l, parent)}: ${why}`);
+    return why === undefined;
   });
-  const rank = rankBy<LiveVpc>(new Set(ctx.bound.vpc.keys()), (v) => v.name);
+  const rank = rankBy<Live>(new Set(ctx.bound.get(def.kind)?.keys()), def.export.rank);
   const unique = keepUniqueNames(writable, rank);
-  for (const { item, holder } of unique.dropped) {
-    ctx.skipped.push(`${describeResource('VPC', item.name, item.id)}: VPC ${holder.id} has the same name, and names must be unique in a config`);
-  }
-  const disjoint = keepDisjointVpcs(unique.kept, rank);
-  for (const { vpc, why } of disjoint.dropped) ctx.skipped.push(`${describeResource('VPC', vpc.name, vpc.id)}: ${why}`);
-  return disjoint.kept;
+  const scope = parent === undefined ? ', and names must be unique in a config' : '';
+  for (const { item, holder } of unique.dropped) ctx.skipped.push(`${noteOf(def, item, parent)}: ${nounOf(def.kind)} ${holder.id} has the same name${scope}`);
+  if (!def.export.together) return unique.kept;
+  const together = def.export.together(unique.kept, KIT);
+  for (const { item, why } of together.dropped) ctx.skipped.push(`${noteOf(def, item, parent)}: ${why}`);
+  return together.kept;
 }
 
-function peeringProblem(p: LivePeering, seen: ReadonlySet<string>): string | undefined {
-  if (p.peerAccountId === '') return 'it has no peer_account_id';
-  if (p.peerVpcId === '') return 'it has no peer_vpc_id';
-  if (!REGION_PATTERN.test(p.peerRegionCode)) return `its peer region ${quotedName(p.peerRegionCode)} is not a region code`;
-  if (seen.has(p.peerVpcId)) return 'another peering of the VPC has the same peer_vpc_id';
-  return undefined;
+/** A map kind's entries: keys derived from names (the lockfile's kept), sorted by key. */
+function exportMapped(def: AnyKind, items: readonly Live[], ctx: BuildContext, parent: Parent | undefined): ExportedEntry[] {
+  const kept = selectMapped(def, items, ctx, parent);
+  const prefix = parent === undefined ? `${def.kind}.` : `${def.kind}.${parent.key}.`;
+  const keys = deriveKeys(kept, def.export.keyPrefix!, reservedKeys(ctx.bound.get(def.kind), prefix));
+  for (const l of kept) ctx.keys.set(`${def.kind}:${l.id}`, keys.get(l.id)!);
+  return kept.map((l) => entryOf(def, l, keys.get(l.id)!, ctx, parent)).sort(byKey);
 }
 
-function exportPeerings(vpc: LiveVpc, ctx: BuildContext): ExportedPeering[] {
-  const out: ExportedPeering[] = [];
-  const seen = new Set<string>();
-  const sorted = [...(vpc.peerings ?? [])].sort((a, b) => (a.peerVpcId < b.peerVpcId ? -1 : a.peerVpcId > b.peerVpcId ? 1 : a.id < b.id ? -1 : 1));
-  for (const p of sorted) {
-    const problem = peeringProblem(p, seen);
-    if (problem !== undefined) {
-      ctx.skipped.push(`peering ${p.id} of ${describeResource('VPC', vpc.name, vpc.id)} to ${quotedName(p.peerVpcId)}: ${problem}`);
+/** A list kind's entries: by what identifies them, then ID; of two with one identity the first is kept. */
+function exportListed(def: AnyKind, items: readonly Live[], ctx: BuildContext, parent: Parent | undefined): ExportedEntry[] {
+  const ident = (l: Live) => def.naming.live(l) as string;
+  const sorted = [...items].sort((a, b) => (ident(a) < ident(b) ? -1 : ident(a) > ident(b) ? 1 : a.id < b.id ? -1 : 1));
+  const kept = new Set<string>();
+  const out: ExportedEntry[] = [];
+  for (const l of sorted) {
+    const why = def.export.unwritable?.(l, KIT, kept);
+    if (why !== undefined) {
+      ctx.skipped.push(`${noteOf(def, l, parent)}: ${why}`);
       continue;
     }
-    seen.add(p.peerVpcId);
-    const { fields, unmanaged } = exportFields(PEERING_FIELDS, p, fieldContext('', new Map()));
-    out.push({ id: p.id, peerVpcId: p.peerVpcId, fields, comments: [...peeringComments(p), ...unmanaged] });
+    kept.add(ident(l));
+    out.push(entryOf(def, l, ident(l), ctx, parent));
   }
   return out;
 }
 
-function peeringComments(p: LivePeering): string[] {
-  if (!isPeeringFailed(p.status)) return [];
-  const why = p.errorMessage === undefined ? '' : `: ${commentText(p.errorMessage)}`;
-  return [`status ${p.status}${why}; a plan replaces this peering (delete + create)`];
+/** What a field's export needs beyond the live value (its descriptor's `export`). */
+function fieldContext(key: string, ctx: BuildContext): ExportContext {
+  return { key, vpcKey: (id) => ctx.keys.get(`vpc:${id}`), quote: quotedName, passwordEnv: passwordEnvName(key) };
 }
 
-function buildVpcs(live: LiveVpc[], ctx: BuildContext): ExportedVpc[] {
-  const kept = selectVpcs(live, ctx);
-  const keys = deriveKeys(kept, KEY_PREFIX.vpc, reservedKeys(ctx.bound.vpc, (a) => (a.startsWith('vpc.') ? a.slice(4) : undefined)));
-  return kept
-    .map((v) => {
-      const key = keys.get(v.id)!;
-      const { fields, unmanaged } = exportFields(VPC_FIELDS, v, fieldContext(key, new Map()));
-      return { key, id: v.id, fields, comments: unmanaged, peerings: exportPeerings(v, ctx) };
-    })
-    .sort(byKey);
+function entryOf(def: AnyKind, l: Live, key: string, ctx: BuildContext, parent: Parent | undefined): ExportedEntry {
+  const scope = { projectId: ctx.projectId, keyOf: (kind: Kind, id: string) => ctx.keys.get(`${kind}:${id}`) };
+  // Each field as its descriptor writes it; one it cannot write faithfully is left out, with a note.
+  const { fields, unmanaged } = exportFields(def.fields, l, fieldContext(def.config.shape === 'map' ? key : '', ctx));
+  const self: Parent = { key, address: parent === undefined ? `${def.kind}.${key}` : `${def.kind}.${parent.key}.${key}`, note: noteOf(def, l, parent) };
+  return {
+    key,
+    id: l.id,
+    fields,
+    comments: [...(def.export.comments?.(l, scope, KIT) ?? []), ...unmanaged],
+    children: childKinds(def.kind).map((child) => collectionOf(child, (liveIn(child, l) ?? []) as Live[], ctx, self)),
+  };
 }
 
-function selectServices(live: LiveService[], ctx: BuildContext): LiveService[] {
-  const writable = live.filter((s) => {
-    if (isServiceGone(s)) ctx.skipped.push(`${describeResource('service', s.name, s.id)}: it is ${s.status}`);
-    else if (!isWritableName(s.name)) ctx.skipped.push(`${describeResource('service', s.name, s.id)}: its name is not 1-128 characters`);
-    else return true;
-    return false;
-  });
-  const unique = keepUniqueNames(writable, rankBy<LiveService>(new Set(ctx.bound.service.keys()), (s) => s.created));
-  for (const { item, holder } of unique.dropped) {
-    ctx.skipped.push(`${describeResource('service', item.name, item.id)}: service ${holder.id} has the same name, and names must be unique in a config`);
-  }
-  return unique.kept;
-}
-
-function selectReplicaSets(s: LiveService, serviceKey: string, ctx: BuildContext): { sets: LiveReplicaSet[]; keys: Map<string, string> } {
-  const where = `of service.${serviceKey}`;
-  const writable = s.replicaSets.filter((r) => {
-    const what = `${describeResource('replica set', r.name, r.id)} ${where}`;
-    if (isReplicaSetGone(r)) ctx.skipped.push(`${what}: it is ${r.status}`);
-    else if (!isWritableName(r.name)) ctx.skipped.push(`${what}: its name is not 1-128 characters`);
-    else if (!isAllowedServiceSize(r.cpuMillis, r.memoryGbs)) ctx.skipped.push(`${what}: its size ${r.cpuMillis}/${r.memoryGbs} is not an allowed size`);
-    else if (!Number.isInteger(r.nodes) || r.nodes < 1 || r.nodes > 10) ctx.skipped.push(`${what}: its node count ${r.nodes} is not 1-10`);
-    else return true;
-    return false;
-  });
-  const unique = keepUniqueNames(writable, rankBy<LiveReplicaSet>(new Set(ctx.bound.replica_set.keys())));
-  for (const { item, holder } of unique.dropped) {
-    ctx.skipped.push(`${describeResource('replica set', item.name, item.id)} ${where}: replica set ${holder.id} has the same name`);
-  }
-  const prefix = `replica_set.${serviceKey}.`;
-  const reserved = reservedKeys(ctx.bound.replica_set, (a) => (a.startsWith(prefix) ? a.slice(prefix.length) : undefined));
-  return { sets: unique.kept, keys: deriveKeys(unique.kept, KEY_PREFIX.replica_set, reserved) };
-}
-
-function buildReplicaSets(s: LiveService, serviceKey: string, ctx: BuildContext): ExportedReplicaSet[] {
-  const { sets, keys } = selectReplicaSets(s, serviceKey, ctx);
-  return sets
-    .map((r) => {
-      const key = keys.get(r.id)!;
-      const { fields, unmanaged } = exportFields(REPLICA_SET_FIELDS, r, fieldContext(key, new Map()));
-      const comments = r.status === 'error' ? ['status error: a plan replaces this replica set (delete + create)', ...unmanaged] : unmanaged;
-      return { key, id: r.id, fields, comments };
-    })
-    .sort(byKey);
-}
-
-/** What a field's export needs beyond the live value (src/model/fields). */
-function fieldContext(key: string, vpcKeys: Map<string, string>): ExportContext {
-  return { key, vpcKey: (id) => vpcKeys.get(id), quote: quotedName, passwordEnv: passwordEnvName(key) };
-}
-
-function lineage(s: LiveService, serviceKeys: Map<string, string>, projectId: string): string | undefined {
-  const parent = s.forkedFrom;
-  if (!parent) return undefined;
-  if (parent.projectId !== undefined && parent.projectId !== projectId) return `forked from service ${parent.serviceId} of project ${parent.projectId}`;
-  const key = serviceKeys.get(parent.serviceId);
-  return key === undefined ? `forked from service ${parent.serviceId} (not in this export)` : `forked from service.${key} (${parent.serviceId})`;
-}
-
-function buildServices(live: LiveService[], vpcKeys: Map<string, string>, ctx: BuildContext): ExportedService[] {
-  const kept = selectServices(live, ctx);
-  const keys = deriveKeys(kept, KEY_PREFIX.service, reservedKeys(ctx.bound.service, (a) => (a.startsWith('service.') ? a.slice(8) : undefined)));
-  return kept
-    .map((s) => {
-      const key = keys.get(s.id)!;
-      const from = lineage(s, keys, ctx.projectId);
-      // Each field as its descriptor writes it; one it cannot write faithfully is left out, with a note.
-      const { fields, unmanaged } = exportFields(SERVICE_FIELDS, s, fieldContext(key, vpcKeys));
-      return { key, id: s.id, fields, comments: [...(from ? [from] : []), ...unmanaged], replicaSets: buildReplicaSets(s, key, ctx) };
-    })
-    .sort(byKey);
+function collectionOf(def: AnyKind, items: readonly Live[], ctx: BuildContext, parent?: Parent): ExportedCollection {
+  return { kind: def.kind, entries: def.config.shape === 'map' ? exportMapped(def, items, ctx, parent) : exportListed(def, items, ctx, parent) };
 }
 
 /**
  * The export of one project. `previous` (an existing lockfile of the same project) keeps the
- * keys it already binds and wins name and CIDR clashes, so re-exports do not churn.
+ * keys it already binds and wins name and CIDR clashes, so re-exports do not churn. The kinds go
+ * in registry order, so a field that names another kind's resource (a service's VPC) finds its key.
  */
 export function buildExportDocument(live: LiveState, previous?: Lockfile): ExportDocument {
-  const ctx: BuildContext = { projectId: live.projectId, bound: boundIds(previous), skipped: [] };
-  const vpcs = buildVpcs(live.vpcs, ctx);
-  const vpcKeys = new Map(vpcs.map((v) => [v.id, v.key]));
-  const services = buildServices(live.services, vpcKeys, ctx);
-  return { projectId: live.projectId, vpcs, services, skipped: [...new Set(ctx.skipped)].sort() };
+  const ctx: BuildContext = { projectId: live.projectId, bound: boundIds(previous), keys: new Map(), skipped: [] };
+  const collections = TOP_KINDS.map((def) => collectionOf(def, (liveIn(def, live) ?? []) as Live[], ctx));
+  return { projectId: live.projectId, collections, skipped: [...new Set(ctx.skipped)].sort() };
 }

@@ -1,58 +1,42 @@
 // The export as plain data, between the live state and the YAML text: what each config entry
-// holds, and the comments that go with it. Fields left undefined are not written (unmanaged).
-import type { ExportedField } from '../model/index.js';
+// holds, and the comments that go with it, as a tree of the kinds' collections (src/kinds).
+// Fields left undefined are not written (unmanaged).
+import type { ExportedField, Kind } from '../model/index.js';
 
 export type { ExportedField };
 
-export interface ExportedPeering {
-  id: string;
-  /** Its identity within the VPC, as a key is for the other kinds. */
-  peerVpcId: string;
-  /** Its managed fields as written, in the order of SPEC section 1 (src/model/fields). */
-  fields: ExportedField[];
-  comments: string[];
-}
-
-export interface ExportedVpc {
+export interface ExportedEntry {
+  /** Its config key (a map kind's entry), or the value of the field that identifies it (a list kind's). */
   key: string;
   id: string;
-  /** Its managed fields as written, in the order of SPEC section 1 (src/model/fields). */
+  /** Its managed fields as written, in the order of SPEC section 1 (its kind's field descriptors). */
   fields: ExportedField[];
+  /** Comments written first inside the entry (lineage, a failed status, fields left unmanaged and why). */
   comments: string[];
-  peerings: ExportedPeering[];
+  /** The collections of the kinds that belong to its kind, in registry order. */
+  children: ExportedCollection[];
 }
 
-export interface ExportedReplicaSet {
-  key: string;
-  id: string;
-  /** Its managed fields as written, in the order of SPEC section 1 (src/model/fields). */
-  fields: ExportedField[];
-  comments: string[];
-}
-
-export interface ExportedService {
-  key: string;
-  id: string;
-  /** Its managed fields as written, in the order of SPEC section 1 (src/model/fields). */
-  fields: ExportedField[];
-  /** Comments written first inside the entry (lineage, fields left unmanaged and why). */
-  comments: string[];
-  replicaSets: ExportedReplicaSet[];
+export interface ExportedCollection {
+  kind: Kind;
+  entries: ExportedEntry[];
 }
 
 export interface ExportDocument {
   projectId: string;
-  vpcs: ExportedVpc[];
-  services: ExportedService[];
+  /** The top kinds' collections, in registry order. */
+  collections: ExportedCollection[];
   /** Live resources not exported, and why: written in the header and reported on stderr. */
   skipped: string[];
 }
 
-export function countResources(doc: ExportDocument): { vpcs: number; peerings: number; services: number; replicaSets: number } {
-  return {
-    vpcs: doc.vpcs.length,
-    peerings: doc.vpcs.reduce((n, v) => n + v.peerings.length, 0),
-    services: doc.services.length,
-    replicaSets: doc.services.reduce((n, s) => n + s.replicaSets.length, 0),
+/** How many entries of each kind the document holds. */
+export function countResources(doc: ExportDocument): Partial<Record<Kind, number>> {
+  const out: Partial<Record<Kind, number>> = {};
+  const count = (c: ExportedCollection) => {
+    out[c.kind] = (out[c.kind] ?? 0) + c.entries.length;
+    for (const e of c.entries) e.children.forEach(count);
   };
+  doc.collections.forEach(count);
+  return out;
 }

@@ -1,12 +1,25 @@
 // The pure checks of `dbform import ADDR ID`: the address, the config, the lockfile, and what
 // the ID turns out to be in the live lists. Each failure is a DbformError that says how to fix it.
-import { closestMatch, DbformError, kindOf, parseAddress, type Address, type DesiredState, type Kind, type LiveService, type LiveVpc, type LockEntry, type Lockfile, type ParsedAddress } from '../model/index.js';
+import { childKinds, TOP_KINDS, type AnyKind } from '../kinds/index.js';
+import {
+  addressForm,
+  addressForms,
+  closestMatch,
+  DbformError,
+  kindOf,
+  nounOf,
+  parseAddress,
+  type Address,
+  type DesiredState,
+  type Kind,
+  type LiveState,
+  type LockEntry,
+  type Lockfile,
+  type ParsedAddress,
+} from '../model/index.js';
 import { desiredAddresses } from '../planner/index.js';
 
-export const ADDRESS_FORMS = 'vpc.<key>, peering.<vpc_key>.<peer_vpc_id>, service.<key> or replica_set.<service_key>.<key>';
-
-const KIND_NOUN: Record<Kind, string> = { vpc: 'VPC', peering: 'peering', service: 'service', replica_set: 'replica set' };
-const KIND_FORM: Record<Kind, string> = { vpc: 'vpc.<key>', peering: 'peering.<vpc_key>.<peer_vpc_id>', service: 'service.<key>', replica_set: 'replica_set.<service_key>.<key>' };
+export const ADDRESS_FORMS = addressForms('snake');
 
 export function parseImportAddress(address: string): ParsedAddress {
   const parsed = parseAddress(address);
@@ -52,14 +65,29 @@ export function checkBinding(address: Address, id: string, lock: Lockfile, lockP
   return { kind: 'rebind', previous };
 }
 
-/** What a live ID is, for "wrong kind" messages: `a VPC ("main")`, or undefined when unknown. */
-export function describeLiveId(id: string, services: readonly LiveService[], vpcs: readonly LiveVpc[]): { kind: Kind; text: string } | undefined {
-  const vpc = vpcs.find((v) => v.id === id);
-  if (vpc) return { kind: 'vpc', text: `a VPC ("${vpc.name}")` };
-  for (const s of services) {
-    if (s.id === id) return { kind: 'service', text: `a service ("${s.name}")` };
-    const rs = s.replicaSets.find((r) => r.id === id);
-    if (rs) return { kind: 'replica_set', text: `a replica set ("${rs.name}") of service "${s.name}" (${s.id})` };
+type Named = { id: string; name: string };
+
+/**
+ * What a live ID is, for "wrong kind" messages: `a VPC ("main")`, a child's `a <noun> ("r") of
+ * service "db" (kd9w2xp4mz)`, or undefined when unknown. Only kinds named by `name` are looked at.
+ */
+export function describeLiveId(id: string, live: Pick<LiveState, 'vpcs' | 'services'>): { kind: Kind; text: string } | undefined {
+  const look = (def: AnyKind, items: readonly Named[], parent?: Named): { kind: Kind; text: string } | undefined => {
+    for (const x of items) {
+      if (def.naming.key === 'name' && x.id === id) {
+        const of = parent && def.parent ? ` of ${nounOf(def.parent)} "${parent.name}" (${parent.id})` : '';
+        return { kind: def.kind, text: `a ${nounOf(def.kind)} ("${x.name}")${of}` };
+      }
+      for (const child of childKinds(def.kind)) {
+        const found = look(child, ((x as Record<string, unknown>)[child.listKey] ?? []) as Named[], x);
+        if (found) return found;
+      }
+    }
+    return undefined;
+  };
+  for (const top of TOP_KINDS) {
+    const found = look(top, ((live as Record<string, unknown>)[top.listKey] ?? []) as Named[]);
+    if (found) return found;
   }
   return undefined;
 }
@@ -67,8 +95,8 @@ export function describeLiveId(id: string, services: readonly LiveService[], vpc
 /** The error for an ID not found where the address says: of another kind, or not there at all. */
 export function notFoundError(wanted: Kind, id: string, where: string, found: { kind: Kind; text: string } | undefined): DbformError {
   if (found && found.kind !== wanted) {
-    return new DbformError(`${id} is ${found.text}, not a ${KIND_NOUN[wanted]}; ${KIND_NOUN[found.kind]}s are bound to ${KIND_FORM[found.kind]} addresses`);
+    return new DbformError(`${id} is ${found.text}, not a ${nounOf(wanted)}; ${nounOf(found.kind)}s are bound to ${addressForm(found.kind, 'snake')} addresses`);
   }
   if (found) return new DbformError(`${id} is ${found.text}, not in ${where}`);
-  return new DbformError(`no ${KIND_NOUN[wanted]} with ID ${id} in ${where}`);
+  return new DbformError(`no ${nounOf(wanted)} with ID ${id} in ${where}`);
 }

@@ -1,12 +1,9 @@
 // Config keys for exported resources, derived from their live names. A key must match
-// KEY_PATTERN (`^[a-z][a-z0-9-]{0,62}$`) and be unique within its scope (services, VPCs, or the
-// replica sets of one service); the `name:` field keeps the exact live name whenever it differs.
+// KEY_PATTERN (`^[a-z][a-z0-9-]{0,62}$`) and be unique within its scope (a top kind's entries, or
+// those of one parent); the `name:` field keeps the exact live name whenever it differs.
 import { KEY_PATTERN } from '../model/index.js';
 
 export const MAX_KEY_LENGTH = 63;
-
-/** Key prefixes for names that do not start with a letter, by kind. */
-export const KEY_PREFIX = { vpc: 'vpc', service: 'svc', replica_set: 'rs' } as const;
 
 export interface Named {
   id: string;

@@ -1,6 +1,6 @@
 // The lockfile of an export, and what it would take away from a lockfile already on disk.
-import { peeringAddress, replicaSetAddress, serializeLockfile, serviceAddress, vpcAddress, type Address, type LockEntry, type Lockfile } from '../model/index.js';
-import type { ExportDocument } from './document.js';
+import { addressOf, serializeLockfile, type Address, type LockEntry, type Lockfile } from '../model/index.js';
+import type { ExportDocument, ExportedCollection } from './document.js';
 
 /**
  * Binds every exported address to its ID. From `previous` (same project) an entry for the same
@@ -13,14 +13,14 @@ export function buildExportLockfile(doc: ExportDocument, previous?: Lockfile): L
     const old = previous?.resources[address];
     resources[address] = old?.id === id ? { ...old } : { id };
   };
-  for (const v of doc.vpcs) {
-    bind(vpcAddress(v.key), v.id);
-    for (const p of v.peerings) bind(peeringAddress(v.key, p.peerVpcId), p.id);
-  }
-  for (const s of doc.services) {
-    bind(serviceAddress(s.key), s.id);
-    for (const r of s.replicaSets) bind(replicaSetAddress(s.key, r.key), r.id);
-  }
+  // An entry's key is its own (a map kind's) or what identifies it (a list kind's): its address either way.
+  const walk = (c: ExportedCollection, parentKey?: string) => {
+    for (const e of c.entries) {
+      bind(addressOf(c.kind, parentKey, e.key), e.id);
+      for (const child of e.children) walk(child, e.key);
+    }
+  };
+  doc.collections.forEach((c) => walk(c));
   const identity = previous?.lineage !== undefined ? { lineage: previous.lineage, ...(previous.serial !== undefined ? { serial: previous.serial } : {}) } : {};
   return { version: 1, projectId: doc.projectId, ...identity, resources };
 }

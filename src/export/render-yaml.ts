@@ -1,7 +1,8 @@
 // ExportDocument -> YAML text. Deterministic: entries sorted by key, fields in one fixed order
 // (the order of SPEC section 1), comments fixed, no timestamps; the same world gives the same bytes.
-import type { ExportValue } from '../model/index.js';
-import { countResources, type ExportDocument, type ExportedField, type ExportedReplicaSet, type ExportedService, type ExportedVpc } from './document.js';
+import { configKey, kindDef, KINDS } from '../kinds/index.js';
+import { KIND_NOUNS, type ExportValue } from '../model/index.js';
+import { countResources, type ExportDocument, type ExportedCollection, type ExportedEntry, type ExportedField } from './document.js';
 import { commentText, quotedValue, yamlString } from './yaml-text.js';
 
 export interface RenderOptions {
@@ -13,7 +14,7 @@ const plural = (n: number, one: string, many: string): string => `${n} ${n === 1
 
 function header(doc: ExportDocument, options: RenderOptions): string[] {
   const c = countResources(doc);
-  const counts = [plural(c.vpcs, 'VPC', 'VPCs'), plural(c.peerings, 'peering', 'peerings'), plural(c.services, 'service', 'services'), plural(c.replicaSets, 'replica set', 'replica sets')];
+  const counts = KINDS.map((k) => plural(c[k.kind] ?? 0, KIND_NOUNS[k.kind].one, KIND_NOUNS[k.kind].many));
   const lines = [
     `# yaml-language-server: $schema=${commentText(options.schemaRef)}`,
     `# Exported by \`dbform export\` from project ${doc.projectId}: ${counts.join(', ')}.`,
@@ -27,17 +28,6 @@ function header(doc: ExportDocument, options: RenderOptions): string[] {
 }
 
 const comments = (indent: string, list: readonly string[]): string[] => list.map((c) => `${indent}# ${c}`);
-
-function renderVpc(v: ExportedVpc): string[] {
-  const lines = [`  ${yamlString(v.key)}:`, ...comments('    ', v.comments), ...fieldLines('    ', v.fields)];
-  if (v.peerings.length === 0) return lines;
-  lines.push('    peerings:');
-  for (const p of v.peerings) {
-    const [first, ...rest] = fieldLines('', p.fields);
-    lines.push(...comments('      ', p.comments), `      - ${first}`, ...rest.map((l) => `        ${l}`));
-  }
-  return lines;
-}
 
 /** A value as YAML flow text: scalars plain when safe, IDs always quoted, lists and maps on one line. */
 function yamlValue(v: ExportValue): string {
@@ -55,25 +45,33 @@ function fieldLines(indent: string, fields: readonly ExportedField[]): string[] 
   return fields.map((f) => `${indent}${f.commented ? '# ' : ''}${f.key}: ${yamlValue(f.value)}`);
 }
 
-function renderReplicaSet(r: ExportedReplicaSet): string[] {
-  const i = '        ';
-  return [`      ${yamlString(r.key)}:`, ...comments(i, r.comments), ...fieldLines(i, r.fields)];
-}
-
-function renderService(s: ExportedService): string[] {
-  const i = '    ';
-  const lines = [`  ${yamlString(s.key)}:`, ...comments(i, s.comments), ...fieldLines(i, s.fields)];
-  if (s.replicaSets.length > 0) lines.push(`${i}replica_sets:`, ...s.replicaSets.flatMap(renderReplicaSet));
+/**
+ * An entry at `indent`: a map kind's under its key, its comments and fields below; a list kind's
+ * as `- <first field>` with its comments above; then each of its non-empty child collections.
+ */
+function renderEntry(kind: ExportedCollection['kind'], e: ExportedEntry, indent: string): string[] {
+  const inner = `${indent}  `;
+  let lines: string[];
+  if (kindDef(kind).config.shape === 'map') lines = [`${indent}${yamlString(e.key)}:`, ...comments(inner, e.comments), ...fieldLines(inner, e.fields)];
+  else {
+    const [first, ...rest] = fieldLines('', e.fields);
+    lines = [...comments(indent, e.comments), `${indent}- ${first}`, ...rest.map((l) => `${inner}${l}`)];
+  }
+  for (const c of e.children) {
+    if (c.entries.length > 0) lines.push(`${inner}${configKey(kindDef(c.kind))}:`, ...c.entries.flatMap((x) => renderEntry(c.kind, x, `${inner}  `)));
+  }
   return lines;
 }
 
 /** The YAML text of an export, ending in a newline. */
 export function renderExportYaml(doc: ExportDocument, options: RenderOptions): string {
   const lines = header(doc, options);
-  if (doc.vpcs.length > 0) lines.push('', 'vpcs:', ...doc.vpcs.flatMap(renderVpc));
-  if (doc.services.length > 0) {
-    lines.push('', 'services:');
-    doc.services.forEach((s, n) => lines.push(...(n > 0 ? [''] : []), ...renderService(s)));
+  for (const c of doc.collections) {
+    if (c.entries.length === 0) continue;
+    // Long entries (a service's) read better apart.
+    const spaced = kindDef(c.kind).export.spaced === true;
+    lines.push('', `${configKey(kindDef(c.kind))}:`);
+    c.entries.forEach((e, n) => lines.push(...(spaced && n > 0 ? [''] : []), ...renderEntry(c.kind, e, '  ')));
   }
   return `${lines.join('\n')}\n`;
 }

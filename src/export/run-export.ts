@@ -6,15 +6,17 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { dirname, join, resolve } from 'node:path';
-import type { ApiClient } from '../api/index.js';
+import type { ApiClient, LiveReader } from '../api/index.js';
 import { loadConfigText } from '../config/index.js';
+import { KINDS } from '../kinds/index.js';
 import { resolveLockfilePath, writeFileAtomic, writeLockfile } from '../lockfile/index.js';
-import { DbformError, formatDiagnostic, nextRevision, parseLockfileJson, type DesiredState, type LiveState, type Lockfile, type Plan } from '../model/index.js';
+import { DbformError, formatDiagnostic, KIND_NOUNS, nextRevision, parseLockfileJson, type DesiredState, type LiveState, type Lockfile, type Plan } from '../model/index.js';
 import { newLineage, versionOf, type LockHolderInfo, type StateStore } from '../state/index.js';
 import { countResources, describeLostBinding, exportLiveState, lostBindings, sameBindings, type ExportResult } from './index.js';
 import { schemaRefFor } from './schema-ref.js';
 
-export type ExportClient = Pick<ApiClient, 'listProjects' | 'listServices' | 'listVPCs' | 'listVPCPeerings' | 'listReplicaSets'> & Partial<Pick<ApiClient, 'noteOnce'>>;
+/** The client, or any object with the project list and the list methods the kinds name. */
+export type ExportClient = LiveReader & Pick<ApiClient, 'listProjects'>;
 
 export interface ExportRequest {
   client: ExportClient;
@@ -203,12 +205,13 @@ async function writeJob(req: ExportRequest, job: Job): Promise<void> {
   if (job.writeLock && job.store) await writeToStore(job.store, req.holder, result.lock, job.previous);
   else if (job.writeLock) await writing(job.lockPath, async () => void (await writeLockfile(job.lockPath, result.lock)));
   const c = countResources(result.document);
-  const what = `${plural(c.vpcs, 'VPC')}, ${plural(c.peerings, 'peering')}, ${plural(c.services, 'service')} and ${plural(c.replicaSets, 'replica set')}`;
+  const counts = KINDS.map((k) => plural(c[k.kind] ?? 0, KIND_NOUNS[k.kind]));
+  const what = `${counts.slice(0, -1).join(', ')} and ${counts.at(-1)}`;
   const bindings = job.store ? `state ${job.store.location} (workspace "${job.store.workspace}")` : `lockfile ${job.lockPath}`;
   req.report(`Exported ${what} of project ${job.projectId} to ${job.yamlPath ?? 'stdout'}; ${bindings}.`);
 }
 
-const plural = (n: number, one: string) => `${n} ${n === 1 ? one : `${one}s`}`;
+const plural = (n: number, noun: { one: string; many: string }) => `${n} ${n === 1 ? noun.one : noun.many}`;
 
 /** An existing lockfile at the path: kept keys come from it; anything it cannot be merged with needs --force. */
 async function readPreviousLockfile(path: string, projectId: string, req: ExportRequest): Promise<Lockfile | undefined> {
@@ -286,7 +289,7 @@ async function guardOutput(path: string, text: string, force: boolean): Promise<
 /**
  * The export's own promise: the YAML loads, and a plan of it against the live state just read is
  * empty. A failure to load is a bug (nothing is written); a non-empty plan is reported (e.g. a
- * failed peering or replica set, which a plan replaces).
+ * resource in a failed state, which a plan replaces).
  */
 function checkRoundTrip(result: ExportResult, live: LiveState, file: string, req: Pick<ExportRequest, 'planExported' | 'report'>): void {
   const report = req.report;

@@ -1,26 +1,15 @@
 // `dbform import ADDR ID` without the terminal: check the address against the config, the ID
 // against the lockfile and the live lists (at most four list requests), then bind it in the
-// lockfile (atomically). Lines for people go to `report`.
-import { ApiError, embedsReplicaSets, mapPeering, mapReplicaSet, mapService, mapVpc, type ApiClient } from '../api/index.js';
-import {
-  DbformError,
-  isPeeringFailed,
-  nextRevision,
-  peeringAddress,
-  serviceAddress,
-  vpcAddress,
-  type Address,
-  type DesiredState,
-  type LiveService,
-  type LiveVpc,
-  type Lockfile,
-  type ParsedAddress,
-} from '../model/index.js';
-import { isReplicaSetGone, isServiceGone } from '../planner/index.js';
+// lockfile (atomically). Lines for people go to `report`. What a kind's resource is called, and
+// what the next plan does with it, its folder says (`import`).
+import { ApiError, listOf, type LiveReader } from '../api/index.js';
+import { attachLive, childKinds, desiredIn, isFailed, isGone, kindDef, liveIn, mapLive, TOP_KINDS, type AnyKind } from '../kinds/index.js';
+import { addressOf, DbformError, nextRevision, nounOf, parentAddressOf, type Address, type DesiredState, type Kind, type Lockfile, type ParsedAddress } from '../model/index.js';
 import { newLineage, versionOf, type LockHolderInfo, type StateStore } from '../state/index.js';
 import { checkBinding, checkInConfig, describeLiveId, notFoundError, parseImportAddress } from './import-check.js';
 
-export type ImportClient = Pick<ApiClient, 'listServices' | 'listVPCs' | 'listVPCPeerings' | 'listReplicaSets'>;
+/** The client, or any object with the list methods the kinds name. */
+export type ImportClient = LiveReader;
 
 export interface ImportRequest {
   /** Opened only once the address, config and lockfile checks pass. */
@@ -46,13 +35,15 @@ interface Found {
   notes: string[];
 }
 
+type Live = { id: string; name: string; status?: string };
+
+/** The live lists read so far: each top kind's, and which parents' lists left out a kind they usually carry (SPEC section 12). */
 interface Lists {
   client: ImportClient;
   project: string;
-  services?: LiveService[];
-  /** Services whose list item did not embed their replica sets (SPEC section 12). */
-  unembedded?: Set<string>;
-  vpcs?: LiveVpc[];
+  tops: Map<Kind, Live[]>;
+  /** By child kind, the parents whose list item did not carry them. */
+  unembedded: Map<Kind, Set<string>>;
 }
 
 export async function runImport(req: ImportRequest): Promise<void> {
@@ -95,39 +86,46 @@ async function importInto(req: ImportRequest, parsed: ParsedAddress, desired: De
   req.print(`Bound ${req.address} to ${found.label} in ${store.location}; run \`dbform plan\` to compare it with the config.`);
 }
 
-async function services(lists: Lists): Promise<LiveService[]> {
-  if (!lists.services) {
-    const dtos = await lists.client.listServices(lists.project);
-    lists.unembedded = new Set(dtos.filter((d) => !embedsReplicaSets(d)).map((d) => String(d.service_id)));
-    lists.services = dtos.map(mapService);
+async function topList(lists: Lists, def: AnyKind): Promise<Live[]> {
+  let list = lists.tops.get(def.kind);
+  if (!list) {
+    const dtos = await listOf(lists.client, def, lists.project);
+    const mapped = dtos.map((d) => mapLive(def.kind, d) as Live);
+    for (const child of childKinds(def.kind).filter((c) => c.read.embedded)) {
+      lists.unembedded.set(child.kind, new Set(mapped.filter((_x, i) => child.read.embedded!(dtos[i]) === undefined).map((x) => x.id)));
+    }
+    list = mapped;
+    lists.tops.set(def.kind, list);
   }
-  return lists.services;
+  return list;
 }
 
-/** The replica sets of one service, read on their own where the list does not embed them. */
-async function replicaSetsOf(lists: Lists, owner: LiveService): Promise<LiveService['replicaSets']> {
-  if (!lists.unembedded?.has(owner.id)) return owner.replicaSets;
-  owner.replicaSets = (await lists.client.listReplicaSets(lists.project, owner.id)).map((r) => mapReplicaSet(r, owner.id));
-  lists.unembedded.delete(owner.id);
-  return owner.replicaSets;
+/** A parent's resources of a child kind its list carries, read on their own where its list item left them out. */
+async function carried(lists: Lists, child: AnyKind, parent: Live): Promise<Live[]> {
+  const unread = lists.unembedded.get(child.kind);
+  if (unread?.has(parent.id)) {
+    attachLive(child, parent, (await listOf(lists.client, child, lists.project, parent.id)).map((c) => mapLive(child.kind, c, parent.id) as Live));
+    unread.delete(parent.id);
+  }
+  return (liveIn(child, parent) ?? []) as Live[];
 }
 
-async function vpcs(lists: Lists): Promise<LiveVpc[]> {
-  lists.vpcs ??= (await lists.client.listVPCs(lists.project)).map(mapVpc);
-  return lists.vpcs;
+async function notFound(req: ImportRequest, lists: Lists, kind: Kind, where: string): Promise<DbformError> {
+  const tops = await Promise.all(TOP_KINDS.map((def) => topList(lists, def)));
+  // To say what the ID is when it is a child carried by its parent's list, every parent's children
+  // are needed: on this error path only, read those the list did not carry, a few at a time.
+  for (const [i, def] of TOP_KINDS.entries()) {
+    for (const child of childKinds(def.kind).filter((c) => c.read.embedded)) {
+      const unread = tops[i]!.filter((p) => lists.unembedded.get(child.kind)?.has(p.id));
+      for (let n = 0; n < unread.length; n += 8) await Promise.all(unread.slice(n, n + 8).map((p) => carried(lists, child, p).catch(ignoreGone)));
+    }
+  }
+  const state = Object.fromEntries(TOP_KINDS.map((def, i) => [def.listKey, tops[i]]));
+  return notFoundError(kind, req.id, where, describeLiveId(req.id, state as never));
 }
 
-async function notFound(req: ImportRequest, lists: Lists, kind: ParsedAddress['kind'], where: string): Promise<DbformError> {
-  const [s, v] = await Promise.all([services(lists), vpcs(lists)]);
-  // To say what the ID is when it is a replica set, every service's sets are needed: on this
-  // error path only, read those the list did not embed, a few at a time.
-  const unread = s.filter((x) => lists.unembedded?.has(x.id));
-  for (let i = 0; i < unread.length; i += 8) await Promise.all(unread.slice(i, i + 8).map((x) => replicaSetsOf(lists, x).catch(ignoreGone)));
-  return notFoundError(kind, req.id, where, describeLiveId(req.id, s, v));
-}
-
-/** A service deleted since the list has no replica sets to describe. */
-function ignoreGone(err: unknown): LiveService['replicaSets'] {
+/** A parent deleted since the list has no children to describe. */
+function ignoreGone(err: unknown): Live[] {
   if (err instanceof ApiError && err.status === 404) return [];
   throw err;
 }
@@ -145,57 +143,63 @@ function parentId(lock: Lockfile, address: Address, name: string, live: Readonly
   throw new DbformError(`${address} is not bound to a live resource yet (${named.length === 0 ? `none is named "${name}"` : `${named.length} are named "${name}"`}); import it first: dbform import ${address} <ID>`);
 }
 
+/** The desired resource of `def` whose address is `address` (under `container`: the state or its parent). */
+const desiredAt = (def: AnyKind, container: unknown, address: Address) => desiredIn(def, container).find((d) => d.address === address) as { address: string; name: string };
+
+/** What the next plan does with what was found: a name that differs, a failed status. */
+function notesOf(def: AnyKind, address: Address, live: Live, desired: { name: string } | undefined): string[] {
+  const notes = def.import.renamed !== undefined && desired ? nameNote(address, live.name, desired.name, def.import.renamed) : [];
+  if (isFailed(def.kind, live)) notes.push(`the ${nounOf(def.kind)} is in status ${live.status}: the next plan replaces it`);
+  return notes;
+}
+
+const labelOf = (def: AnyKind, l: Live, parent?: Live): string =>
+  def.import.label?.(l, parent) ?? `${nounOf(def.kind)} "${l.name}" (${l.id})${parent && def.parent ? ` of ${nounOf(def.parent)} "${parent.name}"` : ''}`;
+
 async function findLive(req: ImportRequest, parsed: ParsedAddress, desired: DesiredState, lock: Lockfile): Promise<Found> {
-  const lists: Lists = { client: await req.connect(), project: desired.projectId };
-  const inProject = `project ${desired.projectId}`;
-  if (parsed.kind === 'service') {
-    const live = (await services(lists)).find((s) => s.id === req.id);
-    if (!live) throw await notFound(req, lists, 'service', inProject);
-    if (isServiceGone(live)) throw new DbformError(`service "${live.name}" (${live.id}) is being deleted (${live.status}); it cannot be imported`);
-    const d = desired.services.find((s) => s.key === parsed.key)!;
-    return { label: `service "${live.name}" (${live.id})`, notes: nameNote(req.address, live.name, d.name, 'a service cannot be renamed, so the next plan refuses to replace it unless told to') };
+  const lists: Lists = { client: await req.connect(), project: desired.projectId, tops: new Map(), unembedded: new Map() };
+  const def = kindDef(parsed.kind);
+  if (def.parent === undefined) {
+    const live = (await topList(lists, def)).find((x) => x.id === req.id);
+    if (!live) throw await notFound(req, lists, def.kind, `project ${desired.projectId}`);
+    if (isGone(def.kind, live)) throw new DbformError(`${nounOf(def.kind)} "${live.name}" (${live.id}) is being deleted (${live.status}); it cannot be imported`);
+    return { label: labelOf(def, live), notes: notesOf(def, req.address, live, desiredAt(def, desired, req.address)) };
   }
-  if (parsed.kind === 'vpc') {
-    const live = (await vpcs(lists)).find((v) => v.id === req.id);
-    if (!live) throw await notFound(req, lists, 'vpc', inProject);
-    const d = desired.vpcs.find((v) => v.key === parsed.key)!;
-    return { label: `VPC "${live.name}" (${live.id})`, notes: nameNote(req.address, live.name, d.name, 'the next plan renames the VPC') };
-  }
-  if (parsed.kind === 'replica_set') return findReplicaSet(req, parsed, desired, lock, lists);
-  return findPeering(req, parsed, desired, lock, lists);
+  return findChild(req, def, desired, lock, lists);
 }
 
-async function findReplicaSet(req: ImportRequest, parsed: Extract<ParsedAddress, { kind: 'replica_set' }>, desired: DesiredState, lock: Lockfile, lists: Lists): Promise<Found> {
-  const all = await services(lists);
-  const d = desired.services.find((s) => s.key === parsed.serviceKey)!;
-  const ownerAddress = serviceAddress(parsed.serviceKey);
-  const ownerId = parentId(lock, ownerAddress, d.name, all.filter((s) => !isServiceGone(s)));
-  const owner = all.find((s) => s.id === ownerId);
-  const live = owner && (await replicaSetsOf(lists, owner)).find((r) => r.id === req.id && !isReplicaSetGone(r));
-  if (!live) throw await notFound(req, lists, 'replica_set', `${ownerAddress} (${ownerId})`);
-  const rs = d.replicaSets.find((r) => r.key === parsed.key)!;
-  const notes = nameNote(req.address, live.name, rs.name, 'a replica set cannot be renamed, so the next plan replaces it');
-  if (live.status === 'error') notes.push('the replica set is in status error: the next plan replaces it');
-  return { label: `replica set "${live.name}" (${live.id}) of service "${owner!.name}"`, notes };
-}
-
-async function findPeering(req: ImportRequest, parsed: Extract<ParsedAddress, { kind: 'peering' }>, desired: DesiredState, lock: Lockfile, lists: Lists): Promise<Found> {
-  const vpcAddr = vpcAddress(parsed.vpcKey);
-  const d = desired.vpcs.find((v) => v.key === parsed.vpcKey)!;
-  const vpcId = lock.resources[vpcAddr]?.id ?? parentId(lock, vpcAddr, d.name, await vpcs(lists));
-  let peerings;
-  try {
-    peerings = (await lists.client.listVPCPeerings(desired.projectId, vpcId)).map((p) => mapPeering(p, vpcId));
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404) throw new DbformError(`${vpcAddr} is bound to ${vpcId}, but no such VPC is live in project ${desired.projectId}`);
-    throw err;
+/** A child kind's resource: under the parent the address names, found through the lockfile, else by its unique name. */
+async function findChild(req: ImportRequest, def: AnyKind, desired: DesiredState, lock: Lockfile, lists: Lists): Promise<Found> {
+  const parentDef = kindDef(def.parent!);
+  const parentAddress = parentAddressOf(req.address)!;
+  const parentKey = parentAddress.slice(parentDef.kind.length + 1);
+  const d = desiredAt(parentDef, desired, parentAddress);
+  let parent: Live | undefined;
+  let children: Live[];
+  let ownerId: string;
+  if (def.read.embedded) {
+    const all = await topList(lists, parentDef);
+    ownerId = parentId(lock, parentAddress, d.name, all.filter((x) => !isGone(parentDef.kind, x)));
+    parent = all.find((x) => x.id === ownerId);
+    children = parent ? await carried(lists, def, parent) : [];
+  } else {
+    ownerId = lock.resources[parentAddress]?.id ?? parentId(lock, parentAddress, d.name, await topList(lists, parentDef));
+    try {
+      children = (await listOf(lists.client, def, desired.projectId, ownerId)).map((c) => mapLive(def.kind, c, ownerId) as Live);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) throw new DbformError(`${parentAddress} is bound to ${ownerId}, but no such ${nounOf(parentDef.kind)} is live in project ${desired.projectId}`);
+      throw err;
+    }
   }
-  const live = peerings.find((p) => p.id === req.id);
-  if (!live) throw await notFound(req, lists, 'peering', `${vpcAddr} (${vpcId})`);
-  if (live.peerVpcId !== parsed.peerVpcId) {
-    const right = peeringAddress(parsed.vpcKey, live.peerVpcId);
-    throw new DbformError(`peering ${req.id} connects to peer VPC "${live.peerVpcId}", but ${req.address} names "${parsed.peerVpcId}"; its address is ${right}`);
+  const live = children.find((x) => x.id === req.id && !isGone(def.kind, x));
+  if (!live) throw await notFound(req, lists, def.kind, `${parentAddress} (${ownerId})`);
+  // What identifies it within its parent, as its address names it: everything after the parent's key.
+  const named = req.address.slice(`${def.kind}.${parentKey}.`.length);
+  const ident = def.naming.live(live) as string;
+  if (def.config.shape === 'list' && ident !== named) {
+    const right = addressOf(def.kind, parentKey, ident);
+    throw new DbformError(def.import.misaddressed!(req.id, live, req.address, named, right));
   }
-  const notes = isPeeringFailed(live.status) ? [`the peering is in status ${live.status}: the next plan replaces it`] : [];
-  return { label: `peering ${live.id} to "${live.peerVpcId}"`, notes };
+  const own = def.config.shape === 'map' ? desiredAt(def, d, req.address) : undefined;
+  return { label: labelOf(def, live, parent), notes: notesOf(def, req.address, live, own) };
 }

@@ -111,8 +111,8 @@ const output = defineTool({
   name: 'output',
   title: 'Connection details',
   description:
-    'How to connect to the managed services and replica sets (host, port, their other endpoints while open, database, user, uri): exactly what `dbform output --json` prints. Never a password.',
-  shape: { addresses: z.array(z.string()).optional().describe('service.KEY or replica_set.SERVICE.KEY (default: all of the config)') },
+    'How to connect to each managed resource that takes connections (host, port, their other endpoints while open, database, user, uri): exactly what `dbform output --json` prints. Never a password.',
+  shape: { addresses: z.array(z.string()).optional().describe('addresses as `dbform output` takes them, such as service.KEY (default: all of the config)') },
   api: true,
   write: false,
   answers: [0],

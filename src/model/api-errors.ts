@@ -100,7 +100,7 @@ export function describeLastStatus(lastStatus: string | undefined, unknown: bool
 }
 
 /**
- * A wait that can never succeed: the resource failed (replica set `error`, peering `failed`) or
+ * A wait that can never succeed: the resource failed (a status its kind calls failed) or
  * disappeared. `message` carries the resource's own error text when it has one.
  */
 export class WaitFailedError extends DbformError {

@@ -1,5 +1,5 @@
 // IPv4 CIDR blocks (`a.b.c.d/n`), read one way wherever dbform meets one: the config's VPC
-// blocks (config/rules/cidr.ts), the VPCs an export can write (export/select.ts), and the
+// blocks (config/rules/cidr.ts), the VPCs an export can write (export/build.ts), and the
 // emulator's createVPC.
 
 export interface Cidr {
@@ -44,7 +44,7 @@ export const isCidr = (parsed: Cidr | CidrProblem): parsed is Cidr => 'base' in 
 
 const lastAddress = (c: Cidr): number => c.base + 2 ** (32 - c.prefix) - 1;
 
-/** Whether two blocks share an address (peering and routing need disjoint blocks). */
+/** Whether two blocks share an address (routes between VPCs need disjoint blocks). */
 export function cidrsOverlap(a: Cidr, b: Cidr): boolean {
   return a.base <= lastAddress(b) && b.base <= lastAddress(a);
 }

@@ -8,7 +8,6 @@ export * from './resources.js';
 export * from './sizes.js';
 export * from './pgpass-line.js';
 export * from './rfc3339.js';
-export * from './settling.js';
 export * from './api-values.js';
 export * from './fields/index.js';
 export * from './api-errors.js';

@@ -3,8 +3,36 @@
 // toPlanJson/fromPlanJson (src/planner) convert at the edge to the snake_case of the SPEC.
 import type { Address, Kind } from './address.js';
 import type { Diagnostic } from './diagnostics.js';
-import type { OperationId } from './operations.js';
-import type { SettlingResource } from './settling.js';
+
+/** Every operation of SPEC section 3, in the order of the plan schema's `op` enum. */
+export const OPERATION_NAMES = [
+  'createVPC',
+  'renameVPC',
+  'deleteVPC',
+  'createVPCPeering',
+  'deleteVPCPeering',
+  'createService',
+  'forkService',
+  'deleteService',
+  'resizeService',
+  'setHAReplica',
+  'startService',
+  'stopService',
+  'enablePooler',
+  'disablePooler',
+  'setEnvironment',
+  'attachServiceToVPC',
+  'detachServiceFromVPC',
+  'updatePassword',
+  'createReplicaSet',
+  'deleteReplicaSet',
+  'resizeReplicaSet',
+  'enableReplicaPooler',
+  'disableReplicaPooler',
+  'setReplicaEnvironment',
+] as const;
+
+export type OperationId = (typeof OPERATION_NAMES)[number];
 
 /** Why an action exists (Terraform's ActionReason). */
 export type ActionReason =
@@ -52,8 +80,8 @@ export interface Action {
   /**
    * What the executor needs to run the call without the config:
    * - target: the resource acted on (unknown ID for one created earlier in the same apply)
-   * - service: the owning service of a replica set / the service attached or detached
-   * - vpc: the VPC of a peering / the VPC attached to or detached from
+   * - service, vpc (a kind's name): the resource of that kind the action needs besides its
+   *   target: its parent (for a child kind's action), the VPC attached to or detached from
    * - forkParent: the service a fork is taken from
    */
   refs: { target?: ResourceRef; service?: ResourceRef; vpc?: ResourceRef; forkParent?: ResourceRef };
@@ -125,6 +153,22 @@ export interface Drift {
   /** The resource is gone (or being deleted). */
   deleted: boolean;
   changes: DriftChange[];
+}
+
+// Settling resources (SPEC section 5): a resource in a transitional status is still changing, from
+// an earlier (perhaps interrupted) apply or from outside dbform. Apply waits until none of the resources the
+// config manages is in one before it reports success, and `plan` lists them as settling. Which
+// statuses are transitional each kind says (its `live.settling`); a resource being deleted counts
+// as gone instead.
+/** A managed resource still in transition when the plan was made. */
+export interface SettlingResource {
+  address: Address;
+  kind: Kind;
+  id: string;
+  /** The ID of the resource it belongs to, for a kind with a parent (the waits read it from the parent's list). */
+  parentId?: string;
+  /** The transitional status seen when planning. */
+  status: string;
 }
 
 /** Which state a plan is for (SPEC section 14): set by the command that read it, not the planner. */

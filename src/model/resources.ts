@@ -1,14 +1,10 @@
 // Desired state (from config) and live state (from the API), both normalized to camelCase.
 // Desired fields that are `undefined` are not managed: dbform sends nothing for them at create
 // and never plans a change to them (SPEC section 1). `null` in YAML is normalized by the loader
-// to the value it means; each managed field's descriptor (src/model/fields) says which, and
-// declares the properties it sets on the desired and live resources.
+// to the value it means; each managed field's descriptor (src/kinds/<kind>) says which, and
+// sets the properties declared here (`*Fields`) on the desired and live resources.
 import type { Address } from './address.js';
 import type { SourceRef } from './diagnostics.js';
-import type { DesiredPeeringFields, LivePeeringFields } from './fields/peering.js';
-import type { DesiredReplicaSetFields, LiveReplicaSetFields } from './fields/replica-set.js';
-import type { DesiredServiceFields, LiveServiceFields } from './fields/service.js';
-import type { DesiredVpcFields, LiveVpcFields } from './fields/vpc.js';
 
 export type EnvironmentTag = 'DEV' | 'PROD';
 export type Addon = 'time-series' | 'ai';
@@ -24,6 +20,91 @@ export interface ServiceSize {
 export interface HaConfig {
   replicas: number;
   syncReplicas: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Managed fields: the properties each kind's field descriptors set
+
+/** The properties of a desired VPC that its fields set. */
+export interface DesiredVpcFields {
+  name: string;
+  cidr: string;
+  regionCode: string;
+}
+
+/** The properties of a live VPC that its fields read from the wire. */
+export type LiveVpcFields = DesiredVpcFields;
+
+/** The properties of a desired peering that its fields set. */
+export interface DesiredPeeringFields {
+  peerAccountId: string;
+  peerRegionCode: string;
+  peerVpcId: string;
+}
+
+/** The properties of a live peering that its fields read from the wire. */
+export type LivePeeringFields = DesiredPeeringFields;
+
+/** The properties of a desired service that its fields set (undefined: unmanaged). */
+export interface DesiredServiceFields {
+  name: string;
+  /** Sorted, de-duplicated. `time-series` -> TIMESERIESDB, otherwise POSTGRES. */
+  addons?: Addon[];
+  regionCode?: string;
+  size?: ServiceSize;
+  environment?: EnvironmentTag;
+  ha?: HaConfig;
+  pooler?: boolean;
+  /** null: manage detachment. */
+  vpc?: VpcRef | null;
+  paused?: boolean;
+  password?: DesiredPassword;
+}
+
+/** The properties of a live service that its fields read from the wire. */
+export interface LiveServiceFields {
+  name: string;
+  regionCode: string;
+  /** TIMESERIESDB | POSTGRES | VECTOR (legacy) or anything newer. */
+  serviceType: string;
+  /**
+   * The addons it was created with, sorted, when the API reports them (the emulator does;
+   * cloud-api.md does not promise it). Undefined when not reported.
+   */
+  addons?: Addon[];
+  /** Undefined when the API did not report a size. */
+  size?: ServiceSize;
+  /** Undefined when not reported. */
+  environment?: string;
+  ha: HaConfig;
+  /** Whether the connection pooler is enabled: `connection_pooler.endpoint.host` is set exactly then. */
+  pooler: boolean;
+  poolerEndpoint?: Endpoint;
+  /** The VPC the service is attached to (from vpc_endpoint, then vpcEndpoint), or null. */
+  vpcId: string | null;
+  vpcEndpoint?: Endpoint;
+}
+
+/** The properties of a desired replica set that its fields set. */
+export interface DesiredReplicaSetFields {
+  name: string;
+  cpuMillis: number;
+  memoryGbs: number;
+  nodes: number;
+  pooler?: boolean;
+  environment?: EnvironmentTag;
+}
+
+/** The properties of a live replica set that its fields read from the wire. */
+export interface LiveReplicaSetFields {
+  name: string;
+  cpuMillis: number;
+  memoryGbs: number;
+  nodes: number;
+  pooler: boolean;
+  /** Set exactly while the pooler is enabled (`connection_pooler.endpoint`): `dbform output` prints it. */
+  poolerEndpoint?: Endpoint;
+  environment?: string;
 }
 
 // ---------------------------------------------------------------------------------------------

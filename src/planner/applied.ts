@@ -1,29 +1,9 @@
 // What the state records after an apply (SPEC section 11): for each resource the config manages
 // and the apply left as configured, each managed field's `record` (its field descriptor, in the
-// vocabulary of its `live`). Drift (drift.ts) compares the live resources with this record later.
-import {
-  PEERING_FIELDS,
-  recordFields,
-  REPLICA_SET_FIELDS,
-  SERVICE_FIELDS,
-  sameValue,
-  VPC_FIELDS,
-  vpcAddress,
-  type Address,
-  type DesiredService,
-  type DesiredState,
-  type Lockfile,
-} from '../model/index.js';
-
-/** A service's record: the VPC named by key is the ID the state binds it to when the apply ends. */
-function serviceRecord(s: DesiredService, lock: Lockfile): Record<string, unknown> {
-  const record = recordFields(SERVICE_FIELDS, s);
-  if (s.vpc && 'key' in s.vpc) {
-    const id = lock.resources[vpcAddress(s.vpc.key)]?.id;
-    if (id !== undefined) record.vpc = id;
-  }
-  return record;
-}
+// vocabulary of its `live`; a kind may record more, its `applied`). Drift (drift.ts) compares the
+// live resources with this record later.
+import { eachDesired } from '../kinds/index.js';
+import { recordFields, sameValue, type Address, type DesiredState, type Lockfile } from '../model/index.js';
 
 /**
  * The record of every desired address that `lock` (the state as the apply ended) binds, except
@@ -31,17 +11,10 @@ function serviceRecord(s: DesiredService, lock: Lockfile): Record<string, unknow
  */
 export function appliedRecords(desired: DesiredState, lock: Lockfile, settled: (address: Address) => boolean): Map<Address, Record<string, unknown>> {
   const out = new Map<Address, Record<string, unknown>>();
-  const add = (address: Address, record: () => Record<string, unknown>) => {
-    if (lock.resources[address] && settled(address)) out.set(address, record());
-  };
-  for (const v of desired.vpcs) {
-    add(v.address, () => recordFields(VPC_FIELDS, v));
-    for (const p of v.peerings) add(p.address, () => recordFields(PEERING_FIELDS, p));
-  }
-  for (const s of desired.services) {
-    add(s.address, () => serviceRecord(s, lock));
-    for (const r of s.replicaSets) add(r.address, () => recordFields(REPLICA_SET_FIELDS, r));
-  }
+  eachDesired(desired, (def, d) => {
+    const address = d.address!;
+    if (lock.resources[address] && settled(address)) out.set(address, def.applied ? def.applied(d, lock) : recordFields(def.fields, d));
+  });
   return out;
 }
 

@@ -1,6 +1,8 @@
-// Plan-level problems reported as diagnostics (Terraform's tfdiags): collected, never thrown.
-import { kindOf, parseAddress, type DesiredState, type Diagnostic, type LiveState, type Lockfile } from '../model/index.js';
-import type { PlanContext } from './context.js';
+// Plan-level problems reported as diagnostics (Terraform's tfdiags): collected, never thrown; and
+// the problems of the lockfile itself that make any plan from it wrong (SPEC section 2).
+import { childKinds, desiredIn, KINDS, liveIn, TOP_KINDS } from '../kinds/index.js';
+import { addressForms, compareAddresses, kindOf, nounOf, parseAddress, type Address, type DesiredState, type Diagnostic, type Kind, type LiveState, type Lockfile } from '../model/index.js';
+import { liveKey, type PlanContext } from './context.js';
 import { desiredAddresses } from './match.js';
 
 export function projectChecks(desired: DesiredState, live: LiveState, lock: Lockfile, diagnostics: Diagnostic[]): void {
@@ -44,36 +46,36 @@ function badAddress(flag: string, a: string): Diagnostic {
   return {
     severity: 'error',
     code: 'address',
-    message: `${flag} ${JSON.stringify(a)}: not an address (vpc.<key>, peering.<vpc>.<peer_vpc_id>, service.<key> or replica_set.<service>.<key>)`,
+    message: `${flag} ${JSON.stringify(a)}: not an address (${addressForms('short')})`,
   };
 }
 
 /**
- * A VPC that this plan deletes or replaces must first lose its peerings and attachments; ones
- * dbform does not manage would make the delete fail (409), so the plan says so now.
+ * A resource this plan deletes or replaces must first lose the children whose kind blocks its
+ * delete (blocksParentDelete); ones dbform does not manage would make the delete fail (409), so
+ * the plan says so now.
  */
 export function unmanagedBlockers(ctx: PlanContext): void {
-  if (ctx.vpcsGoing.size === 0) return;
+  if (ctx.going.size === 0) return;
   const managed = new Set<string>();
-  for (const [address, id] of ctx.liveIds) managed.add(`${kindOf(address)}:${id}`);
-  for (const [vpcId, going] of ctx.vpcsGoing) {
-    for (const p of ctx.index.vpcs.get(vpcId)?.peerings ?? []) {
-      if (managed.has(`peering:${p.id}`)) continue;
-      ctx.diagnostics.push({
-        severity: 'error',
-        code: 'vpc-blocked',
-        address: going.address,
-        message: `cannot delete the live VPC ${vpcId}: it has a peering to ${p.peerVpcId} (${p.id}) that dbform does not manage; add it to the config or delete it first`,
-      });
-    }
-    for (const s of ctx.index.services.values()) {
-      if (s.vpcId !== vpcId || managed.has(`service:${s.id}`)) continue;
-      ctx.diagnostics.push({
-        severity: 'error',
-        code: 'vpc-blocked',
-        address: going.address,
-        message: `cannot delete the live VPC ${vpcId}: service "${s.name}" (${s.id}), which dbform does not manage, is attached to it; detach it first`,
-      });
+  for (const [address, id] of ctx.liveIds) managed.add(liveKey(kindOf(address)!, id));
+  for (const def of KINDS) {
+    const blocking = childKinds(def.kind).filter((c) => c.blocksParentDelete);
+    if (blocking.length === 0) continue;
+    for (const [id, parent] of ctx.index[def.kind]) {
+      const going = ctx.going.get(liveKey(def.kind, id));
+      if (!going) continue;
+      for (const child of blocking) {
+        for (const c of liveIn(child, parent) ?? []) {
+          if (managed.has(liveKey(child.kind, c.id))) continue;
+          ctx.diagnostics.push({
+            severity: 'error',
+            code: `${def.kind}-blocked`,
+            address: going.address,
+            message: `cannot delete the live ${nounOf(def.kind)} ${id}: it has a ${nounOf(child.kind)} ${child.live.describe!(c)} that dbform does not manage; add it to the config or delete it first`,
+          });
+        }
+      }
     }
   }
 }
@@ -83,8 +85,9 @@ export function unmanagedBlockers(ctx: PlanContext): void {
  * create: legal (SPEC section 2), but rarely meant. Say how to make it a move.
  */
 export function renameHints(ctx: PlanContext): void {
-  for (const kind of ['vpc', 'service'] as const) {
-    const desired: Array<{ address: string }> = kind === 'vpc' ? ctx.desired.vpcs : ctx.desired.services;
+  for (const def of TOP_KINDS) {
+    const kind = def.kind;
+    const desired = desiredIn(def, ctx.desired) as Array<{ address: string }>;
     const created = desired.filter((d) => ctx.fresh.get(d.address) === 'missing').map((d) => d.address);
     if (created.length === 0) continue;
     const list = created.length > 3 ? `${created.slice(0, 3).join(', ')} and ${created.length - 3} more` : created.join(', ');
@@ -100,4 +103,36 @@ export function renameHints(ctx: PlanContext): void {
       });
     }
   }
+}
+
+/**
+ * One ID bound to two addresses of one kind. Planning on would act on the resource twice (delete
+ * it for one address while updating it for the other, or delete the wrong one), so nothing is
+ * planned: one error per ID, naming every address that binds it.
+ */
+export function duplicateIdErrors(lock: Lockfile): Diagnostic[] {
+  const holders = new Map<string, Address[]>();
+  for (const [address, entry] of Object.entries(lock.resources)) {
+    const kind = kindOf(address);
+    if (kind === undefined) continue;
+    const key = `${kind}:${entry.id}`;
+    const list = holders.get(key);
+    if (list) list.push(address);
+    else holders.set(key, [address]);
+  }
+  const out: Diagnostic[] = [];
+  const duplicated = [...holders].filter(([, addresses]) => addresses.length > 1);
+  for (const [key, addresses] of duplicated.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const [kind, id] = [key.slice(0, key.indexOf(':')) as Kind, key.slice(key.indexOf(':') + 1)];
+    const sorted = [...addresses].sort(compareAddresses);
+    const list = `${sorted.length === 2 ? 'both ' : ''}${sorted.slice(0, -1).join(', ')} and ${sorted[sorted.length - 1]}`;
+    out.push({
+      severity: 'error',
+      code: 'duplicate-id',
+      message:
+        `the lockfile binds ${nounOf(kind)} ID ${id} to ${list}; one resource can have one address only, so nothing is planned: ` +
+        `remove the wrong entry from the lockfile (bind an address to another resource with \`dbform import ADDR ID\`)`,
+    });
+  }
+  return out;
 }

@@ -1,27 +1,21 @@
 // What every stage of planning shares: the inputs, their indexes, the matching result, and
-// what earlier stages decided (which resources are created afresh, which live VPCs go away).
+// what earlier stages decided (which resources are created afresh, which live ones go away). The
+// planner's kit, with drafts.ts: what a kind's plan part (src/kinds/<kind>) reads and writes.
 import type {
   ActionReason,
   Address,
   Binding,
-  DesiredPeering,
-  DesiredReplicaSet,
-  DesiredService,
   DesiredState,
-  DesiredVpc,
   Diagnostic,
   Kind,
   LiveState,
-  LivePeering,
-  LiveReplicaSet,
-  LiveService,
-  LiveVpc,
   LockEntry,
   Lockfile,
+  OperationId,
+  OperationSpec,
   PlanShape,
   ResourceRef,
 } from '../model/index.js';
-import { isReplicaSetGone, isServiceGone } from './normalize.js';
 
 /**
  * `replace` (`--replace ADDR`): plan these resources as delete + create; `target` (`--target
@@ -60,7 +54,10 @@ export interface Match<D, L> {
   entry?: LockEntry;
 }
 
-export type LiveResource = LiveVpc | LivePeering | LiveService | LiveReplicaSet;
+/** A live resource of any kind, as generic code sees it. */
+export interface LiveResource {
+  id: string;
+}
 
 /** A lockfile entry whose address the config no longer lists. */
 export interface RemovedEntry {
@@ -71,10 +68,8 @@ export interface RemovedEntry {
 }
 
 export interface Matching {
-  vpcs: Match<DesiredVpc, LiveVpc>[];
-  peerings: Match<DesiredPeering, LivePeering>[];
-  services: Match<DesiredService, LiveService>[];
-  replicaSets: Match<DesiredReplicaSet, LiveReplicaSet>[];
+  /** Each kind's desired resources with their live counterparts, in the config's order. */
+  matches: Record<Kind, Array<Match<unknown, unknown>>>;
   removed: RemovedEntry[];
   bindings: Binding[];
   /** Desired resources that cannot be planned (ambiguous match), and their children. */
@@ -82,12 +77,13 @@ export interface Matching {
   unmanaged: number;
 }
 
-/** Live resources by ID; resources already on their way out count as gone. */
-export interface LiveIndex {
-  vpcs: Map<string, LiveVpc>;
-  peerings: Map<string, LivePeering>;
-  services: Map<string, LiveService>;
-  replicaSets: Map<string, LiveReplicaSet>;
+/** Live resources by kind and ID; resources already on their way out count as gone. */
+export type LiveIndex = Readonly<Record<Kind, Map<string, LiveResource>>>;
+
+/** A live resource this plan deletes (`replaced`: and creates again under the same address). */
+export interface Going {
+  address: Address;
+  replaced: boolean;
 }
 
 export interface PlanContext {
@@ -100,27 +96,18 @@ export interface PlanContext {
   diagnostics: Diagnostic[];
   /** Addresses whose resource is created in this plan (new, drift or replace), with why. */
   fresh: Map<Address, ActionReason>;
-  /** Live VPC ID -> the address of a VPC this plan deletes or replaces. */
-  vpcsGoing: Map<string, { address: Address; replaced: boolean }>;
+  /** `kind:id` (liveKey) of a live resource this plan deletes or replaces. */
+  going: Map<string, Going>;
   /** Address -> live ID, for every matched or removed resource. */
   liveIds: Map<Address, string>;
-  /** Live service ID -> the desired address this plan binds it to (lockfile, move or adoption). */
-  serviceAddressById: Map<string, Address>;
+  /** `kind:id` of a live resource -> the desired address this plan binds it to (lockfile, move or adoption). */
+  boundTo: Map<string, Address>;
+  /** The op table (src/kinds/index.ts), for a kind that plans around other kinds' ops. */
+  operations: Readonly<Record<OperationId, OperationSpec>>;
 }
 
-export function indexLive(live: LiveState): LiveIndex {
-  const index: LiveIndex = { vpcs: new Map(), peerings: new Map(), services: new Map(), replicaSets: new Map() };
-  for (const v of live.vpcs) {
-    index.vpcs.set(v.id, v);
-    for (const p of v.peerings ?? []) index.peerings.set(p.id, p);
-  }
-  for (const s of live.services) {
-    if (isServiceGone(s)) continue;
-    index.services.set(s.id, s);
-    for (const r of s.replicaSets) if (!isReplicaSetGone(r)) index.replicaSets.set(r.id, r);
-  }
-  return index;
-}
+/** The key of a live resource in `going` and `boundTo`. */
+export const liveKey = (kind: Kind, id: string): string => `${kind}:${id}`;
 
 /** The live ID of a resource this plan keeps (not created or replaced), else undefined. */
 export function stableId(ctx: PlanContext, address: Address): string | undefined {

@@ -7,8 +7,6 @@ import type { Action, ActionReason, Address, FieldChange, Kind, OperationId } fr
  * `address#op`, and sorting a resource's drafts by the op table's rank gives the chain in which
  * they run (SPEC section 3: one at a time, in plan order).
  */
-export { isCreateOp, isDeleteOp, opRank } from '../model/index.js';
-
 export interface Draft {
   key: string;
   address: Address;
@@ -21,15 +19,15 @@ export interface Draft {
   password?: Action['password'];
   protect?: boolean;
   // Ordering facts (not part of the Action):
-  /** Replica set: its service; peering: its VPC. */
+  /** The resource a resource of a child kind belongs to (its parent's address). */
   owner?: Address;
-  /** attachServiceToVPC: the VPC that must exist first. */
-  needsVpc?: Address;
-  /** detach, deleteService, deleteVPCPeering: the live VPC ID this action frees for deletion. */
-  freesVpcId?: string;
-  /** deleteReplicaSet: the name it frees within its service (names are unique there). */
+  /** A resource that must exist first: the draft waits for its create. */
+  needs?: Address;
+  /** `kind:id` (liveKey) of a live resource whose delete must wait for this draft (a detach, a child's delete). */
+  frees?: string;
+  /** A delete: the name it frees within its owner (names are unique there), for a create of that name to wait for. */
   freesName?: string;
-  /** forkService: the parent service that must be READY. */
+  /** A resource created from another one (a fork): that one must be ready, and stays up, until it is done. */
   forkParent?: Address;
 }
 

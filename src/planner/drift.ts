@@ -2,74 +2,42 @@
 // managed fields as each apply left them (`applied` in a lockfile entry, by field descriptor id);
 // here each bound resource's live fields are compared with that record by the descriptors
 // themselves (driftedFields), and each difference is told as plan changes tell it. Pure.
+import { indexLive, kindDef, liveIn, type AnyKind, type LiveById } from '../kinds/index.js';
 import {
   compareAddresses,
   driftedFields,
-  parseAddress,
-  PEERING_FIELDS,
-  REPLICA_SET_FIELDS,
-  SERVICE_FIELDS,
-  VPC_FIELDS,
-  vpcAddress,
+  kindOf,
+  parentAddressOf,
   type Drift,
   type DriftChange,
   type DriftValue,
   type FieldDescriptor,
-  type FieldSet,
   type LiveState,
   type LockEntry,
   type Lockfile,
 } from '../model/index.js';
 
-type AnySet = FieldSet<unknown, unknown, unknown>;
 type AnyField = FieldDescriptor<unknown, unknown, unknown>;
 
-/** The live resources by ID, built once per plan: a lookup per bound address stays O(1) at 20,000 replica sets. */
-interface LiveIndex {
-  services: Map<string, LiveState['services'][number]>;
-  replicaSets: Map<string, LiveState['services'][number]['replicaSets'][number]>;
-  vpcs: Map<string, LiveState['vpcs'][number]>;
-}
-
-function indexLive(live: LiveState): LiveIndex {
-  const index: LiveIndex = { services: new Map(), replicaSets: new Map(), vpcs: new Map() };
-  for (const s of live.services) {
-    index.services.set(s.id, s);
-    for (const r of s.replicaSets) index.replicaSets.set(r.id, r);
-  }
-  for (const v of live.vpcs) index.vpcs.set(v.id, v);
-  return index;
-}
-
-/** The live resource an entry binds with its kind's fields; 'gone' when it is not live; undefined when not read. */
-function liveOf(address: string, entry: LockEntry, live: LiveIndex, lock: Lockfile): { set: AnySet; resource: unknown } | 'gone' | undefined {
-  const parsed = parseAddress(address);
-  const id = entry.id;
-  const found = (set: unknown, resource: unknown) => ({ set: set as AnySet, resource });
-  switch (parsed?.kind) {
-    case 'service': {
-      const s = live.services.get(id);
-      return !s || s.status === 'DELETING' || s.status === 'DELETED' ? 'gone' : found(SERVICE_FIELDS, s);
-    }
-    case 'replica_set': {
-      const r = live.replicaSets.get(id);
-      return !r || r.status === 'deleting' ? 'gone' : found(REPLICA_SET_FIELDS, r);
-    }
-    case 'vpc': {
-      const v = live.vpcs.get(id);
-      return v ? found(VPC_FIELDS, v) : 'gone';
-    }
-    case 'peering': {
-      const vpcId = lock.resources[vpcAddress(parsed.vpcKey)]?.id;
-      const vpc = vpcId === undefined ? undefined : live.vpcs.get(vpcId);
-      // Its VPC's peerings were not read (or the VPC is gone, which the VPC reports): nothing to say.
-      if (!vpc?.peerings) return undefined;
-      const p = vpc.peerings.find((x) => x.id === id);
-      return p ? found(PEERING_FIELDS, p) : 'gone';
-    }
-    default:
-      return undefined;
-  }
+/**
+ * The live resource an entry binds, with its kind; 'gone' when it is not live (or on its way out);
+ * undefined when not read. A kind read only for the parents asked for is looked up under the
+ * parent the state binds: its parent's list not read (or the parent gone, which the parent
+ * reports) says nothing.
+ */
+function liveOf(address: string, entry: LockEntry, index: LiveById, lock: Lockfile): { def: AnyKind; resource: unknown } | 'gone' | undefined {
+  const kind = kindOf(address);
+  if (kind === undefined) return undefined;
+  const def = kindDef(kind);
+  let live: { id: string } | undefined;
+  if (def.parent !== undefined && def.read.unread === 'absent') {
+    const parentId = lock.resources[parentAddressOf(address)!]?.id;
+    const parent = parentId === undefined ? undefined : index[def.parent].get(parentId);
+    const siblings = parent && liveIn(def, parent);
+    if (!siblings) return undefined;
+    live = siblings.find((x) => x.id === entry.id);
+  } else live = index[kind].get(entry.id);
+  return !live || def.live.gone(live) ? 'gone' : { def, resource: live };
 }
 
 const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -95,9 +63,9 @@ function changesOf(f: AnyField, before: unknown, after: unknown): DriftChange[] 
   return out;
 }
 
-function changedFields(set: AnySet, resource: unknown, applied: Record<string, unknown>): DriftChange[] {
-  const drifted = new Set(driftedFields(set, applied, resource));
-  return set.fields.filter((f) => drifted.has(f.id)).flatMap((f) => changesOf(f, applied[f.id], f.live!(resource)));
+function changedFields(def: AnyKind, resource: unknown, applied: Record<string, unknown>): DriftChange[] {
+  const drifted = new Set(driftedFields(def.fields, applied, resource));
+  return (def.fields.fields as AnyField[]).filter((f) => drifted.has(f.id)).flatMap((f) => changesOf(f, applied[f.id], f.live!(resource)));
 }
 
 /** Every bound resource that changed outside dbform, in address order; fields in the kind's order. */
@@ -111,7 +79,7 @@ export function findDrift(live: LiveState, lock: Lockfile): Drift[] {
       out.push({ address, id: entry.id, deleted: true, changes: [] });
       continue;
     }
-    const changes = entry.applied ? changedFields(found.set, found.resource, entry.applied) : [];
+    const changes = entry.applied ? changedFields(found.def, found.resource, entry.applied) : [];
     if (changes.length > 0) out.push({ address, id: entry.id, deleted: false, changes });
   }
   // Sorted once found: usually nothing drifted, and a project's every address need not be ordered.

@@ -2,10 +2,8 @@
 // section 3, USERS.md item 5). They are derived from the plan itself, so `apply` recomputes them
 // from a fresh live state with the same function and compares.
 import { createHash } from 'node:crypto';
-import { kindOf, type Action, type Address, type Binding, type Kind, type LiveState, type Plan } from '../model/index.js';
-import { indexLive, type LiveIndex } from './context.js';
-import { plannerFor } from './kinds/index.js';
-import { isReplicaSetGone } from './normalize.js';
+import { indexLive, kindDef, liveIn, type LiveById } from '../kinds/index.js';
+import { kindOf, type Action, type Address, type Binding, type Kind, type LiveState, type Plan, type ResourceRef } from '../model/index.js';
 
 /** What a plan says about one touched resource: its live ID, or for a create its name and parent. */
 export interface FingerprintSubject {
@@ -13,7 +11,7 @@ export interface FingerprintSubject {
   kind: Kind;
   id?: string;
   name?: string;
-  /** Replica set: the service ID; peering: the VPC ID. Absent when the parent is created by the plan. */
+  /** For a kind with a parent, the parent's ID. Absent when the parent is created by the plan. */
   parentId?: string;
 }
 
@@ -32,8 +30,10 @@ export function canonicalJson(value: unknown): string {
 
 function subjectOfCreate(a: Action): FingerprintSubject {
   const kind = a.kind;
-  const name = a.request?.[kind === 'peering' ? 'peer_vpc_id' : 'name'];
-  const parent = kind === 'replica_set' ? a.refs.service : kind === 'peering' ? a.refs.vpc : undefined;
+  const def = kindDef(kind);
+  const name = a.request?.[def.naming.key];
+  // A child's create names its parent among its refs, under the parent's kind.
+  const parent = def.parent === undefined ? undefined : (a.refs as Record<string, ResourceRef | undefined>)[def.parent];
   return {
     address: a.address,
     kind,
@@ -58,41 +58,39 @@ export function fingerprintSubjects(plan: { actions: readonly Action[]; bindings
   return [...out.values()];
 }
 
-function liveOf(index: LiveIndex, kind: Kind, id: string): unknown {
-  if (kind === 'vpc') return index.vpcs.get(id);
-  if (kind === 'peering') return index.peerings.get(id);
-  if (kind === 'service') return index.services.get(id);
-  return index.replicaSets.get(id);
-}
-
 /** IDs of live resources a create would collide with by name: a new one makes the plan stale. */
-function sameNamed(live: LiveState, index: LiveIndex, s: FingerprintSubject, cache: Map<string, Map<string, string[]>>): string[] {
+function sameNamed(index: LiveById, s: FingerprintSubject, cache: Map<string, Map<string, string[]>>): string[] {
   if (s.name === undefined) return [];
   const scope = `${s.kind}:${s.parentId ?? ''}`;
   let byName = cache.get(scope);
   if (!byName) {
     byName = new Map();
-    for (const x of scopeItems(live, index, s)) byName.set(x.name, [...(byName.get(x.name) ?? []), x.id]);
+    const def = kindDef(s.kind);
+    for (const x of scopeItems(index, s)) {
+      const name = def.naming.live(x);
+      byName.set(name, [...(byName.get(name) ?? []), x.id]);
+    }
     cache.set(scope, byName);
   }
   return [...(byName.get(s.name) ?? [])].sort();
 }
 
-function scopeItems(live: LiveState, index: LiveIndex, s: FingerprintSubject): Array<{ id: string; name: string }> {
-  if (s.kind === 'vpc') return live.vpcs;
-  if (s.kind === 'service') return [...index.services.values()];
+/** The live siblings of the resource a create makes: of its kind, under the same parent. */
+function scopeItems(index: LiveById, s: FingerprintSubject): Array<{ id: string }> {
+  const def = kindDef(s.kind);
+  if (def.parent === undefined) return [...index[s.kind].values()];
   if (s.parentId === undefined) return [];
-  if (s.kind === 'replica_set') return (index.services.get(s.parentId)?.replicaSets ?? []).filter((r) => !isReplicaSetGone(r));
-  return (index.vpcs.get(s.parentId)?.peerings ?? []).map((p) => ({ id: p.id, name: p.peerVpcId }));
+  const parent = index[def.parent].get(s.parentId);
+  return ((parent && liveIn(def, parent)) ?? []).filter((x) => !def.live.gone(x));
 }
 
 export function fingerprintLive(live: LiveState, subjects: readonly FingerprintSubject[]): Record<Address, string> {
-  const index = indexLive(live);
+  const index = indexLive(live, false);
   const out: Record<Address, string> = {};
   const cache = new Map<string, Map<string, string[]>>();
   for (const s of [...subjects].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0))) {
-    const found = s.id === undefined ? undefined : liveOf(index, s.kind, s.id);
-    const fields = found ? plannerFor(s.kind).fingerprintFields(found) : { absent: true, same_name: sameNamed(live, index, s, cache) };
+    const found = s.id === undefined ? undefined : index[s.kind].get(s.id);
+    const fields = found ? kindDef(s.kind).plan.fingerprint(found) : { absent: true, same_name: sameNamed(index, s, cache) };
     out[s.address] = sha256(canonicalJson({ kind: s.kind, ...fields }));
   }
   return out;

@@ -1,4 +1,5 @@
-// The planner's public surface. Pure: imports only src/model (and node:crypto for hashes).
+// The planner's public surface. Pure: imports only src/model and the kinds' pure parts (and
+// node:crypto for hashes).
 export { planChanges, type PlanOptions } from './plan-changes.js';
 export type { ClaimedElsewhere } from './context.js';
 export { driftJson, fromPlanJson, toPlanJson, type PlanJson } from './plan-json.js';
@@ -14,8 +15,7 @@ export {
 export { verbOf, type ResourceVerb } from './summary.js';
 export { SENSITIVE } from './drafts.js';
 export { findPlanDifference, withSavedInputs } from './saved-plan.js';
-export { managedServiceFilter } from './managed.js';
+export { managedParents, type ParentsToRead } from './managed.js';
 export { findDrift } from './drift.js';
 export { appliedRecords, sameApplied } from './applied.js';
-export { isLivePaused, isReplicaSetGone, isServiceGone } from './normalize.js';
 export { desiredAddresses } from './match.js';

@@ -1,20 +1,21 @@
 // Matching live to desired (SPEC section 2): lockfile ID, else a unique live resource with the
 // desired name (adopt, or a move when a removed address held that ID), else create.
+import { childKinds, desiredIn, eachDesired, KINDS, kindDef, liveIn, TOP_KINDS, type AnyKind } from '../kinds/index.js';
 import {
+  KIND_NOUNS,
   kindOf,
+  nounOf,
   type Address,
   type Binding,
   type DesiredState,
   type Diagnostic,
   type Kind,
-  type LiveState,
   type LockEntry,
   type Lockfile,
   type SourceRef,
 } from '../model/index.js';
 import { effectiveProtect, type LiveIndex, type LiveResource, type Match, type Matching, type RemovedEntry } from './context.js';
 import { applyExplicitMoves, buildLockView, moveEntry, type LockView } from './moves.js';
-import { isReplicaSetGone } from './normalize.js';
 
 interface Scope<L> {
   byId: Map<string, L>;
@@ -34,9 +35,6 @@ interface MatchState {
   index: LiveIndex;
 }
 
-const KIND_LABEL: Record<Kind, string> = { vpc: 'VPCs', peering: 'peerings', service: 'services', replica_set: 'replica sets' };
-const KIND_NOUN: Record<Kind, string> = { vpc: 'VPC', peering: 'peering', service: 'service', replica_set: 'replica set' };
-
 function scopeOf<L extends { id: string }>(items: readonly L[], nameOf: (l: L) => string): Scope<L> {
   const byId = new Map<string, L>();
   const byName = new Map<string, L[]>();
@@ -54,9 +52,13 @@ interface Wanted<D> {
   kind: Kind;
   address: Address;
   desired: D;
+  /** What identifies it among its siblings (kind's `naming`): its name, or another field. */
   name: string;
   source?: SourceRef;
 }
+
+/** `name "db"`, or the field that identifies the kind: `peer_vpc_id "vpc-0a"`. */
+const identity = (w: Wanted<unknown>): string => `${kindDef(w.kind).naming.key} "${w.name}"`;
 
 function matchOne<D, L extends { id: string }>(st: MatchState, w: Wanted<D>, scope: Scope<L> | undefined): Match<D, L> | undefined {
   const bound = st.view.entries.get(w.address);
@@ -123,30 +125,30 @@ function matchStale<D, L extends { id: string }>(st: MatchState, w: Wanted<D>, s
 }
 
 function staleAdoption<D>(w: Wanted<D>, goneId: string, liveId: string): Diagnostic {
-  const what = w.kind === 'peering' ? `peer_vpc_id "${w.name}"` : `name "${w.name}"`;
+  const what = identity(w);
   return {
     severity: 'warning',
     code: 'stale-id',
     address: w.address,
     ...(w.source ? { source: w.source } : {}),
     message:
-      `drift: its lockfile ID ${goneId} no longer exists; the live ${KIND_NOUN[w.kind]} ${liveId} has the ${what} and no address binds it, ` +
+      `drift: its lockfile ID ${goneId} no longer exists; the live ${nounOf(w.kind)} ${liveId} has the ${what} and no address binds it, ` +
       'so it is adopted instead of creating another',
   };
 }
 
 /**
- * The parent (service or VPC ID) of a live replica set or peering, when the ID is alive but not
- * under the parent the address names: a lockfile entry or `moved:` that crosses parents.
+ * The parent ID of a live resource of a child kind, when the ID is alive but not under the parent
+ * the address names: a lockfile entry or `moved:` that crosses parents.
  */
 function otherParent(index: LiveIndex, kind: Kind, id: string): string | undefined {
-  if (kind === 'replica_set') return index.replicaSets.get(id)?.serviceId;
-  if (kind === 'peering') return index.peerings.get(id)?.vpcId;
-  return undefined;
+  const def = kindDef(kind);
+  const live = index[kind].get(id);
+  return live === undefined ? undefined : def.live.parentId?.(live);
 }
 
 function wrongParent<D>(w: Wanted<D>, id: string, origin: Address, parentId: string): Diagnostic {
-  const [what, parent] = w.kind === 'replica_set' ? ['replica set', 'service'] : ['peering', 'VPC'];
+  const [what, parent] = [nounOf(w.kind), nounOf(kindDef(w.kind).parent!)];
   const via = origin === w.address ? 'the lockfile binds it to' : `moved from ${origin}, it would take`;
   return {
     severity: 'error',
@@ -160,33 +162,25 @@ function wrongParent<D>(w: Wanted<D>, id: string, origin: Address, parentId: str
 }
 
 function ambiguity<D>(w: Wanted<D>, ids: string[], goneId?: string): Diagnostic {
-  const what = w.kind === 'peering' ? `peer_vpc_id "${w.name}"` : `name "${w.name}"`;
+  const what = identity(w);
   const gone = goneId === undefined ? '' : `its lockfile ID ${goneId} no longer exists, and `;
   return {
     severity: 'error',
     code: 'ambiguous-match',
     address: w.address,
     ...(w.source ? { source: w.source } : {}),
-    message: `${gone}${ids.length} live ${KIND_LABEL[w.kind]} have the ${what} (${ids.sort().join(', ')}); choose one with \`dbform import ${w.address} <ID>\``,
+    message: `${gone}${ids.length} live ${KIND_NOUNS[w.kind].many} have the ${what} (${ids.sort().join(', ')}); choose one with \`dbform import ${w.address} <ID>\``,
   };
 }
 
 export function desiredAddresses(desired: DesiredState): Set<Address> {
   const out = new Set<Address>();
-  for (const v of desired.vpcs) {
-    out.add(v.address);
-    for (const p of v.peerings) out.add(p.address);
-  }
-  for (const s of desired.services) {
-    out.add(s.address);
-    for (const r of s.replicaSets) out.add(r.address);
-  }
+  eachDesired(desired, (_def, r) => out.add(r.address!));
   return out;
 }
 
 export function matchResources(
   desired: DesiredState,
-  live: LiveState,
   lock: Lockfile,
   index: LiveIndex,
   diagnostics: Diagnostic[],
@@ -203,39 +197,43 @@ export function matchResources(
     else holders.set(key, address);
   }
   const st: MatchState = { view, claimed, holders, claimedElsewhere, diagnostics, skipped: new Set(), index };
-  const matching = matchAll(st, desired, live, index);
+  const matching = matchAll(st, desired, index);
   matching.removed = removedEntries(view, wanted, index);
   matching.bindings = [...view.bindings, ...matching.bindings];
-  matching.unmanaged = countUnmanaged(live, index, matching, lock);
+  matching.unmanaged = countUnmanaged(index, matching, lock);
   return matching;
 }
 
-function matchAll(st: MatchState, desired: DesiredState, live: LiveState, index: LiveIndex): Matching {
-  const m: Matching = { vpcs: [], peerings: [], services: [], replicaSets: [], removed: [], bindings: [], skipped: st.skipped, unmanaged: 0 };
-  const vpcScope = scopeOf(live.vpcs, (v) => v.name);
-  for (const v of desired.vpcs) {
-    const vm = matchOne(st, { kind: 'vpc', address: v.address, desired: v, name: v.name, ...src(v.source) }, vpcScope);
-    if (vm) m.vpcs.push(vm);
-    const peerScope = vm?.live ? scopeOf(vm.live.peerings ?? [], (p) => p.peerVpcId) : undefined;
-    for (const p of v.peerings) {
-      if (!vm) st.skipped.add(p.address);
-      const pm = vm && matchOne(st, { kind: 'peering', address: p.address, desired: p, name: p.peerVpcId, ...src(p.source) }, peerScope);
-      if (pm) m.peerings.push(pm);
+function emptyMatches(): Matching['matches'] {
+  return Object.fromEntries(KINDS.map((k) => [k.kind, []])) as unknown as Matching['matches'];
+}
+
+/** A kind's live resources up for matching by what identifies them: not those on their way out. */
+function scopeOfKind(def: AnyKind, items: readonly LiveResource[] | undefined): Scope<LiveResource> | undefined {
+  return items && scopeOf(items.filter((l) => !def.live.gone(l)), (l) => def.naming.live(l));
+}
+
+/**
+ * Matches each desired resource of `def` in `container`, then its children within the live
+ * resource it matched; a resource that matched nothing leaves its children skipped.
+ */
+function matchKind(st: MatchState, m: Matching, def: AnyKind, container: unknown, scope: Scope<LiveResource> | undefined, parentMatched: boolean): void {
+  for (const d of desiredIn(def, container) as Array<{ address: Address; source?: SourceRef }>) {
+    if (!parentMatched) st.skipped.add(d.address);
+    const match = parentMatched ? matchOne(st, { kind: def.kind, address: d.address, desired: d, name: def.naming.desired(d), ...src(d.source) }, scope) : undefined;
+    if (match) m.matches[def.kind].push(match);
+    for (const child of childKinds(def.kind)) {
+      const childScope = match?.live ? scopeOfKind(child, liveIn(child, match.live)) : undefined;
+      matchKind(st, m, child, d, childScope, match !== undefined);
     }
   }
-  const serviceScope = scopeOf([...index.services.values()], (s) => s.name);
-  for (const s of desired.services) {
-    const sm = matchOne(st, { kind: 'service', address: s.address, desired: s, name: s.name, ...src(s.source) }, serviceScope);
-    if (sm) m.services.push(sm);
-    const rsScope = sm?.live ? scopeOf(sm.live.replicaSets.filter((r) => !isReplicaSetGone(r)), (r) => r.name) : undefined;
-    for (const r of s.replicaSets) {
-      if (!sm) st.skipped.add(r.address);
-      const rm = sm && matchOne(st, { kind: 'replica_set', address: r.address, desired: r, name: r.name, ...src(r.source) }, rsScope);
-      if (rm) m.replicaSets.push(rm);
-    }
-  }
-  for (const x of [...m.vpcs, ...m.peerings, ...m.services, ...m.replicaSets]) {
-    if (x.how === 'adopt') m.bindings.push(adoptBinding(x));
+}
+
+function matchAll(st: MatchState, desired: DesiredState, index: LiveIndex): Matching {
+  const m: Matching = { matches: emptyMatches(), removed: [], bindings: [], skipped: st.skipped, unmanaged: 0 };
+  for (const top of TOP_KINDS) matchKind(st, m, top, desired, scopeOf([...index[top.kind].values()], (l) => top.naming.live(l)), true);
+  for (const kind of KINDS) {
+    for (const x of m.matches[kind.kind]) if (x.how === 'adopt') m.bindings.push(adoptBinding(x));
   }
   return m;
 }
@@ -248,45 +246,25 @@ function adoptBinding(x: Match<unknown, unknown>): Binding {
   return { kind: 'adopt', address: x.address, id: (x.live as { id: string }).id, ...(protect ? { protect: true } : {}) };
 }
 
-function liveById(index: LiveIndex, kind: Kind, id: string): LiveResource | undefined {
-  if (kind === 'vpc') return index.vpcs.get(id);
-  if (kind === 'peering') return index.peerings.get(id);
-  if (kind === 'service') return index.services.get(id);
-  return index.replicaSets.get(id);
-}
-
 function removedEntries(view: LockView, wanted: Set<Address>, index: LiveIndex): RemovedEntry[] {
   const out: RemovedEntry[] = [];
   for (const [address, held] of view.entries) {
     if (wanted.has(address)) continue;
     const kind = kindOf(address)!;
-    const live = liveById(index, kind, held.entry.id);
+    const live = index[kind].get(held.entry.id);
     out.push({ address, kind, entry: held.entry, ...(live ? { live } : {}) });
   }
   return out;
 }
 
 /** Live resources that neither the config nor the lockfile names (SPEC section 2). */
-function countUnmanaged(live: LiveState, index: LiveIndex, m: Matching, lock: Lockfile): number {
+function countUnmanaged(index: LiveIndex, m: Matching, lock: Lockfile): number {
   // IDs by kind (no `kind:id` string per resource: a plan of 10,000 services made 60,000 of them).
-  const known: Record<Kind | 'none', Set<string>> = { vpc: new Set(), peering: new Set(), service: new Set(), replica_set: new Set(), none: new Set() };
-  const note = (list: Array<Match<unknown, unknown>>, kind: Kind) => {
-    for (const x of list) if (x.live) known[kind].add((x.live as { id: string }).id);
-  };
-  note(m.vpcs, 'vpc');
-  note(m.peerings, 'peering');
-  note(m.services, 'service');
-  note(m.replicaSets, 'replica_set');
+  const known = Object.fromEntries([...KINDS.map((k) => [k.kind, new Set<string>()]), ['none', new Set<string>()]]) as Record<Kind | 'none', Set<string>>;
+  for (const kind of KINDS) for (const x of m.matches[kind.kind]) if (x.live) known[kind.kind].add((x.live as LiveResource).id);
   for (const r of m.removed) known[r.kind].add(r.entry.id);
   for (const [address, e] of Object.entries(lock.resources)) known[kindOf(address) ?? 'none'].add(e.id);
   let count = 0;
-  for (const v of live.vpcs) {
-    if (!known.vpc.has(v.id)) count++;
-    for (const p of v.peerings ?? []) if (!known.peering.has(p.id)) count++;
-  }
-  for (const s of index.services.values()) {
-    if (!known.service.has(s.id)) count++;
-    for (const r of s.replicaSets) if (!isReplicaSetGone(r) && !known.replica_set.has(r.id)) count++;
-  }
+  for (const kind of KINDS) for (const id of index[kind.kind].keys()) if (!known[kind.kind].has(id)) count++;
   return count;
 }

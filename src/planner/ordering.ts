@@ -1,7 +1,9 @@
 // Dependencies between drafts (SPEC section 3 ordering rules) and the plan order: a topological
 // order that prefers, among ready actions, the lowest address then the resource's op order.
-import { compareAddresses, OPERATION_IDS, OPERATIONS, type Address, type OperationId } from '../model/index.js';
-import { isDeleteOp, opRank, type Draft } from './drafts.js';
+import { compareAddresses, type Address, type OperationSpec } from '../model/index.js';
+import { liveKey } from './context.js';
+import type { Draft } from './drafts.js';
+import { isCreateOp, isDeleteOp, OPERATION_IDS, OPERATIONS, opRank } from '../kinds/index.js';
 
 export type DepGraph = Map<string, Set<string>>;
 
@@ -17,39 +19,46 @@ function chains(drafts: Draft[]): Map<Address, Draft[]> {
   return out;
 }
 
+/**
+ * The dependencies of SPEC section 3 from the op table and the drafts' ordering facts: a child's
+ * ops wait for its parent's last ready point (or its create), and its parent's pause and delete
+ * wait for them; a fork waits for its parent's ready point; a create waits for the delete that
+ * frees its name; a delete waits for what frees it (detaches, children going first).
+ */
 export function linkDrafts(drafts: Draft[]): DepGraph {
   const byAddress = chains(drafts);
-  const byKey = new Map(drafts.map((d) => [d.key, d]));
   const deps: DepGraph = new Map(drafts.map((d) => [d.key, new Set<string>()]));
   const add = (from: Draft | undefined, to: Draft | undefined) => {
     if (from && to && from !== to) deps.get(from.key)!.add(to.key);
   };
-  const find = (address: Address, op: OperationId) => byKey.get(`${address}#${op}`);
+  const first = (address: Address, test: (spec: OperationSpec) => boolean) => byAddress.get(address)?.find((d) => test(OPERATIONS[d.op]));
+  const createOf = (address: Address) => first(address, (s) => s.effect === 'create');
+  const deleteOf = (address: Address) => first(address, (s) => s.effect === 'delete');
+  const pauseOf = (address: Address) => first(address, (s) => s.wait === 'paused');
   const readyPoint = (address: Address) => byAddress.get(address)?.filter((d) => OPERATIONS[d.op].readyPoint).at(-1);
   const freeing = new Map<string, Draft[]>();
   const namesFreed = new Map<string, Draft[]>();
   for (const d of drafts) {
-    if (d.freesVpcId !== undefined) pushTo(freeing, d.freesVpcId, d);
+    if (d.frees !== undefined) pushTo(freeing, d.frees, d);
     if (d.freesName !== undefined) pushTo(namesFreed, `${d.owner} ${d.freesName}`, d);
   }
 
   // Ops on one resource run one at a time, in plan order.
   for (const chain of byAddress.values()) for (let i = 1; i < chain.length; i++) add(chain[i], chain[i - 1]);
   for (const d of drafts) {
-    if (d.op === 'createVPCPeering' && d.owner) add(d, find(d.owner, 'createVPC'));
-    if (d.needsVpc) add(d, find(d.needsVpc, 'createVPC'));
-    if (d.kind === 'replica_set' && d.owner) {
-      if (isDeleteOp(d.op)) add(find(d.owner, 'deleteService'), d);
-      else add(d, readyPoint(d.owner));
-      // Replica set names are unique within a service: reuse one only once its holder is gone.
-      if (d.op === 'createReplicaSet') for (const f of namesFreed.get(`${d.owner} ${String(d.request?.name)}`) ?? []) add(d, f);
-      add(find(d.owner, 'stopService'), d);
+    if (d.needs) add(d, createOf(d.needs));
+    if (d.owner) {
+      if (isDeleteOp(d.op)) add(deleteOf(d.owner), d);
+      else add(d, readyPoint(d.owner) ?? createOf(d.owner));
+      // Names are unique within their owner: reuse one only once its holder is gone.
+      if (isCreateOp(d.op)) for (const f of namesFreed.get(`${d.owner} ${String(d.request?.name)}`) ?? []) add(d, f);
+      add(pauseOf(d.owner), d);
     }
-    if (d.op === 'forkService' && d.forkParent) {
+    if (d.forkParent) {
       add(d, readyPoint(d.forkParent));
-      add(find(d.forkParent, 'stopService'), d);
+      add(pauseOf(d.forkParent), d);
     }
-    if (d.op === 'deleteVPC') for (const f of freeing.get(d.refs.target!.id!) ?? []) add(d, f);
+    if (isDeleteOp(d.op) && d.refs.target?.id !== undefined) for (const f of freeing.get(liveKey(d.kind, d.refs.target.id)) ?? []) add(d, f);
   }
   return deps;
 }

@@ -1,64 +1,55 @@
 // planChanges: the pure core. One function of its inputs: match, diff per kind, order, guard.
-import {
-  compareAddresses,
-  type Action,
-  type Address,
-  type Binding,
-  type DesiredState,
-  type Diagnostic,
-  type Kind,
-  type LiveState,
-  type Lockfile,
-  type Plan,
-} from '../model/index.js';
-import { addressChecks, projectChecks, renameHints, unmanagedBlockers } from './checks.js';
-import { indexLive, type Match, type PlanContext, type PlanOptions } from './context.js';
+import { indexLive, KINDS, kindDef, OPERATIONS } from '../kinds/index.js';
+import { compareAddresses, type Action, type Address, type Binding, type DesiredState, type Diagnostic, type LiveState, type Lockfile, type Plan } from '../model/index.js';
+import { addressChecks, duplicateIdErrors, projectChecks, renameHints, unmanagedBlockers } from './checks.js';
+import { liveKey, type LiveIndex, type LiveResource, type PlanContext, type PlanOptions } from './context.js';
 import type { Draft } from './drafts.js';
 import { fingerprintLive, fingerprintSubjects, stateFingerprint } from './fingerprint.js';
-import { plannerFor } from './kinds/index.js';
-import { forkParentAddress } from './kinds/service-fork.js';
 import { findDrift } from './drift.js';
-import { duplicateIdErrors } from './lock-checks.js';
 import { desiredAddresses, matchResources } from './match.js';
 import { linkDrafts, selectTargets, sortDrafts, type DepGraph } from './ordering.js';
-import { planPaused } from './paused.js';
 import { forgetBindings, protectBindings, protectionSources } from './protect.js';
 import { findSettling } from './settling.js';
 import { blockReason, riskOf, type ProtectSource } from './risk.js';
-import { forkParentsFirst } from './service-order.js';
 import { summarize } from './summary.js';
 import { twinChecks } from './twins.js';
 
 export type { PlanOptions } from './context.js';
 
 function newContext(desired: DesiredState, live: LiveState, lock: Lockfile, options: PlanOptions, diagnostics: Diagnostic[]): PlanContext {
-  const index = indexLive(live);
-  const matching = matchResources(desired, live, lock, index, diagnostics, options.claimedElsewhere);
+  const index = indexLive(live, false) as LiveIndex;
+  const matching = matchResources(desired, lock, index, diagnostics, options.claimedElsewhere);
   const liveIds = new Map<Address, string>();
-  for (const m of [...matching.vpcs, ...matching.peerings, ...matching.services, ...matching.replicaSets]) {
-    if (m.live) liveIds.set(m.address, (m.live as { id: string }).id);
+  const boundTo = new Map<string, Address>();
+  for (const def of KINDS) {
+    for (const m of matching.matches[def.kind]) {
+      if (!m.live) continue;
+      const id = (m.live as LiveResource).id;
+      liveIds.set(m.address, id);
+      boundTo.set(liveKey(def.kind, id), m.address);
+    }
   }
-  for (const r of matching.removed) if (r.live) liveIds.set(r.address, r.live.id);
-  const serviceAddressById = new Map<string, Address>();
-  for (const m of matching.services) if (m.live) serviceAddressById.set(m.live.id, m.address);
-  return { desired, live, lock, options, index, matching, diagnostics, fresh: new Map(), vpcsGoing: new Map(), liveIds, serviceAddressById };
+  // What this plan deletes: removed ones now, replaced ones as their kind plans them.
+  const going = new Map<string, { address: Address; replaced: boolean }>();
+  for (const r of matching.removed) {
+    if (!r.live) continue;
+    liveIds.set(r.address, r.live.id);
+    going.set(liveKey(r.kind, r.live.id), { address: r.address, replaced: false });
+  }
+  return { desired, live, lock, options, index, matching, diagnostics, fresh: new Map(), going, liveIds, boundTo, operations: OPERATIONS };
 }
 
+/** Each kind's desired resources (parents' kinds first), its removed ones, then what wraps them all. */
 function planAll(ctx: PlanContext): Draft[] {
   const { matching } = ctx;
   const out: Draft[] = [];
-  const plan = (list: Match<unknown, unknown>[], kind: Kind) => {
-    for (const m of list) if (!matching.skipped.has(m.address)) out.push(...plannerFor(kind).planDesired(m, ctx));
-  };
-  plan(matching.vpcs, 'vpc');
-  // Services planned next must know which live VPCs go away, removed ones included.
-  for (const r of matching.removed) if (r.kind === 'vpc' && r.live) ctx.vpcsGoing.set(r.live.id, { address: r.address, replaced: false });
-  plan(matching.peerings, 'peering');
-  plan(forkParentsFirst(matching.services, (from) => forkParentAddress(from, ctx)), 'service');
-  plan(matching.replicaSets, 'replica_set');
-  for (const r of matching.removed) if (r.live) out.push(...plannerFor(r.kind).planRemoved(r, r.live, ctx));
+  for (const def of KINDS) {
+    const matches = def.plan.order ? def.plan.order(matching.matches[def.kind], ctx) : matching.matches[def.kind];
+    for (const m of matches) if (!matching.skipped.has(m.address)) out.push(...def.plan.planDesired(m, ctx));
+  }
+  for (const r of matching.removed) if (r.live) out.push(...kindDef(r.kind).plan.planRemoved(r, r.live, ctx));
   unmanagedBlockers(ctx);
-  out.push(...planPaused(ctx, out));
+  for (const def of KINDS) if (def.plan.finish) out.push(...def.plan.finish(ctx, out));
   return out;
 }
 

@@ -3,7 +3,8 @@
 // nothing, so the planner stays pure and free of dependencies (`npm run schema` writes it, a test
 // compares it). What a schema cannot say is checked by the small named checks below. Every
 // problem names its field, e.g. `actions[2].op: must be one of createVPC, ...`, one line each.
-import { kindOf, type Action, type KeywordError, type Binding, type Diagnostic, type Drift, type DriftChange, type FieldChange, type Plan, type PolicyVerdict, type ResourceRef, type SettlingResource, type Summary } from '../model/index.js';
+import { kindDef } from '../kinds/index.js';
+import { kindOf, nounOf, type Action, type KeywordError, type Binding, type Diagnostic, type Drift, type DriftChange, type FieldChange, type Plan, type PolicyVerdict, type ResourceRef, type SettlingResource, type Summary } from '../model/index.js';
 import { schema as planSchema, validate } from './generated/plan-validator.js';
 import { describeSchemaErrors, formatPath, type Problem } from './plan-json-problems.js';
 
@@ -59,12 +60,13 @@ function checkActionAddresses(actions: unknown): Problem[] {
   return problems;
 }
 
-/** A settling resource is one with a transitional status to wait for: never a VPC. */
+/** A settling resource is one with a transitional status to wait for: never one of a kind without (a VPC). */
 function checkSettlingKinds(settling: unknown): Problem[] {
   const problems: Problem[] = [];
   (Array.isArray(settling) ? settling : []).forEach((s: unknown, i) => {
-    if (isObject(s) && typeof s.address === 'string' && kindOf(s.address) === 'vpc') {
-      problems.push({ path: ['settling', i, 'address'], message: 'a VPC has no transitional status to wait for' });
+    const kind = isObject(s) && typeof s.address === 'string' ? kindOf(s.address) : undefined;
+    if (kind !== undefined && kindDef(kind).live.settling === undefined) {
+      problems.push({ path: ['settling', i, 'address'], message: `a ${nounOf(kind)} has no transitional status to wait for` });
     }
   });
   return problems;

@@ -1,6 +1,6 @@
+import { OPERATION_IDS } from '../kinds/index.js';
 // schemas/plan.schema.json is written by hand, except the `op` enum of an action: that is the op
 // table's keys (src/model/operations.ts), written in by `npm run schema` and compared by a test.
-import { OPERATION_IDS } from '../model/index.js';
 
 const OP_ENUM = /("op": \{\n( *)"enum": \[)[^\]]*(\])/;
 const WIDTH = 110;

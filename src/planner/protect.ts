@@ -1,12 +1,15 @@
 // `protect` lives in the config and in the lockfile; the lockfile keeps it after the block is
 // deleted, so unprotecting takes an applied `protect: false` (SPEC section 2).
+import { KINDS } from '../kinds/index.js';
 import type { Address, Binding } from '../model/index.js';
-import type { PlanContext } from './context.js';
+import type { Match, PlanContext } from './context.js';
 import type { ProtectSource } from './risk.js';
+
+const allMatches = (ctx: PlanContext): Array<Match<unknown, unknown>> => KINDS.flatMap((k) => ctx.matching.matches[k.kind]);
 
 export function protectionSources(ctx: PlanContext): Map<Address, ProtectSource> {
   const out = new Map<Address, ProtectSource>();
-  for (const m of [...ctx.matching.vpcs, ...ctx.matching.peerings, ...ctx.matching.services, ...ctx.matching.replicaSets]) {
+  for (const m of allMatches(ctx)) {
     const configured = (m.desired as { protect?: boolean }).protect;
     if (configured === true) out.set(m.address, 'config');
     else if (configured === undefined && m.entry?.protect === true) out.set(m.address, 'lockfile');
@@ -18,7 +21,7 @@ export function protectionSources(ctx: PlanContext): Map<Address, ProtectSource>
 /** A protect flag that differs from the lockfile's on a resource that stays: a lockfile-only change. */
 export function protectBindings(ctx: PlanContext): Binding[] {
   const out: Binding[] = [];
-  for (const m of [...ctx.matching.vpcs, ...ctx.matching.services, ...ctx.matching.replicaSets]) {
+  for (const m of allMatches(ctx)) {
     const configured = (m.desired as { protect?: boolean }).protect;
     // An adoption (of a gone ID's namesake too) records protect in its own binding.
     if (configured === undefined || !m.live || !m.entry || m.how === 'adopt' || ctx.fresh.has(m.address)) continue;

@@ -1,7 +1,8 @@
 // Risk classes and blocking (SPEC section 3). Impact is decided per action, like CDK's
 // per-property update/replace/destroy, and the plan is blocked when any action is.
-import { operationRisk, type Address, type Risk } from '../model/index.js';
-import { isDeleteOp, type Draft } from './drafts.js';
+import { isDeleteOp, operationRisk } from '../kinds/index.js';
+import type { Address, Risk } from '../model/index.js';
+import type { Draft } from './drafts.js';
 
 export function riskOf(d: Draft): Risk {
   return operationRisk(d.op, d.changes);

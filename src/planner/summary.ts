@@ -1,6 +1,6 @@
 // `summary` counts resources, not API calls (SPEC section 3).
+import { isCreateOp, isDeleteOp } from '../kinds/index.js';
 import { emptySummary, type Action, type Address, type Binding, type Summary } from '../model/index.js';
-import { isCreateOp, isDeleteOp } from './drafts.js';
 
 export type ResourceVerb = 'create' | 'update' | 'replace' | 'delete';
 

@@ -2,7 +2,8 @@
 // Each action maps 1:1 (id, address, kind, op, reason, risk, changes); its `resource` comes from
 // a lookup the caller picks: the desired and live states where plan and apply have them
 // (resourcesFromStates), or what a saved plan file says (resourcesFromSavedPlan).
-import { isDeleteOp, type Action, type DesiredState, type LiveState, type Plan } from '../model/index.js';
+import { eachDesired, eachLive, isDeleteOp } from '../kinds/index.js';
+import type { Action, DesiredState, LiveState, Plan } from '../model/index.js';
 import { desiredResourceFields, fieldsFromChanges, liveResourceFields, type DesiredResource, type LiveResource, type ResourceFields } from './resource-fields.js';
 import type { PolicyAction, PolicyInput } from './types.js';
 
@@ -45,27 +46,13 @@ export function policyInputFromPlan(plan: Plan, ctx: InputContext): PolicyInput 
 
 function desiredByAddress(desired: DesiredState): Map<string, DesiredResource> {
   const out = new Map<string, DesiredResource>();
-  for (const v of desired.vpcs) {
-    out.set(v.address, v);
-    for (const p of v.peerings) out.set(p.address, p);
-  }
-  for (const s of desired.services) {
-    out.set(s.address, s);
-    for (const r of s.replicaSets) out.set(r.address, r);
-  }
+  eachDesired(desired, (_def, d) => void out.set(d.address!, d as DesiredResource));
   return out;
 }
 
 function liveById(live: LiveState): Map<string, LiveResource> {
   const out = new Map<string, LiveResource>();
-  for (const v of live.vpcs) {
-    out.set(`vpc:${v.id}`, { kind: 'vpc', live: v });
-    for (const p of v.peerings ?? []) out.set(`peering:${p.id}`, { kind: 'peering', live: p });
-  }
-  for (const s of live.services) {
-    out.set(`service:${s.id}`, { kind: 'service', live: s });
-    for (const r of s.replicaSets) out.set(`replica_set:${r.id}`, { kind: 'replica_set', live: r });
-  }
+  eachLive(live, (def, l) => void out.set(`${def.kind}:${l.id}`, { kind: def.kind, live: l }));
   return out;
 }
 

@@ -1,40 +1,25 @@
 // The `resource` a rule sees, in the config's own names (SPEC section 16): what the config says
 // of a resource, or, for a delete, what the live resource is, written as the config would write
 // it. Unmanaged fields are left out, so `has()` tells whether the config manages one. Beside the
-// fields: `key` (the resource's key in the config), `service` (a replica set's service key),
-// `vpc` of a peering, `protect` and `fork` as written, and for live resources `id` and `status`.
+// fields: `key` (the resource's key in the config, for a kind kept in a map), the key of the
+// resource it belongs to under that kind's name (`service`, `vpc`), `protect` and what its kind
+// builds beyond its fields (`fork`) as written, and for live resources `id` and `status`.
 //
-// Both walk the kind's field descriptors (src/model/fields), naming no field: a desired value is
-// the desired property of each YAML key (`region_code` -> regionCode; a pair such as cpu_millis
-// and memory_gbs is one value with a part per key), spelled as the config spells it (snake_case
-// keys; a reference by key is the key). A live value is what the field's export writes, and
-// where export writes nothing (a default, such as a name equal to the key) the value as the
-// planner reads it (`live`). test/unit/policy/resource-fields.test.ts holds every key of each
-// kind's schema to appearing.
-import {
-  isLivePaused,
-  parseAddress,
-  PEERING_FIELDS,
-  REPLICA_SET_FIELDS,
-  SERVICE_FIELDS,
-  VPC_FIELDS,
-  type DesiredPeering,
-  type DesiredReplicaSet,
-  type DesiredService,
-  type DesiredVpc,
-  type ExportContext,
-  type ExportValue,
-  type FieldDescriptor,
-  type FieldSet,
-  type LivePeering,
-  type LiveReplicaSet,
-  type LiveService,
-  type LiveVpc,
-} from '../model/index.js';
+// Both walk the kind's field descriptors (its definition in src/kinds), naming no field and no
+// kind: a desired value is the desired property of each YAML key (`region_code` -> regionCode; a
+// pair such as cpu_millis and memory_gbs is one value with a part per key), spelled as the config
+// spells it (snake_case keys; a reference by key is the key). A live value is what the field's
+// export writes, and where export writes nothing (a default, such as a name equal to the key) the
+// value as the planner reads it (`live`). test/unit/policy/resource-fields.test.ts holds every key
+// of each kind's schema to appearing.
+import { kindDef } from '../kinds/index.js';
+import { kindOf, type ExportContext, type ExportValue, type FieldDescriptor, type FieldSet, type Kind } from '../model/index.js';
 
 export type ResourceFields = Record<string, unknown>;
-export type DesiredResource = DesiredService | DesiredReplicaSet | DesiredVpc | DesiredPeering;
-export type LiveResource = { kind: 'service'; live: LiveService } | { kind: 'replica_set'; live: LiveReplicaSet } | { kind: 'vpc'; live: LiveVpc } | { kind: 'peering'; live: LivePeering };
+/** A desired resource of any kind (its own properties are its kind's business). */
+export type DesiredResource = { kind: Kind; address: string; protect?: boolean };
+/** A live resource with its kind. */
+export type LiveResource = { kind: Kind; live: { id: string; status?: string } };
 
 type AnySet = FieldSet<unknown, unknown, unknown>;
 type AnyField = FieldDescriptor<unknown, unknown, unknown>;
@@ -99,7 +84,7 @@ function namesOf(set: AnySet): FieldNames[] {
 /**
  * Each YAML key of the field from `whole` (the field's value; for a pair, one value with a part
  * per key) or, when the field has no whole value, from `own` (the object holding a property per
- * key, such as a replica set's cpuMillis and memoryGbs).
+ * key, such as a resource's own cpuMillis and memoryGbs).
  */
 function assignKeys(out: ResourceFields, n: FieldNames, whole: unknown, own: Bag | undefined): void {
   for (let i = 0; i < n.keys.length; i++) {
@@ -128,37 +113,36 @@ function liveFields(set: AnySet, l: unknown): ResourceFields {
   return out;
 }
 
-const SETS: Record<DesiredResource['kind'], AnySet> = {
-  service: SERVICE_FIELDS as unknown as AnySet,
-  replica_set: REPLICA_SET_FIELDS as unknown as AnySet,
-  vpc: VPC_FIELDS as unknown as AnySet,
-  peering: PEERING_FIELDS as unknown as AnySet,
-};
+const setOf = (kind: Kind): AnySet => kindDef(kind).fields as AnySet;
 
-/** `key` (and a replica set's `service`, a peering's `vpc`) from the address, as the config names them. */
+/**
+ * `key` (for a kind kept in a map) and the key of the resource it belongs to under that kind's
+ * name (`service`, `vpc`), from the address, as the config names them.
+ */
 function keysOf(address: string | undefined): ResourceFields {
-  const parsed = address === undefined ? undefined : parseAddress(address);
-  if (!parsed) return {};
-  if (parsed.kind === 'replica_set') return { key: parsed.key, service: parsed.serviceKey };
-  if (parsed.kind === 'peering') return { vpc: parsed.vpcKey };
-  return { key: parsed.key };
+  const kind = address === undefined ? undefined : kindOf(address);
+  if (kind === undefined) return {};
+  const def = kindDef(kind);
+  const rest = address!.slice(kind.length + 1);
+  if (def.parent === undefined) return { key: rest };
+  const dot = rest.indexOf('.');
+  return { ...(def.config.shape === 'map' ? { key: rest.slice(dot + 1) } : {}), [def.parent]: rest.slice(0, dot) };
 }
 
 /** A desired resource's fields, in the config's names. */
 export function desiredResourceFields(d: DesiredResource): ResourceFields {
-  const out: ResourceFields = d.kind === 'replica_set' ? { key: d.key, service: d.serviceKey } : d.kind === 'peering' ? { vpc: d.vpcKey } : { key: d.key };
-  desiredFields(SETS[d.kind], d as unknown as Bag, out);
-  if (d.kind === 'service' && d.fork !== undefined) out.fork = configValue(d.fork);
-  if (d.kind !== 'peering' && d.protect !== undefined) out.protect = d.protect;
+  const def = kindDef(d.kind);
+  const out = keysOf(d.address);
+  desiredFields(setOf(d.kind), d as unknown as Bag, out);
+  for (const [key, v] of Object.entries(def.config.built?.(d) ?? {})) if (v !== undefined) out[key] = configValue(v);
+  if (def.config.protect && d.protect !== undefined) out.protect = d.protect;
   return out;
 }
 
-/** A live resource's fields for a delete, in the names the config would use; `address` gives `key` (and `service`, `vpc`). */
+/** A live resource's fields for a delete, in the names the config would use; `address` gives `key` (and its parent's key). */
 export function liveResourceFields(r: LiveResource, address?: string): ResourceFields {
-  const l = r.live as LiveResource['live'] & { status?: string };
-  const status = l.status === undefined ? {} : { status: l.status };
-  const paused = r.kind === 'service' ? { paused: isLivePaused(r.live) } : {};
-  return { ...keysOf(address), id: l.id, ...status, ...liveFields(SETS[r.kind], r.live), ...paused };
+  const status = r.live.status === undefined ? {} : { status: r.live.status };
+  return { ...keysOf(address), id: r.live.id, ...status, ...liveFields(setOf(r.kind), r.live) };
 }
 
 /**

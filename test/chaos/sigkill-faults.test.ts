@@ -6,12 +6,10 @@ import { chaosRun, describeOutcomes, type ChaosOutcome } from './chaos-run.js';
 const SEEDS = Array.from({ length: 20 }, (_, i) => 2001 + i);
 const FAULTS = { faultRate: 0.2, throttleRate: 0.2, lostResponseRate: 0.3 };
 const outcomes: ChaosOutcome[] = [];
-// With the 429 waits and the backoff at the emulator's time scale, a faulted 30-action apply takes
-// about 0.8-2 s from its first progress line: kills are drawn within its first 700 ms.
 
 describe.concurrent('SIGKILL mid-apply under faults, then re-apply under faults', () => {
   it.each(SEEDS)('seed %i: no duplicates, every ID in the lockfile, next plan empty', async (seed) => {
-    outcomes.push(await chaosRun(seed, FAULTS, { killAfterLines: 80, maxReapplies: 6 }));
+    outcomes.push(await chaosRun(seed, FAULTS, { maxReapplies: 6 }));
   }, 120_000);
 });
 
@@ -25,6 +23,7 @@ describe('the kills', () => {
     for (const kind of ['error-500', 'error-503', 'throttle', 'lost-response'] as const) {
       expect(outcomes.reduce((n, o) => n + o.faultsAtKill[kind], 0), `${kind}\n${report}`).toBeGreaterThan(0);
     }
-    expect(new Set(outcomes.map((o) => o.entriesAtKill)).size, report).toBeGreaterThanOrEqual(5);
+    // At depths spread over the apply (seeded: which of its mutating requests the kill met).
+    expect(new Set(outcomes.map((o) => o.killedAtMutation)).size, report).toBeGreaterThanOrEqual(10);
   });
 });

@@ -3,10 +3,10 @@
 // `generate.json` instead builds a large case in memory (see generate.ts).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { mapPeering, mapService, mapVpc } from '../../src/api/live-mapping.js';
 import type { PeeringDto, ServiceDto, VpcDto } from '../../src/api/dto.js';
 import { loadConfigInputs } from '../../src/config/index.js';
-import { emptyLockfile, formatDiagnostic, parseLockfileJson, type DesiredState, type LiveState, type Lockfile } from '../../src/model/index.js';
+import { mapLive } from '../../src/kinds/index.js';
+import { emptyLockfile, formatDiagnostic, parseLockfileJson, type DesiredState, type LivePeering, type LiveService, type LiveState, type LiveVpc, type Lockfile } from '../../src/model/index.js';
 import type { PlanOptions } from '../../src/planner/index.js';
 import { generateCase, generatedLock, type GenerateSpec } from './generate.js';
 
@@ -33,8 +33,8 @@ export function loadDesiredYaml(text: string): DesiredState {
 export function mapLiveJson(projectId: string, json: LiveJson): LiveState {
   return {
     projectId,
-    vpcs: (json.vpcs ?? []).map((v) => ({ ...mapVpc(v), peerings: (v.peerings ?? []).map((p) => mapPeering(p, String(v.id))) })),
-    services: (json.services ?? []).map(mapService),
+    vpcs: (json.vpcs ?? []).map((v) => ({ ...(mapLive('vpc', v) as LiveVpc), peerings: (v.peerings ?? []).map((p) => mapLive('peering', p, String(v.id)) as LivePeering) })),
+    services: (json.services ?? []).map((s) => mapLive('service', s) as LiveService),
   };
 }
 

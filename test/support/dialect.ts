@@ -3,6 +3,7 @@
 // DBFORM_TEST_DIALECT (vitest.config.ts). One suite, run against both worlds: a harness asks this
 // module how to start the emulator, how to authenticate and what the dialect answers, and never
 // branches on the dialect itself.
+import { describe, it } from 'vitest';
 import { ApiClient, type ApiClientOptions } from '../../src/api/client.js';
 import type { ApiCredentials } from '../../src/api/credentials.js';
 import { startEmulator, type EmulatorHandle, type EmulatorOptions } from '../../src/emulator/index.js';
@@ -31,6 +32,17 @@ const HELD_BACK_ENV: Record<string, string> = {
   DBFORM_EMULATOR_TEARDOWN: 'immediate',
   DBFORM_EMULATOR_ENDPOINTS: 'fixed',
 };
+
+/**
+ * `it` for a test, in a file the tiger project runs again, whose requests and answers no dialect
+ * changes: a refusal made before any request or before any change, a flag, rendering, a config
+ * error. The seed run defines it; the tiger run does not, since running it against the tiger
+ * emulator proves nothing more (vitest.config.ts says what each tiger run proves).
+ */
+export const itDialectBlind = (DIALECT === 'seed' ? it : () => undefined) as typeof it;
+
+/** `describe` for a group of such tests only (vitest fails a describe that defines no test). */
+export const describeDialectBlind = (DIALECT === 'seed' ? describe : () => undefined) as typeof describe;
 
 interface DialectFacts {
   /** How the CLI authenticates: the env it gets (never both kinds, so no note is printed). */

@@ -1,33 +1,29 @@
-// vitest globalSetup: one PostgreSQL server for the whole run; each test file makes its own
-// database on it (test/support/pg.ts), so files stay independent and the server starts once.
+// vitest globalSetup: names the folder of the run's one PostgreSQL server, which the first test
+// file that needs a database starts (pg-shared.ts), and stops and removes it at the end of the run.
+// A run of files that need no database starts no server.
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startPostgres, type PostgresServer } from './postgres-server.js';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** Superuser URL of the shared test server (trust auth on loopback). */
-    pgAdminUrl: string;
-  }
-}
+import { removeServerDir, SERVER_DIR_PREFIX, serverRoot } from './postgres-server.js';
 
 // Vitest runs a root globalSetup once per project (seed, tiger), possibly from separate module
-// instances: the server and its users are counted on the process, so it starts once and stops
-// after the last project is done.
+// instances: the folder and its users are counted on the process, so both projects share one
+// server, removed after the last project is done.
 interface Shared {
-  server: Promise<PostgresServer>;
+  dir: string;
   users: number;
 }
 const KEY = Symbol.for('dbform.test.postgres');
 const registry = globalThis as unknown as Record<symbol, Shared | undefined>;
 
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const shared = (registry[KEY] ??= { server: startPostgres(), users: 0 });
+export default function setup(project: TestProject): () => Promise<void> {
+  const shared = (registry[KEY] ??= { dir: join(serverRoot(), `${SERVER_DIR_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}`), users: 0 });
   shared.users++;
-  const server = await shared.server;
-  project.provide('pgAdminUrl', server.url);
+  project.provide('pgServerDir', shared.dir);
+  project.provide('pgOwnerPid', process.pid);
   return async () => {
     if (--shared.users > 0) return;
     registry[KEY] = undefined;
-    await server.destroy();
+    await removeServerDir(shared.dir);
   };
 }

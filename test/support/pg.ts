@@ -1,7 +1,7 @@
-// Per-test-file databases on the shared test server (see pg-global-setup.ts).
+// Per-test-file databases on the run's shared test server, started on first use (pg-shared.ts).
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { sharedServerUrl } from './pg-shared.js';
 import { PASSWORD_ROLE } from './postgres-server.js';
 
 export { PASSWORD_ROLE };
@@ -19,13 +19,14 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export function adminUrl(): string {
-  return inject('pgAdminUrl');
+/** Superuser URL of the run's server (trust auth on loopback); starts it if no file did yet. */
+export function adminUrl(): Promise<string> {
+  return sharedServerUrl();
 }
 
 /** Creates an empty database owned by the password role (so both roles can create schema dbform). */
 export async function createTestDatabase(): Promise<TestDatabase> {
-  const admin = new URL(adminUrl());
+  const admin = new URL(await adminUrl());
   const name = `dbform_t_${randomBytes(6).toString('hex')}`;
   await withClient(admin.href, (c) => c.query(`CREATE DATABASE ${name} OWNER ${PASSWORD_ROLE.user}`));
   const url = new URL(admin.href);

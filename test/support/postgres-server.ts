@@ -5,8 +5,8 @@
 // stops and removes such leftovers (only ours: directories named dbform-test-pg-* whose owning
 // test process is gone).
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { chown, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +14,8 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 
 const run = promisify(execFile);
-const PREFIX = 'dbform-test-pg-';
+export const SERVER_DIR_PREFIX = 'dbform-test-pg-';
+const PREFIX = SERVER_DIR_PREFIX;
 
 /** A role that logs in only with a password (scram), for the tests that must never see it printed. */
 export const PASSWORD_ROLE = { user: 'dbform_pw', password: 'S3cret-pw-Zq7' } as const;
@@ -78,8 +79,9 @@ function isAlive(pid: number): boolean {
 
 /** Servers of earlier runs that were killed before their teardown: stop them and remove their files. */
 export async function removeLeftovers(bin: string): Promise<void> {
-  for (const name of readdirSync(serverRoot()).filter((n) => n.startsWith(PREFIX))) {
-    const dir = join(serverRoot(), name);
+  const root = serverRoot();
+  for (const name of readdirSync(root).filter((n) => n.startsWith(PREFIX))) {
+    const dir = join(root, name);
     let owner = 0;
     try {
       owner = Number(JSON.parse(readFileSync(join(dir, 'owner.json'), 'utf8')).pid);
@@ -88,11 +90,16 @@ export async function removeLeftovers(bin: string): Promise<void> {
       continue;
     }
     if (owner > 0 && isAlive(owner)) continue;
-    if (existsSync(join(dir, 'data', 'postmaster.pid'))) {
-      await runPg(join(bin, 'pg_ctl'), ['-D', join(dir, 'data'), '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
-    }
-    await rm(dir, { recursive: true, force: true });
+    await removeServerDir(dir, bin);
   }
+}
+
+/** Stops the server kept in `dir` (if it runs) and removes the folder. */
+export async function removeServerDir(dir: string, bin = findPostgresBin()): Promise<void> {
+  if (bin !== undefined && existsSync(join(dir, 'data', 'postmaster.pid'))) {
+    await runPg(join(bin, 'pg_ctl'), ['-D', join(dir, 'data'), '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
+  }
+  await rm(dir, { recursive: true, force: true });
 }
 
 const HBA = `# written by test/support/postgres-server.ts
@@ -102,25 +109,55 @@ host all all 127.0.0.1/32 trust
 `;
 
 /**
- * The system's temp directory, not the run's own (test/support/tmpdir-guard.ts): the `postgres`
- * user must be able to reach the server's folder (the run's is private to root), and a server
- * left by a killed run is found there by the next one.
+ * Where the servers' folders go: the temp directory, when the `postgres` user can reach it, else
+ * /tmp. Not the run's own TMPDIR (test/support/tmpdir-guard.ts), which is private to the user who
+ * runs the tests, nor a TMPDIR that `mktemp -d` made (mode 0700, root's alone): initdb, run as
+ * `postgres`, could not enter either. A server left by a killed run is found here by the next one.
  */
-function serverRoot(): string {
-  return process.env.DBFORM_TEST_SYSTEM_TMPDIR ?? tmpdir();
+export function serverRoot(): string {
+  const candidates = [process.env.DBFORM_TEST_SYSTEM_TMPDIR ?? tmpdir(), '/tmp'];
+  if (!asRoot) return candidates[0]!;
+  const [uid, gid] = postgresIds();
+  const root = candidates.find((dir) => reachableBy(dir, uid, gid));
+  if (root === undefined) throw new Error(`the tests run as root, and the postgres user can reach none of ${candidates.join(', ')} (each folder on the way needs o+x) to keep its test server in`);
+  return root;
+}
+
+/** Whether user uid (group gid) may enter `dir`: execute permission on it and on every folder above it. */
+function reachableBy(dir: string, uid: number, gid: number): boolean {
+  for (let d = dir; ; d = join(d, '..')) {
+    let st;
+    try {
+      st = statSync(d);
+    } catch {
+      return false;
+    }
+    const bit = st.uid === uid ? 0o100 : st.gid === gid ? 0o010 : 0o001;
+    if (!st.isDirectory() || (st.mode & bit) === 0) return false;
+    if (d === '/') return true;
+  }
+}
+
+export interface StartOptions {
+  /** The server's folder, made here (its name must start with SERVER_DIR_PREFIX); default a new one under serverRoot(). */
+  dir?: string;
+  /** The process whose life the server belongs to (owner.json): removeLeftovers keeps it while it lives. */
+  ownerPid?: number;
 }
 
 /** initdb + start on a free loopback port; the caller destroys it. */
-export async function startPostgres(bin = findPostgresBin()): Promise<PostgresServer> {
+export async function startPostgres(options: StartOptions = {}): Promise<PostgresServer> {
+  const bin = findPostgresBin();
   if (bin === undefined) {
     throw new Error(
       'the tests need PostgreSQL server binaries (initdb, pg_ctl under /usr/lib/postgresql/*/bin): apt-get update && apt-get install -y postgresql',
     );
   }
   await removeLeftovers(bin);
-  const dir = await mkdtemp(join(serverRoot(), PREFIX));
+  const dir = options.dir ?? (await mkdtemp(join(serverRoot(), PREFIX)));
+  if (options.dir !== undefined) await mkdir(dir, { recursive: true });
   if (asRoot) await chown(dir, ...postgresIds());
-  await writeFile(join(dir, 'owner.json'), JSON.stringify({ pid: process.pid }));
+  await writeFile(join(dir, 'owner.json'), JSON.stringify({ pid: options.ownerPid ?? process.pid }));
   const data = join(dir, 'data');
   await runPg(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-locale', '--no-sync']);
   await writeFile(join(data, 'pg_hba.conf'), HBA);
@@ -147,7 +184,8 @@ export async function startPostgres(bin = findPostgresBin()): Promise<PostgresSe
     }
   }
   if (lastError) {
-    await rm(dir, { recursive: true, force: true });
+    // A folder the caller gave is the caller's to remove (it may tell others why it failed there).
+    if (options.dir === undefined) await rm(dir, { recursive: true, force: true });
     throw lastError;
   }
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;

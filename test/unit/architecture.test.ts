@@ -17,6 +17,18 @@ function importsOf(file: string): { layers: Set<string>; packages: Set<string> }
 
 const codeOf = (file: string): string => withoutComments(readFileSync(file, 'utf8'));
 
+/** A kind's executor handlers, or their registry (below src/: `kinds/service/handlers.ts`). */
+const isKindHandlers = (path: string): boolean => /^kinds\/(.+\/)?handlers\.(ts|js)$/.test(path);
+
+/** What a kind's plan part may use of the planner: the context it reads and the drafts it makes. */
+const PLANNER_KIT = ['planner/context.js', 'planner/drafts.js'];
+
+/** What a kind's handlers may use of the executor: the action's context, createOrAdopt, its errors, its port, the generic send. */
+const EXECUTOR_KIT = ['executor/action-context.js', 'executor/reconcile.js', 'executor/errors.js', 'executor/ports.js', 'executor/send-operation.js'];
+
+/** The layer kit files import: a kit never loads a kind (the registry imports the kinds, which import the kits). */
+const KIT_FILES = [...PLANNER_KIT, ...EXECUTOR_KIT].map((f) => f.replace(/\.js$/, '.ts'));
+
 describe('module boundaries (STYLE.md)', () => {
   const files = filesUnder(SRC);
 
@@ -28,11 +40,43 @@ describe('module boundaries (STYLE.md)', () => {
     }
   });
 
-  it('planner is pure: imports only model (and node:crypto for fingerprints)', () => {
+  it('planner is pure: imports only model and the pure parts of the kinds (and node:crypto for fingerprints)', () => {
     for (const f of files.filter((f) => layerOf(f) === 'planner')) {
       const { layers, packages } = importsOf(f);
-      expect([...layers].filter((l) => l !== 'model' && l !== 'planner'), f).toEqual([]);
+      expect([...layers].filter((l) => l !== 'model' && l !== 'planner' && l !== 'kinds'), f).toEqual([]);
       expect([...packages].filter((p) => p !== 'node:crypto'), f).toEqual([]);
+      expect(importsIn(f).filter((r) => r.target !== undefined && isKindHandlers(r.target)).map((r) => r.spec), `${f} imports a kind's executor handlers`).toEqual([]);
+    }
+  });
+
+  // A kind folder is a part of each layer (its plan, its handlers) written against that layer's
+  // kit; the layer's generic code reaches the kinds through the registry. A kit never imports a
+  // kind's folder or the handlers (at most the pure registry, as generic code does), so no file
+  // imports itself back, and a kind's plan part never loads the planner's engine.
+  it("a layer's kit (what a kind's parts use of the planner and the executor) imports no kind's folder", () => {
+    const REGISTRY = ['kinds/index.js', 'kinds/types.js'];
+    for (const f of files.filter((f) => KIT_FILES.includes(srcPath(f)))) {
+      const kinds = importsIn(f).filter((r) => r.target?.startsWith('kinds/') && !REGISTRY.includes(r.target));
+      expect(kinds.map((r) => r.spec), `${f} imports a kind`).toEqual([]);
+    }
+    for (const f of files.filter((f) => PLANNER_KIT.map((k) => k.replace(/\.js$/, '.ts')).includes(srcPath(f)))) {
+      expect([...importsOf(f).layers].filter((l) => l !== 'model' && l !== 'planner'), `${f}: the planner kit imports only model`).toEqual([]);
+    }
+  });
+
+  // A kind's folder holds what the kind is for every layer. Its definition (fields, op rows, how it
+  // plans, reads and exports) is pure, like the planner: model, other kinds' pure parts, and the
+  // planner's kit for the drafts it plans. Only its executor handlers (handlers.ts) run I/O, and
+  // they reach the API through the executor's port.
+  it('the pure parts of a kind import only model, the pure parts of kinds and the planner kit', () => {
+    for (const f of files.filter((f) => layerOf(f) === 'kinds' && !isKindHandlers(srcPath(f)))) {
+      const { packages } = importsOf(f);
+      const outside = importsIn(f)
+        .map((r) => r.target)
+        .filter((t): t is string => t !== undefined)
+        .filter((t) => !(t.startsWith('model/') || (t.startsWith('kinds/') && !isKindHandlers(t)) || PLANNER_KIT.includes(t)));
+      expect(outside, f).toEqual([]);
+      expect([...packages], f).toEqual([]);
     }
   });
 
@@ -71,11 +115,13 @@ describe('module boundaries (STYLE.md)', () => {
 
   // The policy engine (SPEC section 16) is a layer of its own that plan and apply call with plain
   // data: it reads its files and runs CEL, knows nothing of the API, the state or the executor,
-  // and nothing but the CLI calls it.
-  it('policy imports only model and its libraries; only the use cases (and cli) import policy', () => {
+  // and nothing but the use cases (and the CLI) call it. It reads a resource's fields through the
+  // pure kind registry.
+  it('policy imports only model, the kind registry and its libraries; only the use cases (and cli) import policy', () => {
     for (const f of files.filter((f) => layerOf(f) === 'policy')) {
       const { layers, packages } = importsOf(f);
-      expect([...layers].filter((l) => l !== 'model' && l !== 'policy'), f).toEqual([]);
+      expect([...layers].filter((l) => l !== 'model' && l !== 'policy' && l !== 'kinds'), f).toEqual([]);
+      expect(importsIn(f).filter((r) => r.target?.startsWith('kinds/') && r.target !== 'kinds/index.js').map((r) => r.spec), `${f}: only the registry`).toEqual([]);
       expect([...packages].filter((p) => !['@marcbachmann/cel-js', 'js-yaml', 'yaml', 'node:crypto', 'node:fs/promises', 'node:module'].includes(p)), f).toEqual([]);
     }
     for (const f of files.filter((f) => !['policy', 'cli', 'app'].includes(layerOf(f)))) {
@@ -160,6 +206,28 @@ describe('module boundaries (STYLE.md)', () => {
   it.each(SHARED_HELPERS.map((h) => [h.what, h.home, h.code] as const))('%s lives once, in src/%s', (_what, home, code) => {
     const places = files.filter((f) => !isGenerated(f) && code.test(codeOf(f))).map(srcPath);
     expect(places).toEqual([home]);
+  });
+
+  // A kind's handlers run the kind's ops for the executor: through its kit and its port, like the
+  // executor's own code; never the API layer, never the engine that dispatches to them.
+  it("a kind's handlers import only model, kinds, lockfile and the executor's kit", () => {
+    for (const f of files.filter((f) => layerOf(f) === 'kinds' && isKindHandlers(srcPath(f)))) {
+      const outside = importsIn(f)
+        .map((r) => r.target)
+        .filter((t): t is string => t !== undefined)
+        .filter((t) => !(t.startsWith('model/') || t.startsWith('kinds/') || t.startsWith('lockfile/') || EXECUTOR_KIT.includes(t)));
+      expect(outside, f).toEqual([]);
+      expect([...importsOf(f).packages].filter((p) => !p.startsWith('node:')), f).toEqual([]);
+    }
+  });
+
+  // The handlers run I/O: only the executor loads them (the registry of pure definitions, which
+  // the planner, config, API reader and export import, never does).
+  it('only the executor and the kinds import the handlers', () => {
+    for (const f of files.filter((f) => layerOf(f) !== 'executor' && layerOf(f) !== 'kinds')) {
+      const handlers = importsIn(f).filter((r) => r.target !== undefined && isKindHandlers(r.target));
+      expect(handlers.map((r) => r.spec), `${f} imports a kind's handlers`).toEqual([]);
+    }
   });
 
   // SPEC section 8 (revised in turn 3): memory is bought with smaller data, not with V8's settings.

@@ -13,7 +13,7 @@ export function registerDestroy(program: Command): void {
   addRunOptions(cmd.option('--auto-approve', 'destroy without asking (required when stdin is not a terminal)'))
     .option('--force-unlock', 'remove the apply lock left by another run before taking it (PostgreSQL state: clear a holder row whose session is gone)')
     .addOption(
-      new Option('--target <address>', "delete only this resource and what must go with it: a service's replica sets, a VPC's peerings and the detaches of its services (repeatable)").argParser(collect),
+      new Option('--target <address>', "delete only this resource and what must go with it: the resources that belong to it, and what stays is detached from it (repeatable)").argParser(collect),
     );
   addResultOption(addPolicyOption(addLockTimeoutOption(cmd))).action(
     action(async (_opts: unknown, command: Command) => {

@@ -1,9 +1,16 @@
 // `dbform export`: today's live infrastructure as YAML + lockfile, planning to zero changes.
 // Heavy modules (client, export, config, planner) are loaded inside the action.
 import type { Command } from 'commander';
+import { KIND_NOUNS } from '../../model/address.js';
 import { DbformError } from '../../model/errors.js';
 import { action } from '../errors.js';
 import { addApiOptions, stateOption, workspaceOption, type ApiOptions, type GlobalOptions } from '../options.js';
+
+/** `VPCs, ... and services ...`: every kind, as the export writes them. */
+function livePlurals(): string {
+  const all = Object.values(KIND_NOUNS).map((n) => n.many);
+  return `${all.slice(0, -1).join(', ')} and ${all.at(-1)}`;
+}
 
 interface ExportFlags extends ApiOptions, GlobalOptions {
   project?: string;
@@ -103,7 +110,7 @@ async function runExportCommand(flags: ExportFlags): Promise<number> {
 export function registerExport(program: Command): void {
   const cmd = program
     .command('export')
-    .description('write the live VPCs, peerings, services and replica sets as YAML + lockfile; `plan` right after shows no changes')
+    .description(`write the live ${livePlurals()} as YAML + lockfile; \`plan\` right after shows no changes`)
     .option('--project <id>', 'the project to export (needed when the token sees several)')
     .option('--all-projects', 'export every project the token sees (needs -o DIR)')
     .option('-o, --output <path>', 'YAML file to write (the lockfile goes beside it); with --all-projects a directory of <project-id>/dbform.yaml')

@@ -1,6 +1,7 @@
 // `dbform import ADDR ID`: bind an existing resource to a config address in the state.
 // Heavy modules (client, config, lockfile) are loaded inside the action.
 import type { Command } from 'commander';
+import { addressForms } from '../../model/address.js';
 import { action } from '../errors.js';
 import { addApiOptions, addConfigOptions, addLockTimeoutOption, configFiles, type ApiOptions, type GlobalOptions } from '../options.js';
 
@@ -14,12 +15,10 @@ interface ImportFlags extends ApiOptions, GlobalOptions {
 }
 
 const HELP = `
-ADDR is one of vpc.<key>, peering.<vpc_key>.<peer_vpc_id>, service.<key> or
-replica_set.<service_key>.<key>, and must already be in the config (a typo cannot bind an ID
-to nonsense). ID must be a live resource of that kind: a service ID for service.x, a VPC ID for
-vpc.x, a peering of that VPC with that peer_vpc_id for peering.x.y (the VPC found through the
-state, else by its unique name), a replica set of that service for replica_set.s.r (the
-service found the same way).
+ADDR is one of ${addressForms('snake').replace(' or ', ' or\n')}, and must already be in the config (a typo cannot bind an ID
+to nonsense). ID must be a live resource of that kind; one whose address starts with another
+resource's key must belong to that resource (found through the state, else by its unique
+name), and be the one its address names.
 
 An ID already bound to another address is refused. An address already bound to another ID is
 refused unless --force (the old resource stays live, unmanaged). The state is written under

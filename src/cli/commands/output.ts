@@ -1,11 +1,21 @@
-// `dbform output [ADDR]...`: how to connect to each managed service and replica set (SPEC section 11).
+// `dbform output [ADDR]...`: how to connect to each managed resource of a kind that takes
+// connections (SPEC section 11).
 import { Option, type Command } from 'commander';
-import { endpointKinds, REPLICA_SET_FIELDS, SERVICE_FIELDS } from '../../model/index.js';
+import { endpointKinds, nounOf } from '../../model/index.js';
 import { action } from '../errors.js';
 import { addApiOptions, addConfigOptions } from '../options.js';
+import { OUTPUT_KINDS, outputNouns } from '../../app/connections.js';
 
 // The endpoints beside the resource's own come from the field descriptors that open them.
-const ENDPOINTS = endpointKinds(SERVICE_FIELDS, REPLICA_SET_FIELDS);
+const ENDPOINTS = endpointKinds(...OUTPUT_KINDS.map((k) => k.fields));
+
+/** A child's key: `<parent key>__<key>`, as the help says it. */
+const CHILD_KEYS = OUTPUT_KINDS.filter((k) => k.parent !== undefined)
+  .map((k) => `A ${nounOf(k.kind)}'s key is <${nounOf(k.parent!)} key>__<${nounOf(k.kind)} key>`)
+  .join('; ');
+
+/** `service.KEY or <child>.SERVICE.KEY`: the address forms of the kinds output prints. */
+const FORMS = OUTPUT_KINDS.map((k) => [k.kind, ...(k.parent ? [k.parent.toUpperCase()] : []), 'KEY'].join('.')).join(' or ');
 
 const HELP = `
 Fields, in this order:
@@ -24,7 +34,7 @@ Formats:
                   the key upper-cased with - as _; a value the shell would interpret is
                   single-quoted
   --format github appends <key>_<field>=value to the file $GITHUB_OUTPUT (step outputs)
-A replica set's key is <service key>__<replica set key> (two underscores; keys have none), e.g.
+${CHILD_KEYS} (two underscores; keys have none), e.g.
 DBFORM_APP__READ_HOST or app__read_host.
 
 --with-password reads the password from the config's password.from_env, else from the pgpass
@@ -35,8 +45,8 @@ With --format github, "::add-mask::<password>" is printed on stdout first so the
 export function registerOutput(program: Command): void {
   const cmd = program
     .command('output')
-    .description(`print how to connect to the managed services and replica sets (host, port, ${ENDPOINTS.map((e) => e.prefix).join(' and ')} endpoints, uri)`)
-    .argument('[address...]', 'service.KEY or replica_set.SERVICE.KEY (default: all of the config)')
+    .description(`print how to connect to the managed ${outputNouns()} (host, port, ${ENDPOINTS.map((e) => e.prefix).join(' and ')} endpoints, uri)`)
+    .argument('[address...]', `${FORMS} (default: all of the config)`)
     .option('--json', 'print JSON (same as --format json)')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'env', 'github']))
     .option('--with-password', 'add the password, from password.from_env or the pgpass file (never stored by dbform)')

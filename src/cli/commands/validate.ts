@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { formatDiagnostic, type Diagnostic } from '../../model/diagnostics.js';
-import type { DesiredState } from '../../model/resources.js';
 import { DbformError } from '../../model/errors.js';
 import { action } from '../errors.js';
 import { addConfigOptions, configFiles } from '../options.js';
@@ -35,20 +34,16 @@ function moreLine(errors: number, warnings: number): string[] {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-export function summarizeDesiredState(state: DesiredState) {
-  return {
-    vpcs: state.vpcs.length,
-    peerings: state.vpcs.reduce((n, v) => n + v.peerings.length, 0),
-    services: state.services.length,
-    replica_sets: state.services.reduce((n, s) => n + s.replicaSets.length, 0),
-    moved: state.moved.length,
-  };
+/** What the config holds, by kind (countByCollection of the config layer), and its moved entries. */
+type Counts = Array<{ key: string; count: number; one: string; many: string }>;
+
+function summaryJson(counts: Counts, moved: number): Record<string, number> {
+  return { ...Object.fromEntries(counts.map((c) => [c.key, c.count])), moved };
 }
 
-function summaryLine(files: readonly string[], state: DesiredState): string {
-  const s = summarizeDesiredState(state);
-  const parts = [plural(s.vpcs, 'VPC'), plural(s.peerings, 'peering'), plural(s.services, 'service'), plural(s.replica_sets, 'replica set')];
-  if (s.moved > 0) parts.push(`${s.moved} moved`);
+function summaryLine(files: readonly string[], counts: Counts, moved: number): string {
+  const parts = counts.map((c) => plural(c.count, c.one, c.many));
+  if (moved > 0) parts.push(`${moved} moved`);
   return `${files.join(', ')}: valid (${parts.join(', ')})`;
 }
 
@@ -71,7 +66,7 @@ export function registerValidate(program: Command): void {
   addConfigOptions(cmd).action(
     action(async (opts: ValidateOptions) => {
       // The loader pulls in the YAML parser and the validator: load it only when validating.
-      const { fileOf, loadConfig } = await import('../../config/index.js');
+      const { countByCollection, fileOf, loadConfig } = await import('../../config/index.js');
       const files = configFiles(opts);
       const max = parseMaxErrors(opts.maxErrors);
       // No network and no state: the workspace only names what `${workspace}` expands to.
@@ -82,7 +77,7 @@ export function registerValidate(program: Command): void {
       const warnings = all.filter((d) => d.severity === 'warning');
       const first = firstOf(all, max);
       if (opts.json) {
-        const summary = result.ok ? { files, ...summarizeDesiredState(result.value) } : null;
+        const summary = result.ok ? { files, ...summaryJson(countByCollection(result.value), result.value.moved.length) } : null;
         const listed = (severity: Diagnostic['severity']) => first.shown.filter((d) => d.severity === severity).map((d) => diagnosticJson(d, fileOf));
         const out = {
           valid: result.ok,
@@ -104,7 +99,7 @@ export function registerValidate(program: Command): void {
         return 1;
       }
       if (lines.length > 0) process.stderr.write(`${lines.join('\n')}\n`);
-      process.stdout.write(`${summaryLine(files, result.value)}\n`);
+      process.stdout.write(`${summaryLine(files, countByCollection(result.value), result.value.moved.length)}\n`);
       return 0;
     }),
   );

@@ -1,10 +1,10 @@
 // `dbform output [ADDR]...` at the terminal: the flags, the use case (src/app/output.ts), and the
 // chosen format on stdout or in $GITHUB_OUTPUT.
 import { appendFile } from 'node:fs/promises';
-import type { Connection } from '../../app/connections.js';
+import { OUTPUT_KINDS, type Connection } from '../../app/connections.js';
 import { readOutputs } from '../../app/output.js';
 import { describeFileError } from '../../lockfile/index.js';
-import { DbformError } from '../../model/index.js';
+import { DbformError, nounOf } from '../../model/index.js';
 import { appHost } from '../host.js';
 import type { ApiOptions, ConfigOptions, GlobalOptions } from '../options.js';
 import { configFiles } from '../options.js';
@@ -36,7 +36,7 @@ export async function runOutput(addresses: string[], flags: OutputFlags, env: No
     appHost(flags, files, env),
   );
   if (out.kind === 'nothing') {
-    process.stderr.write(`note: ${out.files.join(', ')} has no service or replica set: there is nothing to output\n`);
+    process.stderr.write(`note: ${out.files.join(', ')} has no ${OUTPUT_KINDS.map((k) => nounOf(k.kind)).join(' or ')}: there is nothing to output\n`);
     if (format === 'json') process.stdout.write('{}\n');
     return 0;
   }

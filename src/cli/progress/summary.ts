@@ -1,8 +1,9 @@
 // The final summary of an apply or destroy, shared by the TTY and plain views.
 import { describeFailure } from '../../app/run-record.js';
 import type { ApplyResult, DoneAction } from '../../executor/result.js';
-import { CREATE_OPS, DELETE_OPS, terminalLine, type PlanWhere } from '../../model/index.js';
+import { terminalLine, type PlanWhere } from '../../model/index.js';
 import type { Paint } from './paint.js';
+import { CREATE_OPS, DELETE_OPS } from '../../kinds/index.js';
 
 export { describeFailure, failureText } from '../../app/run-record.js';
 

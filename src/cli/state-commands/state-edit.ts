@@ -3,7 +3,7 @@
 // whichever store the flags, env or `state:` select. `rm` forgets a binding with everything the
 // state keeps for it (its claim, drift record and protect mark): the resource becomes unmanaged.
 // `mv` is the command-line twin of a `moved:` entry.
-import { DbformError, kindOf, nextRevision, type Address, type Lockfile } from '../../model/index.js';
+import { addressForms, DbformError, kindOf, nextRevision, type Address, type Lockfile } from '../../model/index.js';
 import { describeHolder, newHistoryId, newLineage, versionOf, type HistoryAction, type ReadOptions, type StateStore } from '../../state/index.js';
 import { parseDuration } from '../../executor/duration.js';
 import { commandLine } from '../host.js';
@@ -38,7 +38,7 @@ export async function runStateRm(addresses: Address[], flags: StateEditFlags): P
 export async function runStateMv(from: Address, to: Address, flags: StateEditFlags): Promise<number> {
   const fromKind = kindOf(from);
   const toKind = kindOf(to);
-  if (!fromKind || !toKind) throw new DbformError(`state mv ${from} ${to}: both must be addresses such as service.<key> or replica_set.<service>.<key>`);
+  if (!fromKind || !toKind) throw new DbformError(`state mv ${from} ${to}: both must be addresses (${addressForms('short')})`);
   if (fromKind !== toKind) throw new DbformError(`state mv ${from} ${to}: a ${fromKind} cannot become a ${toKind}`);
   if (from === to) throw new DbformError(`state mv ${from} ${to}: the two addresses are the same`);
   return editState(flags, 'state mv', (lock, where) => {

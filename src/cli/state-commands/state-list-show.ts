@@ -1,6 +1,6 @@
 // `dbform state list` and `dbform state show ADDR`: the bindings of this workspace's state, and
 // one binding next to the live resource it names.
-import { compareAddresses, kindOf, terminalJson, terminalLine, type LiveState, type LockEntry } from '../../model/index.js';
+import { compareAddresses, kindOf, terminalJson, terminalLine, type LockEntry } from '../../model/index.js';
 import type { ApiContextInput } from '../api-context.js';
 import { appHost } from '../host.js';
 import { configFiles } from '../options.js';
@@ -41,28 +41,12 @@ function snake(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), snake(v)]));
 }
 
-/** The live resource of `kind` with this ID; replica sets and peerings are read from their parents. */
-function findLive(live: LiveState, kind: string, id: string): unknown {
-  if (kind === 'service') return live.services.find((s) => s.id === id);
-  if (kind === 'vpc') return live.vpcs.find((v) => v.id === id);
-  if (kind === 'replica_set') return live.services.flatMap((s) => s.replicaSets).find((r) => r.id === id);
-  if (kind === 'peering') return live.vpcs.flatMap((v) => v.peerings ?? []).find((p) => p.id === id);
-  return undefined;
-}
-
-/** Without a live resource's nested lists: `state show` is about one resource. */
-function ownFields(resource: unknown): Record<string, unknown> {
-  const { replicaSets: _r, peerings: _p, ...rest } = resource as Record<string, unknown>;
-  return rest;
-}
-
 export async function runStateShow(address: string, flags: StateCommandFlags & ApiContextInput): Promise<number> {
   const { showBinding } = await import('../../app/state-show.js');
   const files = configFiles(flags);
   const shown = await showBinding({ files, state: flags, address }, appHost(flags, files));
   const { entry, kind } = shown;
-  const live = findLive(shown.live, kind, entry.id);
-  const fields = live === undefined ? null : (snake(ownFields(live)) as Record<string, unknown>);
+  const fields = shown.live === undefined ? null : (snake(shown.live) as Record<string, unknown>);
   if (flags.json) {
     printJson({ ...entryJson(address, entry), live: fields });
     return 0;

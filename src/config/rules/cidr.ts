@@ -1,5 +1,5 @@
 // VPC CIDR blocks: valid IPv4 `a.b.c.d/n` with the host bits zero, and no two VPCs of the
-// project overlapping (peering and routing need disjoint blocks).
+// project overlapping (routes between VPCs need disjoint blocks).
 import { cidrsOverlap, isCidr, parseCidr, type Cidr, type Diagnostic } from '../../model/index.js';
 import { describeSource, diagnosticAt, sourceOf, type Entry } from '../merge.js';
 import { CIDR_SHAPE_REGEX } from '../schema.js';

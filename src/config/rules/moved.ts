@@ -1,26 +1,21 @@
 // `moved: [{from, to}]` rebinds a lockfile entry. It must name two addresses of one kind, the
 // new one in the config and the old one gone from it, once each, and never in a chain: each
 // entry must say where the resource is now, not where it went next.
-import { parseAddress, peeringAddress, replicaSetAddress, serviceAddress, vpcAddress } from '../../model/address.js';
+import { addressForms, addressOf, parseAddress } from '../../model/address.js';
 import type { Diagnostic } from '../../model/diagnostics.js';
+import { eachEntry } from '../kind-entries.js';
 import { describeSource, diagnosticAt, sourceOf, type Entry, type MergedConfig } from '../merge.js';
-import { peeringsOf, replicaSetsOf, str, type Rule } from './rule.js';
+import { str, type Rule } from './rule.js';
 
-const ADDRESS_FORMS = 'vpc.<key>, peering.<vpcKey>.<peer_vpc_id>, service.<key> or replica_set.<serviceKey>.<key>';
+const ADDRESS_FORMS = addressForms('camel');
 
+/** The address of every entry of the config: a map entry's by its key, a list entry's by the field that identifies it (when written). */
 function configuredAddresses(config: MergedConfig): Set<string> {
   const addresses = new Set<string>();
-  for (const vpc of config.vpcs) {
-    addresses.add(vpcAddress(vpc.key));
-    for (const p of peeringsOf(vpc)) {
-      const id = str(p.value, 'peer_vpc_id');
-      if (id) addresses.add(peeringAddress(vpc.key, id));
-    }
-  }
-  for (const service of config.services) {
-    addresses.add(serviceAddress(service.key));
-    for (const rs of replicaSetsOf(service)) addresses.add(replicaSetAddress(service.key, rs.key));
-  }
+  eachEntry(config, (def, entry, _label, parent) => {
+    const ident = def.config.shape === 'map' ? entry.key : str(entry.value, def.naming.key);
+    if (ident) addresses.add(addressOf(def.kind, parent?.key, ident));
+  });
   return addresses;
 }
 

@@ -1,8 +1,11 @@
 // Names (the `name` field, or the key when left out) are how dbform adopts live resources, so
 // two resources of one kind with one name would make adoption ambiguous.
+import { childKinds, TOP_KINDS, type AnyKind } from '../../kinds/index.js';
+import { nounOf } from '../../model/address.js';
 import type { Diagnostic } from '../../model/diagnostics.js';
-import { describeSource, diagnosticAt, sourceOf, type Entry } from '../merge.js';
-import { nameOf, replicaSetsOf, type Rule } from './rule.js';
+import { childEntries, entryLabel, topEntries } from '../kind-entries.js';
+import { describeSource, diagnosticAt, sourceOf, type Entry, type MergedConfig } from '../merge.js';
+import { nameOf, type Rule } from './rule.js';
 
 function findDuplicates(entries: readonly Entry[], label: (e: Entry) => string, scope: string): Diagnostic[] {
   const errors: Diagnostic[] = [];
@@ -23,19 +26,19 @@ function findDuplicates(entries: readonly Entry[], label: (e: Entry) => string, 
   return errors;
 }
 
+/** Names are unique among the entries of a kind named by `name`: in the project, or within their parent. */
+function namedDuplicates(config: MergedConfig): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const scope = (def: AnyKind) => `${nounOf(def.kind)} names must be unique ${def.parent === undefined ? 'in the project' : `within their ${nounOf(def.parent)}`}`;
+  const walk = (def: AnyKind, entries: Entry[], label: (e: Entry) => string) => {
+    if (def.naming.key === 'name') out.push(...findDuplicates(entries, label, scope(def)));
+    for (const child of childKinds(def.kind)) for (const e of entries) walk(child, childEntries(e, child), entryLabel(label(e), child));
+  };
+  for (const top of TOP_KINDS) walk(top, topEntries(config, top), entryLabel(undefined, top));
+  return out;
+}
+
 export const uniqueNamesRule: Rule = {
   code: 'duplicate-name',
-  check(config) {
-    return [
-      ...findDuplicates(config.vpcs, (e) => `vpcs.${e.key}`, 'VPC names must be unique in the project'),
-      ...findDuplicates(config.services, (e) => `services.${e.key}`, 'service names must be unique in the project'),
-      ...config.services.flatMap((service) =>
-        findDuplicates(
-          replicaSetsOf(service),
-          (e) => `services.${service.key}.replica_sets.${e.key}`,
-          'replica set names must be unique within their service',
-        ),
-      ),
-    ];
-  },
+  check: namedDuplicates,
 };

@@ -1,10 +1,10 @@
 // Pieces the fields of several kinds share: JSON Schema fragments (src/config/schema.ts puts the
 // whole schema together from the descriptors) and what `null` means when reading the config.
 import { REGION_CODE_PATTERN } from '../api-values.js';
-import { ALLOWED_SERVICE_SIZES, describeAllowedSizes } from '../sizes.js';
-import type { Json } from './types.js';
+import { ALLOWED_SERVICE_SIZES, describeAllowedSizes, isAllowedServiceSize } from '../sizes.js';
+import type { FieldProblem, Json } from './types.js';
 
-/** Logical names: keys under vpcs, services and replica_sets (SPEC section 1). */
+/** Logical names: the keys of resources in the config (SPEC section 1). */
 export const KEY_REGEX = '^[a-z][a-z0-9-]{0,62}$';
 /** An open pattern (SPEC section 12): the API decides which regions exist. */
 export const REGION_REGEX = REGION_CODE_PATTERN;
@@ -17,6 +17,12 @@ export const keySchema = (what: string): Json => ({
   pattern: KEY_REGEX,
   description: `Key of ${what}: a lowercase letter, then up to 62 lowercase letters, digits or hyphens.`,
 });
+
+/** Names the config can hold: 1-128 characters (code points, as JSON Schema counts them; see nameSchema). */
+export function isWritableName(name: string): boolean {
+  const length = [...name].length;
+  return length >= 1 && length <= 128;
+}
 
 export const nameSchema = (what: string): Json => ({
   type: 'string',
@@ -47,6 +53,26 @@ export const sizeSchema = (field: 'cpu_millis' | 'memory_gbs', shared: boolean):
         : `Memory in GB, given together with cpu_millis as an allowed pair (cpu_millis/memory_gbs): ${pairs}.`,
   };
 };
+
+const sizeValue = (v: unknown): number | 'shared' | undefined =>
+  v === 'shared' || (typeof v === 'number' && ALLOWED_SERVICE_SIZES.some((s) => s.cpuMillis === v || s.memoryGbs === v)) ? (v as number | 'shared') : undefined;
+
+/**
+ * cpu_millis and memory_gbs come in fixed pairs (SPEC section 9): each value alone the schema
+ * checks, this that they go together (`shared`: whether the shared pair is one of them).
+ */
+export function sizePairProblem(raw: Json, shared: boolean): FieldProblem | undefined {
+  const cpu = sizeValue(raw.cpu_millis);
+  const memory = sizeValue(raw.memory_gbs);
+  // Unknown or out-of-list values are already reported by the schema.
+  if (cpu === undefined || memory === undefined) return undefined;
+  if (!shared && (cpu === 'shared' || memory === 'shared')) return undefined;
+  if (isAllowedServiceSize(cpu, memory)) return undefined;
+  const partner = cpu === 'shared' ? 'shared' : ALLOWED_SERVICE_SIZES.find((s) => s.cpuMillis === cpu)?.memoryGbs;
+  const hint = partner === undefined ? '' : `; cpu_millis ${cpu} goes with memory_gbs ${partner}`;
+  const allowed = shared ? sizesText : sizesText.replace(', shared/shared', '');
+  return { key: 'memory_gbs', message: `${memory} does not go with cpu_millis ${cpu}; allowed cpu_millis/memory_gbs pairs are ${allowed}${hint}`, code: 'size-pair' };
+}
 
 /** `null` manages absence: DEV (SPEC section 1). */
 export const environmentOf = (v: unknown): 'DEV' | 'PROD' | undefined => (v === undefined ? undefined : v === null ? 'DEV' : (v as 'DEV' | 'PROD'));

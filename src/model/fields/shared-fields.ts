@@ -1,7 +1,7 @@
-// The fields services and replica sets both carry (SPEC section 1), written once: the name, which
-// forces a replace, and the environment tag, each kind with its own op. A service sends its tag in
-// its create request; a replica set starts as DEV and is tagged after its create. (The third
-// field they share is built beside its wire reader in service.ts.)
+// The fields several kinds carry (SPEC section 1), written once and instantiated per kind, each
+// kind with its own ops: the name, which forces a replace, and the environment tag (a kind may
+// send it in its create request or tag after its create). (A switch services and their children
+// share is built beside its wire reader, in src/kinds/service/fields.ts.)
 import type { OperationId } from '../operations.js';
 import type { EnvironmentTag } from '../resources.js';
 import { environmentOf, environmentSchema, nameSchema } from './common.js';
@@ -58,3 +58,4 @@ export function environmentField<D extends Tagged, L extends LiveTagged, W exten
         : { unmanaged: `environment ${ctx.quote(l.environment ?? '')} is not DEV or PROD: left unmanaged` },
   };
 }
+

@@ -118,6 +118,16 @@ export interface FieldDescriptor<D, L, W> {
   export?(l: L, ctx: ExportContext): FieldExport;
   /** The endpoint the field opens, for `dbform output`. */
   endpoint?: FieldEndpoint<L>;
+  /** A rule the schema cannot express on its keys (a size pair), on the config entry as written: where and why it fails. */
+  check?(raw: Json): FieldProblem | undefined;
+}
+
+/** What a field's `check` finds: at which of its keys, in words, its diagnostic code, and whether it is only a warning. */
+export interface FieldProblem {
+  key: string;
+  message: string;
+  code: string;
+  severity?: 'warning';
 }
 
 /**
@@ -129,7 +139,7 @@ export interface FieldSet<D, L, W> {
   fields: readonly FieldDescriptor<D, L, W>[];
   /** The fields a create body carries, in the order its changes (and, unless sorted, its request keys) are listed. */
   create: readonly FieldDescriptor<D, L, W>[];
-  /** Whether the request keys are sorted by name (the VPC and replica set bodies always were). */
+  /** Whether the request keys are sorted by name (some kinds' bodies always were). */
   sortedRequest: boolean;
   /** The fields whose replace checks run, in the order their changes are listed. */
   replace: readonly FieldDescriptor<D, L, W>[];

@@ -49,7 +49,20 @@ export interface ResourceSpecDto {
   volume_type?: string;
 }
 
-/** `metadata.environment`, the environment tag of a service or replica set; absent means DEV. */
+/** `metadata.environment`, the environment tag of a resource that carries one; absent means DEV. */
 export interface MetadataDto {
   environment?: EnvironmentTagDto | (string & {});
+}
+
+/** A resize request, the same for every kind that resizes. */
+export interface ResizeRequestDto {
+  /** Digits. */
+  cpu_millis: string;
+  /** Digits. */
+  memory_gbs: string;
+}
+
+/** A request that sets an environment tag, the same for every kind that carries one. */
+export interface SetEnvironmentRequestDto {
+  environment: EnvironmentTagDto;
 }

@@ -58,7 +58,7 @@ describe('fault rate 0.3 and throttle rate 0.3', () => {
     await poller.waitForServiceStatus(id, 'PAUSED');
     await api.startService(PROJECT, id);
     await poller.waitForServiceStatus(id, 'READY');
-    const live = await fetchLiveState(api, PROJECT, { peeringsOf: 'all' });
+    const live = await fetchLiveState(api, PROJECT);
 
     expect(resized?.size).toEqual({ cpuMillis: 2000, memoryGbs: 8 });
     const svc = live.services.find((s) => s.id === id)!;

@@ -1,6 +1,9 @@
 // fetchLiveState reads in parallel; when one read fails for good, the others stop at once
-// instead of retrying in the background (a plan against a dead API must exit promptly).
+// instead of retrying in the background (a plan against a dead API must exit promptly). The
+// throttled client backs off on fake time: its next attempt comes only when the test moves the
+// clock, so "it ended without waiting for the backoff" needs no stopwatch.
 import { afterEach, describe, expect, it } from 'vitest';
+import { FakeTimers } from '../../support/fake-timers.js';
 import { ApiClient } from '../../../src/api/client.js';
 import { fetchLiveState } from '../../../src/api/live-state.js';
 import type { EmulatorHandle } from '../../../src/emulator/index.js';
@@ -25,7 +28,8 @@ describe('fetchLiveState when one read fails', () => {
     // Every answer of this emulator is a 429 with Retry-After: 1 (time scale 1), so listVPCs keeps retrying.
     const throttled: EmulatorHandle = await emulator({ throttleRate: 1, timeScale: 1 });
     open.push(throttled);
-    const slow = clientFor(throttled);
+    const timers = new FakeTimers();
+    const slow = clientFor(throttled, { timers });
     const dead = new ApiClient({ baseUrl: await deadUrl(), token: PAT, retry: { baseDelayMs: 20, maxDelayMs: 50 } });
     open.push(slow, dead);
     const reader = {
@@ -33,14 +37,12 @@ describe('fetchLiveState when one read fails', () => {
       listVPCs: slow.listVPCs.bind(slow),
       listVPCPeerings: slow.listVPCPeerings.bind(slow),
     };
-    const started = Date.now();
-    await expect(fetchLiveState(reader, PROJECT, { peeringsOf: 'all' })).rejects.toThrow(/cannot reach the API .* \(5 attempts\)/);
-    expect(Date.now() - started).toBeLessThan(900);
-    const sent = countOf(throttled, VPCS);
-    expect(sent).toBe(1);
-    // Were the sibling still retrying, its next attempt would come after the 1 s Retry-After.
-    await new Promise((r) => setTimeout(r, 1500));
-    expect(countOf(throttled, VPCS)).toBe(sent);
+    // The sibling's 1 s Retry-After is fake time that never passes unless the test moves it.
+    await expect(fetchLiveState(reader, PROJECT)).rejects.toThrow(/cannot reach the API .* \(5 attempts\)/);
+    expect(countOf(throttled, VPCS)).toBe(1);
+    // Were the sibling still retrying, its next attempt would come once the clock passed 1 s.
+    await timers.advance(60_000);
+    expect(countOf(throttled, VPCS)).toBe(1);
   });
 
   it("still rejects with the caller's abort reason when the caller aborts", async () => {
@@ -48,7 +50,7 @@ describe('fetchLiveState when one read fails', () => {
     const slow = clientFor(throttled);
     open.push(throttled, slow);
     const controller = new AbortController();
-    const reading = fetchLiveState(slow, PROJECT, { peeringsOf: 'all', signal: controller.signal });
+    const reading = fetchLiveState(slow, PROJECT, { signal: controller.signal });
     setTimeout(() => controller.abort(new Error('SIGINT')), 100);
     await expect(reading).rejects.toThrow('SIGINT');
   });
@@ -58,18 +60,18 @@ describe('closing the client', () => {
   it('stops a call that is still being retried, so nothing keeps running after a command ends', async () => {
     const throttled = await emulator({ throttleRate: 1, timeScale: 1 });
     open.push(throttled);
-    const client = clientFor(throttled);
+    const timers = new FakeTimers();
+    const client = clientFor(throttled, { timers });
     const call = client.listVPCs(PROJECT);
     const outcome = call.then(
       () => 'resolved',
       (err: Error) => err.message,
     );
-    while (countOf(throttled, VPCS) === 0) await new Promise((r) => setTimeout(r, 5));
-    const started = Date.now();
+    // The 429 came back and its 1 s backoff is pending (on fake time: it never ends by itself).
+    await timers.untilPending();
     await client.close();
     expect(await outcome).toBe('the API client was closed while a request was still being retried');
-    expect(Date.now() - started).toBeLessThan(500);
-    await new Promise((r) => setTimeout(r, 1500));
+    await timers.advance(60_000);
     expect(countOf(throttled, VPCS)).toBe(1);
   });
 });

@@ -3,7 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { EmulatorHandle } from '../../../src/emulator/index.js';
-import { startTestEmulator } from '../../support/dialect.js';
+import { describeDialectBlind, itDialectBlind, startTestEmulator } from '../../support/dialect.js';
+import { EmulatorClock } from '../../support/emulator-clock.js';
 import { duplicates, nextPlan, runCli, workspace } from './cli-harness.js';
 import { removeTempDirs } from '../../support/temp-dir.js';
 
@@ -15,8 +16,8 @@ afterEach(async () => {
   emulator = undefined;
 });
 
-async function setup(config: string, timeScale = 0.02) {
-  emulator = await startTestEmulator({ timeScale });
+async function setup(config: string, timeScale = 0.02, clock?: EmulatorClock) {
+  emulator = await startTestEmulator({ timeScale, ...(clock ? { now: clock.now } : {}) });
   return workspace(config, emulator.url);
 }
 
@@ -69,7 +70,7 @@ describe('dbform apply', () => {
     expect(Object.keys(emulator!.stats().requests).filter((k) => !k.startsWith('GET'))).toEqual([]);
   });
 
-  it('refuses on a non-TTY without --auto-approve, after showing the plan, and changes nothing', async () => {
+  itDialectBlind('refuses on a non-TTY without --auto-approve, after showing the plan, and changes nothing', async () => {
     const ws = await setup(small);
     const run = await runCli(ws, ['apply']);
     expect(run.code).toBe(1);
@@ -79,7 +80,7 @@ describe('dbform apply', () => {
     expect(emulator!.stats().requests['POST /projects/{project_id}/vpcs']).toBeUndefined();
   });
 
-  it('exits 3 without changing anything when the plan is blocked by protection', async () => {
+  itDialectBlind('exits 3 without changing anything when the plan is blocked by protection', async () => {
     const ws = await setup(small.replace('    vpc: main\n', '    vpc: main\n    protect: true\n'));
     expect((await runCli(ws, ['apply', '--auto-approve'])).code).toBe(0);
     const before = readFileSync(ws.lockfile, 'utf8');
@@ -117,7 +118,7 @@ describe('dbform apply', () => {
     expect(services[0].vpc_endpoint.vpc_id).toBe(lock.resources['vpc.main'].id);
   });
 
-  it('exits 1 on a plan error before changing anything', async () => {
+  itDialectBlind('exits 1 on a plan error before changing anything', async () => {
     const noVpc = small.replace('    vpc: main\n', '');
     const ws = await setup(noVpc);
     expect((await runCli(ws, ['apply', '--auto-approve'])).code).toBe(0);
@@ -131,7 +132,7 @@ describe('dbform apply', () => {
     expect(Object.keys(emulator!.stats().requests).filter((k) => !k.startsWith('GET'))).toEqual([]);
   });
 
-  it('prints config errors as `dbform validate` does (FILE:LINE:COL: message), for apply and destroy', async () => {
+  itDialectBlind('prints config errors as `dbform validate` does (FILE:LINE:COL: message), for apply and destroy', async () => {
     const ws = await setup('version: 1\nproject_id: proj-demo\nvpcs:\n  main:\n    cidr: 10.10.0.1/16\n    region_code: us-east-1\n    colour: red\n');
     const validate = await runCli(ws, ['validate']);
     expect(validate.code).toBe(1);
@@ -145,7 +146,7 @@ describe('dbform apply', () => {
     expect(emulator!.stats().total).toBe(0);
   });
 
-  it('rejects a bad --timeout or --parallelism with a clear message', async () => {
+  itDialectBlind('rejects a bad --timeout or --parallelism with a clear message', async () => {
     const ws = await setup(small);
     const t = await runCli(ws, ['apply', '--auto-approve', '--timeout', 'soon']);
     expect(t.code).toBe(1);
@@ -159,7 +160,7 @@ describe('dbform apply', () => {
     expect(existsSync(ws.lockfile)).toBe(false);
   });
 
-  it('--lockfile in a missing directory creates it; one under a file is one clear message, before any change', async () => {
+  itDialectBlind('--lockfile in a missing directory creates it; one under a file is one clear message, before any change', async () => {
     const ws = await setup(small);
     const { writeFileSync } = await import('node:fs');
     writeFileSync(join(ws.dir, 'a-file'), '');
@@ -174,8 +175,11 @@ describe('dbform apply', () => {
     expect(existsSync(`${lockfile}.lock`)).toBe(false);
   });
 
-  it('fails an action that exceeds --timeout, naming it, with its ID kept so no retry duplicates it', async () => {
-    const ws = await setup(small, 1);
+  itDialectBlind('fails an action that exceeds --timeout, naming it, with its ID kept so no retry duplicates it', async () => {
+    // The emulator's clock stands: the service stays QUEUED however slow the machine.
+    const clock = new EmulatorClock();
+    clock.freeze();
+    const ws = await setup(small, 1, clock);
     const run = await runCli(ws, ['apply', '--auto-approve', '--timeout', '300ms']);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/service\.db createService: timed out after 300 ms waiting for service \w+ \(last status QUEUED\)/);
@@ -187,7 +191,7 @@ describe('dbform apply', () => {
   });
 });
 
-describe('dbform apply with a password variable that is not set', () => {
+describeDialectBlind('dbform apply with a password variable that is not set', () => {
   const withPassword = `version: 1
 project_id: proj-demo
 services:

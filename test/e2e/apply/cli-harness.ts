@@ -67,7 +67,7 @@ export async function nextPlan(ws: Workspace, apiUrl: string, savePlanTo?: strin
   if (!loaded.ok) throw new Error(`the workspace config is invalid: ${JSON.stringify(loaded.errors)}`);
   const client = testClient(apiUrl);
   try {
-    const live = await fetchLiveState(client, loaded.value.projectId, { peeringsOf: 'all' });
+    const live = await fetchLiveState(client, loaded.value.projectId);
     const lock = await readLockfile(ws.lockfile, loaded.value.projectId);
     const plan = planChanges(loaded.value, live, lock, { replace: [], target: [], allowDataLoss: false });
     if (savePlanTo) {

@@ -5,6 +5,7 @@ import { hostname } from 'node:os';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../../src/emulator/index.js';
 import { duplicates, nextPlan, runCli, spawnCli, unboundIds, workspace, type Workspace } from './cli-harness.js';
+import { EmulatorClock } from '../../support/emulator-clock.js';
 import { removeTempDirs } from '../../support/temp-dir.js';
 
 afterAll(removeTempDirs);
@@ -18,8 +19,12 @@ afterEach(async () => {
 const config = (n: number) =>
   `version: 1\nproject_id: proj-demo\nservices:\n${Array.from({ length: n }, (_, i) => `  s${i}:\n    cpu_millis: 500\n    memory_gbs: 2\n    replica_sets:\n      r:\n        cpu_millis: 500\n        memory_gbs: 2\n        nodes: 1\n`).join('')}`;
 
+// The emulator's clock: stopped, an apply that waits for a transition cannot finish.
+let clock = new EmulatorClock();
+
 async function setup(timeScale: number, n = 3, latencyMs = 0): Promise<Workspace> {
-  emulator = await startEmulator({ timeScale, latencyMs });
+  clock = new EmulatorClock();
+  emulator = await startEmulator({ timeScale, latencyMs, now: clock.now });
   return workspace(config(n), emulator.url);
 }
 
@@ -37,7 +42,9 @@ const deadPid = () => Number(spawnSync(process.execPath, ['-e', 'process.stdout.
 
 describe('the apply lock', () => {
   it('makes a second concurrent apply exit 1 naming the holder and --force-unlock', async () => {
-    const ws = await setup(0.2);
+    const ws = await setup(0.01);
+    // Until the second apply is done, the first cannot finish its waits, so it holds the lock.
+    clock.freeze();
     const first = spawnCli(ws, ['apply', '--auto-approve']);
     await until(() => existsSync(lockPathOf(ws)), 'the first apply to take the lock');
     const holder = JSON.parse(readFileSync(lockPathOf(ws), 'utf8'));
@@ -47,6 +54,7 @@ describe('the apply lock', () => {
     expect(second.stderr).toContain(`pid ${first.child.pid} on ${hostname()}`);
     expect(second.stderr).toContain(`started ${holder.started_at}`);
     expect(second.stderr).toContain('--force-unlock');
+    clock.thaw();
     const done = await first.done;
     expect(done.code).toBe(0);
     expect(existsSync(lockPathOf(ws))).toBe(false);
@@ -76,13 +84,16 @@ describe('the apply lock', () => {
 
 describe('SIGINT during an apply', () => {
   it('exits 130 with every created ID in the lockfile, and the next apply converges', async () => {
-    const ws = await setup(0.2, 3);
+    const ws = await setup(0.01, 3);
+    // The clock stands while the signal is sent: the apply cannot have finished when it lands.
+    clock.freeze();
     const run = spawnCli(ws, ['apply', '--auto-approve']);
     let out = '';
     run.child.stdout!.on('data', (d) => (out += d));
     await until(() => /createService (QUEUED|CONFIGURING)/.test(out), 'a service to be created');
     run.child.kill('SIGINT');
     const result = await run.done;
+    clock.thaw();
     expect(result.code).toBe(130);
     expect(result.stderr).toContain('SIGINT received');
     expect(result.stdout).toMatch(/Apply interrupted: /);
@@ -101,8 +112,9 @@ describe('SIGINT during an apply', () => {
   });
 
   it('reports a create sent before Ctrl-C as "sent; wait abandoned" with its ID, not as skipped', async () => {
-    // Time scale 1: the create stays QUEUED/CONFIGURING for 5 s, so the interrupt lands in its wait.
+    // The clock stands: the create stays QUEUED, so the interrupt lands in its wait.
     const ws = await setup(1, 1);
+    clock.freeze();
     const run = spawnCli(ws, ['apply', '--auto-approve']);
     let out = '';
     run.child.stdout!.on('data', (d) => (out += d));
@@ -121,21 +133,26 @@ describe('SIGINT during an apply', () => {
     expect(`${result.stdout}${result.stderr}`.match(/run the same command again to resume/gi)).toHaveLength(1);
   });
 
-  it('exits 130 at once on a second SIGINT, and the next apply adopts what was created meanwhile', async () => {
-    // Slow answers keep the graceful stop busy: it lets the creates already sent finish.
-    const ws = await setup(0.05, 2, 600);
+  it('exits 130 at once on a second SIGINT, and the next apply converges without duplicates', async () => {
+    // Slow answers (2 s) keep the graceful stop busy: it lets the creates already sent finish. The
+    // second SIGINT follows the first once the apply has said it received it: no sleep in between.
+    const ws = await setup(0.05, 2, 2000);
+    const creates = () => emulator!.stats().requests['POST /projects/{project_id}/services'] ?? 0;
     const run = spawnCli(ws, ['apply', '--auto-approve']);
     let out = '';
+    let err = '';
     run.child.stdout!.on('data', (d) => (out += d));
-    await until(() => /createService started/.test(out), 'a create to be sent');
+    run.child.stderr!.on('data', (d) => (err += d));
+    await until(() => creates() === 2, 'both creates to reach the emulator');
     run.child.kill('SIGINT');
-    await new Promise((r) => setTimeout(r, 100));
+    await until(() => err.includes('SIGINT received'), 'the apply to take the first SIGINT');
     run.child.kill('SIGINT');
     const result = await run.done;
     expect(result.code).toBe(130);
     expect(result.stderr).toContain('SIGINT received again: exiting now');
     expect(existsSync(lockPathOf(ws))).toBe(false);
-    // The creates went through but their IDs were never recorded: the next apply adopts them.
+    // The creates it cut off never reached the API's handlers (they read a request once its
+    // latency passed, and the connection was gone by then): the next apply makes them, once each.
     emulator!.setFaults({ latencyMs: 0 });
     const again = await runCli(ws, ['apply', '--auto-approve']);
     expect(again.code).toBe(0);

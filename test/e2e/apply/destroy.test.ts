@@ -3,7 +3,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../src/api/client.js';
 import type { EmulatorHandle } from '../../../src/emulator/index.js';
-import { startTestEmulator, testClient } from '../../support/dialect.js';
+import { itDialectBlind, startTestEmulator, testClient } from '../../support/dialect.js';
 import { runCli, workspace } from './cli-harness.js';
 import { removeTempDirs } from '../../support/temp-dir.js';
 
@@ -77,7 +77,7 @@ describe('dbform destroy', () => {
     expect(again.stdout).toContain('No changes.');
   });
 
-  it('honours protect from the lockfile even once the config no longer says it: exit 3, nothing deleted', async () => {
+  itDialectBlind('honours protect from the lockfile even once the config no longer says it: exit 3, nothing deleted', async () => {
     const ws = await setup(true);
     writeFileSync(ws.config, 'version: 1\nproject_id: proj-demo\n');
     const before = readFileSync(ws.lockfile, 'utf8');
@@ -93,7 +93,7 @@ describe('dbform destroy', () => {
     expect(Object.keys(emulator!.stats().requests).filter((k) => !k.startsWith('GET'))).toEqual([]);
   });
 
-  it('a protected resource still in the config: the hint says to set protect: false, apply, then destroy', async () => {
+  itDialectBlind('a protected resource still in the config: the hint says to set protect: false, apply, then destroy', async () => {
     const ws = await setup(true);
     const run = await runCli(ws, ['destroy', '--auto-approve']);
     expect(run.code).toBe(3);
@@ -111,7 +111,7 @@ describe('dbform destroy', () => {
     expect((await client!.listServices('proj-demo')).map((s) => s.name)).toEqual(['not-ours']);
   });
 
-  it('also honours protect written in the config but not applied yet', async () => {
+  itDialectBlind('also honours protect written in the config but not applied yet', async () => {
     const ws = await setup(false);
     writeFileSync(ws.config, config(true));
     const run = await runCli(ws, ['destroy', '--auto-approve']);

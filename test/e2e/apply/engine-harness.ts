@@ -3,15 +3,18 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApiClient } from '../../../src/api/client.js';
 import { thisProcess } from '../../../src/cli/local-process.js';
-import { StatusPoller, type StatusPollerOptions } from '../../../src/api/waiters.js';
+import { StatusPoller } from '../../../src/api/waiters.js';
 import type { EmulatorHandle, EmulatorOptions } from '../../../src/emulator/index.js';
 import { applyPlan, type ApplyOptions } from '../../../src/executor/apply-plan.js';
 import type { ApplyEvent } from '../../../src/executor/events.js';
 import { WorkingState } from '../../../src/state/working-state.js';
+import { writeLockfile } from '../../../src/lockfile/index.js';
 import type { ExecutorApi } from '../../../src/executor/ports.js';
 import { startTestEmulator, testClient } from '../../support/dialect.js';
 import { emptyLockfile, emptySummary, parseLockfileJson, type Action, type Lockfile, type Plan } from '../../../src/model/index.js';
 import { tempDir } from '../../support/temp-dir.js';
+import { driveUntilSettled, InFlightCounter } from '../../support/fake-clock-api.js';
+import type { FakeTimers } from '../../support/fake-timers.js';
 
 export const PROJECT = 'proj-demo';
 
@@ -22,7 +25,18 @@ export interface Harness {
   client: ApiClient;
   emulator: EmulatorHandle;
   events: ApplyEvent[];
-  apply(plan: Plan, extra?: Partial<ApplyOptions> & { lock?: Lockfile; api?: ExecutorApi; pollMs?: number; poll?: Pick<StatusPollerOptions, 'reads' | 'schedule'> }): ReturnType<typeof applyPlan>;
+  apply(
+    plan: Plan,
+    extra?: Partial<ApplyOptions> & {
+      lock?: Lockfile;
+      api?: ExecutorApi;
+      pollMs?: number;
+      /** The client the poller reads through (a lists-only one reads by list alone). */
+      pollThrough?: ConstructorParameters<typeof StatusPoller>[0];
+      /** Sees every lockfile write (test/support/fake-clock-api.ts counts them in flight). */
+      trackWrite?: <T>(write: Promise<T>) => Promise<T>;
+    },
+  ): ReturnType<typeof applyPlan>;
   readLock(): Lockfile;
   close(): Promise<void>;
 }
@@ -44,9 +58,10 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
     emulator,
     events,
     apply(plan, extra = {}) {
-      store = new WorkingState(lockPath, extra.lock ?? store?.snapshot() ?? emptyLockfile(PROJECT));
-      const { poll, ...options } = extra;
-      const poller = new StatusPoller(client, { projectId: PROJECT, pollMs: extra.pollMs ?? 10, ...poll });
+      const { pollThrough, trackWrite, ...options } = extra;
+      const write = trackWrite && ((path: string, lock: Lockfile) => trackWrite(writeLockfile(path, lock)));
+      store = new WorkingState(lockPath, extra.lock ?? store?.snapshot() ?? emptyLockfile(PROJECT), write);
+      const poller = new StatusPoller(pollThrough ?? client, { projectId: PROJECT, pollMs: extra.pollMs ?? 10 });
       pollers.push(poller);
       return applyPlan(plan, {
         api: extra.api ?? client,
@@ -70,6 +85,25 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
       await emulator.close();
     },
   };
+}
+
+/**
+ * An apply whose waits tick on `timers` (the emulator's clock too), moved timer to timer once the
+ * apply's requests and lockfile writes in flight are done; `calls` also sees its API calls.
+ */
+export async function applyOnFakeTime(h: Harness, timers: FakeTimers, plan: Plan, options: { parallelism?: number; pollMs: number; listsOnly?: boolean; engineCalls?: InFlightCounter }) {
+  const calls = new InFlightCounter();
+  const api = calls.wrap(h.client);
+  // A lists-only client has no per-service GET: the poller reads by list alone.
+  const pollThrough = options.listsOnly ? { listServices: api.listServices.bind(api), listVPCs: api.listVPCs.bind(api), listVPCPeerings: api.listVPCPeerings.bind(api), listReplicaSets: api.listReplicaSets.bind(api) } : api;
+  const poller = new StatusPoller(pollThrough, { projectId: PROJECT, pollMs: options.pollMs, timers });
+  try {
+    const engineApi = options.engineCalls ? options.engineCalls.wrap(api) : api;
+    const running = h.apply(plan, { api: engineApi, poller, pollMs: options.pollMs, trackWrite: calls.track, ...(options.parallelism ? { parallelism: options.parallelism } : {}) });
+    return await driveUntilSettled(timers, running, calls.busy);
+  } finally {
+    poller.close();
+  }
 }
 
 let counter = 0;

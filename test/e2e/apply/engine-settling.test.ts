@@ -5,7 +5,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { isSuccess } from '../../../src/executor/result.js';
 import type { SettlingResource } from '../../../src/model/index.js';
-import { act, planOf, PROJECT, startHarness, type Harness } from './engine-harness.js';
+import { act, applyOnFakeTime, planOf, PROJECT, startHarness, type Harness } from './engine-harness.js';
+import { FakeTimers } from '../../support/fake-timers.js';
+import { EmulatorClock } from '../../support/emulator-clock.js';
 
 let h: Harness;
 afterEach(async () => h?.close());
@@ -15,9 +17,11 @@ const statusOf = async (id: string) => (await h.client.listServices(PROJECT)).fi
 
 describe('settling resources', () => {
   it('a service still QUEUED: apply waits until READY, reporting its statuses, and succeeds', async () => {
-    h = await startHarness({ timeScale: 0.1 });
+    // On fake time: each status is seen, however slow the machine (QUEUED lasts 100 ms here).
+    const timers = new FakeTimers();
+    h = await startHarness({ timeScale: 0.1, now: () => timers.now() });
     const id = (await h.client.createService(PROJECT, { name: 'db' })).service_id;
-    const result = await h.apply(planOf([], [], [service(id)]));
+    const result = await applyOnFakeTime(h, timers, planOf([], [], [service(id)]), { pollMs: 10 });
     expect(isSuccess(result)).toBe(true);
     expect(result.settling).toEqual([{ resource: service(id), outcome: 'settled', status: 'READY' }]);
     expect(await statusOf(id)).toBe('READY');
@@ -31,9 +35,10 @@ describe('settling resources', () => {
   });
 
   it('a replica set still creating is waited for until active', async () => {
-    h = await startHarness({ timeScale: 0.05 });
+    const clock = new EmulatorClock();
+    h = await startHarness({ timeScale: 0.05, now: clock.now });
     const id = (await h.client.createService(PROJECT, { name: 'db' })).service_id;
-    await new Promise((r) => setTimeout(r, 400));
+    clock.advance(400); // the service's 5 s create at time scale 0.05: READY
     const rs = await h.client.createReplicaSet(PROJECT, id, { name: 'r', cpu_millis: 1000, memory_gbs: 4, nodes: 1 });
     const settling: SettlingResource = { address: 'replica_set.db.r', kind: 'replica_set', id: rs.id, parentId: id, status: 'creating' };
     const result = await h.apply(planOf([], [], [settling]));
@@ -43,7 +48,10 @@ describe('settling resources', () => {
   });
 
   it('is bounded by --timeout: a failure of its own, named settle, with the last status', async () => {
-    h = await startHarness({ timeScale: 1 });
+    // The emulator's clock stands: the service stays QUEUED however slow the machine.
+    const clock = new EmulatorClock();
+    clock.freeze();
+    h = await startHarness({ timeScale: 1, now: clock.now });
     const id = (await h.client.createService(PROJECT, { name: 'db' })).service_id;
     const result = await h.apply(planOf([], [], [service(id)]), { timeoutMs: 300 });
     expect(isSuccess(result)).toBe(false);
@@ -62,11 +70,16 @@ describe('settling resources', () => {
   });
 
   it('Ctrl-C abandons the wait: the apply is interrupted, not a success', async () => {
-    h = await startHarness({ timeScale: 1 });
+    // The emulator's clock stands: the service stays QUEUED, so only the abort can end the wait.
+    const clock = new EmulatorClock();
+    clock.freeze();
+    h = await startHarness({ timeScale: 1, now: clock.now });
     const id = (await h.client.createService(PROJECT, { name: 'db' })).service_id;
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 200);
-    const result = await h.apply(planOf([], [], [service(id)]), { signal: controller.signal });
+    const running = h.apply(planOf([], [], [service(id)]), { signal: controller.signal });
+    while (!h.events.some((e) => e.type === 'action-status')) await new Promise((r) => setTimeout(r, 5));
+    controller.abort();
+    const result = await running;
     expect(result.interrupted).toBe(true);
     expect(isSuccess(result)).toBe(false);
     expect(result.settling).toEqual([{ resource: service(id), outcome: 'abandoned', status: 'QUEUED' }]);

@@ -1,8 +1,13 @@
 // Waiting: batched polls, parallelism that counts requests (not waits), timeouts and interruption.
+// Where a count or an order depends on when transitions end, the emulator's clock is fake or
+// frozen (test/support/fake-clock-api.ts), so a loaded machine cannot change what is seen.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { StatusPoller } from '../../../src/api/waiters.js';
 import type { ApplyEvent } from '../../../src/executor/events.js';
-import { act, planOf, PROJECT, startHarness, type Harness } from './engine-harness.js';
+import { act, applyOnFakeTime, planOf, PROJECT, startHarness, type Harness } from './engine-harness.js';
+import { testClient } from '../../support/dialect.js';
+import { InFlightCounter } from '../../support/fake-clock-api.js';
+import { FakeTimers } from '../../support/fake-timers.js';
 import { removeTempDirs } from '../../support/temp-dir.js';
 
 afterAll(removeTempDirs);
@@ -33,80 +38,63 @@ function maxConcurrent(events: ApplyEvent[]): number {
 }
 
 describe('waiting for asynchronous operations', () => {
-  it('costs about one services list per tick however many actions wait', async () => {
-    // As in real use, the poll interval is long compared with the spread of the 20 sends. Reads by
-    // list alone (a tick with many waits reads the list anyway; one wait reads its service: below).
-    h = await startHarness({ timeScale: 0.2 });
+  it('costs one services list per tick however many actions wait: 20 waits read as one does', async () => {
+    // Reads by list alone (a tick with many waits reads the list anyway; one wait reads its service: below).
+    const timers = new FakeTimers();
+    h = await startHarness({ timeScale: 0.2, now: () => timers.now() });
     const ids = await createServices(21);
-    await new Promise((r) => setTimeout(r, 1100));
+    await timers.advance(1000); // 5 s of create at time scale 0.2: all READY
     h.emulator.resetStats();
-    await h.apply(planOf([resize(ids[0]!, 0)]), { parallelism: 50, pollMs: 150, poll: { reads: 'lists' } });
+    await applyOnFakeTime(h, timers, planOf([resize(ids[0]!, 0)]), { parallelism: 50, pollMs: 150, listsOnly: true });
     const one = h.emulator.stats().requests['GET /projects/{project_id}/services'] ?? 0;
     h.emulator.resetStats();
     h.events.length = 0;
-    const result = await h.apply(planOf(ids.slice(1).map((id, i) => resize(id, i + 1))), { parallelism: 50, pollMs: 150, poll: { reads: 'lists' } });
+    const result = await applyOnFakeTime(h, timers, planOf(ids.slice(1).map((id, i) => resize(id, i + 1))), { parallelism: 50, pollMs: 150, listsOnly: true });
     expect(result.failed).toEqual([]);
     expect(result.done).toHaveLength(20);
     const twenty = h.emulator.stats().requests['GET /projects/{project_id}/services'] ?? 0;
     expect(h.emulator.stats().requests['POST /projects/{project_id}/services/{service_id}/resize']).toBe(20);
+    // No resize can end before the clock moves, and it moves only once all 20 are waiting.
     expect(maxConcurrent(h.events)).toBe(20);
     expect(one).toBeGreaterThan(2);
-    expect(twenty).toBeLessThanOrEqual(one + 1);
+    expect(twenty).toBe(one);
   });
 
   it('one wait in a larger project reads its own service each tick, never the project list', async () => {
-    h = await startHarness({ timeScale: 0.1 });
+    const timers = new FakeTimers();
+    h = await startHarness({ timeScale: 0.1, now: () => timers.now() });
     const ids = await createServices(30);
-    await new Promise((r) => setTimeout(r, 600));
+    await timers.advance(500);
     h.emulator.resetStats();
-    const result = await h.apply(planOf([resize(ids[7]!, 7)]), { pollMs: 60 });
+    const result = await applyOnFakeTime(h, timers, planOf([resize(ids[7]!, 7)]), { pollMs: 60 });
     expect(result.failed).toEqual([]);
     const requests = h.emulator.stats().requests;
     expect(requests['GET /projects/{project_id}/services']).toBeUndefined();
-    // 300 ms at one look per 60 ms.
+    // 300 ms at one look per 60 ms, then a fifth of the time since the status changed.
     expect(requests['GET /projects/{project_id}/services/{service_id}']).toBeGreaterThanOrEqual(4);
   });
 
-  it('holds at most --parallelism actions in flight, waits included, when waits hold their slots (before turn 2)', async () => {
-    h = await startHarness({ timeScale: 0.01 });
-    const ids = await createServices(9);
-    await new Promise((r) => setTimeout(r, 80));
-    const result = await h.apply(planOf(ids.map(resize)), { parallelism: 3, waitsHoldSlots: true });
-    expect(result.done).toHaveLength(9);
-    expect(maxConcurrent(h.events)).toBe(3);
-  });
-
   it('--parallelism bounds the requests in flight, not the waits: nine resizes at 3 all wait at once', async () => {
-    h = await startHarness({ timeScale: 0.1 });
+    const timers = new FakeTimers();
+    h = await startHarness({ timeScale: 0.1, now: () => timers.now() });
     const ids = await createServices(9);
-    await new Promise((r) => setTimeout(r, 600));
+    await timers.advance(500);
     // The port as the engine sees it, counting the calls in flight (the client itself is real).
-    let inFlight = 0;
-    let maxInFlight = 0;
-    const counted = new Proxy(h.client, {
-      get(target, name, receiver) {
-        const value = Reflect.get(target, name, receiver) as unknown;
-        if (typeof value !== 'function' || name === 'stopRetriesOn') return value;
-        return async (...args: unknown[]) => {
-          maxInFlight = Math.max(maxInFlight, ++inFlight);
-          try {
-            return await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-          } finally {
-            inFlight--;
-          }
-        };
-      },
-    });
-    const result = await h.apply(planOf(ids.map(resize)), { parallelism: 3, api: counted, pollMs: 20 });
+    const engineCalls = new InFlightCounter();
+    const result = await applyOnFakeTime(h, timers, planOf(ids.map(resize)), { parallelism: 3, pollMs: 20, engineCalls });
+    const maxInFlight = engineCalls.max;
     expect(result.failed).toEqual([]);
     expect(result.done).toHaveLength(9);
+    // No resize can end before the clock moves: all nine waited at once.
     expect(maxConcurrent(h.events)).toBe(9);
     expect(maxInFlight).toBeLessThanOrEqual(3);
     expect(maxInFlight).toBeGreaterThan(0);
   });
 
   it('fails an action whose wait exceeds --timeout, with the last status seen', async () => {
-    h = await startHarness({ timeScale: 1 });
+    // The emulator's clock stands still: the service stays QUEUED however slow the machine.
+    const frozen = Date.now();
+    h = await startHarness({ timeScale: 1, now: () => frozen });
     const svc = act('createService', 'service.slow', { request: { name: 'slow' } });
     const result = await h.apply(planOf([svc]), { timeoutMs: 300 });
     expect(result.failed[0]?.message).toMatch(/^createService service\.slow failed: timed out after 300 ms waiting for service \w+ \(last status QUEUED\)/);
@@ -137,16 +125,16 @@ describe('waiting for asynchronous operations', () => {
   });
 
   it('on abort starts nothing new, abandons waits, keeps every created ID and marks the apply interrupted', async () => {
-    h = await startHarness({ timeScale: 1 });
+    // The emulator's clock stands still, so the create never ends: only the abort can end the apply.
+    const frozen = Date.now();
+    h = await startHarness({ timeScale: 1, now: () => frozen });
     const svc = act('createService', 'service.a', { request: { name: 'a' } });
     const rs = act('createReplicaSet', 'replica_set.a.r', { dependsOn: [svc.id], refs: { service: { address: 'service.a' } }, request: { name: 'r', cpu_millis: 1000, memory_gbs: 4, nodes: 1 } });
     const controller = new AbortController();
     const running = h.apply(planOf([svc, rs]), { signal: controller.signal });
     while (!h.events.some((e) => e.type === 'action-status')) await new Promise((r) => setTimeout(r, 5));
-    const started = Date.now();
     controller.abort(new Error('SIGINT'));
     const result = await running;
-    expect(Date.now() - started).toBeLessThan(500);
     expect(result.interrupted).toBe(true);
     const id = (await h.client.listServices(PROJECT))[0]!.service_id;
     // The create was sent and accepted: not "skipped", but sent with its wait abandoned.
@@ -159,10 +147,12 @@ describe('waiting for asynchronous operations', () => {
   });
 
   it('an action interrupted while the API still refuses it (409, waiting for a transition) changed nothing', async () => {
-    h = await startHarness({ timeScale: 1 });
+    // The emulator's clock stands still: the service stays QUEUED, so the resize is refused until the abort.
+    const frozen = Date.now();
+    h = await startHarness({ timeScale: 1, now: () => frozen });
     const id = (await h.client.createService(PROJECT, { name: 'busy', cpu_millis: '500', memory_gbs: '2' })).service_id;
     const controller = new AbortController();
-    // QUEUED/CONFIGURING for 5 s: the resize is refused and waits for READY before sending again.
+    // QUEUED: the resize is refused and waits for READY before sending again.
     const running = h.apply(planOf([resize(id, 0)]), { signal: controller.signal });
     while (!h.events.some((e) => e.type === 'action-status' && e.status.startsWith('waiting for'))) await new Promise((r) => setTimeout(r, 5));
     controller.abort(new Error('SIGINT'));
@@ -205,18 +195,29 @@ describe('waiting for asynchronous operations', () => {
     const id = (await h.client.createService(PROJECT, { name: 'flaky', cpu_millis: '500', memory_gbs: '2' })).service_id;
     await h.client.listServices(PROJECT); // time scale 0: READY at the next read
     h.emulator.setFaults({ faultRate: 1 });
-    const controller = new AbortController();
-    const running = h.apply(planOf([resize(id, 0)]), { signal: controller.signal });
-    while ((h.emulator.stats().requests['POST /projects/{project_id}/services/{service_id}/resize'] ?? 0) < 2) await new Promise((r) => setTimeout(r, 5));
-    const started = Date.now();
-    controller.abort(new Error('SIGINT'));
-    const result = await running;
-    expect(Date.now() - started).toBeLessThan(300);
-    expect(result.interrupted).toBe(true);
-    expect(result.failed.map((f) => f.address)).toEqual(['service.s0']);
-    expect(result.failed[0]!.message).toMatch(/^resizeService service.s0 failed: (500|503) /);
-    const sent = h.emulator.stats().requests['POST /projects/{project_id}/services/{service_id}/resize'];
-    await new Promise((r) => setTimeout(r, 200));
-    expect(h.emulator.stats().requests['POST /projects/{project_id}/services/{service_id}/resize']).toBe(sent);
+    // The engine's client backs off on fake time: a retry is sent only when the test moves the clock.
+    const timers = new FakeTimers();
+    const api = testClient(h.emulator.url, { retry: { baseDelayMs: 5, maxDelayMs: 50 }, timers });
+    const resizes = () => h.emulator.stats().requests['POST /projects/{project_id}/services/{service_id}/resize'] ?? 0;
+    try {
+      const controller = new AbortController();
+      const running = h.apply(planOf([resize(id, 0)]), { signal: controller.signal, api });
+      await timers.untilPending();
+      await timers.advance(timers.pending()[0]!);
+      await timers.untilPending();
+      expect(resizes()).toBe(2);
+      // A backoff is pending: the apply can only end now if the abort cuts it short.
+      controller.abort(new Error('SIGINT'));
+      const result = await running;
+      expect(result.interrupted).toBe(true);
+      expect(result.failed.map((f) => f.address)).toEqual(['service.s0']);
+      expect(result.failed[0]!.message).toMatch(/^resizeService service.s0 failed: (500|503) /);
+      // Nothing is left to retry, however far the clock moves.
+      expect(timers.pending()).toEqual([]);
+      await timers.advance(60_000);
+      expect(resizes()).toBe(2);
+    } finally {
+      await api.close();
+    }
   });
 });

@@ -4,6 +4,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { AmbiguousCreateError } from '../../../src/api/errors.js';
 import type { ExecutorApi } from '../../../src/executor/ports.js';
 import { act, planOf, PROJECT, startHarness, type Harness } from './engine-harness.js';
+import { EmulatorClock } from '../../support/emulator-clock.js';
 import { removeTempDirs } from '../../support/temp-dir.js';
 
 afterAll(removeTempDirs);
@@ -172,12 +173,13 @@ describe('applyPlan against the emulator', () => {
   });
 
   it('fails a replica set create that ends in the error state, with the resource named', async () => {
-    h = await startHarness({ timeScale: 0.2 });
+    const clock = new EmulatorClock();
+    h = await startHarness({ timeScale: 0.2, now: clock.now });
     const svc = await h.client.createService(PROJECT, { name: 'db', cpu_millis: '1000', memory_gbs: '4' });
     const { rs } = stack();
     rs.dependsOn = [];
     rs.refs = { service: { id: svc.service_id } };
-    await new Promise((r) => setTimeout(r, 1100));
+    clock.advance(1100); // the service's 5 s create at time scale 0.2: READY
     const running = h.apply(planOf([rs]));
     let rsId: string | undefined;
     while (!rsId) {
@@ -233,16 +235,25 @@ describe('applyPlan against the emulator', () => {
 
 describe('resuming after an interrupted apply', () => {
   it('waits out a service still settling instead of failing on 409, and finishes a pending attach', async () => {
-    h = await startHarness({ timeScale: 0.05 });
+    // The emulator's clock stands until the engine says it waits for the settling service: the
+    // 409 is met for certain, however slow the machine.
+    const clock = new EmulatorClock();
+    clock.freeze();
+    h = await startHarness({ timeScale: 0.05, now: clock.now });
     const vpc = await h.client.createVPC(PROJECT, { name: 'main', cidr: '10.0.0.0/16', region_code: 'us-east-1' });
     const svc = await h.client.createService(PROJECT, { name: 'db', region_code: 'us-east-1' });
     // As a killed apply leaves it: the service still QUEUED, then an attach still pending.
     const ref = { address: 'service.db', id: svc.service_id };
     const rs = act('createReplicaSet', 'replica_set.db.r', { refs: { service: ref }, request: { name: 'r', cpu_millis: 1000, memory_gbs: 4, nodes: 1 } });
     const attach = act('attachServiceToVPC', 'service.db', { reason: 'changed', refs: { target: ref, vpc: { id: vpc.id } }, request: { vpc_id: vpc.id } });
-    const result = await h.apply(planOf([rs, attach]));
+    const running = h.apply(planOf([rs, attach]));
+    const waitsOut = () => h.events.some((e) => e.type === 'action-status' && /^waiting for (QUEUED|CONFIGURING) to finish$/.test(e.status));
+    for (const end = Date.now() + 20_000; !waitsOut(); await new Promise((r) => setTimeout(r, 5))) {
+      if (Date.now() > end) throw new Error(`the engine never said it waits for the settling service: ${JSON.stringify(h.events)}`);
+    }
+    clock.thaw();
+    const result = await running;
     expect(result.failed).toEqual([]);
-    expect(h.events.some((e) => e.type === 'action-status' && /^waiting for (QUEUED|CONFIGURING) to finish$/.test(e.status))).toBe(true);
 
     // A detach sent again while the first is still pending: backs off until it is done.
     await h.client.detachServiceFromVPC(PROJECT, svc.service_id, { vpc_id: vpc.id });

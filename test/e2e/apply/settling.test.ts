@@ -1,11 +1,14 @@
 // Issue 12: after Ctrl-C during a create, the next apply must not say "No changes." and exit 0
-// while the service is still QUEUED. At time scale 1 (real timelines: QUEUED 1 s, CONFIGURING
-// 4 s) the plan in between lists the service as settling, and apply waits until it is READY.
+// while the service is still QUEUED. The emulator's clock (time scale 1: QUEUED 1 s, CONFIGURING
+// 4 s) moves only by hand, so the service is still QUEUED in every command in between however
+// slow the machine, and READY once the clock is moved: the plan in between lists the service as
+// settling, and apply waits until it is READY.
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { startEmulator } from '../../../src/emulator/index.js';
 import { runCli, spawnCli, workspace } from './cli-harness.js';
+import { EmulatorClock } from '../../support/emulator-clock.js';
 
 let emulator: Awaited<ReturnType<typeof startEmulator>> | undefined;
 afterEach(async () => {
@@ -24,9 +27,11 @@ async function until(check: () => boolean, what: string, ms = 10_000): Promise<v
 const config = 'version: 1\nproject_id: proj-demo\nservices:\n  db:\n    cpu_millis: 500\n    memory_gbs: 2\n';
 const TRANSITIONAL = /^(QUEUED|CONFIGURING)$/;
 
-describe('interrupted during a create, then apply again (time scale 1)', () => {
+describe('interrupted during a create, then apply again (time scale 1, on a clock moved by hand)', () => {
   it('plan shows the service settling (exit 0 with --detailed-exitcode), and apply waits until READY before it exits 0', async () => {
-    emulator = await startEmulator({ timeScale: 1 });
+    const clock = new EmulatorClock();
+    clock.freeze();
+    emulator = await startEmulator({ timeScale: 1, now: clock.now });
     const ws = workspace(config, emulator.url);
     const client = new ApiClient({ baseUrl: emulator.url, token: 'demo-pat' });
     const statusOf = async (id: string) => (await client.listServices('proj-demo')).find((s) => s.service_id === id)?.status;
@@ -55,7 +60,12 @@ describe('interrupted during a create, then apply again (time scale 1)', () => {
       expect(detailed.stdout).toMatch(/Still settling: 1 resource is still changing .*apply waits for it before it reports success:\n\n {2}… service\.db {2}(QUEUED|CONFIGURING)\n/);
       expect(detailed.stdout).toContain('No changes. 1 settling (apply waits for it), 0 unchanged');
 
-      const again = await runCli(ws, ['apply', '--auto-approve']);
+      const applying = spawnCli(ws, ['apply', '--auto-approve']);
+      let applied = '';
+      applying.child.stdout!.on('data', (d) => (applied += d));
+      await until(() => /service\.db settle (QUEUED|CONFIGURING)\n/.test(applied), 'the apply to wait for the service');
+      clock.advance(5000); // the rest of the create: READY
+      const again = await applying.done;
       expect(again.stderr).toBe('');
       expect(again.code).toBe(0);
       // Checked the moment apply has exited: it did not report success while the service was moving.
@@ -76,7 +86,9 @@ describe('interrupted during a create, then apply again (time scale 1)', () => {
   });
 
   it('--timeout bounds the wait: apply fails (exit 1) naming the resource and its last status', async () => {
-    emulator = await startEmulator({ timeScale: 1 });
+    const clock = new EmulatorClock();
+    clock.freeze();
+    emulator = await startEmulator({ timeScale: 1, now: clock.now });
     const ws = workspace(config, emulator.url);
     const first = spawnCli(ws, ['apply', '--auto-approve']);
     let out = '';

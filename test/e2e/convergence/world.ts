@@ -50,7 +50,7 @@ export async function runSeed(seed: number, options: SeedOptions): Promise<{ act
       if (round > 0) {
         const lock = await readLockfile(paths.lock, PROJECT);
         if (options.drift && rng.chance(0.7)) {
-          const live = await fetchLiveState(client, PROJECT, { peeringsOf: 'all' });
+          const live = await fetchLiveState(client, PROJECT);
           for (const what of await driftRandomly(rng, client, live, lock, memory)) history.push(`round ${round} drift: ${what}`);
         }
         const names = new Set([...memory.lookAlikeNames].map((k) => k.slice(k.lastIndexOf('/') + 1)));
@@ -95,7 +95,7 @@ async function loadDesired(file: string, env: Record<string, string>, fail: (m: 
 
 /** As a user would: `--allow-data-loss`, plus `--replace` for each service the plan says needs it. */
 async function planLikeAUser(client: ApiClient, desired: DesiredState, lockPath: string, fail: (m: string) => never): Promise<Plan> {
-  const live = await fetchLiveState(client, PROJECT, { peeringsOf: 'all' });
+  const live = await fetchLiveState(client, PROJECT);
   const lock = await readLockfile(lockPath, PROJECT);
   let plan = planChanges(desired, live, lock, { replace: [], target: [], allowDataLoss: true });
   const replace = plan.diagnostics.filter((d) => d.code === 'replace-required').map((d) => d.address!);
@@ -132,7 +132,7 @@ async function checkConverged(
   memory: DriftMemory,
   fail: (m: string) => never,
 ): Promise<void> {
-  const live = await fetchLiveState(client, PROJECT, { peeringsOf: 'all' });
+  const live = await fetchLiveState(client, PROJECT);
   const lock = await readLockfile(paths.lock, PROJECT);
   const pgpass = await readText(paths.pgpass);
   const violations = findViolations({ desired, cfg, live, lock, lookAlikes: memory.lookAlikes, pgpass, env });

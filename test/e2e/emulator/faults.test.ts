@@ -96,9 +96,21 @@ describe('fault injection', () => {
       const t0 = Date.now();
       expect((await apiOf(() => em)('GET', '/projects')).status).toBe(200);
       expect(Date.now() - t0).toBeGreaterThanOrEqual(115);
-      const t1 = Date.now();
-      await fetch(`${em.origin}/__emulator/stats`);
-      expect(Date.now() - t1).toBeLessThan(100);
+      // The control endpoint answers while an API request is still held by the latency (5 s:
+      // longer than any stall of this process; ordering, not a stopwatch, is what is checked).
+      em.setFaults({ latencyMs: 5000 });
+      const controller = new AbortController();
+      let answered = false;
+      const held = fetch(`${em.url}/projects`, { headers: { authorization: 'Bearer demo-pat' }, signal: controller.signal }).then(
+        () => (answered = true),
+        () => undefined,
+      );
+      while ((em.stats().requests['GET /projects'] ?? 0) < 2) await new Promise((r) => setTimeout(r, 2));
+      const stats = (await (await fetch(`${em.origin}/__emulator/stats`)).json()) as { requests: Record<string, number> };
+      expect(answered).toBe(false);
+      expect(stats.requests['GET /projects']).toBe(2);
+      controller.abort();
+      await held;
     });
   });
 

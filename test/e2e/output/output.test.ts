@@ -8,7 +8,7 @@ import { fetchLiveState } from '../../../src/api/index.js';
 import type { EmulatorHandle } from '../../../src/emulator/index.js';
 import type { LiveService } from '../../../src/model/index.js';
 import { runCli, workspace, type Workspace } from '../apply/cli-harness.js';
-import { planReads, startTestEmulator, testClient } from '../../support/dialect.js';
+import { itDialectBlind, planReads, startTestEmulator, testClient } from '../../support/dialect.js';
 import { removeTempDirs } from '../../support/temp-dir.js';
 
 let emulator: EmulatorHandle;
@@ -55,7 +55,7 @@ async function liveService(ws: Workspace, address: string, lockfile = ws.lockfil
   const id = JSON.parse(readFileSync(lockfile, 'utf8')).resources[address].id as string;
   const client = testClient(emulator.url);
   try {
-    const live = await fetchLiveState(client, 'proj-demo', { peeringsOf: 'all' });
+    const live = await fetchLiveState(client, 'proj-demo');
     return live.services.find((s) => s.id === id)!;
   } finally {
     await client.close();
@@ -255,7 +255,7 @@ describe('dbform output', () => {
 });
 
 describe('dbform output refuses what it cannot answer truthfully (one line each, nothing on stdout)', () => {
-  it('an address the config does not have, or one that is not a service or replica set', async () => {
+  itDialectBlind('an address the config does not have, or one that is not a service or replica set', async () => {
     const ws = workspace(config('refuse'), emulator.url);
     emulator.resetStats();
     const r = await runCli(ws, ['output', 'service.nope']);
@@ -269,7 +269,7 @@ describe('dbform output refuses what it cannot answer truthfully (one line each,
     expect(emulator.stats().total).toBe(0);
   });
 
-  it('--format github without GITHUB_OUTPUT, and --json with another --format', async () => {
+  itDialectBlind('--format github without GITHUB_OUTPUT, and --json with another --format', async () => {
     const ws = workspace(config('refuse'), emulator.url);
     const r = await runCli(ws, ['output', '--format', 'github']);
     expect(r).toMatchObject({ code: 1, stdout: '' });

@@ -7,7 +7,7 @@ import type { ApiClient } from '../../../src/api/client.js';
 import type { EmulatorHandle } from '../../../src/emulator/index.js';
 import { fromPlanJson } from '../../../src/planner/index.js';
 import { runCli } from '../../support/cli.js';
-import { AUTH_ENV, DIALECT_FACTS, EMULATOR_ENV, planReads, startTestEmulator, testClient } from '../../support/dialect.js';
+import { AUTH_ENV, DIALECT_FACTS, EMULATOR_ENV, itDialectBlind, planReads, startTestEmulator, testClient } from '../../support/dialect.js';
 import { project } from './helpers.js';
 import { removeTempDirs } from '../../support/temp-dir.js';
 
@@ -143,7 +143,7 @@ describe('dbform plan', () => {
     expect(withoutFlag.code).toBe(0);
   });
 
-  it('exits 3 when blocked, and lists the blocked action', async () => {
+  itDialectBlind('exits 3 when blocked, and lists the blocked action', async () => {
     const svc = await client.createService(P, { name: 'old' });
     const dir = project('version: 1\nproject_id: proj-demo\n', { 'service.old': { id: svc.service_id } });
     const r = await runCli(['plan', '--detailed-exitcode'], { env, cwd: dir });
@@ -180,7 +180,7 @@ describe('dbform plan', () => {
     expect(again.code).toBe(0);
   });
 
-  it('--out creates a missing directory, and a file it cannot write is one clear message', async () => {
+  itDialectBlind('--out creates a missing directory, and a file it cannot write is one clear message', async () => {
     const dir = project(FRESH);
     const out = join(dir, 'plans', 'pr-12', 'plan.json');
     const r = await runCli(['plan', '--out', out], { env: { ...env, METRICS_DB_PASSWORD: 'x' }, cwd: dir });
@@ -197,7 +197,7 @@ describe('dbform plan', () => {
     expect(readdirSync(join(dir, 'plans'))).toEqual(['pr-12']);
   });
 
-  it('reports a plan-level error with exit 1 and no plan: ambiguity, bad --target', async () => {
+  itDialectBlind('reports a plan-level error with exit 1 and no plan: ambiguity, bad --target', async () => {
     await client.createService(P, { name: 'db' });
     await client.createService(P, { name: 'db' });
     const dir = project('version: 1\nproject_id: proj-demo\nservices:\n  db: {}\n');
@@ -210,7 +210,7 @@ describe('dbform plan', () => {
     expect(JSON.parse(json.stdout).diagnostics.map((d: { message: string }) => d.message)).toContain('--target service.nope: no such resource in the config or the lockfile');
   });
 
-  it('reports config errors with file, line and column, and contradictory flags', async () => {
+  itDialectBlind('reports config errors with file, line and column, and contradictory flags', async () => {
     const dir = project('version: 1\nproject_id: proj-demo\nvpcs:\n  main:\n    cidr: 10.10.0.1/16\n    region_code: us-east-1\n');
     const r = await runCli(['plan'], { env, cwd: dir });
     expect(r.code).toBe(1);
@@ -225,7 +225,7 @@ describe('dbform plan', () => {
     expect(both).toEqual({ code: 1, signal: null, stdout: '', stderr: 'error: --json and --format markdown contradict each other; use one\n' });
   });
 
-  it('prints config warnings on stderr as warnings and still plans', async () => {
+  itDialectBlind('prints config warnings on stderr as warnings and still plans', async () => {
     const dir = project(FRESH.replace('peer_account_id: "123456789012"', 'peer_account_id: "12345"'));
     const r = await runCli(['plan'], { env, cwd: dir });
     expect(r.code).toBe(0);
@@ -234,7 +234,7 @@ describe('dbform plan', () => {
     expect(r.stdout).toContain('Plan: 6 to create');
   });
 
-  it('colours follow FORCE_COLOR and NO_COLOR', async () => {
+  itDialectBlind('colours follow FORCE_COLOR and NO_COLOR', async () => {
     const dir = project(FRESH);
     const forced = await runCli(['plan'], { env: { ...env, FORCE_COLOR: '1' }, cwd: dir });
     expect(forced.stdout).toContain('\x1b[32m+ vpc.main\x1b[39m');
@@ -244,18 +244,25 @@ describe('dbform plan', () => {
     expect(flag.stdout).not.toContain('\x1b[');
   });
 
-  it('against an API that cannot be reached: one message and a prompt exit, not the retries of every sibling read', async () => {
+  itDialectBlind('against an API that cannot be reached: one message and a prompt exit, not the retries of every sibling read', async () => {
     const dead = await startTestEmulator({ host: '127.0.0.1', port: 0 });
     await dead.close();
     const dir = project(FRESH);
-    const started = Date.now();
-    const r = await runCli(['plan'], { env: { DBFORM_API_URL: dead.url, ...AUTH_ENV, METRICS_DB_PASSWORD: 'x' }, cwd: dir });
-    const ms = Date.now() - started;
+    // The backoff at the emulator's pace (a loopback URL): the order of attempts is what counts here.
+    const deadEnv = { DBFORM_API_URL: dead.url, ...AUTH_ENV, METRICS_DB_PASSWORD: 'x', DBFORM_EMULATOR_TIME_SCALE: '0.01' };
+    const r = await runCli(['plan'], { env: deadEnv, cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^error: cannot reach the API at http:\/\/127\.0\.0\.1:\d+\/public\/api\/v1 \(ECONNREFUSED: [^\n]*\) \(5 attempts\); is the URL right and the API running\?\n$/);
-    // 5 attempts with backoff take about 2-3 s; the sibling read used to retry 10 times (~27 s).
-    expect(ms).toBeLessThan(8000);
+    // With --debug, one line per attempt: once a read has made its last attempt, no read makes another
+    // (the sibling reads used to retry 10 times each before the command could exit).
+    const debug = await runCli(['plan', '--debug'], { env: deadEnv, cwd: dir });
+    const attempts = debug.stderr.split('\n').filter((l) => /^\[api\] .*\(attempt \d+\)/.test(l));
+    const last = attempts.findIndex((l) => !l.includes('retrying in'));
+    expect(last, debug.stderr).toBeGreaterThanOrEqual(0);
+    expect(attempts[last]).toMatch(/\(attempt 5\)$/);
+    expect(attempts.slice(last + 1), debug.stderr).toEqual([]);
+    for (const l of attempts) expect(Number(/\(attempt (\d+)\)/.exec(l)![1])).toBeLessThanOrEqual(5);
   });
 
   it('--emulator plans against the in-process emulator', async () => {

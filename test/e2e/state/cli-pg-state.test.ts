@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../../src/emulator/index.js';
 import { runCli, spawnCli, workspace, type Workspace } from '../apply/cli-harness.js';
+import { EmulatorClock } from '../../support/emulator-clock.js';
 import { createTestDatabase, type TestDatabase } from '../../support/pg.js';
 
 let db: TestDatabase;
@@ -82,20 +83,28 @@ describe('apply with the state on PostgreSQL', () => {
   });
 
   it('two applies from two directories on one state: the second names the holder, or waits with --lock-timeout', async () => {
-    emulator = await startEmulator({ timeScale: 1 });
+    // The emulator's clock stands until the other two have met the lock: the first apply cannot
+    // finish its create (and let the lock go) before then, however slow the machine.
+    const clock = new EmulatorClock();
+    clock.freeze();
+    emulator = await startEmulator({ timeScale: 0.01, now: clock.now });
     const a = teamWorkspace(config(['slow']), emulator.url, { DBFORM_WORKSPACE: 'locks' });
     const b = teamWorkspace(config(['slow']), emulator.url, { DBFORM_WORKSPACE: 'locks' });
     const first = spawnCli(a, ['apply', '--auto-approve']);
     let out = '';
     first.child.stdout!.on('data', (d) => (out += d));
     await until(() => /createService/.test(out), 'the first apply to start');
-    const waiter = runCli(b, ['apply', '--auto-approve', '--lock-timeout', '60s']);
+    const waiter = spawnCli(b, ['apply', '--auto-approve', '--lock-timeout', '60s']);
+    let waiterErr = '';
+    waiter.child.stderr!.on('data', (d) => (waiterErr += d));
     const refused = await runCli(b, ['apply', '--auto-approve']);
+    await until(() => waiterErr.includes('waiting up to 60s for the state lock'), 'the second apply to wait for the lock');
+    clock.thaw();
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(
       new RegExp(`^error: the state of workspace "locks" of project proj-demo in postgres://postgres@127\\.0\\.0\\.1:${db.port}/${db.name} is locked by pid ${first.child.pid} on .* \\(.*, dbform apply, started .*\\)\\. Wait for it to finish, or give --lock-timeout to wait for it\\n$`),
     );
-    const waiting = await waiter;
+    const waiting = await waiter.done;
     expect(waiting.code, waiting.stderr).toBe(0);
     expect(waiting.stderr).toContain(`waiting up to 60s for the state lock: the state of workspace "locks"`);
     expect(waiting.stdout).toContain('No changes');
@@ -103,19 +112,23 @@ describe('apply with the state on PostgreSQL', () => {
   });
 
   it('SIGKILL of the holder: the next apply starts at once and converges', async () => {
-    emulator = await startEmulator({ timeScale: 0.3 });
+    // The clock stands until the holder is killed: it is killed holding the lock, mid-apply.
+    const clock = new EmulatorClock();
+    clock.freeze();
+    emulator = await startEmulator({ timeScale: 0.05, now: clock.now });
     const ws = teamWorkspace(config(['k1', 'k2']), emulator.url, { DBFORM_WORKSPACE: 'killed' });
     const first = spawnCli(ws, ['apply', '--auto-approve']);
     let out = '';
     first.child.stdout!.on('data', (d) => (out += d));
     await until(() => /createService.*(QUEUED|CONFIGURING)/.test(out), 'a service to be created');
     first.child.kill('SIGKILL');
-    await first.done;
-    const started = Date.now();
+    expect((await first.done).signal).toBe('SIGKILL');
+    clock.thaw();
+    // Without --lock-timeout a held lock fails at once: exit 0 says the killed holder's lock was gone.
     const next = await runCli(ws, ['apply', '--auto-approve']);
     expect(next.code, next.stderr).toBe(0);
     expect(next.stderr).not.toContain('locked by');
-    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(next.stderr).not.toContain('waiting');
     const row = await stateRow('proj-demo', 'killed');
     expect(Object.keys(row!.document.resources).sort()).toEqual(['service.k1', 'service.k2']);
     const plan = await runCli(ws, ['plan', '--detailed-exitcode']);
@@ -123,7 +136,12 @@ describe('apply with the state on PostgreSQL', () => {
   });
 
   it('pg_terminate_backend mid-apply: the holder stops starting work, every ID is in the state, the next apply converges', async () => {
-    emulator = await startEmulator({ timeScale: 0.3 });
+    // The clock stands until the apply has exited: t1 cannot become READY, so its forks cannot
+    // start before the session is terminated, however slow the machine; and a holder that went on
+    // after losing its lock would wait for t1 for ever instead of exiting 1.
+    const clock = new EmulatorClock();
+    clock.freeze();
+    emulator = await startEmulator({ timeScale: 0.3, now: clock.now });
     const services = ['t1', 't2', 't3', 't4'];
     const text = `${config(services)}`.replace(/(  t[234]:\n)/g, '$1    fork: { from: t1, strategy: NOW }\n');
     const ws = teamWorkspace(text, emulator.url, { DBFORM_WORKSPACE: 'terminated' });
@@ -142,6 +160,7 @@ describe('apply with the state on PostgreSQL', () => {
     // Every service that exists live is bound in the state or kept in the journal.
     for (const s of live) expect([...Object.values(bound).map((r) => r.id), ...journaled]).toContain(s.id);
     expect(live.length).toBeLessThan(services.length);
+    clock.thaw();
     const again = await runCli(ws, ['apply', '--auto-approve']);
     expect(again.code, again.stderr).toBe(0);
     expect(existsSync(join(ws.dir, '.dbform', 'state-journal.json'))).toBe(false);

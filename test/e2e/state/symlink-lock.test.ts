@@ -8,8 +8,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../../src/emulator/index.js';
 import { realFilePath } from '../../../src/lockfile/index.js';
 import { runCli, spawnCli, workspace, type Workspace } from '../apply/cli-harness.js';
+import { EmulatorClock } from '../../support/emulator-clock.js';
 
 let emulator: Awaited<ReturnType<typeof startEmulator>> | undefined;
+// The emulator's clock; stopped while the second apply runs, so the first still holds the lock.
+let clock = new EmulatorClock();
 afterEach(async () => {
   await emulator?.close();
   emulator = undefined;
@@ -29,18 +32,28 @@ async function until(check: () => boolean, what: string, ms = 10_000): Promise<v
   }
 }
 
-/** Starts an apply through `first`, and while it holds the lock runs another through `second`. */
+/**
+ * Starts an apply through `first`, and while it holds the lock runs another through `second`: the
+ * emulator's clock stands meanwhile, so the first cannot finish its creates and let the lock go.
+ */
 async function concurrentApplies(ws: Workspace, first: string, second: string, lockOf: string) {
+  clock.freeze();
   const running = spawnCli(ws, ['apply', '--auto-approve', '--lockfile', first]);
   await until(() => existsSync(`${lockOf}.lock`), 'the first apply to take the lock');
   const other = await runCli(ws, ['apply', '--auto-approve', '--lockfile', second]);
+  clock.thaw();
   return { other, done: await running.done, pid: running.child.pid };
+}
+
+async function startClockedEmulator() {
+  clock = new EmulatorClock();
+  return startEmulator({ timeScale: 0.01, now: clock.now });
 }
 
 describe('the apply lock on the real path', () => {
   it('a symlink to the lockfile: the second apply is refused naming the holder; the link stays a link', async () => {
-    emulator = await startEmulator({ timeScale: 1 });
-    // VPCs are created at once; the services take seconds, holding the lock meanwhile.
+    emulator = await startClockedEmulator();
+    // VPCs are created at once; the services wait for the clock, holding the lock meanwhile.
     const ws = workspace(withVpcs(['main'], 0), emulator.url);
     expect((await runCli(ws, ['apply', '--auto-approve'])).code).toBe(0);
     const link = join(ws.dir, 'link.lock.json');
@@ -61,7 +74,7 @@ describe('the apply lock on the real path', () => {
   });
 
   it('a lockfile not written yet in a symlinked directory: one lock for both spellings', async () => {
-    emulator = await startEmulator({ timeScale: 1 });
+    emulator = await startClockedEmulator();
     const ws = workspace(config(2), emulator.url);
     mkdirSync(join(ws.dir, 'state'));
     symlinkSync('state', join(ws.dir, 'state-link'));

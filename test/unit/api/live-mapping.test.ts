@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ReadReplicaSetDto, ServiceDto } from '../../../src/api/dto.js';
-import { mapPeering, mapReplicaSet, mapService, mapVpc, sizeOfSpec } from '../../../src/api/live-mapping.js';
+import { mapLive } from '../../../src/kinds/index.js';
+import { sizeOfSpec } from '../../../src/kinds/service/fields.js';
+import type { LivePeering, LiveReplicaSet, LiveService, LiveVpc } from '../../../src/model/index.js';
+
+// Each kind's mapping as the live reader runs it (src/kinds/index.ts: with what a body carries).
+const mapService = (dto: unknown) => mapLive('service', dto) as LiveService;
+const mapReplicaSet = (dto: unknown, serviceId: string) => mapLive('replica_set', dto, serviceId) as LiveReplicaSet;
+const mapVpc = (dto: unknown) => mapLive('vpc', dto) as LiveVpc;
+const mapPeering = (dto: unknown, vpcId: string) => mapLive('peering', dto, vpcId) as LivePeering;
 
 function serviceDto(over: Partial<ServiceDto> & Record<string, unknown> = {}): ServiceDto {
   return {

@@ -2,6 +2,8 @@
 // list and per-resource reads (SPEC section 8), on fake time: every gap is exact.
 import { describe, expect, it } from 'vitest';
 import { simulateLooks } from '../../../src/api/poll-schedule.js';
+// The schedule of before turn 2, which only the bench keeps.
+import { simulateLooks as benchLooks } from '../../../bench/critical-path.js';
 import { count, FakeWorld, pollerOf } from './fake-world.js';
 
 const gapsOf = (times: number[], from: number) => times.map((t, i) => t - (i === 0 ? from : times[i - 1]!));
@@ -66,13 +68,13 @@ describe('the poll schedule', () => {
   });
 
   it('the before-turn-2 schedule ends a 3 s wait at the third look (4.75 s); the default at 3 s with one more request', () => {
-    expect(simulateLooks('backoff', 1000, 3000)).toEqual({ looks: 3, seenAt: 4750 });
-    expect(simulateLooks('elapsed', 1000, 3000)).toEqual({ looks: 3, seenAt: 3000 });
-    expect(simulateLooks('elapsed', 1000, 5000)).toEqual({ looks: 5, seenAt: 5000 });
+    expect(benchLooks('backoff', 1000, 3000)).toEqual({ looks: 3, seenAt: 4750 });
+    expect(simulateLooks(1000, 3000)).toEqual({ looks: 3, seenAt: 3000 });
+    expect(simulateLooks(1000, 5000)).toEqual({ looks: 5, seenAt: 5000 });
     // Long operations: the interval reaches its cap of 10 s after 50 s.
-    const tenMinutes = simulateLooks('elapsed', 1000, 600_000);
+    const tenMinutes = simulateLooks(1000, 600_000);
     expect(tenMinutes.seenAt - 600_000).toBeLessThan(10_000);
-    expect(tenMinutes.looks).toBeLessThan(simulateLooks('backoff', 1000, 600_000).looks * 1.3);
+    expect(tenMinutes.looks).toBeLessThan(benchLooks('backoff', 1000, 600_000).looks * 1.3);
   });
 });
 
@@ -133,16 +135,5 @@ describe('what a tick reads', () => {
     const gone = poller.waitForReplicaSet('s5', 'r1', () => false);
     world.services.delete('s5');
     await expect(world.timers.runUntilSettled(gone)).rejects.toThrow('replica set r1 of service s5 is gone (deleted while waiting for it)');
-  });
-
-  it("reads: 'lists' (the way before turn 2) lists the project every tick", async () => {
-    const world = world10(100);
-    world.setService('s0', 'UPGRADING');
-    const poller = pollerOf(world, { projectId: 'p', pollMs: 10, reads: 'lists' });
-    const wait = poller.waitForServiceStatus('s0', 'READY');
-    await world.timers.advance(25);
-    world.setService('s0', 'READY');
-    await world.timers.runUntilSettled(wait);
-    expect(world.calls.map((c) => c.what)).toEqual(['services', 'services', 'services']);
   });
 });

@@ -22,24 +22,6 @@ describe('StatusPoller', () => {
     expect(poller.stats().serviceListRequests).toBe(ticks);
   });
 
-  it('backs off by 1.5x per tick from pollMs, capped at 10x (the schedule before turn 2, still selectable)', async () => {
-    const world = new FakeWorld();
-    world.setService('s', 'UPGRADING');
-    const poller = pollerOf(world, { projectId: 'p', pollMs: 10, schedule: 'backoff' });
-    const started = world.timers.now();
-    const wait = poller.waitForServiceStatus('s', 'READY', { timeoutMs: 5000 });
-    await world.timers.advance(600);
-    world.setService('s', 'READY');
-    await world.timers.runUntilSettled(wait);
-    const gaps = world.calls.map((c, i) => c.at - (i === 0 ? started : world.calls[i - 1]!.at));
-    // 10, 15, 22.5, 33.75, 50.6, 75.9, 100 (cap), 100, ...
-    expect(gaps[0]).toBeGreaterThanOrEqual(9);
-    expect(gaps[1]).toBeGreaterThanOrEqual(14);
-    expect(gaps[3]).toBeGreaterThanOrEqual(32);
-    expect(Math.max(...gaps)).toBeLessThan(100 + 40);
-    expect(world.calls.length).toBeLessThanOrEqual(12);
-  });
-
   it('a waiter joining while a tick is in flight is served by the next tick', async () => {
     const world = new FakeWorld();
     world.setService('a', 'UPGRADING');

@@ -36,7 +36,7 @@ const sorted = (live: LiveState) => ({
 describe('readLiveNaive', () => {
   it('reads the same live state as fetchLiveState, with one GET per resource', async () => {
     const { emulator, client } = await worldEmulator(12, 0);
-    const batched = await fetchLiveState(client, 'proj-demo', { peeringsOf: 'all' });
+    const batched = await fetchLiveState(client, 'proj-demo');
     emulator.resetStats();
     const naive = await readLiveNaive(client, 'proj-demo', { concurrency: 4 });
     expect(sorted(naive)).toEqual(sorted(batched));

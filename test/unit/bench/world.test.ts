@@ -40,7 +40,7 @@ describe('generated plan worlds', () => {
     writeFileSync(stateFile, JSON.stringify(worldState(SERVICES)));
     emulator = await startEmulator({ port: 0, stateFile, timeScale: 0 });
     const client = new ApiClient({ baseUrl: emulator.url, token: 'demo-pat' });
-    live = await fetchLiveState(client, 'proj-demo', { peeringsOf: 'all' });
+    live = await fetchLiveState(client, 'proj-demo');
     await client.close();
   });
   afterAll(() => emulator.close());

@@ -6,24 +6,24 @@ import { describe, expect, it } from 'vitest';
 
 const ERRORS = pathToFileURL(join(import.meta.dirname, '..', '..', '..', 'dist', 'cli', 'errors.js')).href;
 
-function runScript(body: string): { status: number | null; stderr: string; ms: number } {
-  const started = Date.now();
+/** The script in a child; one still running after 20 s is killed (status null). */
+function runScript(body: string): { status: number | null; stderr: string } {
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', `import { action } from ${JSON.stringify(ERRORS)};\n${body}`], { encoding: 'utf8', timeout: 20_000 });
-  return { status: r.status, stderr: r.stderr, ms: Date.now() - started };
+  return { status: r.status, stderr: r.stderr };
 }
 
 describe('exit after a reported error', () => {
-  it('exits with the error code about a second after reporting, though a 15 s timer is still pending', () => {
+  it('exits with the error code after reporting, though an hour-long timer is still pending', () => {
+    // Had it waited for the timer, the child would have been killed at 20 s, with no exit status.
     const r = runScript(`
       const { DbformError } = await import(${JSON.stringify(ERRORS.replace('cli/errors.js', 'model/errors.js'))});
       await action(async () => {
-        setTimeout(() => {}, 15_000); // e.g. a retry left running
+        setTimeout(() => {}, 3_600_000); // e.g. a retry left running
         throw new DbformError('the API is down');
       })();
     `);
     expect(r.stderr).toBe('error: the API is down\n');
     expect(r.status).toBe(1);
-    expect(r.ms).toBeLessThan(5000);
   });
 
   it('does not cut short a command that succeeds and still has work pending', () => {

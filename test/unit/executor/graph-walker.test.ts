@@ -157,11 +157,5 @@ describe('walkGraph', () => {
       await walkIdle(5, { parallelism: 1, log, idleMs: (i) => (i === 0 ? 8 : 50) });
       expect(log.slice(0, 5)).toEqual(['a0 send', 'a1 send', 'a2 send', 'a0 after', 'a3 send']);
     });
-
-    it('with idleFreesSlot false (as before turn 2) a waiting action keeps its slot', async () => {
-      const r = await walkIdle(12, { parallelism: 3, idleFreesSlot: false });
-      expect(r.maxIdle).toBe(3);
-      expect(r.ms).toBeGreaterThanOrEqual(4 * 60);
-    });
   });
 });

@@ -1,5 +1,6 @@
 // Issue 13's measure of how far one field's knowledge spreads: a field declared once (its
-// descriptor) and an op declared once (its row) leave few other files naming them.
+// descriptor) and an op declared once (its row) leave few other files naming them; and issue
+// 22's of how far one kind's does.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -28,7 +29,25 @@ describe('the spread of one field (docs/adding-a-field.md)', () => {
 
   it('names an op of a field (setReplicaEnvironment) in at most 5 files: its row, its descriptor, its handler entry, a client method', () => {
     const files = naming(/setReplicaEnvironment/);
-    expect(files).toContain('model/operations.ts');
+    expect(files).toContain('kinds/replica-set/kind.ts');
     expect(files.length, files.join('\n')).toBeLessThanOrEqual(5);
+  });
+});
+
+// Issue 22's measure of how far one kind's knowledge spreads: a kind declared once (its folder and
+// its registry entry) leaves few other files naming it (docs/adding-a-kind.md lists them).
+describe('the spread of one kind (docs/adding-a-kind.md)', () => {
+  const handWritten = (files: string[]) => files.filter((f) => !f.split('/').includes('generated'));
+
+  it('names replica sets in at most 15 source files outside the emulator and generated code', () => {
+    const files = handWritten(naming(/replica.?set/i));
+    expect(files).toContain('kinds/replica-set/kind.ts');
+    expect(files.length, files.join('\n')).toBeLessThanOrEqual(15);
+  });
+
+  it('names peerings in at most 15 source files outside the emulator and generated code', () => {
+    const files = handWritten(naming(/peering/i));
+    expect(files).toContain('kinds/peering/kind.ts');
+    expect(files.length, files.join('\n')).toBeLessThanOrEqual(15);
   });
 });

@@ -8,8 +8,9 @@ import { replicaSetRoutes } from '../../../src/emulator/routes/replica-sets.js';
 import { serviceActionRoutes } from '../../../src/emulator/routes/service-actions.js';
 import { serviceRoutes } from '../../../src/emulator/routes/services.js';
 import { vpcRoutes } from '../../../src/emulator/routes/vpcs.js';
-import { CREATE_OPS, DELETE_OPS, OPERATION_IDS, OPERATIONS, operationPath, operationRisk, opRank, type OperationId } from '../../../src/model/index.js';
+import { type OperationId } from '../../../src/model/index.js';
 import { withOperationEnum } from '../../../src/planner/plan-schema.js';
+import { CREATE_OPS, DELETE_OPS, OPERATION_IDS, OPERATIONS, operationPath, operationRisk, opRank } from '../../../src/kinds/index.js';
 
 const PLAN_SCHEMA = join(import.meta.dirname, '..', '..', '..', 'schemas', 'plan.schema.json');
 const change = (path: string, before: unknown, after: unknown) => ({ path, before, after, forcesReplace: false, sensitive: false });

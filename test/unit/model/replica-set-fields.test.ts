@@ -1,11 +1,12 @@
-// The replica set's field descriptors (src/model/fields/replica-set.ts), held to the checks every
+// The replica set's field descriptors (src/kinds/replica-set/kind.ts), held to the checks every
 // kind's fields pass, and to the bodies plans have always shown.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ALLOWED_SERVICE_SIZES, afterCreateSteps, createBody, REPLICA_SET_FIELDS } from '../../../src/model/index.js';
+import { ALLOWED_SERVICE_SIZES, afterCreateSteps, createBody } from '../../../src/model/index.js';
 import { buildConfigSchema } from '../../../src/config/schema.js';
 import { desiredReplicaSet, liveReplicaSet } from '../planner/builders.js';
 import { checkFieldSet } from './field-set-checks.js';
+import { REPLICA_SET_FIELDS } from '../../../src/kinds/replica-set/kind.js';
 
 const set = REPLICA_SET_FIELDS;
 const ctx = { key: 'r', vpcKey: () => undefined, quote: (s: string) => JSON.stringify(s), passwordEnv: 'R_PASSWORD' };

@@ -1,4 +1,4 @@
-// The service's field descriptors (src/model/fields/service*.ts): each declares its keys, reads,
+// The service's field descriptors (src/kinds/service/fields.ts): each declares its keys, reads,
 // compare, ops and export once; these tests hold the declarations to each other, so that the
 // schema, the planner's diff, drift and export cannot disagree about a field.
 import fc from 'fast-check';
@@ -10,12 +10,12 @@ import {
   exportFields,
   openEndpoints,
   recordFields,
-  REPLICA_SET_FIELDS,
-  SERVICE_FIELDS,
 } from '../../../src/model/index.js';
 import { buildConfigSchema } from '../../../src/config/schema.js';
 import { desiredService, liveReplicaSet, liveService } from '../planner/builders.js';
 import { checkFieldSet } from './field-set-checks.js';
+import { REPLICA_SET_FIELDS } from '../../../src/kinds/replica-set/kind.js';
+import { SERVICE_FIELDS } from '../../../src/kinds/service/fields.js';
 
 const set = SERVICE_FIELDS;
 const ctx = { key: 'db', vpcKey: (id: string) => (id === '1000000001' ? 'main' : undefined), quote: (s: string) => JSON.stringify(s), passwordEnv: 'DB_PASSWORD' };

@@ -1,11 +1,13 @@
-// The VPC's and the peering's field descriptors (src/model/fields/vpc.ts, peering.ts), held to the
+// The VPC's and the peering's field descriptors (src/kinds/vpc/kind.ts, src/kinds/peering/kind.ts), held to the
 // checks every kind's fields pass, and to the bodies and YAML plans and exports have always shown.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createBody, exportFields, PEERING_FIELDS, updateSteps, VPC_FIELDS } from '../../../src/model/index.js';
+import { createBody, exportFields, updateSteps } from '../../../src/model/index.js';
 import { buildConfigSchema } from '../../../src/config/schema.js';
 import { desiredPeering, desiredVpc, livePeering, liveVpc } from '../planner/builders.js';
 import { checkFieldSet } from './field-set-checks.js';
+import { PEERING_FIELDS } from '../../../src/kinds/peering/kind.js';
+import { VPC_FIELDS } from '../../../src/kinds/vpc/kind.js';
 
 const ctx = (key: string) => ({ key, vpcKey: () => undefined, quote: (s: string) => JSON.stringify(s), passwordEnv: 'X_PASSWORD' });
 const vpcValues = fc.record({ name: fc.constantFrom('main', 'other'), cidr: fc.constantFrom('10.0.0.0/16', '10.1.0.0/16'), regionCode: fc.constantFrom('us-east-1', 'az-eastus2') });

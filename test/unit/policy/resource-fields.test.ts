@@ -4,7 +4,8 @@
 // saved plan's changes give what they can.
 import { describe, expect, it } from 'vitest';
 import { loadConfigText } from '../../../src/config/index.js';
-import { fieldSchemas, PEERING_FIELDS, REPLICA_SET_FIELDS, SERVICE_FIELDS, VPC_FIELDS } from '../../../src/model/index.js';
+import { kindDef } from '../../../src/kinds/index.js';
+import { fieldSchemas } from '../../../src/model/index.js';
 import { desiredResourceFields, fieldsFromChanges, liveResourceFields, resourcesFromSavedPlan } from '../../../src/policy/index.js';
 import { desiredService, desiredState, liveReplicaSet, liveService, liveState, lockfile, plan } from '../planner/builders.js';
 
@@ -50,10 +51,10 @@ describe('desiredResourceFields', () => {
     const read = desiredResourceFields(d.services[0]!.replicaSets[0]!);
     const vpc = desiredResourceFields(d.vpcs[0]!);
     const peering = desiredResourceFields(d.vpcs[0]!.peerings[0]!);
-    expect(Object.keys(db)).toEqual(expect.arrayContaining(Object.keys(fieldSchemas(SERVICE_FIELDS))));
-    expect(Object.keys(read)).toEqual(expect.arrayContaining(Object.keys(fieldSchemas(REPLICA_SET_FIELDS))));
-    expect(Object.keys(vpc)).toEqual(expect.arrayContaining(Object.keys(fieldSchemas(VPC_FIELDS))));
-    expect(Object.keys(peering)).toEqual(expect.arrayContaining(Object.keys(fieldSchemas(PEERING_FIELDS))));
+    expect(Object.keys(db)).toEqual(expect.arrayContaining(Object.keys(fieldSchemas(kindDef('service').fields))));
+    expect(Object.keys(read)).toEqual(expect.arrayContaining(Object.keys(fieldSchemas(kindDef('replica_set').fields))));
+    expect(Object.keys(vpc)).toEqual(expect.arrayContaining(Object.keys(fieldSchemas(kindDef('vpc').fields))));
+    expect(Object.keys(peering)).toEqual(expect.arrayContaining(Object.keys(fieldSchemas(kindDef('peering').fields))));
     expect(db).toEqual({
       key: 'db',
       name: 'db-prod',

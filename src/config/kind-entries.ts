@@ -1,0 +1,65 @@
+// The entries of each kind in a merged config, over the kind registry: a top kind's, a parent
+// entry's children, every entry parents first with the label messages give it, and how many a
+// desired state holds.
+import { childKinds, configKey, eachDesired, KINDS, TOP_KINDS, type AnyKind } from '../kinds/index.js';
+import { KIND_NOUNS, type Kind } from '../model/address.js';
+import type { DesiredState } from '../model/resources.js';
+import { isRecord, type Entry, type MergedConfig } from './merge.js';
+
+type PathSeg = string | number;
+
+/** The entries of a top kind (the merged config keeps one list per top kind, by its listKey). */
+export const topEntries = (config: MergedConfig, def: AnyKind): Entry[] => (config as unknown as Record<string, Entry[]>)[def.listKey]!;
+
+// Several rules walk the children of every parent: build their entries once per parent.
+const childCache = new WeakMap<Entry, Map<string, Entry[]>>();
+
+/**
+ * The entries of `def` under a parent entry, each with its origin: a map's by key (a value that is
+ * not a mapping reads as `{}`, which the schema reports), a list's by index (key: its index;
+ * items that are not mappings are left out).
+ */
+export function childEntries(parent: Entry, def: AnyKind): Entry[] {
+  let byKind = childCache.get(parent);
+  if (!byKind) childCache.set(parent, (byKind = new Map()));
+  const cached = byKind.get(def.kind);
+  if (cached) return cached;
+  const key = configKey(def);
+  const raw = isRecord(parent.value) ? parent.value[key] : undefined;
+  const at = (k: PathSeg) => ({ ...parent.origin, path: [...parent.origin.path, key, k] });
+  const entries =
+    def.config.shape === 'map'
+      ? isRecord(raw)
+        ? Object.entries(raw).map(([k, value]) => ({ key: k, value: isRecord(value) ? value : {}, origin: at(k) }))
+        : []
+      : Array.isArray(raw)
+        ? raw.flatMap((value, i) => (isRecord(value) ? [{ key: String(i), value, origin: at(i) }] : []))
+        : [];
+  byKind.set(def.kind, entries);
+  return entries;
+}
+
+/** Every entry of every kind, parents before their children: `visit(def, entry, label, parent)`, `label` as messages name it (`services.db`, `vpcs.main.<list>[0]`). */
+export function eachEntry(config: MergedConfig, visit: (def: AnyKind, entry: Entry, label: string, parent?: Entry) => void): void {
+  const walk = (def: AnyKind, entries: Entry[], label: (e: Entry) => string, parent?: Entry) => {
+    for (const entry of entries) {
+      const own = label(entry);
+      visit(def, entry, own, parent);
+      for (const child of childKinds(def.kind)) walk(child, childEntries(entry, child), entryLabel(own, child), entry);
+    }
+  };
+  for (const top of TOP_KINDS) walk(top, topEntries(config, top), entryLabel(undefined, top));
+}
+
+/** How messages name an entry of `def` under a parent named `parent`: `<parent>.<key>.<map>.<key>`, `<parent>.<key>.<list>[0]`. */
+export function entryLabel(parent: string | undefined, def: AnyKind): (e: Entry) => string {
+  const at = parent === undefined ? configKey(def) : `${parent}.${configKey(def)}`;
+  return def.config.shape === 'map' ? (e) => `${at}.${e.key}` : (e) => `${at}[${e.key}]`;
+}
+
+/** How many resources of each kind a desired state holds, by collection key (`vpcs`, `services`, ...), in registry order; with each kind's nouns. */
+export function countByCollection(desired: DesiredState): Array<{ key: string; count: number; one: string; many: string }> {
+  const counts = new Map<Kind, number>(KINDS.map((k) => [k.kind, 0]));
+  eachDesired(desired, (def) => counts.set(def.kind, counts.get(def.kind)! + 1));
+  return KINDS.map((k) => ({ key: configKey(k), count: counts.get(k.kind)!, ...KIND_NOUNS[k.kind] }));
+}
