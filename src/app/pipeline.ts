@@ -134,7 +134,7 @@ function asDestroyPlan(plan: Plan, desired: DesiredState, lock: Lockfile): Plan 
     const isProtected = configured === true || lock.resources[a.address]?.protect === true;
     if (!DELETE_OPS.has(a.op) || !isProtected) return { ...a, reason };
     const where = configured === undefined ? 'add it to the config with protect: false' : 'set protect: false on it in the config';
-    const blocked = `protected: ${a.address} has protect: true${configured ? ' in the config' : ' in the lockfile'}, so destroy does not delete it (to delete it: ${where}, run apply, then destroy)`;
+    const blocked = `protected: ${a.address} has protect: true${configured ? ' in the config' : ' in the state'}, so destroy does not delete it (to delete it: ${where}, run apply, then destroy)`;
     return { ...a, reason, blocked };
   });
   return { ...plan, actions };

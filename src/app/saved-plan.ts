@@ -53,7 +53,7 @@ interface SavedInputs {
 function requireSavedInputs(plan: Plan, planFile: string): SavedInputs {
   if (plan.lineage === undefined || plan.serial === undefined || plan.configHash === undefined || plan.options === undefined) {
     throw new DbformError(
-      `${planFile} does not record the lockfile, config and flags it was made from (lineage, serial, config_hash, options), so it cannot be verified; ` +
+      `${planFile} does not record the state, config and flags it was made from (lineage, serial, config_hash, options), so it cannot be verified; ` +
         `nothing was changed. Save the plan with \`${planCommand(planFile, plan.options)}\``,
     );
   }
@@ -82,7 +82,7 @@ export async function verifySavedPlan(saved: Plan, ctx: SavedPlanContext, input:
     const name = (l: string | null) => (l === null ? 'no lineage yet' : `lineage ${l}`);
     throw new DbformError(
       `${planFile} was made from another state (${name(inputs.lineage)}) than ${ctx.lockfilePath} (${name(lineage)}); ` +
-        `a plan applies only to the lockfile it was made from. ${again}`,
+        `a plan applies only to the state it was made from. ${again}`,
     );
   }
   if (inputs.configHash !== (await hashConfigFiles(ctx.files))) {
@@ -122,7 +122,7 @@ export async function verifySavedPlan(saved: Plan, ctx: SavedPlanContext, input:
   if (error) throw new StalePlanError(`${planFile} cannot be applied: planning it again now fails: ${error.address ? `${error.address}: ` : ''}${error.message}`);
   const difference = findPlanDifference(saved, now);
   if (difference !== undefined) {
-    throw new StalePlanError(`${planFile} is not what dbform plans now from the same config, the current lockfile and the live resources: ${difference}. ${again}`);
+    throw new StalePlanError(`${planFile} is not what dbform plans now from the same config, the current state and the live resources: ${difference}. ${again}`);
   }
   return withSavedPlanHints(saved, planFile);
 }

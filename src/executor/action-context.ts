@@ -48,7 +48,7 @@ export function resolveRef(ctx: ActionContext, ref: ResourceRef | undefined, rol
   if (ref?.address) {
     const id = ctx.bindings.idOf(ref.address);
     if (id) return id;
-    throw new ActionInputError(`no ID is known for ${ref.address} (the ${role} of this action); it was neither in the lockfile nor created by this apply`);
+    throw new ActionInputError(`no ID is known for ${ref.address} (the ${role} of this action); it was neither in the state nor created by this apply`);
   }
   throw new ActionInputError(`the plan gives no ${role} for this action`);
 }

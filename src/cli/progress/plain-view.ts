@@ -62,7 +62,7 @@ export function createPlainView(options: ViewOptions): Reporter {
         case 'plan-start':
           write(
             event.at,
-            `${(options.verb ?? 'Apply').toLowerCase()} started: ${event.actions} action(s), ${event.bindings} lockfile binding(s), ` +
+            `${(options.verb ?? 'Apply').toLowerCase()} started: ${event.actions} action(s), ${event.bindings} state binding(s), ` +
               `${event.settling ? `${event.settling} settling resource(s) to wait for, ` : ''}parallelism ${event.parallelism}`,
           );
           return;

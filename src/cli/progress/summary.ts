@@ -67,7 +67,7 @@ export function renderSummary(result: ApplyResult, paint: Paint, verb = 'Apply',
   const counts =
     `${result.done.length} done, ${settledCount}${sent}${result.failed.length} failed, ${result.skipped.length} skipped${skippedNote}, ` +
     `${result.blocked.length} blocked`;
-  const bindings = result.bindingsApplied > 0 ? `; ${result.bindingsApplied} lockfile binding(s) written` : '';
+  const bindings = result.bindingsApplied > 0 ? `; ${result.bindingsApplied} state binding(s) written` : '';
   const state = result.interrupted
     ? paint.yellow(`${verb} interrupted`)
     : result.failed.length > 0 || result.skipped.length > 0

@@ -214,7 +214,7 @@ function recordEvent(event: ApplyEvent, running: Map<string, Running>, region: L
       region.add(paint.bold(`${options.verb ?? 'Apply'}: ${event.actions} action(s), parallelism ${event.parallelism}`));
       return true;
     case 'binding':
-      region.add(`${event.binding.address}: ${event.binding.kind}${event.binding.id ? ` ${event.binding.id}` : ''} (lockfile only)`);
+      region.add(`${event.binding.address}: ${event.binding.kind}${event.binding.id ? ` ${event.binding.id}` : ''} (state only)`);
       return true;
     case 'warning':
       region.add(paint.yellow(`warning: ${event.address ? `${event.address}: ` : ''}${terminalText(event.message)}`));

@@ -113,7 +113,7 @@ export function settlingHeading(plan: Plan): string {
 }
 
 const REASON_NOTES: Partial<Record<Action['reason'], string>> = {
-  drift: 'drift: its lockfile ID is gone, so it is created again',
+  drift: 'drift: its ID in the state is gone, so it is created again',
   removed: 'no longer in the config',
   destroy: 'destroy requested',
   'replace-requested': 'replace requested',
@@ -157,8 +157,8 @@ export function bindingNotes(view: ResourceView): string[] {
   return view.bindings.map((b) => {
     if (b.kind === 'adopt') return `adopt existing ${terminalLine(String(b.id))}${b.protect ? ', protected' : ''}`;
     if (b.kind === 'move') return `moved from ${b.from}`;
-    if (b.kind === 'protect') return `protect: ${!b.protect} -> ${b.protect} (lockfile only)`;
-    return `already gone: forget ${terminalLine(String(b.id))} (lockfile only)`;
+    if (b.kind === 'protect') return `protect: ${!b.protect} -> ${b.protect} (state only)`;
+    return `already gone: forget ${terminalLine(String(b.id))} (state only)`;
   });
 }
 

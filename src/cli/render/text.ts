@@ -30,7 +30,7 @@ function footer(plan: Plan, c: Palette): string[] {
   const s = plan.summary;
   // Named only when there are some, so a quiet plan stays as short as it was.
   const settling = s.settling > 0 ? `${s.settling} settling (apply waits for ${s.settling === 1 ? 'it' : 'them'}), ` : '';
-  const counts = `${settling}${s.unchanged} unchanged, ${s.unmanaged} unmanaged (not in the config or lockfile; left alone).`;
+  const counts = `${settling}${s.unchanged} unchanged, ${s.unmanaged} unmanaged (not in the config or state; left alone).`;
   const errors = plan.diagnostics.filter((d) => d.severity === 'error').length;
   if (errors > 0) return [c.error(`Planning failed with ${errors} error${errors === 1 ? '' : 's'} (above); nothing can be applied until they are fixed.`), counts];
   if (!planHasChanges(plan)) return [`${c.bold('No changes.')} ${counts}`];

@@ -150,7 +150,7 @@ describe('summary: resources first', () => {
       '  ~ service.db (resizeService, setHAReplica)',
       '  - service.old',
       '  -/+ replica_set.db.r (rs-new)',
-      'Actions: 9 done, 0 failed, 0 skipped, 0 blocked; 2 lockfile binding(s) written.',
+      'Actions: 9 done, 0 failed, 0 skipped, 0 blocked; 2 state binding(s) written.',
     ]);
   });
 
