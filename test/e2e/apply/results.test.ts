@@ -143,12 +143,14 @@ ${service('db', 'tgt-db', '    vpc: net\n    replica_sets:\n      read:\n       
     expect(db.vpc_endpoint ?? null).toBeNull();
     expect(Object.keys(JSON.parse(readFileSync(ws.lockfile, 'utf8')).resources).sort()).toEqual(['replica_set.db.read', 'service.db', 'service.guarded', 'service.keep']);
 
-    // A service goes with its replica sets; the other services stay.
-    const svc = await runCli(ws, ['destroy', '--target', 'service.db', '--auto-approve']);
+    // --target is repeatable: a service goes with its replica sets, and so does the other one
+    // named; the service not named stays.
+    const svc = await runCli(ws, ['destroy', '--target', 'service.db', '--target', 'service.keep', '--auto-approve']);
     expect(svc.code, svc.stderr).toBe(0);
     expect(svc.stdout).toMatch(/- replica_set\.db\.read .*deleteReplicaSet/);
-    expect(await liveNames('tgt-')).toEqual(['tgt-guarded', 'tgt-keep']);
-    expect(Object.keys(JSON.parse(readFileSync(ws.lockfile, 'utf8')).resources).sort()).toEqual(['service.guarded', 'service.keep']);
+    expect(svc.stdout).toMatch(/- service\.keep .*deleteService/);
+    expect(await liveNames('tgt-')).toEqual(['tgt-guarded']);
+    expect(Object.keys(JSON.parse(readFileSync(ws.lockfile, 'utf8')).resources).sort()).toEqual(['service.guarded']);
 
     // A protected target is blocked (exit 3), and nothing is sent.
     world.emulator.resetStats();
@@ -157,7 +159,7 @@ ${service('db', 'tgt-db', '    vpc: net\n    replica_sets:\n      read:\n       
     const refused = parseResult(guarded.stdout);
     expect(refused.actions).toEqual([{ address: 'service.guarded', op: 'deleteService', outcome: 'blocked', id: ids['service.guarded']!.id, error: null, blocked: expect.stringMatching(/^protected: /) }]);
     expect(mutations()).toEqual([]);
-    expect(await liveNames('tgt-')).toEqual(['tgt-guarded', 'tgt-keep']);
+    expect(await liveNames('tgt-')).toEqual(['tgt-guarded']);
   });
 });
 
