@@ -4,7 +4,7 @@
 // commands once had missed a check; here every plan gets them all, before anything is printed,
 // saved or sent: which state it is for, the policies (SPEC section 16) and the refusal of a plan
 // that holds the API credential (SPEC sections 12 and 13).
-import { fetchLiveState } from '../api/live-state.js';
+import { fetchLiveState, type LiveReader } from '../api/live-state.js';
 import { childKinds, DELETE_OPS, desiredIn, eachDesired, TOP_KINDS, type AnyKind } from '../kinds/index.js';
 import {
   type Action,
@@ -21,7 +21,7 @@ import { managedParents, planChanges, type ClaimedElsewhere } from '../planner/i
 import type { PolicyResult, PolicySet } from '../policy/index.js';
 import { refuseCredentials } from './credential-guard.js';
 
-export type LiveReader = Parameters<typeof fetchLiveState>[0];
+export type { LiveReader };
 
 export interface LiveScope {
   /**
