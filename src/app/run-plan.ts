@@ -7,7 +7,7 @@ import { checkPgpassWritable } from '../executor/pgpass.js';
 import { describeMissingPasswordEnv, findMissingPasswordEnv, planCreatesServices } from '../executor/preflight.js';
 import type { ApplyResult } from '../executor/result.js';
 import { BlockedPlanError, DbformError, InterruptedError, planHasChanges, type Address, type DesiredState, type Lockfile, type Plan, type PlanWhere } from '../model/index.js';
-import type { ClaimedElsewhere } from '../planner/index.js';
+import { appliedRecorder, type ClaimedElsewhere } from '../planner/index.js';
 import { createStoreWriter, WorkingState, type StateStore } from '../state/index.js';
 import type { StateJournal } from '../state/journal.js';
 import type { ApiSession, RunHost } from './host.js';
@@ -203,6 +203,7 @@ async function execute(o: FlowOptions, host: RunHost, api: ApiSession, plan: Pla
       pgpass: { path: o.pgpassPath, owner: host.owner },
       env: host.env,
       pollMs,
+      ...(o.desired ? { appliedOf: appliedRecorder(o.desired) } : {}),
     });
     if (o.desired && !result.interrupted && !run.stateLost.signal.aborted) {
       await recordApplied(working, o.desired, plan, result, o.targets ?? []);

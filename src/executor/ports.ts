@@ -9,7 +9,7 @@
 // the engine never knows where the state lives.
 import type * as Dto from '../api/dto.js';
 import type { WaitGoal, WaitRef } from '../kinds/types.js';
-import type { Address, Kind, LockEntry, OperationId, RouteIds } from '../model/index.js';
+import type { Address, Kind, LockEntry, Lockfile, OperationId, RouteIds } from '../model/index.js';
 
 /** The wire types of requests and answers, as the API client speaks them. */
 export type { Dto, WaitRef };
@@ -66,8 +66,12 @@ export interface WaitOptions {
  * resource's own error message) or the signal's abort.
  */
 export interface ExecutorWaits {
-  /** `arg`: what the waiting op knows that the goal needs (the VPC of an attach or detach). */
-  until(kind: Kind, ref: WaitRef, goal: WaitGoal | 'gone', o: WaitOptions, arg?: unknown): Promise<void>;
+  /**
+   * `arg`: what the waiting op knows that the goal needs (the VPC of an attach or detach).
+   * Resolves with the live resource as last seen when the goal held, where the waits tell it
+   * (undefined for `gone`, or a wait that does not).
+   */
+  until(kind: Kind, ref: WaitRef, goal: WaitGoal | 'gone', o: WaitOptions, arg?: unknown): Promise<unknown>;
 }
 
 /** One wait of the poller: its limit, its abort, and what it tells on the way. */
@@ -100,10 +104,19 @@ export interface StateBindings {
   /** Where the state lives, for messages and the `lockfile-written` event. */
   readonly location: string;
   idOf(address: Address): string | undefined;
+  /** A copy of the entry of `address`, if any. */
+  get(address: Address): LockEntry | undefined;
+  /** The state as it is in memory now, without a copy: for reading at once, never for keeping or changing. */
+  peek(): Readonly<Lockfile>;
   /** Binds `address` to `id`, keeping the entry's other fields when the ID is unchanged. */
   bind(address: Address, id: string, extra?: Omit<LockEntry, 'id'>): Promise<void>;
   /** Changes fields of an existing entry; a missing entry is left alone. */
   update(address: Address, patch: Omit<LockEntry, 'id'>): Promise<void>;
+  /**
+   * Ends the entry's pending operation (SPEC section 14): seen to finish (`applied`: the values it
+   * set, in the vocabulary of drift's record, merged into the entry's) or to fail (none).
+   */
+  endPending(address: Address, applied?: Record<string, unknown>): Promise<void>;
   remove(address: Address): Promise<void>;
   move(from: Address, to: Address): Promise<void>;
   /** Resolves once every change made so far is persisted. */

@@ -29,7 +29,7 @@ export function checkWorkspace(name: string): string {
 
 export function checkAddress(input: string, address: string): string {
   if (address.length > 300 || !PLAIN.test(address) || kindOf(address) === undefined) {
-    throw new InputError(`${input} ${JSON.stringify(clip(address))} is not an address: use ${addressForms('short')}`);
+    throw new InputError(`${input} ${JSON.stringify(clip(address))} is not an address: use ${addressForms('snake')}`);
   }
   return address;
 }
