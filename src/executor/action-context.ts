@@ -1,17 +1,17 @@
 // Everything one action needs while it runs, and the small helpers every kind's handlers share
 // (src/kinds/<kind>/handlers.ts): the executor's kit, with reconcile.ts, api-errors.ts, errors.ts.
-import { nounOf, type Action, type Kind, type ResourceRef } from '../model/index.js';
+import { nounOf, type Action, type Address, type Kind, type Lockfile, type ResourceRef } from '../model/index.js';
 import { ActionInputError } from './errors.js';
 import type { ApplyEventBody } from './events.js';
-import type { LockStore } from './lock-store.js';
 import type { PgpassWriter } from './pgpass.js';
-import type { ExecutorApi, ExecutorWaits, WaitOptions } from './ports.js';
+import type { ExecutorApi, ExecutorWaits, StateBindings, WaitOptions } from './ports.js';
 
 export interface ActionContext {
   api: ExecutorApi;
   projectId: string;
   waits: ExecutorWaits;
-  lock: LockStore;
+  /** The state's bindings, written as resources are created and deleted. */
+  bindings: StateBindings;
   emit(event: ApplyEventBody): void;
   timeoutMs: number;
   signal?: AbortSignal;
@@ -29,6 +29,12 @@ export interface ActionContext {
    * between resends); `waits` already do. Absent outside the graph walk.
    */
   idle?<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * The drift record (SPEC section 11) the config gives an address, with `lock` as it is now;
+   * undefined when it has none. An operation seen to finish records its fields from it at once
+   * (pending.ts). Absent: nothing is recorded until the apply ends.
+   */
+  appliedOf?(address: Address, lock: Readonly<Lockfile>): Record<string, unknown> | undefined;
 }
 
 export interface ActionOutcome {
@@ -46,9 +52,9 @@ export type Handler = (ctx: ActionContext, action: Action) => Promise<ActionOutc
 export function resolveRef(ctx: ActionContext, ref: ResourceRef | undefined, role: string): string {
   if (ref?.id) return ref.id;
   if (ref?.address) {
-    const id = ctx.lock.idOf(ref.address);
+    const id = ctx.bindings.idOf(ref.address);
     if (id) return id;
-    throw new ActionInputError(`no ID is known for ${ref.address} (the ${role} of this action); it was neither in the lockfile nor created by this apply`);
+    throw new ActionInputError(`no ID is known for ${ref.address} (the ${role} of this action); it was neither in the state nor created by this apply`);
   }
   throw new ActionInputError(`the plan gives no ${role} for this action`);
 }
@@ -104,7 +110,7 @@ export function requestOf<T>(action: Action): T {
  * in-memory lockfile at once (where a Ctrl-C's final flush finds it); the promise is its write.
  */
 export function recordCreated(ctx: ActionContext, action: Action, id: string): Promise<void> {
-  return ctx.lock.bind(action.address, id, action.protect === undefined ? {} : { protect: action.protect });
+  return ctx.bindings.bind(action.address, id, action.protect === undefined ? {} : { protect: action.protect });
 }
 
 /**
@@ -113,7 +119,7 @@ export function recordCreated(ctx: ActionContext, action: Action, id: string): P
  * a bookkeeping failure ends the wait at once and is the action's error (an ID or a password that
  * was not saved matters more than the wait).
  */
-export async function waitAlongside(ctx: ActionContext, bookkeeping: Array<Promise<void>>, wait: (ctx: ActionContext) => Promise<void>): Promise<void> {
+export async function waitAlongside(ctx: ActionContext, bookkeeping: Array<Promise<void>>, wait: (ctx: ActionContext) => Promise<unknown>): Promise<void> {
   const stop = new AbortController();
   const signal = ctx.signal ? AbortSignal.any([ctx.signal, stop.signal]) : stop.signal;
   let failure: { error: unknown } | undefined;
@@ -136,5 +142,5 @@ export async function waitAlongside(ctx: ActionContext, bookkeeping: Array<Promi
 
 /** Removes the lockfile entry of a deleted resource, unless it already names a newer one. */
 export async function recordDeleted(ctx: ActionContext, action: Action, id: string): Promise<void> {
-  if (ctx.lock.idOf(action.address) === id) await ctx.lock.remove(action.address);
+  if (ctx.bindings.idOf(action.address) === id) await ctx.bindings.remove(action.address);
 }

@@ -8,6 +8,7 @@ import { fingerprintLive, fingerprintSubjects, stateFingerprint } from './finger
 import { findDrift } from './drift.js';
 import { desiredAddresses, matchResources } from './match.js';
 import { linkDrafts, selectTargets, sortDrafts, type DepGraph } from './ordering.js';
+import { withoutResends } from './pending.js';
 import { forgetBindings, protectBindings, protectionSources } from './protect.js';
 import { restoreView } from './restore.js';
 import { findSettling } from './settling.js';
@@ -123,7 +124,7 @@ export function planChanges(config: DesiredState, live: LiveState, state: Lockfi
   const { desired, lock } = restore;
   const ctx = newContext(desired, live, lock, options, diagnostics, restore.noAdopt);
   addressChecks(ctx);
-  const drafts = planAll(ctx);
+  const drafts = withoutResends(ctx, planAll(ctx));
   twinChecks(ctx);
   renameHints(ctx);
   const deps = linkDrafts(drafts);

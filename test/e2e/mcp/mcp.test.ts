@@ -132,7 +132,7 @@ describe('dbform mcp: the tools', () => {
       expect(r.text.split('\n'), r.text).toHaveLength(1);
     }
     expect(refusals.map((r) => r.text)).toEqual([
-      expect.stringMatching(/^error: address "service.app --json" is not an address: use service.KEY/),
+      expect.stringMatching(/^error: address "service.app --json" is not an address: use vpc\.<key>, .*service\.<key>/),
       expect.stringMatching(/^error: workspace "Prod!" is not a valid workspace name/),
       'error: limit must be a whole number from 1 to 500 (got 100000)',
       'error: service "--with-password" is neither a service address (service.KEY) nor a service ID',
@@ -222,7 +222,7 @@ describe('dbform mcp and secrets', () => {
     expect(wrong.text).toContain('"(redacted)\\" is not an environment tag');
     const target = await mcp.call('plan', { target: [`service.${API_PASSWORD}`] });
     expect((await runCli(ws, ['plan', '--target', `service.${API_PASSWORD}`])).stderr).toContain(API_PASSWORD);
-    expect(target).toMatchObject({ isError: true, text: 'error: --target service.(redacted): no such resource in the config or the lockfile' });
+    expect(target).toMatchObject({ isError: true, text: 'error: --target service.(redacted): no such resource in the config or the state' });
     for (const text of [...answers, wrong, target].flatMap((a) => a.texts).concat(mcp.stderr(), readFileSync(join(ws.dir, '.dbform', 'history.jsonl'), 'utf8'))) {
       for (const secret of secrets) expect(text).not.toContain(secret);
     }
