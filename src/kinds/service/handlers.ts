@@ -20,10 +20,10 @@ import {
 } from '../../executor/action-context.js';
 import { ActionInputError, ignoreNotFound, isConflict } from '../../executor/errors.js';
 import type { Dto } from '../../executor/ports.js';
-import { createOrAdopt, type CreateOutcome } from '../../executor/reconcile.js';
+import { createdNothing, createOrAdopt, type CreateOutcome } from '../../executor/reconcile.js';
 import { waitAsTableSays } from '../../executor/send-operation.js';
 import { describeFileError } from '../../lockfile/file-errors.js';
-import type { Action, OperationId } from '../../model/index.js';
+import { parentAddressOf, type Action, type OperationId } from '../../model/index.js';
 
 // ---- sending once the service has settled ----------------------------------------------------
 
@@ -188,13 +188,43 @@ async function createService(ctx: ActionContext, action: Action): Promise<Action
 async function forkService(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
   const parent = resolveRef(ctx, action.refs.forkParent, 'fork parent');
   const body = requestOf<Dto.ForkServiceRequestDto>(action);
-  const outcome = await createOrAdopt(ctx, action, {
-    send: () => ctx.api.forkService(ctx.projectId, parent, body),
-    find: async () => findServicesNamed(ctx, body.name ?? (await forkDefaultName(ctx, parent)), parent),
-    describe: `fork "${body.name ?? 'of ' + parent}"`,
-    retryAfterConflict: () => waitIfServiceSettling(ctx, action, parent),
-  });
+  let outcome: CreateOutcome<Dto.ServiceDto>;
+  try {
+    outcome = await createOrAdopt(ctx, action, {
+      send: () => ctx.api.forkService(ctx.projectId, parent, body),
+      // Never a service this state binds: a restore's fork shares its name with the retired ones.
+      find: async () => unbound(ctx, await findServicesNamed(ctx, body.name ?? (await forkDefaultName(ctx, parent)), parent)),
+      describe: `fork "${body.name ?? 'of ' + parent}"`,
+      retryAfterConflict: () => waitIfServiceSettling(ctx, action, parent),
+    });
+  } catch (err) {
+    if (createdNothing(err)) await abandonRestore(ctx, action);
+    throw err;
+  }
   return finishServiceCreate(ctx, action, outcome);
+}
+
+function unbound<T extends { id: string }>(ctx: ActionContext, found: T[]): T[] {
+  const bound = new Set(Object.values(ctx.bindings.peek().resources).map((e) => e.id));
+  return found.filter((f) => !bound.has(f.id));
+}
+
+/**
+ * The API refused a restore's fork (a time beyond its retention, say): nothing was made, so the
+ * restore is no longer under way (SPEC section 17). Its marks go, the address stays bound to the
+ * original, and the next plan is an ordinary one instead of the same refused fork again.
+ */
+async function abandonRestore(ctx: ActionContext, action: Action): Promise<void> {
+  const resources = ctx.bindings.peek().resources;
+  const entry = resources[action.address];
+  if (!entry?.restoring) return;
+  const marked = Object.keys(resources).filter((a) => a === action.address || (parentAddressOf(a) === action.address && resources[a]!.restoring));
+  await Promise.all(marked.map((a) => ctx.bindings.update(a, { restoring: undefined })));
+  ctx.emit({
+    type: 'warning',
+    address: action.address,
+    message: `the restore to ${entry.restoring.targetTime} was not made: the API refused its fork, so ${action.address} stays bound to ${entry.id} and no restore is under way`,
+  });
 }
 
 /** The API names an unnamed fork `<parent name>-fork`. */

@@ -3,7 +3,7 @@
 // later plan: kept, protected, never adopted for another address, deleted only by a destroy.
 import { describe, expect, it } from 'vitest';
 import { bindRetiring, restoreStamp, retiredAddressOf, type LockEntry, type Plan, type RestoreRequest } from '../../../src/model/index.js';
-import { fromPlanJson, toPlanJson, withSavedInputs } from '../../../src/planner/index.js';
+import { findPlanDifference, fromPlanJson, toPlanJson, withSavedInputs } from '../../../src/planner/index.js';
 import { action, desiredReplicaSet, desiredService, desiredState, errors, liveReplicaSet, liveService, liveState, lockfile, ops, plan, warnings } from './builders.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
@@ -69,6 +69,13 @@ describe('dbform restore service.db --to TIME, planned', () => {
     const { target_time: _dropped, ...withoutTime } = json.bindings[0] as Record<string, unknown>;
     const broken = fromPlanJson({ ...JSON.parse(JSON.stringify(json)), bindings: [withoutTime] });
     expect(broken.ok ? [] : broken.errors).toEqual(['bindings[0].target_time: must be a non-empty string']);
+  });
+
+  it('a saved restore without its retirements is not what dbform plans (the original would lose its binding)', () => {
+    const p = restorePlan();
+    expect(findPlanDifference(p, restorePlan())).toBeUndefined();
+    expect(findPlanDifference({ ...p, bindings: [] }, restorePlan())).toMatch(new RegExp(`^${RETIRED.replace(/[.]/g, '\\.')}: the plan file has no binding, but dbform plans`));
+    expect(findPlanDifference({ ...p, bindings: p.bindings.slice(0, 1) }, restorePlan())).toMatch(/^replica_set\.db-before-20260601-115900\.r1: the plan file has no binding/);
   });
 
   it('keeps a protect the state records for the address on the fork', () => {
