@@ -169,6 +169,38 @@ describe('dbform restore service.db --to TIME', () => {
     });
   }
 
+  itDialectBlind('is policed like any plan: a deny on the fork blocks the restore (exit 3), nothing sent or bound', async () => {
+    const a = await applied();
+    const policy = join(a.ws.dir, 'no-forks.yaml');
+    writeFileSync(policy, 'version: 1\nrules:\n  - name: no-prod-forks\n    deny: action.op == "forkService"\n    message: forks wait for the change window\n');
+    emulator!.resetStats();
+    const run = await runCli(a.ws, ['restore', 'service.db', '--to', a.created, '--auto-approve', '--policy', policy]);
+    expect(run.code).toBe(3);
+    expect(run.stdout + run.stderr).toContain('policy no-prod-forks: forks wait for the change window');
+    expect(mutations()).toEqual([]);
+    expect(lockOf(a.ws).resources['service.db']).toEqual(expect.objectContaining({ id: a.originalId }));
+    expect(Object.values(lockOf(a.ws).resources).some((e) => e.restoring !== undefined || e.retired !== undefined)).toBe(false);
+  });
+
+  it('whose fork the API refuses leaves no restore under way: the address keeps the original, the next plan is empty', async () => {
+    // A parent without a backup yet refuses forks (and replica sets: none here) with 409 for an hour of the emulator's time.
+    emulator = await startTestEmulator({ timeScale: 0.01, backupDelay: 3600 });
+    const ws = workspace(CONFIG.slice(0, CONFIG.indexOf('    replica_sets:')), emulator.url);
+    const first = await runCli(ws, ['apply', '--auto-approve']);
+    expect(first.code, first.stderr).toBe(0);
+    const originalId = lockOf(ws).resources['service.db']!.id;
+    const created = (await liveServices()).find((s) => s.id === originalId)!.created;
+    const run = await runCli(ws, ['restore', 'service.db', '--to', created, '--auto-approve', '--timeout', '2s']);
+    expect(run.code).toBe(1);
+    expect(run.stdout + run.stderr).toContain(`the restore to ${created} was not made: the API refused its fork, so service.db stays bound to ${originalId} and no restore is under way`);
+    const lock = lockOf(ws);
+    expect(lock.resources['service.db']!.id).toBe(originalId);
+    expect(Object.values(lock.resources).some((e) => e.restoring !== undefined || e.retired !== undefined)).toBe(false);
+    expect((await liveServices()).filter((s) => s.forkedFrom?.serviceId === originalId)).toEqual([]);
+    const next = await runCli(ws, ['plan', '--detailed-exitcode']);
+    expect(next.code, next.stdout).toBe(0);
+  });
+
   it('saves the restore as a plan that apply verifies like any saved plan; an edited one is refused', async () => {
     const a = await applied();
     const planFile = join(a.ws.dir, 'restore.json');
