@@ -4,7 +4,7 @@
 // so it is planned, policed, saved, verified, approved, applied and recorded in history exactly
 // as `dbform plan` and `dbform apply` are: `restore --out PLAN` is preparePlan and savePlan
 // (plan.ts) of this shape, `restore` alone is applyRestore. This use case says what the restore is.
-import { DbformError, kindOf, parseRfc3339, restoreStamp, type PlanShape, type RestoreRequest } from '../model/index.js';
+import { DbformError, kindOf, parseRfc3339, restoreStamp, type PlanShape, type PlanWhere, type RestoreRequest } from '../model/index.js';
 import { applyChanges, type ApplyRequest } from './apply.js';
 import type { RunHost } from './host.js';
 
@@ -30,6 +30,11 @@ export function restoreShape(asked: RestoreAsked, now: number = Date.now()): Pla
 }
 
 /** Without `--out`: the restore planned, approved (or --auto-approve) and applied, as `dbform apply` runs. */
-export function applyRestore(req: Omit<ApplyRequest, 'shape' | 'planFile'> & { asked: RestoreAsked }, host: RunHost): Promise<number> {
-  return applyChanges({ ...req, shape: restoreShape(req.asked) }, host);
+export function applyRestore(req: Omit<ApplyRequest, 'shape' | 'planFile' | 'confirmAs'> & { asked: RestoreAsked }, host: RunHost): Promise<number> {
+  const { address, to } = req.asked;
+  const confirmAs = {
+    command: `restore ${address} --to ${to}`,
+    question: (where: PlanWhere) => `Restore ${address} to ${to} in workspace "${where.workspace}" (state: ${where.state})?`,
+  };
+  return applyChanges({ ...req, shape: restoreShape(req.asked), confirmAs }, host);
 }

@@ -95,15 +95,15 @@ function lastRetired(lock: Lockfile, address: Address): { address: Address; entr
 
 /** What stops a new restore of `r` from starting: the one line it fails with. */
 function refusal(r: Restore, d: DesiredService | undefined, entry: LockEntry | undefined, original: LiveService | undefined, now: number | undefined): string | undefined {
-  if (d === undefined) return `${r.address} is not in the config: a restore makes the fork with the config's settings, so the config must have it`;
-  if (entry === undefined) return `${r.address} is not bound in the state: there is no service of it to restore`;
-  if (entry.retired) return `${r.address} is a retired binding (restored from ${entry.retired.from}); restore ${entry.retired.from} instead`;
-  if (original === undefined) return `${r.address} is bound to service ${entry.id}, which is gone or being deleted: a restore forks a live service`;
+  if (d === undefined) return `not in the config: a restore makes the fork with the config's settings, so the config must have it`;
+  if (entry === undefined) return `not bound in the state: there is no service of it to restore`;
+  if (entry.retired) return `a retired binding (restored from ${entry.retired.from}); restore ${entry.retired.from} instead`;
+  if (original === undefined) return `bound to service ${entry.id}, which is gone or being deleted: a restore forks a live service`;
   const at = parseRfc3339(r.targetTime);
   if (at === undefined) return `--to ${r.targetTime} is not an RFC 3339 time such as 2026-03-01T12:00:00Z`;
   const created = parseRfc3339(original.created);
   if (created !== undefined && at < created) {
-    return `--to ${r.targetTime} is before ${r.address} (${original.id}) was created (${original.created}): a point-in-time restore goes back at most to the service's creation`;
+    return `--to ${r.targetTime} is before the service (${original.id}) was created (${original.created}): a point-in-time restore goes back at most to its creation`;
   }
   if (now !== undefined && at >= now) return `--to ${r.targetTime} is not in the past (now is ${iso(now)}): a point-in-time restore goes back to a moment that has happened`;
   return undefined;

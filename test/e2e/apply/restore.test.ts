@@ -153,8 +153,8 @@ describe('dbform restore service.db --to TIME', () => {
   });
 
   const refusals: Array<[string, (a: Applied) => string, RegExp]> = [
-    ['before the service was created', (a) => new Date(Date.parse(a.created) - 60_000).toISOString(), /is before service\.db \(\w+\) was created/],
-    ['in the future', () => new Date(Date.now() + 3_600_000).toISOString(), /is not in the past/],
+    ['before the service was created', (a) => new Date(Date.parse(a.created) - 60_000).toISOString(), /^error: service\.db: --to \S+ is before the service \(\w+\) was created/],
+    ['in the future', () => new Date(Date.now() + 3_600_000).toISOString(), /^error: service\.db: --to \S+ is not in the past/],
   ];
   for (const [what, to, message] of refusals) {
     itDialectBlind(`refuses --to ${what} at plan time: exit 1, one line, nothing sent`, async () => {
@@ -168,6 +168,15 @@ describe('dbform restore service.db --to TIME', () => {
       expect(lockOf(a.ws).resources['service.db']!.id).toBe(a.originalId);
     });
   }
+
+  itDialectBlind('asks for approval in its own words, and without a terminal says how to restore non-interactively', async () => {
+    const a = await applied();
+    emulator!.resetStats();
+    const run = await runCli(a.ws, ['restore', 'service.db', '--to', a.created]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`run \`dbform restore service.db --to ${a.created} --auto-approve\` to proceed non-interactively`);
+    expect(mutations()).toEqual([]);
+  });
 
   itDialectBlind('is policed like any plan: a deny on the fork blocks the restore (exit 3), nothing sent or bound', async () => {
     const a = await applied();

@@ -84,7 +84,7 @@ describe('dbform restore service.db --to TIME, planned', () => {
   });
 
   it.each([
-    ['2025-12-31T23:59:59Z', `--to 2025-12-31T23:59:59Z is before service.db (svc-db) was created (2026-01-01T00:00:00Z): a point-in-time restore goes back at most to the service's creation`],
+    ['2025-12-31T23:59:59Z', `--to 2025-12-31T23:59:59Z is before the service (svc-db) was created (2026-01-01T00:00:00Z): a point-in-time restore goes back at most to its creation`],
     ['2026-06-01T12:00:00Z', '--to 2026-06-01T12:00:00Z is not in the past (now is 2026-06-01T12:00:00Z): a point-in-time restore goes back to a moment that has happened'],
     ['2027-01-01T00:00:00Z', '--to 2027-01-01T00:00:00Z is not in the past (now is 2026-06-01T12:00:00Z): a point-in-time restore goes back to a moment that has happened'],
     ['2026-02-30T00:00:00Z', '--to 2026-02-30T00:00:00Z is not an RFC 3339 time such as 2026-03-01T12:00:00Z'],
@@ -96,11 +96,12 @@ describe('dbform restore service.db --to TIME, planned', () => {
   });
 
   it('refuses an address the config or the state does not have, or whose service is gone', () => {
-    expect(errors(restorePlan({ request: { ...request, address: 'service.other' } }))).toEqual([
-      'service.other is not in the config: a restore makes the fork with the config\'s settings, so the config must have it',
-    ]);
-    expect(errors(restorePlan({ lock: lockfile() }))).toEqual(['service.db is not bound in the state: there is no service of it to restore']);
-    expect(errors(restorePlan({ live: liveState() }))).toEqual(['service.db is bound to service svc-db, which is gone or being deleted: a restore forks a live service']);
+    // Each diagnostic names its address (service.other: ...), so the messages do not repeat it.
+    const other = restorePlan({ request: { ...request, address: 'service.other' } });
+    expect(errors(other)).toEqual(['not in the config: a restore makes the fork with the config\'s settings, so the config must have it']);
+    expect(other.diagnostics[0]!.address).toBe('service.other');
+    expect(errors(restorePlan({ lock: lockfile() }))).toEqual(['not bound in the state: there is no service of it to restore']);
+    expect(errors(restorePlan({ live: liveState() }))).toEqual(['bound to service svc-db, which is gone or being deleted: a restore forks a live service']);
   });
 
   it('never adopts a live service of the desired name for the restored address: it forks', () => {
