@@ -4,7 +4,7 @@
 // after `--`.
 import { realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { kindOf, parseAddress, parseRfc3339 } from '../model/index.js';
+import { addressForms, kindOf, parseAddress, parseRfc3339 } from '../model/index.js';
 import { isValidWorkspace } from '../state/index.js';
 
 /** A refusal of an input: the tool answers with its message and runs nothing. */
@@ -29,7 +29,7 @@ export function checkWorkspace(name: string): string {
 
 export function checkAddress(input: string, address: string): string {
   if (address.length > 300 || !PLAIN.test(address) || kindOf(address) === undefined) {
-    throw new InputError(`${input} ${JSON.stringify(clip(address))} is not an address: use service.KEY, replica_set.SERVICE.KEY, vpc.KEY or peering.VPC.PEER_VPC_ID`);
+    throw new InputError(`${input} ${JSON.stringify(clip(address))} is not an address: use ${addressForms('snake')}`);
   }
   return address;
 }

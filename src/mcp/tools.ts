@@ -4,6 +4,8 @@
 // No tool writes a plan file (no --out), reads a password (no --with-password) or sends an
 // operation of the caller's choosing.
 import { z } from 'zod';
+import { KINDS } from '../kinds/index.js';
+import { addressForm, KIND_NOUNS } from '../model/index.js';
 import { checkAddress, checkCount, checkLimit, checkNode, checkProjectFile, checkService, checkSeverity, checkTime, checkWord, checkWorkspace, type CallScope } from './inputs.js';
 
 /** A command line in parts: the server puts its own options between `flags` and `positionals`. */
@@ -107,12 +109,15 @@ const drift = defineTool({
   build: async (input) => ({ command: ['plan'], flags: ['--refresh-only', ...formatFlags(input.format)], positionals: [] }),
 });
 
+/** The kinds `dbform output` connects to. */
+const CONNECTING = KINDS.filter((k) => k.output !== undefined).map((k) => k.kind);
+
 const output = defineTool({
   name: 'output',
   title: 'Connection details',
   description:
-    'How to connect to the managed services and replica sets (host, port, their other endpoints while open, database, user, uri): exactly what `dbform output --json` prints. Never a password.',
-  shape: { addresses: z.array(z.string()).optional().describe('service.KEY or replica_set.SERVICE.KEY (default: all of the config)') },
+    `How to connect to the managed ${CONNECTING.map((k) => KIND_NOUNS[k].many).join(' and ')} (host, port, their other endpoints while open, database, user, uri): exactly what \`dbform output --json\` prints. Never a password.`,
+  shape: { addresses: z.array(z.string()).optional().describe(`${CONNECTING.map((k) => addressForm(k, 'snake')).join(' or ')} (default: all of the config)`) },
   api: true,
   write: false,
   answers: [0],

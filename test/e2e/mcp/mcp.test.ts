@@ -132,7 +132,7 @@ describe('dbform mcp: the tools', () => {
       expect(r.text.split('\n'), r.text).toHaveLength(1);
     }
     expect(refusals.map((r) => r.text)).toEqual([
-      expect.stringMatching(/^error: address "service.app --json" is not an address: use service.KEY/),
+      expect.stringMatching(/^error: address "service.app --json" is not an address: use vpc\.<key>, .*service\.<key>/),
       expect.stringMatching(/^error: workspace "Prod!" is not a valid workspace name/),
       'error: limit must be a whole number from 1 to 500 (got 100000)',
       'error: service "--with-password" is neither a service address (service.KEY) nor a service ID',
