@@ -16,7 +16,7 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 import { systemTimers, type Timers } from './timers.js';
 import { defaultUserAgent } from './user-agent.js';
 import { asMessage, logsQuery, projectPath, servicePath, vpcPath } from './paths.js';
-import { OPERATIONS } from '../kinds/index.js';
+import { isGone, mapLive, OPERATIONS } from '../kinds/index.js';
 import * as verify from './verify.js';
 
 export interface ApiClientOptions {
@@ -139,7 +139,12 @@ export class ApiClient {
 
   async deleteVPCPeering(p: Id, v: Id, x: Id, o?: CallOptions): Promise<void> {
     const spec = this.requests.call('deleteVPCPeering', { project_id: p, vpc_id: v, peering_id: x }, o);
-    await this.requests.checked(spec, async (err) => (err.status === 404 ? true : undefined));
+    await this.requests.checked(spec, async (err) => {
+      if (err.status === 404) return true;
+      // Already being torn down (SPEC section 15): the first attempt took effect.
+      const peering = await this.findPeering(p, v, x, o);
+      return peering === undefined || isGone('peering', mapLive('peering', peering, v)) ? true : undefined;
+    });
   }
 
   // ---- services -------------------------------------------------------------------------------
@@ -283,6 +288,15 @@ export class ApiClient {
   private async findService(p: Id, s: Id, o?: CallOptions): Promise<Dto.ServiceDto | undefined> {
     try {
       return await this.getService(p, s, o);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) return undefined;
+      throw err;
+    }
+  }
+
+  private async findPeering(p: Id, v: Id, x: Id, o?: CallOptions): Promise<Dto.PeeringDto | undefined> {
+    try {
+      return (await this.listVPCPeerings(p, v, o)).find((peering) => String(peering.id) === x);
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) return undefined;
       throw err;

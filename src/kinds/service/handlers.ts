@@ -4,9 +4,9 @@
 // QUEUED or CONFIGURING means "wait, then send again"), waited for as the op table says; attach and
 // detach, waited for by the VPC endpoint; password updates, kept in the pgpass file; deletes that
 // forget the service's pgpass lines.
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   idOf,
+  Resends,
   recordCreated,
   recordDeleted,
   reportStatus,
@@ -47,7 +47,7 @@ async function sendWhenServiceSettled<T>(
   send: () => Promise<T>,
   rules: ServiceSettleRules = {},
 ): Promise<T | undefined> {
-  let delayMs = ctx.pollMs;
+  const resends = new Resends(ctx);
   let resentOnce = false;
   for (let sends = 1; ; sends++) {
     try {
@@ -71,10 +71,7 @@ async function sendWhenServiceSettled<T>(
       }
       if (!rules.retryWhenReady || status !== 'READY') throw err;
       // Out of --timeout: the refusal is the answer.
-      if (ctx.deadline !== undefined && Date.now() + delayMs > ctx.deadline) throw err;
-      const pause = () => sleep(delayMs, undefined, ctx.signal ? { signal: ctx.signal } : {});
-      await (ctx.idle ? ctx.idle(pause) : pause());
-      delayMs = Math.min(delayMs * 1.5, ctx.pollMs * 10);
+      if (!(await resends.pause())) throw err;
     }
   }
 }
