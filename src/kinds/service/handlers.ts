@@ -1,11 +1,12 @@
 // How the executor runs a service's ops (SPEC section 3): creates and forks that adopt after a
 // lost answer, save the one-time initial password to the pgpass file while the wait for READY
-// runs; transitions sent once the service has settled (after an interrupted apply, a 409 during
+// runs (a fork waits for its parent's first backup); transitions sent once the service has settled (after an interrupted apply, a 409 during
 // QUEUED or CONFIGURING means "wait, then send again"), waited for as the op table says; attach and
 // detach, waited for by the VPC endpoint; password updates, kept in the pgpass file; deletes that
 // forget the service's pgpass lines.
 import {
   idOf,
+  reportWaiting,
   Resends,
   recordCreated,
   recordDeleted,
@@ -23,7 +24,7 @@ import type { Dto } from '../../executor/ports.js';
 import { createOrAdopt, type CreateOutcome } from '../../executor/reconcile.js';
 import { waitAsTableSays } from '../../executor/send-operation.js';
 import { describeFileError } from '../../lockfile/file-errors.js';
-import type { Action, OperationId } from '../../model/index.js';
+import { ApiError, type Action, type OperationId, type ResourceRef } from '../../model/index.js';
 
 // ---- sending once the service has settled ----------------------------------------------------
 
@@ -85,6 +86,24 @@ export async function waitIfServiceSettling(ctx: ActionContext, action: Action, 
   return true;
 }
 
+// The real service's words when a service has no backup yet: Terraform's provider retries a read
+// replica create for 10 minutes on them (SPEC section 15).
+const NO_BACKUP_YET = /backups? or snapshots? available/i;
+
+/**
+ * A fork of `parent`, or a replica set on it, refused because the parent has no backup yet (a
+ * service READY only lately): said on the progress line, then sent again after a pause, within
+ * --timeout. The pauses grow as Resends' do, across the refusals of one action.
+ */
+export function waitForFirstBackup(ctx: ActionContext, action: Action, parent: ResourceRef | undefined, parentId: string): (err: unknown) => Promise<boolean> {
+  const resends = new Resends(ctx);
+  const name = parent?.address ?? `service ${parentId}`;
+  return async (err) => {
+    if (!(err instanceof ApiError) || !NO_BACKUP_YET.test(err.apiMessage)) return false;
+    reportWaiting(ctx, action, `waiting for the first backup of ${name}`);
+    return resends.pause();
+  };
+}
 
 // ---- what the pgpass file holds about a service (SPEC section 5) -----------------------------
 
@@ -189,6 +208,7 @@ async function forkService(ctx: ActionContext, action: Action): Promise<ActionOu
     find: async () => findServicesNamed(ctx, body.name ?? (await forkDefaultName(ctx, parent)), parent),
     describe: `fork "${body.name ?? 'of ' + parent}"`,
     retryAfterConflict: () => waitIfServiceSettling(ctx, action, parent),
+    pauseAfterConflict: waitForFirstBackup(ctx, action, action.refs.forkParent, parent),
   });
   return finishServiceCreate(ctx, action, outcome);
 }
