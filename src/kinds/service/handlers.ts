@@ -2,8 +2,8 @@
 // lost answer, save the one-time initial password to the pgpass file while the wait for READY
 // runs (a fork waits for its parent's first backup); transitions sent once the service has settled (after an interrupted apply, a 409 during
 // QUEUED or CONFIGURING means "wait, then send again"), waited for as the op table says; attach and
-// detach, waited for by the VPC endpoint; password updates, kept in the pgpass file; deletes that
-// forget the service's pgpass lines.
+// detach, waited for by the VPC endpoint, the pgpass line following the endpoint where they move
+// it; password updates, kept in the pgpass file; deletes that forget the service's pgpass lines.
 import {
   idOf,
   reportWaiting,
@@ -168,6 +168,36 @@ async function hostToForget(ctx: ActionContext, serviceId: string): Promise<stri
   }
 }
 
+/**
+ * The endpoint a service answers on now, where a pgpass file may hold its line (an attach or
+ * detach may move it: SPEC section 15); undefined when there is no file or no endpoint to read.
+ */
+async function endpointForPgpass(ctx: ActionContext, serviceId: string): Promise<Dto.EndpointDto | undefined> {
+  if (!ctx.pgpass || !(await ctx.pgpass.exists())) return undefined;
+  try {
+    return (await ctx.api.getService(ctx.projectId, serviceId)).endpoint;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * After an attach or detach: where the service's endpoint moved (the real service gives an
+ * attached service a private host), its pgpass line moves with it, so that the line names the host
+ * `dbform output` gives and libpq connects to. Where it did not move, nothing changes.
+ */
+async function followEndpoint(ctx: ActionContext, action: Action, serviceId: string, before: Dto.EndpointDto | undefined): Promise<void> {
+  const pgpass = ctx.pgpass;
+  if (!pgpass || !before?.host) return;
+  const after = await endpointForPgpass(ctx, serviceId);
+  if (!after?.host || !after.port || (after.host === before.host && after.port === before.port)) return;
+  try {
+    await pgpass.moveHost(before.host, { host: after.host, port: after.port });
+  } catch (err) {
+    ctx.emit({ type: 'warning', address: action.address, message: `its endpoint moved to ${after.host}, but its line in ${pgpass.path} still names ${before.host}: ${describeFileError(err)}` });
+  }
+}
+
 async function forgetHost(ctx: ActionContext, action: Action, host: string | undefined): Promise<void> {
   if (!ctx.pgpass || host === undefined) return;
   try {
@@ -298,11 +328,13 @@ async function attachToVpc(ctx: ActionContext, action: Action): Promise<ActionOu
   const id = idOf(ctx, action, 'service');
   const vpc = idOf(ctx, action, 'vpc');
   const body = { ...requestOf<Dto.VpcAttachmentRequestDto>(action), vpc_id: vpc };
+  const before = await endpointForPgpass(ctx, id);
   await sendWhenServiceSettled(ctx, action, id, () => ctx.api.attachServiceToVPC(ctx.projectId, id, body), {
     achieved: (s) => attachedTo(s) === vpc,
     retryWhenReady: true,
   });
   await ctx.waits.until('service', { id }, 'attachment', waitOptions(ctx, action), { vpcId: vpc, fromVpcId: null });
+  await followEndpoint(ctx, action, id, before);
   return {};
 }
 
@@ -310,12 +342,14 @@ async function detachFromVpc(ctx: ActionContext, action: Action): Promise<Action
   const id = idOf(ctx, action, 'service');
   const vpc = idOf(ctx, action, 'vpc');
   const body = { ...requestOf<Dto.VpcAttachmentRequestDto>(action), vpc_id: vpc };
+  const before = await endpointForPgpass(ctx, id);
   // While a detach is pending the endpoint is still shown: a 409 then means "send again later".
   await sendWhenServiceSettled(ctx, action, id, () => ctx.api.detachServiceFromVPC(ctx.projectId, id, body), {
     achieved: (s) => attachedTo(s) !== vpc,
     retryWhenReady: true,
   });
   await ctx.waits.until('service', { id }, 'attachment', waitOptions(ctx, action), { vpcId: null, fromVpcId: vpc });
+  await followEndpoint(ctx, action, id, before);
   return {};
 }
 
