@@ -35,6 +35,8 @@ export interface ActionContext {
 export interface ActionOutcome {
   resourceId?: string;
   adopted?: boolean;
+  /** What a person should know of a done action beyond its ID: `awaiting acceptance by account N`. */
+  note?: string;
 }
 
 /** Runs one action of the plan: sends its op, waits as it needs, records what it made. */
@@ -114,7 +116,7 @@ export function recordCreated(ctx: ActionContext, action: Action, id: string): P
  * a bookkeeping failure ends the wait at once and is the action's error (an ID or a password that
  * was not saved matters more than the wait).
  */
-export async function waitAlongside(ctx: ActionContext, bookkeeping: Array<Promise<void>>, wait: (ctx: ActionContext) => Promise<void>): Promise<void> {
+export async function waitAlongside(ctx: ActionContext, bookkeeping: Array<Promise<void>>, wait: (ctx: ActionContext) => Promise<unknown>): Promise<void> {
   const stop = new AbortController();
   const signal = ctx.signal ? AbortSignal.any([ctx.signal, stop.signal]) : stop.signal;
   let failure: { error: unknown } | undefined;

@@ -18,7 +18,7 @@ interface Step {
 }
 
 /** Until the resource is in no transitional status (its kind's `settled` goal); a kind without one has nothing to wait for. */
-function waitFor(waits: ExecutorWaits, s: SettlingResource, o: WaitOptions): Promise<void> {
+function waitFor(waits: ExecutorWaits, s: SettlingResource, o: WaitOptions): Promise<unknown> {
   if (kindDef(s.kind).waits.goals.settled === undefined) return Promise.resolve();
   return waits.until(s.kind, { id: s.id, ...(s.parentId !== undefined ? { parentId: s.parentId } : {}) }, 'settled', o);
 }

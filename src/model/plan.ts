@@ -162,6 +162,21 @@ export interface SettlingResource {
   status: string;
 }
 
+/**
+ * A managed resource that is made and waits for something only others can do (a peering for the
+ * peer account to accept it, SPEC section 15): not a change, not settling, not a failure.
+ */
+export interface AwaitingResource {
+  address: Address;
+  kind: Kind;
+  id: string;
+  /** The ID of the resource it belongs to, for a kind with a parent. */
+  parentId?: string;
+  status: string;
+  /** What it awaits, in words after "awaiting": `acceptance by account 123456789012`. */
+  awaits: string;
+}
+
 /** Which state a plan is for (SPEC section 14): set by the command that read it, not the planner. */
 export interface PlanWhere {
   workspace: string;
@@ -179,6 +194,8 @@ export interface Plan {
   bindings: Binding[];
   /** Managed resources still changing (SPEC section 5), by address: apply waits for each. */
   settling: SettlingResource[];
+  /** Managed resources awaiting others (SPEC section 15), by address; absent when none. Apply never waits for them. */
+  awaiting?: AwaitingResource[];
   /** Address -> `sha256:<hex>` of the live fields of each resource the plan touches. */
   fingerprints: Record<Address, string>;
   stateFingerprint: string;

@@ -9,7 +9,7 @@ import { findDrift } from './drift.js';
 import { desiredAddresses, matchResources } from './match.js';
 import { linkDrafts, selectTargets, sortDrafts, type DepGraph } from './ordering.js';
 import { forgetBindings, protectBindings, protectionSources } from './protect.js';
-import { findSettling } from './settling.js';
+import { findAwaiting, findSettling } from './settling.js';
 import { blockReason, riskOf, type ProtectSource } from './risk.js';
 import { summarize } from './summary.js';
 import { twinChecks } from './twins.js';
@@ -128,7 +128,9 @@ export function planChanges(desired: DesiredState, live: LiveState, lock: Lockfi
   const keptAddresses = new Set([...options.target, ...kept.map((d) => d.address)]);
   const bindings = sortBindings(selected ? allBindings.filter((b) => keptAddresses.has(b.address)) : allBindings);
   const touched = new Set([...drafts.map((d) => d.address), ...allBindings.filter((b) => b.kind !== 'forget').map((b) => b.address)]);
-  const settling = findSettling(ctx, (a) => !selected || keptAddresses.has(a));
+  const inTarget = (a: Address) => !selected || keptAddresses.has(a);
+  const settling = findSettling(ctx, inTarget);
+  const awaiting = findAwaiting(ctx, inTarget);
   const stillChanging = new Set(settling.map((s) => s.address));
   const unchanged = [...desiredAddresses(desired)].filter((a) => !touched.has(a) && !stillChanging.has(a) && !ctx.matching.skipped.has(a)).length;
   const fingerprints = fingerprintLive(live, fingerprintSubjects({ actions, bindings }));
@@ -140,6 +142,7 @@ export function planChanges(desired: DesiredState, live: LiveState, lock: Lockfi
     actions,
     bindings,
     settling,
+    ...(awaiting.length > 0 ? { awaiting } : {}),
     fingerprints,
     stateFingerprint: stateFingerprint(fingerprints),
     diagnostics: sortDiagnostics(diagnostics),

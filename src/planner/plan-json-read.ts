@@ -4,7 +4,7 @@
 // compares it). What a schema cannot say is checked by the small named checks below. Every
 // problem names its field, e.g. `actions[2].op: must be one of createVPC, ...`, one line each.
 import { kindDef } from '../kinds/index.js';
-import { kindOf, nounOf, type Action, type KeywordError, type Binding, type Diagnostic, type Drift, type DriftChange, type FieldChange, type Plan, type ResourceRef, type SettlingResource, type Summary } from '../model/index.js';
+import { kindOf, nounOf, type Action, type AwaitingResource, type KeywordError, type Binding, type Diagnostic, type Drift, type DriftChange, type FieldChange, type Plan, type ResourceRef, type SettlingResource, type Summary } from '../model/index.js';
 import { schema as planSchema, validate } from './generated/plan-validator.js';
 import { describeSchemaErrors, formatPath, type Problem } from './plan-json-problems.js';
 
@@ -94,6 +94,8 @@ function planOf(o: Json): Plan {
   // Informative only (apply recomputes everything): read back so a saved plan shows what it showed.
   const drift = objects(o.drift).map(driftOf);
   if (drift.length > 0) plan.drift = drift;
+  const awaiting = objects(o.awaiting).map(awaitingOf);
+  if (awaiting.length > 0) plan.awaiting = awaiting;
   if (isObject(o.options)) {
     plan.options = { replace: [...(o.options.replace as string[])], target: [...(o.options.target as string[])], allowDataLoss: o.options.allow_data_loss as boolean };
   }
@@ -149,6 +151,11 @@ function bindingOf(o: Json): Binding {
 function settlingOf(o: Json): SettlingResource {
   const address = o.address as string;
   return { address, kind: kindOf(address)!, id: o.id as string, ...(o.parent_id !== undefined ? { parentId: o.parent_id as string } : {}), status: o.status as string };
+}
+
+function awaitingOf(o: Json): AwaitingResource {
+  const address = o.address as string;
+  return { address, kind: kindOf(address)!, id: o.id as string, ...(o.parent_id !== undefined ? { parentId: o.parent_id as string } : {}), status: o.status as string, awaits: o.awaits as string };
 }
 
 function diagnosticOf(o: Json): Diagnostic {

@@ -1,6 +1,6 @@
 // The plan's JSON form (SPEC section 3): snake_case, fixed key order, `null` for absent values.
 // The saved plan file is this object; `fromPlanJson` reads one back for `apply`.
-import type { Action, Binding, Diagnostic, Drift, FieldChange, Plan, ResourceRef, SettlingResource, Summary } from '../model/index.js';
+import type { Action, AwaitingResource, Binding, Diagnostic, Drift, FieldChange, Plan, ResourceRef, SettlingResource, Summary } from '../model/index.js';
 import { readPlanJson } from './plan-json-read.js';
 
 type Json = Record<string, unknown>;
@@ -17,6 +17,8 @@ export interface PlanJson {
   bindings: Json[];
   /** Present only when something is settling, so that a settled project's plan stays as it was. */
   settling?: Json[];
+  /** Present only when something awaits others (SPEC section 15). */
+  awaiting?: Json[];
   fingerprints: Record<string, string>;
   state_fingerprint: string;
   diagnostics: Json[];
@@ -77,6 +79,10 @@ function settlingJson(s: SettlingResource): Json {
   return { address: s.address, id: s.id, ...(s.parentId !== undefined ? { parent_id: s.parentId } : {}), status: s.status };
 }
 
+function awaitingJson(a: AwaitingResource): Json {
+  return { address: a.address, id: a.id, ...(a.parentId !== undefined ? { parent_id: a.parentId } : {}), status: a.status, awaits: a.awaits };
+}
+
 export function driftJson(d: Drift): Json {
   return { address: d.address, id: d.id, deleted: d.deleted, changes: d.changes.map((c) => ({ path: c.path, before: c.before, after: c.after })) };
 }
@@ -103,6 +109,7 @@ export function toPlanJson(plan: Plan): PlanJson {
     actions: plan.actions.map(actionJson),
     bindings: plan.bindings.map(bindingJson),
     ...(plan.settling.length > 0 ? { settling: plan.settling.map(settlingJson) } : {}),
+    ...(plan.awaiting && plan.awaiting.length > 0 ? { awaiting: plan.awaiting.map(awaitingJson) } : {}),
     fingerprints: Object.fromEntries(Object.keys(plan.fingerprints).sort().map((k) => [k, plan.fingerprints[k]!])),
     state_fingerprint: plan.stateFingerprint,
     diagnostics: plan.diagnostics.map(diagnosticJson),

@@ -1,22 +1,41 @@
 // Managed resources still in transition (SPEC section 5): desired, matched to a live resource
 // this plan keeps (not created or replaced by it), and in a transitional status (its kind's
 // `live.settling`). The plan lists them so that apply can wait for them before it says the
-// project is settled.
-import { KINDS } from '../kinds/index.js';
-import { compareAddresses, type Address, type SettlingResource } from '../model/index.js';
+// project is settled. Those awaiting others (its kind's `live.awaiting`, SPEC section 15) are
+// listed too, so that the plan shows them, but apply never waits for them.
+import { KINDS, type AnyKind } from '../kinds/index.js';
+import { compareAddresses, type Address, type AwaitingResource, type SettlingResource } from '../model/index.js';
 import type { LiveResource, PlanContext } from './context.js';
 
-export function findSettling(ctx: PlanContext, keep: (address: Address) => boolean): SettlingResource[] {
-  const out: SettlingResource[] = [];
+type StatusLive = LiveResource & { status: string };
+
+/** Each kept match whose live resource `test` picks, as `make` describes it, sorted by address. */
+function pick<T extends { address: Address }>(ctx: PlanContext, keep: (address: Address) => boolean, make: (def: AnyKind, address: Address, l: StatusLive) => T | undefined): T[] {
+  const out: T[] = [];
   const kept = (address: Address) => keep(address) && !ctx.fresh.has(address) && !ctx.matching.skipped.has(address);
   for (const def of KINDS) {
-    if (!def.live.settling) continue;
     for (const m of ctx.matching.matches[def.kind]) {
-      const l = m.live as (LiveResource & { status: string }) | undefined;
-      if (!l || !kept(m.address) || !def.live.settling(l)) continue;
-      const parentId = def.live.parentId?.(l);
-      out.push({ address: m.address, kind: def.kind, id: l.id, ...(parentId !== undefined ? { parentId } : {}), status: l.status });
+      const l = m.live as StatusLive | undefined;
+      if (!l || !kept(m.address)) continue;
+      const item = make(def, m.address, l);
+      if (item !== undefined) out.push(item);
     }
   }
   return out.sort((a, b) => compareAddresses(a.address, b.address));
+}
+
+const parentOf = (def: AnyKind, l: StatusLive) => {
+  const parentId = def.live.parentId?.(l) as string | undefined;
+  return parentId !== undefined ? { parentId } : {};
+};
+
+export function findSettling(ctx: PlanContext, keep: (address: Address) => boolean): SettlingResource[] {
+  return pick(ctx, keep, (def, address, l) => (def.live.settling?.(l) ? { address, kind: def.kind, id: l.id, ...parentOf(def, l), status: l.status } : undefined));
+}
+
+export function findAwaiting(ctx: PlanContext, keep: (address: Address) => boolean): AwaitingResource[] {
+  return pick(ctx, keep, (def, address, l) => {
+    const awaits = def.live.awaiting?.(l) as string | undefined;
+    return awaits === undefined ? undefined : { address, kind: def.kind, id: l.id, ...parentOf(def, l), status: l.status, awaits };
+  });
 }

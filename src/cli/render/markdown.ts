@@ -4,7 +4,7 @@
 import { planHasChanges, terminalLine, type FieldChange, type Plan, type Risk } from '../../model/index.js';
 import { driftMarkdownLines } from './drift.js';
 import { graphMarkdownLines } from './graph.js';
-import { bindingNotes, buildPlanView, describeDiagnostic, reasonNotes, reasonText, formatValue, riskNotes, settlingHeading, SYMBOLS, type ResourceView } from './plan-view.js';
+import { awaitingHeading, awaitingText, bindingNotes, buildPlanView, describeDiagnostic, reasonNotes, reasonText, formatValue, riskNotes, settlingHeading, SYMBOLS, type ResourceView } from './plan-view.js';
 
 /** GitHub rejects comments over 65,536 characters; keep a margin. */
 export const MARKDOWN_LIMIT = 60_000;
@@ -42,6 +42,11 @@ function flagged(plan: Plan): string[] {
   if (plan.settling.length > 0) {
     out.push('> [!NOTE]', `> **${escapeHtml(settlingHeading(plan))}.**`);
     out.push(...folded(plan.settling, LIST_LIMIT, (s) => `> - ${code(s.address)} ${escapeHtml(terminalLine(s.status))}`, (n) => `> - ... and ${n} more`), '');
+  }
+  const awaiting = plan.awaiting ?? [];
+  if (awaiting.length > 0) {
+    out.push('> [!NOTE]', `> **${escapeHtml(awaitingHeading(plan))}.**`);
+    out.push(...folded(awaiting, LIST_LIMIT, (a) => `> - ${code(a.address)} ${escapeHtml(awaitingText(a))}`, (n) => `> - ... and ${n} more`), '');
   }
   const errors = plan.diagnostics.filter((d) => d.severity === 'error');
   const warnings = plan.diagnostics.filter((d) => d.severity === 'warning');

@@ -86,6 +86,18 @@ export function settlingHeading(plan: Plan): string {
   return `Still settling: ${n} resource${n === 1 ? ' is' : 's are'} still changing (an earlier apply, or a change made elsewhere); apply waits for ${n === 1 ? 'it' : 'them'} before it reports success`;
 }
 
+/**
+ * The heading of the awaiting list (SPEC section 15): made, and waiting for others (another account
+ * to accept a connection). Not a change and not settling: apply neither sends nor waits for anything.
+ */
+export function awaitingHeading(plan: Plan): string {
+  const n = plan.awaiting?.length ?? 0;
+  return `Awaiting others: ${n} resource${n === 1 ? ' is' : 's are'} made and wait${n === 1 ? 's' : ''} for something only others can do; apply does not wait for ${n === 1 ? 'it' : 'them'}`;
+}
+
+/** `PENDING: awaiting acceptance by account 123456789012`, the API's status as data. */
+export const awaitingText = (a: NonNullable<Plan['awaiting']>[number]): string => `${terminalLine(a.status)}: awaiting ${terminalLine(a.awaits)}`;
+
 const REASON_NOTES: Partial<Record<Action['reason'], string>> = {
   drift: 'drift: its lockfile ID is gone, so it is created again',
   removed: 'no longer in the config',

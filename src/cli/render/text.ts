@@ -3,7 +3,7 @@
 import { planHasChanges, terminalLine, type Plan } from '../../model/index.js';
 import { driftTextLines } from './drift.js';
 import { createPalette, type Palette } from './palette.js';
-import { bindingNotes, buildPlanView, reasonNotes, describeDiagnostic, formatChange, riskNotes, settlingHeading, SYMBOLS, summaryLine, type ResourceView } from './plan-view.js';
+import { awaitingHeading, awaitingText, bindingNotes, buildPlanView, reasonNotes, describeDiagnostic, formatChange, riskNotes, settlingHeading, SYMBOLS, summaryLine, type ResourceView } from './plan-view.js';
 
 export interface TextOptions {
   color: boolean;
@@ -23,6 +23,13 @@ function settlingLines(plan: Plan): string[] {
   if (plan.settling.length === 0) return [];
   const width = Math.max(...plan.settling.map((s) => s.address.length));
   return [`${settlingHeading(plan)}:`, '', ...plan.settling.map((s) => `  … ${s.address.padEnd(width)}  ${terminalLine(s.status)}`), ''];
+}
+
+function awaitingLines(plan: Plan): string[] {
+  const awaiting = plan.awaiting ?? [];
+  if (awaiting.length === 0) return [];
+  const width = Math.max(...awaiting.map((a) => a.address.length));
+  return [`${awaitingHeading(plan)}:`, '', ...awaiting.map((a) => `  … ${a.address.padEnd(width)}  ${awaitingText(a)}`), ''];
 }
 
 function footer(plan: Plan, c: Palette): string[] {
@@ -58,6 +65,7 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
     out.push('');
   }
   out.push(...settlingLines(plan));
+  out.push(...awaitingLines(plan));
   for (const d of plan.diagnostics) {
     const text = describeDiagnostic(d);
     out.push(d.severity === 'error' ? c.error(`Error: ${text}`) : c.warning(`Warning: ${text}`));

@@ -1,14 +1,15 @@
 // How the executor runs a peering's ops: a create that adopts the peering of the same peer VPC
 // after a lost answer (or a 409 that means it exists), waits out a VPC still being created or a
-// peering to the same peer still being torn down, and waits until the peering is active; a delete
+// peering to the same peer still being torn down, and waits until the peering is active or awaits
+// only the peer account's acceptance (said in its outcome); a delete
 // that waits until it is gone (and takes one already being torn down as deleted).
 import { idOf, recordCreated, recordDeleted, reportStatus, reportWaiting, requestOf, targetId, waitAlongside, waitOptions, type ActionContext, type ActionOutcome, type Handler } from '../../executor/action-context.js';
 import { ignoreNotFound, isConflict } from '../../executor/errors.js';
 import type { Dto } from '../../executor/ports.js';
 import { createOrAdopt } from '../../executor/reconcile.js';
-import type { Action, OperationId } from '../../model/index.js';
+import type { Action, LivePeering, OperationId } from '../../model/index.js';
 import { waitIfVpcCreating } from '../vpc/handlers.js';
-import { isPeeringDeleting } from './kind.js';
+import { isPeeringDeleting, peeringKind } from './kind.js';
 
 /** Its identity is its peer VPC: the peering a lost create would have made (not one being torn down). */
 async function findPeerings(ctx: ActionContext, vpcId: string, peerVpcId: string): Promise<Array<{ id: string }>> {
@@ -43,8 +44,13 @@ async function createPeering(ctx: ActionContext, action: Action): Promise<Action
   const id = 'created' in outcome ? String(outcome.created.id) : outcome.adoptedId;
   if ('created' in outcome) reportStatus(ctx, action, outcome.created.status);
   // A failed peering stays bound: the next plan sees it and replaces it once the config is fixed.
-  await waitAlongside(ctx, [recordCreated(ctx, action, id)], (c) => c.waits.until('peering', { id, parentId: vpc }, 'ready', waitOptions(c, action)));
-  return { resourceId: id, adopted: 'adoptedId' in outcome };
+  let live: unknown;
+  await waitAlongside(ctx, [recordCreated(ctx, action, id)], async (c) => {
+    live = await c.waits.until('peering', { id, parentId: vpc }, 'ready', waitOptions(c, action));
+  });
+  // Made, and the peer account's to accept (SPEC section 15): said, never waited for.
+  const awaits = live === undefined ? undefined : peeringKind.live.awaiting(live as LivePeering);
+  return { resourceId: id, adopted: 'adoptedId' in outcome, ...(awaits !== undefined ? { note: `awaiting ${awaits}` } : {}) };
 }
 
 async function deletePeering(ctx: ActionContext, action: Action): Promise<ActionOutcome> {

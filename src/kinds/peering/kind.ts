@@ -53,6 +53,12 @@ export function peeringPhase(status: string | undefined): PeeringPhase {
 }
 
 export const isPeeringFailed = (status: string | undefined): boolean => peeringPhase(status) === 'failed';
+/**
+ * PENDING with a provisioned_id: made on the provider's side, waiting for the peer account to accept
+ * it (SPEC section 15; Terraform's provider counts it as created). Before the ID appears it is
+ * still on its way.
+ */
+export const awaitsPeer = (l: Pick<LivePeering, 'status' | 'provisionedId'>): boolean => peeringPhase(l.status) === 'pending' && l.provisionedId !== undefined;
 /** Deleted, and listed until it is torn down: as good as gone, but its VPC cannot go yet. */
 export const isPeeringDeleting = (status: string | undefined): boolean => peeringPhase(status) === 'deleting';
 /** The real service spells it PENDING. */
@@ -241,7 +247,8 @@ const planner: KindPlanner<DesiredPeering, LivePeering> = {
   },
 };
 
-const ACTIVE = { what: () => 'to be active', done: (p: LivePeering | undefined) => peeringPhase(p?.status) === 'done' };
+// Done once usable, or once it waits only for the peer account: that is for others to do.
+const ACTIVE = { what: () => 'to be active', done: (p: LivePeering | undefined) => p !== undefined && (peeringPhase(p.status) === 'done' || awaitsPeer(p)) };
 
 // ---- config rules ---------------------------------------------------------------------------
 
@@ -310,16 +317,18 @@ export const peeringKind = {
   live: {
     gone: (l) => isPeeringDeleting(l.status),
     parentId: (l) => l.vpcId,
-    settling: (l) => isPeeringSettling(l.status),
+    settling: (l) => isPeeringSettling(l.status) && !awaitsPeer(l),
     failed: (l) => isPeeringFailed(l.status),
+    awaiting: (l) => (awaitsPeer(l) ? `acceptance by account ${l.peerAccountId}` : undefined),
     describe: (l) => `to ${l.peerVpcId} (${l.id})`,
     known: (status) => peeringPhase(status) !== 'unknown',
   },
   // A VPC's peerings are read for the VPCs asked for: one list each, never embedded (SPEC section 8: 2 + V).
   read: { list: 'listVPCPeerings', map: mapPeering, unread: 'absent' },
   waits: {
-    // APPROVED and ACTIVE (any case) are done; a failed status fails the wait with the peering's own
-    // error message (terminal); anything else is waited out.
+    // APPROVED and ACTIVE (any case) are done, and so is PENDING with a provisioned_id (awaiting the
+    // peer); a failed status fails the wait with the peering's own error message (terminal); anything
+    // else is waited out.
     goals: { ready: ACTIVE, settled: ACTIVE },
     terminal: (p) =>
       isPeeringFailed(p.status)
