@@ -9,6 +9,8 @@ import type * as Dto from './dto.js';
 import { DbformError } from '../model/errors.js';
 import { pathSegment } from '../model/path-segment.js';
 import { type OperationId, type RouteIds } from '../model/operations.js';
+import type { ApiCapabilities } from '../model/plan.js';
+import { readCapabilities } from './capabilities.js';
 import { ApiError } from './errors.js';
 import { HttpTransport, type ApiLogger, type RequestSpec } from './http.js';
 import { Requests, type CallOptions } from './requests.js';
@@ -52,6 +54,7 @@ export class ApiClient {
   private readonly requests: Requests;
   private readonly logger: ApiLogger | undefined;
   private readonly noted = new Set<string>();
+  private capabilitiesRead: Promise<Required<ApiCapabilities>> | undefined;
 
   constructor(options: ApiClientOptions) {
     this.logger = options.logger;
@@ -92,6 +95,27 @@ export class ApiClient {
     if (this.noted.has(line)) return;
     this.noted.add(line);
     this.logger?.(`[api] ${line}`);
+  }
+
+  // ---- who, and what the API can do ------------------------------------------------------------
+
+  /** `GET /auth/info` (the real service's OpenAPI): who the credential is; undefined where the API does not serve it (404). */
+  async authInfo(o?: CallOptions): Promise<Dto.AuthInfoDto | undefined> {
+    try {
+      return await this.requests.object<Dto.AuthInfoDto>({ op: 'getAuthInfo', method: 'GET', path: '/auth/info', safety: 'read', signal: o?.signal });
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) return undefined;
+      throw err;
+    }
+  }
+
+  /** What the API can do (capabilities.ts, SPEC section 15), asked at most once per client. */
+  capabilities(): Promise<Required<ApiCapabilities>> {
+    this.capabilitiesRead ??= readCapabilities(this).catch((err: unknown) => {
+      this.capabilitiesRead = undefined;
+      throw err;
+    });
+    return this.capabilitiesRead;
   }
 
   // ---- projects -------------------------------------------------------------------------------
@@ -197,6 +221,11 @@ export class ApiClient {
 
   disablePooler(p: Id, s: Id, o?: CallOptions): Promise<Dto.MessageResponseDto> {
     return this.sendOperation('disablePooler', { project_id: p, service_id: s }, undefined, o);
+  }
+
+  /** Where the API has it (SPEC section 15): answers the Service, same ID, new name. */
+  renameService(p: Id, s: Id, body: Dto.RenameServiceRequestDto, o?: CallOptions): Promise<Dto.MessageResponseDto> {
+    return this.sendOperation('renameService', { project_id: p, service_id: s }, body, o);
   }
 
   /** A create: the answer carries `initial_password`, a secret. */

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fetchLiveState, type FetchLiveStateOptions } from '../api/live-state.js';
 import { loadConfig } from '../config/index.js';
-import type { Address, DesiredState, Diagnostic, LiveState, Lockfile, Plan } from '../model/index.js';
+import type { Address, ApiCapabilities, DesiredState, Diagnostic, LiveState, Lockfile, Plan } from '../model/index.js';
 import { managedParents, planChanges, type ClaimedElsewhere, type PlanOptions } from '../planner/index.js';
 import { readWithJournal } from '../state/journal-push.js';
 import { openApiContext, type ApiContextInput } from './api-context.js';
@@ -36,8 +36,9 @@ export type PreparedPlan =
     };
 
 /**
- * Reads everything a plan needs (2 + V API requests, and the state: one query on PostgreSQL, in
- * parallel with the API) and plans; config problems come back as diagnostics.
+ * Reads everything a plan needs (2 + V API requests, one more where the plan needs to know what
+ * the API can do, and the state: one query on PostgreSQL) and plans; config problems come back as
+ * diagnostics.
  */
 export async function preparePlan(input: PlanInput): Promise<PreparedPlan> {
   const env = input.env ?? process.env;
@@ -50,9 +51,15 @@ export async function preparePlan(input: PlanInput): Promise<PreparedPlan> {
     // The state first: where a parent's list lacks its children, the live read needs to know
     // which parents the state manages (SPEC section 12).
     const { snapshot, pending } = await readWithJournal(store, openJournal(input.files));
-    const live = await readLive(input.api, input.files, desired.projectId, managedParents(desired, snapshot.lockfile));
-    const plan = { ...planChanges(desired, live, snapshot.lockfile, planOptions(input, snapshot.claimedElsewhere)), where: { workspace, state: store.location } };
-    return { ok: true, desired, configWarnings: loaded.warnings, stateLocation: store.location, pendingJournal: pending, lock: snapshot.lockfile, live, plan };
+    const ctx = await openApiContext({ ...input.api, configFiles: input.files });
+    try {
+      const live = await fetchLiveState(ctx.client, desired.projectId, { childrenOf: managedParents(desired, snapshot.lockfile) });
+      const planned = await planWithApi(ctx.client, desired, live, snapshot.lockfile, planOptions(input, snapshot.claimedElsewhere));
+      const plan = { ...planned, where: { workspace, state: store.location } };
+      return { ok: true, desired, configWarnings: loaded.warnings, stateLocation: store.location, pendingJournal: pending, lock: snapshot.lockfile, live, plan };
+    } finally {
+      await ctx.close();
+    }
   } finally {
     await store.close();
   }
@@ -61,6 +68,22 @@ export async function preparePlan(input: PlanInput): Promise<PreparedPlan> {
 /** The planner's options, with the IDs other workspaces of the state bind (never adopted here). */
 export function planOptions(o: { replace: Address[]; target: Address[]; allowDataLoss: boolean }, claimedElsewhere: ReadonlyMap<string, ClaimedElsewhere>): PlanOptions {
   return { replace: o.replace, target: o.target, allowDataLoss: o.allowDataLoss, now: Date.now(), claimedElsewhere };
+}
+
+/** What a plan can ask of the API beyond its lists: the API client. */
+export interface CapabilityReader {
+  capabilities(): Promise<Required<ApiCapabilities>>;
+}
+
+/**
+ * The plan, and where it needs to know what the API can do (a service whose name changes: renamed
+ * in place or replaced, SPEC section 15), that asked of the API and the plan made again with it:
+ * one request more, and only then.
+ */
+export async function planWithApi(client: CapabilityReader, desired: DesiredState, live: LiveState, lock: Lockfile, options: PlanOptions): Promise<Plan> {
+  const plan = planChanges(desired, live, lock, options);
+  if (plan.needs === undefined) return plan;
+  return planChanges(desired, live, lock, { ...options, api: { ...options.api, ...(await client.capabilities()) } });
 }
 
 /**

@@ -13,6 +13,7 @@ export const OPERATION_NAMES = [
   'deleteVPCPeering',
   'createService',
   'forkService',
+  'renameService',
   'deleteService',
   'resizeService',
   'setHAReplica',
@@ -204,6 +205,17 @@ export interface Plan {
   /** Changed outside dbform since the last apply, by address; absent when nothing drifted. */
   drift?: Drift[];
   /**
+   * What the API can do, for each capability that decided how this plan makes a change (a service
+   * renamed in place or replaced); absent when none did. Saved plans record it: apply refuses a
+   * plan made for an API that does otherwise.
+   */
+  api?: ApiCapabilities;
+  /**
+   * The capabilities that would decide a change of this plan but were not known when it was made
+   * (the planner asks nothing itself): the caller finds them out and plans again. Never saved.
+   */
+  needs?: ApiCapability[];
+  /**
    * Saved plans only (SPEC section 3), what `apply PLAN` needs to make the same plan again and
    * compare: the lineage of the state it was made from (null: the lockfile had none yet), its
    * serial, `sha256:<hex>` of the config files, and the flags that shaped it.
@@ -213,6 +225,30 @@ export interface Plan {
   configHash?: string;
   options?: PlanShape;
 }
+
+/**
+ * What the API can do that decides how a change is made (SPEC section 15), found out from what the
+ * API serves (src/api/capabilities.ts), never from a setting. Undefined: not known (not asked).
+ */
+export interface ApiCapabilities {
+  /** `POST .../services/{id}/rename` exists: a service name change is a renameService, not a replace. */
+  renamesServices?: boolean;
+}
+
+export type ApiCapability = keyof ApiCapabilities;
+
+export const API_CAPABILITIES: readonly ApiCapability[] = ['renamesServices'];
+
+/** How a plan says what it was made for, one sentence each. */
+export const CAPABILITY_TEXT: Readonly<Record<ApiCapability, { yes: string; no: string }>> = {
+  renamesServices: {
+    yes: 'the API renames services in place (renameService)',
+    no: 'the API does not rename services in place: a service name change replaces the service',
+  },
+};
+
+/** `renames_services`: a capability's key in a plan's JSON. */
+export const capabilityKey = (c: ApiCapability): string => c.replace(/[A-Z]/g, (x) => `_${x.toLowerCase()}`);
 
 /** The flags that shape a plan (`--replace`, `--target`, `--allow-data-loss`). */
 export interface PlanShape {

@@ -5,10 +5,10 @@ import { loadConfig } from '../../config/index.js';
 import { parseDuration } from '../../executor/duration.js';
 import { resolvePgpassPath } from '../../executor/pgpass.js';
 import { DbformError, DiagnosticsError, formatDiagnostic, type DesiredState, type Plan } from '../../model/index.js';
-import { managedParents, planChanges } from '../../planner/index.js';
+import { managedParents } from '../../planner/index.js';
 import { shouldUseColor } from '../color.js';
 import { parseTtl } from '../expiry.js';
-import { hashConfigFiles, planOptions } from '../plan-pipeline.js';
+import { hashConfigFiles, planOptions, planWithApi } from '../plan-pipeline.js';
 import { configFiles, type ApiOptions, type ConfigOptions, type GlobalOptions } from '../options.js';
 import { openJournal, openStateStore, workspaceOf } from '../state-context.js';
 import { runApplyFlow, type FlowIo, type PlanInput } from './apply-flow.js';
@@ -49,7 +49,7 @@ export async function runApply(planFile: string | undefined, opts: ApplyCommandO
     : async (input: PlanInput) => {
         const live = await fetchLiveState(input.client, desired.projectId, { childrenOf: managedParents(desired, input.lock), signal: input.signal });
         const shape = { replace: opts.replace ?? [], target: opts.target ?? [], allowDataLoss: opts.allowDataLoss === true };
-        const plan = planChanges(desired, live, input.lock, planOptions(shape, input.claimedElsewhere));
+        const plan = await planWithApi(input.client, desired, live, input.lock, planOptions(shape, input.claimedElsewhere));
         reportPlanDiagnostics(plan);
         return plan;
       };

@@ -4,9 +4,9 @@
 // exactly its actions, bindings, risks and blocks for every address it touches.
 import { readFile } from 'node:fs/promises';
 import { fetchLiveState } from '../../api/live-state.js';
-import { DbformError, StalePlanError, type DesiredState, type Plan, type PlanShape } from '../../model/index.js';
-import { findPlanDifference, findStaleAddresses, fromPlanJson, managedParents, planChanges } from '../../planner/index.js';
-import { hashConfigFiles } from '../plan-pipeline.js';
+import { API_CAPABILITIES, CAPABILITY_TEXT, DbformError, StalePlanError, type DesiredState, type Plan, type PlanShape } from '../../model/index.js';
+import { findPlanDifference, findStaleAddresses, fromPlanJson, managedParents } from '../../planner/index.js';
+import { hashConfigFiles, planWithApi } from '../plan-pipeline.js';
 import type { PlanInput } from './apply-flow.js';
 
 export async function readSavedPlan(path: string): Promise<Plan> {
@@ -93,7 +93,8 @@ export async function verifySavedPlan(saved: Plan, ctx: SavedPlanContext, input:
     );
   }
   // The IDs other workspaces bind are as much a part of the state as the lockfile (SPEC section 10).
-  const now = planChanges(ctx.desired, live, input.lock, { ...inputs.options, now: Date.now(), claimedElsewhere: input.claimedElsewhere });
+  const now = await planWithApi(input.client, ctx.desired, live, input.lock, { ...inputs.options, now: Date.now(), claimedElsewhere: input.claimedElsewhere });
+  await refuseOtherApi(saved, now, input, planFile, again);
   const error = now.diagnostics.find((d) => d.severity === 'error');
   if (error) throw new StalePlanError(`${planFile} cannot be applied: planning it again now fails: ${error.address ? `${error.address}: ` : ''}${error.message}`);
   const difference = findPlanDifference(saved, now);
@@ -101,6 +102,21 @@ export async function verifySavedPlan(saved: Plan, ctx: SavedPlanContext, input:
     throw new StalePlanError(`${planFile} is not what dbform plans now from the same config, the current lockfile and the live resources: ${difference}. ${again}`);
   }
   return withSavedPlanHints(saved, planFile);
+}
+
+/**
+ * A plan made for what one API can do (SPEC section 15: a service renamed in place, or replaced) is
+ * not applied against an API that does otherwise: one line saying which, before anything runs.
+ */
+async function refuseOtherApi(saved: Plan, now: Plan, input: PlanInput, planFile: string, again: string): Promise<void> {
+  for (const c of API_CAPABILITIES) {
+    const made = saved.api?.[c];
+    if (made === undefined) continue;
+    const here = now.api?.[c] ?? (await input.client.capabilities())[c];
+    if (here === made) continue;
+    const says = (yes: boolean) => (yes ? CAPABILITY_TEXT[c].yes : CAPABILITY_TEXT[c].no);
+    throw new DbformError(`${planFile} was made where ${says(made)}, but at ${input.client.baseUrl} ${says(here)}. ${again}`);
+  }
 }
 
 /**

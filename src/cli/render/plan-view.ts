@@ -1,6 +1,6 @@
 // One entry per resource, shared by the text and markdown renderers: what happens to it, with
 // which API calls, and each changed field once.
-import { compareAddresses, terminalJson, terminalLine, terminalText, type Action, type Address, type Binding, type Diagnostic, type FieldChange, type Plan } from '../../model/index.js';
+import { API_CAPABILITIES, CAPABILITY_TEXT, compareAddresses, terminalJson, terminalLine, terminalText, type Action, type Address, type Binding, type Diagnostic, type FieldChange, type Plan } from '../../model/index.js';
 import { SENSITIVE, verbOf } from '../../planner/index.js';
 
 export type ResourceVerb = 'create' | 'update' | 'replace' | 'delete' | 'adopt' | 'move' | 'protect' | 'forget';
@@ -84,6 +84,21 @@ export function summaryLine(plan: Plan): string {
 export function settlingHeading(plan: Plan): string {
   const n = plan.settling.length;
   return `Still settling: ${n} resource${n === 1 ? ' is' : 's are'} still changing (an earlier apply, or a change made elsewhere); apply waits for ${n === 1 ? 'it' : 'them'} before it reports success`;
+}
+
+/**
+ * What the API can do, where it decided how the plan makes a change (SPEC section 15), one
+ * sentence each: `The API renames services in place (renameService).`
+ */
+export function apiSentences(plan: Plan): string[] {
+  const out: string[] = [];
+  for (const c of API_CAPABILITIES) {
+    const can = plan.api?.[c];
+    if (can === undefined) continue;
+    const text = can ? CAPABILITY_TEXT[c].yes : CAPABILITY_TEXT[c].no;
+    out.push(`${text[0]!.toUpperCase()}${text.slice(1)}.`);
+  }
+  return out;
 }
 
 /**

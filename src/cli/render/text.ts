@@ -3,7 +3,7 @@
 import { planHasChanges, terminalLine, type Plan } from '../../model/index.js';
 import { driftTextLines } from './drift.js';
 import { createPalette, type Palette } from './palette.js';
-import { awaitingHeading, awaitingText, bindingNotes, buildPlanView, reasonNotes, describeDiagnostic, formatChange, riskNotes, settlingHeading, SYMBOLS, summaryLine, type ResourceView } from './plan-view.js';
+import { apiSentences, awaitingHeading, awaitingText, bindingNotes, buildPlanView, reasonNotes, describeDiagnostic, formatChange, riskNotes, settlingHeading, SYMBOLS, summaryLine, type ResourceView } from './plan-view.js';
 
 export interface TextOptions {
   color: boolean;
@@ -58,6 +58,7 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
   const views = buildPlanView(plan);
   // What changed outside dbform comes before the actions that would revert it.
   if (plan.where) out.push(c.dim(whereLine(plan)));
+  out.push(...apiSentences(plan));
   out.push(...driftTextLines(plan.drift ?? [], c));
   if (views.length > 0) {
     out.push(plan.where ? 'dbform will make these changes:' : `dbform will make these changes in project ${plan.projectId}:`, '');

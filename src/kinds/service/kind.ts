@@ -138,7 +138,7 @@ export const serviceKind = {
     comments: (s, scope) => lineage(s, scope),
     spaced: true,
   },
-  import: { renamed: 'a service cannot be renamed, so the next plan refuses to replace it unless told to' },
+  import: { renamed: 'the next plan renames it where the API renames services in place, and elsewhere refuses to replace it unless told to' },
   output: {
     ready: 'READY',
     gone: (address, id, s, projectId) => `${address} is bound to service ${id}, which is gone from project ${projectId}${s ? ` (${s.status})` : ''}; run \`dbform plan\` to see what apply would do`,

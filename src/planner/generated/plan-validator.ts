@@ -13,7 +13,7 @@ function ucs2length(str) {
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://dbform.dev/schemas/plan.schema.json","title":"dbform plan","description":"The output of `dbform plan --json` and the saved plan file (`dbform plan --out`), SPEC section 3. Never holds a secret.","type":"object","additionalProperties":false,"required":["format_version","project_id","summary","actions","bindings","fingerprints","state_fingerprint","diagnostics"],"properties":{"format_version":{"const":1},"project_id":{"type":"string","minLength":1},"workspace":{"description":"The workspace of the state the plan was made from (SPEC section 14).","type":"string","minLength":1},"state":{"description":"Where that state lives: the lockfile's path, or the state URL without its password.","type":"string","minLength":1},"summary":{"description":"Counts of resources (not API calls).","type":"object","additionalProperties":false,"required":["create","update","replace","delete","adopt","move","unchanged","unmanaged","settling"],"properties":{"create":{"$ref":"#/$defs/count"},"update":{"$ref":"#/$defs/count"},"replace":{"$ref":"#/$defs/count"},"delete":{"$ref":"#/$defs/count"},"adopt":{"$ref":"#/$defs/count"},"move":{"$ref":"#/$defs/count"},"unchanged":{"$ref":"#/$defs/count"},"unmanaged":{"$ref":"#/$defs/count"},"settling":{"description":"Managed resources still in a transitional status (SPEC section 5), with or without actions; not counted as unchanged.","$ref":"#/$defs/count"}}},"drift":{"description":"Present when bound resources changed outside dbform since the last apply (SPEC section 11): each managed field whose live value differs from the one the last apply recorded, or a resource deleted outside dbform. The actions that follow would revert it.","type":"array","items":{"$ref":"#/$defs/drift"}},"actions":{"type":"array","items":{"$ref":"#/$defs/action"}},"bindings":{"type":"array","items":{"$ref":"#/$defs/binding"}},"settling":{"description":"Present when managed resources are still in a transitional status (an interrupted apply, or a change outside dbform): apply waits for each before it reports success. Settling alone is not a change.","type":"array","items":{"$ref":"#/$defs/settling"}},"awaiting":{"description":"Present when managed resources are made and wait for something only others can do (SPEC section 15: a peering PENDING with a provisioned_id, until the peer account accepts it). Not a change, not settling, not a failure: apply never waits for them.","type":"array","items":{"$ref":"#/$defs/awaiting"}},"fingerprints":{"description":"Address -> hash of the live fields of each resource the plan touches.","type":"object","additionalProperties":{"$ref":"#/$defs/hash"}},"state_fingerprint":{"$ref":"#/$defs/hash"},"diagnostics":{"type":"array","items":{"$ref":"#/$defs/diagnostic"}},"lineage":{"description":"Saved plans only: the lineage of the lockfile the plan was made from (null: it had none yet). apply PLAN refuses a plan of another lineage.","type":["string","null"],"minLength":1},"serial":{"description":"Saved plans only: the serial of that lockfile when the plan was made (0: none yet). Informative: apply does not compare it.","$ref":"#/$defs/count"},"config_hash":{"description":"Saved plans only: hash of the config files' bytes. apply PLAN refuses the plan when the config files hash otherwise.","$ref":"#/$defs/hash"},"options":{"description":"Saved plans only: the flags the plan was made with. apply PLAN plans again with them, from the same config, the current lockfile and the live resources, and refuses the plan unless its actions, bindings, risk and blocked marks are what that gives for every address it touches.","type":"object","additionalProperties":false,"required":["replace","target","allow_data_loss"],"properties":{"replace":{"description":"--replace ADDR","type":"array","items":{"$ref":"#/$defs/address"}},"target":{"description":"--target ADDR","type":"array","items":{"$ref":"#/$defs/address"}},"allow_data_loss":{"description":"--allow-data-loss","type":"boolean"}}}},"dependentRequired":{"config_hash":["lineage","serial","options"],"lineage":["serial","config_hash","options"]},"$defs":{"count":{"type":"integer","minimum":0},"hash":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"address":{"type":"string","pattern":"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},"kind":{"enum":["vpc","peering","service","replica_set"]},"ref":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1}}},"change":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"type":"string","minLength":1},"before":true,"after":true,"forces_replace":{"const":true},"sensitive":{"const":true}},"if":{"properties":{"sensitive":{"const":true}},"required":["sensitive"]},"then":{"properties":{"before":{"const":"(sensitive)"},"after":{"const":"(sensitive)"}}}},"action":{"type":"object","additionalProperties":false,"required":["id","address","kind","op","reason","risk","depends_on","changes","refs"],"properties":{"id":{"type":"string","pattern":"^a[1-9][0-9]*$"},"address":{"$ref":"#/$defs/address"},"kind":{"$ref":"#/$defs/kind"},"op":{"enum":["createVPC","renameVPC","deleteVPC","createVPCPeering","deleteVPCPeering","createService","forkService","deleteService","resizeService","setHAReplica","startService","stopService","enablePooler","disablePooler","setEnvironment","attachServiceToVPC","detachServiceFromVPC","updatePassword","createReplicaSet","deleteReplicaSet","resizeReplicaSet","enableReplicaPooler","disableReplicaPooler","setReplicaEnvironment"]},"reason":{"enum":["missing","drift","changed","immutable-field","replace-requested","parent-replaced","removed","destroy","wake-for-changes","restore-paused","failed"]},"risk":{"enum":["data-loss","connectivity","availability","none"]},"depends_on":{"type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^a[1-9][0-9]*$"}},"changes":{"type":"array","items":{"$ref":"#/$defs/change"}},"blocked":{"type":"string","minLength":1},"refs":{"description":"What the executor resolves at apply time: a known ID, or the ID bound to an address by an earlier action.","type":"object","additionalProperties":false,"properties":{"target":{"$ref":"#/$defs/ref"},"service":{"$ref":"#/$defs/ref"},"vpc":{"$ref":"#/$defs/ref"},"fork_parent":{"$ref":"#/$defs/ref"}}},"request":{"description":"The request body as sent on the wire (snake_case); IDs known only at apply time come from refs.","type":"object","properties":{"password":false,"initial_password":false}},"password":{"description":"updatePassword: the environment variable read at apply time, never its value.","type":"object","additionalProperties":false,"required":["from_env","version"],"properties":{"from_env":{"type":"string","minLength":1},"version":{"type":"integer","minimum":0}}},"protect":{"type":"boolean"}}},"binding":{"type":"object","additionalProperties":false,"required":["kind","address"],"properties":{"kind":{"enum":["adopt","move","protect","forget"]},"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/address"},"protect":{"type":"boolean"}},"allOf":[{"if":{"properties":{"kind":{"const":"move"}}},"then":{"properties":{"from":true,"id":true},"required":["from","id"]}},{"if":{"properties":{"kind":{"enum":["adopt","protect"]}}},"then":{"properties":{"id":true},"required":["id"]}}]},"scalar":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"drift":{"type":"object","additionalProperties":false,"required":["address","id","deleted","changes"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"deleted":{"description":"The resource is gone (or being deleted); changes is then empty.","type":"boolean"},"changes":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"description":"The managed field, as in action changes (cpu_millis, ha.replicas, vpc_id, ...).","type":"string","minLength":1},"before":{"description":"As the last apply left it.","$ref":"#/$defs/scalar"},"after":{"description":"As it is live now.","$ref":"#/$defs/scalar"}}}}}},"settling":{"type":"object","additionalProperties":false,"required":["address","id","status"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Replica set: its service's ID; peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The transitional status seen when planning (QUEUED, CONFIGURING, UPGRADING, PAUSING, RESUMING; creating, resizing; pending).","type":"string","minLength":1}},"if":{"properties":{"address":{"type":"string","pattern":"^(replica_set|peering)\\."}}},"then":{"properties":{"parent_id":true},"required":["parent_id"]}},"awaiting":{"type":"object","additionalProperties":false,"required":["address","id","status","awaits"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The status seen when planning (PENDING).","type":"string","minLength":1},"awaits":{"description":"What it awaits, in words after \"awaiting\": acceptance by account 123456789012.","type":"string","minLength":1}}},"diagnostic":{"type":"object","additionalProperties":false,"required":["severity","message"],"properties":{"severity":{"enum":["error","warning"]},"message":{"type":"string","minLength":1},"address":{"type":"string"},"path":{"type":"string"},"code":{"type":"string"},"source":{"type":"object","additionalProperties":false,"required":["file","line","col"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"col":{"type":"integer","minimum":1}}}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://dbform.dev/schemas/plan.schema.json","title":"dbform plan","description":"The output of `dbform plan --json` and the saved plan file (`dbform plan --out`), SPEC section 3. Never holds a secret.","type":"object","additionalProperties":false,"required":["format_version","project_id","summary","actions","bindings","fingerprints","state_fingerprint","diagnostics"],"properties":{"format_version":{"const":1},"project_id":{"type":"string","minLength":1},"workspace":{"description":"The workspace of the state the plan was made from (SPEC section 14).","type":"string","minLength":1},"state":{"description":"Where that state lives: the lockfile's path, or the state URL without its password.","type":"string","minLength":1},"api":{"description":"Present when what the API can do decided how a change is made (SPEC section 15), found out from what the API serves. apply PLAN refuses a plan made for an API that does otherwise.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"renames_services":{"description":"true: the API renames services in place (POST .../services/{id}/rename), so a name change is a renameService; false: it replaces the service.","type":"boolean"}}},"summary":{"description":"Counts of resources (not API calls).","type":"object","additionalProperties":false,"required":["create","update","replace","delete","adopt","move","unchanged","unmanaged","settling"],"properties":{"create":{"$ref":"#/$defs/count"},"update":{"$ref":"#/$defs/count"},"replace":{"$ref":"#/$defs/count"},"delete":{"$ref":"#/$defs/count"},"adopt":{"$ref":"#/$defs/count"},"move":{"$ref":"#/$defs/count"},"unchanged":{"$ref":"#/$defs/count"},"unmanaged":{"$ref":"#/$defs/count"},"settling":{"description":"Managed resources still in a transitional status (SPEC section 5), with or without actions; not counted as unchanged.","$ref":"#/$defs/count"}}},"drift":{"description":"Present when bound resources changed outside dbform since the last apply (SPEC section 11): each managed field whose live value differs from the one the last apply recorded, or a resource deleted outside dbform. The actions that follow would revert it.","type":"array","items":{"$ref":"#/$defs/drift"}},"actions":{"type":"array","items":{"$ref":"#/$defs/action"}},"bindings":{"type":"array","items":{"$ref":"#/$defs/binding"}},"settling":{"description":"Present when managed resources are still in a transitional status (an interrupted apply, or a change outside dbform): apply waits for each before it reports success. Settling alone is not a change.","type":"array","items":{"$ref":"#/$defs/settling"}},"awaiting":{"description":"Present when managed resources are made and wait for something only others can do (SPEC section 15: a peering PENDING with a provisioned_id, until the peer account accepts it). Not a change, not settling, not a failure: apply never waits for them.","type":"array","items":{"$ref":"#/$defs/awaiting"}},"fingerprints":{"description":"Address -> hash of the live fields of each resource the plan touches.","type":"object","additionalProperties":{"$ref":"#/$defs/hash"}},"state_fingerprint":{"$ref":"#/$defs/hash"},"diagnostics":{"type":"array","items":{"$ref":"#/$defs/diagnostic"}},"lineage":{"description":"Saved plans only: the lineage of the lockfile the plan was made from (null: it had none yet). apply PLAN refuses a plan of another lineage.","type":["string","null"],"minLength":1},"serial":{"description":"Saved plans only: the serial of that lockfile when the plan was made (0: none yet). Informative: apply does not compare it.","$ref":"#/$defs/count"},"config_hash":{"description":"Saved plans only: hash of the config files' bytes. apply PLAN refuses the plan when the config files hash otherwise.","$ref":"#/$defs/hash"},"options":{"description":"Saved plans only: the flags the plan was made with. apply PLAN plans again with them, from the same config, the current lockfile and the live resources, and refuses the plan unless its actions, bindings, risk and blocked marks are what that gives for every address it touches.","type":"object","additionalProperties":false,"required":["replace","target","allow_data_loss"],"properties":{"replace":{"description":"--replace ADDR","type":"array","items":{"$ref":"#/$defs/address"}},"target":{"description":"--target ADDR","type":"array","items":{"$ref":"#/$defs/address"}},"allow_data_loss":{"description":"--allow-data-loss","type":"boolean"}}}},"dependentRequired":{"config_hash":["lineage","serial","options"],"lineage":["serial","config_hash","options"]},"$defs":{"count":{"type":"integer","minimum":0},"hash":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"address":{"type":"string","pattern":"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},"kind":{"enum":["vpc","peering","service","replica_set"]},"ref":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1}}},"change":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"type":"string","minLength":1},"before":true,"after":true,"forces_replace":{"const":true},"sensitive":{"const":true}},"if":{"properties":{"sensitive":{"const":true}},"required":["sensitive"]},"then":{"properties":{"before":{"const":"(sensitive)"},"after":{"const":"(sensitive)"}}}},"action":{"type":"object","additionalProperties":false,"required":["id","address","kind","op","reason","risk","depends_on","changes","refs"],"properties":{"id":{"type":"string","pattern":"^a[1-9][0-9]*$"},"address":{"$ref":"#/$defs/address"},"kind":{"$ref":"#/$defs/kind"},"op":{"enum":["createVPC","renameVPC","deleteVPC","createVPCPeering","deleteVPCPeering","createService","forkService","renameService","deleteService","resizeService","setHAReplica","startService","stopService","enablePooler","disablePooler","setEnvironment","attachServiceToVPC","detachServiceFromVPC","updatePassword","createReplicaSet","deleteReplicaSet","resizeReplicaSet","enableReplicaPooler","disableReplicaPooler","setReplicaEnvironment"]},"reason":{"enum":["missing","drift","changed","immutable-field","replace-requested","parent-replaced","removed","destroy","wake-for-changes","restore-paused","failed"]},"risk":{"enum":["data-loss","connectivity","availability","none"]},"depends_on":{"type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^a[1-9][0-9]*$"}},"changes":{"type":"array","items":{"$ref":"#/$defs/change"}},"blocked":{"type":"string","minLength":1},"refs":{"description":"What the executor resolves at apply time: a known ID, or the ID bound to an address by an earlier action.","type":"object","additionalProperties":false,"properties":{"target":{"$ref":"#/$defs/ref"},"service":{"$ref":"#/$defs/ref"},"vpc":{"$ref":"#/$defs/ref"},"fork_parent":{"$ref":"#/$defs/ref"}}},"request":{"description":"The request body as sent on the wire (snake_case); IDs known only at apply time come from refs.","type":"object","properties":{"password":false,"initial_password":false}},"password":{"description":"updatePassword: the environment variable read at apply time, never its value.","type":"object","additionalProperties":false,"required":["from_env","version"],"properties":{"from_env":{"type":"string","minLength":1},"version":{"type":"integer","minimum":0}}},"protect":{"type":"boolean"}}},"binding":{"type":"object","additionalProperties":false,"required":["kind","address"],"properties":{"kind":{"enum":["adopt","move","protect","forget"]},"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/address"},"protect":{"type":"boolean"}},"allOf":[{"if":{"properties":{"kind":{"const":"move"}}},"then":{"properties":{"from":true,"id":true},"required":["from","id"]}},{"if":{"properties":{"kind":{"enum":["adopt","protect"]}}},"then":{"properties":{"id":true},"required":["id"]}}]},"scalar":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"drift":{"type":"object","additionalProperties":false,"required":["address","id","deleted","changes"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"deleted":{"description":"The resource is gone (or being deleted); changes is then empty.","type":"boolean"},"changes":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"description":"The managed field, as in action changes (cpu_millis, ha.replicas, vpc_id, ...).","type":"string","minLength":1},"before":{"description":"As the last apply left it.","$ref":"#/$defs/scalar"},"after":{"description":"As it is live now.","$ref":"#/$defs/scalar"}}}}}},"settling":{"type":"object","additionalProperties":false,"required":["address","id","status"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Replica set: its service's ID; peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The transitional status seen when planning (QUEUED, CONFIGURING, UPGRADING, PAUSING, RESUMING; creating, resizing; pending).","type":"string","minLength":1}},"if":{"properties":{"address":{"type":"string","pattern":"^(replica_set|peering)\\."}}},"then":{"properties":{"parent_id":true},"required":["parent_id"]}},"awaiting":{"type":"object","additionalProperties":false,"required":["address","id","status","awaits"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The status seen when planning (PENDING).","type":"string","minLength":1},"awaits":{"description":"What it awaits, in words after \"awaiting\": acceptance by account 123456789012.","type":"string","minLength":1}}},"diagnostic":{"type":"object","additionalProperties":false,"required":["severity","message"],"properties":{"severity":{"enum":["error","warning"]},"message":{"type":"string","minLength":1},"address":{"type":"string"},"path":{"type":"string"},"code":{"type":"string"},"source":{"type":"object","additionalProperties":false,"required":["file","line","col"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"col":{"type":"integer","minimum":1}}}}}}};
 const schema32 = {"type":"integer","minimum":0};
 const schema58 = {"type":"string","pattern":"^sha256:[0-9a-f]{64}$"};
 const schema60 = {"type":"object","additionalProperties":false,"required":["severity","message"],"properties":{"severity":{"enum":["error","warning"]},"message":{"type":"string","minLength":1},"address":{"type":"string"},"path":{"type":"string"},"code":{"type":"string"},"source":{"type":"object","additionalProperties":false,"required":["file","line","col"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"col":{"type":"integer","minimum":1}}}}};
@@ -420,7 +420,7 @@ return errors === 0;
 }
 validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema45 = {"type":"object","additionalProperties":false,"required":["id","address","kind","op","reason","risk","depends_on","changes","refs"],"properties":{"id":{"type":"string","pattern":"^a[1-9][0-9]*$"},"address":{"$ref":"#/$defs/address"},"kind":{"$ref":"#/$defs/kind"},"op":{"enum":["createVPC","renameVPC","deleteVPC","createVPCPeering","deleteVPCPeering","createService","forkService","deleteService","resizeService","setHAReplica","startService","stopService","enablePooler","disablePooler","setEnvironment","attachServiceToVPC","detachServiceFromVPC","updatePassword","createReplicaSet","deleteReplicaSet","resizeReplicaSet","enableReplicaPooler","disableReplicaPooler","setReplicaEnvironment"]},"reason":{"enum":["missing","drift","changed","immutable-field","replace-requested","parent-replaced","removed","destroy","wake-for-changes","restore-paused","failed"]},"risk":{"enum":["data-loss","connectivity","availability","none"]},"depends_on":{"type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^a[1-9][0-9]*$"}},"changes":{"type":"array","items":{"$ref":"#/$defs/change"}},"blocked":{"type":"string","minLength":1},"refs":{"description":"What the executor resolves at apply time: a known ID, or the ID bound to an address by an earlier action.","type":"object","additionalProperties":false,"properties":{"target":{"$ref":"#/$defs/ref"},"service":{"$ref":"#/$defs/ref"},"vpc":{"$ref":"#/$defs/ref"},"fork_parent":{"$ref":"#/$defs/ref"}}},"request":{"description":"The request body as sent on the wire (snake_case); IDs known only at apply time come from refs.","type":"object","properties":{"password":false,"initial_password":false}},"password":{"description":"updatePassword: the environment variable read at apply time, never its value.","type":"object","additionalProperties":false,"required":["from_env","version"],"properties":{"from_env":{"type":"string","minLength":1},"version":{"type":"integer","minimum":0}}},"protect":{"type":"boolean"}}};
+const schema45 = {"type":"object","additionalProperties":false,"required":["id","address","kind","op","reason","risk","depends_on","changes","refs"],"properties":{"id":{"type":"string","pattern":"^a[1-9][0-9]*$"},"address":{"$ref":"#/$defs/address"},"kind":{"$ref":"#/$defs/kind"},"op":{"enum":["createVPC","renameVPC","deleteVPC","createVPCPeering","deleteVPCPeering","createService","forkService","renameService","deleteService","resizeService","setHAReplica","startService","stopService","enablePooler","disablePooler","setEnvironment","attachServiceToVPC","detachServiceFromVPC","updatePassword","createReplicaSet","deleteReplicaSet","resizeReplicaSet","enableReplicaPooler","disableReplicaPooler","setReplicaEnvironment"]},"reason":{"enum":["missing","drift","changed","immutable-field","replace-requested","parent-replaced","removed","destroy","wake-for-changes","restore-paused","failed"]},"risk":{"enum":["data-loss","connectivity","availability","none"]},"depends_on":{"type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^a[1-9][0-9]*$"}},"changes":{"type":"array","items":{"$ref":"#/$defs/change"}},"blocked":{"type":"string","minLength":1},"refs":{"description":"What the executor resolves at apply time: a known ID, or the ID bound to an address by an earlier action.","type":"object","additionalProperties":false,"properties":{"target":{"$ref":"#/$defs/ref"},"service":{"$ref":"#/$defs/ref"},"vpc":{"$ref":"#/$defs/ref"},"fork_parent":{"$ref":"#/$defs/ref"}}},"request":{"description":"The request body as sent on the wire (snake_case); IDs known only at apply time come from refs.","type":"object","properties":{"password":false,"initial_password":false}},"password":{"description":"updatePassword: the environment variable read at apply time, never its value.","type":"object","additionalProperties":false,"required":["from_env","version"],"properties":{"from_env":{"type":"string","minLength":1},"version":{"type":"integer","minimum":0}}},"protect":{"type":"boolean"}}};
 const schema47 = {"enum":["vpc","peering","service","replica_set"]};
 const schema48 = {"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"type":"string","minLength":1},"before":true,"after":true,"forces_replace":{"const":true},"sensitive":{"const":true}},"if":{"properties":{"sensitive":{"const":true}},"required":["sensitive"]},"then":{"properties":{"before":{"const":"(sensitive)"},"after":{"const":"(sensitive)"}}}};
 const pattern5 = new RegExp("^a[1-9][0-9]*$", "u");
@@ -704,7 +704,7 @@ errors++;
 }
 if(data.op !== undefined){
 let data3 = data.op;
-if(!((((((((((((((((((((((((data3 === "createVPC") || (data3 === "renameVPC")) || (data3 === "deleteVPC")) || (data3 === "createVPCPeering")) || (data3 === "deleteVPCPeering")) || (data3 === "createService")) || (data3 === "forkService")) || (data3 === "deleteService")) || (data3 === "resizeService")) || (data3 === "setHAReplica")) || (data3 === "startService")) || (data3 === "stopService")) || (data3 === "enablePooler")) || (data3 === "disablePooler")) || (data3 === "setEnvironment")) || (data3 === "attachServiceToVPC")) || (data3 === "detachServiceFromVPC")) || (data3 === "updatePassword")) || (data3 === "createReplicaSet")) || (data3 === "deleteReplicaSet")) || (data3 === "resizeReplicaSet")) || (data3 === "enableReplicaPooler")) || (data3 === "disableReplicaPooler")) || (data3 === "setReplicaEnvironment"))){
+if(!(((((((((((((((((((((((((data3 === "createVPC") || (data3 === "renameVPC")) || (data3 === "deleteVPC")) || (data3 === "createVPCPeering")) || (data3 === "deleteVPCPeering")) || (data3 === "createService")) || (data3 === "forkService")) || (data3 === "renameService")) || (data3 === "deleteService")) || (data3 === "resizeService")) || (data3 === "setHAReplica")) || (data3 === "startService")) || (data3 === "stopService")) || (data3 === "enablePooler")) || (data3 === "disablePooler")) || (data3 === "setEnvironment")) || (data3 === "attachServiceToVPC")) || (data3 === "detachServiceFromVPC")) || (data3 === "updatePassword")) || (data3 === "createReplicaSet")) || (data3 === "deleteReplicaSet")) || (data3 === "resizeReplicaSet")) || (data3 === "enableReplicaPooler")) || (data3 === "disableReplicaPooler")) || (data3 === "setReplicaEnvironment"))){
 const err15 = {instancePath:instancePath+"/op",schemaPath:"#/properties/op/enum",keyword:"enum",params:{allowedValues: schema45.properties.op.enum},message:"must be equal to one of the allowed values",schema:schema45.properties.op.enum,parentSchema:schema45.properties.op,data:data3};
 if(vErrors === null){
 vErrors = [err15];
@@ -2204,11 +2204,11 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data.summary !== undefined){
-let data4 = data.summary;
+if(data.api !== undefined){
+let data4 = data.api;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.create === undefined){
-const err16 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "create"},message:"must have required property '"+"create"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data4};
+if(Object.keys(data4).length < 1){
+const err16 = {instancePath:instancePath+"/api",schemaPath:"#/properties/api/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema31.properties.api,data:data4};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2217,8 +2217,9 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(data4.update === undefined){
-const err17 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "update"},message:"must have required property '"+"update"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data4};
+for(const key1 in data4){
+if(!(key1 === "renames_services")){
+const err17 = {instancePath:instancePath+"/api",schemaPath:"#/properties/api/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.api,data:data4};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2227,8 +2228,11 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data4.replace === undefined){
-const err18 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "replace"},message:"must have required property '"+"replace"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data4};
+}
+if(data4.renames_services !== undefined){
+let data5 = data4.renames_services;
+if(typeof data5 !== "boolean"){
+const err18 = {instancePath:instancePath+"/api/renames_services",schemaPath:"#/properties/api/properties/renames_services/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.api.properties.renames_services.type,parentSchema:schema31.properties.api.properties.renames_services,data:data5};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2237,8 +2241,10 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(data4.delete === undefined){
-const err19 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "delete"},message:"must have required property '"+"delete"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data4};
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/api",schemaPath:"#/properties/api/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.api.type,parentSchema:schema31.properties.api,data:data4};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2247,8 +2253,12 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(data4.adopt === undefined){
-const err20 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "adopt"},message:"must have required property '"+"adopt"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data4};
+}
+if(data.summary !== undefined){
+let data6 = data.summary;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.create === undefined){
+const err20 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "create"},message:"must have required property '"+"create"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data6};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2257,8 +2267,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(data4.move === undefined){
-const err21 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "move"},message:"must have required property '"+"move"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data4};
+if(data6.update === undefined){
+const err21 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "update"},message:"must have required property '"+"update"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data6};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2267,8 +2277,8 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(data4.unchanged === undefined){
-const err22 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "unchanged"},message:"must have required property '"+"unchanged"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data4};
+if(data6.replace === undefined){
+const err22 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "replace"},message:"must have required property '"+"replace"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data6};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2277,8 +2287,8 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(data4.unmanaged === undefined){
-const err23 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "unmanaged"},message:"must have required property '"+"unmanaged"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data4};
+if(data6.delete === undefined){
+const err23 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "delete"},message:"must have required property '"+"delete"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data6};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2287,8 +2297,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(data4.settling === undefined){
-const err24 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "settling"},message:"must have required property '"+"settling"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data4};
+if(data6.adopt === undefined){
+const err24 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "adopt"},message:"must have required property '"+"adopt"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data6};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2297,9 +2307,8 @@ vErrors.push(err24);
 }
 errors++;
 }
-for(const key1 in data4){
-if(!(func1.call(schema31.properties.summary.properties, key1))){
-const err25 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.summary,data:data4};
+if(data6.move === undefined){
+const err25 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "move"},message:"must have required property '"+"move"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data6};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2308,11 +2317,8 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-if(data4.create !== undefined){
-let data5 = data4.create;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err26 = {instancePath:instancePath+"/summary/create",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data5};
+if(data6.unchanged === undefined){
+const err26 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "unchanged"},message:"must have required property '"+"unchanged"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data6};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2321,9 +2327,8 @@ vErrors.push(err26);
 }
 errors++;
 }
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 < 0 || isNaN(data5)){
-const err27 = {instancePath:instancePath+"/summary/create",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data5};
+if(data6.unmanaged === undefined){
+const err27 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "unmanaged"},message:"must have required property '"+"unmanaged"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data6};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2332,12 +2337,8 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-}
-if(data4.update !== undefined){
-let data6 = data4.update;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err28 = {instancePath:instancePath+"/summary/update",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data6};
+if(data6.settling === undefined){
+const err28 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "settling"},message:"must have required property '"+"settling"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data6};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -2346,9 +2347,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 < 0 || isNaN(data6)){
-const err29 = {instancePath:instancePath+"/summary/update",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data6};
+for(const key2 in data6){
+if(!(func1.call(schema31.properties.summary.properties, key2))){
+const err29 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.summary,data:data6};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -2358,11 +2359,10 @@ vErrors.push(err29);
 errors++;
 }
 }
-}
-if(data4.replace !== undefined){
-let data7 = data4.replace;
+if(data6.create !== undefined){
+let data7 = data6.create;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err30 = {instancePath:instancePath+"/summary/replace",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data7};
+const err30 = {instancePath:instancePath+"/summary/create",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data7};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2373,7 +2373,7 @@ errors++;
 }
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 < 0 || isNaN(data7)){
-const err31 = {instancePath:instancePath+"/summary/replace",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data7};
+const err31 = {instancePath:instancePath+"/summary/create",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data7};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2384,10 +2384,10 @@ errors++;
 }
 }
 }
-if(data4.delete !== undefined){
-let data8 = data4.delete;
+if(data6.update !== undefined){
+let data8 = data6.update;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err32 = {instancePath:instancePath+"/summary/delete",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data8};
+const err32 = {instancePath:instancePath+"/summary/update",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data8};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2398,7 +2398,7 @@ errors++;
 }
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 < 0 || isNaN(data8)){
-const err33 = {instancePath:instancePath+"/summary/delete",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data8};
+const err33 = {instancePath:instancePath+"/summary/update",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data8};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2409,10 +2409,10 @@ errors++;
 }
 }
 }
-if(data4.adopt !== undefined){
-let data9 = data4.adopt;
+if(data6.replace !== undefined){
+let data9 = data6.replace;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err34 = {instancePath:instancePath+"/summary/adopt",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data9};
+const err34 = {instancePath:instancePath+"/summary/replace",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data9};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -2423,7 +2423,7 @@ errors++;
 }
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 < 0 || isNaN(data9)){
-const err35 = {instancePath:instancePath+"/summary/adopt",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data9};
+const err35 = {instancePath:instancePath+"/summary/replace",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data9};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2434,10 +2434,10 @@ errors++;
 }
 }
 }
-if(data4.move !== undefined){
-let data10 = data4.move;
+if(data6.delete !== undefined){
+let data10 = data6.delete;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err36 = {instancePath:instancePath+"/summary/move",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data10};
+const err36 = {instancePath:instancePath+"/summary/delete",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data10};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -2448,7 +2448,7 @@ errors++;
 }
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 < 0 || isNaN(data10)){
-const err37 = {instancePath:instancePath+"/summary/move",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data10};
+const err37 = {instancePath:instancePath+"/summary/delete",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data10};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -2459,10 +2459,10 @@ errors++;
 }
 }
 }
-if(data4.unchanged !== undefined){
-let data11 = data4.unchanged;
+if(data6.adopt !== undefined){
+let data11 = data6.adopt;
 if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err38 = {instancePath:instancePath+"/summary/unchanged",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data11};
+const err38 = {instancePath:instancePath+"/summary/adopt",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data11};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -2473,7 +2473,7 @@ errors++;
 }
 if((typeof data11 == "number") && (isFinite(data11))){
 if(data11 < 0 || isNaN(data11)){
-const err39 = {instancePath:instancePath+"/summary/unchanged",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data11};
+const err39 = {instancePath:instancePath+"/summary/adopt",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data11};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -2484,10 +2484,10 @@ errors++;
 }
 }
 }
-if(data4.unmanaged !== undefined){
-let data12 = data4.unmanaged;
+if(data6.move !== undefined){
+let data12 = data6.move;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err40 = {instancePath:instancePath+"/summary/unmanaged",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data12};
+const err40 = {instancePath:instancePath+"/summary/move",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data12};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -2498,7 +2498,7 @@ errors++;
 }
 if((typeof data12 == "number") && (isFinite(data12))){
 if(data12 < 0 || isNaN(data12)){
-const err41 = {instancePath:instancePath+"/summary/unmanaged",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data12};
+const err41 = {instancePath:instancePath+"/summary/move",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data12};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -2509,10 +2509,10 @@ errors++;
 }
 }
 }
-if(data4.settling !== undefined){
-let data13 = data4.settling;
+if(data6.unchanged !== undefined){
+let data13 = data6.unchanged;
 if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-const err42 = {instancePath:instancePath+"/summary/settling",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data13};
+const err42 = {instancePath:instancePath+"/summary/unchanged",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data13};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -2523,7 +2523,7 @@ errors++;
 }
 if((typeof data13 == "number") && (isFinite(data13))){
 if(data13 < 0 || isNaN(data13)){
-const err43 = {instancePath:instancePath+"/summary/settling",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data13};
+const err43 = {instancePath:instancePath+"/summary/unchanged",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data13};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -2534,9 +2534,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err44 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.summary.type,parentSchema:schema31.properties.summary,data:data4};
+if(data6.unmanaged !== undefined){
+let data14 = data6.unmanaged;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+const err44 = {instancePath:instancePath+"/summary/unmanaged",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data14};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -2545,20 +2546,9 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-if(data.drift !== undefined){
-let data14 = data.drift;
-if(Array.isArray(data14)){
-const len0 = data14.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate21(data14[i0], {instancePath:instancePath+"/drift/" + i0,parentData:data14,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err45 = {instancePath:instancePath+"/drift",schemaPath:"#/properties/drift/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.drift.type,parentSchema:schema31.properties.drift,data:data14};
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 < 0 || isNaN(data14)){
+const err45 = {instancePath:instancePath+"/summary/unmanaged",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data14};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -2568,19 +2558,11 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data.actions !== undefined){
-let data16 = data.actions;
-if(Array.isArray(data16)){
-const len1 = data16.length;
-for(let i1=0; i1<len1; i1++){
-if(!(validate23(data16[i1], {instancePath:instancePath+"/actions/" + i1,parentData:data16,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-errors = vErrors.length;
 }
-}
-}
-else {
-const err46 = {instancePath:instancePath+"/actions",schemaPath:"#/properties/actions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.actions.type,parentSchema:schema31.properties.actions,data:data16};
+if(data6.settling !== undefined){
+let data15 = data6.settling;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err46 = {instancePath:instancePath+"/summary/settling",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data15};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -2589,20 +2571,9 @@ vErrors.push(err46);
 }
 errors++;
 }
-}
-if(data.bindings !== undefined){
-let data18 = data.bindings;
-if(Array.isArray(data18)){
-const len2 = data18.length;
-for(let i2=0; i2<len2; i2++){
-if(!(validate30(data18[i2], {instancePath:instancePath+"/bindings/" + i2,parentData:data18,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err47 = {instancePath:instancePath+"/bindings",schemaPath:"#/properties/bindings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.bindings.type,parentSchema:schema31.properties.bindings,data:data18};
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 < 0 || isNaN(data15)){
+const err47 = {instancePath:instancePath+"/summary/settling",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data15};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -2612,19 +2583,10 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data.settling !== undefined){
-let data20 = data.settling;
-if(Array.isArray(data20)){
-const len3 = data20.length;
-for(let i3=0; i3<len3; i3++){
-if(!(validate32(data20[i3], {instancePath:instancePath+"/settling/" + i3,parentData:data20,parentDataProperty:i3,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-errors = vErrors.length;
-}
 }
 }
 else {
-const err48 = {instancePath:instancePath+"/settling",schemaPath:"#/properties/settling/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.settling.type,parentSchema:schema31.properties.settling,data:data20};
+const err48 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.summary.type,parentSchema:schema31.properties.summary,data:data6};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -2634,19 +2596,19 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data.awaiting !== undefined){
-let data22 = data.awaiting;
-if(Array.isArray(data22)){
-const len4 = data22.length;
-for(let i4=0; i4<len4; i4++){
-if(!(validate34(data22[i4], {instancePath:instancePath+"/awaiting/" + i4,parentData:data22,parentDataProperty:i4,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+if(data.drift !== undefined){
+let data16 = data.drift;
+if(Array.isArray(data16)){
+const len0 = data16.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate21(data16[i0], {instancePath:instancePath+"/drift/" + i0,parentData:data16,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err49 = {instancePath:instancePath+"/awaiting",schemaPath:"#/properties/awaiting/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.awaiting.type,parentSchema:schema31.properties.awaiting,data:data22};
+const err49 = {instancePath:instancePath+"/drift",schemaPath:"#/properties/drift/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.drift.type,parentSchema:schema31.properties.drift,data:data16};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -2656,14 +2618,19 @@ vErrors.push(err49);
 errors++;
 }
 }
-if(data.fingerprints !== undefined){
-let data24 = data.fingerprints;
-if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-for(const key2 in data24){
-let data25 = data24[key2];
-if(typeof data25 === "string"){
-if(!pattern14.test(data25)){
-const err50 = {instancePath:instancePath+"/fingerprints/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema58,data:data25};
+if(data.actions !== undefined){
+let data18 = data.actions;
+if(Array.isArray(data18)){
+const len1 = data18.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate23(data18[i1], {instancePath:instancePath+"/actions/" + i1,parentData:data18,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err50 = {instancePath:instancePath+"/actions",schemaPath:"#/properties/actions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.actions.type,parentSchema:schema31.properties.actions,data:data18};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -2673,8 +2640,19 @@ vErrors.push(err50);
 errors++;
 }
 }
+if(data.bindings !== undefined){
+let data20 = data.bindings;
+if(Array.isArray(data20)){
+const len2 = data20.length;
+for(let i2=0; i2<len2; i2++){
+if(!(validate30(data20[i2], {instancePath:instancePath+"/bindings/" + i2,parentData:data20,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+}
+}
 else {
-const err51 = {instancePath:instancePath+"/fingerprints/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data25};
+const err51 = {instancePath:instancePath+"/bindings",schemaPath:"#/properties/bindings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.bindings.type,parentSchema:schema31.properties.bindings,data:data20};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -2684,9 +2662,19 @@ vErrors.push(err51);
 errors++;
 }
 }
+if(data.settling !== undefined){
+let data22 = data.settling;
+if(Array.isArray(data22)){
+const len3 = data22.length;
+for(let i3=0; i3<len3; i3++){
+if(!(validate32(data22[i3], {instancePath:instancePath+"/settling/" + i3,parentData:data22,parentDataProperty:i3,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+errors = vErrors.length;
+}
+}
 }
 else {
-const err52 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.fingerprints.type,parentSchema:schema31.properties.fingerprints,data:data24};
+const err52 = {instancePath:instancePath+"/settling",schemaPath:"#/properties/settling/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.settling.type,parentSchema:schema31.properties.settling,data:data22};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -2696,11 +2684,19 @@ vErrors.push(err52);
 errors++;
 }
 }
-if(data.state_fingerprint !== undefined){
-let data26 = data.state_fingerprint;
-if(typeof data26 === "string"){
-if(!pattern14.test(data26)){
-const err53 = {instancePath:instancePath+"/state_fingerprint",schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema58,data:data26};
+if(data.awaiting !== undefined){
+let data24 = data.awaiting;
+if(Array.isArray(data24)){
+const len4 = data24.length;
+for(let i4=0; i4<len4; i4++){
+if(!(validate34(data24[i4], {instancePath:instancePath+"/awaiting/" + i4,parentData:data24,parentDataProperty:i4,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err53 = {instancePath:instancePath+"/awaiting",schemaPath:"#/properties/awaiting/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.awaiting.type,parentSchema:schema31.properties.awaiting,data:data24};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -2710,8 +2706,14 @@ vErrors.push(err53);
 errors++;
 }
 }
-else {
-const err54 = {instancePath:instancePath+"/state_fingerprint",schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data26};
+if(data.fingerprints !== undefined){
+let data26 = data.fingerprints;
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+for(const key3 in data26){
+let data27 = data26[key3];
+if(typeof data27 === "string"){
+if(!pattern14.test(data27)){
+const err54 = {instancePath:instancePath+"/fingerprints/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema58,data:data27};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -2721,15 +2723,8 @@ vErrors.push(err54);
 errors++;
 }
 }
-if(data.diagnostics !== undefined){
-let data27 = data.diagnostics;
-if(Array.isArray(data27)){
-const len5 = data27.length;
-for(let i5=0; i5<len5; i5++){
-let data28 = data27[i5];
-if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
-if(data28.severity === undefined){
-const err55 = {instancePath:instancePath+"/diagnostics/" + i5,schemaPath:"#/$defs/diagnostic/required",keyword:"required",params:{missingProperty: "severity"},message:"must have required property '"+"severity"+"'",schema:schema60.required,parentSchema:schema60,data:data28};
+else {
+const err55 = {instancePath:instancePath+"/fingerprints/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data27};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -2738,8 +2733,10 @@ vErrors.push(err55);
 }
 errors++;
 }
-if(data28.message === undefined){
-const err56 = {instancePath:instancePath+"/diagnostics/" + i5,schemaPath:"#/$defs/diagnostic/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema60.required,parentSchema:schema60,data:data28};
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.fingerprints.type,parentSchema:schema31.properties.fingerprints,data:data26};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -2748,9 +2745,12 @@ vErrors.push(err56);
 }
 errors++;
 }
-for(const key3 in data28){
-if(!((((((key3 === "severity") || (key3 === "message")) || (key3 === "address")) || (key3 === "path")) || (key3 === "code")) || (key3 === "source"))){
-const err57 = {instancePath:instancePath+"/diagnostics/" + i5,schemaPath:"#/$defs/diagnostic/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema60,data:data28};
+}
+if(data.state_fingerprint !== undefined){
+let data28 = data.state_fingerprint;
+if(typeof data28 === "string"){
+if(!pattern14.test(data28)){
+const err57 = {instancePath:instancePath+"/state_fingerprint",schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema58,data:data28};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -2760,10 +2760,8 @@ vErrors.push(err57);
 errors++;
 }
 }
-if(data28.severity !== undefined){
-let data29 = data28.severity;
-if(!((data29 === "error") || (data29 === "warning"))){
-const err58 = {instancePath:instancePath+"/diagnostics/" + i5+"/severity",schemaPath:"#/$defs/diagnostic/properties/severity/enum",keyword:"enum",params:{allowedValues: schema60.properties.severity.enum},message:"must be equal to one of the allowed values",schema:schema60.properties.severity.enum,parentSchema:schema60.properties.severity,data:data29};
+else {
+const err58 = {instancePath:instancePath+"/state_fingerprint",schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data28};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -2773,11 +2771,15 @@ vErrors.push(err58);
 errors++;
 }
 }
-if(data28.message !== undefined){
-let data30 = data28.message;
-if(typeof data30 === "string"){
-if(func2(data30) < 1){
-const err59 = {instancePath:instancePath+"/diagnostics/" + i5+"/message",schemaPath:"#/$defs/diagnostic/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema60.properties.message,data:data30};
+if(data.diagnostics !== undefined){
+let data29 = data.diagnostics;
+if(Array.isArray(data29)){
+const len5 = data29.length;
+for(let i5=0; i5<len5; i5++){
+let data30 = data29[i5];
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+if(data30.severity === undefined){
+const err59 = {instancePath:instancePath+"/diagnostics/" + i5,schemaPath:"#/$defs/diagnostic/required",keyword:"required",params:{missingProperty: "severity"},message:"must have required property '"+"severity"+"'",schema:schema60.required,parentSchema:schema60,data:data30};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -2786,9 +2788,8 @@ vErrors.push(err59);
 }
 errors++;
 }
-}
-else {
-const err60 = {instancePath:instancePath+"/diagnostics/" + i5+"/message",schemaPath:"#/$defs/diagnostic/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.message.type,parentSchema:schema60.properties.message,data:data30};
+if(data30.message === undefined){
+const err60 = {instancePath:instancePath+"/diagnostics/" + i5,schemaPath:"#/$defs/diagnostic/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema60.required,parentSchema:schema60,data:data30};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -2797,11 +2798,9 @@ vErrors.push(err60);
 }
 errors++;
 }
-}
-if(data28.address !== undefined){
-let data31 = data28.address;
-if(typeof data31 !== "string"){
-const err61 = {instancePath:instancePath+"/diagnostics/" + i5+"/address",schemaPath:"#/$defs/diagnostic/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.address.type,parentSchema:schema60.properties.address,data:data31};
+for(const key4 in data30){
+if(!((((((key4 === "severity") || (key4 === "message")) || (key4 === "address")) || (key4 === "path")) || (key4 === "code")) || (key4 === "source"))){
+const err61 = {instancePath:instancePath+"/diagnostics/" + i5,schemaPath:"#/$defs/diagnostic/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema60,data:data30};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -2811,10 +2810,10 @@ vErrors.push(err61);
 errors++;
 }
 }
-if(data28.path !== undefined){
-let data32 = data28.path;
-if(typeof data32 !== "string"){
-const err62 = {instancePath:instancePath+"/diagnostics/" + i5+"/path",schemaPath:"#/$defs/diagnostic/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.path.type,parentSchema:schema60.properties.path,data:data32};
+if(data30.severity !== undefined){
+let data31 = data30.severity;
+if(!((data31 === "error") || (data31 === "warning"))){
+const err62 = {instancePath:instancePath+"/diagnostics/" + i5+"/severity",schemaPath:"#/$defs/diagnostic/properties/severity/enum",keyword:"enum",params:{allowedValues: schema60.properties.severity.enum},message:"must be equal to one of the allowed values",schema:schema60.properties.severity.enum,parentSchema:schema60.properties.severity,data:data31};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -2824,10 +2823,11 @@ vErrors.push(err62);
 errors++;
 }
 }
-if(data28.code !== undefined){
-let data33 = data28.code;
-if(typeof data33 !== "string"){
-const err63 = {instancePath:instancePath+"/diagnostics/" + i5+"/code",schemaPath:"#/$defs/diagnostic/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.code.type,parentSchema:schema60.properties.code,data:data33};
+if(data30.message !== undefined){
+let data32 = data30.message;
+if(typeof data32 === "string"){
+if(func2(data32) < 1){
+const err63 = {instancePath:instancePath+"/diagnostics/" + i5+"/message",schemaPath:"#/$defs/diagnostic/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema60.properties.message,data:data32};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -2837,11 +2837,8 @@ vErrors.push(err63);
 errors++;
 }
 }
-if(data28.source !== undefined){
-let data34 = data28.source;
-if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
-if(data34.file === undefined){
-const err64 = {instancePath:instancePath+"/diagnostics/" + i5+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema60.properties.source.required,parentSchema:schema60.properties.source,data:data34};
+else {
+const err64 = {instancePath:instancePath+"/diagnostics/" + i5+"/message",schemaPath:"#/$defs/diagnostic/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.message.type,parentSchema:schema60.properties.message,data:data32};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -2850,8 +2847,11 @@ vErrors.push(err64);
 }
 errors++;
 }
-if(data34.line === undefined){
-const err65 = {instancePath:instancePath+"/diagnostics/" + i5+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "line"},message:"must have required property '"+"line"+"'",schema:schema60.properties.source.required,parentSchema:schema60.properties.source,data:data34};
+}
+if(data30.address !== undefined){
+let data33 = data30.address;
+if(typeof data33 !== "string"){
+const err65 = {instancePath:instancePath+"/diagnostics/" + i5+"/address",schemaPath:"#/$defs/diagnostic/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.address.type,parentSchema:schema60.properties.address,data:data33};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -2860,8 +2860,11 @@ vErrors.push(err65);
 }
 errors++;
 }
-if(data34.col === undefined){
-const err66 = {instancePath:instancePath+"/diagnostics/" + i5+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "col"},message:"must have required property '"+"col"+"'",schema:schema60.properties.source.required,parentSchema:schema60.properties.source,data:data34};
+}
+if(data30.path !== undefined){
+let data34 = data30.path;
+if(typeof data34 !== "string"){
+const err66 = {instancePath:instancePath+"/diagnostics/" + i5+"/path",schemaPath:"#/$defs/diagnostic/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.path.type,parentSchema:schema60.properties.path,data:data34};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -2870,9 +2873,11 @@ vErrors.push(err66);
 }
 errors++;
 }
-for(const key4 in data34){
-if(!(((key4 === "file") || (key4 === "line")) || (key4 === "col"))){
-const err67 = {instancePath:instancePath+"/diagnostics/" + i5+"/source",schemaPath:"#/$defs/diagnostic/properties/source/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema60.properties.source,data:data34};
+}
+if(data30.code !== undefined){
+let data35 = data30.code;
+if(typeof data35 !== "string"){
+const err67 = {instancePath:instancePath+"/diagnostics/" + i5+"/code",schemaPath:"#/$defs/diagnostic/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.code.type,parentSchema:schema60.properties.code,data:data35};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -2882,10 +2887,11 @@ vErrors.push(err67);
 errors++;
 }
 }
-if(data34.file !== undefined){
-let data35 = data34.file;
-if(typeof data35 !== "string"){
-const err68 = {instancePath:instancePath+"/diagnostics/" + i5+"/source/file",schemaPath:"#/$defs/diagnostic/properties/source/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.source.properties.file.type,parentSchema:schema60.properties.source.properties.file,data:data35};
+if(data30.source !== undefined){
+let data36 = data30.source;
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+if(data36.file === undefined){
+const err68 = {instancePath:instancePath+"/diagnostics/" + i5+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema60.properties.source.required,parentSchema:schema60.properties.source,data:data36};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -2894,11 +2900,8 @@ vErrors.push(err68);
 }
 errors++;
 }
-}
-if(data34.line !== undefined){
-let data36 = data34.line;
-if(!(((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36))) && (isFinite(data36)))){
-const err69 = {instancePath:instancePath+"/diagnostics/" + i5+"/source/line",schemaPath:"#/$defs/diagnostic/properties/source/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.source.properties.line.type,parentSchema:schema60.properties.source.properties.line,data:data36};
+if(data36.line === undefined){
+const err69 = {instancePath:instancePath+"/diagnostics/" + i5+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "line"},message:"must have required property '"+"line"+"'",schema:schema60.properties.source.required,parentSchema:schema60.properties.source,data:data36};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -2907,9 +2910,8 @@ vErrors.push(err69);
 }
 errors++;
 }
-if((typeof data36 == "number") && (isFinite(data36))){
-if(data36 < 1 || isNaN(data36)){
-const err70 = {instancePath:instancePath+"/diagnostics/" + i5+"/source/line",schemaPath:"#/$defs/diagnostic/properties/source/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.source.properties.line,data:data36};
+if(data36.col === undefined){
+const err70 = {instancePath:instancePath+"/diagnostics/" + i5+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "col"},message:"must have required property '"+"col"+"'",schema:schema60.properties.source.required,parentSchema:schema60.properties.source,data:data36};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -2918,12 +2920,9 @@ vErrors.push(err70);
 }
 errors++;
 }
-}
-}
-if(data34.col !== undefined){
-let data37 = data34.col;
-if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
-const err71 = {instancePath:instancePath+"/diagnostics/" + i5+"/source/col",schemaPath:"#/$defs/diagnostic/properties/source/properties/col/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.source.properties.col.type,parentSchema:schema60.properties.source.properties.col,data:data37};
+for(const key5 in data36){
+if(!(((key5 === "file") || (key5 === "line")) || (key5 === "col"))){
+const err71 = {instancePath:instancePath+"/diagnostics/" + i5+"/source",schemaPath:"#/$defs/diagnostic/properties/source/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema60.properties.source,data:data36};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -2932,9 +2931,11 @@ vErrors.push(err71);
 }
 errors++;
 }
-if((typeof data37 == "number") && (isFinite(data37))){
-if(data37 < 1 || isNaN(data37)){
-const err72 = {instancePath:instancePath+"/diagnostics/" + i5+"/source/col",schemaPath:"#/$defs/diagnostic/properties/source/properties/col/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.source.properties.col,data:data37};
+}
+if(data36.file !== undefined){
+let data37 = data36.file;
+if(typeof data37 !== "string"){
+const err72 = {instancePath:instancePath+"/diagnostics/" + i5+"/source/file",schemaPath:"#/$defs/diagnostic/properties/source/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.source.properties.file.type,parentSchema:schema60.properties.source.properties.file,data:data37};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -2944,10 +2945,10 @@ vErrors.push(err72);
 errors++;
 }
 }
-}
-}
-else {
-const err73 = {instancePath:instancePath+"/diagnostics/" + i5+"/source",schemaPath:"#/$defs/diagnostic/properties/source/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.properties.source.type,parentSchema:schema60.properties.source,data:data34};
+if(data36.line !== undefined){
+let data38 = data36.line;
+if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
+const err73 = {instancePath:instancePath+"/diagnostics/" + i5+"/source/line",schemaPath:"#/$defs/diagnostic/properties/source/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.source.properties.line.type,parentSchema:schema60.properties.source.properties.line,data:data38};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -2956,10 +2957,9 @@ vErrors.push(err73);
 }
 errors++;
 }
-}
-}
-else {
-const err74 = {instancePath:instancePath+"/diagnostics/" + i5,schemaPath:"#/$defs/diagnostic/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.type,parentSchema:schema60,data:data28};
+if((typeof data38 == "number") && (isFinite(data38))){
+if(data38 < 1 || isNaN(data38)){
+const err74 = {instancePath:instancePath+"/diagnostics/" + i5+"/source/line",schemaPath:"#/$defs/diagnostic/properties/source/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.source.properties.line,data:data38};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -2970,8 +2970,10 @@ errors++;
 }
 }
 }
-else {
-const err75 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.diagnostics.type,parentSchema:schema31.properties.diagnostics,data:data27};
+if(data36.col !== undefined){
+let data39 = data36.col;
+if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
+const err75 = {instancePath:instancePath+"/diagnostics/" + i5+"/source/col",schemaPath:"#/$defs/diagnostic/properties/source/properties/col/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.source.properties.col.type,parentSchema:schema60.properties.source.properties.col,data:data39};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -2980,11 +2982,9 @@ vErrors.push(err75);
 }
 errors++;
 }
-}
-if(data.lineage !== undefined){
-let data38 = data.lineage;
-if((typeof data38 !== "string") && (data38 !== null)){
-const err76 = {instancePath:instancePath+"/lineage",schemaPath:"#/properties/lineage/type",keyword:"type",params:{type: schema31.properties.lineage.type},message:"must be string,null",schema:schema31.properties.lineage.type,parentSchema:schema31.properties.lineage,data:data38};
+if((typeof data39 == "number") && (isFinite(data39))){
+if(data39 < 1 || isNaN(data39)){
+const err76 = {instancePath:instancePath+"/diagnostics/" + i5+"/source/col",schemaPath:"#/$defs/diagnostic/properties/source/properties/col/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.source.properties.col,data:data39};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -2993,9 +2993,11 @@ vErrors.push(err76);
 }
 errors++;
 }
-if(typeof data38 === "string"){
-if(func2(data38) < 1){
-const err77 = {instancePath:instancePath+"/lineage",schemaPath:"#/properties/lineage/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.lineage,data:data38};
+}
+}
+}
+else {
+const err77 = {instancePath:instancePath+"/diagnostics/" + i5+"/source",schemaPath:"#/$defs/diagnostic/properties/source/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.properties.source.type,parentSchema:schema60.properties.source,data:data36};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -3006,10 +3008,8 @@ errors++;
 }
 }
 }
-if(data.serial !== undefined){
-let data39 = data.serial;
-if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
-const err78 = {instancePath:instancePath+"/serial",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data39};
+else {
+const err78 = {instancePath:instancePath+"/diagnostics/" + i5,schemaPath:"#/$defs/diagnostic/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.type,parentSchema:schema60,data:data30};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -3018,9 +3018,10 @@ vErrors.push(err78);
 }
 errors++;
 }
-if((typeof data39 == "number") && (isFinite(data39))){
-if(data39 < 0 || isNaN(data39)){
-const err79 = {instancePath:instancePath+"/serial",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data39};
+}
+}
+else {
+const err79 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.diagnostics.type,parentSchema:schema31.properties.diagnostics,data:data29};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -3030,12 +3031,10 @@ vErrors.push(err79);
 errors++;
 }
 }
-}
-if(data.config_hash !== undefined){
-let data40 = data.config_hash;
-if(typeof data40 === "string"){
-if(!pattern14.test(data40)){
-const err80 = {instancePath:instancePath+"/config_hash",schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema58,data:data40};
+if(data.lineage !== undefined){
+let data40 = data.lineage;
+if((typeof data40 !== "string") && (data40 !== null)){
+const err80 = {instancePath:instancePath+"/lineage",schemaPath:"#/properties/lineage/type",keyword:"type",params:{type: schema31.properties.lineage.type},message:"must be string,null",schema:schema31.properties.lineage.type,parentSchema:schema31.properties.lineage,data:data40};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -3044,9 +3043,9 @@ vErrors.push(err80);
 }
 errors++;
 }
-}
-else {
-const err81 = {instancePath:instancePath+"/config_hash",schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data40};
+if(typeof data40 === "string"){
+if(func2(data40) < 1){
+const err81 = {instancePath:instancePath+"/lineage",schemaPath:"#/properties/lineage/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.lineage,data:data40};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -3056,11 +3055,11 @@ vErrors.push(err81);
 errors++;
 }
 }
-if(data.options !== undefined){
-let data41 = data.options;
-if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
-if(data41.replace === undefined){
-const err82 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/required",keyword:"required",params:{missingProperty: "replace"},message:"must have required property '"+"replace"+"'",schema:schema31.properties.options.required,parentSchema:schema31.properties.options,data:data41};
+}
+if(data.serial !== undefined){
+let data41 = data.serial;
+if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
+const err82 = {instancePath:instancePath+"/serial",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data41};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -3069,8 +3068,9 @@ vErrors.push(err82);
 }
 errors++;
 }
-if(data41.target === undefined){
-const err83 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/required",keyword:"required",params:{missingProperty: "target"},message:"must have required property '"+"target"+"'",schema:schema31.properties.options.required,parentSchema:schema31.properties.options,data:data41};
+if((typeof data41 == "number") && (isFinite(data41))){
+if(data41 < 0 || isNaN(data41)){
+const err83 = {instancePath:instancePath+"/serial",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data41};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -3079,8 +3079,13 @@ vErrors.push(err83);
 }
 errors++;
 }
-if(data41.allow_data_loss === undefined){
-const err84 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/required",keyword:"required",params:{missingProperty: "allow_data_loss"},message:"must have required property '"+"allow_data_loss"+"'",schema:schema31.properties.options.required,parentSchema:schema31.properties.options,data:data41};
+}
+}
+if(data.config_hash !== undefined){
+let data42 = data.config_hash;
+if(typeof data42 === "string"){
+if(!pattern14.test(data42)){
+const err84 = {instancePath:instancePath+"/config_hash",schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema58,data:data42};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -3089,9 +3094,9 @@ vErrors.push(err84);
 }
 errors++;
 }
-for(const key5 in data41){
-if(!(((key5 === "replace") || (key5 === "target")) || (key5 === "allow_data_loss"))){
-const err85 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.options,data:data41};
+}
+else {
+const err85 = {instancePath:instancePath+"/config_hash",schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data42};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -3101,15 +3106,11 @@ vErrors.push(err85);
 errors++;
 }
 }
-if(data41.replace !== undefined){
-let data42 = data41.replace;
-if(Array.isArray(data42)){
-const len6 = data42.length;
-for(let i6=0; i6<len6; i6++){
-let data43 = data42[i6];
-if(typeof data43 === "string"){
-if(!pattern4.test(data43)){
-const err86 = {instancePath:instancePath+"/options/replace/" + i6,schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data43};
+if(data.options !== undefined){
+let data43 = data.options;
+if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
+if(data43.replace === undefined){
+const err86 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/required",keyword:"required",params:{missingProperty: "replace"},message:"must have required property '"+"replace"+"'",schema:schema31.properties.options.required,parentSchema:schema31.properties.options,data:data43};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -3118,9 +3119,8 @@ vErrors.push(err86);
 }
 errors++;
 }
-}
-else {
-const err87 = {instancePath:instancePath+"/options/replace/" + i6,schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data:data43};
+if(data43.target === undefined){
+const err87 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/required",keyword:"required",params:{missingProperty: "target"},message:"must have required property '"+"target"+"'",schema:schema31.properties.options.required,parentSchema:schema31.properties.options,data:data43};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -3129,10 +3129,8 @@ vErrors.push(err87);
 }
 errors++;
 }
-}
-}
-else {
-const err88 = {instancePath:instancePath+"/options/replace",schemaPath:"#/properties/options/properties/replace/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.options.properties.replace.type,parentSchema:schema31.properties.options.properties.replace,data:data42};
+if(data43.allow_data_loss === undefined){
+const err88 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/required",keyword:"required",params:{missingProperty: "allow_data_loss"},message:"must have required property '"+"allow_data_loss"+"'",schema:schema31.properties.options.required,parentSchema:schema31.properties.options,data:data43};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -3141,16 +3139,9 @@ vErrors.push(err88);
 }
 errors++;
 }
-}
-if(data41.target !== undefined){
-let data44 = data41.target;
-if(Array.isArray(data44)){
-const len7 = data44.length;
-for(let i7=0; i7<len7; i7++){
-let data45 = data44[i7];
-if(typeof data45 === "string"){
-if(!pattern4.test(data45)){
-const err89 = {instancePath:instancePath+"/options/target/" + i7,schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data45};
+for(const key6 in data43){
+if(!(((key6 === "replace") || (key6 === "target")) || (key6 === "allow_data_loss"))){
+const err89 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.options,data:data43};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -3160,8 +3151,15 @@ vErrors.push(err89);
 errors++;
 }
 }
-else {
-const err90 = {instancePath:instancePath+"/options/target/" + i7,schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data:data45};
+if(data43.replace !== undefined){
+let data44 = data43.replace;
+if(Array.isArray(data44)){
+const len6 = data44.length;
+for(let i6=0; i6<len6; i6++){
+let data45 = data44[i6];
+if(typeof data45 === "string"){
+if(!pattern4.test(data45)){
+const err90 = {instancePath:instancePath+"/options/replace/" + i6,schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data45};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -3171,9 +3169,8 @@ vErrors.push(err90);
 errors++;
 }
 }
-}
 else {
-const err91 = {instancePath:instancePath+"/options/target",schemaPath:"#/properties/options/properties/target/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.options.properties.target.type,parentSchema:schema31.properties.options.properties.target,data:data44};
+const err91 = {instancePath:instancePath+"/options/replace/" + i6,schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data:data45};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -3183,10 +3180,9 @@ vErrors.push(err91);
 errors++;
 }
 }
-if(data41.allow_data_loss !== undefined){
-let data46 = data41.allow_data_loss;
-if(typeof data46 !== "boolean"){
-const err92 = {instancePath:instancePath+"/options/allow_data_loss",schemaPath:"#/properties/options/properties/allow_data_loss/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.options.properties.allow_data_loss.type,parentSchema:schema31.properties.options.properties.allow_data_loss,data:data46};
+}
+else {
+const err92 = {instancePath:instancePath+"/options/replace",schemaPath:"#/properties/options/properties/replace/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.options.properties.replace.type,parentSchema:schema31.properties.options.properties.replace,data:data44};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -3196,9 +3192,15 @@ vErrors.push(err92);
 errors++;
 }
 }
-}
-else {
-const err93 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.options.type,parentSchema:schema31.properties.options,data:data41};
+if(data43.target !== undefined){
+let data46 = data43.target;
+if(Array.isArray(data46)){
+const len7 = data46.length;
+for(let i7=0; i7<len7; i7++){
+let data47 = data46[i7];
+if(typeof data47 === "string"){
+if(!pattern4.test(data47)){
+const err93 = {instancePath:instancePath+"/options/target/" + i7,schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data47};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -3208,12 +3210,8 @@ vErrors.push(err93);
 errors++;
 }
 }
-if(data.config_hash !== undefined){
-if(data.lineage === undefined){
-const err94 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
-    missingProperty: "lineage",
-    depsCount: 3,
-    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+else {
+const err94 = {instancePath:instancePath+"/options/target/" + i7,schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data:data47};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -3222,11 +3220,10 @@ vErrors.push(err94);
 }
 errors++;
 }
-if(data.serial === undefined){
-const err95 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
-    missingProperty: "serial",
-    depsCount: 3,
-    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+}
+}
+else {
+const err95 = {instancePath:instancePath+"/options/target",schemaPath:"#/properties/options/properties/target/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.options.properties.target.type,parentSchema:schema31.properties.options.properties.target,data:data46};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -3235,11 +3232,11 @@ vErrors.push(err95);
 }
 errors++;
 }
-if(data.options === undefined){
-const err96 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
-    missingProperty: "options",
-    depsCount: 3,
-    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+}
+if(data43.allow_data_loss !== undefined){
+let data48 = data43.allow_data_loss;
+if(typeof data48 !== "boolean"){
+const err96 = {instancePath:instancePath+"/options/allow_data_loss",schemaPath:"#/properties/options/properties/allow_data_loss/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.options.properties.allow_data_loss.type,parentSchema:schema31.properties.options.properties.allow_data_loss,data:data48};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -3249,12 +3246,9 @@ vErrors.push(err96);
 errors++;
 }
 }
-if(data.lineage !== undefined){
-if(data.serial === undefined){
-const err97 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
-    missingProperty: "serial",
-    depsCount: 3,
-    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+}
+else {
+const err97 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.options.type,parentSchema:schema31.properties.options,data:data43};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -3263,11 +3257,13 @@ vErrors.push(err97);
 }
 errors++;
 }
-if(data.config_hash === undefined){
-const err98 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
-    missingProperty: "config_hash",
+}
+if(data.config_hash !== undefined){
+if(data.lineage === undefined){
+const err98 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
+    missingProperty: "lineage",
     depsCount: 3,
-    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -3276,11 +3272,11 @@ vErrors.push(err98);
 }
 errors++;
 }
-if(data.options === undefined){
-const err99 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
-    missingProperty: "options",
+if(data.serial === undefined){
+const err99 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
+    missingProperty: "serial",
     depsCount: 3,
-    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -3289,15 +3285,69 @@ vErrors.push(err99);
 }
 errors++;
 }
-}
-}
-else {
-const err100 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(data.options === undefined){
+const err100 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
+    missingProperty: "options",
+    depsCount: 3,
+    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
 if(vErrors === null){
 vErrors = [err100];
 }
 else {
 vErrors.push(err100);
+}
+errors++;
+}
+}
+if(data.lineage !== undefined){
+if(data.serial === undefined){
+const err101 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
+    missingProperty: "serial",
+    depsCount: 3,
+    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+if(data.config_hash === undefined){
+const err102 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
+    missingProperty: "config_hash",
+    depsCount: 3,
+    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+if(data.options === undefined){
+const err103 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
+    missingProperty: "options",
+    depsCount: 3,
+    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+}
+}
+else {
+const err104 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
 }
 errors++;
 }
