@@ -55,11 +55,13 @@ export class ApiClient {
   private readonly logger: ApiLogger | undefined;
   private readonly noted = new Set<string>();
   private capabilitiesRead: Promise<Required<ApiCapabilities>> | undefined;
+  private readonly keyPair: boolean;
 
   constructor(options: ApiClientOptions) {
     this.logger = options.logger;
     const credentials = options.credentials ?? (options.token !== undefined ? { kind: 'bearer' as const, token: options.token } : undefined);
     if (credentials === undefined) throw new DbformError('the API client needs a token or a key pair');
+    this.keyPair = credentials.kind === 'key-pair';
     this.http = new HttpTransport({
       baseUrl: options.baseUrl,
       credentials,
@@ -122,6 +124,19 @@ export class ApiClient {
 
   listProjects(o?: CallOptions): Promise<Dto.ProjectDto[]> {
     return this.requests.list('listProjects', '/projects', 'id', o);
+  }
+
+  /**
+   * The projects the credential works in: a key pair's one project, as GET /auth/info says where
+   * the API serves it (the real service: what tiger-cli reads, SPEC section 15), else GET /projects.
+   */
+  async credentialProjects(o?: CallOptions): Promise<Dto.ProjectDto[]> {
+    if (this.keyPair) {
+      const info = await this.authInfo(o);
+      const project = (info?.api_key ?? info?.apiKey)?.project;
+      if (project?.id !== undefined) return [{ id: String(project.id), name: String(project.name ?? '') }];
+    }
+    return this.listProjects(o);
   }
 
   // ---- VPCs -----------------------------------------------------------------------------------
