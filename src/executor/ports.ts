@@ -65,8 +65,9 @@ export interface WaitOptions {
  */
 export interface ExecutorWaits {
   /**
-   * `arg`: what the waiting op knows that the goal needs (the VPC of an attach or detach). Resolves
-   * with the live resource as the goal found it (undefined once gone).
+   * `arg`: what the waiting op knows that the goal needs (the VPC of an attach or detach).
+   * Resolves with the live resource as last seen when the goal held, where the waits tell it
+   * (undefined for `gone`, or a wait that does not).
    */
   until(kind: Kind, ref: WaitRef, goal: WaitGoal | 'gone', o: WaitOptions, arg?: unknown): Promise<unknown>;
 }

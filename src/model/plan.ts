@@ -161,6 +161,11 @@ export interface SettlingResource {
   parentId?: string;
   /** The transitional status seen when planning. */
   status: string;
+  /**
+   * The operation an earlier apply sent and did not see finish (SPEC section 14), recorded in the
+   * state: apply waits for it instead of sending it again. Absent when none is recorded.
+   */
+  op?: OperationId;
 }
 
 /**

@@ -1,23 +1,24 @@
 // Managed resources still in transition (SPEC section 5): desired, matched to a live resource
 // this plan keeps (not created or replaced by it), and in a transitional status (its kind's
 // `live.settling`). The plan lists them so that apply can wait for them before it says the
-// project is settled. Those awaiting others (its kind's `live.awaiting`, SPEC section 15) are
-// listed too, so that the plan shows them, but apply never waits for them.
+// project is settled, each with the operation an earlier apply left pending on it, if any (SPEC
+// section 14). Those awaiting others (its kind's `live.awaiting`, SPEC section 15) are listed
+// too, so that the plan shows them, but apply never waits for them.
 import { KINDS, type AnyKind } from '../kinds/index.js';
 import { compareAddresses, type Address, type AwaitingResource, type SettlingResource } from '../model/index.js';
-import type { LiveResource, PlanContext } from './context.js';
+import type { LiveResource, Match, PlanContext } from './context.js';
 
 type StatusLive = LiveResource & { status: string };
 
-/** Each kept match whose live resource `test` picks, as `make` describes it, sorted by address. */
-function pick<T extends { address: Address }>(ctx: PlanContext, keep: (address: Address) => boolean, make: (def: AnyKind, address: Address, l: StatusLive) => T | undefined): T[] {
+/** Each kept match whose live resource `make` describes, sorted by address. */
+function pick<T extends { address: Address }>(ctx: PlanContext, keep: (address: Address) => boolean, make: (def: AnyKind, m: Match<unknown, unknown>, l: StatusLive) => T | undefined): T[] {
   const out: T[] = [];
   const kept = (address: Address) => keep(address) && !ctx.fresh.has(address) && !ctx.matching.skipped.has(address);
   for (const def of KINDS) {
     for (const m of ctx.matching.matches[def.kind]) {
       const l = m.live as StatusLive | undefined;
       if (!l || !kept(m.address)) continue;
-      const item = make(def, m.address, l);
+      const item = make(def, m, l);
       if (item !== undefined) out.push(item);
     }
   }
@@ -30,12 +31,16 @@ const parentOf = (def: AnyKind, l: StatusLive) => {
 };
 
 export function findSettling(ctx: PlanContext, keep: (address: Address) => boolean): SettlingResource[] {
-  return pick(ctx, keep, (def, address, l) => (def.live.settling?.(l) ? { address, kind: def.kind, id: l.id, ...parentOf(def, l), status: l.status } : undefined));
+  return pick(ctx, keep, (def, m, l) => {
+    if (!def.live.settling?.(l)) return undefined;
+    const op = m.entry?.pending?.op;
+    return { address: m.address, kind: def.kind, id: l.id, ...parentOf(def, l), status: l.status, ...(op !== undefined ? { op } : {}) };
+  });
 }
 
 export function findAwaiting(ctx: PlanContext, keep: (address: Address) => boolean): AwaitingResource[] {
-  return pick(ctx, keep, (def, address, l) => {
+  return pick(ctx, keep, (def, m, l) => {
     const awaits = def.live.awaiting?.(l) as string | undefined;
-    return awaits === undefined ? undefined : { address, kind: def.kind, id: l.id, ...parentOf(def, l), status: l.status, awaits };
+    return awaits === undefined ? undefined : { address: m.address, kind: def.kind, id: l.id, ...parentOf(def, l), status: l.status, awaits };
   });
 }

@@ -1,6 +1,6 @@
 // One entry per resource, shared by the text and markdown renderers: what happens to it, with
 // which API calls, and each changed field once.
-import { API_CAPABILITIES, CAPABILITY_TEXT, compareAddresses, terminalJson, terminalLine, terminalText, type Action, type Address, type Binding, type Diagnostic, type FieldChange, type Plan } from '../../model/index.js';
+import { API_CAPABILITIES, CAPABILITY_TEXT, compareAddresses, terminalJson, terminalLine, terminalText, type Action, type Address, type Binding, type Diagnostic, type FieldChange, type Plan, type SettlingResource } from '../../model/index.js';
 import { SENSITIVE, verbOf } from '../../planner/index.js';
 
 export type ResourceVerb = 'create' | 'update' | 'replace' | 'delete' | 'adopt' | 'move' | 'protect' | 'forget';
@@ -112,6 +112,15 @@ export function awaitingHeading(plan: Plan): string {
 
 /** `PENDING: awaiting acceptance by account 123456789012`, the API's status as data. */
 export const awaitingText = (a: NonNullable<Plan['awaiting']>[number]): string => `${terminalLine(a.status)}: awaiting ${terminalLine(a.awaits)}`;
+
+/**
+ * A settling resource's status as the list shows it, with the operation an earlier apply left in
+ * flight (SPEC section 14): dbform's own change on its way, which apply waits for, not resends.
+ */
+export function settlingStatus(s: SettlingResource): string {
+  const status = terminalLine(s.status);
+  return s.op === undefined ? status : `${status} (${s.op} sent by an earlier apply, not seen to finish)`;
+}
 
 const REASON_NOTES: Partial<Record<Action['reason'], string>> = {
   drift: 'drift: its lockfile ID is gone, so it is created again',

@@ -13,10 +13,10 @@ function ucs2length(str) {
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://dbform.dev/schemas/plan.schema.json","title":"dbform plan","description":"The output of `dbform plan --json` and the saved plan file (`dbform plan --out`), SPEC section 3. Never holds a secret.","type":"object","additionalProperties":false,"required":["format_version","project_id","summary","actions","bindings","fingerprints","state_fingerprint","diagnostics"],"properties":{"format_version":{"const":1},"project_id":{"type":"string","minLength":1},"workspace":{"description":"The workspace of the state the plan was made from (SPEC section 14).","type":"string","minLength":1},"state":{"description":"Where that state lives: the lockfile's path, or the state URL without its password.","type":"string","minLength":1},"api":{"description":"Present when what the API can do decided how a change is made (SPEC section 15), found out from what the API serves. apply PLAN refuses a plan made for an API that does otherwise.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"renames_services":{"description":"true: the API renames services in place (POST .../services/{id}/rename), so a name change is a renameService; false: it replaces the service.","type":"boolean"}}},"summary":{"description":"Counts of resources (not API calls).","type":"object","additionalProperties":false,"required":["create","update","replace","delete","adopt","move","unchanged","unmanaged","settling"],"properties":{"create":{"$ref":"#/$defs/count"},"update":{"$ref":"#/$defs/count"},"replace":{"$ref":"#/$defs/count"},"delete":{"$ref":"#/$defs/count"},"adopt":{"$ref":"#/$defs/count"},"move":{"$ref":"#/$defs/count"},"unchanged":{"$ref":"#/$defs/count"},"unmanaged":{"$ref":"#/$defs/count"},"settling":{"description":"Managed resources still in a transitional status (SPEC section 5), with or without actions; not counted as unchanged.","$ref":"#/$defs/count"}}},"drift":{"description":"Present when bound resources changed outside dbform since the last apply (SPEC section 11): each managed field whose live value differs from the one the last apply recorded, or a resource deleted outside dbform. The actions that follow would revert it.","type":"array","items":{"$ref":"#/$defs/drift"}},"actions":{"type":"array","items":{"$ref":"#/$defs/action"}},"bindings":{"type":"array","items":{"$ref":"#/$defs/binding"}},"settling":{"description":"Present when managed resources are still in a transitional status (an interrupted apply, or a change outside dbform): apply waits for each before it reports success. Settling alone is not a change.","type":"array","items":{"$ref":"#/$defs/settling"}},"awaiting":{"description":"Present when managed resources are made and wait for something only others can do (SPEC section 15: a peering PENDING with a provisioned_id, until the peer account accepts it). Not a change, not settling, not a failure: apply never waits for them.","type":"array","items":{"$ref":"#/$defs/awaiting"}},"fingerprints":{"description":"Address -> hash of the live fields of each resource the plan touches.","type":"object","additionalProperties":{"$ref":"#/$defs/hash"}},"state_fingerprint":{"$ref":"#/$defs/hash"},"diagnostics":{"type":"array","items":{"$ref":"#/$defs/diagnostic"}},"lineage":{"description":"Saved plans only: the lineage of the lockfile the plan was made from (null: it had none yet). apply PLAN refuses a plan of another lineage.","type":["string","null"],"minLength":1},"serial":{"description":"Saved plans only: the serial of that lockfile when the plan was made (0: none yet). Informative: apply does not compare it.","$ref":"#/$defs/count"},"config_hash":{"description":"Saved plans only: hash of the config files' bytes. apply PLAN refuses the plan when the config files hash otherwise.","$ref":"#/$defs/hash"},"options":{"description":"Saved plans only: the flags the plan was made with. apply PLAN plans again with them, from the same config, the current lockfile and the live resources, and refuses the plan unless its actions, bindings, risk and blocked marks are what that gives for every address it touches.","type":"object","additionalProperties":false,"required":["replace","target","allow_data_loss"],"properties":{"replace":{"description":"--replace ADDR","type":"array","items":{"$ref":"#/$defs/address"}},"target":{"description":"--target ADDR","type":"array","items":{"$ref":"#/$defs/address"}},"allow_data_loss":{"description":"--allow-data-loss","type":"boolean"}}}},"dependentRequired":{"config_hash":["lineage","serial","options"],"lineage":["serial","config_hash","options"]},"$defs":{"count":{"type":"integer","minimum":0},"hash":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"address":{"type":"string","pattern":"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},"kind":{"enum":["vpc","peering","service","replica_set"]},"ref":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1}}},"change":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"type":"string","minLength":1},"before":true,"after":true,"forces_replace":{"const":true},"sensitive":{"const":true}},"if":{"properties":{"sensitive":{"const":true}},"required":["sensitive"]},"then":{"properties":{"before":{"const":"(sensitive)"},"after":{"const":"(sensitive)"}}}},"action":{"type":"object","additionalProperties":false,"required":["id","address","kind","op","reason","risk","depends_on","changes","refs"],"properties":{"id":{"type":"string","pattern":"^a[1-9][0-9]*$"},"address":{"$ref":"#/$defs/address"},"kind":{"$ref":"#/$defs/kind"},"op":{"enum":["createVPC","renameVPC","deleteVPC","createVPCPeering","deleteVPCPeering","createService","forkService","renameService","deleteService","resizeService","setHAReplica","startService","stopService","enablePooler","disablePooler","setEnvironment","attachServiceToVPC","detachServiceFromVPC","updatePassword","createReplicaSet","deleteReplicaSet","resizeReplicaSet","enableReplicaPooler","disableReplicaPooler","setReplicaEnvironment"]},"reason":{"enum":["missing","drift","changed","immutable-field","replace-requested","parent-replaced","removed","destroy","wake-for-changes","restore-paused","failed"]},"risk":{"enum":["data-loss","connectivity","availability","none"]},"depends_on":{"type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^a[1-9][0-9]*$"}},"changes":{"type":"array","items":{"$ref":"#/$defs/change"}},"blocked":{"type":"string","minLength":1},"refs":{"description":"What the executor resolves at apply time: a known ID, or the ID bound to an address by an earlier action.","type":"object","additionalProperties":false,"properties":{"target":{"$ref":"#/$defs/ref"},"service":{"$ref":"#/$defs/ref"},"vpc":{"$ref":"#/$defs/ref"},"fork_parent":{"$ref":"#/$defs/ref"}}},"request":{"description":"The request body as sent on the wire (snake_case); IDs known only at apply time come from refs.","type":"object","properties":{"password":false,"initial_password":false}},"password":{"description":"updatePassword: the environment variable read at apply time, never its value.","type":"object","additionalProperties":false,"required":["from_env","version"],"properties":{"from_env":{"type":"string","minLength":1},"version":{"type":"integer","minimum":0}}},"protect":{"type":"boolean"}}},"binding":{"type":"object","additionalProperties":false,"required":["kind","address"],"properties":{"kind":{"enum":["adopt","move","protect","forget"]},"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/address"},"protect":{"type":"boolean"}},"allOf":[{"if":{"properties":{"kind":{"const":"move"}}},"then":{"properties":{"from":true,"id":true},"required":["from","id"]}},{"if":{"properties":{"kind":{"enum":["adopt","protect"]}}},"then":{"properties":{"id":true},"required":["id"]}}]},"scalar":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"drift":{"type":"object","additionalProperties":false,"required":["address","id","deleted","changes"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"deleted":{"description":"The resource is gone (or being deleted); changes is then empty.","type":"boolean"},"changes":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"description":"The managed field, as in action changes (cpu_millis, ha.replicas, vpc_id, ...).","type":"string","minLength":1},"before":{"description":"As the last apply left it.","$ref":"#/$defs/scalar"},"after":{"description":"As it is live now.","$ref":"#/$defs/scalar"}}}}}},"settling":{"type":"object","additionalProperties":false,"required":["address","id","status"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Replica set: its service's ID; peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The transitional status seen when planning (QUEUED, CONFIGURING, UPGRADING, PAUSING, RESUMING; creating, resizing; pending).","type":"string","minLength":1}},"if":{"properties":{"address":{"type":"string","pattern":"^(replica_set|peering)\\."}}},"then":{"properties":{"parent_id":true},"required":["parent_id"]}},"awaiting":{"type":"object","additionalProperties":false,"required":["address","id","status","awaits"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The status seen when planning (PENDING).","type":"string","minLength":1},"awaits":{"description":"What it awaits, in words after \"awaiting\": acceptance by account 123456789012.","type":"string","minLength":1}}},"diagnostic":{"type":"object","additionalProperties":false,"required":["severity","message"],"properties":{"severity":{"enum":["error","warning"]},"message":{"type":"string","minLength":1},"address":{"type":"string"},"path":{"type":"string"},"code":{"type":"string"},"source":{"type":"object","additionalProperties":false,"required":["file","line","col"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"col":{"type":"integer","minimum":1}}}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://dbform.dev/schemas/plan.schema.json","title":"dbform plan","description":"The output of `dbform plan --json` and the saved plan file (`dbform plan --out`), SPEC section 3. Never holds a secret.","type":"object","additionalProperties":false,"required":["format_version","project_id","summary","actions","bindings","fingerprints","state_fingerprint","diagnostics"],"properties":{"format_version":{"const":1},"project_id":{"type":"string","minLength":1},"workspace":{"description":"The workspace of the state the plan was made from (SPEC section 14).","type":"string","minLength":1},"state":{"description":"Where that state lives: the lockfile's path, or the state URL without its password.","type":"string","minLength":1},"api":{"description":"Present when what the API can do decided how a change is made (SPEC section 15), found out from what the API serves. apply PLAN refuses a plan made for an API that does otherwise.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"renames_services":{"description":"true: the API renames services in place (POST .../services/{id}/rename), so a name change is a renameService; false: it replaces the service.","type":"boolean"}}},"summary":{"description":"Counts of resources (not API calls).","type":"object","additionalProperties":false,"required":["create","update","replace","delete","adopt","move","unchanged","unmanaged","settling"],"properties":{"create":{"$ref":"#/$defs/count"},"update":{"$ref":"#/$defs/count"},"replace":{"$ref":"#/$defs/count"},"delete":{"$ref":"#/$defs/count"},"adopt":{"$ref":"#/$defs/count"},"move":{"$ref":"#/$defs/count"},"unchanged":{"$ref":"#/$defs/count"},"unmanaged":{"$ref":"#/$defs/count"},"settling":{"description":"Managed resources still in a transitional status (SPEC section 5), with or without actions; not counted as unchanged.","$ref":"#/$defs/count"}}},"drift":{"description":"Present when bound resources changed outside dbform since the last apply (SPEC section 11): each managed field whose live value differs from the one the last apply recorded, or a resource deleted outside dbform. The actions that follow would revert it.","type":"array","items":{"$ref":"#/$defs/drift"}},"actions":{"type":"array","items":{"$ref":"#/$defs/action"}},"bindings":{"type":"array","items":{"$ref":"#/$defs/binding"}},"settling":{"description":"Present when managed resources are still in a transitional status (an interrupted apply, or a change outside dbform): apply waits for each before it reports success. Settling alone is not a change.","type":"array","items":{"$ref":"#/$defs/settling"}},"awaiting":{"description":"Present when managed resources are made and wait for something only others can do (SPEC section 15: a peering PENDING with a provisioned_id, until the peer account accepts it). Not a change, not settling, not a failure: apply never waits for them.","type":"array","items":{"$ref":"#/$defs/awaiting"}},"fingerprints":{"description":"Address -> hash of the live fields of each resource the plan touches.","type":"object","additionalProperties":{"$ref":"#/$defs/hash"}},"state_fingerprint":{"$ref":"#/$defs/hash"},"diagnostics":{"type":"array","items":{"$ref":"#/$defs/diagnostic"}},"lineage":{"description":"Saved plans only: the lineage of the lockfile the plan was made from (null: it had none yet). apply PLAN refuses a plan of another lineage.","type":["string","null"],"minLength":1},"serial":{"description":"Saved plans only: the serial of that lockfile when the plan was made (0: none yet). Informative: apply does not compare it.","$ref":"#/$defs/count"},"config_hash":{"description":"Saved plans only: hash of the config files' bytes. apply PLAN refuses the plan when the config files hash otherwise.","$ref":"#/$defs/hash"},"options":{"description":"Saved plans only: the flags the plan was made with. apply PLAN plans again with them, from the same config, the current lockfile and the live resources, and refuses the plan unless its actions, bindings, risk and blocked marks are what that gives for every address it touches.","type":"object","additionalProperties":false,"required":["replace","target","allow_data_loss"],"properties":{"replace":{"description":"--replace ADDR","type":"array","items":{"$ref":"#/$defs/address"}},"target":{"description":"--target ADDR","type":"array","items":{"$ref":"#/$defs/address"}},"allow_data_loss":{"description":"--allow-data-loss","type":"boolean"}}}},"dependentRequired":{"config_hash":["lineage","serial","options"],"lineage":["serial","config_hash","options"]},"$defs":{"count":{"type":"integer","minimum":0},"hash":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"address":{"type":"string","pattern":"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},"kind":{"enum":["vpc","peering","service","replica_set"]},"ref":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1}}},"change":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"type":"string","minLength":1},"before":true,"after":true,"forces_replace":{"const":true},"sensitive":{"const":true}},"if":{"properties":{"sensitive":{"const":true}},"required":["sensitive"]},"then":{"properties":{"before":{"const":"(sensitive)"},"after":{"const":"(sensitive)"}}}},"action":{"type":"object","additionalProperties":false,"required":["id","address","kind","op","reason","risk","depends_on","changes","refs"],"properties":{"id":{"type":"string","pattern":"^a[1-9][0-9]*$"},"address":{"$ref":"#/$defs/address"},"kind":{"$ref":"#/$defs/kind"},"op":{"enum":["createVPC","renameVPC","deleteVPC","createVPCPeering","deleteVPCPeering","createService","forkService","renameService","deleteService","resizeService","setHAReplica","startService","stopService","enablePooler","disablePooler","setEnvironment","attachServiceToVPC","detachServiceFromVPC","updatePassword","createReplicaSet","deleteReplicaSet","resizeReplicaSet","enableReplicaPooler","disableReplicaPooler","setReplicaEnvironment"]},"reason":{"enum":["missing","drift","changed","immutable-field","replace-requested","parent-replaced","removed","destroy","wake-for-changes","restore-paused","failed"]},"risk":{"enum":["data-loss","connectivity","availability","none"]},"depends_on":{"type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^a[1-9][0-9]*$"}},"changes":{"type":"array","items":{"$ref":"#/$defs/change"}},"blocked":{"type":"string","minLength":1},"refs":{"description":"What the executor resolves at apply time: a known ID, or the ID bound to an address by an earlier action.","type":"object","additionalProperties":false,"properties":{"target":{"$ref":"#/$defs/ref"},"service":{"$ref":"#/$defs/ref"},"vpc":{"$ref":"#/$defs/ref"},"fork_parent":{"$ref":"#/$defs/ref"}}},"request":{"description":"The request body as sent on the wire (snake_case); IDs known only at apply time come from refs.","type":"object","properties":{"password":false,"initial_password":false}},"password":{"description":"updatePassword: the environment variable read at apply time, never its value.","type":"object","additionalProperties":false,"required":["from_env","version"],"properties":{"from_env":{"type":"string","minLength":1},"version":{"type":"integer","minimum":0}}},"protect":{"type":"boolean"}}},"binding":{"type":"object","additionalProperties":false,"required":["kind","address"],"properties":{"kind":{"enum":["adopt","move","protect","forget"]},"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/address"},"protect":{"type":"boolean"}},"allOf":[{"if":{"properties":{"kind":{"const":"move"}}},"then":{"properties":{"from":true,"id":true},"required":["from","id"]}},{"if":{"properties":{"kind":{"enum":["adopt","protect"]}}},"then":{"properties":{"id":true},"required":["id"]}}]},"scalar":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"drift":{"type":"object","additionalProperties":false,"required":["address","id","deleted","changes"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"deleted":{"description":"The resource is gone (or being deleted); changes is then empty.","type":"boolean"},"changes":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"description":"The managed field, as in action changes (cpu_millis, ha.replicas, vpc_id, ...).","type":"string","minLength":1},"before":{"description":"As the last apply left it.","$ref":"#/$defs/scalar"},"after":{"description":"As it is live now.","$ref":"#/$defs/scalar"}}}}}},"settling":{"type":"object","additionalProperties":false,"required":["address","id","status"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Replica set: its service's ID; peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The transitional status seen when planning (QUEUED, CONFIGURING, UPGRADING, PAUSING, RESUMING; creating, resizing; pending).","type":"string","minLength":1},"op":{"description":"The operation an earlier apply sent and did not see finish, recorded as pending in the state (SPEC section 14): apply waits for it instead of sending it again. Absent when none is recorded.","$ref":"#/$defs/action/properties/op"}},"if":{"properties":{"address":{"type":"string","pattern":"^(replica_set|peering)\\."}}},"then":{"properties":{"parent_id":true},"required":["parent_id"]}},"awaiting":{"type":"object","additionalProperties":false,"required":["address","id","status","awaits"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The status seen when planning (PENDING).","type":"string","minLength":1},"awaits":{"description":"What it awaits, in words after \"awaiting\": acceptance by account 123456789012.","type":"string","minLength":1}}},"diagnostic":{"type":"object","additionalProperties":false,"required":["severity","message"],"properties":{"severity":{"enum":["error","warning"]},"message":{"type":"string","minLength":1},"address":{"type":"string"},"path":{"type":"string"},"code":{"type":"string"},"source":{"type":"object","additionalProperties":false,"required":["file","line","col"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"col":{"type":"integer","minimum":1}}}}}}};
 const schema32 = {"type":"integer","minimum":0};
-const schema58 = {"type":"string","pattern":"^sha256:[0-9a-f]{64}$"};
-const schema60 = {"type":"object","additionalProperties":false,"required":["severity","message"],"properties":{"severity":{"enum":["error","warning"]},"message":{"type":"string","minLength":1},"address":{"type":"string"},"path":{"type":"string"},"code":{"type":"string"},"source":{"type":"object","additionalProperties":false,"required":["file","line","col"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"col":{"type":"integer","minimum":1}}}}};
+const schema59 = {"type":"string","pattern":"^sha256:[0-9a-f]{64}$"};
+const schema61 = {"type":"object","additionalProperties":false,"required":["severity","message"],"properties":{"severity":{"enum":["error","warning"]},"message":{"type":"string","minLength":1},"address":{"type":"string"},"path":{"type":"string"},"code":{"type":"string"},"source":{"type":"object","additionalProperties":false,"required":["file","line","col"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"col":{"type":"integer","minimum":1}}}}};
 const schema42 = {"type":"string","pattern":"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"};
 const func1 = Object.prototype.hasOwnProperty;
 const func2 = { default: ucs2length }.default;
@@ -1557,7 +1557,8 @@ return errors === 0;
 }
 validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema54 = {"type":"object","additionalProperties":false,"required":["address","id","status"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Replica set: its service's ID; peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The transitional status seen when planning (QUEUED, CONFIGURING, UPGRADING, PAUSING, RESUMING; creating, resizing; pending).","type":"string","minLength":1}},"if":{"properties":{"address":{"type":"string","pattern":"^(replica_set|peering)\\."}}},"then":{"properties":{"parent_id":true},"required":["parent_id"]}};
+const schema54 = {"type":"object","additionalProperties":false,"required":["address","id","status"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Replica set: its service's ID; peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The transitional status seen when planning (QUEUED, CONFIGURING, UPGRADING, PAUSING, RESUMING; creating, resizing; pending).","type":"string","minLength":1},"op":{"description":"The operation an earlier apply sent and did not see finish, recorded as pending in the state (SPEC section 14): apply waits for it instead of sending it again. Absent when none is recorded.","$ref":"#/$defs/action/properties/op"}},"if":{"properties":{"address":{"type":"string","pattern":"^(replica_set|peering)\\."}}},"then":{"properties":{"parent_id":true},"required":["parent_id"]}};
+const schema56 = {"enum":["createVPC","renameVPC","deleteVPC","createVPCPeering","deleteVPCPeering","createService","forkService","renameService","deleteService","resizeService","setHAReplica","startService","stopService","enablePooler","disablePooler","setEnvironment","attachServiceToVPC","detachServiceFromVPC","updatePassword","createReplicaSet","deleteReplicaSet","resizeReplicaSet","enableReplicaPooler","disableReplicaPooler","setReplicaEnvironment"]};
 const pattern11 = new RegExp("^(replica_set|peering)\\.", "u");
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1677,7 +1678,7 @@ vErrors.push(err6);
 errors++;
 }
 for(const key0 in data){
-if(!((((key0 === "address") || (key0 === "id")) || (key0 === "parent_id")) || (key0 === "status"))){
+if(!(((((key0 === "address") || (key0 === "id")) || (key0 === "parent_id")) || (key0 === "status")) || (key0 === "op"))){
 const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema54,data};
 if(vErrors === null){
 vErrors = [err7];
@@ -1788,9 +1789,10 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
-else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.type,parentSchema:schema54,data};
+if(data.op !== undefined){
+let data5 = data.op;
+if(!(((((((((((((((((((((((((data5 === "createVPC") || (data5 === "renameVPC")) || (data5 === "deleteVPC")) || (data5 === "createVPCPeering")) || (data5 === "deleteVPCPeering")) || (data5 === "createService")) || (data5 === "forkService")) || (data5 === "renameService")) || (data5 === "deleteService")) || (data5 === "resizeService")) || (data5 === "setHAReplica")) || (data5 === "startService")) || (data5 === "stopService")) || (data5 === "enablePooler")) || (data5 === "disablePooler")) || (data5 === "setEnvironment")) || (data5 === "attachServiceToVPC")) || (data5 === "detachServiceFromVPC")) || (data5 === "updatePassword")) || (data5 === "createReplicaSet")) || (data5 === "deleteReplicaSet")) || (data5 === "resizeReplicaSet")) || (data5 === "enableReplicaPooler")) || (data5 === "disableReplicaPooler")) || (data5 === "setReplicaEnvironment"))){
+const err16 = {instancePath:instancePath+"/op",schemaPath:"#/$defs/action/properties/op/enum",keyword:"enum",params:{allowedValues: schema56.enum},message:"must be equal to one of the allowed values",schema:schema56.enum,parentSchema:schema56,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1799,12 +1801,24 @@ vErrors.push(err16);
 }
 errors++;
 }
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.type,parentSchema:schema54,data};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
 validate32.errors = vErrors;
 return errors === 0;
 }
 validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema56 = {"type":"object","additionalProperties":false,"required":["address","id","status","awaits"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The status seen when planning (PENDING).","type":"string","minLength":1},"awaits":{"description":"What it awaits, in words after \"awaiting\": acceptance by account 123456789012.","type":"string","minLength":1}}};
+const schema57 = {"type":"object","additionalProperties":false,"required":["address","id","status","awaits"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The status seen when planning (PENDING).","type":"string","minLength":1},"awaits":{"description":"What it awaits, in words after \"awaiting\": acceptance by account 123456789012.","type":"string","minLength":1}}};
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1818,7 +1832,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.address === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema56.required,parentSchema:schema56,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema57.required,parentSchema:schema57,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1828,7 +1842,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.id === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema56.required,parentSchema:schema56,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema57.required,parentSchema:schema57,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1838,7 +1852,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.status === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema56.required,parentSchema:schema56,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema57.required,parentSchema:schema57,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1848,7 +1862,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.awaits === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "awaits"},message:"must have required property '"+"awaits"+"'",schema:schema56.required,parentSchema:schema56,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "awaits"},message:"must have required property '"+"awaits"+"'",schema:schema57.required,parentSchema:schema57,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1859,7 +1873,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((key0 === "address") || (key0 === "id")) || (key0 === "parent_id")) || (key0 === "status")) || (key0 === "awaits"))){
-const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema56,data};
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema57,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1898,7 +1912,7 @@ if(data.id !== undefined){
 let data1 = data.id;
 if(typeof data1 === "string"){
 if(func2(data1) < 1){
-const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema56.properties.id,data:data1};
+const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema57.properties.id,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1909,7 +1923,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.id.type,parentSchema:schema56.properties.id,data:data1};
+const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.properties.id.type,parentSchema:schema57.properties.id,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1923,7 +1937,7 @@ if(data.parent_id !== undefined){
 let data2 = data.parent_id;
 if(typeof data2 === "string"){
 if(func2(data2) < 1){
-const err9 = {instancePath:instancePath+"/parent_id",schemaPath:"#/properties/parent_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema56.properties.parent_id,data:data2};
+const err9 = {instancePath:instancePath+"/parent_id",schemaPath:"#/properties/parent_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema57.properties.parent_id,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1934,7 +1948,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/parent_id",schemaPath:"#/properties/parent_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.parent_id.type,parentSchema:schema56.properties.parent_id,data:data2};
+const err10 = {instancePath:instancePath+"/parent_id",schemaPath:"#/properties/parent_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.properties.parent_id.type,parentSchema:schema57.properties.parent_id,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1948,7 +1962,7 @@ if(data.status !== undefined){
 let data3 = data.status;
 if(typeof data3 === "string"){
 if(func2(data3) < 1){
-const err11 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema56.properties.status,data:data3};
+const err11 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema57.properties.status,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1959,7 +1973,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.status.type,parentSchema:schema56.properties.status,data:data3};
+const err12 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.properties.status.type,parentSchema:schema57.properties.status,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1973,7 +1987,7 @@ if(data.awaits !== undefined){
 let data4 = data.awaits;
 if(typeof data4 === "string"){
 if(func2(data4) < 1){
-const err13 = {instancePath:instancePath+"/awaits",schemaPath:"#/properties/awaits/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema56.properties.awaits,data:data4};
+const err13 = {instancePath:instancePath+"/awaits",schemaPath:"#/properties/awaits/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema57.properties.awaits,data:data4};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1984,7 +1998,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/awaits",schemaPath:"#/properties/awaits/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.awaits.type,parentSchema:schema56.properties.awaits,data:data4};
+const err14 = {instancePath:instancePath+"/awaits",schemaPath:"#/properties/awaits/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.properties.awaits.type,parentSchema:schema57.properties.awaits,data:data4};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1996,7 +2010,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.type,parentSchema:schema56,data};
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema57.type,parentSchema:schema57,data};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2713,7 +2727,7 @@ for(const key3 in data26){
 let data27 = data26[key3];
 if(typeof data27 === "string"){
 if(!pattern14.test(data27)){
-const err54 = {instancePath:instancePath+"/fingerprints/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema58,data:data27};
+const err54 = {instancePath:instancePath+"/fingerprints/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema59,data:data27};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -2724,7 +2738,7 @@ errors++;
 }
 }
 else {
-const err55 = {instancePath:instancePath+"/fingerprints/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data27};
+const err55 = {instancePath:instancePath+"/fingerprints/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.type,parentSchema:schema59,data:data27};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -2750,7 +2764,7 @@ if(data.state_fingerprint !== undefined){
 let data28 = data.state_fingerprint;
 if(typeof data28 === "string"){
 if(!pattern14.test(data28)){
-const err57 = {instancePath:instancePath+"/state_fingerprint",schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema58,data:data28};
+const err57 = {instancePath:instancePath+"/state_fingerprint",schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema59,data:data28};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -2761,7 +2775,7 @@ errors++;
 }
 }
 else {
-const err58 = {instancePath:instancePath+"/state_fingerprint",schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data28};
+const err58 = {instancePath:instancePath+"/state_fingerprint",schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.type,parentSchema:schema59,data:data28};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -2779,7 +2793,7 @@ for(let i5=0; i5<len5; i5++){
 let data30 = data29[i5];
 if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
 if(data30.severity === undefined){
-const err59 = {instancePath:instancePath+"/diagnostics/" + i5,schemaPath:"#/$defs/diagnostic/required",keyword:"required",params:{missingProperty: "severity"},message:"must have required property '"+"severity"+"'",schema:schema60.required,parentSchema:schema60,data:data30};
+const err59 = {instancePath:instancePath+"/diagnostics/" + i5,schemaPath:"#/$defs/diagnostic/required",keyword:"required",params:{missingProperty: "severity"},message:"must have required property '"+"severity"+"'",schema:schema61.required,parentSchema:schema61,data:data30};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -2789,7 +2803,7 @@ vErrors.push(err59);
 errors++;
 }
 if(data30.message === undefined){
-const err60 = {instancePath:instancePath+"/diagnostics/" + i5,schemaPath:"#/$defs/diagnostic/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema60.required,parentSchema:schema60,data:data30};
+const err60 = {instancePath:instancePath+"/diagnostics/" + i5,schemaPath:"#/$defs/diagnostic/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema61.required,parentSchema:schema61,data:data30};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -2800,7 +2814,7 @@ errors++;
 }
 for(const key4 in data30){
 if(!((((((key4 === "severity") || (key4 === "message")) || (key4 === "address")) || (key4 === "path")) || (key4 === "code")) || (key4 === "source"))){
-const err61 = {instancePath:instancePath+"/diagnostics/" + i5,schemaPath:"#/$defs/diagnostic/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema60,data:data30};
+const err61 = {instancePath:instancePath+"/diagnostics/" + i5,schemaPath:"#/$defs/diagnostic/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema61,data:data30};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -2813,7 +2827,7 @@ errors++;
 if(data30.severity !== undefined){
 let data31 = data30.severity;
 if(!((data31 === "error") || (data31 === "warning"))){
-const err62 = {instancePath:instancePath+"/diagnostics/" + i5+"/severity",schemaPath:"#/$defs/diagnostic/properties/severity/enum",keyword:"enum",params:{allowedValues: schema60.properties.severity.enum},message:"must be equal to one of the allowed values",schema:schema60.properties.severity.enum,parentSchema:schema60.properties.severity,data:data31};
+const err62 = {instancePath:instancePath+"/diagnostics/" + i5+"/severity",schemaPath:"#/$defs/diagnostic/properties/severity/enum",keyword:"enum",params:{allowedValues: schema61.properties.severity.enum},message:"must be equal to one of the allowed values",schema:schema61.properties.severity.enum,parentSchema:schema61.properties.severity,data:data31};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -2827,7 +2841,7 @@ if(data30.message !== undefined){
 let data32 = data30.message;
 if(typeof data32 === "string"){
 if(func2(data32) < 1){
-const err63 = {instancePath:instancePath+"/diagnostics/" + i5+"/message",schemaPath:"#/$defs/diagnostic/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema60.properties.message,data:data32};
+const err63 = {instancePath:instancePath+"/diagnostics/" + i5+"/message",schemaPath:"#/$defs/diagnostic/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema61.properties.message,data:data32};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -2838,7 +2852,7 @@ errors++;
 }
 }
 else {
-const err64 = {instancePath:instancePath+"/diagnostics/" + i5+"/message",schemaPath:"#/$defs/diagnostic/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.message.type,parentSchema:schema60.properties.message,data:data32};
+const err64 = {instancePath:instancePath+"/diagnostics/" + i5+"/message",schemaPath:"#/$defs/diagnostic/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.message.type,parentSchema:schema61.properties.message,data:data32};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -2851,7 +2865,7 @@ errors++;
 if(data30.address !== undefined){
 let data33 = data30.address;
 if(typeof data33 !== "string"){
-const err65 = {instancePath:instancePath+"/diagnostics/" + i5+"/address",schemaPath:"#/$defs/diagnostic/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.address.type,parentSchema:schema60.properties.address,data:data33};
+const err65 = {instancePath:instancePath+"/diagnostics/" + i5+"/address",schemaPath:"#/$defs/diagnostic/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.address.type,parentSchema:schema61.properties.address,data:data33};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -2864,7 +2878,7 @@ errors++;
 if(data30.path !== undefined){
 let data34 = data30.path;
 if(typeof data34 !== "string"){
-const err66 = {instancePath:instancePath+"/diagnostics/" + i5+"/path",schemaPath:"#/$defs/diagnostic/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.path.type,parentSchema:schema60.properties.path,data:data34};
+const err66 = {instancePath:instancePath+"/diagnostics/" + i5+"/path",schemaPath:"#/$defs/diagnostic/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.path.type,parentSchema:schema61.properties.path,data:data34};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -2877,7 +2891,7 @@ errors++;
 if(data30.code !== undefined){
 let data35 = data30.code;
 if(typeof data35 !== "string"){
-const err67 = {instancePath:instancePath+"/diagnostics/" + i5+"/code",schemaPath:"#/$defs/diagnostic/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.code.type,parentSchema:schema60.properties.code,data:data35};
+const err67 = {instancePath:instancePath+"/diagnostics/" + i5+"/code",schemaPath:"#/$defs/diagnostic/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.code.type,parentSchema:schema61.properties.code,data:data35};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -2891,7 +2905,7 @@ if(data30.source !== undefined){
 let data36 = data30.source;
 if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
 if(data36.file === undefined){
-const err68 = {instancePath:instancePath+"/diagnostics/" + i5+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema60.properties.source.required,parentSchema:schema60.properties.source,data:data36};
+const err68 = {instancePath:instancePath+"/diagnostics/" + i5+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema61.properties.source.required,parentSchema:schema61.properties.source,data:data36};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -2901,7 +2915,7 @@ vErrors.push(err68);
 errors++;
 }
 if(data36.line === undefined){
-const err69 = {instancePath:instancePath+"/diagnostics/" + i5+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "line"},message:"must have required property '"+"line"+"'",schema:schema60.properties.source.required,parentSchema:schema60.properties.source,data:data36};
+const err69 = {instancePath:instancePath+"/diagnostics/" + i5+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "line"},message:"must have required property '"+"line"+"'",schema:schema61.properties.source.required,parentSchema:schema61.properties.source,data:data36};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -2911,7 +2925,7 @@ vErrors.push(err69);
 errors++;
 }
 if(data36.col === undefined){
-const err70 = {instancePath:instancePath+"/diagnostics/" + i5+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "col"},message:"must have required property '"+"col"+"'",schema:schema60.properties.source.required,parentSchema:schema60.properties.source,data:data36};
+const err70 = {instancePath:instancePath+"/diagnostics/" + i5+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "col"},message:"must have required property '"+"col"+"'",schema:schema61.properties.source.required,parentSchema:schema61.properties.source,data:data36};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -2922,7 +2936,7 @@ errors++;
 }
 for(const key5 in data36){
 if(!(((key5 === "file") || (key5 === "line")) || (key5 === "col"))){
-const err71 = {instancePath:instancePath+"/diagnostics/" + i5+"/source",schemaPath:"#/$defs/diagnostic/properties/source/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema60.properties.source,data:data36};
+const err71 = {instancePath:instancePath+"/diagnostics/" + i5+"/source",schemaPath:"#/$defs/diagnostic/properties/source/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema61.properties.source,data:data36};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -2935,7 +2949,7 @@ errors++;
 if(data36.file !== undefined){
 let data37 = data36.file;
 if(typeof data37 !== "string"){
-const err72 = {instancePath:instancePath+"/diagnostics/" + i5+"/source/file",schemaPath:"#/$defs/diagnostic/properties/source/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.source.properties.file.type,parentSchema:schema60.properties.source.properties.file,data:data37};
+const err72 = {instancePath:instancePath+"/diagnostics/" + i5+"/source/file",schemaPath:"#/$defs/diagnostic/properties/source/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.source.properties.file.type,parentSchema:schema61.properties.source.properties.file,data:data37};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -2948,7 +2962,7 @@ errors++;
 if(data36.line !== undefined){
 let data38 = data36.line;
 if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
-const err73 = {instancePath:instancePath+"/diagnostics/" + i5+"/source/line",schemaPath:"#/$defs/diagnostic/properties/source/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.source.properties.line.type,parentSchema:schema60.properties.source.properties.line,data:data38};
+const err73 = {instancePath:instancePath+"/diagnostics/" + i5+"/source/line",schemaPath:"#/$defs/diagnostic/properties/source/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema61.properties.source.properties.line.type,parentSchema:schema61.properties.source.properties.line,data:data38};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -2959,7 +2973,7 @@ errors++;
 }
 if((typeof data38 == "number") && (isFinite(data38))){
 if(data38 < 1 || isNaN(data38)){
-const err74 = {instancePath:instancePath+"/diagnostics/" + i5+"/source/line",schemaPath:"#/$defs/diagnostic/properties/source/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.source.properties.line,data:data38};
+const err74 = {instancePath:instancePath+"/diagnostics/" + i5+"/source/line",schemaPath:"#/$defs/diagnostic/properties/source/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema61.properties.source.properties.line,data:data38};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -2973,7 +2987,7 @@ errors++;
 if(data36.col !== undefined){
 let data39 = data36.col;
 if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
-const err75 = {instancePath:instancePath+"/diagnostics/" + i5+"/source/col",schemaPath:"#/$defs/diagnostic/properties/source/properties/col/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.source.properties.col.type,parentSchema:schema60.properties.source.properties.col,data:data39};
+const err75 = {instancePath:instancePath+"/diagnostics/" + i5+"/source/col",schemaPath:"#/$defs/diagnostic/properties/source/properties/col/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema61.properties.source.properties.col.type,parentSchema:schema61.properties.source.properties.col,data:data39};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -2984,7 +2998,7 @@ errors++;
 }
 if((typeof data39 == "number") && (isFinite(data39))){
 if(data39 < 1 || isNaN(data39)){
-const err76 = {instancePath:instancePath+"/diagnostics/" + i5+"/source/col",schemaPath:"#/$defs/diagnostic/properties/source/properties/col/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.source.properties.col,data:data39};
+const err76 = {instancePath:instancePath+"/diagnostics/" + i5+"/source/col",schemaPath:"#/$defs/diagnostic/properties/source/properties/col/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema61.properties.source.properties.col,data:data39};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -2997,7 +3011,7 @@ errors++;
 }
 }
 else {
-const err77 = {instancePath:instancePath+"/diagnostics/" + i5+"/source",schemaPath:"#/$defs/diagnostic/properties/source/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.properties.source.type,parentSchema:schema60.properties.source,data:data36};
+const err77 = {instancePath:instancePath+"/diagnostics/" + i5+"/source",schemaPath:"#/$defs/diagnostic/properties/source/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.properties.source.type,parentSchema:schema61.properties.source,data:data36};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -3009,7 +3023,7 @@ errors++;
 }
 }
 else {
-const err78 = {instancePath:instancePath+"/diagnostics/" + i5,schemaPath:"#/$defs/diagnostic/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.type,parentSchema:schema60,data:data30};
+const err78 = {instancePath:instancePath+"/diagnostics/" + i5,schemaPath:"#/$defs/diagnostic/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.type,parentSchema:schema61,data:data30};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -3085,7 +3099,7 @@ if(data.config_hash !== undefined){
 let data42 = data.config_hash;
 if(typeof data42 === "string"){
 if(!pattern14.test(data42)){
-const err84 = {instancePath:instancePath+"/config_hash",schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema58,data:data42};
+const err84 = {instancePath:instancePath+"/config_hash",schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema59,data:data42};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -3096,7 +3110,7 @@ errors++;
 }
 }
 else {
-const err85 = {instancePath:instancePath+"/config_hash",schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data42};
+const err85 = {instancePath:instancePath+"/config_hash",schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.type,parentSchema:schema59,data:data42};
 if(vErrors === null){
 vErrors = [err85];
 }
