@@ -92,6 +92,15 @@ export interface Action {
   password?: { fromEnv: string; version: number };
   /** Written to the lockfile entry once this action (a create) succeeds. */
   protect?: boolean;
+  /** What the policies say of this action (SPEC section 16): each deny and warn that holds. */
+  policy?: PolicyVerdict[];
+}
+
+/** One policy rule that holds for an action (or, plan-level, for the plan). */
+export interface PolicyVerdict {
+  rule: string;
+  effect: 'deny' | 'warn';
+  message: string;
 }
 
 export type BindingKind =
@@ -209,6 +218,8 @@ export interface Plan {
   diagnostics: Diagnostic[];
   /** Changed outside dbform since the last apply, by address; absent when nothing drifted. */
   drift?: Drift[];
+  /** The plan_deny and plan_warn rules that hold (SPEC section 16); absent when none does. */
+  policy?: PolicyVerdict[];
   /**
    * What the API can do, for each capability that decided how this plan makes a change (a service
    * renamed in place or replaced); absent when none did. Saved plans record it: apply refuses a
@@ -229,6 +240,8 @@ export interface Plan {
   serial?: number;
   configHash?: string;
   options?: PlanShape;
+  /** Saved plans made under policies: hashPolicies of their files (apply refuses other policies). */
+  policiesHash?: string;
 }
 
 /**

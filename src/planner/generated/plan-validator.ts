@@ -13,10 +13,11 @@ function ucs2length(str) {
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://dbform.dev/schemas/plan.schema.json","title":"dbform plan","description":"The output of `dbform plan --json` and the saved plan file (`dbform plan --out`), SPEC section 3. Never holds a secret.","type":"object","additionalProperties":false,"required":["format_version","project_id","summary","actions","bindings","fingerprints","state_fingerprint","diagnostics"],"properties":{"format_version":{"const":1},"project_id":{"type":"string","minLength":1},"workspace":{"description":"The workspace of the state the plan was made from (SPEC section 14).","type":"string","minLength":1},"state":{"description":"Where that state lives: the lockfile's path, or the state URL without its password.","type":"string","minLength":1},"api":{"description":"Present when what the API can do decided how a change is made (SPEC section 15), found out from what the API serves. apply PLAN refuses a plan made for an API that does otherwise.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"renames_services":{"description":"true: the API renames services in place (POST .../services/{id}/rename), so a name change is a renameService; false: it replaces the service.","type":"boolean"}}},"summary":{"description":"Counts of resources (not API calls).","type":"object","additionalProperties":false,"required":["create","update","replace","delete","adopt","move","unchanged","unmanaged","settling"],"properties":{"create":{"$ref":"#/$defs/count"},"update":{"$ref":"#/$defs/count"},"replace":{"$ref":"#/$defs/count"},"delete":{"$ref":"#/$defs/count"},"adopt":{"$ref":"#/$defs/count"},"move":{"$ref":"#/$defs/count"},"unchanged":{"$ref":"#/$defs/count"},"unmanaged":{"$ref":"#/$defs/count"},"settling":{"description":"Managed resources still in a transitional status (SPEC section 5), with or without actions; not counted as unchanged.","$ref":"#/$defs/count"}}},"drift":{"description":"Present when bound resources changed outside dbform since the last apply (SPEC section 11): each managed field whose live value differs from the one the last apply recorded, or a resource deleted outside dbform. The actions that follow would revert it.","type":"array","items":{"$ref":"#/$defs/drift"}},"actions":{"type":"array","items":{"$ref":"#/$defs/action"}},"bindings":{"type":"array","items":{"$ref":"#/$defs/binding"}},"settling":{"description":"Present when managed resources are still in a transitional status (an interrupted apply, or a change outside dbform): apply waits for each before it reports success. Settling alone is not a change.","type":"array","items":{"$ref":"#/$defs/settling"}},"awaiting":{"description":"Present when managed resources are made and wait for something only others can do (SPEC section 15: a peering PENDING with a provisioned_id, until the peer account accepts it). Not a change, not settling, not a failure: apply never waits for them.","type":"array","items":{"$ref":"#/$defs/awaiting"}},"fingerprints":{"description":"Address -> hash of the live fields of each resource the plan touches.","type":"object","additionalProperties":{"$ref":"#/$defs/hash"}},"state_fingerprint":{"$ref":"#/$defs/hash"},"diagnostics":{"type":"array","items":{"$ref":"#/$defs/diagnostic"}},"lineage":{"description":"Saved plans only: the lineage of the lockfile the plan was made from (null: it had none yet). apply PLAN refuses a plan of another lineage.","type":["string","null"],"minLength":1},"serial":{"description":"Saved plans only: the serial of that lockfile when the plan was made (0: none yet). Informative: apply does not compare it.","$ref":"#/$defs/count"},"config_hash":{"description":"Saved plans only: hash of the config files' bytes. apply PLAN refuses the plan when the config files hash otherwise.","$ref":"#/$defs/hash"},"options":{"description":"Saved plans only: the flags the plan was made with. apply PLAN plans again with them, from the same config, the current lockfile and the live resources, and refuses the plan unless its actions, bindings, risk and blocked marks are what that gives for every address it touches.","type":"object","additionalProperties":false,"required":["replace","target","allow_data_loss"],"properties":{"replace":{"description":"--replace ADDR","type":"array","items":{"$ref":"#/$defs/address"}},"target":{"description":"--target ADDR","type":"array","items":{"$ref":"#/$defs/address"}},"allow_data_loss":{"description":"--allow-data-loss","type":"boolean"}}}},"dependentRequired":{"config_hash":["lineage","serial","options"],"lineage":["serial","config_hash","options"]},"$defs":{"count":{"type":"integer","minimum":0},"hash":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"address":{"type":"string","pattern":"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},"kind":{"enum":["vpc","peering","service","replica_set"]},"ref":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1}}},"change":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"type":"string","minLength":1},"before":true,"after":true,"forces_replace":{"const":true},"sensitive":{"const":true}},"if":{"properties":{"sensitive":{"const":true}},"required":["sensitive"]},"then":{"properties":{"before":{"const":"(sensitive)"},"after":{"const":"(sensitive)"}}}},"action":{"type":"object","additionalProperties":false,"required":["id","address","kind","op","reason","risk","depends_on","changes","refs"],"properties":{"id":{"type":"string","pattern":"^a[1-9][0-9]*$"},"address":{"$ref":"#/$defs/address"},"kind":{"$ref":"#/$defs/kind"},"op":{"enum":["createVPC","renameVPC","deleteVPC","createVPCPeering","deleteVPCPeering","createService","forkService","renameService","deleteService","resizeService","setHAReplica","startService","stopService","enablePooler","disablePooler","setEnvironment","attachServiceToVPC","detachServiceFromVPC","updatePassword","createReplicaSet","deleteReplicaSet","resizeReplicaSet","enableReplicaPooler","disableReplicaPooler","setReplicaEnvironment"]},"reason":{"enum":["missing","drift","changed","immutable-field","replace-requested","parent-replaced","removed","destroy","wake-for-changes","restore-paused","failed"]},"risk":{"enum":["data-loss","connectivity","availability","none"]},"depends_on":{"type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^a[1-9][0-9]*$"}},"changes":{"type":"array","items":{"$ref":"#/$defs/change"}},"blocked":{"type":"string","minLength":1},"refs":{"description":"What the executor resolves at apply time: a known ID, or the ID bound to an address by an earlier action.","type":"object","additionalProperties":false,"properties":{"target":{"$ref":"#/$defs/ref"},"service":{"$ref":"#/$defs/ref"},"vpc":{"$ref":"#/$defs/ref"},"fork_parent":{"$ref":"#/$defs/ref"}}},"request":{"description":"The request body as sent on the wire (snake_case); IDs known only at apply time come from refs.","type":"object","properties":{"password":false,"initial_password":false}},"password":{"description":"updatePassword: the environment variable read at apply time, never its value.","type":"object","additionalProperties":false,"required":["from_env","version"],"properties":{"from_env":{"type":"string","minLength":1},"version":{"type":"integer","minimum":0}}},"protect":{"type":"boolean"}}},"binding":{"type":"object","additionalProperties":false,"required":["kind","address"],"properties":{"kind":{"enum":["adopt","move","protect","forget"]},"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/address"},"protect":{"type":"boolean"}},"allOf":[{"if":{"properties":{"kind":{"const":"move"}}},"then":{"properties":{"from":true,"id":true},"required":["from","id"]}},{"if":{"properties":{"kind":{"enum":["adopt","protect"]}}},"then":{"properties":{"id":true},"required":["id"]}}]},"scalar":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"drift":{"type":"object","additionalProperties":false,"required":["address","id","deleted","changes"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"deleted":{"description":"The resource is gone (or being deleted); changes is then empty.","type":"boolean"},"changes":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"description":"The managed field, as in action changes (cpu_millis, ha.replicas, vpc_id, ...).","type":"string","minLength":1},"before":{"description":"As the last apply left it.","$ref":"#/$defs/scalar"},"after":{"description":"As it is live now.","$ref":"#/$defs/scalar"}}}}}},"settling":{"type":"object","additionalProperties":false,"required":["address","id","status"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Replica set: its service's ID; peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The transitional status seen when planning (QUEUED, CONFIGURING, UPGRADING, PAUSING, RESUMING; creating, resizing; pending).","type":"string","minLength":1},"op":{"description":"The operation an earlier apply sent and did not see finish, recorded as pending in the state (SPEC section 14): apply waits for it instead of sending it again. Absent when none is recorded.","$ref":"#/$defs/action/properties/op"}},"if":{"properties":{"address":{"type":"string","pattern":"^(replica_set|peering)\\."}}},"then":{"properties":{"parent_id":true},"required":["parent_id"]}},"awaiting":{"type":"object","additionalProperties":false,"required":["address","id","status","awaits"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The status seen when planning (PENDING).","type":"string","minLength":1},"awaits":{"description":"What it awaits, in words after \"awaiting\": acceptance by account 123456789012.","type":"string","minLength":1}}},"diagnostic":{"type":"object","additionalProperties":false,"required":["severity","message"],"properties":{"severity":{"enum":["error","warning"]},"message":{"type":"string","minLength":1},"address":{"type":"string"},"path":{"type":"string"},"code":{"type":"string"},"source":{"type":"object","additionalProperties":false,"required":["file","line","col"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"col":{"type":"integer","minimum":1}}}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://dbform.dev/schemas/plan.schema.json","title":"dbform plan","description":"The output of `dbform plan --json` and the saved plan file (`dbform plan --out`), SPEC section 3. Never holds a secret.","type":"object","additionalProperties":false,"required":["format_version","project_id","summary","actions","bindings","fingerprints","state_fingerprint","diagnostics"],"properties":{"format_version":{"const":1},"project_id":{"type":"string","minLength":1},"workspace":{"description":"The workspace of the state the plan was made from (SPEC section 14).","type":"string","minLength":1},"state":{"description":"Where that state lives: the lockfile's path, or the state URL without its password.","type":"string","minLength":1},"api":{"description":"Present when what the API can do decided how a change is made (SPEC section 15), found out from what the API serves. apply PLAN refuses a plan made for an API that does otherwise.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"renames_services":{"description":"true: the API renames services in place (POST .../services/{id}/rename), so a name change is a renameService; false: it replaces the service.","type":"boolean"}}},"summary":{"description":"Counts of resources (not API calls).","type":"object","additionalProperties":false,"required":["create","update","replace","delete","adopt","move","unchanged","unmanaged","settling"],"properties":{"create":{"$ref":"#/$defs/count"},"update":{"$ref":"#/$defs/count"},"replace":{"$ref":"#/$defs/count"},"delete":{"$ref":"#/$defs/count"},"adopt":{"$ref":"#/$defs/count"},"move":{"$ref":"#/$defs/count"},"unchanged":{"$ref":"#/$defs/count"},"unmanaged":{"$ref":"#/$defs/count"},"settling":{"description":"Managed resources still in a transitional status (SPEC section 5), with or without actions; not counted as unchanged.","$ref":"#/$defs/count"}}},"drift":{"description":"Present when bound resources changed outside dbform since the last apply (SPEC section 11): each managed field whose live value differs from the one the last apply recorded, or a resource deleted outside dbform. The actions that follow would revert it.","type":"array","items":{"$ref":"#/$defs/drift"}},"actions":{"type":"array","items":{"$ref":"#/$defs/action"}},"bindings":{"type":"array","items":{"$ref":"#/$defs/binding"}},"settling":{"description":"Present when managed resources are still in a transitional status (an interrupted apply, or a change outside dbform): apply waits for each before it reports success. Settling alone is not a change.","type":"array","items":{"$ref":"#/$defs/settling"}},"awaiting":{"description":"Present when managed resources are made and wait for something only others can do (SPEC section 15: a peering PENDING with a provisioned_id, until the peer account accepts it). Not a change, not settling, not a failure: apply never waits for them.","type":"array","items":{"$ref":"#/$defs/awaiting"}},"fingerprints":{"description":"Address -> hash of the live fields of each resource the plan touches.","type":"object","additionalProperties":{"$ref":"#/$defs/hash"}},"state_fingerprint":{"$ref":"#/$defs/hash"},"diagnostics":{"type":"array","items":{"$ref":"#/$defs/diagnostic"}},"policy":{"description":"Present when plan_deny or plan_warn rules of the policies hold for the plan (SPEC section 16); a plan_deny blocks every action.","type":"array","items":{"$ref":"#/$defs/verdict"}},"lineage":{"description":"Saved plans only: the lineage of the lockfile the plan was made from (null: it had none yet). apply PLAN refuses a plan of another lineage.","type":["string","null"],"minLength":1},"serial":{"description":"Saved plans only: the serial of that lockfile when the plan was made (0: none yet). Informative: apply does not compare it.","$ref":"#/$defs/count"},"config_hash":{"description":"Saved plans only: hash of the config files' bytes. apply PLAN refuses the plan when the config files hash otherwise.","$ref":"#/$defs/hash"},"options":{"description":"Saved plans only: the flags the plan was made with. apply PLAN plans again with them, from the same config, the current lockfile and the live resources, and refuses the plan unless its actions, bindings, risk and blocked marks are what that gives for every address it touches.","type":"object","additionalProperties":false,"required":["replace","target","allow_data_loss"],"properties":{"replace":{"description":"--replace ADDR","type":"array","items":{"$ref":"#/$defs/address"}},"target":{"description":"--target ADDR","type":"array","items":{"$ref":"#/$defs/address"}},"allow_data_loss":{"description":"--allow-data-loss","type":"boolean"}}},"policies_hash":{"description":"Saved plans made under policies (--policy, DBFORM_POLICY): hash of the policy files' bytes. apply PLAN refuses the plan under other policies (none counts as other).","$ref":"#/$defs/hash"}},"dependentRequired":{"config_hash":["lineage","serial","options"],"lineage":["serial","config_hash","options"]},"$defs":{"count":{"type":"integer","minimum":0},"hash":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"address":{"type":"string","pattern":"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},"kind":{"enum":["vpc","peering","service","replica_set"]},"ref":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1}}},"change":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"type":"string","minLength":1},"before":true,"after":true,"forces_replace":{"const":true},"sensitive":{"const":true}},"if":{"properties":{"sensitive":{"const":true}},"required":["sensitive"]},"then":{"properties":{"before":{"const":"(sensitive)"},"after":{"const":"(sensitive)"}}}},"action":{"type":"object","additionalProperties":false,"required":["id","address","kind","op","reason","risk","depends_on","changes","refs"],"properties":{"id":{"type":"string","pattern":"^a[1-9][0-9]*$"},"address":{"$ref":"#/$defs/address"},"kind":{"$ref":"#/$defs/kind"},"op":{"enum":["createVPC","renameVPC","deleteVPC","createVPCPeering","deleteVPCPeering","createService","forkService","renameService","deleteService","resizeService","setHAReplica","startService","stopService","enablePooler","disablePooler","setEnvironment","attachServiceToVPC","detachServiceFromVPC","updatePassword","createReplicaSet","deleteReplicaSet","resizeReplicaSet","enableReplicaPooler","disableReplicaPooler","setReplicaEnvironment"]},"reason":{"enum":["missing","drift","changed","immutable-field","replace-requested","parent-replaced","removed","destroy","wake-for-changes","restore-paused","failed"]},"risk":{"enum":["data-loss","connectivity","availability","none"]},"depends_on":{"type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^a[1-9][0-9]*$"}},"changes":{"type":"array","items":{"$ref":"#/$defs/change"}},"blocked":{"type":"string","minLength":1},"refs":{"description":"What the executor resolves at apply time: a known ID, or the ID bound to an address by an earlier action.","type":"object","additionalProperties":false,"properties":{"target":{"$ref":"#/$defs/ref"},"service":{"$ref":"#/$defs/ref"},"vpc":{"$ref":"#/$defs/ref"},"fork_parent":{"$ref":"#/$defs/ref"}}},"request":{"description":"The request body as sent on the wire (snake_case); IDs known only at apply time come from refs.","type":"object","properties":{"password":false,"initial_password":false}},"password":{"description":"updatePassword: the environment variable read at apply time, never its value.","type":"object","additionalProperties":false,"required":["from_env","version"],"properties":{"from_env":{"type":"string","minLength":1},"version":{"type":"integer","minimum":0}}},"protect":{"type":"boolean"},"policy":{"description":"The deny and warn rules of the policies that hold for this action (SPEC section 16); a deny blocks it.","type":"array","items":{"$ref":"#/$defs/verdict"}}}},"verdict":{"type":"object","additionalProperties":false,"required":["rule","effect","message"],"properties":{"rule":{"type":"string","minLength":1},"effect":{"enum":["deny","warn"]},"message":{"type":"string"}}},"binding":{"type":"object","additionalProperties":false,"required":["kind","address"],"properties":{"kind":{"enum":["adopt","move","protect","forget"]},"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/address"},"protect":{"type":"boolean"}},"allOf":[{"if":{"properties":{"kind":{"const":"move"}}},"then":{"properties":{"from":true,"id":true},"required":["from","id"]}},{"if":{"properties":{"kind":{"enum":["adopt","protect"]}}},"then":{"properties":{"id":true},"required":["id"]}}]},"scalar":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"drift":{"type":"object","additionalProperties":false,"required":["address","id","deleted","changes"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"deleted":{"description":"The resource is gone (or being deleted); changes is then empty.","type":"boolean"},"changes":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"description":"The managed field, as in action changes (cpu_millis, ha.replicas, vpc_id, ...).","type":"string","minLength":1},"before":{"description":"As the last apply left it.","$ref":"#/$defs/scalar"},"after":{"description":"As it is live now.","$ref":"#/$defs/scalar"}}}}}},"settling":{"type":"object","additionalProperties":false,"required":["address","id","status"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Replica set: its service's ID; peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The transitional status seen when planning (QUEUED, CONFIGURING, UPGRADING, PAUSING, RESUMING; creating, resizing; pending).","type":"string","minLength":1},"op":{"description":"The operation an earlier apply sent and did not see finish, recorded as pending in the state (SPEC section 14): apply waits for it instead of sending it again. Absent when none is recorded.","$ref":"#/$defs/action/properties/op"}},"if":{"properties":{"address":{"type":"string","pattern":"^(replica_set|peering)\\."}}},"then":{"properties":{"parent_id":true},"required":["parent_id"]}},"awaiting":{"type":"object","additionalProperties":false,"required":["address","id","status","awaits"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The status seen when planning (PENDING).","type":"string","minLength":1},"awaits":{"description":"What it awaits, in words after \"awaiting\": acceptance by account 123456789012.","type":"string","minLength":1}}},"diagnostic":{"type":"object","additionalProperties":false,"required":["severity","message"],"properties":{"severity":{"enum":["error","warning"]},"message":{"type":"string","minLength":1},"address":{"type":"string"},"path":{"type":"string"},"code":{"type":"string"},"source":{"type":"object","additionalProperties":false,"required":["file","line","col"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"col":{"type":"integer","minimum":1}}}}}}};
 const schema32 = {"type":"integer","minimum":0};
-const schema59 = {"type":"string","pattern":"^sha256:[0-9a-f]{64}$"};
-const schema61 = {"type":"object","additionalProperties":false,"required":["severity","message"],"properties":{"severity":{"enum":["error","warning"]},"message":{"type":"string","minLength":1},"address":{"type":"string"},"path":{"type":"string"},"code":{"type":"string"},"source":{"type":"object","additionalProperties":false,"required":["file","line","col"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"col":{"type":"integer","minimum":1}}}}};
+const schema60 = {"type":"string","pattern":"^sha256:[0-9a-f]{64}$"};
+const schema62 = {"type":"object","additionalProperties":false,"required":["severity","message"],"properties":{"severity":{"enum":["error","warning"]},"message":{"type":"string","minLength":1},"address":{"type":"string"},"path":{"type":"string"},"code":{"type":"string"},"source":{"type":"object","additionalProperties":false,"required":["file","line","col"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"col":{"type":"integer","minimum":1}}}}};
+const schema51 = {"type":"object","additionalProperties":false,"required":["rule","effect","message"],"properties":{"rule":{"type":"string","minLength":1},"effect":{"enum":["deny","warn"]},"message":{"type":"string"}}};
 const schema42 = {"type":"string","pattern":"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"};
 const func1 = Object.prototype.hasOwnProperty;
 const func2 = { default: ucs2length }.default;
@@ -420,7 +421,7 @@ return errors === 0;
 }
 validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema45 = {"type":"object","additionalProperties":false,"required":["id","address","kind","op","reason","risk","depends_on","changes","refs"],"properties":{"id":{"type":"string","pattern":"^a[1-9][0-9]*$"},"address":{"$ref":"#/$defs/address"},"kind":{"$ref":"#/$defs/kind"},"op":{"enum":["createVPC","renameVPC","deleteVPC","createVPCPeering","deleteVPCPeering","createService","forkService","renameService","deleteService","resizeService","setHAReplica","startService","stopService","enablePooler","disablePooler","setEnvironment","attachServiceToVPC","detachServiceFromVPC","updatePassword","createReplicaSet","deleteReplicaSet","resizeReplicaSet","enableReplicaPooler","disableReplicaPooler","setReplicaEnvironment"]},"reason":{"enum":["missing","drift","changed","immutable-field","replace-requested","parent-replaced","removed","destroy","wake-for-changes","restore-paused","failed"]},"risk":{"enum":["data-loss","connectivity","availability","none"]},"depends_on":{"type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^a[1-9][0-9]*$"}},"changes":{"type":"array","items":{"$ref":"#/$defs/change"}},"blocked":{"type":"string","minLength":1},"refs":{"description":"What the executor resolves at apply time: a known ID, or the ID bound to an address by an earlier action.","type":"object","additionalProperties":false,"properties":{"target":{"$ref":"#/$defs/ref"},"service":{"$ref":"#/$defs/ref"},"vpc":{"$ref":"#/$defs/ref"},"fork_parent":{"$ref":"#/$defs/ref"}}},"request":{"description":"The request body as sent on the wire (snake_case); IDs known only at apply time come from refs.","type":"object","properties":{"password":false,"initial_password":false}},"password":{"description":"updatePassword: the environment variable read at apply time, never its value.","type":"object","additionalProperties":false,"required":["from_env","version"],"properties":{"from_env":{"type":"string","minLength":1},"version":{"type":"integer","minimum":0}}},"protect":{"type":"boolean"}}};
+const schema45 = {"type":"object","additionalProperties":false,"required":["id","address","kind","op","reason","risk","depends_on","changes","refs"],"properties":{"id":{"type":"string","pattern":"^a[1-9][0-9]*$"},"address":{"$ref":"#/$defs/address"},"kind":{"$ref":"#/$defs/kind"},"op":{"enum":["createVPC","renameVPC","deleteVPC","createVPCPeering","deleteVPCPeering","createService","forkService","renameService","deleteService","resizeService","setHAReplica","startService","stopService","enablePooler","disablePooler","setEnvironment","attachServiceToVPC","detachServiceFromVPC","updatePassword","createReplicaSet","deleteReplicaSet","resizeReplicaSet","enableReplicaPooler","disableReplicaPooler","setReplicaEnvironment"]},"reason":{"enum":["missing","drift","changed","immutable-field","replace-requested","parent-replaced","removed","destroy","wake-for-changes","restore-paused","failed"]},"risk":{"enum":["data-loss","connectivity","availability","none"]},"depends_on":{"type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^a[1-9][0-9]*$"}},"changes":{"type":"array","items":{"$ref":"#/$defs/change"}},"blocked":{"type":"string","minLength":1},"refs":{"description":"What the executor resolves at apply time: a known ID, or the ID bound to an address by an earlier action.","type":"object","additionalProperties":false,"properties":{"target":{"$ref":"#/$defs/ref"},"service":{"$ref":"#/$defs/ref"},"vpc":{"$ref":"#/$defs/ref"},"fork_parent":{"$ref":"#/$defs/ref"}}},"request":{"description":"The request body as sent on the wire (snake_case); IDs known only at apply time come from refs.","type":"object","properties":{"password":false,"initial_password":false}},"password":{"description":"updatePassword: the environment variable read at apply time, never its value.","type":"object","additionalProperties":false,"required":["from_env","version"],"properties":{"from_env":{"type":"string","minLength":1},"version":{"type":"integer","minimum":0}}},"protect":{"type":"boolean"},"policy":{"description":"The deny and warn rules of the policies that hold for this action (SPEC section 16); a deny blocks it.","type":"array","items":{"$ref":"#/$defs/verdict"}}}};
 const schema47 = {"enum":["vpc","peering","service","replica_set"]};
 const schema48 = {"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"type":"string","minLength":1},"before":true,"after":true,"forces_replace":{"const":true},"sensitive":{"const":true}},"if":{"properties":{"sensitive":{"const":true}},"required":["sensitive"]},"then":{"properties":{"before":{"const":"(sensitive)"},"after":{"const":"(sensitive)"}}}};
 const pattern5 = new RegExp("^a[1-9][0-9]*$", "u");
@@ -1240,9 +1241,15 @@ vErrors.push(err52);
 errors++;
 }
 }
-}
-else {
-const err53 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.type,parentSchema:schema45,data};
+if(data.policy !== undefined){
+let data29 = data.policy;
+if(Array.isArray(data29)){
+const len2 = data29.length;
+for(let i3=0; i3<len2; i3++){
+let data30 = data29[i3];
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+if(data30.rule === undefined){
+const err53 = {instancePath:instancePath+"/policy/" + i3,schemaPath:"#/$defs/verdict/required",keyword:"required",params:{missingProperty: "rule"},message:"must have required property '"+"rule"+"'",schema:schema51.required,parentSchema:schema51,data:data30};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -1251,12 +1258,130 @@ vErrors.push(err53);
 }
 errors++;
 }
+if(data30.effect === undefined){
+const err54 = {instancePath:instancePath+"/policy/" + i3,schemaPath:"#/$defs/verdict/required",keyword:"required",params:{missingProperty: "effect"},message:"must have required property '"+"effect"+"'",schema:schema51.required,parentSchema:schema51,data:data30};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+if(data30.message === undefined){
+const err55 = {instancePath:instancePath+"/policy/" + i3,schemaPath:"#/$defs/verdict/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema51.required,parentSchema:schema51,data:data30};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+for(const key4 in data30){
+if(!(((key4 === "rule") || (key4 === "effect")) || (key4 === "message"))){
+const err56 = {instancePath:instancePath+"/policy/" + i3,schemaPath:"#/$defs/verdict/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema51,data:data30};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+if(data30.rule !== undefined){
+let data31 = data30.rule;
+if(typeof data31 === "string"){
+if(func2(data31) < 1){
+const err57 = {instancePath:instancePath+"/policy/" + i3+"/rule",schemaPath:"#/$defs/verdict/properties/rule/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema51.properties.rule,data:data31};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+else {
+const err58 = {instancePath:instancePath+"/policy/" + i3+"/rule",schemaPath:"#/$defs/verdict/properties/rule/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.rule.type,parentSchema:schema51.properties.rule,data:data31};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+if(data30.effect !== undefined){
+let data32 = data30.effect;
+if(!((data32 === "deny") || (data32 === "warn"))){
+const err59 = {instancePath:instancePath+"/policy/" + i3+"/effect",schemaPath:"#/$defs/verdict/properties/effect/enum",keyword:"enum",params:{allowedValues: schema51.properties.effect.enum},message:"must be equal to one of the allowed values",schema:schema51.properties.effect.enum,parentSchema:schema51.properties.effect,data:data32};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+if(data30.message !== undefined){
+let data33 = data30.message;
+if(typeof data33 !== "string"){
+const err60 = {instancePath:instancePath+"/policy/" + i3+"/message",schemaPath:"#/$defs/verdict/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.message.type,parentSchema:schema51.properties.message,data:data33};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+}
+else {
+const err61 = {instancePath:instancePath+"/policy/" + i3,schemaPath:"#/$defs/verdict/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.type,parentSchema:schema51,data:data30};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+}
+else {
+const err62 = {instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema45.properties.policy.type,parentSchema:schema45.properties.policy,data:data29};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+}
+else {
+const err63 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.type,parentSchema:schema45,data};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
 validate23.errors = vErrors;
 return errors === 0;
 }
 validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema51 = {"type":"object","additionalProperties":false,"required":["kind","address"],"properties":{"kind":{"enum":["adopt","move","protect","forget"]},"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/address"},"protect":{"type":"boolean"}},"allOf":[{"if":{"properties":{"kind":{"const":"move"}}},"then":{"properties":{"from":true,"id":true},"required":["from","id"]}},{"if":{"properties":{"kind":{"enum":["adopt","protect"]}}},"then":{"properties":{"id":true},"required":["id"]}}]};
+const schema52 = {"type":"object","additionalProperties":false,"required":["kind","address"],"properties":{"kind":{"enum":["adopt","move","protect","forget"]},"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/address"},"protect":{"type":"boolean"}},"allOf":[{"if":{"properties":{"kind":{"const":"move"}}},"then":{"properties":{"from":true,"id":true},"required":["from","id"]}},{"if":{"properties":{"kind":{"enum":["adopt","protect"]}}},"then":{"properties":{"id":true},"required":["id"]}}]};
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1299,7 +1424,7 @@ if(_valid0){
 const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.from === undefined){
-const err1 = {instancePath,schemaPath:"#/allOf/0/then/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema51.allOf[0].then.required,parentSchema:schema51.allOf[0].then,data};
+const err1 = {instancePath,schemaPath:"#/allOf/0/then/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema52.allOf[0].then.required,parentSchema:schema52.allOf[0].then,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1309,7 +1434,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.id === undefined){
-const err2 = {instancePath,schemaPath:"#/allOf/0/then/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema51.allOf[0].then.required,parentSchema:schema51.allOf[0].then,data};
+const err2 = {instancePath,schemaPath:"#/allOf/0/then/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema52.allOf[0].then.required,parentSchema:schema52.allOf[0].then,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1329,7 +1454,7 @@ props0.kind = true;
 }
 }
 if(!valid1){
-const err3 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema51.allOf[0].if,parentSchema:schema51.allOf[0],data};
+const err3 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema52.allOf[0].if,parentSchema:schema52.allOf[0],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1370,7 +1495,7 @@ if(_valid1){
 const _errs10 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err5 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema51.allOf[1].then.required,parentSchema:schema51.allOf[1].then,data};
+const err5 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema52.allOf[1].then.required,parentSchema:schema52.allOf[1].then,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1389,7 +1514,7 @@ props1.kind = true;
 }
 }
 if(!valid3){
-const err6 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema51.allOf[1].if,parentSchema:schema51.allOf[1],data};
+const err6 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema52.allOf[1].if,parentSchema:schema52.allOf[1],data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1409,7 +1534,7 @@ Object.assign(props0, props1);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.kind === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema51.required,parentSchema:schema51,data};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema52.required,parentSchema:schema52,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1419,7 +1544,7 @@ vErrors.push(err7);
 errors++;
 }
 if(data.address === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema51.required,parentSchema:schema51,data};
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema52.required,parentSchema:schema52,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1430,7 +1555,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((key0 === "kind") || (key0 === "address")) || (key0 === "id")) || (key0 === "from")) || (key0 === "protect"))){
-const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema51,data};
+const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema52,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1443,7 +1568,7 @@ errors++;
 if(data.kind !== undefined){
 let data2 = data.kind;
 if(!((((data2 === "adopt") || (data2 === "move")) || (data2 === "protect")) || (data2 === "forget"))){
-const err10 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema51.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema51.properties.kind.enum,parentSchema:schema51.properties.kind,data:data2};
+const err10 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema52.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema52.properties.kind.enum,parentSchema:schema52.properties.kind,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1482,7 +1607,7 @@ if(data.id !== undefined){
 let data4 = data.id;
 if(typeof data4 === "string"){
 if(func2(data4) < 1){
-const err13 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema51.properties.id,data:data4};
+const err13 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema52.properties.id,data:data4};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1493,7 +1618,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.id.type,parentSchema:schema51.properties.id,data:data4};
+const err14 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.id.type,parentSchema:schema52.properties.id,data:data4};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1531,7 +1656,7 @@ errors++;
 if(data.protect !== undefined){
 let data6 = data.protect;
 if(typeof data6 !== "boolean"){
-const err17 = {instancePath:instancePath+"/protect",schemaPath:"#/properties/protect/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema51.properties.protect.type,parentSchema:schema51.properties.protect,data:data6};
+const err17 = {instancePath:instancePath+"/protect",schemaPath:"#/properties/protect/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema52.properties.protect.type,parentSchema:schema52.properties.protect,data:data6};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1543,7 +1668,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.type,parentSchema:schema51,data};
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1557,8 +1682,8 @@ return errors === 0;
 }
 validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema54 = {"type":"object","additionalProperties":false,"required":["address","id","status"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Replica set: its service's ID; peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The transitional status seen when planning (QUEUED, CONFIGURING, UPGRADING, PAUSING, RESUMING; creating, resizing; pending).","type":"string","minLength":1},"op":{"description":"The operation an earlier apply sent and did not see finish, recorded as pending in the state (SPEC section 14): apply waits for it instead of sending it again. Absent when none is recorded.","$ref":"#/$defs/action/properties/op"}},"if":{"properties":{"address":{"type":"string","pattern":"^(replica_set|peering)\\."}}},"then":{"properties":{"parent_id":true},"required":["parent_id"]}};
-const schema56 = {"enum":["createVPC","renameVPC","deleteVPC","createVPCPeering","deleteVPCPeering","createService","forkService","renameService","deleteService","resizeService","setHAReplica","startService","stopService","enablePooler","disablePooler","setEnvironment","attachServiceToVPC","detachServiceFromVPC","updatePassword","createReplicaSet","deleteReplicaSet","resizeReplicaSet","enableReplicaPooler","disableReplicaPooler","setReplicaEnvironment"]};
+const schema55 = {"type":"object","additionalProperties":false,"required":["address","id","status"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Replica set: its service's ID; peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The transitional status seen when planning (QUEUED, CONFIGURING, UPGRADING, PAUSING, RESUMING; creating, resizing; pending).","type":"string","minLength":1},"op":{"description":"The operation an earlier apply sent and did not see finish, recorded as pending in the state (SPEC section 14): apply waits for it instead of sending it again. Absent when none is recorded.","$ref":"#/$defs/action/properties/op"}},"if":{"properties":{"address":{"type":"string","pattern":"^(replica_set|peering)\\."}}},"then":{"properties":{"parent_id":true},"required":["parent_id"]}};
+const schema57 = {"enum":["createVPC","renameVPC","deleteVPC","createVPCPeering","deleteVPCPeering","createService","forkService","renameService","deleteService","resizeService","setHAReplica","startService","stopService","enablePooler","disablePooler","setEnvironment","attachServiceToVPC","detachServiceFromVPC","updatePassword","createReplicaSet","deleteReplicaSet","resizeReplicaSet","enableReplicaPooler","disableReplicaPooler","setReplicaEnvironment"]};
 const pattern11 = new RegExp("^(replica_set|peering)\\.", "u");
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1618,7 +1743,7 @@ if(_valid0){
 const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.parent_id === undefined){
-const err2 = {instancePath,schemaPath:"#/then/required",keyword:"required",params:{missingProperty: "parent_id"},message:"must have required property '"+"parent_id"+"'",schema:schema54.then.required,parentSchema:schema54.then,data};
+const err2 = {instancePath,schemaPath:"#/then/required",keyword:"required",params:{missingProperty: "parent_id"},message:"must have required property '"+"parent_id"+"'",schema:schema55.then.required,parentSchema:schema55.then,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1637,7 +1762,7 @@ props0.address = true;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema54.if,parentSchema:schema54,data};
+const err3 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema55.if,parentSchema:schema55,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1648,7 +1773,7 @@ errors++;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.address === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema54.required,parentSchema:schema54,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema55.required,parentSchema:schema55,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1658,7 +1783,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.id === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema54.required,parentSchema:schema54,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema55.required,parentSchema:schema55,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1668,7 +1793,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.status === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema54.required,parentSchema:schema54,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema55.required,parentSchema:schema55,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1679,7 +1804,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((key0 === "address") || (key0 === "id")) || (key0 === "parent_id")) || (key0 === "status")) || (key0 === "op"))){
-const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema54,data};
+const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema55,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1718,7 +1843,7 @@ if(data.id !== undefined){
 let data2 = data.id;
 if(typeof data2 === "string"){
 if(func2(data2) < 1){
-const err10 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema54.properties.id,data:data2};
+const err10 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema55.properties.id,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1729,7 +1854,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.id.type,parentSchema:schema54.properties.id,data:data2};
+const err11 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.properties.id.type,parentSchema:schema55.properties.id,data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1743,7 +1868,7 @@ if(data.parent_id !== undefined){
 let data3 = data.parent_id;
 if(typeof data3 === "string"){
 if(func2(data3) < 1){
-const err12 = {instancePath:instancePath+"/parent_id",schemaPath:"#/properties/parent_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema54.properties.parent_id,data:data3};
+const err12 = {instancePath:instancePath+"/parent_id",schemaPath:"#/properties/parent_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema55.properties.parent_id,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1754,7 +1879,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/parent_id",schemaPath:"#/properties/parent_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.parent_id.type,parentSchema:schema54.properties.parent_id,data:data3};
+const err13 = {instancePath:instancePath+"/parent_id",schemaPath:"#/properties/parent_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.properties.parent_id.type,parentSchema:schema55.properties.parent_id,data:data3};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1768,7 +1893,7 @@ if(data.status !== undefined){
 let data4 = data.status;
 if(typeof data4 === "string"){
 if(func2(data4) < 1){
-const err14 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema54.properties.status,data:data4};
+const err14 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema55.properties.status,data:data4};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1779,7 +1904,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.status.type,parentSchema:schema54.properties.status,data:data4};
+const err15 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.properties.status.type,parentSchema:schema55.properties.status,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1792,7 +1917,7 @@ errors++;
 if(data.op !== undefined){
 let data5 = data.op;
 if(!(((((((((((((((((((((((((data5 === "createVPC") || (data5 === "renameVPC")) || (data5 === "deleteVPC")) || (data5 === "createVPCPeering")) || (data5 === "deleteVPCPeering")) || (data5 === "createService")) || (data5 === "forkService")) || (data5 === "renameService")) || (data5 === "deleteService")) || (data5 === "resizeService")) || (data5 === "setHAReplica")) || (data5 === "startService")) || (data5 === "stopService")) || (data5 === "enablePooler")) || (data5 === "disablePooler")) || (data5 === "setEnvironment")) || (data5 === "attachServiceToVPC")) || (data5 === "detachServiceFromVPC")) || (data5 === "updatePassword")) || (data5 === "createReplicaSet")) || (data5 === "deleteReplicaSet")) || (data5 === "resizeReplicaSet")) || (data5 === "enableReplicaPooler")) || (data5 === "disableReplicaPooler")) || (data5 === "setReplicaEnvironment"))){
-const err16 = {instancePath:instancePath+"/op",schemaPath:"#/$defs/action/properties/op/enum",keyword:"enum",params:{allowedValues: schema56.enum},message:"must be equal to one of the allowed values",schema:schema56.enum,parentSchema:schema56,data:data5};
+const err16 = {instancePath:instancePath+"/op",schemaPath:"#/$defs/action/properties/op/enum",keyword:"enum",params:{allowedValues: schema57.enum},message:"must be equal to one of the allowed values",schema:schema57.enum,parentSchema:schema57,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1804,7 +1929,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.type,parentSchema:schema54,data};
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema55.type,parentSchema:schema55,data};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1818,7 +1943,7 @@ return errors === 0;
 }
 validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema57 = {"type":"object","additionalProperties":false,"required":["address","id","status","awaits"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The status seen when planning (PENDING).","type":"string","minLength":1},"awaits":{"description":"What it awaits, in words after \"awaiting\": acceptance by account 123456789012.","type":"string","minLength":1}}};
+const schema58 = {"type":"object","additionalProperties":false,"required":["address","id","status","awaits"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The status seen when planning (PENDING).","type":"string","minLength":1},"awaits":{"description":"What it awaits, in words after \"awaiting\": acceptance by account 123456789012.","type":"string","minLength":1}}};
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1832,7 +1957,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.address === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema57.required,parentSchema:schema57,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema58.required,parentSchema:schema58,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1842,7 +1967,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.id === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema57.required,parentSchema:schema57,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema58.required,parentSchema:schema58,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1852,7 +1977,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.status === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema57.required,parentSchema:schema57,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema58.required,parentSchema:schema58,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1862,7 +1987,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.awaits === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "awaits"},message:"must have required property '"+"awaits"+"'",schema:schema57.required,parentSchema:schema57,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "awaits"},message:"must have required property '"+"awaits"+"'",schema:schema58.required,parentSchema:schema58,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1873,7 +1998,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((key0 === "address") || (key0 === "id")) || (key0 === "parent_id")) || (key0 === "status")) || (key0 === "awaits"))){
-const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema57,data};
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema58,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1912,7 +2037,7 @@ if(data.id !== undefined){
 let data1 = data.id;
 if(typeof data1 === "string"){
 if(func2(data1) < 1){
-const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema57.properties.id,data:data1};
+const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema58.properties.id,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1923,7 +2048,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.properties.id.type,parentSchema:schema57.properties.id,data:data1};
+const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.id.type,parentSchema:schema58.properties.id,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1937,7 +2062,7 @@ if(data.parent_id !== undefined){
 let data2 = data.parent_id;
 if(typeof data2 === "string"){
 if(func2(data2) < 1){
-const err9 = {instancePath:instancePath+"/parent_id",schemaPath:"#/properties/parent_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema57.properties.parent_id,data:data2};
+const err9 = {instancePath:instancePath+"/parent_id",schemaPath:"#/properties/parent_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema58.properties.parent_id,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1948,7 +2073,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/parent_id",schemaPath:"#/properties/parent_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.properties.parent_id.type,parentSchema:schema57.properties.parent_id,data:data2};
+const err10 = {instancePath:instancePath+"/parent_id",schemaPath:"#/properties/parent_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.parent_id.type,parentSchema:schema58.properties.parent_id,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1962,7 +2087,7 @@ if(data.status !== undefined){
 let data3 = data.status;
 if(typeof data3 === "string"){
 if(func2(data3) < 1){
-const err11 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema57.properties.status,data:data3};
+const err11 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema58.properties.status,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1973,7 +2098,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.properties.status.type,parentSchema:schema57.properties.status,data:data3};
+const err12 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.status.type,parentSchema:schema58.properties.status,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1987,7 +2112,7 @@ if(data.awaits !== undefined){
 let data4 = data.awaits;
 if(typeof data4 === "string"){
 if(func2(data4) < 1){
-const err13 = {instancePath:instancePath+"/awaits",schemaPath:"#/properties/awaits/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema57.properties.awaits,data:data4};
+const err13 = {instancePath:instancePath+"/awaits",schemaPath:"#/properties/awaits/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema58.properties.awaits,data:data4};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1998,7 +2123,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/awaits",schemaPath:"#/properties/awaits/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.properties.awaits.type,parentSchema:schema57.properties.awaits,data:data4};
+const err14 = {instancePath:instancePath+"/awaits",schemaPath:"#/properties/awaits/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.awaits.type,parentSchema:schema58.properties.awaits,data:data4};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2010,7 +2135,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema57.type,parentSchema:schema57,data};
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2727,7 +2852,7 @@ for(const key3 in data26){
 let data27 = data26[key3];
 if(typeof data27 === "string"){
 if(!pattern14.test(data27)){
-const err54 = {instancePath:instancePath+"/fingerprints/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema59,data:data27};
+const err54 = {instancePath:instancePath+"/fingerprints/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema60,data:data27};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -2738,7 +2863,7 @@ errors++;
 }
 }
 else {
-const err55 = {instancePath:instancePath+"/fingerprints/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.type,parentSchema:schema59,data:data27};
+const err55 = {instancePath:instancePath+"/fingerprints/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.type,parentSchema:schema60,data:data27};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -2764,7 +2889,7 @@ if(data.state_fingerprint !== undefined){
 let data28 = data.state_fingerprint;
 if(typeof data28 === "string"){
 if(!pattern14.test(data28)){
-const err57 = {instancePath:instancePath+"/state_fingerprint",schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema59,data:data28};
+const err57 = {instancePath:instancePath+"/state_fingerprint",schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema60,data:data28};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -2775,7 +2900,7 @@ errors++;
 }
 }
 else {
-const err58 = {instancePath:instancePath+"/state_fingerprint",schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.type,parentSchema:schema59,data:data28};
+const err58 = {instancePath:instancePath+"/state_fingerprint",schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.type,parentSchema:schema60,data:data28};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -2793,7 +2918,7 @@ for(let i5=0; i5<len5; i5++){
 let data30 = data29[i5];
 if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
 if(data30.severity === undefined){
-const err59 = {instancePath:instancePath+"/diagnostics/" + i5,schemaPath:"#/$defs/diagnostic/required",keyword:"required",params:{missingProperty: "severity"},message:"must have required property '"+"severity"+"'",schema:schema61.required,parentSchema:schema61,data:data30};
+const err59 = {instancePath:instancePath+"/diagnostics/" + i5,schemaPath:"#/$defs/diagnostic/required",keyword:"required",params:{missingProperty: "severity"},message:"must have required property '"+"severity"+"'",schema:schema62.required,parentSchema:schema62,data:data30};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -2803,7 +2928,7 @@ vErrors.push(err59);
 errors++;
 }
 if(data30.message === undefined){
-const err60 = {instancePath:instancePath+"/diagnostics/" + i5,schemaPath:"#/$defs/diagnostic/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema61.required,parentSchema:schema61,data:data30};
+const err60 = {instancePath:instancePath+"/diagnostics/" + i5,schemaPath:"#/$defs/diagnostic/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema62.required,parentSchema:schema62,data:data30};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -2814,7 +2939,7 @@ errors++;
 }
 for(const key4 in data30){
 if(!((((((key4 === "severity") || (key4 === "message")) || (key4 === "address")) || (key4 === "path")) || (key4 === "code")) || (key4 === "source"))){
-const err61 = {instancePath:instancePath+"/diagnostics/" + i5,schemaPath:"#/$defs/diagnostic/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema61,data:data30};
+const err61 = {instancePath:instancePath+"/diagnostics/" + i5,schemaPath:"#/$defs/diagnostic/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema62,data:data30};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -2827,7 +2952,7 @@ errors++;
 if(data30.severity !== undefined){
 let data31 = data30.severity;
 if(!((data31 === "error") || (data31 === "warning"))){
-const err62 = {instancePath:instancePath+"/diagnostics/" + i5+"/severity",schemaPath:"#/$defs/diagnostic/properties/severity/enum",keyword:"enum",params:{allowedValues: schema61.properties.severity.enum},message:"must be equal to one of the allowed values",schema:schema61.properties.severity.enum,parentSchema:schema61.properties.severity,data:data31};
+const err62 = {instancePath:instancePath+"/diagnostics/" + i5+"/severity",schemaPath:"#/$defs/diagnostic/properties/severity/enum",keyword:"enum",params:{allowedValues: schema62.properties.severity.enum},message:"must be equal to one of the allowed values",schema:schema62.properties.severity.enum,parentSchema:schema62.properties.severity,data:data31};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -2841,7 +2966,7 @@ if(data30.message !== undefined){
 let data32 = data30.message;
 if(typeof data32 === "string"){
 if(func2(data32) < 1){
-const err63 = {instancePath:instancePath+"/diagnostics/" + i5+"/message",schemaPath:"#/$defs/diagnostic/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema61.properties.message,data:data32};
+const err63 = {instancePath:instancePath+"/diagnostics/" + i5+"/message",schemaPath:"#/$defs/diagnostic/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema62.properties.message,data:data32};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -2852,7 +2977,7 @@ errors++;
 }
 }
 else {
-const err64 = {instancePath:instancePath+"/diagnostics/" + i5+"/message",schemaPath:"#/$defs/diagnostic/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.message.type,parentSchema:schema61.properties.message,data:data32};
+const err64 = {instancePath:instancePath+"/diagnostics/" + i5+"/message",schemaPath:"#/$defs/diagnostic/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.message.type,parentSchema:schema62.properties.message,data:data32};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -2865,7 +2990,7 @@ errors++;
 if(data30.address !== undefined){
 let data33 = data30.address;
 if(typeof data33 !== "string"){
-const err65 = {instancePath:instancePath+"/diagnostics/" + i5+"/address",schemaPath:"#/$defs/diagnostic/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.address.type,parentSchema:schema61.properties.address,data:data33};
+const err65 = {instancePath:instancePath+"/diagnostics/" + i5+"/address",schemaPath:"#/$defs/diagnostic/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.address.type,parentSchema:schema62.properties.address,data:data33};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -2878,7 +3003,7 @@ errors++;
 if(data30.path !== undefined){
 let data34 = data30.path;
 if(typeof data34 !== "string"){
-const err66 = {instancePath:instancePath+"/diagnostics/" + i5+"/path",schemaPath:"#/$defs/diagnostic/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.path.type,parentSchema:schema61.properties.path,data:data34};
+const err66 = {instancePath:instancePath+"/diagnostics/" + i5+"/path",schemaPath:"#/$defs/diagnostic/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.path.type,parentSchema:schema62.properties.path,data:data34};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -2891,7 +3016,7 @@ errors++;
 if(data30.code !== undefined){
 let data35 = data30.code;
 if(typeof data35 !== "string"){
-const err67 = {instancePath:instancePath+"/diagnostics/" + i5+"/code",schemaPath:"#/$defs/diagnostic/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.code.type,parentSchema:schema61.properties.code,data:data35};
+const err67 = {instancePath:instancePath+"/diagnostics/" + i5+"/code",schemaPath:"#/$defs/diagnostic/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.code.type,parentSchema:schema62.properties.code,data:data35};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -2905,7 +3030,7 @@ if(data30.source !== undefined){
 let data36 = data30.source;
 if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
 if(data36.file === undefined){
-const err68 = {instancePath:instancePath+"/diagnostics/" + i5+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema61.properties.source.required,parentSchema:schema61.properties.source,data:data36};
+const err68 = {instancePath:instancePath+"/diagnostics/" + i5+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema62.properties.source.required,parentSchema:schema62.properties.source,data:data36};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -2915,7 +3040,7 @@ vErrors.push(err68);
 errors++;
 }
 if(data36.line === undefined){
-const err69 = {instancePath:instancePath+"/diagnostics/" + i5+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "line"},message:"must have required property '"+"line"+"'",schema:schema61.properties.source.required,parentSchema:schema61.properties.source,data:data36};
+const err69 = {instancePath:instancePath+"/diagnostics/" + i5+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "line"},message:"must have required property '"+"line"+"'",schema:schema62.properties.source.required,parentSchema:schema62.properties.source,data:data36};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -2925,7 +3050,7 @@ vErrors.push(err69);
 errors++;
 }
 if(data36.col === undefined){
-const err70 = {instancePath:instancePath+"/diagnostics/" + i5+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "col"},message:"must have required property '"+"col"+"'",schema:schema61.properties.source.required,parentSchema:schema61.properties.source,data:data36};
+const err70 = {instancePath:instancePath+"/diagnostics/" + i5+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "col"},message:"must have required property '"+"col"+"'",schema:schema62.properties.source.required,parentSchema:schema62.properties.source,data:data36};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -2936,7 +3061,7 @@ errors++;
 }
 for(const key5 in data36){
 if(!(((key5 === "file") || (key5 === "line")) || (key5 === "col"))){
-const err71 = {instancePath:instancePath+"/diagnostics/" + i5+"/source",schemaPath:"#/$defs/diagnostic/properties/source/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema61.properties.source,data:data36};
+const err71 = {instancePath:instancePath+"/diagnostics/" + i5+"/source",schemaPath:"#/$defs/diagnostic/properties/source/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema62.properties.source,data:data36};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -2949,7 +3074,7 @@ errors++;
 if(data36.file !== undefined){
 let data37 = data36.file;
 if(typeof data37 !== "string"){
-const err72 = {instancePath:instancePath+"/diagnostics/" + i5+"/source/file",schemaPath:"#/$defs/diagnostic/properties/source/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.source.properties.file.type,parentSchema:schema61.properties.source.properties.file,data:data37};
+const err72 = {instancePath:instancePath+"/diagnostics/" + i5+"/source/file",schemaPath:"#/$defs/diagnostic/properties/source/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.source.properties.file.type,parentSchema:schema62.properties.source.properties.file,data:data37};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -2962,7 +3087,7 @@ errors++;
 if(data36.line !== undefined){
 let data38 = data36.line;
 if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
-const err73 = {instancePath:instancePath+"/diagnostics/" + i5+"/source/line",schemaPath:"#/$defs/diagnostic/properties/source/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema61.properties.source.properties.line.type,parentSchema:schema61.properties.source.properties.line,data:data38};
+const err73 = {instancePath:instancePath+"/diagnostics/" + i5+"/source/line",schemaPath:"#/$defs/diagnostic/properties/source/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema62.properties.source.properties.line.type,parentSchema:schema62.properties.source.properties.line,data:data38};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -2973,7 +3098,7 @@ errors++;
 }
 if((typeof data38 == "number") && (isFinite(data38))){
 if(data38 < 1 || isNaN(data38)){
-const err74 = {instancePath:instancePath+"/diagnostics/" + i5+"/source/line",schemaPath:"#/$defs/diagnostic/properties/source/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema61.properties.source.properties.line,data:data38};
+const err74 = {instancePath:instancePath+"/diagnostics/" + i5+"/source/line",schemaPath:"#/$defs/diagnostic/properties/source/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema62.properties.source.properties.line,data:data38};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -2987,7 +3112,7 @@ errors++;
 if(data36.col !== undefined){
 let data39 = data36.col;
 if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
-const err75 = {instancePath:instancePath+"/diagnostics/" + i5+"/source/col",schemaPath:"#/$defs/diagnostic/properties/source/properties/col/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema61.properties.source.properties.col.type,parentSchema:schema61.properties.source.properties.col,data:data39};
+const err75 = {instancePath:instancePath+"/diagnostics/" + i5+"/source/col",schemaPath:"#/$defs/diagnostic/properties/source/properties/col/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema62.properties.source.properties.col.type,parentSchema:schema62.properties.source.properties.col,data:data39};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -2998,7 +3123,7 @@ errors++;
 }
 if((typeof data39 == "number") && (isFinite(data39))){
 if(data39 < 1 || isNaN(data39)){
-const err76 = {instancePath:instancePath+"/diagnostics/" + i5+"/source/col",schemaPath:"#/$defs/diagnostic/properties/source/properties/col/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema61.properties.source.properties.col,data:data39};
+const err76 = {instancePath:instancePath+"/diagnostics/" + i5+"/source/col",schemaPath:"#/$defs/diagnostic/properties/source/properties/col/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema62.properties.source.properties.col,data:data39};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -3011,7 +3136,7 @@ errors++;
 }
 }
 else {
-const err77 = {instancePath:instancePath+"/diagnostics/" + i5+"/source",schemaPath:"#/$defs/diagnostic/properties/source/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.properties.source.type,parentSchema:schema61.properties.source,data:data36};
+const err77 = {instancePath:instancePath+"/diagnostics/" + i5+"/source",schemaPath:"#/$defs/diagnostic/properties/source/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.properties.source.type,parentSchema:schema62.properties.source,data:data36};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -3023,7 +3148,7 @@ errors++;
 }
 }
 else {
-const err78 = {instancePath:instancePath+"/diagnostics/" + i5,schemaPath:"#/$defs/diagnostic/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.type,parentSchema:schema61,data:data30};
+const err78 = {instancePath:instancePath+"/diagnostics/" + i5,schemaPath:"#/$defs/diagnostic/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.type,parentSchema:schema62,data:data30};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -3045,10 +3170,15 @@ vErrors.push(err79);
 errors++;
 }
 }
-if(data.lineage !== undefined){
-let data40 = data.lineage;
-if((typeof data40 !== "string") && (data40 !== null)){
-const err80 = {instancePath:instancePath+"/lineage",schemaPath:"#/properties/lineage/type",keyword:"type",params:{type: schema31.properties.lineage.type},message:"must be string,null",schema:schema31.properties.lineage.type,parentSchema:schema31.properties.lineage,data:data40};
+if(data.policy !== undefined){
+let data40 = data.policy;
+if(Array.isArray(data40)){
+const len6 = data40.length;
+for(let i6=0; i6<len6; i6++){
+let data41 = data40[i6];
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+if(data41.rule === undefined){
+const err80 = {instancePath:instancePath+"/policy/" + i6,schemaPath:"#/$defs/verdict/required",keyword:"required",params:{missingProperty: "rule"},message:"must have required property '"+"rule"+"'",schema:schema51.required,parentSchema:schema51,data:data41};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -3057,9 +3187,8 @@ vErrors.push(err80);
 }
 errors++;
 }
-if(typeof data40 === "string"){
-if(func2(data40) < 1){
-const err81 = {instancePath:instancePath+"/lineage",schemaPath:"#/properties/lineage/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.lineage,data:data40};
+if(data41.effect === undefined){
+const err81 = {instancePath:instancePath+"/policy/" + i6,schemaPath:"#/$defs/verdict/required",keyword:"required",params:{missingProperty: "effect"},message:"must have required property '"+"effect"+"'",schema:schema51.required,parentSchema:schema51,data:data41};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -3068,12 +3197,8 @@ vErrors.push(err81);
 }
 errors++;
 }
-}
-}
-if(data.serial !== undefined){
-let data41 = data.serial;
-if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
-const err82 = {instancePath:instancePath+"/serial",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data41};
+if(data41.message === undefined){
+const err82 = {instancePath:instancePath+"/policy/" + i6,schemaPath:"#/$defs/verdict/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema51.required,parentSchema:schema51,data:data41};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -3082,9 +3207,9 @@ vErrors.push(err82);
 }
 errors++;
 }
-if((typeof data41 == "number") && (isFinite(data41))){
-if(data41 < 0 || isNaN(data41)){
-const err83 = {instancePath:instancePath+"/serial",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data41};
+for(const key6 in data41){
+if(!(((key6 === "rule") || (key6 === "effect")) || (key6 === "message"))){
+const err83 = {instancePath:instancePath+"/policy/" + i6,schemaPath:"#/$defs/verdict/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema51,data:data41};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -3094,12 +3219,11 @@ vErrors.push(err83);
 errors++;
 }
 }
-}
-if(data.config_hash !== undefined){
-let data42 = data.config_hash;
+if(data41.rule !== undefined){
+let data42 = data41.rule;
 if(typeof data42 === "string"){
-if(!pattern14.test(data42)){
-const err84 = {instancePath:instancePath+"/config_hash",schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema59,data:data42};
+if(func2(data42) < 1){
+const err84 = {instancePath:instancePath+"/policy/" + i6+"/rule",schemaPath:"#/$defs/verdict/properties/rule/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema51.properties.rule,data:data42};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -3110,7 +3234,7 @@ errors++;
 }
 }
 else {
-const err85 = {instancePath:instancePath+"/config_hash",schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.type,parentSchema:schema59,data:data42};
+const err85 = {instancePath:instancePath+"/policy/" + i6+"/rule",schemaPath:"#/$defs/verdict/properties/rule/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.rule.type,parentSchema:schema51.properties.rule,data:data42};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -3120,11 +3244,10 @@ vErrors.push(err85);
 errors++;
 }
 }
-if(data.options !== undefined){
-let data43 = data.options;
-if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
-if(data43.replace === undefined){
-const err86 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/required",keyword:"required",params:{missingProperty: "replace"},message:"must have required property '"+"replace"+"'",schema:schema31.properties.options.required,parentSchema:schema31.properties.options,data:data43};
+if(data41.effect !== undefined){
+let data43 = data41.effect;
+if(!((data43 === "deny") || (data43 === "warn"))){
+const err86 = {instancePath:instancePath+"/policy/" + i6+"/effect",schemaPath:"#/$defs/verdict/properties/effect/enum",keyword:"enum",params:{allowedValues: schema51.properties.effect.enum},message:"must be equal to one of the allowed values",schema:schema51.properties.effect.enum,parentSchema:schema51.properties.effect,data:data43};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -3133,8 +3256,11 @@ vErrors.push(err86);
 }
 errors++;
 }
-if(data43.target === undefined){
-const err87 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/required",keyword:"required",params:{missingProperty: "target"},message:"must have required property '"+"target"+"'",schema:schema31.properties.options.required,parentSchema:schema31.properties.options,data:data43};
+}
+if(data41.message !== undefined){
+let data44 = data41.message;
+if(typeof data44 !== "string"){
+const err87 = {instancePath:instancePath+"/policy/" + i6+"/message",schemaPath:"#/$defs/verdict/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.message.type,parentSchema:schema51.properties.message,data:data44};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -3143,8 +3269,10 @@ vErrors.push(err87);
 }
 errors++;
 }
-if(data43.allow_data_loss === undefined){
-const err88 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/required",keyword:"required",params:{missingProperty: "allow_data_loss"},message:"must have required property '"+"allow_data_loss"+"'",schema:schema31.properties.options.required,parentSchema:schema31.properties.options,data:data43};
+}
+}
+else {
+const err88 = {instancePath:instancePath+"/policy/" + i6,schemaPath:"#/$defs/verdict/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.type,parentSchema:schema51,data:data41};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -3153,9 +3281,10 @@ vErrors.push(err88);
 }
 errors++;
 }
-for(const key6 in data43){
-if(!(((key6 === "replace") || (key6 === "target")) || (key6 === "allow_data_loss"))){
-const err89 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.options,data:data43};
+}
+}
+else {
+const err89 = {instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.policy.type,parentSchema:schema31.properties.policy,data:data40};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -3165,15 +3294,10 @@ vErrors.push(err89);
 errors++;
 }
 }
-if(data43.replace !== undefined){
-let data44 = data43.replace;
-if(Array.isArray(data44)){
-const len6 = data44.length;
-for(let i6=0; i6<len6; i6++){
-let data45 = data44[i6];
-if(typeof data45 === "string"){
-if(!pattern4.test(data45)){
-const err90 = {instancePath:instancePath+"/options/replace/" + i6,schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data45};
+if(data.lineage !== undefined){
+let data45 = data.lineage;
+if((typeof data45 !== "string") && (data45 !== null)){
+const err90 = {instancePath:instancePath+"/lineage",schemaPath:"#/properties/lineage/type",keyword:"type",params:{type: schema31.properties.lineage.type},message:"must be string,null",schema:schema31.properties.lineage.type,parentSchema:schema31.properties.lineage,data:data45};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -3182,9 +3306,9 @@ vErrors.push(err90);
 }
 errors++;
 }
-}
-else {
-const err91 = {instancePath:instancePath+"/options/replace/" + i6,schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data:data45};
+if(typeof data45 === "string"){
+if(func2(data45) < 1){
+const err91 = {instancePath:instancePath+"/lineage",schemaPath:"#/properties/lineage/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.lineage,data:data45};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -3195,8 +3319,10 @@ errors++;
 }
 }
 }
-else {
-const err92 = {instancePath:instancePath+"/options/replace",schemaPath:"#/properties/options/properties/replace/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.options.properties.replace.type,parentSchema:schema31.properties.options.properties.replace,data:data44};
+if(data.serial !== undefined){
+let data46 = data.serial;
+if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
+const err92 = {instancePath:instancePath+"/serial",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data46};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -3205,16 +3331,9 @@ vErrors.push(err92);
 }
 errors++;
 }
-}
-if(data43.target !== undefined){
-let data46 = data43.target;
-if(Array.isArray(data46)){
-const len7 = data46.length;
-for(let i7=0; i7<len7; i7++){
-let data47 = data46[i7];
-if(typeof data47 === "string"){
-if(!pattern4.test(data47)){
-const err93 = {instancePath:instancePath+"/options/target/" + i7,schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data47};
+if((typeof data46 == "number") && (isFinite(data46))){
+if(data46 < 0 || isNaN(data46)){
+const err93 = {instancePath:instancePath+"/serial",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data46};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -3224,8 +3343,12 @@ vErrors.push(err93);
 errors++;
 }
 }
-else {
-const err94 = {instancePath:instancePath+"/options/target/" + i7,schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data:data47};
+}
+if(data.config_hash !== undefined){
+let data47 = data.config_hash;
+if(typeof data47 === "string"){
+if(!pattern14.test(data47)){
+const err94 = {instancePath:instancePath+"/config_hash",schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema60,data:data47};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -3235,9 +3358,8 @@ vErrors.push(err94);
 errors++;
 }
 }
-}
 else {
-const err95 = {instancePath:instancePath+"/options/target",schemaPath:"#/properties/options/properties/target/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.options.properties.target.type,parentSchema:schema31.properties.options.properties.target,data:data46};
+const err95 = {instancePath:instancePath+"/config_hash",schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.type,parentSchema:schema60,data:data47};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -3247,10 +3369,11 @@ vErrors.push(err95);
 errors++;
 }
 }
-if(data43.allow_data_loss !== undefined){
-let data48 = data43.allow_data_loss;
-if(typeof data48 !== "boolean"){
-const err96 = {instancePath:instancePath+"/options/allow_data_loss",schemaPath:"#/properties/options/properties/allow_data_loss/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.options.properties.allow_data_loss.type,parentSchema:schema31.properties.options.properties.allow_data_loss,data:data48};
+if(data.options !== undefined){
+let data48 = data.options;
+if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
+if(data48.replace === undefined){
+const err96 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/required",keyword:"required",params:{missingProperty: "replace"},message:"must have required property '"+"replace"+"'",schema:schema31.properties.options.required,parentSchema:schema31.properties.options,data:data48};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -3259,10 +3382,8 @@ vErrors.push(err96);
 }
 errors++;
 }
-}
-}
-else {
-const err97 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.options.type,parentSchema:schema31.properties.options,data:data43};
+if(data48.target === undefined){
+const err97 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/required",keyword:"required",params:{missingProperty: "target"},message:"must have required property '"+"target"+"'",schema:schema31.properties.options.required,parentSchema:schema31.properties.options,data:data48};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -3271,13 +3392,8 @@ vErrors.push(err97);
 }
 errors++;
 }
-}
-if(data.config_hash !== undefined){
-if(data.lineage === undefined){
-const err98 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
-    missingProperty: "lineage",
-    depsCount: 3,
-    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+if(data48.allow_data_loss === undefined){
+const err98 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/required",keyword:"required",params:{missingProperty: "allow_data_loss"},message:"must have required property '"+"allow_data_loss"+"'",schema:schema31.properties.options.required,parentSchema:schema31.properties.options,data:data48};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -3286,11 +3402,9 @@ vErrors.push(err98);
 }
 errors++;
 }
-if(data.serial === undefined){
-const err99 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
-    missingProperty: "serial",
-    depsCount: 3,
-    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+for(const key7 in data48){
+if(!(((key7 === "replace") || (key7 === "target")) || (key7 === "allow_data_loss"))){
+const err99 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.options,data:data48};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -3299,11 +3413,16 @@ vErrors.push(err99);
 }
 errors++;
 }
-if(data.options === undefined){
-const err100 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
-    missingProperty: "options",
-    depsCount: 3,
-    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+}
+if(data48.replace !== undefined){
+let data49 = data48.replace;
+if(Array.isArray(data49)){
+const len7 = data49.length;
+for(let i7=0; i7<len7; i7++){
+let data50 = data49[i7];
+if(typeof data50 === "string"){
+if(!pattern4.test(data50)){
+const err100 = {instancePath:instancePath+"/options/replace/" + i7,schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data50};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -3313,12 +3432,8 @@ vErrors.push(err100);
 errors++;
 }
 }
-if(data.lineage !== undefined){
-if(data.serial === undefined){
-const err101 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
-    missingProperty: "serial",
-    depsCount: 3,
-    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+else {
+const err101 = {instancePath:instancePath+"/options/replace/" + i7,schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data:data50};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -3327,11 +3442,10 @@ vErrors.push(err101);
 }
 errors++;
 }
-if(data.config_hash === undefined){
-const err102 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
-    missingProperty: "config_hash",
-    depsCount: 3,
-    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+}
+}
+else {
+const err102 = {instancePath:instancePath+"/options/replace",schemaPath:"#/properties/options/properties/replace/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.options.properties.replace.type,parentSchema:schema31.properties.options.properties.replace,data:data49};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -3340,11 +3454,16 @@ vErrors.push(err102);
 }
 errors++;
 }
-if(data.options === undefined){
-const err103 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
-    missingProperty: "options",
-    depsCount: 3,
-    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+}
+if(data48.target !== undefined){
+let data51 = data48.target;
+if(Array.isArray(data51)){
+const len8 = data51.length;
+for(let i8=0; i8<len8; i8++){
+let data52 = data51[i8];
+if(typeof data52 === "string"){
+if(!pattern4.test(data52)){
+const err103 = {instancePath:instancePath+"/options/target/" + i8,schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data52};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -3354,14 +3473,169 @@ vErrors.push(err103);
 errors++;
 }
 }
-}
 else {
-const err104 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+const err104 = {instancePath:instancePath+"/options/target/" + i8,schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data:data52};
 if(vErrors === null){
 vErrors = [err104];
 }
 else {
 vErrors.push(err104);
+}
+errors++;
+}
+}
+}
+else {
+const err105 = {instancePath:instancePath+"/options/target",schemaPath:"#/properties/options/properties/target/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.options.properties.target.type,parentSchema:schema31.properties.options.properties.target,data:data51};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+}
+if(data48.allow_data_loss !== undefined){
+let data53 = data48.allow_data_loss;
+if(typeof data53 !== "boolean"){
+const err106 = {instancePath:instancePath+"/options/allow_data_loss",schemaPath:"#/properties/options/properties/allow_data_loss/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.options.properties.allow_data_loss.type,parentSchema:schema31.properties.options.properties.allow_data_loss,data:data53};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+}
+}
+else {
+const err107 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.options.type,parentSchema:schema31.properties.options,data:data48};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+}
+if(data.policies_hash !== undefined){
+let data54 = data.policies_hash;
+if(typeof data54 === "string"){
+if(!pattern14.test(data54)){
+const err108 = {instancePath:instancePath+"/policies_hash",schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema60,data:data54};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+}
+else {
+const err109 = {instancePath:instancePath+"/policies_hash",schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.type,parentSchema:schema60,data:data54};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+}
+if(data.config_hash !== undefined){
+if(data.lineage === undefined){
+const err110 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
+    missingProperty: "lineage",
+    depsCount: 3,
+    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+if(data.serial === undefined){
+const err111 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
+    missingProperty: "serial",
+    depsCount: 3,
+    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+if(data.options === undefined){
+const err112 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
+    missingProperty: "options",
+    depsCount: 3,
+    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+}
+if(data.lineage !== undefined){
+if(data.serial === undefined){
+const err113 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
+    missingProperty: "serial",
+    depsCount: 3,
+    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+if(data.config_hash === undefined){
+const err114 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
+    missingProperty: "config_hash",
+    depsCount: 3,
+    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+if(data.options === undefined){
+const err115 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
+    missingProperty: "options",
+    depsCount: 3,
+    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+}
+}
+else {
+const err116 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
 }
 errors++;
 }
