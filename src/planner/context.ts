@@ -4,6 +4,8 @@
 import type {
   ActionReason,
   Address,
+  ApiCapabilities,
+  ApiCapability,
   Binding,
   DesiredState,
   Diagnostic,
@@ -34,6 +36,11 @@ export interface PlanOptions extends PlanShape {
    * `target_time` that is not in the past is an error; undefined skips that check.
    */
   now?: number;
+  /**
+   * What the API can do (SPEC section 15), as far as the caller found out. A capability not given
+   * counts as absent (a service rename is a replace), and a plan it decides says it `needs` it.
+   */
+  api?: ApiCapabilities;
 }
 
 /** Another workspace's binding of a live resource. */
@@ -104,6 +111,10 @@ export interface PlanContext {
   boundTo: Map<string, Address>;
   /** The op table (src/kinds/index.ts), for a kind that plans around other kinds' ops. */
   operations: Readonly<Record<OperationId, OperationSpec>>;
+  /** What the API can do, as the caller gave it (PlanOptions.api). */
+  api: ApiCapabilities;
+  /** The capabilities that decided how a change of this plan is made (a kind's plan part adds them). */
+  consulted: Set<ApiCapability>;
 }
 
 /** The key of a live resource in `going` and `boundTo`. */
