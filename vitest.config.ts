@@ -5,7 +5,9 @@ import { defineConfig } from 'vitest/config';
 // changes authentication (Basic), the time-series type (TIMESCALEDB), peering statuses and their
 // PENDING -> APPROVED -> ACTIVE timeline, VPCs CREATING before CREATED, 202 without a body on
 // deletes, a pooler object without an endpoint while off, and services lists without replica sets
-// (one replicaSets read per managed service). What each tiger run proves against those answers:
+// (one replicaSets read per managed service), and the dialect's SPEC section 15 behaviours at their
+// defaults (a 30 s first backup, scaled; deleted peerings DELETING a while; attached services on a
+// private host). What each tiger run proves against those answers:
 //   plan            the reads (2 + V + one per managed service), a fresh plan's order, --detailed-
 //                   exitcode after an apply, saved-plan JSON, --emulator in the tiger dialect
 //   cli-apply       a wide apply, examples/full.yaml to an empty next plan, a failed (INVALID) peering

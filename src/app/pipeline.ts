@@ -11,6 +11,7 @@ import {
   parentAddressOf,
   type Action,
   type Address,
+  type ApiCapabilities,
   type DesiredState,
   type LiveState,
   type Lockfile,
@@ -24,6 +25,18 @@ import type { PolicyResult, PolicySet } from '../policy/index.js';
 import { refuseCredentials } from './credential-guard.js';
 
 export type { LiveReader };
+
+/** What a plan can ask of the API beyond its lists (the API client answers it). */
+export interface CapabilityReader {
+  capabilities(): Promise<Required<ApiCapabilities>>;
+}
+
+/** What the API behind `client` can do; a reader that cannot say is a bug in dbform. */
+export function capabilitiesOf(client: LiveReader): Promise<Required<ApiCapabilities>> {
+  const reader = client as Partial<CapabilityReader>;
+  if (typeof reader.capabilities !== 'function') throw new Error('the API reader cannot say what the API can do');
+  return reader.capabilities();
+}
 
 export interface LiveScope {
   /**
@@ -101,7 +114,12 @@ export async function planFromLive(req: PlanRequest): Promise<Planned> {
     ...(req.shape.restore ? { restore: req.shape.restore } : {}),
     ...(destroying ? { deleteRetired: true } : {}),
   };
-  let plan: Plan = { ...planChanges(planned, live, req.lock, options), where: req.where };
+  let made = planChanges(planned, live, req.lock, options);
+  // Where the plan needs to know what the API can do (a service whose name changes: renamed in
+  // place or replaced, SPEC section 15), that is asked of the API and the plan made again with it:
+  // one request more, and only then.
+  if (made.needs !== undefined) made = planChanges(planned, live, req.lock, { ...options, api: await capabilitiesOf(req.client) });
+  let plan: Plan = { ...made, where: req.where };
   if (destroying) plan = asDestroyPlan(plan, req.desired, req.lock);
   const policies = await req.policies;
   if (policies && !plan.diagnostics.some((d) => d.severity === 'error')) plan = policed(plan, policies, planned, live, req.where.workspace);

@@ -4,9 +4,9 @@
 // exactly its actions, bindings, risks and blocks for every address it touches. Made under the
 // same policies too (SPEC section 16): they are evaluated again on the plan made now.
 import { readFile } from 'node:fs/promises';
-import { DbformError, StalePlanError, type DesiredState, type Plan, type PlanShape } from '../model/index.js';
+import { API_CAPABILITIES, CAPABILITY_TEXT, DbformError, StalePlanError, type DesiredState, type Plan, type PlanShape } from '../model/index.js';
 import { findPlanDifference, findStaleAddresses, fromPlanJson } from '../planner/index.js';
-import { planFromLive, type PolicyRun } from './pipeline.js';
+import { capabilitiesOf, planFromLive, type PolicyRun } from './pipeline.js';
 import { hashConfigFiles } from './plan.js';
 import type { PlanInput } from './run-plan.js';
 
@@ -120,6 +120,7 @@ export async function verifySavedPlan(saved: Plan, ctx: SavedPlanContext, input:
       }
     },
   });
+  await refuseOtherApi(saved, now, input, planFile, again);
   const error = now.diagnostics.find((d) => d.severity === 'error');
   if (error) throw new StalePlanError(`${planFile} cannot be applied: planning it again now fails: ${error.address ? `${error.address}: ` : ''}${error.message}`);
   const difference = findPlanDifference(saved, now);
@@ -127,6 +128,21 @@ export async function verifySavedPlan(saved: Plan, ctx: SavedPlanContext, input:
     throw new StalePlanError(`${planFile} is not what dbform plans now from the same config, the current state and the live resources: ${difference}. ${again}`);
   }
   return withSavedPlanHints(saved, planFile);
+}
+
+/**
+ * A plan made for what one API can do (SPEC section 15: a service renamed in place, or replaced) is
+ * not applied against an API that does otherwise: one line saying which, before anything runs.
+ */
+async function refuseOtherApi(saved: Plan, now: Plan, input: PlanInput, planFile: string, again: string): Promise<void> {
+  for (const c of API_CAPABILITIES) {
+    const made = saved.api?.[c];
+    if (made === undefined) continue;
+    const here = now.api?.[c] ?? (await capabilitiesOf(input.client))[c];
+    if (here === made) continue;
+    const says = (yes: boolean) => (yes ? CAPABILITY_TEXT[c].yes : CAPABILITY_TEXT[c].no);
+    throw new DbformError(`${planFile} was made where ${says(made)}, but at ${(input.client as { baseUrl?: string }).baseUrl ?? 'this API'} ${says(here)}. ${again}`);
+  }
 }
 
 /**

@@ -17,6 +17,12 @@ export interface CreateSpec<R> {
   conflictMayMeanExists?: boolean;
   /** After a 409 that no existing resource explains: wait for the parent to settle; true to send again. */
   retryAfterConflict?: () => Promise<boolean>;
+  /**
+   * After a 409 that no existing resource explains, before `retryAfterConflict`: a refusal whose
+   * words say only time ends it (a parent without a backup yet); true after a pause, to send
+   * again. Bounded by the action's --timeout, not by a count of sends.
+   */
+  pauseAfterConflict?: (err: unknown) => Promise<boolean>;
 }
 
 const MAX_CONFLICT_RETRIES = 12;
@@ -67,6 +73,11 @@ export async function createOrAdopt<R>(ctx: ActionContext, action: Action, spec:
             { cause: err },
           );
         }
+      }
+      // A refusal that says what ends it comes first: the looks for other reasons would not see it.
+      if (isConflict(err) && spec.pauseAfterConflict && (await spec.pauseAfterConflict(err))) {
+        sends--;
+        continue;
       }
       if (isConflict(err) && spec.retryAfterConflict && conflicts < MAX_CONFLICT_RETRIES && (await spec.retryAfterConflict())) {
         conflicts++;

@@ -13,6 +13,7 @@ export const OPERATION_NAMES = [
   'deleteVPCPeering',
   'createService',
   'forkService',
+  'renameService',
   'deleteService',
   'resizeService',
   'setHAReplica',
@@ -179,6 +180,21 @@ export interface SettlingResource {
   op?: OperationId;
 }
 
+/**
+ * A managed resource that is made and waits for something only others can do (a peering for the
+ * peer account to accept it, SPEC section 15): not a change, not settling, not a failure.
+ */
+export interface AwaitingResource {
+  address: Address;
+  kind: Kind;
+  id: string;
+  /** The ID of the resource it belongs to, for a kind with a parent. */
+  parentId?: string;
+  status: string;
+  /** What it awaits, in words after "awaiting": `acceptance by account 123456789012`. */
+  awaits: string;
+}
+
 /** Which state a plan is for (SPEC section 14): set by the command that read it, not the planner. */
 export interface PlanWhere {
   workspace: string;
@@ -196,6 +212,8 @@ export interface Plan {
   bindings: Binding[];
   /** Managed resources still changing (SPEC section 5), by address: apply waits for each. */
   settling: SettlingResource[];
+  /** Managed resources awaiting others (SPEC section 15), by address; absent when none. Apply never waits for them. */
+  awaiting?: AwaitingResource[];
   /** Address -> `sha256:<hex>` of the live fields of each resource the plan touches. */
   fingerprints: Record<Address, string>;
   stateFingerprint: string;
@@ -205,6 +223,17 @@ export interface Plan {
   drift?: Drift[];
   /** The plan_deny and plan_warn rules that hold (SPEC section 16); absent when none does. */
   policy?: PolicyVerdict[];
+  /**
+   * What the API can do, for each capability that decided how this plan makes a change (a service
+   * renamed in place or replaced); absent when none did. Saved plans record it: apply refuses a
+   * plan made for an API that does otherwise.
+   */
+  api?: ApiCapabilities;
+  /**
+   * The capabilities that would decide a change of this plan but were not known when it was made
+   * (the planner asks nothing itself): the caller finds them out and plans again. Never saved.
+   */
+  needs?: ApiCapability[];
   /**
    * Saved plans only (SPEC section 3), what `apply PLAN` needs to make the same plan again and
    * compare: the lineage of the state it was made from (null: the lockfile had none yet), its
@@ -217,6 +246,30 @@ export interface Plan {
   /** Saved plans made under policies: hashPolicies of their files (apply refuses other policies). */
   policiesHash?: string;
 }
+
+/**
+ * What the API can do that decides how a change is made (SPEC section 15), found out from what the
+ * API serves (src/api/capabilities.ts), never from a setting. Undefined: not known (not asked).
+ */
+export interface ApiCapabilities {
+  /** `POST .../services/{id}/rename` exists: a service name change is a renameService, not a replace. */
+  renamesServices?: boolean;
+}
+
+export type ApiCapability = keyof ApiCapabilities;
+
+export const API_CAPABILITIES: readonly ApiCapability[] = ['renamesServices'];
+
+/** How a plan says what it was made for, one sentence each. */
+export const CAPABILITY_TEXT: Readonly<Record<ApiCapability, { yes: string; no: string }>> = {
+  renamesServices: {
+    yes: 'the API renames services in place (renameService)',
+    no: 'the API does not rename services in place: a service name change replaces the service',
+  },
+};
+
+/** `renames_services`: a capability's key in a plan's JSON. */
+export const capabilityKey = (c: ApiCapability): string => c.replace(/[A-Z]/g, (x) => `_${x.toLowerCase()}`);
 
 /** The flags that shape a plan (`--replace`, `--target`, `--allow-data-loss`; `dbform restore`'s). */
 export interface PlanShape {

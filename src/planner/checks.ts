@@ -67,7 +67,8 @@ export function unmanagedBlockers(ctx: PlanContext): void {
       if (!going) continue;
       for (const child of blocking) {
         for (const c of liveIn(child, parent) ?? []) {
-          if (managed.has(liveKey(child.kind, c.id))) continue;
+          // One already on its way out holds the delete only until it is gone: apply waits for it.
+          if (managed.has(liveKey(child.kind, c.id)) || child.live.gone(c)) continue;
           ctx.diagnostics.push({
             severity: 'error',
             code: `${def.kind}-blocked`,

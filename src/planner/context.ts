@@ -4,6 +4,8 @@
 import type {
   ActionReason,
   Address,
+  ApiCapabilities,
+  ApiCapability,
   Binding,
   DesiredState,
   Diagnostic,
@@ -41,10 +43,10 @@ export interface PlanOptions extends PlanShape {
    */
   deleteRetired?: boolean;
   /**
-   * The API renames services in place (SPEC section 15): a restore renames the original
-   * `<name>-before-<stamp>` before it forks; otherwise both keep the name.
+   * What the API can do (SPEC section 15), as far as the caller found out. A capability not given
+   * counts as absent (a service rename is a replace), and a plan it decides says it `needs` it.
    */
-  renamesServices?: boolean;
+  api?: ApiCapabilities;
 }
 
 /** Another workspace's binding of a live resource. */
@@ -117,6 +119,10 @@ export interface PlanContext {
   boundTo: Map<string, Address>;
   /** The op table (src/kinds/index.ts), for a kind that plans around other kinds' ops. */
   operations: Readonly<Record<OperationId, OperationSpec>>;
+  /** What the API can do, as the caller gave it (PlanOptions.api). */
+  api: ApiCapabilities;
+  /** The capabilities that decided how a change of this plan is made (a kind's plan part adds them). */
+  consulted: Set<ApiCapability>;
 }
 
 /** The key of a live resource in `going` and `boundTo`. */

@@ -1,6 +1,6 @@
 // planChanges: the pure core. One function of its inputs: match, diff per kind, order, guard.
 import { indexLive, KINDS, kindDef, OPERATIONS } from '../kinds/index.js';
-import { compareAddresses, type Action, type Address, type Binding, type DesiredState, type Diagnostic, type LiveState, type Lockfile, type Plan } from '../model/index.js';
+import { API_CAPABILITIES, compareAddresses, type Action, type Address, type ApiCapabilities, type ApiCapability, type Binding, type DesiredState, type Diagnostic, type LiveState, type Lockfile, type Plan } from '../model/index.js';
 import { addressChecks, duplicateIdErrors, projectChecks, renameHints, unmanagedBlockers } from './checks.js';
 import { liveKey, type LiveIndex, type LiveResource, type PlanContext, type PlanOptions } from './context.js';
 import type { Draft } from './drafts.js';
@@ -11,7 +11,7 @@ import { linkDrafts, selectTargets, sortDrafts, type DepGraph } from './ordering
 import { withoutResends } from './pending.js';
 import { forgetBindings, protectBindings, protectionSources } from './protect.js';
 import { restoreView } from './restore.js';
-import { findSettling } from './settling.js';
+import { findAwaiting, findSettling } from './settling.js';
 import { blockReason, riskOf, type ProtectSource } from './risk.js';
 import { summarize } from './summary.js';
 import { twinChecks } from './twins.js';
@@ -42,7 +42,7 @@ function newContext(desired: DesiredState, live: LiveState, lock: Lockfile, opti
     liveIds.set(r.address, r.live.id);
     going.set(liveKey(r.kind, r.live.id), { address: r.address, replaced: false });
   }
-  return { desired, live, lock, options, index, matching, diagnostics, fresh: new Map(), going, liveIds, boundTo, operations: OPERATIONS };
+  return { desired, live, lock, options, index, matching, diagnostics, fresh: new Map(), going, liveIds, boundTo, operations: OPERATIONS, api: options.api ?? {}, consulted: new Set() };
 }
 
 /** Each kind's desired resources (parents' kinds first), its removed ones, then what wraps them all. */
@@ -123,6 +123,7 @@ export function planChanges(config: DesiredState, live: LiveState, state: Lockfi
   if (restore.diagnostics.some((d) => d.severity === 'error')) return nothingPlanned(config, diagnostics);
   const { desired, lock } = restore;
   const ctx = newContext(desired, live, lock, options, diagnostics, restore.noAdopt);
+  for (const c of restore.consulted) ctx.consulted.add(c);
   addressChecks(ctx);
   const drafts = withoutResends(ctx, planAll(ctx));
   twinChecks(ctx);
@@ -139,11 +140,14 @@ export function planChanges(config: DesiredState, live: LiveState, state: Lockfi
   const keptAddresses = new Set([...options.target, ...kept.map((d) => d.address)]);
   const bindings = sortBindings(selected ? allBindings.filter((b) => keptAddresses.has(b.address)) : allBindings);
   const touched = new Set([...drafts.map((d) => d.address), ...allBindings.filter((b) => b.kind !== 'forget').map((b) => b.address)]);
-  const settling = findSettling(ctx, (a) => !selected || keptAddresses.has(a));
+  const inTarget = (a: Address) => !selected || keptAddresses.has(a);
+  const settling = findSettling(ctx, inTarget);
+  const awaiting = findAwaiting(ctx, inTarget);
   const stillChanging = new Set(settling.map((s) => s.address));
   const unchanged = [...desiredAddresses(desired)].filter((a) => !touched.has(a) && !stillChanging.has(a) && !ctx.matching.skipped.has(a)).length;
   const fingerprints = fingerprintLive(live, fingerprintSubjects({ actions, bindings }));
   const drift = findDrift(live, lock);
+  const { api, needs } = apiOf(ctx);
   return {
     formatVersion: 1,
     projectId: desired.projectId,
@@ -151,9 +155,24 @@ export function planChanges(config: DesiredState, live: LiveState, state: Lockfi
     actions,
     bindings,
     settling,
+    ...(awaiting.length > 0 ? { awaiting } : {}),
     fingerprints,
     stateFingerprint: stateFingerprint(fingerprints),
     diagnostics: sortDiagnostics(diagnostics),
     ...(drift.length > 0 ? { drift } : {}),
+    ...(api ? { api } : {}),
+    ...(needs.length > 0 ? { needs } : {}),
   };
+}
+
+/** What the plan was made for: the capabilities that decided a change, known or still needed. */
+function apiOf(ctx: PlanContext): { api?: ApiCapabilities; needs: ApiCapability[] } {
+  const known: ApiCapabilities = {};
+  const needs: ApiCapability[] = [];
+  for (const c of API_CAPABILITIES) {
+    if (!ctx.consulted.has(c)) continue;
+    if (ctx.api[c] === undefined) needs.push(c);
+    else known[c] = ctx.api[c];
+  }
+  return { ...(Object.keys(known).length > 0 ? { api: known } : {}), needs };
 }

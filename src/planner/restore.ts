@@ -22,6 +22,7 @@ import {
   retiredName,
   stampOf,
   type Address,
+  type ApiCapability,
   type Binding,
   type DesiredService,
   type DesiredState,
@@ -45,6 +46,8 @@ export interface RestoreView {
   noAdopt: ReadonlySet<Address>;
   /** Errors stop the plan (nothing is planned); warnings say what the plan does about a restore. */
   diagnostics: Diagnostic[];
+  /** What the API can do that decided the restores (whether the original is renamed): the plan records it. */
+  consulted: ApiCapability[];
 }
 
 interface Restore extends RestoreRequest {
@@ -144,6 +147,7 @@ interface Working {
   diagnostics: Diagnostic[];
   /** The retired services this plan keeps in its config (named by the restore, not the config). */
   ownRetired: Set<Address>;
+  consulted: Set<ApiCapability>;
 }
 
 function planRestore(w: Working, r: Restore, lock: Lockfile, live: LiveState, index: LiveById, options: PlanOptions): void {
@@ -180,11 +184,13 @@ function planRestore(w: Working, r: Restore, lock: Lockfile, live: LiveState, in
     kind: 'service',
     address: retireAs,
     key: retiredKey(d!.key, r.stamp),
-    name: options.renamesServices ? retiredName(original!.name, r.stamp) : original!.name,
+    name: options.api?.renamesServices === true ? retiredName(original!.name, r.stamp) : original!.name,
     protect: true,
     ...Object.fromEntries(childKinds('service').map((k) => [k.listKey, []])),
   } as unknown as DesiredService;
   w.ownRetired.add(retireAs);
+  // Renamed where the API renames: a plan made without knowing asks (needs), then is made again.
+  w.consulted.add('renamesServices');
   w.desired = {
     ...w.desired,
     services: w.desired.services.flatMap((s) => (s.address === r.address ? [kept, { ...s, fork, ...(protect !== undefined ? { protect } : {}) }] : [s])),
@@ -243,9 +249,9 @@ function keepRetiredNames(desired: DesiredState, resources: Record<Address, Lock
 export function restoreView(desired: DesiredState, live: LiveState, lock: Lockfile, options: PlanOptions): RestoreView {
   const diagnostics: Diagnostic[] = [];
   const hasRetired = Object.values(lock.resources).some((e) => e.retired || e.restoring);
-  if (options.deleteRetired || (!hasRetired && !options.restore)) return { desired, lock, bindings: [], noAdopt: new Set(), diagnostics };
+  if (options.deleteRetired || (!hasRetired && !options.restore)) return { desired, lock, bindings: [], noAdopt: new Set(), diagnostics, consulted: [] };
   const index = indexLive(live, false);
-  const w: Working = { desired, resources: { ...lock.resources }, bindings: [], noAdopt: new Set(), diagnostics, ownRetired: new Set() };
+  const w: Working = { desired, resources: { ...lock.resources }, bindings: [], noAdopt: new Set(), diagnostics, ownRetired: new Set(), consulted: new Set() };
   for (const r of restoresOf(lock, options.restore, diagnostics)) planRestore(w, r, lock, live, index, options);
   return {
     desired: keepRetiredNames(w.desired, w.resources, index, w.ownRetired),
@@ -253,5 +259,6 @@ export function restoreView(desired: DesiredState, live: LiveState, lock: Lockfi
     bindings: w.bindings,
     noAdopt: w.noAdopt,
     diagnostics: w.diagnostics,
+    consulted: [...w.consulted],
   };
 }

@@ -1,6 +1,6 @@
 // One entry per resource, shared by the text and markdown renderers: what happens to it, with
 // which API calls, and each changed field once.
-import { compareAddresses, terminalJson, terminalLine, terminalText, type Action, type Address, type Binding, type Diagnostic, type FieldChange, type Plan, type PolicyVerdict, type SettlingResource } from '../../model/index.js';
+import { API_CAPABILITIES, CAPABILITY_TEXT, compareAddresses, terminalJson, terminalLine, terminalText, type Action, type Address, type Binding, type Diagnostic, type FieldChange, type Plan, type PolicyVerdict, type SettlingResource } from '../../model/index.js';
 import { SENSITIVE, verbOf } from '../../planner/index.js';
 
 export type ResourceVerb = 'create' | 'update' | 'replace' | 'delete' | 'adopt' | 'move' | 'protect' | 'forget' | 'retire';
@@ -113,6 +113,33 @@ export function settlingHeading(plan: Plan): string {
   const n = plan.settling.length;
   return `Still settling: ${n} resource${n === 1 ? ' is' : 's are'} still changing (an earlier apply, or a change made elsewhere); apply waits for ${n === 1 ? 'it' : 'them'} before it reports success`;
 }
+
+/**
+ * What the API can do, where it decided how the plan makes a change (SPEC section 15), one
+ * sentence each: `The API renames services in place (renameService).`
+ */
+export function apiSentences(plan: Plan): string[] {
+  const out: string[] = [];
+  for (const c of API_CAPABILITIES) {
+    const can = plan.api?.[c];
+    if (can === undefined) continue;
+    const text = can ? CAPABILITY_TEXT[c].yes : CAPABILITY_TEXT[c].no;
+    out.push(`${text[0]!.toUpperCase()}${text.slice(1)}.`);
+  }
+  return out;
+}
+
+/**
+ * The heading of the awaiting list (SPEC section 15): made, and waiting for others (another account
+ * to accept a connection). Not a change and not settling: apply neither sends nor waits for anything.
+ */
+export function awaitingHeading(plan: Plan): string {
+  const n = plan.awaiting?.length ?? 0;
+  return `Awaiting others: ${n} resource${n === 1 ? ' is' : 's are'} made and wait${n === 1 ? 's' : ''} for something only others can do; apply does not wait for ${n === 1 ? 'it' : 'them'}`;
+}
+
+/** `PENDING: awaiting acceptance by account 123456789012`, the API's status as data. */
+export const awaitingText = (a: NonNullable<Plan['awaiting']>[number]): string => `${terminalLine(a.status)}: awaiting ${terminalLine(a.awaits)}`;
 
 /**
  * A settling resource's status as the list shows it, with the operation an earlier apply left in

@@ -8,7 +8,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { fetchLiveState } from '../../../src/api/index.js';
 import type { EmulatorHandle } from '../../../src/emulator/index.js';
 import type { LiveService } from '../../../src/model/index.js';
-import { itDialectBlind, startTestEmulator, testClient } from '../../support/dialect.js';
+import { DIALECT_FACTS, itDialectBlind, startTestEmulator, testClient } from '../../support/dialect.js';
 import { removeTempDirs } from '../../support/temp-dir.js';
 import { runCli, spawnCli, workspace, type CliResult, type Workspace } from './cli-harness.js';
 
@@ -93,6 +93,8 @@ async function expectRestored(a: Applied): Promise<{ forkId: string; retired: st
   expect(fork.replicaSets.map((r) => [r.name, r.nodes, r.id === lock.resources['replica_set.db.r1']!.id])).toEqual([['r1', 1, true]]);
   expect(original.status).toBe('READY');
   expect(original.replicaSets.map((r) => r.id)).toEqual([a.originalSetId]);
+  // Where the API renames services in place, the original is renamed <name>-before-<stamp>; else both are "db".
+  expect(original.name).toBe(DIALECT_FACTS.renamesServices ? retired.slice('service.'.length) : 'db');
   // The next plan is empty: the retired original is not "removed from the config".
   const next = await runCli(a.ws, ['plan', '--detailed-exitcode']);
   expect(next.code, next.stdout + next.stderr).toBe(0);
@@ -110,6 +112,7 @@ describe('dbform restore service.db --to TIME', () => {
     expect(run.stdout).toContain(`fork.target_time: ${JSON.stringify(a.created)}`);
     expect(run.stdout).toMatch(/service\.db-before-[0-9]{8}-[0-9]{6}.*retired from service\.db/);
     expect(run.stdout).toMatch(/replica_set\.db-before-[0-9]{8}-[0-9]{6}\.r1.*retired from replica_set\.db\.r1/);
+    expect(/~ service\.db-before-[0-9]{8}-[0-9]{6} {2}\(retired from service\.db .*; renameService\)\n {6}name: "db" -> "db-before-[0-9]{8}-[0-9]{6}"/.test(run.stdout)).toBe(DIALECT_FACTS.renamesServices);
     const { forkId, retired } = await expectRestored(a);
 
     const output = JSON.parse((await runCli(a.ws, ['output', '--json'])).stdout) as Record<string, { host: string; pooler_host?: string }>;
@@ -201,7 +204,9 @@ describe('dbform restore service.db --to TIME', () => {
     const created = (await liveServices()).find((s) => s.id === originalId)!.created;
     const run = await runCli(ws, ['restore', 'service.db', '--to', created, '--auto-approve', '--timeout', '2s']);
     expect(run.code).toBe(1);
-    expect(run.stdout + run.stderr).toContain(`the restore to ${created} was not made: the API refused its fork, so service.db stays bound to ${originalId} and no restore is under way`);
+    // Where the API renames, the original was renamed first, and is renamed back.
+    expect(run.stdout + run.stderr).toMatch(new RegExp(`the restore to ${created.replace(/[.]/g, '\\.')} was not made: the API refused its fork, so service\\.db stays bound to ${originalId}(, renamed back to "db")? and no restore is under way`));
+    expect((await liveServices()).find((s) => s.id === originalId)!.name).toBe('db');
     const lock = lockOf(ws);
     expect(lock.resources['service.db']!.id).toBe(originalId);
     expect(Object.values(lock.resources).some((e) => e.restoring !== undefined || e.retired !== undefined)).toBe(false);
@@ -220,6 +225,11 @@ describe('dbform restore service.db --to TIME', () => {
     const json = JSON.parse(readFileSync(planFile, 'utf8'));
     expect(json.options.restore).toMatchObject({ address: 'service.db', target_time: a.created });
     expect(json.actions.map((x: { op: string; address: string }) => `${x.op} ${x.address}`)).toContain('forkService service.db');
+    expect(json.api).toEqual({ renames_services: DIALECT_FACTS.renamesServices });
+    // Where the original is renamed, that comes first: the fork waits for it.
+    const rename = json.actions.find((x: { op: string }) => x.op === 'renameService');
+    const forkAction = json.actions.find((x: { op: string }) => x.op === 'forkService');
+    expect(rename === undefined ? [] : [rename.id]).toEqual(DIALECT_FACTS.renamesServices ? forkAction.depends_on : []);
 
     // An edited plan: the fork sent to another time. Refused, nothing changed.
     const edited = join(a.ws.dir, 'edited.json');

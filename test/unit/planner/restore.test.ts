@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { bindRetiring, restoreStamp, retiredAddressOf, type LockEntry, type Plan, type RestoreRequest } from '../../../src/model/index.js';
 import { findPlanDifference, fromPlanJson, toPlanJson, withSavedInputs } from '../../../src/planner/index.js';
-import { action, desiredReplicaSet, desiredService, desiredState, errors, liveReplicaSet, liveService, liveState, lockfile, ops, plan, warnings } from './builders.js';
+import { action, dependsOn, desiredReplicaSet, desiredService, desiredState, errors, liveReplicaSet, liveService, liveState, lockfile, ops, plan, warnings } from './builders.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
 const STAMP = '20260601-115900';
@@ -112,10 +112,22 @@ describe('dbform restore service.db --to TIME, planned', () => {
     expect(p.bindings.some((b) => b.kind === 'adopt')).toBe(false);
   });
 
-  it('where the API renames services in place, keeps the original under its renamed name', () => {
-    const p = plan(config(), liveState({ services: [original] }), lockfile(bound), { now: NOW, restore: request, renamesServices: true });
-    // Until the service kind has an in-place rename, a name change is a replace the plan refuses.
-    expect(p.diagnostics.find((d) => d.address === RETIRED)?.message).toMatch(/^changing name "db" -> "db-before-20260601-115900" cannot be done in place/);
+  it('where the API renames services in place, renames the original first; where it does not, both keep the name', () => {
+    const unknown = restorePlan();
+    expect(unknown.needs).toEqual(['renamesServices']);
+    const shared = plan(config(), liveState({ services: [original] }), lockfile(bound), { now: NOW, restore: request, api: { renamesServices: false } });
+    expect(shared.api).toEqual({ renamesServices: false });
+    expect(shared.needs).toBeUndefined();
+    expect(ops(shared)).toEqual(ops(unknown));
+    const renamed = plan(config(), liveState({ services: [original] }), lockfile(bound), { now: NOW, restore: request, api: { renamesServices: true } });
+    expect(errors(renamed)).toEqual([]);
+    expect(renamed.api).toEqual({ renamesServices: true });
+    expect(ops(renamed)).toEqual([`${RETIRED} renameService`, 'service.db forkService', 'service.db enablePooler', 'replica_set.db.r1 createReplicaSet']);
+    const rename = action(renamed, RETIRED, 'renameService');
+    expect(rename).toMatchObject({ risk: 'none', request: { name: 'db-before-20260601-115900' }, refs: { target: { address: RETIRED, id: 'svc-db' } } });
+    expect(rename.blocked).toBeUndefined();
+    expect(dependsOn(renamed, action(renamed, 'service.db', 'forkService'), rename)).toBe(true);
+    expect(renamed.bindings).toEqual(shared.bindings);
   });
 });
 
