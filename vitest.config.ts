@@ -21,6 +21,9 @@ import { defineConfig } from 'vitest/config';
 //   drift           drift read from tiger answers, on a file and on a PostgreSQL state
 //   sigkill         a sample of 8 SIGKILL runs resumes against tiger answers
 //   convergence     a sample of 40 seeds (every op, edit and drift kind of the 120) converges
+//   restore         a PITR fork of a service with a replica set and a pooler, its saved plan, a kill
+//                   after the fork was sent: against tiger's services (renamed in place where the
+//                   client knows the API renames) and its separate replica set lists
 // Tests in those files whose requests and answers no dialect changes (refusals before any request
 // or change, flags, rendering, config errors) are `itDialectBlind`: defined in the seed run only.
 // `logs` is seed only: the logs route answers alike in both dialects, and Basic authentication is
@@ -41,6 +44,7 @@ const TIGER_SCENARIOS = [
   'test/e2e/plan/drift.test.ts',
   'test/chaos/sigkill.test.ts',
   'test/e2e/convergence/convergence.test.ts',
+  'test/e2e/apply/restore.test.ts',
 ];
 
 export default defineConfig({

@@ -7,6 +7,8 @@
 import { fetchLiveState, type LiveReader } from '../api/live-state.js';
 import { childKinds, DELETE_OPS, desiredIn, eachDesired, TOP_KINDS, type AnyKind } from '../kinds/index.js';
 import {
+  isProtectedInState,
+  parentAddressOf,
   type Action,
   type Address,
   type ApiCapabilities,
@@ -102,7 +104,16 @@ export async function planFromLive(req: PlanRequest): Promise<Planned> {
   const planned = destroying ? destroyedDesired(req.desired, req.shape.target) : req.desired;
   const live = await readLive(req.client, req.desired.projectId, { managed: { desired: planned, lock: req.lock }, ...(req.signal ? { signal: req.signal } : {}) });
   req.checkLive?.(live);
-  const options = { replace: req.shape.replace, target: req.shape.target, allowDataLoss: destroying || req.shape.allowDataLoss, now: Date.now(), claimedElsewhere: req.claimedElsewhere };
+  const options = {
+    replace: req.shape.replace,
+    target: req.shape.target,
+    allowDataLoss: destroying || req.shape.allowDataLoss,
+    now: Date.now(),
+    claimedElsewhere: req.claimedElsewhere,
+    // A restore (SPEC section 17) is a shape of the plan; a destroy deletes retired bindings too.
+    ...(req.shape.restore ? { restore: req.shape.restore } : {}),
+    ...(destroying ? { deleteRetired: true } : {}),
+  };
   let made = planChanges(planned, live, req.lock, options);
   // Where the plan needs to know what the API can do (a service whose name changes: renamed in
   // place or replaced, SPEC section 15), that is asked of the API and the plan made again with it:
@@ -149,8 +160,14 @@ function asDestroyPlan(plan: Plan, desired: DesiredState, lock: Lockfile): Plan 
   const actions = plan.actions.map((a): Action => {
     const reason = a.reason === 'removed' ? 'destroy' : a.reason;
     const configured = inConfig.get(a.address);
-    const isProtected = configured === true || lock.resources[a.address]?.protect === true;
+    const isProtected = configured === true || isProtectedInState(lock, a.address);
     if (!DELETE_OPS.has(a.op) || !isProtected) return { ...a, reason };
+    const parent = parentAddressOf(a.address);
+    if (configured !== true && lock.resources[a.address]?.protect !== true && parent !== undefined) {
+      // A retired original's resources go only with it (SPEC section 17).
+      const blocked = `protected: ${a.address} is retired with ${parent}, which has protect: true in the state, so destroy does not delete it (to delete it: add ${parent} to the config with protect: false, run apply, then destroy)`;
+      return { ...a, reason, blocked };
+    }
     const where = configured === undefined ? 'add it to the config with protect: false' : 'set protect: false on it in the config';
     const blocked = `protected: ${a.address} has protect: true${configured ? ' in the config' : ' in the state'}, so destroy does not delete it (to delete it: ${where}, run apply, then destroy)`;
     return { ...a, reason, blocked };

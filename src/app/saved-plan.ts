@@ -36,6 +36,8 @@ export function shellWord(path: string): string {
 
 /** The command that makes this plan again: the flags it was made with, the same file. */
 function planCommand(planFile: string, shape: PlanShape | undefined): string {
+  // A restore is made again by the restore command (a new stamp: the plan is a new one anyway).
+  if (shape?.restore) return `dbform restore ${shellWord(shape.restore.address)} --to ${shellWord(shape.restore.targetTime)} --out ${shellWord(planFile)}`;
   const flags = [
     ...(shape?.target ?? []).map((a) => `--target ${shellWord(a)}`),
     ...(shape?.replace ?? []).map((a) => `--replace ${shellWord(a)}`),

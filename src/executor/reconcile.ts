@@ -41,6 +41,11 @@ function mayExist(err: unknown, conflictMayMeanExists: boolean): { mayExist: boo
   return { mayExist: true, provedNothing: false };
 }
 
+/** A create's final error says the API refused it (a 4xx answer): nothing was made. */
+export function createdNothing(err: unknown): boolean {
+  return err instanceof ApiError && err.status >= 400 && err.status < 500;
+}
+
 export async function createOrAdopt<R>(ctx: ActionContext, action: Action, spec: CreateSpec<R>): Promise<CreateOutcome<R>> {
   let sends = 0;
   let conflicts = 0;

@@ -107,15 +107,18 @@ export type BindingKind =
   | 'adopt' // a live resource found by its unique name becomes this address
   | 'move' // a lockfile entry moves to a new address (renamed key, or `moved:`)
   | 'protect' // only the lockfile's protect flag changes
-  | 'forget'; // a lockfile entry whose resource is already gone and no longer configured
+  | 'forget' // a lockfile entry whose resource is already gone and no longer configured
+  | 'retire'; // a restore (SPEC section 17) retires the entry at `from` to this address once the fork is bound
 
 export interface Binding {
   kind: BindingKind;
   address: Address;
   id?: string;
-  /** move: the previous address. */
+  /** move, retire: the previous address. */
   from?: Address;
   protect?: boolean;
+  /** retire: the time the restore goes back to (its `--to`). */
+  targetTime?: string;
 }
 
 export interface Summary {
@@ -268,11 +271,22 @@ export const CAPABILITY_TEXT: Readonly<Record<ApiCapability, { yes: string; no: 
 /** `renames_services`: a capability's key in a plan's JSON. */
 export const capabilityKey = (c: ApiCapability): string => c.replace(/[A-Z]/g, (x) => `_${x.toLowerCase()}`);
 
-/** The flags that shape a plan (`--replace`, `--target`, `--allow-data-loss`). */
+/** The flags that shape a plan (`--replace`, `--target`, `--allow-data-loss`; `dbform restore`'s). */
 export interface PlanShape {
   replace: Address[];
   target: Address[];
   allowDataLoss: boolean;
+  /** `dbform restore ADDR --to TIME` (SPEC section 17): the plan is this restore. */
+  restore?: RestoreRequest;
+}
+
+/** A restore of a service to a point in time: its address, the time, and when it was asked for. */
+export interface RestoreRequest {
+  address: Address;
+  /** `--to`, RFC 3339 as given. */
+  targetTime: string;
+  /** restoreStamp of when the restore was planned: the retired address and name carry it. */
+  stamp: string;
 }
 
 export function emptySummary(): Summary {

@@ -21,7 +21,7 @@ export function projectChecks(desired: DesiredState, live: LiveState, lock: Lock
 /** `--replace` and `--target` must name resources the config (or, for targets, the lockfile) knows. */
 export function addressChecks(ctx: PlanContext): void {
   const wanted = desiredAddresses(ctx.desired);
-  const known = new Set([...wanted, ...ctx.matching.removed.map((r) => r.address)]);
+  const known = new Set([...wanted, ...ctx.matching.removed.map((r) => r.address), ...ctx.matching.retired.map((r) => r.address)]);
   for (const a of ctx.options.replace) {
     if (parseAddress(a) === undefined) ctx.diagnostics.push(badAddress('--replace', a));
     else if (!wanted.has(a)) ctx.diagnostics.push({ severity: 'error', code: 'replace-address', message: `--replace ${a}: no such resource in the config` });

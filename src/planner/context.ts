@@ -37,6 +37,12 @@ export interface PlanOptions extends PlanShape {
    */
   now?: number;
   /**
+   * A destroy (SPEC sections 4 and 17): the bindings a restore retired are deleted like the
+   * others (their protect still blocks), and no restore under way is planned. Otherwise a retired
+   * binding is never planned for deletion: it is not "removed from the config".
+   */
+  deleteRetired?: boolean;
+  /**
    * What the API can do (SPEC section 15), as far as the caller found out. A capability not given
    * counts as absent (a service rename is a replace), and a plan it decides says it `needs` it.
    */
@@ -78,6 +84,8 @@ export interface Matching {
   /** Each kind's desired resources with their live counterparts, in the config's order. */
   matches: Record<Kind, Array<Match<unknown, unknown>>>;
   removed: RemovedEntry[];
+  /** Retired bindings (SPEC section 17) the config does not list: kept, never planned for deletion. */
+  retired: RemovedEntry[];
   bindings: Binding[];
   /** Desired resources that cannot be planned (ambiguous match), and their children. */
   skipped: Set<Address>;

@@ -10,6 +10,7 @@ import { desiredAddresses, matchResources } from './match.js';
 import { linkDrafts, selectTargets, sortDrafts, type DepGraph } from './ordering.js';
 import { withoutResends } from './pending.js';
 import { forgetBindings, protectBindings, protectionSources } from './protect.js';
+import { restoreView } from './restore.js';
 import { findAwaiting, findSettling } from './settling.js';
 import { blockReason, riskOf, type ProtectSource } from './risk.js';
 import { summarize } from './summary.js';
@@ -17,9 +18,13 @@ import { twinChecks } from './twins.js';
 
 export type { PlanOptions } from './context.js';
 
-function newContext(desired: DesiredState, live: LiveState, lock: Lockfile, options: PlanOptions, diagnostics: Diagnostic[]): PlanContext {
+function newContext(desired: DesiredState, live: LiveState, lock: Lockfile, options: PlanOptions, diagnostics: Diagnostic[], noAdopt: ReadonlySet<Address>): PlanContext {
   const index = indexLive(live, false) as LiveIndex;
-  const matching = matchResources(desired, lock, index, diagnostics, options.claimedElsewhere);
+  const matching = matchResources(desired, lock, index, diagnostics, {
+    ...(options.claimedElsewhere ? { claimedElsewhere: options.claimedElsewhere } : {}),
+    noAdopt,
+    ...(options.deleteRetired ? { deleteRetired: true } : {}),
+  });
   const liveIds = new Map<Address, string>();
   const boundTo = new Map<string, Address>();
   for (const def of KINDS) {
@@ -70,7 +75,7 @@ function toActions(order: Draft[], deps: DepGraph, protectedBy: Map<Address, Pro
   });
 }
 
-const BINDING_ORDER: Record<Binding['kind'], number> = { move: 0, adopt: 1, protect: 2, forget: 3 };
+const BINDING_ORDER: Record<Binding['kind'], number> = { retire: 0, move: 1, adopt: 2, protect: 3, forget: 4 };
 
 function sortBindings(bindings: Binding[]): Binding[] {
   return [...bindings].sort((a, b) => compareAddresses(a.address, b.address) || BINDING_ORDER[a.kind] - BINDING_ORDER[b.kind]);
@@ -107,12 +112,18 @@ function nothingPlanned(desired: DesiredState, diagnostics: Diagnostic[]): Plan 
  * randomness or colour; the same inputs give the same plan. Problems that make the plan unusable
  * are returned as error diagnostics, never thrown.
  */
-export function planChanges(desired: DesiredState, live: LiveState, lock: Lockfile, options: PlanOptions): Plan {
+export function planChanges(config: DesiredState, live: LiveState, state: Lockfile, options: PlanOptions): Plan {
   const diagnostics: Diagnostic[] = [];
-  projectChecks(desired, live, lock, diagnostics);
-  const duplicates = duplicateIdErrors(lock);
-  if (duplicates.length > 0) return nothingPlanned(desired, [...diagnostics, ...duplicates]);
-  const ctx = newContext(desired, live, lock, options, diagnostics);
+  projectChecks(config, live, state, diagnostics);
+  const duplicates = duplicateIdErrors(state);
+  if (duplicates.length > 0) return nothingPlanned(config, [...diagnostics, ...duplicates]);
+  // A restore is the config and the state as it wants them (restore.ts), planned like any other.
+  const restore = restoreView(config, live, state, options);
+  diagnostics.push(...restore.diagnostics);
+  if (restore.diagnostics.some((d) => d.severity === 'error')) return nothingPlanned(config, diagnostics);
+  const { desired, lock } = restore;
+  const ctx = newContext(desired, live, lock, options, diagnostics, restore.noAdopt);
+  for (const c of restore.consulted) ctx.consulted.add(c);
   addressChecks(ctx);
   const drafts = withoutResends(ctx, planAll(ctx));
   twinChecks(ctx);
@@ -125,7 +136,7 @@ export function planChanges(desired: DesiredState, live: LiveState, lock: Lockfi
     diagnostics.push({ severity: 'error', code: 'internal-cycle', message: `internal error: a dependency cycle among ${cyclic.map((d) => d.key).join(', ')}; please report this` });
   }
   const actions = toActions([...order, ...cyclic], deps, protectionSources(ctx), options.allowDataLoss);
-  const allBindings = [...ctx.matching.bindings, ...protectBindings(ctx), ...forgetBindings(ctx)];
+  const allBindings = [...restore.bindings, ...ctx.matching.bindings, ...protectBindings(ctx), ...forgetBindings(ctx)];
   const keptAddresses = new Set([...options.target, ...kept.map((d) => d.address)]);
   const bindings = sortBindings(selected ? allBindings.filter((b) => keptAddresses.has(b.address)) : allBindings);
   const touched = new Set([...drafts.map((d) => d.address), ...allBindings.filter((b) => b.kind !== 'forget').map((b) => b.address)]);

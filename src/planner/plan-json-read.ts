@@ -102,6 +102,8 @@ function planOf(o: Json): Plan {
   if (awaiting.length > 0) plan.awaiting = awaiting;
   if (isObject(o.options)) {
     plan.options = { replace: [...(o.options.replace as string[])], target: [...(o.options.target as string[])], allowDataLoss: o.options.allow_data_loss as boolean };
+    const restore = o.options.restore;
+    if (isObject(restore)) plan.options.restore = { address: restore.address as string, targetTime: restore.target_time as string, stamp: restore.stamp as string };
   }
   return plan;
 }
@@ -161,6 +163,7 @@ function bindingOf(o: Json): Binding {
     ...(o.id !== undefined ? { id: o.id as string } : {}),
     ...(o.from !== undefined ? { from: o.from as string } : {}),
     ...(o.protect !== undefined ? { protect: o.protect as boolean } : {}),
+    ...(o.target_time !== undefined ? { targetTime: o.target_time as string } : {}),
   };
 }
 

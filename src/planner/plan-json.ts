@@ -1,6 +1,6 @@
 // The plan's JSON form (SPEC section 3): snake_case, fixed key order, `null` for absent values.
 // The saved plan file is this object; `fromPlanJson` reads one back for `apply`.
-import { API_CAPABILITIES, capabilityKey, type Action, type ApiCapabilities, type AwaitingResource, type Binding, type Diagnostic, type Drift, type FieldChange, type Plan, type PolicyVerdict, type ResourceRef, type SettlingResource, type Summary } from '../model/index.js';
+import { API_CAPABILITIES, capabilityKey, type Action, type ApiCapabilities, type AwaitingResource, type Binding, type Diagnostic, type Drift, type FieldChange, type Plan, type PlanShape, type PolicyVerdict, type ResourceRef, type SettlingResource, type Summary } from '../model/index.js';
 import { readPlanJson } from './plan-json-read.js';
 
 type Json = Record<string, unknown>;
@@ -28,7 +28,7 @@ export interface PlanJson {
   lineage?: string | null;
   serial?: number;
   config_hash?: string;
-  options?: { replace: string[]; target: string[]; allow_data_loss: boolean };
+  options?: { replace: string[]; target: string[]; allow_data_loss: boolean; restore?: { address: string; target_time: string; stamp: string } };
   policies_hash?: string;
 }
 
@@ -81,6 +81,7 @@ export function bindingJson(b: Binding): Json {
     ...(b.id !== undefined ? { id: b.id } : {}),
     ...(b.from !== undefined ? { from: b.from } : {}),
     ...(b.protect !== undefined ? { protect: b.protect } : {}),
+    ...(b.targetTime !== undefined ? { target_time: b.targetTime } : {}),
   };
 }
 
@@ -113,6 +114,11 @@ function diagnosticJson(d: Diagnostic): Json {
   };
 }
 
+function optionsJson(o: PlanShape): NonNullable<PlanJson['options']> {
+  const restore = o.restore && { address: o.restore.address, target_time: o.restore.targetTime, stamp: o.restore.stamp };
+  return { replace: [...o.replace], target: [...o.target], allow_data_loss: o.allowDataLoss, ...(restore ? { restore } : {}) };
+}
+
 export function toPlanJson(plan: Plan): PlanJson {
   const s = plan.summary;
   return {
@@ -133,7 +139,7 @@ export function toPlanJson(plan: Plan): PlanJson {
     ...(plan.lineage !== undefined ? { lineage: plan.lineage } : {}),
     ...(plan.serial !== undefined ? { serial: plan.serial } : {}),
     ...(plan.configHash !== undefined ? { config_hash: plan.configHash } : {}),
-    ...(plan.options !== undefined ? { options: { replace: [...plan.options.replace], target: [...plan.options.target], allow_data_loss: plan.options.allowDataLoss } } : {}),
+    ...(plan.options !== undefined ? { options: optionsJson(plan.options) } : {}),
     ...(plan.policiesHash !== undefined ? { policies_hash: plan.policiesHash } : {}),
   };
 }

@@ -37,6 +37,8 @@ interface DialectFacts {
   /** Peering status once usable, and once failed. */
   peeringActive: string;
   peeringFailed: string;
+  /** Whether the API renames services in place (renameService, SPEC section 15); else a name change is a replace. */
+  renamesServices: boolean;
 }
 
 const FACTS: Record<TestDialect, DialectFacts> = {
@@ -48,6 +50,7 @@ const FACTS: Record<TestDialect, DialectFacts> = {
     embedsReplicaSets: true,
     peeringActive: 'active',
     peeringFailed: 'failed',
+    renamesServices: false,
   },
   tiger: {
     authEnv: { DBFORM_ACCESS_KEY: 'demo-access', DBFORM_SECRET_KEY: 'demo-secret' },
@@ -57,6 +60,7 @@ const FACTS: Record<TestDialect, DialectFacts> = {
     embedsReplicaSets: false,
     peeringActive: 'ACTIVE',
     peeringFailed: 'INVALID',
+    renamesServices: true,
   },
 };
 

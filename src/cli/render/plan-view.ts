@@ -3,7 +3,7 @@
 import { API_CAPABILITIES, CAPABILITY_TEXT, compareAddresses, terminalJson, terminalLine, terminalText, type Action, type Address, type Binding, type Diagnostic, type FieldChange, type Plan, type PolicyVerdict, type SettlingResource } from '../../model/index.js';
 import { SENSITIVE, verbOf } from '../../planner/index.js';
 
-export type ResourceVerb = 'create' | 'update' | 'replace' | 'delete' | 'adopt' | 'move' | 'protect' | 'forget';
+export type ResourceVerb = 'create' | 'update' | 'replace' | 'delete' | 'adopt' | 'move' | 'protect' | 'forget' | 'retire';
 
 export const SYMBOLS: Record<ResourceVerb, string> = {
   create: '+',
@@ -14,6 +14,8 @@ export const SYMBOLS: Record<ResourceVerb, string> = {
   move: '->',
   protect: '~',
   forget: '-',
+  // The binding moves here, as a move's does; the resource stays as it is.
+  retire: '->',
 };
 
 export interface ResourceView {
@@ -47,7 +49,7 @@ function mergeChanges(actions: Action[], created: boolean): FieldChange[] {
 }
 
 function bindingVerb(bindings: Binding[]): ResourceVerb {
-  for (const kind of ['move', 'adopt', 'forget', 'protect'] as const) if (bindings.some((b) => b.kind === kind)) return kind;
+  for (const kind of ['retire', 'move', 'adopt', 'forget', 'protect'] as const) if (bindings.some((b) => b.kind === kind)) return kind;
   return 'protect';
 }
 
@@ -193,6 +195,7 @@ export function bindingNotes(view: ResourceView): string[] {
   return view.bindings.map((b) => {
     if (b.kind === 'adopt') return `adopt existing ${terminalLine(String(b.id))}${b.protect ? ', protected' : ''}`;
     if (b.kind === 'move') return `moved from ${b.from}`;
+    if (b.kind === 'retire') return `retired from ${b.from} (${terminalLine(String(b.id))})${b.protect ? ', protected' : ''}: kept as it is, never deleted by a plan`;
     if (b.kind === 'protect') return `protect: ${!b.protect} -> ${b.protect} (state only)`;
     return `already gone: forget ${terminalLine(String(b.id))} (state only)`;
   });

@@ -21,10 +21,10 @@ import {
 } from '../../executor/action-context.js';
 import { ActionInputError, ignoreNotFound, isConflict } from '../../executor/errors.js';
 import type { Dto } from '../../executor/ports.js';
-import { createOrAdopt, type CreateOutcome } from '../../executor/reconcile.js';
+import { createdNothing, createOrAdopt, type CreateOutcome } from '../../executor/reconcile.js';
 import { waitAsTableSays } from '../../executor/send-operation.js';
 import { describeFileError } from '../../lockfile/file-errors.js';
-import { ApiError, type Action, type OperationId, type ResourceRef } from '../../model/index.js';
+import { ApiError, parentAddressOf, stampOf, type Action, type OperationId, type ResourceRef } from '../../model/index.js';
 
 // ---- sending once the service has settled ----------------------------------------------------
 
@@ -216,7 +216,8 @@ async function findServicesNamed(ctx: ActionContext, name: string, forkedFrom?: 
   const services = await ctx.api.listServices(ctx.projectId);
   return services
     .filter((s) => s.name === name && !GONE_SERVICE.has(String(s.status)))
-    .filter((s) => forkedFrom === undefined || s.forked_from?.service_id === undefined || s.forked_from.service_id === forkedFrom)
+    // A fork is never its own parent: a restore's fork shares its parent's name where the API does not rename.
+    .filter((s) => forkedFrom === undefined || (s.service_id !== forkedFrom && (s.forked_from?.service_id === undefined || s.forked_from.service_id === forkedFrom)))
     .map((s) => ({ id: String(s.service_id), dto: s }));
 }
 
@@ -233,14 +234,58 @@ async function createService(ctx: ActionContext, action: Action): Promise<Action
 async function forkService(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
   const parent = resolveRef(ctx, action.refs.forkParent, 'fork parent');
   const body = requestOf<Dto.ForkServiceRequestDto>(action);
-  const outcome = await createOrAdopt(ctx, action, {
-    send: () => ctx.api.forkService(ctx.projectId, parent, body),
-    find: async () => findServicesNamed(ctx, body.name ?? (await forkDefaultName(ctx, parent)), parent),
-    describe: `fork "${body.name ?? 'of ' + parent}"`,
-    retryAfterConflict: () => waitIfServiceSettling(ctx, action, parent),
-    pauseAfterConflict: waitForFirstBackup(ctx, action, action.refs.forkParent, parent),
-  });
+  let outcome: CreateOutcome<Dto.ServiceDto>;
+  try {
+    outcome = await createOrAdopt(ctx, action, {
+      send: () => ctx.api.forkService(ctx.projectId, parent, body),
+      // Never a service this state binds: a restore's fork shares its name with the retired ones.
+      find: async () => unbound(ctx, await findServicesNamed(ctx, body.name ?? (await forkDefaultName(ctx, parent)), parent)),
+      describe: `fork "${body.name ?? 'of ' + parent}"`,
+      retryAfterConflict: () => waitIfServiceSettling(ctx, action, parent),
+      pauseAfterConflict: waitForFirstBackup(ctx, action, action.refs.forkParent, parent),
+    });
+  } catch (err) {
+    if (createdNothing(err)) await abandonRestore(ctx, action, parent, body.name);
+    throw err;
+  }
   return finishServiceCreate(ctx, action, outcome);
+}
+
+function unbound<T extends { id: string }>(ctx: ActionContext, found: T[]): T[] {
+  const bound = new Set(Object.values(ctx.bindings.peek().resources).map((e) => e.id));
+  return found.filter((f) => !bound.has(f.id));
+}
+
+/**
+ * The API refused a restore's fork (a time beyond its retention, say): nothing was made, so the
+ * restore is no longer under way (SPEC section 17). Its marks go, the address stays bound to the
+ * original, and the next plan is an ordinary one instead of the same refused fork again.
+ */
+async function abandonRestore(ctx: ActionContext, action: Action, originalId: string, name: string | undefined): Promise<void> {
+  const resources = ctx.bindings.peek().resources;
+  const entry = resources[action.address];
+  if (!entry?.restoring) return;
+  const { retireAs, targetTime } = entry.restoring;
+  const marked = Object.keys(resources).filter((a) => a === action.address || (parentAddressOf(a) === action.address && resources[a]!.restoring));
+  await Promise.all(marked.map((a) => ctx.bindings.update(a, { restoring: undefined })));
+  const renamedBack = name === undefined ? undefined : await undoRename(ctx, originalId, stampOf(retireAs), name);
+  ctx.emit({
+    type: 'warning',
+    address: action.address,
+    message: `the restore to ${targetTime} was not made: the API refused its fork, so ${action.address} stays bound to ${entry.id}${renamedBack ?? ''} and no restore is under way`,
+  });
+}
+
+/** Where the restore renamed the original first, its name back (what the config calls it): ", renamed back to ...". */
+async function undoRename(ctx: ActionContext, originalId: string, stamp: string | undefined, name: string): Promise<string | undefined> {
+  try {
+    const original = (await ctx.api.listServices(ctx.projectId)).find((s) => s.service_id === originalId);
+    if (stamp === undefined || !original?.name?.endsWith(`-before-${stamp}`)) return undefined;
+    await ctx.api.sendOperation('renameService', { project_id: ctx.projectId, service_id: originalId }, { name });
+    return `, renamed back to "${name}"`;
+  } catch (err) {
+    return ` (still named for the restore: renaming it back failed, ${err instanceof Error ? err.message : String(err)}; the next plan renames it)`;
+  }
 }
 
 /** The API names an unnamed fork `<parent name>-fork`. */

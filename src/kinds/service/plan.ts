@@ -52,7 +52,11 @@ const stepDraft = (d: DesiredService, reason: ActionReason, target: ReturnType<t
 /** In-place changes of a live service (SPEC section 3): each field that differs, by its own op. */
 function planServiceUpdate(d: DesiredService, l: LiveService, entry: LockEntry | undefined, ctx: PlanContext): Draft[] {
   const out: Draft[] = [];
-  for (const step of updateSteps(SERVICE_FIELDS, d, l, entry, ctx.api)) out.push(stepDraft(d, 'changed', refTo(ctx, d.address), step));
+  for (const step of updateSteps(SERVICE_FIELDS, d, l, entry, ctx.api)) {
+    // A rename in place frees the old name: a create of it (a restore's fork) comes after.
+    const renamed = step.changes.some((c) => c.path === 'name');
+    out.push(stepDraft(d, 'changed', refTo(ctx, d.address), { ...step, ...(renamed ? { freesName: l.name } : {}) }));
+  }
   for (const f of SERVICE_FIELDS.fields) if (f.plannedBy !== undefined) out.push(...(PLANNED_BY[f.plannedBy].update?.(d, l, ctx) ?? []));
   return out;
 }

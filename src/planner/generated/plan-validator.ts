@@ -13,7 +13,7 @@ function ucs2length(str) {
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://dbform.dev/schemas/plan.schema.json","title":"dbform plan","description":"The output of `dbform plan --json` and the saved plan file (`dbform plan --out`), SPEC section 3. Never holds a secret.","type":"object","additionalProperties":false,"required":["format_version","project_id","summary","actions","bindings","fingerprints","state_fingerprint","diagnostics"],"properties":{"format_version":{"const":1},"project_id":{"type":"string","minLength":1},"workspace":{"description":"The workspace of the state the plan was made from (SPEC section 14).","type":"string","minLength":1},"state":{"description":"Where that state lives: the lockfile's path, or the state URL without its password.","type":"string","minLength":1},"api":{"description":"Present when what the API can do decided how a change is made (SPEC section 15), found out from what the API serves. apply PLAN refuses a plan made for an API that does otherwise.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"renames_services":{"description":"true: the API renames services in place (POST .../services/{id}/rename), so a name change is a renameService; false: it replaces the service.","type":"boolean"}}},"summary":{"description":"Counts of resources (not API calls).","type":"object","additionalProperties":false,"required":["create","update","replace","delete","adopt","move","unchanged","unmanaged","settling"],"properties":{"create":{"$ref":"#/$defs/count"},"update":{"$ref":"#/$defs/count"},"replace":{"$ref":"#/$defs/count"},"delete":{"$ref":"#/$defs/count"},"adopt":{"$ref":"#/$defs/count"},"move":{"$ref":"#/$defs/count"},"unchanged":{"$ref":"#/$defs/count"},"unmanaged":{"$ref":"#/$defs/count"},"settling":{"description":"Managed resources still in a transitional status (SPEC section 5), with or without actions; not counted as unchanged.","$ref":"#/$defs/count"}}},"drift":{"description":"Present when bound resources changed outside dbform since the last apply (SPEC section 11): each managed field whose live value differs from the one the last apply recorded, or a resource deleted outside dbform. The actions that follow would revert it.","type":"array","items":{"$ref":"#/$defs/drift"}},"actions":{"type":"array","items":{"$ref":"#/$defs/action"}},"bindings":{"type":"array","items":{"$ref":"#/$defs/binding"}},"settling":{"description":"Present when managed resources are still in a transitional status (an interrupted apply, or a change outside dbform): apply waits for each before it reports success. Settling alone is not a change.","type":"array","items":{"$ref":"#/$defs/settling"}},"awaiting":{"description":"Present when managed resources are made and wait for something only others can do (SPEC section 15: a peering PENDING with a provisioned_id, until the peer account accepts it). Not a change, not settling, not a failure: apply never waits for them.","type":"array","items":{"$ref":"#/$defs/awaiting"}},"fingerprints":{"description":"Address -> hash of the live fields of each resource the plan touches.","type":"object","additionalProperties":{"$ref":"#/$defs/hash"}},"state_fingerprint":{"$ref":"#/$defs/hash"},"diagnostics":{"type":"array","items":{"$ref":"#/$defs/diagnostic"}},"policy":{"description":"Present when plan_deny or plan_warn rules of the policies hold for the plan (SPEC section 16); a plan_deny blocks every action.","type":"array","items":{"$ref":"#/$defs/verdict"}},"lineage":{"description":"Saved plans only: the lineage of the lockfile the plan was made from (null: it had none yet). apply PLAN refuses a plan of another lineage.","type":["string","null"],"minLength":1},"serial":{"description":"Saved plans only: the serial of that lockfile when the plan was made (0: none yet). Informative: apply does not compare it.","$ref":"#/$defs/count"},"config_hash":{"description":"Saved plans only: hash of the config files' bytes. apply PLAN refuses the plan when the config files hash otherwise.","$ref":"#/$defs/hash"},"options":{"description":"Saved plans only: the flags the plan was made with. apply PLAN plans again with them, from the same config, the current lockfile and the live resources, and refuses the plan unless its actions, bindings, risk and blocked marks are what that gives for every address it touches.","type":"object","additionalProperties":false,"required":["replace","target","allow_data_loss"],"properties":{"replace":{"description":"--replace ADDR","type":"array","items":{"$ref":"#/$defs/address"}},"target":{"description":"--target ADDR","type":"array","items":{"$ref":"#/$defs/address"}},"allow_data_loss":{"description":"--allow-data-loss","type":"boolean"}}},"policies_hash":{"description":"Saved plans made under policies (--policy, DBFORM_POLICY): hash of the policy files' bytes. apply PLAN refuses the plan under other policies (none counts as other).","$ref":"#/$defs/hash"}},"dependentRequired":{"config_hash":["lineage","serial","options"],"lineage":["serial","config_hash","options"]},"$defs":{"count":{"type":"integer","minimum":0},"hash":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"address":{"type":"string","pattern":"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},"kind":{"enum":["vpc","peering","service","replica_set"]},"ref":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1}}},"change":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"type":"string","minLength":1},"before":true,"after":true,"forces_replace":{"const":true},"sensitive":{"const":true}},"if":{"properties":{"sensitive":{"const":true}},"required":["sensitive"]},"then":{"properties":{"before":{"const":"(sensitive)"},"after":{"const":"(sensitive)"}}}},"action":{"type":"object","additionalProperties":false,"required":["id","address","kind","op","reason","risk","depends_on","changes","refs"],"properties":{"id":{"type":"string","pattern":"^a[1-9][0-9]*$"},"address":{"$ref":"#/$defs/address"},"kind":{"$ref":"#/$defs/kind"},"op":{"enum":["createVPC","renameVPC","deleteVPC","createVPCPeering","deleteVPCPeering","createService","forkService","renameService","deleteService","resizeService","setHAReplica","startService","stopService","enablePooler","disablePooler","setEnvironment","attachServiceToVPC","detachServiceFromVPC","updatePassword","createReplicaSet","deleteReplicaSet","resizeReplicaSet","enableReplicaPooler","disableReplicaPooler","setReplicaEnvironment"]},"reason":{"enum":["missing","drift","changed","immutable-field","replace-requested","parent-replaced","removed","destroy","wake-for-changes","restore-paused","failed"]},"risk":{"enum":["data-loss","connectivity","availability","none"]},"depends_on":{"type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^a[1-9][0-9]*$"}},"changes":{"type":"array","items":{"$ref":"#/$defs/change"}},"blocked":{"type":"string","minLength":1},"refs":{"description":"What the executor resolves at apply time: a known ID, or the ID bound to an address by an earlier action.","type":"object","additionalProperties":false,"properties":{"target":{"$ref":"#/$defs/ref"},"service":{"$ref":"#/$defs/ref"},"vpc":{"$ref":"#/$defs/ref"},"fork_parent":{"$ref":"#/$defs/ref"}}},"request":{"description":"The request body as sent on the wire (snake_case); IDs known only at apply time come from refs.","type":"object","properties":{"password":false,"initial_password":false}},"password":{"description":"updatePassword: the environment variable read at apply time, never its value.","type":"object","additionalProperties":false,"required":["from_env","version"],"properties":{"from_env":{"type":"string","minLength":1},"version":{"type":"integer","minimum":0}}},"protect":{"type":"boolean"},"policy":{"description":"The deny and warn rules of the policies that hold for this action (SPEC section 16); a deny blocks it.","type":"array","items":{"$ref":"#/$defs/verdict"}}}},"verdict":{"type":"object","additionalProperties":false,"required":["rule","effect","message"],"properties":{"rule":{"type":"string","minLength":1},"effect":{"enum":["deny","warn"]},"message":{"type":"string"}}},"binding":{"type":"object","additionalProperties":false,"required":["kind","address"],"properties":{"kind":{"enum":["adopt","move","protect","forget"]},"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/address"},"protect":{"type":"boolean"}},"allOf":[{"if":{"properties":{"kind":{"const":"move"}}},"then":{"properties":{"from":true,"id":true},"required":["from","id"]}},{"if":{"properties":{"kind":{"enum":["adopt","protect"]}}},"then":{"properties":{"id":true},"required":["id"]}}]},"scalar":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"drift":{"type":"object","additionalProperties":false,"required":["address","id","deleted","changes"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"deleted":{"description":"The resource is gone (or being deleted); changes is then empty.","type":"boolean"},"changes":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"description":"The managed field, as in action changes (cpu_millis, ha.replicas, vpc_id, ...).","type":"string","minLength":1},"before":{"description":"As the last apply left it.","$ref":"#/$defs/scalar"},"after":{"description":"As it is live now.","$ref":"#/$defs/scalar"}}}}}},"settling":{"type":"object","additionalProperties":false,"required":["address","id","status"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Replica set: its service's ID; peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The transitional status seen when planning (QUEUED, CONFIGURING, UPGRADING, PAUSING, RESUMING; creating, resizing; pending).","type":"string","minLength":1},"op":{"description":"The operation an earlier apply sent and did not see finish, recorded as pending in the state (SPEC section 14): apply waits for it instead of sending it again. Absent when none is recorded.","$ref":"#/$defs/action/properties/op"}},"if":{"properties":{"address":{"type":"string","pattern":"^(replica_set|peering)\\."}}},"then":{"properties":{"parent_id":true},"required":["parent_id"]}},"awaiting":{"type":"object","additionalProperties":false,"required":["address","id","status","awaits"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The status seen when planning (PENDING).","type":"string","minLength":1},"awaits":{"description":"What it awaits, in words after \"awaiting\": acceptance by account 123456789012.","type":"string","minLength":1}}},"diagnostic":{"type":"object","additionalProperties":false,"required":["severity","message"],"properties":{"severity":{"enum":["error","warning"]},"message":{"type":"string","minLength":1},"address":{"type":"string"},"path":{"type":"string"},"code":{"type":"string"},"source":{"type":"object","additionalProperties":false,"required":["file","line","col"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"col":{"type":"integer","minimum":1}}}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://dbform.dev/schemas/plan.schema.json","title":"dbform plan","description":"The output of `dbform plan --json` and the saved plan file (`dbform plan --out`), SPEC section 3. Never holds a secret.","type":"object","additionalProperties":false,"required":["format_version","project_id","summary","actions","bindings","fingerprints","state_fingerprint","diagnostics"],"properties":{"format_version":{"const":1},"project_id":{"type":"string","minLength":1},"workspace":{"description":"The workspace of the state the plan was made from (SPEC section 14).","type":"string","minLength":1},"state":{"description":"Where that state lives: the lockfile's path, or the state URL without its password.","type":"string","minLength":1},"api":{"description":"Present when what the API can do decided how a change is made (SPEC section 15), found out from what the API serves. apply PLAN refuses a plan made for an API that does otherwise.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"renames_services":{"description":"true: the API renames services in place (POST .../services/{id}/rename), so a name change is a renameService; false: it replaces the service.","type":"boolean"}}},"summary":{"description":"Counts of resources (not API calls).","type":"object","additionalProperties":false,"required":["create","update","replace","delete","adopt","move","unchanged","unmanaged","settling"],"properties":{"create":{"$ref":"#/$defs/count"},"update":{"$ref":"#/$defs/count"},"replace":{"$ref":"#/$defs/count"},"delete":{"$ref":"#/$defs/count"},"adopt":{"$ref":"#/$defs/count"},"move":{"$ref":"#/$defs/count"},"unchanged":{"$ref":"#/$defs/count"},"unmanaged":{"$ref":"#/$defs/count"},"settling":{"description":"Managed resources still in a transitional status (SPEC section 5), with or without actions; not counted as unchanged.","$ref":"#/$defs/count"}}},"drift":{"description":"Present when bound resources changed outside dbform since the last apply (SPEC section 11): each managed field whose live value differs from the one the last apply recorded, or a resource deleted outside dbform. The actions that follow would revert it.","type":"array","items":{"$ref":"#/$defs/drift"}},"actions":{"type":"array","items":{"$ref":"#/$defs/action"}},"bindings":{"type":"array","items":{"$ref":"#/$defs/binding"}},"settling":{"description":"Present when managed resources are still in a transitional status (an interrupted apply, or a change outside dbform): apply waits for each before it reports success. Settling alone is not a change.","type":"array","items":{"$ref":"#/$defs/settling"}},"awaiting":{"description":"Present when managed resources are made and wait for something only others can do (SPEC section 15: a peering PENDING with a provisioned_id, until the peer account accepts it). Not a change, not settling, not a failure: apply never waits for them.","type":"array","items":{"$ref":"#/$defs/awaiting"}},"fingerprints":{"description":"Address -> hash of the live fields of each resource the plan touches.","type":"object","additionalProperties":{"$ref":"#/$defs/hash"}},"state_fingerprint":{"$ref":"#/$defs/hash"},"diagnostics":{"type":"array","items":{"$ref":"#/$defs/diagnostic"}},"policy":{"description":"Present when plan_deny or plan_warn rules of the policies hold for the plan (SPEC section 16); a plan_deny blocks every action.","type":"array","items":{"$ref":"#/$defs/verdict"}},"lineage":{"description":"Saved plans only: the lineage of the lockfile the plan was made from (null: it had none yet). apply PLAN refuses a plan of another lineage.","type":["string","null"],"minLength":1},"serial":{"description":"Saved plans only: the serial of that lockfile when the plan was made (0: none yet). Informative: apply does not compare it.","$ref":"#/$defs/count"},"config_hash":{"description":"Saved plans only: hash of the config files' bytes. apply PLAN refuses the plan when the config files hash otherwise.","$ref":"#/$defs/hash"},"options":{"description":"Saved plans only: the flags the plan was made with. apply PLAN plans again with them, from the same config, the current lockfile and the live resources, and refuses the plan unless its actions, bindings, risk and blocked marks are what that gives for every address it touches.","type":"object","additionalProperties":false,"required":["replace","target","allow_data_loss"],"properties":{"replace":{"description":"--replace ADDR","type":"array","items":{"$ref":"#/$defs/address"}},"target":{"description":"--target ADDR","type":"array","items":{"$ref":"#/$defs/address"}},"allow_data_loss":{"description":"--allow-data-loss","type":"boolean"},"restore":{"description":"dbform restore ADDR --to TIME (SPEC section 17): the plan is this restore, and apply makes it again to compare.","type":"object","additionalProperties":false,"required":["address","target_time","stamp"],"properties":{"address":{"$ref":"#/$defs/address"},"target_time":{"description":"--to, RFC 3339 as given.","type":"string","minLength":1},"stamp":{"description":"When the restore was planned (UTC, YYYYMMDD-HHMMSS): the retired address and name carry it.","type":"string","pattern":"^[0-9]{8}-[0-9]{6}$"}}}}},"policies_hash":{"description":"Saved plans made under policies (--policy, DBFORM_POLICY): hash of the policy files' bytes. apply PLAN refuses the plan under other policies (none counts as other).","$ref":"#/$defs/hash"}},"dependentRequired":{"config_hash":["lineage","serial","options"],"lineage":["serial","config_hash","options"]},"$defs":{"count":{"type":"integer","minimum":0},"hash":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"address":{"type":"string","pattern":"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},"kind":{"enum":["vpc","peering","service","replica_set"]},"ref":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1}}},"change":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"type":"string","minLength":1},"before":true,"after":true,"forces_replace":{"const":true},"sensitive":{"const":true}},"if":{"properties":{"sensitive":{"const":true}},"required":["sensitive"]},"then":{"properties":{"before":{"const":"(sensitive)"},"after":{"const":"(sensitive)"}}}},"action":{"type":"object","additionalProperties":false,"required":["id","address","kind","op","reason","risk","depends_on","changes","refs"],"properties":{"id":{"type":"string","pattern":"^a[1-9][0-9]*$"},"address":{"$ref":"#/$defs/address"},"kind":{"$ref":"#/$defs/kind"},"op":{"enum":["createVPC","renameVPC","deleteVPC","createVPCPeering","deleteVPCPeering","createService","forkService","renameService","deleteService","resizeService","setHAReplica","startService","stopService","enablePooler","disablePooler","setEnvironment","attachServiceToVPC","detachServiceFromVPC","updatePassword","createReplicaSet","deleteReplicaSet","resizeReplicaSet","enableReplicaPooler","disableReplicaPooler","setReplicaEnvironment"]},"reason":{"enum":["missing","drift","changed","immutable-field","replace-requested","parent-replaced","removed","destroy","wake-for-changes","restore-paused","failed"]},"risk":{"enum":["data-loss","connectivity","availability","none"]},"depends_on":{"type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^a[1-9][0-9]*$"}},"changes":{"type":"array","items":{"$ref":"#/$defs/change"}},"blocked":{"type":"string","minLength":1},"refs":{"description":"What the executor resolves at apply time: a known ID, or the ID bound to an address by an earlier action.","type":"object","additionalProperties":false,"properties":{"target":{"$ref":"#/$defs/ref"},"service":{"$ref":"#/$defs/ref"},"vpc":{"$ref":"#/$defs/ref"},"fork_parent":{"$ref":"#/$defs/ref"}}},"request":{"description":"The request body as sent on the wire (snake_case); IDs known only at apply time come from refs.","type":"object","properties":{"password":false,"initial_password":false}},"password":{"description":"updatePassword: the environment variable read at apply time, never its value.","type":"object","additionalProperties":false,"required":["from_env","version"],"properties":{"from_env":{"type":"string","minLength":1},"version":{"type":"integer","minimum":0}}},"protect":{"type":"boolean"},"policy":{"description":"The deny and warn rules of the policies that hold for this action (SPEC section 16); a deny blocks it.","type":"array","items":{"$ref":"#/$defs/verdict"}}}},"verdict":{"type":"object","additionalProperties":false,"required":["rule","effect","message"],"properties":{"rule":{"type":"string","minLength":1},"effect":{"enum":["deny","warn"]},"message":{"type":"string"}}},"binding":{"type":"object","additionalProperties":false,"required":["kind","address"],"properties":{"kind":{"enum":["adopt","move","protect","forget","retire"]},"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/address"},"protect":{"type":"boolean"},"target_time":{"description":"retire: the time the restore goes back to.","type":"string","minLength":1}},"allOf":[{"if":{"properties":{"kind":{"const":"move"}}},"then":{"properties":{"from":true,"id":true},"required":["from","id"]}},{"if":{"properties":{"kind":{"const":"retire"}}},"then":{"properties":{"from":true,"id":true,"target_time":true},"required":["from","id","target_time"]}},{"if":{"properties":{"kind":{"enum":["adopt","protect"]}}},"then":{"properties":{"id":true},"required":["id"]}}]},"scalar":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"drift":{"type":"object","additionalProperties":false,"required":["address","id","deleted","changes"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"deleted":{"description":"The resource is gone (or being deleted); changes is then empty.","type":"boolean"},"changes":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"description":"The managed field, as in action changes (cpu_millis, ha.replicas, vpc_id, ...).","type":"string","minLength":1},"before":{"description":"As the last apply left it.","$ref":"#/$defs/scalar"},"after":{"description":"As it is live now.","$ref":"#/$defs/scalar"}}}}}},"settling":{"type":"object","additionalProperties":false,"required":["address","id","status"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Replica set: its service's ID; peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The transitional status seen when planning (QUEUED, CONFIGURING, UPGRADING, PAUSING, RESUMING; creating, resizing; pending).","type":"string","minLength":1},"op":{"description":"The operation an earlier apply sent and did not see finish, recorded as pending in the state (SPEC section 14): apply waits for it instead of sending it again. Absent when none is recorded.","$ref":"#/$defs/action/properties/op"}},"if":{"properties":{"address":{"type":"string","pattern":"^(replica_set|peering)\\."}}},"then":{"properties":{"parent_id":true},"required":["parent_id"]}},"awaiting":{"type":"object","additionalProperties":false,"required":["address","id","status","awaits"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The status seen when planning (PENDING).","type":"string","minLength":1},"awaits":{"description":"What it awaits, in words after \"awaiting\": acceptance by account 123456789012.","type":"string","minLength":1}}},"diagnostic":{"type":"object","additionalProperties":false,"required":["severity","message"],"properties":{"severity":{"enum":["error","warning"]},"message":{"type":"string","minLength":1},"address":{"type":"string"},"path":{"type":"string"},"code":{"type":"string"},"source":{"type":"object","additionalProperties":false,"required":["file","line","col"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"col":{"type":"integer","minimum":1}}}}}}};
 const schema32 = {"type":"integer","minimum":0};
 const schema60 = {"type":"string","pattern":"^sha256:[0-9a-f]{64}$"};
 const schema62 = {"type":"object","additionalProperties":false,"required":["severity","message"],"properties":{"severity":{"enum":["error","warning"]},"message":{"type":"string","minLength":1},"address":{"type":"string"},"path":{"type":"string"},"code":{"type":"string"},"source":{"type":"object","additionalProperties":false,"required":["file","line","col"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"col":{"type":"integer","minimum":1}}}}};
@@ -1381,7 +1381,7 @@ return errors === 0;
 }
 validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema52 = {"type":"object","additionalProperties":false,"required":["kind","address"],"properties":{"kind":{"enum":["adopt","move","protect","forget"]},"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/address"},"protect":{"type":"boolean"}},"allOf":[{"if":{"properties":{"kind":{"const":"move"}}},"then":{"properties":{"from":true,"id":true},"required":["from","id"]}},{"if":{"properties":{"kind":{"enum":["adopt","protect"]}}},"then":{"properties":{"id":true},"required":["id"]}}]};
+const schema52 = {"type":"object","additionalProperties":false,"required":["kind","address"],"properties":{"kind":{"enum":["adopt","move","protect","forget","retire"]},"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/address"},"protect":{"type":"boolean"},"target_time":{"description":"retire: the time the restore goes back to.","type":"string","minLength":1}},"allOf":[{"if":{"properties":{"kind":{"const":"move"}}},"then":{"properties":{"from":true,"id":true},"required":["from","id"]}},{"if":{"properties":{"kind":{"const":"retire"}}},"then":{"properties":{"from":true,"id":true,"target_time":true},"required":["from","id","target_time"]}},{"if":{"properties":{"kind":{"enum":["adopt","protect"]}}},"then":{"properties":{"id":true},"required":["id"]}}]};
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1468,8 +1468,7 @@ let valid3 = true;
 const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.kind !== undefined){
-let data1 = data.kind;
-if(!((data1 === "adopt") || (data1 === "protect"))){
+if("retire" !== data.kind){
 const err4 = {};
 if(vErrors === null){
 vErrors = [err4];
@@ -1494,8 +1493,8 @@ vErrors = null;
 if(_valid1){
 const _errs10 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
-const err5 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema52.allOf[1].then.required,parentSchema:schema52.allOf[1].then,data};
+if(data.from === undefined){
+const err5 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema52.allOf[1].then.required,parentSchema:schema52.allOf[1].then,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1504,22 +1503,44 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-var _valid1 = _errs10 === errors;
-valid3 = _valid1;
-if(valid3){
-var props1 = {};
-props1.id = true;
-props1.kind = true;
-}
-}
-if(!valid3){
-const err6 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema52.allOf[1].if,parentSchema:schema52.allOf[1],data};
+if(data.id === undefined){
+const err6 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema52.allOf[1].then.required,parentSchema:schema52.allOf[1].then,data};
 if(vErrors === null){
 vErrors = [err6];
 }
 else {
 vErrors.push(err6);
+}
+errors++;
+}
+if(data.target_time === undefined){
+const err7 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "target_time"},message:"must have required property '"+"target_time"+"'",schema:schema52.allOf[1].then.required,parentSchema:schema52.allOf[1].then,data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+var _valid1 = _errs10 === errors;
+valid3 = _valid1;
+if(valid3){
+var props1 = {};
+props1.from = true;
+props1.id = true;
+props1.target_time = true;
+props1.kind = true;
+}
+}
+if(!valid3){
+const err8 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema52.allOf[1].if,parentSchema:schema52.allOf[1],data};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
 }
 errors++;
 }
@@ -1532,30 +1553,14 @@ props0 = props0 || {};
 Object.assign(props0, props1);
 }
 }
+const _errs12 = errors;
+let valid5 = true;
+const _errs13 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.kind === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema52.required,parentSchema:schema52,data};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data.address === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema52.required,parentSchema:schema52,data};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(((((key0 === "kind") || (key0 === "address")) || (key0 === "id")) || (key0 === "from")) || (key0 === "protect"))){
-const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema52,data};
+if(data.kind !== undefined){
+let data2 = data.kind;
+if(!((data2 === "adopt") || (data2 === "protect"))){
+const err9 = {};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1565,10 +1570,22 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.kind !== undefined){
-let data2 = data.kind;
-if(!((((data2 === "adopt") || (data2 === "move")) || (data2 === "protect")) || (data2 === "forget"))){
-const err10 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema52.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema52.properties.kind.enum,parentSchema:schema52.properties.kind,data:data2};
+}
+var _valid2 = _errs13 === errors;
+errors = _errs12;
+if(vErrors !== null){
+if(_errs12){
+vErrors.length = _errs12;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid2){
+const _errs15 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err10 = {instancePath,schemaPath:"#/allOf/2/then/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema52.allOf[2].then.required,parentSchema:schema52.allOf[2].then,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1578,11 +1595,16 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.address !== undefined){
-let data3 = data.address;
-if(typeof data3 === "string"){
-if(!pattern4.test(data3)){
-const err11 = {instancePath:instancePath+"/address",schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data3};
+var _valid2 = _errs15 === errors;
+valid5 = _valid2;
+if(valid5){
+var props2 = {};
+props2.id = true;
+props2.kind = true;
+}
+}
+if(!valid5){
+const err11 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema52.allOf[2].if,parentSchema:schema52.allOf[2],data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1591,9 +1613,18 @@ vErrors.push(err11);
 }
 errors++;
 }
+if(props0 !== true && props2 !== undefined){
+if(props2 === true){
+props0 = true;
 }
 else {
-const err12 = {instancePath:instancePath+"/address",schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data:data3};
+props0 = props0 || {};
+Object.assign(props0, props2);
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.kind === undefined){
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema52.required,parentSchema:schema52,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1602,12 +1633,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-if(data.id !== undefined){
-let data4 = data.id;
-if(typeof data4 === "string"){
-if(func2(data4) < 1){
-const err13 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema52.properties.id,data:data4};
+if(data.address === undefined){
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema52.required,parentSchema:schema52,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1616,9 +1643,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-else {
-const err14 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.id.type,parentSchema:schema52.properties.id,data:data4};
+for(const key0 in data){
+if(!((((((key0 === "kind") || (key0 === "address")) || (key0 === "id")) || (key0 === "from")) || (key0 === "protect")) || (key0 === "target_time"))){
+const err14 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema52,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1628,11 +1655,10 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data.from !== undefined){
-let data5 = data.from;
-if(typeof data5 === "string"){
-if(!pattern4.test(data5)){
-const err15 = {instancePath:instancePath+"/from",schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data5};
+if(data.kind !== undefined){
+let data3 = data.kind;
+if(!(((((data3 === "adopt") || (data3 === "move")) || (data3 === "protect")) || (data3 === "forget")) || (data3 === "retire"))){
+const err15 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema52.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema52.properties.kind.enum,parentSchema:schema52.properties.kind,data:data3};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1642,8 +1668,11 @@ vErrors.push(err15);
 errors++;
 }
 }
-else {
-const err16 = {instancePath:instancePath+"/from",schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data:data5};
+if(data.address !== undefined){
+let data4 = data.address;
+if(typeof data4 === "string"){
+if(!pattern4.test(data4)){
+const err16 = {instancePath:instancePath+"/address",schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data4};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1653,10 +1682,8 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data.protect !== undefined){
-let data6 = data.protect;
-if(typeof data6 !== "boolean"){
-const err17 = {instancePath:instancePath+"/protect",schemaPath:"#/properties/protect/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema52.properties.protect.type,parentSchema:schema52.properties.protect,data:data6};
+else {
+const err17 = {instancePath:instancePath+"/address",schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data:data4};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1666,14 +1693,102 @@ vErrors.push(err17);
 errors++;
 }
 }
-}
-else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data};
+if(data.id !== undefined){
+let data5 = data.id;
+if(typeof data5 === "string"){
+if(func2(data5) < 1){
+const err18 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema52.properties.id,data:data5};
 if(vErrors === null){
 vErrors = [err18];
 }
 else {
 vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.id.type,parentSchema:schema52.properties.id,data:data5};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.from !== undefined){
+let data6 = data.from;
+if(typeof data6 === "string"){
+if(!pattern4.test(data6)){
+const err20 = {instancePath:instancePath+"/from",schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data6};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/from",schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data:data6};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.protect !== undefined){
+let data7 = data.protect;
+if(typeof data7 !== "boolean"){
+const err22 = {instancePath:instancePath+"/protect",schemaPath:"#/properties/protect/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema52.properties.protect.type,parentSchema:schema52.properties.protect,data:data7};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.target_time !== undefined){
+let data8 = data.target_time;
+if(typeof data8 === "string"){
+if(func2(data8) < 1){
+const err23 = {instancePath:instancePath+"/target_time",schemaPath:"#/properties/target_time/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema52.properties.target_time,data:data8};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/target_time",schemaPath:"#/properties/target_time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.target_time.type,parentSchema:schema52.properties.target_time,data:data8};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
 }
 errors++;
 }
@@ -2150,6 +2265,7 @@ return errors === 0;
 validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const pattern14 = new RegExp("^sha256:[0-9a-f]{64}$", "u");
+const pattern20 = new RegExp("^[0-9]{8}-[0-9]{6}$", "u");
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://dbform.dev/schemas/plan.schema.json" */;
@@ -3403,7 +3519,7 @@ vErrors.push(err98);
 errors++;
 }
 for(const key7 in data48){
-if(!(((key7 === "replace") || (key7 === "target")) || (key7 === "allow_data_loss"))){
+if(!((((key7 === "replace") || (key7 === "target")) || (key7 === "allow_data_loss")) || (key7 === "restore"))){
 const err99 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.options,data:data48};
 if(vErrors === null){
 vErrors = [err99];
@@ -3509,9 +3625,11 @@ vErrors.push(err106);
 errors++;
 }
 }
-}
-else {
-const err107 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.options.type,parentSchema:schema31.properties.options,data:data48};
+if(data48.restore !== undefined){
+let data54 = data48.restore;
+if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
+if(data54.address === undefined){
+const err107 = {instancePath:instancePath+"/options/restore",schemaPath:"#/properties/options/properties/restore/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema31.properties.options.properties.restore.required,parentSchema:schema31.properties.options.properties.restore,data:data54};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -3520,12 +3638,8 @@ vErrors.push(err107);
 }
 errors++;
 }
-}
-if(data.policies_hash !== undefined){
-let data54 = data.policies_hash;
-if(typeof data54 === "string"){
-if(!pattern14.test(data54)){
-const err108 = {instancePath:instancePath+"/policies_hash",schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema60,data:data54};
+if(data54.target_time === undefined){
+const err108 = {instancePath:instancePath+"/options/restore",schemaPath:"#/properties/options/properties/restore/required",keyword:"required",params:{missingProperty: "target_time"},message:"must have required property '"+"target_time"+"'",schema:schema31.properties.options.properties.restore.required,parentSchema:schema31.properties.options.properties.restore,data:data54};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -3534,9 +3648,8 @@ vErrors.push(err108);
 }
 errors++;
 }
-}
-else {
-const err109 = {instancePath:instancePath+"/policies_hash",schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.type,parentSchema:schema60,data:data54};
+if(data54.stamp === undefined){
+const err109 = {instancePath:instancePath+"/options/restore",schemaPath:"#/properties/options/properties/restore/required",keyword:"required",params:{missingProperty: "stamp"},message:"must have required property '"+"stamp"+"'",schema:schema31.properties.options.properties.restore.required,parentSchema:schema31.properties.options.properties.restore,data:data54};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -3545,13 +3658,9 @@ vErrors.push(err109);
 }
 errors++;
 }
-}
-if(data.config_hash !== undefined){
-if(data.lineage === undefined){
-const err110 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
-    missingProperty: "lineage",
-    depsCount: 3,
-    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+for(const key8 in data54){
+if(!(((key8 === "address") || (key8 === "target_time")) || (key8 === "stamp"))){
+const err110 = {instancePath:instancePath+"/options/restore",schemaPath:"#/properties/options/properties/restore/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.options.properties.restore,data:data54};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -3560,11 +3669,12 @@ vErrors.push(err110);
 }
 errors++;
 }
-if(data.serial === undefined){
-const err111 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
-    missingProperty: "serial",
-    depsCount: 3,
-    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+}
+if(data54.address !== undefined){
+let data55 = data54.address;
+if(typeof data55 === "string"){
+if(!pattern4.test(data55)){
+const err111 = {instancePath:instancePath+"/options/restore/address",schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data55};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -3573,11 +3683,9 @@ vErrors.push(err111);
 }
 errors++;
 }
-if(data.options === undefined){
-const err112 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
-    missingProperty: "options",
-    depsCount: 3,
-    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+}
+else {
+const err112 = {instancePath:instancePath+"/options/restore/address",schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data:data55};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -3587,12 +3695,11 @@ vErrors.push(err112);
 errors++;
 }
 }
-if(data.lineage !== undefined){
-if(data.serial === undefined){
-const err113 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
-    missingProperty: "serial",
-    depsCount: 3,
-    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+if(data54.target_time !== undefined){
+let data56 = data54.target_time;
+if(typeof data56 === "string"){
+if(func2(data56) < 1){
+const err113 = {instancePath:instancePath+"/options/restore/target_time",schemaPath:"#/properties/options/properties/restore/properties/target_time/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.options.properties.restore.properties.target_time,data:data56};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -3601,11 +3708,9 @@ vErrors.push(err113);
 }
 errors++;
 }
-if(data.config_hash === undefined){
-const err114 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
-    missingProperty: "config_hash",
-    depsCount: 3,
-    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+}
+else {
+const err114 = {instancePath:instancePath+"/options/restore/target_time",schemaPath:"#/properties/options/properties/restore/properties/target_time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.options.properties.restore.properties.target_time.type,parentSchema:schema31.properties.options.properties.restore.properties.target_time,data:data56};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -3614,11 +3719,12 @@ vErrors.push(err114);
 }
 errors++;
 }
-if(data.options === undefined){
-const err115 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
-    missingProperty: "options",
-    depsCount: 3,
-    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+}
+if(data54.stamp !== undefined){
+let data57 = data54.stamp;
+if(typeof data57 === "string"){
+if(!pattern20.test(data57)){
+const err115 = {instancePath:instancePath+"/options/restore/stamp",schemaPath:"#/properties/options/properties/restore/properties/stamp/pattern",keyword:"pattern",params:{pattern: "^[0-9]{8}-[0-9]{6}$"},message:"must match pattern \""+"^[0-9]{8}-[0-9]{6}$"+"\"",schema:"^[0-9]{8}-[0-9]{6}$",parentSchema:schema31.properties.options.properties.restore.properties.stamp,data:data57};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -3628,14 +3734,156 @@ vErrors.push(err115);
 errors++;
 }
 }
-}
 else {
-const err116 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+const err116 = {instancePath:instancePath+"/options/restore/stamp",schemaPath:"#/properties/options/properties/restore/properties/stamp/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.options.properties.restore.properties.stamp.type,parentSchema:schema31.properties.options.properties.restore.properties.stamp,data:data57};
 if(vErrors === null){
 vErrors = [err116];
 }
 else {
 vErrors.push(err116);
+}
+errors++;
+}
+}
+}
+else {
+const err117 = {instancePath:instancePath+"/options/restore",schemaPath:"#/properties/options/properties/restore/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.options.properties.restore.type,parentSchema:schema31.properties.options.properties.restore,data:data54};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+}
+}
+else {
+const err118 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.options.type,parentSchema:schema31.properties.options,data:data48};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+}
+if(data.policies_hash !== undefined){
+let data58 = data.policies_hash;
+if(typeof data58 === "string"){
+if(!pattern14.test(data58)){
+const err119 = {instancePath:instancePath+"/policies_hash",schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema60,data:data58};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+}
+else {
+const err120 = {instancePath:instancePath+"/policies_hash",schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.type,parentSchema:schema60,data:data58};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+}
+if(data.config_hash !== undefined){
+if(data.lineage === undefined){
+const err121 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
+    missingProperty: "lineage",
+    depsCount: 3,
+    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+if(data.serial === undefined){
+const err122 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
+    missingProperty: "serial",
+    depsCount: 3,
+    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+if(data.options === undefined){
+const err123 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
+    missingProperty: "options",
+    depsCount: 3,
+    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+}
+if(data.lineage !== undefined){
+if(data.serial === undefined){
+const err124 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
+    missingProperty: "serial",
+    depsCount: 3,
+    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+if(data.config_hash === undefined){
+const err125 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
+    missingProperty: "config_hash",
+    depsCount: 3,
+    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+if(data.options === undefined){
+const err126 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
+    missingProperty: "options",
+    depsCount: 3,
+    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+}
+}
+else {
+const err127 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
 }
 errors++;
 }
