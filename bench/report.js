@@ -175,6 +175,26 @@ function styleSection(s, v) {
   ].join('\n');
 }
 
+/** The resize apply (an update op: a pending record written before each send and ended after, SPEC section 14). */
+function resizeRows(s, v, cmd) {
+  const r = s.resizes;
+  if (!r) return [];
+  const ratio = r.postgres.medianMs / r.file.medianMs;
+  const maxTrips = Math.max(...r.postgres.roundTrips.map((t, i) => t / r.postgres.writes[i]));
+  return [
+    [`Apply of ${r.file.actions} resizes, state in the lockfile file`, '(reference)', `${ms(r.file.medianMs)} (runs: ${r.file.allMs.map(ms).join(', ')}; ${r.file.writes.join(', ')} writes)`, '', '', cmd],
+    [
+      `Apply of ${r.postgres.actions} resizes, state in PostgreSQL`,
+      '<= 1.10 x file',
+      `${ms(r.postgres.medianMs)} (runs: ${r.postgres.allMs.map(ms).join(', ')}; ${r.postgres.roundTrips.join(', ')} round trips for ${r.postgres.writes.join(', ')} writes)`,
+      times(ratio),
+      judge(v, 'PostgreSQL state: apply of 100 resizes (pending records) <= 1.1 x the file store', times(ratio), ratio <= 1.1),
+      cmd,
+    ],
+    ['Round trips per state write, resizes (PostgreSQL)', '<= 1', `${r.postgres.roundTrips.join(', ')} round trips for ${r.postgres.writes.join(', ')} writes`, times(maxTrips), judge(v, 'PostgreSQL state: at most one round trip per write (resizes)', `${maxTrips.toFixed(2)} per write`, maxTrips <= 1), cmd],
+  ];
+}
+
 function stateSection(s, v) {
   if (s.skipped) return `### State in PostgreSQL against the lockfile file\n\nNot measured: ${s.skipped}.`;
   const ratio = s.postgres.medianMs / s.file.medianMs;
@@ -184,13 +204,14 @@ function stateSection(s, v) {
     [`Apply of ${s.postgres.actions} creates, state in the lockfile file`, '(reference)', `${ms(s.file.medianMs)} (runs: ${s.file.allMs.map(ms).join(', ')})`, '', '', cmd],
     [`Apply of ${s.postgres.actions} creates, state in PostgreSQL`, '<= 1.10 x file', `${ms(s.postgres.medianMs)} (runs: ${s.postgres.allMs.map(ms).join(', ')})`, times(ratio), judge(v, 'PostgreSQL state: apply of 100 actions <= 1.1 x the file store', times(ratio), ratio <= 1.1), cmd],
     ['Round trips per state write (PostgreSQL)', '<= 1', `${s.postgres.roundTrips.join(', ')} round trips for ${s.postgres.writes.join(', ')} writes`, times(maxTrips), judge(v, 'PostgreSQL state: at most one round trip per write', `${maxTrips.toFixed(2)} per write`, maxTrips <= 1), cmd],
+    ...resizeRows(s, v, cmd),
     ['Plan\'s added state read (PostgreSQL, new connection)', '1 query', `${s.read.queries} query, ${ms(s.read.ms)} incl. connecting (${s.read.bindings} bindings)`, '', judge(v, 'PostgreSQL state: plan\'s state read is one query', `${s.read.queries} query`, s.read.queries === 1), cmd],
     ['Plan\'s state read, lockfile file', '(reference)', `${ms(s.fileRead.ms)} (${s.fileRead.bindings} bindings)`, '', '', cmd],
   ];
   return [
     '### State in PostgreSQL against the lockfile file (SPEC sections 8 and 10)',
     '',
-    `Both stores in the same run: ${s.settings.width} services created with \`--parallelism ${s.settings.width}\` on a fresh emulator (\`--time-scale ${s.settings.timeScale}\`, \`DBFORM_POLL_MS=${s.settings.pollMs}\`), median of ${s.settings.runs} runs each, alternating; the engine in process wired as \`dbform apply\` wires it (every create is a compare-and-swap write through the store), timer around the plan's execution. PostgreSQL: a local server started for the bench (fsync on), one row per workspace; round trips counted by the store (one statement = one round trip).`,
+    `Both stores in the same run: ${s.settings.width} services created${s.resizes ? ', then resized,' : ''} with \`--parallelism ${s.settings.width}\` on a fresh emulator (\`--time-scale ${s.settings.timeScale}\`, \`DBFORM_POLL_MS=${s.settings.pollMs}\`), median of ${s.settings.runs} runs each, alternating; the engine in process wired as \`dbform apply\` wires it (every create is a compare-and-swap write through the store; every resize writes its pending record before it is sent and ends it once seen to finish, SPEC section 14), timer around each plan's execution. PostgreSQL: a local server started for the bench (fsync on), one row per workspace; round trips counted by the store (one statement = one round trip).`,
     '',
     table(['Measure', 'Target', 'Measured', 'vs target', 'Result', 'Command'], rows),
   ].join('\n');

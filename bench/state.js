@@ -1,5 +1,7 @@
-// State store benchmarks (SPEC sections 8 and 10): the same 100-create apply with the state in the
-// lockfile file and in PostgreSQL, in the same run on the same emulator settings, wired as
+// State store benchmarks (SPEC sections 8 and 10): the same 100-create apply, then 100 resizes of
+// those services (each recorded as pending before it is sent and ended after, SPEC section 14),
+// with the state in the lockfile file and in PostgreSQL, in the same run on the same emulator
+// settings, wired as
 // `dbform apply` wires it (src/cli/progress/apply-flow.ts: a LockStore writing through the store's
 // compare-and-swap writer); round trips counted by the store itself; plan's added state read.
 import { join } from 'node:path';
@@ -11,7 +13,7 @@ import { loadConfig } from '../dist/config/index.js';
 import { applyPlan } from '../dist/executor/apply-plan.js';
 import { LockStore } from '../dist/executor/lock-store.js';
 import { pollerWaits } from '../dist/executor/poller-waits.js';
-import { planChanges } from '../dist/planner/index.js';
+import { appliedRecorder, planChanges } from '../dist/planner/index.js';
 import { FileStateStore, PgStateStore } from '../dist/state/index.js';
 import { StateJournal } from '../dist/state/journal.js';
 import { createStoreWriter } from '../dist/state/state-writer.js';
@@ -26,7 +28,38 @@ function openStore(kind, dir, pgUrl, workspace) {
   return new PgStateStore({ url: pgUrl, projectId: PROJECT_ID, workspace, env: {} });
 }
 
-/** One apply of `width` creates on a fresh emulator; only applyPlan is timed. */
+/**
+ * Plans `configText` against the store and the emulator and applies it as `dbform apply` does;
+ * only applyPlan is timed. Its writes and (PostgreSQL) round trips are counted.
+ */
+async function timedApply(kind, o, { dir, store, client, poller }, configText) {
+  writeFileSync(join(dir, 'dbform.yaml'), configText);
+  const loaded = await loadConfig([join(dir, 'dbform.yaml')]);
+  const [snapshot, live] = await Promise.all([store.read(), fetchLiveState(client, PROJECT_ID)]);
+  const plan = planChanges(loaded.value, live, snapshot.lockfile, { replace: [], target: [], allowDataLoss: false });
+  const fail = (err) => {
+    throw err;
+  };
+  const writer = createStoreWriter({ store, journal: new StateJournal(join(dir, '.dbform', 'state-journal.json')), base: snapshot.lockfile, onUnavailable: fail, onClaimRefused: fail });
+  let writes = 0;
+  const lockStore = new LockStore(store.location, snapshot.lockfile, (path, lock) => {
+    writes++;
+    return writer.write(path, lock);
+  });
+  const roundTripsBefore = store.roundTrips ?? 0;
+  const started = performance.now();
+  const appliedOf = appliedRecorder(loaded.value);
+  const result = await applyPlan(plan, { api: client, waits: pollerWaits(poller), lockStore, parallelism: o.width, pollMs: o.pollMs, appliedOf });
+  const ms = performance.now() - started;
+  if (result.done.length !== plan.actions.length) throw new Error(`bench apply (${kind}) did ${result.done.length} of ${plan.actions.length} actions`);
+  const roundTrips = kind === 'postgres' ? store.roundTrips - roundTripsBefore : undefined;
+  return { ms, actions: plan.actions.length, writes, roundTrips };
+}
+
+/**
+ * On a fresh emulator: `width` creates, then `width` resizes of them (each recorded as pending in
+ * the state before it is sent and ended once seen to finish, SPEC section 14).
+ */
 async function applyOnce(kind, o, pgUrl, run) {
   const emulator = await startEmptyEmulator({ timeScale: o.timeScale });
   const dir = scratchDir(`state-${kind}-${run}`);
@@ -34,26 +67,13 @@ async function applyOnce(kind, o, pgUrl, run) {
   const poller = new StatusPoller(client, { projectId: PROJECT_ID, pollMs: o.pollMs });
   const store = openStore(kind, dir, pgUrl, `bench-${kind}-${run}-${process.pid}`);
   try {
-    writeFileSync(join(dir, 'dbform.yaml'), new Fleet(o.width).config());
-    const loaded = await loadConfig([join(dir, 'dbform.yaml')]);
-    const [snapshot, live] = await Promise.all([store.read(), fetchLiveState(client, PROJECT_ID)]);
-    const plan = planChanges(loaded.value, live, snapshot.lockfile, { replace: [], target: [], allowDataLoss: false });
-    const fail = (err) => {
-      throw err;
-    };
-    const writer = createStoreWriter({ store, journal: new StateJournal(join(dir, '.dbform', 'state-journal.json')), base: snapshot.lockfile, onUnavailable: fail, onClaimRefused: fail });
-    let writes = 0;
-    const lockStore = new LockStore(store.location, snapshot.lockfile, (path, lock) => {
-      writes++;
-      return writer.write(path, lock);
-    });
-    const roundTripsBefore = store.roundTrips ?? 0;
-    const started = performance.now();
-    const result = await applyPlan(plan, { api: client, waits: pollerWaits(poller), lockStore, parallelism: o.width, pollMs: o.pollMs });
-    const ms = performance.now() - started;
-    if (result.done.length !== plan.actions.length) throw new Error(`bench apply (${kind}) did ${result.done.length} of ${plan.actions.length} actions`);
-    const roundTrips = kind === 'postgres' ? store.roundTrips - roundTripsBefore : undefined;
-    return { ms, actions: plan.actions.length, writes, roundTrips, workspace: store.workspace, dir };
+    const fleet = new Fleet(o.width);
+    const scope = { dir, store, client, poller };
+    const creates = await timedApply(kind, o, scope, fleet.config());
+    const resizes = await timedApply(kind, o, scope, fleet.resize(o.width));
+    const pending = Object.values((await store.read()).lockfile.resources).filter((e) => e.pending !== undefined).length;
+    if (pending !== 0) throw new Error(`bench apply (${kind}) left ${pending} pending record(s)`);
+    return { ...creates, resizes, workspace: store.workspace, dir };
   } finally {
     poller.close();
     await client.close();
@@ -103,6 +123,16 @@ export async function benchState(options) {
         actions: postgres[0].actions,
         writes: postgres.map((r) => r.writes),
         roundTrips: postgres.map((r) => r.roundTrips),
+      },
+      resizes: {
+        file: { medianMs: median(file.map((r) => r.resizes.ms)), allMs: file.map((r) => r.resizes.ms), actions: file[0].resizes.actions, writes: file.map((r) => r.resizes.writes) },
+        postgres: {
+          medianMs: median(postgres.map((r) => r.resizes.ms)),
+          allMs: postgres.map((r) => r.resizes.ms),
+          actions: postgres[0].resizes.actions,
+          writes: postgres.map((r) => r.resizes.writes),
+          roundTrips: postgres.map((r) => r.resizes.roundTrips),
+        },
       },
       read,
       fileRead,

@@ -1,6 +1,6 @@
 // Everything one action needs while it runs, and the small helpers every kind's handlers share
 // (src/kinds/<kind>/handlers.ts): the executor's kit, with reconcile.ts, api-errors.ts, errors.ts.
-import { nounOf, type Action, type Kind, type ResourceRef } from '../model/index.js';
+import { nounOf, type Action, type Address, type Kind, type Lockfile, type ResourceRef } from '../model/index.js';
 import { ActionInputError } from './errors.js';
 import type { ApplyEventBody } from './events.js';
 import type { LockStore } from './lock-store.js';
@@ -29,6 +29,12 @@ export interface ActionContext {
    * between resends); `waits` already do. Absent outside the graph walk.
    */
   idle?<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * The drift record (SPEC section 11) the config gives an address, with `lock` as it is now;
+   * undefined when it has none. An operation seen to finish records its fields from it at once
+   * (pending.ts). Absent: nothing is recorded until the apply ends.
+   */
+  appliedOf?(address: Address, lock: Readonly<Lockfile>): Record<string, unknown> | undefined;
 }
 
 export interface ActionOutcome {
@@ -113,7 +119,7 @@ export function recordCreated(ctx: ActionContext, action: Action, id: string): P
  * a bookkeeping failure ends the wait at once and is the action's error (an ID or a password that
  * was not saved matters more than the wait).
  */
-export async function waitAlongside(ctx: ActionContext, bookkeeping: Array<Promise<void>>, wait: (ctx: ActionContext) => Promise<void>): Promise<void> {
+export async function waitAlongside(ctx: ActionContext, bookkeeping: Array<Promise<void>>, wait: (ctx: ActionContext) => Promise<unknown>): Promise<void> {
   const stop = new AbortController();
   const signal = ctx.signal ? AbortSignal.any([ctx.signal, stop.signal]) : stop.signal;
   let failure: { error: unknown } | undefined;

@@ -1,6 +1,6 @@
 // applyPlan: lockfile-only bindings first, then the plan's DAG, one API operation per action (by
-// its kind's handler), and the waits for resources still settling (settle-waits.ts) before the
-// summary.
+// its kind's handler, recorded as pending in the state while in flight: pending.ts), and the
+// waits for resources still settling (settle-waits.ts) before the summary.
 import { CREATE_OPS, OPERATIONS } from '../kinds/index.js';
 import { HANDLERS } from '../kinds/handlers.js';
 import { DbformError, type Action, type Binding, type LocalProcess, type Plan } from '../model/index.js';
@@ -10,6 +10,7 @@ import { ActionError, asActionTimeout, isAbort } from './errors.js';
 import { refOf, silentReporter, type ApplyEventBody, type Reporter } from './events.js';
 import { walkGraph, type Slot } from './graph-walker.js';
 import type { LockStore } from './lock-store.js';
+import { runRecorded } from './pending.js';
 import { PgpassWriter } from './pgpass.js';
 import { pollerWaits } from './poller-waits.js';
 import type { ExecutorApi, ExecutorPoller, ExecutorWaits } from './ports.js';
@@ -49,6 +50,8 @@ export interface ApplyOptions {
   /** DBFORM_POLL_MS: paces resends after a refusal caused by a change still in progress; default 1000. */
   pollMs?: number;
   now?: () => number;
+  /** The config's drift record of an address: what an update op seen to finish records at once (pending.ts). */
+  appliedOf?: ActionContext['appliedOf'];
 }
 
 export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<ApplyResult> {
@@ -85,6 +88,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     env: options.env ?? {},
     createAttempts: options.createAttempts ?? 3,
     pollMs: options.pollMs ?? 1000,
+    ...(options.appliedOf ? { appliedOf: options.appliedOf } : {}),
   };
 
   if (!options.signal?.aborted) {
@@ -133,7 +137,7 @@ async function runOne(shared: ActionContext, action: Action, result: ApplyResult
   const ctx: ActionContext = { ...shared, api: trackAccepted(shared.api, () => (accepted = true)), deadline: Date.now() + shared.timeoutMs };
   ctx.emit({ type: 'action-start', action: refOf(action) });
   try {
-    const outcome = await runAction(ctx, action);
+    const outcome = await runRecorded(ctx, action, new Date(now()), () => runAction(ctx, action));
     result.done.push({ action, ...outcome });
     ctx.emit({ type: 'action-done', action: refOf(action), elapsedMs: now() - started, ...outcome });
   } catch (err) {

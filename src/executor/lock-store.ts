@@ -47,6 +47,11 @@ export class LockStore {
     return { ...revisionOf(this.lock), version: 1, projectId: this.lock.projectId, resources };
   }
 
+  /** The lockfile as it is in memory now, without a copy: for reading at once, never for keeping or changing. */
+  peek(): Readonly<Lockfile> {
+    return this.lock;
+  }
+
   onWritten(listener: (entries: number) => void): void {
     this.listeners.push(listener);
   }
@@ -64,6 +69,18 @@ export class LockStore {
     const entry = this.lock.resources[address];
     if (!entry) return this.persist();
     this.lock.resources[address] = { ...entry, ...patch };
+    return this.persist();
+  }
+
+  /**
+   * Ends the entry's pending operation (SPEC section 14): seen to finish (`applied`: the values it
+   * set, in the vocabulary of drift's record, merged into the entry's) or to fail (none).
+   */
+  endPending(address: Address, applied?: Record<string, unknown>): Promise<void> {
+    const entry = this.lock.resources[address];
+    if (!entry || (entry.pending === undefined && applied === undefined)) return this.flush();
+    const { pending: _pending, ...rest } = entry;
+    this.lock.resources[address] = applied === undefined ? rest : { ...rest, applied: { ...entry.applied, ...applied } };
     return this.persist();
   }
 

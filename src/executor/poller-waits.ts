@@ -21,7 +21,7 @@ export function pollerWaits(poller: ExecutorPoller): ExecutorWaits {
       const spec = kindDef(kind).waits.goals[goal];
       if (spec === undefined) throw new Error(`a ${kind} has no wait goal ${goal}`);
       const describe = spec.describe && ((status: string, live: unknown) => spec.describe!(status, live, arg));
-      await poller.waitFor(kind, ref, (live) => spec.done(live, arg), options(o, `${subject} ${spec.what(arg)}`, describe));
+      return poller.waitFor(kind, ref, (live) => spec.done(live, arg), options(o, `${subject} ${spec.what(arg)}`, describe));
     },
   };
 }

@@ -64,8 +64,12 @@ export interface WaitOptions {
  * resource's own error message) or the signal's abort.
  */
 export interface ExecutorWaits {
-  /** `arg`: what the waiting op knows that the goal needs (the VPC of an attach or detach). */
-  until(kind: Kind, ref: WaitRef, goal: WaitGoal | 'gone', o: WaitOptions, arg?: unknown): Promise<void>;
+  /**
+   * `arg`: what the waiting op knows that the goal needs (the VPC of an attach or detach).
+   * Resolves with the live resource as last seen when the goal held, where the waits tell it
+   * (undefined for `gone`, or a wait that does not).
+   */
+  until(kind: Kind, ref: WaitRef, goal: WaitGoal | 'gone', o: WaitOptions, arg?: unknown): Promise<unknown>;
 }
 
 /** One wait of the poller: its limit, its abort, and what it tells on the way. */

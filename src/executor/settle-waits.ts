@@ -4,12 +4,15 @@
 // Each wait is a step of its own (`s1`, `s2`, ... with op `settle`), reported with the usual
 // progress events and bounded by --timeout. A resource that also has actions is waited for after
 // its last action, which usually leaves it settled already; one without actions from the start.
+// One that carries an op an earlier apply left pending (SPEC section 14) is then checked: the op
+// took effect (its values are recorded) or it did not (the step fails; the next plan sends it).
 import { kindDef } from '../kinds/index.js';
 import type { Action, SettlingResource } from '../model/index.js';
 import type { ActionContext } from './action-context.js';
 import { ActionError, asActionTimeout, isAbort } from './errors.js';
 import type { ActionRef } from './events.js';
 import type { ExecutorWaits, WaitOptions } from './ports.js';
+import { settlePending } from './pending.js';
 import type { ApplyResult } from './result.js';
 
 interface Step {
@@ -18,8 +21,8 @@ interface Step {
 }
 
 /** Until the resource is in no transitional status (its kind's `settled` goal); a kind without one has nothing to wait for. */
-function waitFor(waits: ExecutorWaits, s: SettlingResource, o: WaitOptions): Promise<void> {
-  if (kindDef(s.kind).waits.goals.settled === undefined) return Promise.resolve();
+function waitFor(waits: ExecutorWaits, s: SettlingResource, o: WaitOptions): Promise<unknown> {
+  if (kindDef(s.kind).waits.goals.settled === undefined) return Promise.resolve(undefined);
   return waits.until(s.kind, { id: s.id, ...(s.parentId !== undefined ? { parentId: s.parentId } : {}) }, 'settled', o);
 }
 
@@ -35,7 +38,9 @@ async function settleOne(ctx: ActionContext, step: Step, result: ApplyResult, no
     ctx.emit({ type: 'action-status', action: ref, status });
   };
   try {
-    await waitFor(ctx.waits, resource, { timeoutMs: ctx.timeoutMs, ...(ctx.signal ? { signal: ctx.signal } : {}), onStatus });
+    const live = await waitFor(ctx.waits, resource, { timeoutMs: ctx.timeoutMs, ...(ctx.signal ? { signal: ctx.signal } : {}), onStatus });
+    // What became of an op an earlier apply left in flight on it (SPEC section 14).
+    await settlePending(ctx, resource.kind, resource.address, live);
     result.settling.push({ resource, outcome: 'settled', status: last });
     ctx.emit({ type: 'action-done', action: ref, elapsedMs: now() - started });
   } catch (err) {

@@ -1,5 +1,20 @@
 // The lockfile value (SPEC section 2). File I/O lives in src/lockfile/.
 import { sortAddresses, type Address } from './address.js';
+import { OPERATION_NAMES, type DriftValue, type OperationId } from './plan.js';
+
+/**
+ * An operation dbform sent and has not seen finish (SPEC section 14): written before it is sent,
+ * removed once dbform sees it finish or fail. A plan made while it stands shows the resource as
+ * settling with this op, never what it sets as changed outside dbform, and sends it again only if
+ * the resource settled without the values.
+ */
+export interface PendingOp {
+  op: OperationId;
+  /** What it sets, as the plan's changes name it (`cpu_millis` -> 1000): never a secret. */
+  sets: Record<string, DriftValue>;
+  /** When it was recorded, before it was sent (ISO 8601). */
+  since: string;
+}
 
 export interface LockEntry {
   id: string;
@@ -11,6 +26,8 @@ export interface LockEntry {
    * resource with. Never a secret. Absent in entries written before drift was recorded.
    */
   applied?: Record<string, unknown>;
+  /** An operation sent and not seen to finish (a killed apply); absent when none. */
+  pending?: PendingOp;
 }
 
 const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -63,6 +80,7 @@ export function serializeLockfile(lock: Lockfile): string {
     if (e.passwordVersion !== undefined) out.password_version = e.passwordVersion;
     if (e.protect !== undefined) out.protect = e.protect;
     if (e.applied !== undefined) out.applied = appliedToJson(e.applied);
+    if (e.pending !== undefined) out.pending = pendingToJson(e.pending);
     resources[address] = out;
   }
   const identity = {
@@ -121,8 +139,38 @@ function parseResources(raw: unknown, errors: string[]): Record<Address, LockEnt
       if (typeof e.applied !== 'object' || e.applied === null || Array.isArray(e.applied)) errors.push(`resources["${address}"].applied must be an object of field -> value`);
       else out.applied = appliedFromJson(e.applied as Record<string, unknown>);
     }
+    if (e.pending !== undefined) {
+      const pending = parsePending(e.pending, `resources["${address}"].pending`, errors);
+      if (pending) out.pending = pending;
+    }
     resources[address] = out;
   }
   return resources;
 }
 
+
+const byKey = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Keys as the lockfile writes them (sorted); the paths in `sets` are kept as the plan names them. */
+function pendingToJson(p: PendingOp): Record<string, unknown> {
+  return { op: p.op, sets: Object.fromEntries(Object.entries(p.sets).sort(byKey)), since: p.since };
+}
+
+const isScalar = (v: unknown): v is DriftValue => v === null || ['string', 'number', 'boolean'].includes(typeof v);
+
+function parsePending(raw: unknown, where: string, errors: string[]): PendingOp | undefined {
+  const p = raw as Record<string, unknown> | null;
+  if (typeof p !== 'object' || p === null || Array.isArray(p)) {
+    errors.push(`${where} must be an object with op, sets and since`);
+    return undefined;
+  }
+  const before = errors.length;
+  if (!(OPERATION_NAMES as readonly unknown[]).includes(p.op)) errors.push(`${where}.op must be an operation name (found ${JSON.stringify(p.op)})`);
+  const sets = p.sets as Record<string, unknown> | null;
+  if (typeof sets !== 'object' || sets === null || Array.isArray(sets) || !Object.values(sets).every(isScalar)) {
+    errors.push(`${where}.sets must be an object of field -> string, number, boolean or null`);
+  }
+  if (typeof p.since !== 'string' || p.since === '') errors.push(`${where}.since must be a non-empty string`);
+  if (errors.length > before) return undefined;
+  return { op: p.op as OperationId, sets: { ...(sets as Record<string, DriftValue>) }, since: p.since as string };
+}

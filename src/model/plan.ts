@@ -160,6 +160,11 @@ export interface SettlingResource {
   parentId?: string;
   /** The transitional status seen when planning. */
   status: string;
+  /**
+   * The operation an earlier apply sent and did not see finish (SPEC section 14), recorded in the
+   * state: apply waits for it instead of sending it again. Absent when none is recorded.
+   */
+  op?: OperationId;
 }
 
 /** Which state a plan is for (SPEC section 14): set by the command that read it, not the planner. */

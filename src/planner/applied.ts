@@ -2,7 +2,7 @@
 // and the apply left as configured, each managed field's `record` (its field descriptor, in the
 // vocabulary of its `live`; a kind may record more, its `applied`). Drift (drift.ts) compares the
 // live resources with this record later.
-import { eachDesired } from '../kinds/index.js';
+import { eachDesired, type AnyKind } from '../kinds/index.js';
 import { recordFields, sameValue, type Address, type DesiredState, type Lockfile } from '../model/index.js';
 
 /**
@@ -16,6 +16,21 @@ export function appliedRecords(desired: DesiredState, lock: Lockfile, settled: (
     if (lock.resources[address] && settled(address)) out.set(address, def.applied ? def.applied(d, lock) : recordFields(def.fields, d));
   });
   return out;
+}
+
+/**
+ * The record of one desired address with `lock` as it is when asked (a VPC named by key is the ID
+ * it binds by then): what an operation seen to finish records of the fields it set (SPEC section
+ * 14). Undefined for an address the config does not have. The addresses are indexed once.
+ */
+export function appliedRecorder(desired: DesiredState): (address: Address, lock: Readonly<Lockfile>) => Record<string, unknown> | undefined {
+  const byAddress = new Map<Address, { def: AnyKind; d: unknown }>();
+  eachDesired(desired, (def, d) => void byAddress.set(d.address!, { def, d }));
+  return (address, lock) => {
+    const found = byAddress.get(address);
+    if (found === undefined) return undefined;
+    return found.def.applied ? found.def.applied(found.d, lock as Lockfile) : recordFields(found.def.fields, found.d);
+  };
 }
 
 /** Whether two records hold the same fields and values. */

@@ -1,8 +1,10 @@
 // Drift (SPEC section 11): what changed outside dbform since the last apply. The state records the
 // managed fields as each apply left them (`applied` in a lockfile entry, by field descriptor id);
 // here each bound resource's live fields are compared with that record by the descriptors
-// themselves (driftedFields), and each difference is told as plan changes tell it. Pure.
+// themselves (driftedFields), and each difference is told as plan changes tell it (field-paths.ts).
+// Pure.
 import { indexLive, kindDef, liveIn, type AnyKind, type LiveById } from '../kinds/index.js';
+import { driftScalar, fieldBase, fieldIdsOfPaths, pathValues } from '../kinds/field-paths.js';
 import {
   compareAddresses,
   driftedFields,
@@ -15,9 +17,12 @@ import {
   type LiveState,
   type LockEntry,
   type Lockfile,
+  type PendingOp,
 } from '../model/index.js';
 
 type AnyField = FieldDescriptor<unknown, unknown, unknown>;
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The live resource an entry binds, with its kind; 'gone' when it is not live (or on its way out);
@@ -40,31 +45,32 @@ function liveOf(address: string, entry: LockEntry, index: LiveById, lock: Lockfi
   return !live || def.live.gone(live) ? 'gone' : { def, resource: live };
 }
 
-const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const scalar = (v: unknown): DriftValue => (v === undefined ? null : v === null || typeof v !== 'object' ? (v as DriftValue) : JSON.stringify(v));
-
 /**
  * A drifted field as plan changes name it: under its fingerprint key (service_type, vpc_id); a
  * pair by its parts, each under its own YAML key where it has one (cpu_millis) or below the field
  * (ha.replicas).
  */
 function changesOf(f: AnyField, before: unknown, after: unknown): DriftChange[] {
-  const base = typeof f.fingerprint === 'string' ? f.fingerprint : f.id;
-  if (!isRecord(before) && !isRecord(after)) return [{ path: base, before: scalar(before), after: scalar(after) }];
-  const b = isRecord(before) ? before : {};
-  const a = isRecord(after) ? after : {};
+  if (!isRecord(before) && !isRecord(after)) return [{ path: fieldBase(f), before: driftScalar(before), after: driftScalar(after) }];
+  // A side that is not a pair has none of its parts.
+  const b = isRecord(before) ? pathValues(f, before) : new Map<string, DriftValue>();
+  const a = isRecord(after) ? pathValues(f, after) : new Map<string, DriftValue>();
   const out: DriftChange[] = [];
-  for (const key of [...new Set([...Object.keys(b), ...Object.keys(a)])]) {
-    if (scalar(b[key]) === scalar(a[key])) continue;
-    const part = snake(key);
-    out.push({ path: part in f.schema ? part : `${base}.${part}`, before: scalar(b[key]), after: scalar(a[key]) });
+  for (const path of new Set([...b.keys(), ...a.keys()])) {
+    const was = b.get(path) ?? null;
+    const is = a.get(path) ?? null;
+    if (was !== is) out.push({ path, before: was, after: is });
   }
   return out;
 }
 
-function changedFields(def: AnyKind, resource: unknown, applied: Record<string, unknown>): DriftChange[] {
+/**
+ * The drifted fields of one entry. The fields an operation still pending sets (SPEC section 14)
+ * are dbform's own change on its way, not a change made outside dbform: never drift.
+ */
+function changedFields(def: AnyKind, resource: unknown, applied: Record<string, unknown>, pending: PendingOp | undefined): DriftChange[] {
   const drifted = new Set(driftedFields(def.fields, applied, resource));
+  if (pending) for (const id of fieldIdsOfPaths(def, Object.keys(pending.sets))) drifted.delete(id);
   return (def.fields.fields as AnyField[]).filter((f) => drifted.has(f.id)).flatMap((f) => changesOf(f, applied[f.id], f.live!(resource)));
 }
 
@@ -79,7 +85,7 @@ export function findDrift(live: LiveState, lock: Lockfile): Drift[] {
       out.push({ address, id: entry.id, deleted: true, changes: [] });
       continue;
     }
-    const changes = entry.applied ? changedFields(found.def, found.resource, entry.applied) : [];
+    const changes = entry.applied ? changedFields(found.def, found.resource, entry.applied, entry.pending) : [];
     if (changes.length > 0) out.push({ address, id: entry.id, deleted: false, changes });
   }
   // Sorted once found: usually nothing drifted, and a project's every address need not be ordered.

@@ -17,5 +17,5 @@ export { SENSITIVE } from './drafts.js';
 export { findPlanDifference, withSavedInputs } from './saved-plan.js';
 export { managedParents, type ParentsToRead } from './managed.js';
 export { findDrift } from './drift.js';
-export { appliedRecords, sameApplied } from './applied.js';
+export { appliedRecorder, appliedRecords, sameApplied } from './applied.js';
 export { desiredAddresses } from './match.js';

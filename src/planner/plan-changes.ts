@@ -8,6 +8,7 @@ import { fingerprintLive, fingerprintSubjects, stateFingerprint } from './finger
 import { findDrift } from './drift.js';
 import { desiredAddresses, matchResources } from './match.js';
 import { linkDrafts, selectTargets, sortDrafts, type DepGraph } from './ordering.js';
+import { withoutResends } from './pending.js';
 import { forgetBindings, protectBindings, protectionSources } from './protect.js';
 import { findSettling } from './settling.js';
 import { blockReason, riskOf, type ProtectSource } from './risk.js';
@@ -113,7 +114,7 @@ export function planChanges(desired: DesiredState, live: LiveState, lock: Lockfi
   if (duplicates.length > 0) return nothingPlanned(desired, [...diagnostics, ...duplicates]);
   const ctx = newContext(desired, live, lock, options, diagnostics);
   addressChecks(ctx);
-  const drafts = planAll(ctx);
+  const drafts = withoutResends(ctx, planAll(ctx));
   twinChecks(ctx);
   renameHints(ctx);
   const deps = linkDrafts(drafts);

@@ -4,7 +4,7 @@
 // compares it). What a schema cannot say is checked by the small named checks below. Every
 // problem names its field, e.g. `actions[2].op: must be one of createVPC, ...`, one line each.
 import { kindDef } from '../kinds/index.js';
-import { kindOf, nounOf, type Action, type KeywordError, type Binding, type Diagnostic, type Drift, type DriftChange, type FieldChange, type Plan, type ResourceRef, type SettlingResource, type Summary } from '../model/index.js';
+import { kindOf, nounOf, type Action, type KeywordError, type Binding, type Diagnostic, type Drift, type DriftChange, type FieldChange, type OperationId, type Plan, type ResourceRef, type SettlingResource, type Summary } from '../model/index.js';
 import { schema as planSchema, validate } from './generated/plan-validator.js';
 import { describeSchemaErrors, formatPath, type Problem } from './plan-json-problems.js';
 
@@ -148,7 +148,14 @@ function bindingOf(o: Json): Binding {
 
 function settlingOf(o: Json): SettlingResource {
   const address = o.address as string;
-  return { address, kind: kindOf(address)!, id: o.id as string, ...(o.parent_id !== undefined ? { parentId: o.parent_id as string } : {}), status: o.status as string };
+  return {
+    address,
+    kind: kindOf(address)!,
+    id: o.id as string,
+    ...(o.parent_id !== undefined ? { parentId: o.parent_id as string } : {}),
+    status: o.status as string,
+    ...(o.op !== undefined ? { op: o.op as OperationId } : {}),
+  };
 }
 
 function diagnosticOf(o: Json): Diagnostic {

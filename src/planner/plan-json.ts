@@ -74,7 +74,7 @@ export function bindingJson(b: Binding): Json {
 }
 
 function settlingJson(s: SettlingResource): Json {
-  return { address: s.address, id: s.id, ...(s.parentId !== undefined ? { parent_id: s.parentId } : {}), status: s.status };
+  return { address: s.address, id: s.id, ...(s.parentId !== undefined ? { parent_id: s.parentId } : {}), status: s.status, ...(s.op !== undefined ? { op: s.op } : {}) };
 }
 
 export function driftJson(d: Drift): Json {

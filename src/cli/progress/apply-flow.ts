@@ -9,7 +9,7 @@ import { checkPgpassWritable } from '../../executor/pgpass.js';
 import { describeMissingPasswordEnv, findMissingPasswordEnv, planCreatesServices } from '../../executor/preflight.js';
 import type { ApplyResult } from '../../executor/result.js';
 import { BlockedPlanError, DbformError, InterruptedError, planHasChanges, type Address, type DesiredState, type Lockfile, type Plan } from '../../model/index.js';
-import type { ClaimedElsewhere } from '../../planner/index.js';
+import { appliedRecorder, type ClaimedElsewhere } from '../../planner/index.js';
 import type { StateStore } from '../../state/index.js';
 import type { StateJournal } from '../../state/journal.js';
 import { createStoreWriter } from '../../state/state-writer.js';
@@ -188,6 +188,7 @@ async function execute(o: FlowOptions, io: FlowIo, client: ApiClient, plan: Plan
       pgpass: { path: o.pgpassPath, owner: thisProcess() },
       env: io.env,
       pollMs,
+      ...(o.desired ? { appliedOf: appliedRecorder(o.desired) } : {}),
     });
     if (o.desired && !result.interrupted && !run.stateLost.signal.aborted) {
       await recordApplied(lockStore, o.desired, plan, result, o.targets ?? []);

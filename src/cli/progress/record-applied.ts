@@ -19,7 +19,9 @@ function unfinished(result: ApplyResult | undefined): Set<Address> {
 /**
  * Writes the changed records through the run's lock store (one write for all of them; none when
  * nothing changed, so an apply with no changes on a recorded state writes nothing). With --target,
- * only the targets and what the plan did are recorded: other resources were not looked at.
+ * only the targets and what the plan did are recorded: other resources were not looked at. An
+ * operation an earlier apply left pending on a resource recorded here is over (SPEC section 14):
+ * the resource is as the config says, so its record ends with it.
  */
 export async function recordApplied(lockStore: LockStore, desired: DesiredState, plan: Plan, result: ApplyResult | undefined, targets: readonly Address[]): Promise<void> {
   const skip = unfinished(result);
@@ -28,7 +30,9 @@ export async function recordApplied(lockStore: LockStore, desired: DesiredState,
   const lock = lockStore.snapshot();
   const writes: Array<Promise<void>> = [];
   for (const [address, applied] of appliedRecords(desired, lock, settled)) {
-    if (!sameApplied(lock.resources[address]?.applied, applied)) writes.push(lockStore.update(address, { applied }));
+    const entry = lock.resources[address];
+    if (entry?.pending !== undefined) writes.push(lockStore.endPending(address));
+    if (!sameApplied(entry?.applied, applied)) writes.push(lockStore.update(address, { applied }));
   }
   await Promise.all(writes);
 }

@@ -92,7 +92,8 @@ export function renderSummary(result: ApplyResult, paint: Paint, verb = 'Apply')
   lines.push(`Actions: ${counts}${bindings}.`);
   if (settled.length > 0) {
     lines.push('Settled (still changing when planned; waited for):');
-    for (const s of settled) lines.push(`  ${paint.green('✓')} ${s.resource.address} ${s.resource.status} -> ${s.status}`);
+    const by = (s: (typeof settled)[number]) => (s.resource.op === undefined ? '' : ` (${s.resource.op} sent by an earlier apply, now done)`);
+    for (const s of settled) lines.push(`  ${paint.green('✓')} ${s.resource.address} ${s.resource.status} -> ${s.status}${by(s)}`);
   }
   const unsettled = result.settling.filter((s) => s.outcome !== 'settled');
   if (unsettled.length > 0) {

@@ -1,10 +1,10 @@
 // A plan as a pull-request comment: summary table first, blocked and data-loss actions flagged
 // at the top, then one collapsible section per resource. Stays under GitHub's comment limit by
 // folding long lists into "... and N more".
-import { planHasChanges, terminalLine, type FieldChange, type Plan, type Risk } from '../../model/index.js';
+import { planHasChanges, type FieldChange, type Plan, type Risk } from '../../model/index.js';
 import { driftMarkdownLines } from './drift.js';
 import { graphMarkdownLines } from './graph.js';
-import { bindingNotes, buildPlanView, describeDiagnostic, reasonNotes, reasonText, formatValue, riskNotes, settlingHeading, SYMBOLS, type ResourceView } from './plan-view.js';
+import { bindingNotes, buildPlanView, describeDiagnostic, reasonNotes, reasonText, formatValue, riskNotes, settlingHeading, settlingStatus, SYMBOLS, type ResourceView } from './plan-view.js';
 
 /** GitHub rejects comments over 65,536 characters; keep a margin. */
 export const MARKDOWN_LIMIT = 60_000;
@@ -41,7 +41,7 @@ function flagged(plan: Plan): string[] {
   }
   if (plan.settling.length > 0) {
     out.push('> [!NOTE]', `> **${escapeHtml(settlingHeading(plan))}.**`);
-    out.push(...folded(plan.settling, LIST_LIMIT, (s) => `> - ${code(s.address)} ${escapeHtml(terminalLine(s.status))}`, (n) => `> - ... and ${n} more`), '');
+    out.push(...folded(plan.settling, LIST_LIMIT, (s) => `> - ${code(s.address)} ${escapeHtml(settlingStatus(s))}`, (n) => `> - ... and ${n} more`), '');
   }
   const errors = plan.diagnostics.filter((d) => d.severity === 'error');
   const warnings = plan.diagnostics.filter((d) => d.severity === 'warning');

@@ -1,6 +1,6 @@
 // One entry per resource, shared by the text and markdown renderers: what happens to it, with
 // which API calls, and each changed field once.
-import { compareAddresses, terminalJson, terminalLine, terminalText, type Action, type Address, type Binding, type Diagnostic, type FieldChange, type Plan } from '../../model/index.js';
+import { compareAddresses, terminalJson, terminalLine, terminalText, type Action, type Address, type Binding, type Diagnostic, type FieldChange, type Plan, type SettlingResource } from '../../model/index.js';
 import { SENSITIVE, verbOf } from '../../planner/index.js';
 
 export type ResourceVerb = 'create' | 'update' | 'replace' | 'delete' | 'adopt' | 'move' | 'protect' | 'forget';
@@ -84,6 +84,15 @@ export function summaryLine(plan: Plan): string {
 export function settlingHeading(plan: Plan): string {
   const n = plan.settling.length;
   return `Still settling: ${n} resource${n === 1 ? ' is' : 's are'} still changing (an earlier apply, or a change made elsewhere); apply waits for ${n === 1 ? 'it' : 'them'} before it reports success`;
+}
+
+/**
+ * A settling resource's status as the list shows it, with the operation an earlier apply left in
+ * flight (SPEC section 14): dbform's own change on its way, which apply waits for, not resends.
+ */
+export function settlingStatus(s: SettlingResource): string {
+  const status = terminalLine(s.status);
+  return s.op === undefined ? status : `${status} (${s.op} sent by an earlier apply, not seen to finish)`;
 }
 
 const REASON_NOTES: Partial<Record<Action['reason'], string>> = {

@@ -1,9 +1,9 @@
 // The Terraform-like text plan (SPEC section 3): one block per changed resource, one line per
 // changed field; unchanged resources are only counted, so a quiet plan stays a few lines.
-import { planHasChanges, terminalLine, type Plan } from '../../model/index.js';
+import { planHasChanges, type Plan } from '../../model/index.js';
 import { driftTextLines } from './drift.js';
 import { createPalette, type Palette } from './palette.js';
-import { bindingNotes, buildPlanView, reasonNotes, describeDiagnostic, formatChange, riskNotes, settlingHeading, SYMBOLS, summaryLine, type ResourceView } from './plan-view.js';
+import { bindingNotes, buildPlanView, reasonNotes, describeDiagnostic, formatChange, riskNotes, settlingHeading, settlingStatus, SYMBOLS, summaryLine, type ResourceView } from './plan-view.js';
 
 export interface TextOptions {
   color: boolean;
@@ -22,7 +22,7 @@ function resourceLines(v: ResourceView, c: Palette): string[] {
 function settlingLines(plan: Plan): string[] {
   if (plan.settling.length === 0) return [];
   const width = Math.max(...plan.settling.map((s) => s.address.length));
-  return [`${settlingHeading(plan)}:`, '', ...plan.settling.map((s) => `  … ${s.address.padEnd(width)}  ${terminalLine(s.status)}`), ''];
+  return [`${settlingHeading(plan)}:`, '', ...plan.settling.map((s) => `  … ${s.address.padEnd(width)}  ${settlingStatus(s)}`), ''];
 }
 
 function footer(plan: Plan, c: Palette): string[] {

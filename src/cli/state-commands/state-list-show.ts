@@ -13,6 +13,7 @@ function entryJson(address: string, e: LockEntry): Record<string, unknown> {
     id: e.id,
     protect: e.protect === true,
     ...(e.passwordVersion !== undefined ? { password_version: e.passwordVersion } : {}),
+    ...(e.pending !== undefined ? { pending: { op: e.pending.op, sets: e.pending.sets, since: e.pending.since } } : {}),
   };
 }
 
@@ -73,6 +74,10 @@ export async function runStateShow(address: string, flags: StateCommandFlags & A
     }
     const lines = [`${address}`, `  kind: ${kind}`, `  id: ${entry.id}`, `  protect: ${entry.protect === true}`];
     if (entry.passwordVersion !== undefined) lines.push(`  password_version: ${entry.passwordVersion}`);
+    if (entry.pending !== undefined) {
+      const sets = Object.entries(entry.pending.sets).map(([k, v]) => `${k} ${terminalJson(v)}`).join(', ');
+      lines.push(`  pending: ${entry.pending.op}${sets === '' ? '' : ` (${terminalLine(sets)})`}, sent ${terminalLine(entry.pending.since)} and not seen to finish`);
+    }
     if (fields === null) lines.push(`  live: gone (no ${kind} ${entry.id} in project ${desired.projectId}); the next plan creates or adopts it`);
     else {
       lines.push('  live:');

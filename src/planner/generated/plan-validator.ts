@@ -13,10 +13,10 @@ function ucs2length(str) {
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://dbform.dev/schemas/plan.schema.json","title":"dbform plan","description":"The output of `dbform plan --json` and the saved plan file (`dbform plan --out`), SPEC section 3. Never holds a secret.","type":"object","additionalProperties":false,"required":["format_version","project_id","summary","actions","bindings","fingerprints","state_fingerprint","diagnostics"],"properties":{"format_version":{"const":1},"project_id":{"type":"string","minLength":1},"workspace":{"description":"The workspace of the state the plan was made from (SPEC section 14).","type":"string","minLength":1},"state":{"description":"Where that state lives: the lockfile's path, or the state URL without its password.","type":"string","minLength":1},"summary":{"description":"Counts of resources (not API calls).","type":"object","additionalProperties":false,"required":["create","update","replace","delete","adopt","move","unchanged","unmanaged","settling"],"properties":{"create":{"$ref":"#/$defs/count"},"update":{"$ref":"#/$defs/count"},"replace":{"$ref":"#/$defs/count"},"delete":{"$ref":"#/$defs/count"},"adopt":{"$ref":"#/$defs/count"},"move":{"$ref":"#/$defs/count"},"unchanged":{"$ref":"#/$defs/count"},"unmanaged":{"$ref":"#/$defs/count"},"settling":{"description":"Managed resources still in a transitional status (SPEC section 5), with or without actions; not counted as unchanged.","$ref":"#/$defs/count"}}},"drift":{"description":"Present when bound resources changed outside dbform since the last apply (SPEC section 11): each managed field whose live value differs from the one the last apply recorded, or a resource deleted outside dbform. The actions that follow would revert it.","type":"array","items":{"$ref":"#/$defs/drift"}},"actions":{"type":"array","items":{"$ref":"#/$defs/action"}},"bindings":{"type":"array","items":{"$ref":"#/$defs/binding"}},"settling":{"description":"Present when managed resources are still in a transitional status (an interrupted apply, or a change outside dbform): apply waits for each before it reports success. Settling alone is not a change.","type":"array","items":{"$ref":"#/$defs/settling"}},"fingerprints":{"description":"Address -> hash of the live fields of each resource the plan touches.","type":"object","additionalProperties":{"$ref":"#/$defs/hash"}},"state_fingerprint":{"$ref":"#/$defs/hash"},"diagnostics":{"type":"array","items":{"$ref":"#/$defs/diagnostic"}},"lineage":{"description":"Saved plans only: the lineage of the lockfile the plan was made from (null: it had none yet). apply PLAN refuses a plan of another lineage.","type":["string","null"],"minLength":1},"serial":{"description":"Saved plans only: the serial of that lockfile when the plan was made (0: none yet). Informative: apply does not compare it.","$ref":"#/$defs/count"},"config_hash":{"description":"Saved plans only: hash of the config files' bytes. apply PLAN refuses the plan when the config files hash otherwise.","$ref":"#/$defs/hash"},"options":{"description":"Saved plans only: the flags the plan was made with. apply PLAN plans again with them, from the same config, the current lockfile and the live resources, and refuses the plan unless its actions, bindings, risk and blocked marks are what that gives for every address it touches.","type":"object","additionalProperties":false,"required":["replace","target","allow_data_loss"],"properties":{"replace":{"description":"--replace ADDR","type":"array","items":{"$ref":"#/$defs/address"}},"target":{"description":"--target ADDR","type":"array","items":{"$ref":"#/$defs/address"}},"allow_data_loss":{"description":"--allow-data-loss","type":"boolean"}}}},"dependentRequired":{"config_hash":["lineage","serial","options"],"lineage":["serial","config_hash","options"]},"$defs":{"count":{"type":"integer","minimum":0},"hash":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"address":{"type":"string","pattern":"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},"kind":{"enum":["vpc","peering","service","replica_set"]},"ref":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1}}},"change":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"type":"string","minLength":1},"before":true,"after":true,"forces_replace":{"const":true},"sensitive":{"const":true}},"if":{"properties":{"sensitive":{"const":true}},"required":["sensitive"]},"then":{"properties":{"before":{"const":"(sensitive)"},"after":{"const":"(sensitive)"}}}},"action":{"type":"object","additionalProperties":false,"required":["id","address","kind","op","reason","risk","depends_on","changes","refs"],"properties":{"id":{"type":"string","pattern":"^a[1-9][0-9]*$"},"address":{"$ref":"#/$defs/address"},"kind":{"$ref":"#/$defs/kind"},"op":{"enum":["createVPC","renameVPC","deleteVPC","createVPCPeering","deleteVPCPeering","createService","forkService","deleteService","resizeService","setHAReplica","startService","stopService","enablePooler","disablePooler","setEnvironment","attachServiceToVPC","detachServiceFromVPC","updatePassword","createReplicaSet","deleteReplicaSet","resizeReplicaSet","enableReplicaPooler","disableReplicaPooler","setReplicaEnvironment"]},"reason":{"enum":["missing","drift","changed","immutable-field","replace-requested","parent-replaced","removed","destroy","wake-for-changes","restore-paused","failed"]},"risk":{"enum":["data-loss","connectivity","availability","none"]},"depends_on":{"type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^a[1-9][0-9]*$"}},"changes":{"type":"array","items":{"$ref":"#/$defs/change"}},"blocked":{"type":"string","minLength":1},"refs":{"description":"What the executor resolves at apply time: a known ID, or the ID bound to an address by an earlier action.","type":"object","additionalProperties":false,"properties":{"target":{"$ref":"#/$defs/ref"},"service":{"$ref":"#/$defs/ref"},"vpc":{"$ref":"#/$defs/ref"},"fork_parent":{"$ref":"#/$defs/ref"}}},"request":{"description":"The request body as sent on the wire (snake_case); IDs known only at apply time come from refs.","type":"object","properties":{"password":false,"initial_password":false}},"password":{"description":"updatePassword: the environment variable read at apply time, never its value.","type":"object","additionalProperties":false,"required":["from_env","version"],"properties":{"from_env":{"type":"string","minLength":1},"version":{"type":"integer","minimum":0}}},"protect":{"type":"boolean"}}},"binding":{"type":"object","additionalProperties":false,"required":["kind","address"],"properties":{"kind":{"enum":["adopt","move","protect","forget"]},"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/address"},"protect":{"type":"boolean"}},"allOf":[{"if":{"properties":{"kind":{"const":"move"}}},"then":{"properties":{"from":true,"id":true},"required":["from","id"]}},{"if":{"properties":{"kind":{"enum":["adopt","protect"]}}},"then":{"properties":{"id":true},"required":["id"]}}]},"scalar":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"drift":{"type":"object","additionalProperties":false,"required":["address","id","deleted","changes"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"deleted":{"description":"The resource is gone (or being deleted); changes is then empty.","type":"boolean"},"changes":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"description":"The managed field, as in action changes (cpu_millis, ha.replicas, vpc_id, ...).","type":"string","minLength":1},"before":{"description":"As the last apply left it.","$ref":"#/$defs/scalar"},"after":{"description":"As it is live now.","$ref":"#/$defs/scalar"}}}}}},"settling":{"type":"object","additionalProperties":false,"required":["address","id","status"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Replica set: its service's ID; peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The transitional status seen when planning (QUEUED, CONFIGURING, UPGRADING, PAUSING, RESUMING; creating, resizing; pending).","type":"string","minLength":1}},"if":{"properties":{"address":{"type":"string","pattern":"^(replica_set|peering)\\."}}},"then":{"properties":{"parent_id":true},"required":["parent_id"]}},"diagnostic":{"type":"object","additionalProperties":false,"required":["severity","message"],"properties":{"severity":{"enum":["error","warning"]},"message":{"type":"string","minLength":1},"address":{"type":"string"},"path":{"type":"string"},"code":{"type":"string"},"source":{"type":"object","additionalProperties":false,"required":["file","line","col"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"col":{"type":"integer","minimum":1}}}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://dbform.dev/schemas/plan.schema.json","title":"dbform plan","description":"The output of `dbform plan --json` and the saved plan file (`dbform plan --out`), SPEC section 3. Never holds a secret.","type":"object","additionalProperties":false,"required":["format_version","project_id","summary","actions","bindings","fingerprints","state_fingerprint","diagnostics"],"properties":{"format_version":{"const":1},"project_id":{"type":"string","minLength":1},"workspace":{"description":"The workspace of the state the plan was made from (SPEC section 14).","type":"string","minLength":1},"state":{"description":"Where that state lives: the lockfile's path, or the state URL without its password.","type":"string","minLength":1},"summary":{"description":"Counts of resources (not API calls).","type":"object","additionalProperties":false,"required":["create","update","replace","delete","adopt","move","unchanged","unmanaged","settling"],"properties":{"create":{"$ref":"#/$defs/count"},"update":{"$ref":"#/$defs/count"},"replace":{"$ref":"#/$defs/count"},"delete":{"$ref":"#/$defs/count"},"adopt":{"$ref":"#/$defs/count"},"move":{"$ref":"#/$defs/count"},"unchanged":{"$ref":"#/$defs/count"},"unmanaged":{"$ref":"#/$defs/count"},"settling":{"description":"Managed resources still in a transitional status (SPEC section 5), with or without actions; not counted as unchanged.","$ref":"#/$defs/count"}}},"drift":{"description":"Present when bound resources changed outside dbform since the last apply (SPEC section 11): each managed field whose live value differs from the one the last apply recorded, or a resource deleted outside dbform. The actions that follow would revert it.","type":"array","items":{"$ref":"#/$defs/drift"}},"actions":{"type":"array","items":{"$ref":"#/$defs/action"}},"bindings":{"type":"array","items":{"$ref":"#/$defs/binding"}},"settling":{"description":"Present when managed resources are still in a transitional status (an interrupted apply, or a change outside dbform): apply waits for each before it reports success. Settling alone is not a change.","type":"array","items":{"$ref":"#/$defs/settling"}},"fingerprints":{"description":"Address -> hash of the live fields of each resource the plan touches.","type":"object","additionalProperties":{"$ref":"#/$defs/hash"}},"state_fingerprint":{"$ref":"#/$defs/hash"},"diagnostics":{"type":"array","items":{"$ref":"#/$defs/diagnostic"}},"lineage":{"description":"Saved plans only: the lineage of the lockfile the plan was made from (null: it had none yet). apply PLAN refuses a plan of another lineage.","type":["string","null"],"minLength":1},"serial":{"description":"Saved plans only: the serial of that lockfile when the plan was made (0: none yet). Informative: apply does not compare it.","$ref":"#/$defs/count"},"config_hash":{"description":"Saved plans only: hash of the config files' bytes. apply PLAN refuses the plan when the config files hash otherwise.","$ref":"#/$defs/hash"},"options":{"description":"Saved plans only: the flags the plan was made with. apply PLAN plans again with them, from the same config, the current lockfile and the live resources, and refuses the plan unless its actions, bindings, risk and blocked marks are what that gives for every address it touches.","type":"object","additionalProperties":false,"required":["replace","target","allow_data_loss"],"properties":{"replace":{"description":"--replace ADDR","type":"array","items":{"$ref":"#/$defs/address"}},"target":{"description":"--target ADDR","type":"array","items":{"$ref":"#/$defs/address"}},"allow_data_loss":{"description":"--allow-data-loss","type":"boolean"}}}},"dependentRequired":{"config_hash":["lineage","serial","options"],"lineage":["serial","config_hash","options"]},"$defs":{"count":{"type":"integer","minimum":0},"hash":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"address":{"type":"string","pattern":"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},"kind":{"enum":["vpc","peering","service","replica_set"]},"ref":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1}}},"change":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"type":"string","minLength":1},"before":true,"after":true,"forces_replace":{"const":true},"sensitive":{"const":true}},"if":{"properties":{"sensitive":{"const":true}},"required":["sensitive"]},"then":{"properties":{"before":{"const":"(sensitive)"},"after":{"const":"(sensitive)"}}}},"action":{"type":"object","additionalProperties":false,"required":["id","address","kind","op","reason","risk","depends_on","changes","refs"],"properties":{"id":{"type":"string","pattern":"^a[1-9][0-9]*$"},"address":{"$ref":"#/$defs/address"},"kind":{"$ref":"#/$defs/kind"},"op":{"enum":["createVPC","renameVPC","deleteVPC","createVPCPeering","deleteVPCPeering","createService","forkService","deleteService","resizeService","setHAReplica","startService","stopService","enablePooler","disablePooler","setEnvironment","attachServiceToVPC","detachServiceFromVPC","updatePassword","createReplicaSet","deleteReplicaSet","resizeReplicaSet","enableReplicaPooler","disableReplicaPooler","setReplicaEnvironment"]},"reason":{"enum":["missing","drift","changed","immutable-field","replace-requested","parent-replaced","removed","destroy","wake-for-changes","restore-paused","failed"]},"risk":{"enum":["data-loss","connectivity","availability","none"]},"depends_on":{"type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^a[1-9][0-9]*$"}},"changes":{"type":"array","items":{"$ref":"#/$defs/change"}},"blocked":{"type":"string","minLength":1},"refs":{"description":"What the executor resolves at apply time: a known ID, or the ID bound to an address by an earlier action.","type":"object","additionalProperties":false,"properties":{"target":{"$ref":"#/$defs/ref"},"service":{"$ref":"#/$defs/ref"},"vpc":{"$ref":"#/$defs/ref"},"fork_parent":{"$ref":"#/$defs/ref"}}},"request":{"description":"The request body as sent on the wire (snake_case); IDs known only at apply time come from refs.","type":"object","properties":{"password":false,"initial_password":false}},"password":{"description":"updatePassword: the environment variable read at apply time, never its value.","type":"object","additionalProperties":false,"required":["from_env","version"],"properties":{"from_env":{"type":"string","minLength":1},"version":{"type":"integer","minimum":0}}},"protect":{"type":"boolean"}}},"binding":{"type":"object","additionalProperties":false,"required":["kind","address"],"properties":{"kind":{"enum":["adopt","move","protect","forget"]},"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/address"},"protect":{"type":"boolean"}},"allOf":[{"if":{"properties":{"kind":{"const":"move"}}},"then":{"properties":{"from":true,"id":true},"required":["from","id"]}},{"if":{"properties":{"kind":{"enum":["adopt","protect"]}}},"then":{"properties":{"id":true},"required":["id"]}}]},"scalar":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"drift":{"type":"object","additionalProperties":false,"required":["address","id","deleted","changes"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"deleted":{"description":"The resource is gone (or being deleted); changes is then empty.","type":"boolean"},"changes":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"description":"The managed field, as in action changes (cpu_millis, ha.replicas, vpc_id, ...).","type":"string","minLength":1},"before":{"description":"As the last apply left it.","$ref":"#/$defs/scalar"},"after":{"description":"As it is live now.","$ref":"#/$defs/scalar"}}}}}},"settling":{"type":"object","additionalProperties":false,"required":["address","id","status"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Replica set: its service's ID; peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The transitional status seen when planning (QUEUED, CONFIGURING, UPGRADING, PAUSING, RESUMING; creating, resizing; pending).","type":"string","minLength":1},"op":{"description":"The operation an earlier apply sent and did not see finish, recorded as pending in the state (SPEC section 14): apply waits for it instead of sending it again. Absent when none is recorded.","$ref":"#/$defs/action/properties/op"}},"if":{"properties":{"address":{"type":"string","pattern":"^(replica_set|peering)\\."}}},"then":{"properties":{"parent_id":true},"required":["parent_id"]}},"diagnostic":{"type":"object","additionalProperties":false,"required":["severity","message"],"properties":{"severity":{"enum":["error","warning"]},"message":{"type":"string","minLength":1},"address":{"type":"string"},"path":{"type":"string"},"code":{"type":"string"},"source":{"type":"object","additionalProperties":false,"required":["file","line","col"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"col":{"type":"integer","minimum":1}}}}}}};
 const schema32 = {"type":"integer","minimum":0};
-const schema56 = {"type":"string","pattern":"^sha256:[0-9a-f]{64}$"};
-const schema58 = {"type":"object","additionalProperties":false,"required":["severity","message"],"properties":{"severity":{"enum":["error","warning"]},"message":{"type":"string","minLength":1},"address":{"type":"string"},"path":{"type":"string"},"code":{"type":"string"},"source":{"type":"object","additionalProperties":false,"required":["file","line","col"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"col":{"type":"integer","minimum":1}}}}};
+const schema57 = {"type":"string","pattern":"^sha256:[0-9a-f]{64}$"};
+const schema59 = {"type":"object","additionalProperties":false,"required":["severity","message"],"properties":{"severity":{"enum":["error","warning"]},"message":{"type":"string","minLength":1},"address":{"type":"string"},"path":{"type":"string"},"code":{"type":"string"},"source":{"type":"object","additionalProperties":false,"required":["file","line","col"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"col":{"type":"integer","minimum":1}}}}};
 const schema42 = {"type":"string","pattern":"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"};
 const func1 = Object.prototype.hasOwnProperty;
 const func2 = { default: ucs2length }.default;
@@ -1557,7 +1557,8 @@ return errors === 0;
 }
 validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema54 = {"type":"object","additionalProperties":false,"required":["address","id","status"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Replica set: its service's ID; peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The transitional status seen when planning (QUEUED, CONFIGURING, UPGRADING, PAUSING, RESUMING; creating, resizing; pending).","type":"string","minLength":1}},"if":{"properties":{"address":{"type":"string","pattern":"^(replica_set|peering)\\."}}},"then":{"properties":{"parent_id":true},"required":["parent_id"]}};
+const schema54 = {"type":"object","additionalProperties":false,"required":["address","id","status"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Replica set: its service's ID; peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The transitional status seen when planning (QUEUED, CONFIGURING, UPGRADING, PAUSING, RESUMING; creating, resizing; pending).","type":"string","minLength":1},"op":{"description":"The operation an earlier apply sent and did not see finish, recorded as pending in the state (SPEC section 14): apply waits for it instead of sending it again. Absent when none is recorded.","$ref":"#/$defs/action/properties/op"}},"if":{"properties":{"address":{"type":"string","pattern":"^(replica_set|peering)\\."}}},"then":{"properties":{"parent_id":true},"required":["parent_id"]}};
+const schema56 = {"enum":["createVPC","renameVPC","deleteVPC","createVPCPeering","deleteVPCPeering","createService","forkService","deleteService","resizeService","setHAReplica","startService","stopService","enablePooler","disablePooler","setEnvironment","attachServiceToVPC","detachServiceFromVPC","updatePassword","createReplicaSet","deleteReplicaSet","resizeReplicaSet","enableReplicaPooler","disableReplicaPooler","setReplicaEnvironment"]};
 const pattern11 = new RegExp("^(replica_set|peering)\\.", "u");
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1677,7 +1678,7 @@ vErrors.push(err6);
 errors++;
 }
 for(const key0 in data){
-if(!((((key0 === "address") || (key0 === "id")) || (key0 === "parent_id")) || (key0 === "status"))){
+if(!(((((key0 === "address") || (key0 === "id")) || (key0 === "parent_id")) || (key0 === "status")) || (key0 === "op"))){
 const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema54,data};
 if(vErrors === null){
 vErrors = [err7];
@@ -1788,14 +1789,27 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
-else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.type,parentSchema:schema54,data};
+if(data.op !== undefined){
+let data5 = data.op;
+if(!((((((((((((((((((((((((data5 === "createVPC") || (data5 === "renameVPC")) || (data5 === "deleteVPC")) || (data5 === "createVPCPeering")) || (data5 === "deleteVPCPeering")) || (data5 === "createService")) || (data5 === "forkService")) || (data5 === "deleteService")) || (data5 === "resizeService")) || (data5 === "setHAReplica")) || (data5 === "startService")) || (data5 === "stopService")) || (data5 === "enablePooler")) || (data5 === "disablePooler")) || (data5 === "setEnvironment")) || (data5 === "attachServiceToVPC")) || (data5 === "detachServiceFromVPC")) || (data5 === "updatePassword")) || (data5 === "createReplicaSet")) || (data5 === "deleteReplicaSet")) || (data5 === "resizeReplicaSet")) || (data5 === "enableReplicaPooler")) || (data5 === "disableReplicaPooler")) || (data5 === "setReplicaEnvironment"))){
+const err16 = {instancePath:instancePath+"/op",schemaPath:"#/$defs/action/properties/op/enum",keyword:"enum",params:{allowedValues: schema56.enum},message:"must be equal to one of the allowed values",schema:schema56.enum,parentSchema:schema56,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
 vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.type,parentSchema:schema54,data};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
 }
 errors++;
 }
@@ -2435,7 +2449,7 @@ for(const key2 in data22){
 let data23 = data22[key2];
 if(typeof data23 === "string"){
 if(!pattern13.test(data23)){
-const err49 = {instancePath:instancePath+"/fingerprints/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema56,data:data23};
+const err49 = {instancePath:instancePath+"/fingerprints/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema57,data:data23};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -2446,7 +2460,7 @@ errors++;
 }
 }
 else {
-const err50 = {instancePath:instancePath+"/fingerprints/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data23};
+const err50 = {instancePath:instancePath+"/fingerprints/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.type,parentSchema:schema57,data:data23};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -2472,7 +2486,7 @@ if(data.state_fingerprint !== undefined){
 let data24 = data.state_fingerprint;
 if(typeof data24 === "string"){
 if(!pattern13.test(data24)){
-const err52 = {instancePath:instancePath+"/state_fingerprint",schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema56,data:data24};
+const err52 = {instancePath:instancePath+"/state_fingerprint",schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema57,data:data24};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -2483,7 +2497,7 @@ errors++;
 }
 }
 else {
-const err53 = {instancePath:instancePath+"/state_fingerprint",schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data24};
+const err53 = {instancePath:instancePath+"/state_fingerprint",schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.type,parentSchema:schema57,data:data24};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -2501,7 +2515,7 @@ for(let i4=0; i4<len4; i4++){
 let data26 = data25[i4];
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
 if(data26.severity === undefined){
-const err54 = {instancePath:instancePath+"/diagnostics/" + i4,schemaPath:"#/$defs/diagnostic/required",keyword:"required",params:{missingProperty: "severity"},message:"must have required property '"+"severity"+"'",schema:schema58.required,parentSchema:schema58,data:data26};
+const err54 = {instancePath:instancePath+"/diagnostics/" + i4,schemaPath:"#/$defs/diagnostic/required",keyword:"required",params:{missingProperty: "severity"},message:"must have required property '"+"severity"+"'",schema:schema59.required,parentSchema:schema59,data:data26};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -2511,7 +2525,7 @@ vErrors.push(err54);
 errors++;
 }
 if(data26.message === undefined){
-const err55 = {instancePath:instancePath+"/diagnostics/" + i4,schemaPath:"#/$defs/diagnostic/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema58.required,parentSchema:schema58,data:data26};
+const err55 = {instancePath:instancePath+"/diagnostics/" + i4,schemaPath:"#/$defs/diagnostic/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema59.required,parentSchema:schema59,data:data26};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -2522,7 +2536,7 @@ errors++;
 }
 for(const key3 in data26){
 if(!((((((key3 === "severity") || (key3 === "message")) || (key3 === "address")) || (key3 === "path")) || (key3 === "code")) || (key3 === "source"))){
-const err56 = {instancePath:instancePath+"/diagnostics/" + i4,schemaPath:"#/$defs/diagnostic/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema58,data:data26};
+const err56 = {instancePath:instancePath+"/diagnostics/" + i4,schemaPath:"#/$defs/diagnostic/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema59,data:data26};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -2535,7 +2549,7 @@ errors++;
 if(data26.severity !== undefined){
 let data27 = data26.severity;
 if(!((data27 === "error") || (data27 === "warning"))){
-const err57 = {instancePath:instancePath+"/diagnostics/" + i4+"/severity",schemaPath:"#/$defs/diagnostic/properties/severity/enum",keyword:"enum",params:{allowedValues: schema58.properties.severity.enum},message:"must be equal to one of the allowed values",schema:schema58.properties.severity.enum,parentSchema:schema58.properties.severity,data:data27};
+const err57 = {instancePath:instancePath+"/diagnostics/" + i4+"/severity",schemaPath:"#/$defs/diagnostic/properties/severity/enum",keyword:"enum",params:{allowedValues: schema59.properties.severity.enum},message:"must be equal to one of the allowed values",schema:schema59.properties.severity.enum,parentSchema:schema59.properties.severity,data:data27};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -2549,7 +2563,7 @@ if(data26.message !== undefined){
 let data28 = data26.message;
 if(typeof data28 === "string"){
 if(func2(data28) < 1){
-const err58 = {instancePath:instancePath+"/diagnostics/" + i4+"/message",schemaPath:"#/$defs/diagnostic/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema58.properties.message,data:data28};
+const err58 = {instancePath:instancePath+"/diagnostics/" + i4+"/message",schemaPath:"#/$defs/diagnostic/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema59.properties.message,data:data28};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -2560,7 +2574,7 @@ errors++;
 }
 }
 else {
-const err59 = {instancePath:instancePath+"/diagnostics/" + i4+"/message",schemaPath:"#/$defs/diagnostic/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.message.type,parentSchema:schema58.properties.message,data:data28};
+const err59 = {instancePath:instancePath+"/diagnostics/" + i4+"/message",schemaPath:"#/$defs/diagnostic/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.message.type,parentSchema:schema59.properties.message,data:data28};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -2573,7 +2587,7 @@ errors++;
 if(data26.address !== undefined){
 let data29 = data26.address;
 if(typeof data29 !== "string"){
-const err60 = {instancePath:instancePath+"/diagnostics/" + i4+"/address",schemaPath:"#/$defs/diagnostic/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.address.type,parentSchema:schema58.properties.address,data:data29};
+const err60 = {instancePath:instancePath+"/diagnostics/" + i4+"/address",schemaPath:"#/$defs/diagnostic/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.address.type,parentSchema:schema59.properties.address,data:data29};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -2586,7 +2600,7 @@ errors++;
 if(data26.path !== undefined){
 let data30 = data26.path;
 if(typeof data30 !== "string"){
-const err61 = {instancePath:instancePath+"/diagnostics/" + i4+"/path",schemaPath:"#/$defs/diagnostic/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.path.type,parentSchema:schema58.properties.path,data:data30};
+const err61 = {instancePath:instancePath+"/diagnostics/" + i4+"/path",schemaPath:"#/$defs/diagnostic/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.path.type,parentSchema:schema59.properties.path,data:data30};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -2599,7 +2613,7 @@ errors++;
 if(data26.code !== undefined){
 let data31 = data26.code;
 if(typeof data31 !== "string"){
-const err62 = {instancePath:instancePath+"/diagnostics/" + i4+"/code",schemaPath:"#/$defs/diagnostic/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.code.type,parentSchema:schema58.properties.code,data:data31};
+const err62 = {instancePath:instancePath+"/diagnostics/" + i4+"/code",schemaPath:"#/$defs/diagnostic/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.code.type,parentSchema:schema59.properties.code,data:data31};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -2613,7 +2627,7 @@ if(data26.source !== undefined){
 let data32 = data26.source;
 if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
 if(data32.file === undefined){
-const err63 = {instancePath:instancePath+"/diagnostics/" + i4+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema58.properties.source.required,parentSchema:schema58.properties.source,data:data32};
+const err63 = {instancePath:instancePath+"/diagnostics/" + i4+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema59.properties.source.required,parentSchema:schema59.properties.source,data:data32};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -2623,7 +2637,7 @@ vErrors.push(err63);
 errors++;
 }
 if(data32.line === undefined){
-const err64 = {instancePath:instancePath+"/diagnostics/" + i4+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "line"},message:"must have required property '"+"line"+"'",schema:schema58.properties.source.required,parentSchema:schema58.properties.source,data:data32};
+const err64 = {instancePath:instancePath+"/diagnostics/" + i4+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "line"},message:"must have required property '"+"line"+"'",schema:schema59.properties.source.required,parentSchema:schema59.properties.source,data:data32};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -2633,7 +2647,7 @@ vErrors.push(err64);
 errors++;
 }
 if(data32.col === undefined){
-const err65 = {instancePath:instancePath+"/diagnostics/" + i4+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "col"},message:"must have required property '"+"col"+"'",schema:schema58.properties.source.required,parentSchema:schema58.properties.source,data:data32};
+const err65 = {instancePath:instancePath+"/diagnostics/" + i4+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "col"},message:"must have required property '"+"col"+"'",schema:schema59.properties.source.required,parentSchema:schema59.properties.source,data:data32};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -2644,7 +2658,7 @@ errors++;
 }
 for(const key4 in data32){
 if(!(((key4 === "file") || (key4 === "line")) || (key4 === "col"))){
-const err66 = {instancePath:instancePath+"/diagnostics/" + i4+"/source",schemaPath:"#/$defs/diagnostic/properties/source/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema58.properties.source,data:data32};
+const err66 = {instancePath:instancePath+"/diagnostics/" + i4+"/source",schemaPath:"#/$defs/diagnostic/properties/source/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema59.properties.source,data:data32};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -2657,7 +2671,7 @@ errors++;
 if(data32.file !== undefined){
 let data33 = data32.file;
 if(typeof data33 !== "string"){
-const err67 = {instancePath:instancePath+"/diagnostics/" + i4+"/source/file",schemaPath:"#/$defs/diagnostic/properties/source/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.source.properties.file.type,parentSchema:schema58.properties.source.properties.file,data:data33};
+const err67 = {instancePath:instancePath+"/diagnostics/" + i4+"/source/file",schemaPath:"#/$defs/diagnostic/properties/source/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.source.properties.file.type,parentSchema:schema59.properties.source.properties.file,data:data33};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -2670,7 +2684,7 @@ errors++;
 if(data32.line !== undefined){
 let data34 = data32.line;
 if(!(((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34))) && (isFinite(data34)))){
-const err68 = {instancePath:instancePath+"/diagnostics/" + i4+"/source/line",schemaPath:"#/$defs/diagnostic/properties/source/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema58.properties.source.properties.line.type,parentSchema:schema58.properties.source.properties.line,data:data34};
+const err68 = {instancePath:instancePath+"/diagnostics/" + i4+"/source/line",schemaPath:"#/$defs/diagnostic/properties/source/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema59.properties.source.properties.line.type,parentSchema:schema59.properties.source.properties.line,data:data34};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -2681,7 +2695,7 @@ errors++;
 }
 if((typeof data34 == "number") && (isFinite(data34))){
 if(data34 < 1 || isNaN(data34)){
-const err69 = {instancePath:instancePath+"/diagnostics/" + i4+"/source/line",schemaPath:"#/$defs/diagnostic/properties/source/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema58.properties.source.properties.line,data:data34};
+const err69 = {instancePath:instancePath+"/diagnostics/" + i4+"/source/line",schemaPath:"#/$defs/diagnostic/properties/source/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema59.properties.source.properties.line,data:data34};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -2695,7 +2709,7 @@ errors++;
 if(data32.col !== undefined){
 let data35 = data32.col;
 if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
-const err70 = {instancePath:instancePath+"/diagnostics/" + i4+"/source/col",schemaPath:"#/$defs/diagnostic/properties/source/properties/col/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema58.properties.source.properties.col.type,parentSchema:schema58.properties.source.properties.col,data:data35};
+const err70 = {instancePath:instancePath+"/diagnostics/" + i4+"/source/col",schemaPath:"#/$defs/diagnostic/properties/source/properties/col/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema59.properties.source.properties.col.type,parentSchema:schema59.properties.source.properties.col,data:data35};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -2706,7 +2720,7 @@ errors++;
 }
 if((typeof data35 == "number") && (isFinite(data35))){
 if(data35 < 1 || isNaN(data35)){
-const err71 = {instancePath:instancePath+"/diagnostics/" + i4+"/source/col",schemaPath:"#/$defs/diagnostic/properties/source/properties/col/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema58.properties.source.properties.col,data:data35};
+const err71 = {instancePath:instancePath+"/diagnostics/" + i4+"/source/col",schemaPath:"#/$defs/diagnostic/properties/source/properties/col/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema59.properties.source.properties.col,data:data35};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -2719,7 +2733,7 @@ errors++;
 }
 }
 else {
-const err72 = {instancePath:instancePath+"/diagnostics/" + i4+"/source",schemaPath:"#/$defs/diagnostic/properties/source/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.properties.source.type,parentSchema:schema58.properties.source,data:data32};
+const err72 = {instancePath:instancePath+"/diagnostics/" + i4+"/source",schemaPath:"#/$defs/diagnostic/properties/source/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema59.properties.source.type,parentSchema:schema59.properties.source,data:data32};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -2731,7 +2745,7 @@ errors++;
 }
 }
 else {
-const err73 = {instancePath:instancePath+"/diagnostics/" + i4,schemaPath:"#/$defs/diagnostic/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data:data26};
+const err73 = {instancePath:instancePath+"/diagnostics/" + i4,schemaPath:"#/$defs/diagnostic/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema59.type,parentSchema:schema59,data:data26};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -2807,7 +2821,7 @@ if(data.config_hash !== undefined){
 let data38 = data.config_hash;
 if(typeof data38 === "string"){
 if(!pattern13.test(data38)){
-const err79 = {instancePath:instancePath+"/config_hash",schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema56,data:data38};
+const err79 = {instancePath:instancePath+"/config_hash",schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema57,data:data38};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -2818,7 +2832,7 @@ errors++;
 }
 }
 else {
-const err80 = {instancePath:instancePath+"/config_hash",schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data38};
+const err80 = {instancePath:instancePath+"/config_hash",schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.type,parentSchema:schema57,data:data38};
 if(vErrors === null){
 vErrors = [err80];
 }

@@ -49,6 +49,20 @@ describe('renderReport: state store rows', () => {
     expect(miss.verdicts.filter((v) => v.target.startsWith('PostgreSQL')).map((v) => v.pass)).toEqual([false, false, false]);
   });
 
+  it('judges the resizes (pending records before and after each) by the same bounds, when measured', () => {
+    const resizes = (pgMs: number, roundTrips: number[]) => ({
+      file: { medianMs: 800, allMs: [800, 810], actions: 100, writes: [3, 4] },
+      postgres: { medianMs: pgMs, allMs: [pgMs, pgMs], actions: 100, writes: [3, 4], roundTrips },
+    });
+    const pass = renderReport({ ...results(100, 100), state: { ...state(1000, [17, 18]), resizes: resizes(860, [3, 4]) } });
+    expect(pass.markdown).toMatch(/\| Apply of 100 resizes, state in PostgreSQL \| <= 1\.10 x file \| 860 ms \(runs: 860 ms, 860 ms; 3, 4 round trips for 3, 4 writes\) \| 1\.07x \| pass \|/);
+    expect(pass.verdicts.filter((v) => v.target.includes('resizes')).map((v) => v.pass)).toEqual([true, true]);
+    const miss = renderReport({ ...results(100, 100), state: { ...state(1000, [17, 18]), resizes: resizes(900, [3, 8]) } });
+    expect(miss.verdicts.filter((v) => v.target.includes('resizes')).map((v) => v.pass)).toEqual([false, false]);
+    // A results file from before the resizes were measured renders as it did.
+    expect(renderReport({ ...results(100, 100), state: state(1000, [17, 18]) }).markdown).not.toContain('resizes');
+  });
+
   it('says why when PostgreSQL is not installed', () => {
     const { markdown } = renderReport({ ...results(100, 100), state: { settings: {}, skipped: 'no server binaries' } });
     expect(markdown).toContain('Not measured: no server binaries.');
