@@ -1,5 +1,5 @@
-// The engine in the bench process, wired as `dbform apply` wires it (src/cli/progress/apply-flow.ts:
-// the real client, the StatusPoller, a LockStore writing the lockfile, the pgpass file, the plain
+// The engine in the bench process, wired as `dbform apply` wires it (src/app/run-plan.ts:
+// the real client, the StatusPoller, a WorkingState writing the lockfile, the pgpass file, the plain
 // progress view), with the timer and the CPU clock around the plan's execution only. The emulator
 // always runs in its own process. `before` (a baseline build, bench/baseline.js) runs the plan with
 // that build's engine instead: every behaviour of before turn 2 (waits holding their slots, the
@@ -16,7 +16,7 @@ import { thisProcess } from '../dist/cli/local-process.js';
 import { createProgressView } from '../dist/cli/progress/index.js';
 import { loadConfig } from '../dist/config/index.js';
 import { applyPlan } from '../dist/executor/apply-plan.js';
-import { LockStore } from '../dist/executor/lock-store.js';
+import { WorkingState } from '../dist/state/working-state.js';
 import { pollerWaits } from '../dist/executor/poller-waits.js';
 import { readLockfile } from '../dist/lockfile/index.js';
 import { expectExit, runCli } from './measure.js';
@@ -30,7 +30,7 @@ const NOW_ENGINE = {
   poller: (client, pollMs) => new StatusPoller(client, { projectId: PROJECT_ID, pollMs }),
   pollerWaits,
   applyPlan,
-  lockStore: (path, lock) => new LockStore(path, lock),
+  bindings: (path, lock) => ({ bindings: new WorkingState(path, lock) }),
   pgpass: (path) => ({ pgpass: { path, owner: thisProcess() } }),
 };
 
@@ -46,7 +46,8 @@ async function baselineEngine(dir) {
       poller: (client, pollMs) => new waiters.StatusPoller(client, { projectId: PROJECT_ID, pollMs }),
       pollerWaits: waits.pollerWaits,
       applyPlan: apply.applyPlan,
-      lockStore: (path, lock) => new store.LockStore(path, lock),
+      // That build's engine took its lockfile writer as `lockStore`.
+      bindings: (path, lock) => ({ lockStore: new store.LockStore(path, lock) }),
       pgpass: (path) => ({ pgpassPath: path }),
     });
   }
@@ -125,7 +126,7 @@ export async function runPlan(proj, client, { plan, lock }, settings) {
     const result = await engine.applyPlan(plan, {
       api: client,
       waits,
-      lockStore: engine.lockStore(proj.lockfile, lock),
+      ...engine.bindings(proj.lockfile, lock),
       parallelism: settings.parallelism,
       pollMs: settings.pollMs,
       reporter: view.reporter,

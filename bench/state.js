@@ -2,7 +2,7 @@
 // those services (each recorded as pending before it is sent and ended after, SPEC section 14),
 // with the state in the lockfile file and in PostgreSQL, in the same run on the same emulator
 // settings, wired as
-// `dbform apply` wires it (src/cli/progress/apply-flow.ts: a LockStore writing through the store's
+// `dbform apply` wires it (src/app/run-plan.ts: a WorkingState writing through the store's
 // compare-and-swap writer); round trips counted by the store itself; plan's added state read.
 import { join } from 'node:path';
 import { ApiClient } from '../dist/api/client.js';
@@ -11,7 +11,7 @@ import { fetchLiveState } from '../dist/api/live-state.js';
 import { StatusPoller } from '../dist/api/waiters.js';
 import { loadConfig } from '../dist/config/index.js';
 import { applyPlan } from '../dist/executor/apply-plan.js';
-import { LockStore } from '../dist/executor/lock-store.js';
+import { WorkingState } from '../dist/state/working-state.js';
 import { pollerWaits } from '../dist/executor/poller-waits.js';
 import { appliedRecorder, planChanges } from '../dist/planner/index.js';
 import { FileStateStore, PgStateStore } from '../dist/state/index.js';
@@ -42,14 +42,14 @@ async function timedApply(kind, o, { dir, store, client, poller }, configText) {
   };
   const writer = createStoreWriter({ store, journal: new StateJournal(join(dir, '.dbform', 'state-journal.json')), base: snapshot.lockfile, onUnavailable: fail, onClaimRefused: fail });
   let writes = 0;
-  const lockStore = new LockStore(store.location, snapshot.lockfile, (path, lock) => {
+  const bindings = new WorkingState(store.location, snapshot.lockfile, (path, lock) => {
     writes++;
     return writer.write(path, lock);
   });
   const roundTripsBefore = store.roundTrips ?? 0;
   const started = performance.now();
   const appliedOf = appliedRecorder(loaded.value);
-  const result = await applyPlan(plan, { api: client, waits: pollerWaits(poller), lockStore, parallelism: o.width, pollMs: o.pollMs, appliedOf });
+  const result = await applyPlan(plan, { api: client, waits: pollerWaits(poller), bindings, parallelism: o.width, pollMs: o.pollMs, appliedOf });
   const ms = performance.now() - started;
   if (result.done.length !== plan.actions.length) throw new Error(`bench apply (${kind}) did ${result.done.length} of ${plan.actions.length} actions`);
   const roundTrips = kind === 'postgres' ? store.roundTrips - roundTripsBefore : undefined;

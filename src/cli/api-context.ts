@@ -7,7 +7,7 @@ import { ApiClient } from '../api/client.js';
 import type { ApiCredentials } from '../api/credentials.js';
 import { backoffAtTimeScale, isLoopback } from '../api/index.js';
 import { DbformError } from '../model/errors.js';
-import { readCredentials } from './credentials-input.js';
+import { readCredentials } from '../app/credentials-input.js';
 import { emulatorSwitchesFromEnv } from './emulator-switches-env.js';
 import { isDebug } from './errors.js';
 import type { ApiOptions, GlobalOptions } from './options.js';

@@ -41,6 +41,18 @@ export function workspaceOption(): Option {
   return new Option('--workspace <name>', 'the state of this workspace of the project (else env DBFORM_WORKSPACE, else "default"); ${workspace} in the config expands to it');
 }
 
+/** `--policy FILE` (repeatable; env DBFORM_POLICY adds its own): rules checked on every plan (SPEC section 16). */
+export function addPolicyOption(cmd: Command): Command {
+  return cmd.addOption(
+    new Option('--policy <file>', 'a policy file (CEL rules) every plan must pass: a deny blocks its action, a warn is printed (repeatable; env DBFORM_POLICY adds files separated by ":")').argParser(collect),
+  );
+}
+
+/** `--json` of apply, destroy and sweep: their result as one JSON document (schemas/result.schema.json). */
+export function addResultOption(cmd: Command): Command {
+  return cmd.option('--json', 'print the result as one JSON document on stdout when done (schemas/result.schema.json); the plan and progress go to stderr');
+}
+
 /** --lock-timeout: how long a command that writes the state waits for another run's lock. */
 export function addLockTimeoutOption(cmd: Command): Command {
   return cmd.option('--lock-timeout <duration>', 'wait up to this long for the state lock held by another run (e.g. 5m); default 0: fail at once naming the holder', '0');

@@ -7,16 +7,16 @@ import type { Command } from 'commander';
 const TERRAFORM_ONLY: Record<string, string> = {
   var: 'dbform has no variables; write ${env:NAME} in the config to read an environment variable',
   'var-file': 'dbform has no variables; write ${env:NAME} in the config to read an environment variable',
-  lock: 'dbform always locks the lockfile during apply; `--force-unlock` removes a lock left by another run',
-  'lock-timeout': 'dbform always locks the lockfile during apply; `--force-unlock` removes a lock left by another run',
+  lock: 'dbform always locks the state during apply; `--force-unlock` removes a lock left by another run',
+  'lock-timeout': 'dbform always locks the state during apply; `--force-unlock` removes a lock left by another run',
   input: 'dbform never prompts without a terminal; pass --auto-approve to apply without asking',
   refresh: 'dbform reads the live state on every plan and apply',
   'refresh-only': 'dbform reads the live state on every plan and apply',
-  destroy: 'run `dbform destroy` to delete everything the lockfile binds',
+  destroy: 'run `dbform destroy` to delete everything the state binds',
   chdir: 'run dbform in that directory, or pass -f DIR/dbform.yaml',
-  state: 'pass the lockfile with --lockfile PATH',
-  'state-out': 'pass the lockfile with --lockfile PATH',
-  backup: 'dbform writes the lockfile atomically and keeps no backup option',
+  state: 'choose the state with --state URL, or a lockfile with --lockfile PATH',
+  'state-out': 'choose the state with --state URL, or a lockfile with --lockfile PATH',
+  backup: 'dbform writes the state atomically (a lockfile by rename, PostgreSQL in a transaction) and keeps no backup option',
 };
 
 const SINGLE_DASH = /^-([a-z][a-z0-9]*(?:-[a-z0-9]+)+|[a-z][a-z0-9]+)(?:=(.*))?$/s;

@@ -24,7 +24,7 @@ type Json = Record<string, unknown>;
 
 const protect = (what: string): Json => ({
   type: 'boolean',
-  description: `When true, a plan that would delete or replace this ${what} fails instead. Remembered in the lockfile: only an applied \`protect: false\` lifts it.`,
+  description: `When true, a plan that would delete or replace this ${what} fails instead. Remembered in the state: only an applied \`protect: false\` lifts it.`,
 });
 
 /** One entry of a kind: its fields, `protect`, what else its kind takes, and its children's collections. */
@@ -52,7 +52,7 @@ function collectionSchema(def: AnyKind): Json {
 
 const movedEntry: Json = {
   type: 'object',
-  description: 'Declares that the resource once at `from` now lives at `to`: the plan rewrites the lockfile instead of deleting and creating.',
+  description: 'Declares that the resource once at `from` now lives at `to`: the plan moves its binding in the state instead of deleting and creating.',
   additionalProperties: false,
   required: ['from', 'to'],
   properties: {
@@ -126,7 +126,7 @@ function buildLoaderSchema(): Json {
       ...Object.fromEntries(TOP_KINDS.map((def) => [configKey(def), collectionSchema(def)])),
       moved: {
         type: 'array',
-        description: 'Renamed addresses: each entry moves a lockfile binding from one address to another.',
+        description: 'Renamed addresses: each entry moves a binding of the state from one address to another.',
         items: movedEntry,
       },
     },

@@ -3,15 +3,15 @@
 import { nounOf, type Action, type Address, type Kind, type Lockfile, type ResourceRef } from '../model/index.js';
 import { ActionInputError } from './errors.js';
 import type { ApplyEventBody } from './events.js';
-import type { LockStore } from './lock-store.js';
 import type { PgpassWriter } from './pgpass.js';
-import type { ExecutorApi, ExecutorWaits, WaitOptions } from './ports.js';
+import type { ExecutorApi, ExecutorWaits, StateBindings, WaitOptions } from './ports.js';
 
 export interface ActionContext {
   api: ExecutorApi;
   projectId: string;
   waits: ExecutorWaits;
-  lock: LockStore;
+  /** The state's bindings, written as resources are created and deleted. */
+  bindings: StateBindings;
   emit(event: ApplyEventBody): void;
   timeoutMs: number;
   signal?: AbortSignal;
@@ -52,9 +52,9 @@ export type Handler = (ctx: ActionContext, action: Action) => Promise<ActionOutc
 export function resolveRef(ctx: ActionContext, ref: ResourceRef | undefined, role: string): string {
   if (ref?.id) return ref.id;
   if (ref?.address) {
-    const id = ctx.lock.idOf(ref.address);
+    const id = ctx.bindings.idOf(ref.address);
     if (id) return id;
-    throw new ActionInputError(`no ID is known for ${ref.address} (the ${role} of this action); it was neither in the lockfile nor created by this apply`);
+    throw new ActionInputError(`no ID is known for ${ref.address} (the ${role} of this action); it was neither in the state nor created by this apply`);
   }
   throw new ActionInputError(`the plan gives no ${role} for this action`);
 }
@@ -110,7 +110,7 @@ export function requestOf<T>(action: Action): T {
  * in-memory lockfile at once (where a Ctrl-C's final flush finds it); the promise is its write.
  */
 export function recordCreated(ctx: ActionContext, action: Action, id: string): Promise<void> {
-  return ctx.lock.bind(action.address, id, action.protect === undefined ? {} : { protect: action.protect });
+  return ctx.bindings.bind(action.address, id, action.protect === undefined ? {} : { protect: action.protect });
 }
 
 /**
@@ -142,5 +142,5 @@ export async function waitAlongside(ctx: ActionContext, bookkeeping: Array<Promi
 
 /** Removes the lockfile entry of a deleted resource, unless it already names a newer one. */
 export async function recordDeleted(ctx: ActionContext, action: Action, id: string): Promise<void> {
-  if (ctx.lock.idOf(action.address) === id) await ctx.lock.remove(action.address);
+  if (ctx.bindings.idOf(action.address) === id) await ctx.bindings.remove(action.address);
 }

@@ -9,11 +9,10 @@ import type { ActionContext, ActionOutcome } from './action-context.js';
 import { ActionError, asActionTimeout, isAbort } from './errors.js';
 import { refOf, silentReporter, type ApplyEventBody, type Reporter } from './events.js';
 import { walkGraph, type Slot } from './graph-walker.js';
-import type { LockStore } from './lock-store.js';
 import { runRecorded } from './pending.js';
 import { PgpassWriter } from './pgpass.js';
 import { pollerWaits } from './poller-waits.js';
-import type { ExecutorApi, ExecutorPoller, ExecutorWaits } from './ports.js';
+import type { ExecutorApi, ExecutorPoller, ExecutorWaits, StateBindings } from './ports.js';
 import { emptyResult, type ApplyResult } from './result.js';
 import { sendOperation } from './send-operation.js';
 import { scheduleSettling } from './settle-waits.js';
@@ -33,7 +32,8 @@ export interface ApplyOptions {
   /** The client's batched StatusPoller, or (for another poller) the wait conditions themselves. */
   poller?: ExecutorPoller;
   waits?: ExecutorWaits;
-  lockStore: LockStore;
+  /** The state's bindings (src/state/working-state.ts): what the run binds and forgets goes there. */
+  bindings: StateBindings;
   reporter?: Reporter;
   /** Actions sending requests at once (an action waiting for its operation does not count); default 10. */
   parallelism?: number;
@@ -58,9 +58,9 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   const reporter = options.reporter ?? silentReporter;
   const now = options.now ?? Date.now;
   const emit = (e: ApplyEventBody) => reporter.emit({ ...e, at: now() } as Parameters<Reporter['emit']>[0]);
-  const lock = options.lockStore;
-  if (lock.projectId !== plan.projectId) {
-    throw new DbformError(`the plan is for project "${plan.projectId}" but the lockfile ${lock.path} belongs to "${lock.projectId}"`);
+  const bindings = options.bindings;
+  if (bindings.projectId !== plan.projectId) {
+    throw new DbformError(`the plan is for project "${plan.projectId}" but the state ${bindings.location} belongs to "${bindings.projectId}"`);
   }
   const parallelism = Math.max(1, options.parallelism ?? 10);
   const result = emptyResult();
@@ -75,12 +75,12 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     return result;
   }
 
-  lock.onWritten((entries) => emit({ type: 'lockfile-written', path: lock.path, entries }));
+  bindings.onWritten((entries) => emit({ type: 'lockfile-written', path: bindings.location, entries }));
   const ctx: ActionContext = {
     api: options.api,
     projectId: plan.projectId,
     waits: waitsOf(options),
-    lock,
+    bindings,
     emit,
     timeoutMs: options.timeoutMs ?? 30 * 60_000,
     ...(options.signal ? { signal: options.signal } : {}),
@@ -93,11 +93,11 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
 
   if (!options.signal?.aborted) {
     for (const binding of plan.bindings) {
-      await applyBinding(lock, binding);
+      await applyBinding(bindings, binding);
       emit({ type: 'binding', binding });
       result.bindingsApplied++;
     }
-    await lock.flush();
+    await bindings.flush();
   }
 
   // After the first Ctrl-C nothing new starts, and a call that fails is not tried again.
@@ -114,7 +114,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   });
   await settling.first;
   await settling.afterActions();
-  await lock.flush();
+  await bindings.flush();
   // Interrupted when Ctrl-C left anything undone, even if the actions in flight then failed.
   const unsettled = result.settling.filter((s) => s.outcome !== 'settled').length;
   const undone = result.abandoned.length + result.skipped.length + result.failed.length + unsettled;
@@ -133,7 +133,7 @@ function waitsOf(options: ApplyOptions): ExecutorWaits {
 async function runOne(shared: ActionContext, action: Action, result: ApplyResult, now: () => number): Promise<void> {
   const started = now();
   let accepted = false;
-  const boundBefore = shared.lock.idOf(action.address);
+  const boundBefore = shared.bindings.idOf(action.address);
   const ctx: ActionContext = { ...shared, api: trackAccepted(shared.api, () => (accepted = true)), deadline: Date.now() + shared.timeoutMs };
   ctx.emit({ type: 'action-start', action: refOf(action) });
   try {
@@ -143,7 +143,7 @@ async function runOne(shared: ActionContext, action: Action, result: ApplyResult
   } catch (err) {
     if (ctx.signal?.aborted && (isAbort(err) || err === ctx.signal.reason)) {
       // A create adopted after a lost response also took effect: its ID is newly bound.
-      const boundNow = ctx.lock.idOf(action.address);
+      const boundNow = ctx.bindings.idOf(action.address);
       const created = CREATE_OPS.has(action.op) && boundNow !== undefined && boundNow !== boundBefore;
       if (accepted || created) {
         // The cloud carries the operation on; only its wait was abandoned. The next apply picks it up.
@@ -163,20 +163,20 @@ async function runOne(shared: ActionContext, action: Action, result: ApplyResult
   }
 }
 
-async function applyBinding(lock: LockStore, binding: Binding): Promise<void> {
+async function applyBinding(bindings: StateBindings, binding: Binding): Promise<void> {
   switch (binding.kind) {
     case 'adopt':
-      if (binding.id) await lock.bind(binding.address, binding.id, binding.protect === undefined ? {} : { protect: binding.protect });
+      if (binding.id) await bindings.bind(binding.address, binding.id, binding.protect === undefined ? {} : { protect: binding.protect });
       return;
     case 'move':
-      if (binding.from) await lock.move(binding.from, binding.address);
-      if (binding.protect !== undefined) await lock.update(binding.address, { protect: binding.protect });
+      if (binding.from) await bindings.move(binding.from, binding.address);
+      if (binding.protect !== undefined) await bindings.update(binding.address, { protect: binding.protect });
       return;
     case 'protect':
-      await lock.update(binding.address, { protect: binding.protect ?? false });
+      await bindings.update(binding.address, { protect: binding.protect ?? false });
       return;
     case 'forget':
-      await lock.remove(binding.address);
+      await bindings.remove(binding.address);
       return;
   }
 }

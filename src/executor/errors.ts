@@ -15,9 +15,6 @@ export class ActionError extends DbformError {
   }
 }
 
-/** Another apply holds the lockfile's apply lock. */
-export class ApplyLockHeldError extends DbformError {}
-
 /** A failure whose message is already written for a person (missing env var, unknown ID, ...). */
 export class ActionInputError extends DbformError {}
 

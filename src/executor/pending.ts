@@ -34,7 +34,7 @@ function outcomeUnknown(err: unknown): boolean {
 
 /** What the op set, as the config's drift record has it: the fields its changes name. */
 function appliedBy(ctx: ActionContext, kind: Kind, address: Address, pending: PendingOp): Record<string, unknown> | undefined {
-  const record = ctx.appliedOf?.(address, ctx.lock.peek());
+  const record = ctx.appliedOf?.(address, ctx.bindings.peek());
   if (record === undefined) return undefined;
   const out: Record<string, unknown> = {};
   for (const id of fieldIdsOfPaths(kindDef(kind), Object.keys(pending.sets))) if (record[id] !== undefined) out[id] = record[id];
@@ -49,20 +49,20 @@ function appliedBy(ctx: ActionContext, kind: Kind, address: Address, pending: Pe
 export async function runRecorded(ctx: ActionContext, action: Action, since: Date, run: () => Promise<ActionOutcome>): Promise<ActionOutcome> {
   const pending = pendingOf(action, since);
   if (pending === undefined) return run();
-  await ctx.lock.update(action.address, { pending });
+  await ctx.bindings.update(action.address, { pending });
   if (ctx.signal?.aborted) {
     // Ctrl-C, or the state lost, while it was written: nothing was sent, so nothing is pending.
-    await ctx.lock.endPending(action.address);
+    await ctx.bindings.endPending(action.address);
     throw ctx.signal.reason;
   }
   let outcome: ActionOutcome;
   try {
     outcome = await run();
   } catch (err) {
-    if (!outcomeUnknown(err)) await ctx.lock.endPending(action.address);
+    if (!outcomeUnknown(err)) await ctx.bindings.endPending(action.address);
     throw err;
   }
-  await ctx.lock.endPending(action.address, appliedBy(ctx, action.kind, action.address, pending));
+  await ctx.bindings.endPending(action.address, appliedBy(ctx, action.kind, action.address, pending));
   return outcome;
 }
 
@@ -73,15 +73,15 @@ export async function runRecorded(ctx: ActionContext, action: Action, since: Dat
  * next plan sends it again. Undefined `live` (a wait that does not tell) is taken as done.
  */
 export async function settlePending(ctx: ActionContext, kind: Kind, address: Address, live: unknown): Promise<void> {
-  const pending = ctx.lock.get(address)?.pending;
+  const pending = ctx.bindings.get(address)?.pending;
   if (pending === undefined) return;
   const def = kindDef(kind);
   if (live !== undefined && holdsValues(def, live, pending.sets) === false) {
-    await ctx.lock.endPending(address);
+    await ctx.bindings.endPending(address);
     const wanted = Object.entries(pending.sets).map(([path, v]) => `${path} ${String(v)}`).join(', ');
     throw new DbformError(
       `${pending.op}, sent by an earlier apply (${pending.since}), did not take effect: the ${nounOf(kind)} settled without ${wanted}; the next plan sends it again`,
     );
   }
-  await ctx.lock.endPending(address, appliedBy(ctx, kind, address, pending));
+  await ctx.bindings.endPending(address, appliedBy(ctx, kind, address, pending));
 }

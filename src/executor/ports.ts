@@ -4,10 +4,12 @@
 // operations and take the project ID first. ExecutorWaits is built over a batched poller that
 // satisfies ExecutorPoller, such as the client's StatusPoller (see poller-waits.ts). The errors
 // the engine tells apart (ApiError, AmbiguousCreateError, WaitTimeoutError) are model types. What
-// a wait waits for, each kind says (src/kinds/<kind>: `waits`).
+// a wait waits for, each kind says (src/kinds/<kind>: `waits`). What the engine needs from the
+// state is StateBindings below: the state layer implements it (src/state/working-state.ts), and
+// the engine never knows where the state lives.
 import type * as Dto from '../api/dto.js';
 import type { WaitGoal, WaitRef } from '../kinds/types.js';
-import type { Kind, OperationId, RouteIds } from '../model/index.js';
+import type { Address, Kind, LockEntry, Lockfile, OperationId, RouteIds } from '../model/index.js';
 
 /** The wire types of requests and answers, as the API client speaks them. */
 export type { Dto, WaitRef };
@@ -90,4 +92,35 @@ export interface PollOptions<T> {
 export interface ExecutorPoller {
   waitFor(kind: Kind, ref: WaitRef, check: (live: unknown) => boolean, o?: PollOptions<unknown>): Promise<unknown>;
   waitForGone(kind: Kind, ref: WaitRef, o?: PollOptions<unknown>): Promise<void>;
+}
+
+/**
+ * The bindings of the state, as the engine reads and writes them while it runs: each change is
+ * visible at once and persisted in order (flush waits for every one so far). The state layer owns
+ * the document, where it lives and how it is written; the engine owns only this port.
+ */
+export interface StateBindings {
+  readonly projectId: string;
+  /** Where the state lives, for messages and the `lockfile-written` event. */
+  readonly location: string;
+  idOf(address: Address): string | undefined;
+  /** A copy of the entry of `address`, if any. */
+  get(address: Address): LockEntry | undefined;
+  /** The state as it is in memory now, without a copy: for reading at once, never for keeping or changing. */
+  peek(): Readonly<Lockfile>;
+  /** Binds `address` to `id`, keeping the entry's other fields when the ID is unchanged. */
+  bind(address: Address, id: string, extra?: Omit<LockEntry, 'id'>): Promise<void>;
+  /** Changes fields of an existing entry; a missing entry is left alone. */
+  update(address: Address, patch: Omit<LockEntry, 'id'>): Promise<void>;
+  /**
+   * Ends the entry's pending operation (SPEC section 14): seen to finish (`applied`: the values it
+   * set, in the vocabulary of drift's record, merged into the entry's) or to fail (none).
+   */
+  endPending(address: Address, applied?: Record<string, unknown>): Promise<void>;
+  remove(address: Address): Promise<void>;
+  move(from: Address, to: Address): Promise<void>;
+  /** Resolves once every change made so far is persisted. */
+  flush(): Promise<void>;
+  /** Called after each write with the number of bindings written. */
+  onWritten(listener: (entries: number) => void): void;
 }

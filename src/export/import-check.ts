@@ -49,7 +49,7 @@ export function checkBinding(address: Address, id: string, lock: Lockfile, lockP
     if (other !== address && kindOf(other) === kind && entry.id === id) {
       throw new DbformError(
         `${id} is already bound to ${other} in ${lockPath}; a resource has one address. To give it the address ${address} instead, ` +
-          `rename it with \`moved: [{ from: ${other}, to: ${address} }]\` in the config, or remove ${other} from the lockfile first`,
+          `rename it with \`moved: [{ from: ${other}, to: ${address} }]\` in the config, or forget ${other} first with \`dbform state rm ${other}\``,
       );
     }
   }

@@ -6,12 +6,11 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { dirname, join, resolve } from 'node:path';
-import { fetchLiveState, type ApiClient, type LiveReader } from '../api/index.js';
+import type { ApiClient, LiveReader } from '../api/index.js';
 import { loadConfigText } from '../config/index.js';
 import { KINDS } from '../kinds/index.js';
 import { resolveLockfilePath, writeFileAtomic, writeLockfile } from '../lockfile/index.js';
-import { DbformError, formatDiagnostic, KIND_NOUNS, nextRevision, parseLockfileJson, type LiveState, type Lockfile } from '../model/index.js';
-import { planChanges } from '../planner/index.js';
+import { DbformError, formatDiagnostic, KIND_NOUNS, nextRevision, parseLockfileJson, type DesiredState, type LiveState, type Lockfile, type Plan } from '../model/index.js';
 import { newLineage, versionOf, type LockHolderInfo, type StateStore } from '../state/index.js';
 import { countResources, describeLostBinding, exportLiveState, lostBindings, sameBindings, type ExportResult } from './index.js';
 import { schemaRefFor } from './schema-ref.js';
@@ -21,6 +20,10 @@ export type ExportClient = LiveReader & Pick<ApiClient, 'listProjects'>;
 
 export interface ExportRequest {
   client: ExportClient;
+  /** The live state of a project (src/app/pipeline.ts: the one live read of every command). */
+  readLive: (projectId: string) => Promise<LiveState>;
+  /** The plan the next `dbform plan` would make of an exported config (it must be empty). */
+  planExported: (desired: DesiredState, live: LiveState, lock: Lockfile) => Plan;
   project?: string;
   allProjects: boolean;
   /** `-o`: the YAML file; with `allProjects` the directory. */
@@ -79,7 +82,7 @@ async function checkExport(req: ExportRequest, projectId: string): Promise<numbe
   const store = req.openState?.(projectId);
   let result: ExportResult;
   try {
-    const live = await fetchLiveState(req.client, projectId);
+    const live = await req.readLive(projectId);
     const previous = store ? await readStoredState(store) : await readLockfileQuietly(resolveLockfilePath([path], req.lockfile), projectId);
     result = exportLiveState(live, { schemaRef: schemaRefFor(path, req.cwd), ...(previous ? { previous } : {}) });
   } finally {
@@ -167,12 +170,12 @@ async function prepareJob(req: ExportRequest, projectId: string, yamlPath: strin
 }
 
 async function prepareWith(req: ExportRequest, projectId: string, yamlPath: string | undefined, lockPath: string, store: StateStore | undefined): Promise<Job> {
-  const live = await fetchLiveState(req.client, projectId);
+  const live = await req.readLive(projectId);
   const previous = store ? await readStoredState(store) : await readPreviousLockfile(lockPath, projectId, req);
   const result = exportLiveState(live, { schemaRef: schemaRefFor(yamlPath, req.cwd), ...(previous ? { previous } : {}) });
   if (previous) guardLockfile(previous, result.lock, lockPath, req);
   const writeYaml = yamlPath === undefined ? false : await guardOutput(yamlPath, result.yaml, req.force);
-  checkRoundTrip(result, live, yamlPath ?? 'dbform.yaml', req.report);
+  checkRoundTrip(result, live, yamlPath ?? 'dbform.yaml', req);
   const writeLock = previous === undefined || !sameBindings(previous, result.lock);
   return { projectId, ...(yamlPath !== undefined ? { yamlPath } : {}), lockPath, result, writeYaml, writeLock, ...(store ? { store } : {}), ...(previous ? { previous } : {}) };
 }
@@ -288,13 +291,14 @@ async function guardOutput(path: string, text: string, force: boolean): Promise<
  * empty. A failure to load is a bug (nothing is written); a non-empty plan is reported (e.g. a
  * resource in a failed state, which a plan replaces).
  */
-function checkRoundTrip(result: ExportResult, live: LiveState, file: string, report: (line: string) => void): void {
+function checkRoundTrip(result: ExportResult, live: LiveState, file: string, req: Pick<ExportRequest, 'planExported' | 'report'>): void {
+  const report = req.report;
   const loaded = loadConfigText(result.yaml, file, { env: {} });
   if (!loaded.ok) {
     const problems = loaded.errors.map((d) => `  ${formatDiagnostic(d)}`).join('\n');
     throw new DbformError(`internal error: the exported YAML does not pass validation; nothing was written. Please report this:\n${problems}`);
   }
-  const plan = planChanges(loaded.value, live, result.lock, { replace: [], target: [], allowDataLoss: false });
+  const plan = req.planExported(loaded.value, live, result.lock);
   for (const d of plan.diagnostics) report(`note: the next plan reports: ${formatDiagnostic(d)}`);
   for (const a of plan.actions) report(`note: the next plan will not be empty: ${a.address} ${a.op} (${a.reason})`);
 }

@@ -3,9 +3,8 @@
 // lockfile (atomically). Lines for people go to `report`. What a kind's resource is called, and
 // what the next plan does with it, its folder says (`import`).
 import { ApiError, listOf, type LiveReader } from '../api/index.js';
-import { loadConfig } from '../config/index.js';
 import { attachLive, childKinds, desiredIn, isFailed, isGone, kindDef, liveIn, mapLive, TOP_KINDS, type AnyKind } from '../kinds/index.js';
-import { addressOf, DbformError, DiagnosticsError, nextRevision, nounOf, parentAddressOf, type Address, type DesiredState, type Kind, type Lockfile, type ParsedAddress } from '../model/index.js';
+import { addressOf, DbformError, nextRevision, nounOf, parentAddressOf, type Address, type DesiredState, type Kind, type Lockfile, type ParsedAddress } from '../model/index.js';
 import { newLineage, versionOf, type LockHolderInfo, type StateStore } from '../state/index.js';
 import { checkBinding, checkInConfig, describeLiveId, notFoundError, parseImportAddress } from './import-check.js';
 
@@ -15,10 +14,8 @@ export type ImportClient = LiveReader;
 export interface ImportRequest {
   /** Opened only once the address, config and lockfile checks pass. */
   connect: () => Promise<ImportClient>;
-  files: string[];
-  /** The config's environment and workspace (`${workspace}`). */
-  env: NodeJS.ProcessEnv;
-  workspace: string;
+  /** The config (src/app/context.ts), loaded once the address parses; its errors are thrown. */
+  loadDesired: () => Promise<DesiredState>;
   /** The state of this config (SPEC section 10), opened once the config is loaded. */
   openState: (desired: DesiredState) => StateStore;
   /** --lock-timeout in milliseconds. */
@@ -51,10 +48,7 @@ interface Lists {
 
 export async function runImport(req: ImportRequest): Promise<void> {
   const parsed = parseImportAddress(req.address);
-  const loaded = await loadConfig(req.files, { env: req.env, workspace: req.workspace });
-  // One `error: ` line per problem, as `plan` and `validate` print them.
-  if (!loaded.ok) throw new DiagnosticsError(loaded.errors.filter((d) => d.severity === 'error'));
-  const desired = loaded.value;
+  const desired = await req.loadDesired();
   checkInConfig(req.address, desired);
   const store = req.openState(desired);
   try {

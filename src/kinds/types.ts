@@ -4,7 +4,7 @@
 // iterates the registry (index.ts) and asks the definition; it never switches on a kind. The
 // kinds' names (their address forms and nouns) are in src/model/address.ts, where plans, the
 // lockfile and help texts read them without loading a kind. Adding a kind: docs/adding-a-kind.md.
-import type { FieldSet, Json, Kind, Lockfile, OperationId, OperationSpec, OperationWait } from '../model/index.js';
+import type { Address, FieldSet, Json, Kind, Lockfile, OperationId, OperationSpec, OperationWait } from '../model/index.js';
 import type { Match, PlanContext, RemovedEntry } from '../planner/context.js';
 import type { Draft } from '../planner/drafts.js';
 
@@ -65,6 +65,11 @@ export interface KindConfig<D> {
   build?(raw: Json, into: D): void;
   /** What `build` set, by its config key, in the desired state's values (undefined ones: not written). */
   built?(d: D): Record<string, unknown>;
+  /**
+   * A resource that stays when the resources `gone` leave the config (`destroy --target`), without
+   * what it says of them (a service attached to a VPC that goes is detached); default: as it is.
+   */
+  without?(d: D, gone: (address: Address) => boolean): D;
   /** Problems of one parent's entries (or all entries of a top kind) beyond the schema; `where` names an entry as messages do. */
   check?(entries: readonly ConfigEntry[], where: (entry: ConfigEntry) => string): ConfigProblem[];
 }

@@ -91,6 +91,15 @@ export interface Action {
   password?: { fromEnv: string; version: number };
   /** Written to the lockfile entry once this action (a create) succeeds. */
   protect?: boolean;
+  /** What the policies say of this action (SPEC section 16): each deny and warn that holds. */
+  policy?: PolicyVerdict[];
+}
+
+/** One policy rule that holds for an action (or, plan-level, for the plan). */
+export interface PolicyVerdict {
+  rule: string;
+  effect: 'deny' | 'warn';
+  message: string;
 }
 
 export type BindingKind =
@@ -191,6 +200,8 @@ export interface Plan {
   diagnostics: Diagnostic[];
   /** Changed outside dbform since the last apply, by address; absent when nothing drifted. */
   drift?: Drift[];
+  /** The plan_deny and plan_warn rules that hold (SPEC section 16); absent when none does. */
+  policy?: PolicyVerdict[];
   /**
    * Saved plans only (SPEC section 3), what `apply PLAN` needs to make the same plan again and
    * compare: the lineage of the state it was made from (null: the lockfile had none yet), its
@@ -200,6 +211,8 @@ export interface Plan {
   serial?: number;
   configHash?: string;
   options?: PlanShape;
+  /** Saved plans made under policies: hashPolicies of their files (apply refuses other policies). */
+  policiesHash?: string;
 }
 
 /** The flags that shape a plan (`--replace`, `--target`, `--allow-data-loss`). */

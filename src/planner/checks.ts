@@ -31,7 +31,7 @@ export function addressChecks(ctx: PlanContext): void {
   }
   for (const a of ctx.options.target) {
     if (parseAddress(a) === undefined) ctx.diagnostics.push(badAddress('--target', a));
-    else if (!known.has(a)) ctx.diagnostics.push({ severity: 'error', code: 'target-address', message: `--target ${a}: no such resource in the config or the lockfile` });
+    else if (!known.has(a)) ctx.diagnostics.push({ severity: 'error', code: 'target-address', message: `--target ${a}: no such resource in the config or the state` });
   }
   if (ctx.options.target.length > 0) {
     ctx.diagnostics.push({
@@ -99,7 +99,7 @@ export function renameHints(ctx: PlanContext): void {
         address: r.address,
         message:
           `deleted while ${list} ${created.length === 1 ? 'is' : 'are'} created: if you renamed its key, keep the live name with name: ${JSON.stringify(r.live.name)} ` +
-          `under the new key, or add a moved: entry from ${r.address}, so the plan only moves the lockfile entry`,
+          `under the new key, or add a moved: entry from ${r.address}, so the plan only moves its binding in the state`,
       });
     }
   }
@@ -130,8 +130,8 @@ export function duplicateIdErrors(lock: Lockfile): Diagnostic[] {
       severity: 'error',
       code: 'duplicate-id',
       message:
-        `the lockfile binds ${nounOf(kind)} ID ${id} to ${list}; one resource can have one address only, so nothing is planned: ` +
-        `remove the wrong entry from the lockfile (bind an address to another resource with \`dbform import ADDR ID\`)`,
+        `the state binds ${nounOf(kind)} ID ${id} to ${list}; one resource can have one address only, so nothing is planned: ` +
+        `remove the wrong binding with \`dbform state rm ADDR\` (bind an address to another resource with \`dbform import ADDR ID\`)`,
     });
   }
   return out;

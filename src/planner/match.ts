@@ -132,7 +132,7 @@ function staleAdoption<D>(w: Wanted<D>, goneId: string, liveId: string): Diagnos
     address: w.address,
     ...(w.source ? { source: w.source } : {}),
     message:
-      `drift: its lockfile ID ${goneId} no longer exists; the live ${nounOf(w.kind)} ${liveId} has the ${what} and no address binds it, ` +
+      `drift: its ID in the state, ${goneId}, no longer exists; the live ${nounOf(w.kind)} ${liveId} has the ${what} and no address binds it, ` +
       'so it is adopted instead of creating another',
   };
 }
@@ -149,7 +149,7 @@ function otherParent(index: LiveIndex, kind: Kind, id: string): string | undefin
 
 function wrongParent<D>(w: Wanted<D>, id: string, origin: Address, parentId: string): Diagnostic {
   const [what, parent] = [nounOf(w.kind), nounOf(kindDef(w.kind).parent!)];
-  const via = origin === w.address ? 'the lockfile binds it to' : `moved from ${origin}, it would take`;
+  const via = origin === w.address ? 'the state binds it to' : `moved from ${origin}, it would take`;
   return {
     severity: 'error',
     code: 'moved',
@@ -157,13 +157,13 @@ function wrongParent<D>(w: Wanted<D>, id: string, origin: Address, parentId: str
     ...(w.source ? { source: w.source } : {}),
     message:
       `${via} ${what} ${id}, which belongs to ${parent} ${parentId}, not to this address's ${parent}: a ${what} cannot change ${parent}. ` +
-      `Drop the \`moved\` entry (or the lockfile edit) to delete the old ${what} and create a new one`,
+      `Drop the \`moved\` entry (or the state edit) to delete the old ${what} and create a new one`,
   };
 }
 
 function ambiguity<D>(w: Wanted<D>, ids: string[], goneId?: string): Diagnostic {
   const what = identity(w);
-  const gone = goneId === undefined ? '' : `its lockfile ID ${goneId} no longer exists, and `;
+  const gone = goneId === undefined ? '' : `its ID in the state, ${goneId}, no longer exists, and `;
   return {
     severity: 'error',
     code: 'ambiguous-match',

@@ -13,7 +13,7 @@ export function buildLockView(lock: Lockfile, diagnostics: Diagnostic[]): LockVi
       diagnostics.push({
         severity: 'warning',
         code: 'lockfile-address',
-        message: `the lockfile entry "${address}" is not a valid address; it is ignored`,
+        message: `the state binds "${address}", which is not a valid address; it is ignored`,
       });
       continue;
     }
@@ -47,7 +47,7 @@ function movedProblem(view: LockView, m: MovedEntry, desired: Set<Address>): str
   if (fromKind !== toKind) return `${where}: a ${fromKind} cannot move to a ${toKind}`;
   if (!desired.has(m.to)) return `${where}: ${m.to} is not in the config`;
   const hasFrom = view.entries.has(m.from);
-  if (hasFrom && view.entries.has(m.to)) return `${where}: the lockfile already binds both addresses; remove one entry with care or drop this moved entry`;
+  if (hasFrom && view.entries.has(m.to)) return `${where}: the state already binds both addresses; remove one binding with care (\`dbform state rm\`) or drop this moved entry`;
   if (!hasFrom) return 'done';
   return undefined;
 }

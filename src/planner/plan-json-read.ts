@@ -4,7 +4,7 @@
 // compares it). What a schema cannot say is checked by the small named checks below. Every
 // problem names its field, e.g. `actions[2].op: must be one of createVPC, ...`, one line each.
 import { kindDef } from '../kinds/index.js';
-import { kindOf, nounOf, type Action, type KeywordError, type Binding, type Diagnostic, type Drift, type DriftChange, type FieldChange, type OperationId, type Plan, type ResourceRef, type SettlingResource, type Summary } from '../model/index.js';
+import { kindOf, nounOf, type Action, type KeywordError, type Binding, type Diagnostic, type Drift, type DriftChange, type FieldChange, type OperationId, type Plan, type PolicyVerdict, type ResourceRef, type SettlingResource, type Summary } from '../model/index.js';
 import { schema as planSchema, validate } from './generated/plan-validator.js';
 import { describeSchemaErrors, formatPath, type Problem } from './plan-json-problems.js';
 
@@ -91,6 +91,9 @@ function planOf(o: Json): Plan {
   if (o.lineage !== undefined) plan.lineage = o.lineage as string | null;
   if (o.serial !== undefined) plan.serial = o.serial as number;
   if (o.config_hash !== undefined) plan.configHash = o.config_hash as string;
+  if (o.policies_hash !== undefined) plan.policiesHash = o.policies_hash as string;
+  const policy = objects(o.policy).map(verdictOf);
+  if (policy.length > 0) plan.policy = policy;
   // Informative only (apply recomputes everything): read back so a saved plan shows what it showed.
   const drift = objects(o.drift).map(driftOf);
   if (drift.length > 0) plan.drift = drift;
@@ -124,7 +127,13 @@ function actionOf(o: Json): Action {
   if (isObject(o.request)) action.request = o.request;
   if (isObject(o.password)) action.password = { fromEnv: o.password.from_env as string, version: o.password.version as number };
   if (o.protect !== undefined) action.protect = o.protect as boolean;
+  const policy = objects(o.policy).map(verdictOf);
+  if (policy.length > 0) action.policy = policy;
   return action;
+}
+
+function verdictOf(o: Json): PolicyVerdict {
+  return { rule: o.rule as string, effect: o.effect as PolicyVerdict['effect'], message: o.message as string };
 }
 
 function changeOf(o: Json): FieldChange {

@@ -1,6 +1,6 @@
 // The plan's JSON form (SPEC section 3): snake_case, fixed key order, `null` for absent values.
 // The saved plan file is this object; `fromPlanJson` reads one back for `apply`.
-import type { Action, Binding, Diagnostic, Drift, FieldChange, Plan, ResourceRef, SettlingResource, Summary } from '../model/index.js';
+import type { Action, Binding, Diagnostic, Drift, FieldChange, Plan, PolicyVerdict, ResourceRef, SettlingResource, Summary } from '../model/index.js';
 import { readPlanJson } from './plan-json-read.js';
 
 type Json = Record<string, unknown>;
@@ -20,10 +20,12 @@ export interface PlanJson {
   fingerprints: Record<string, string>;
   state_fingerprint: string;
   diagnostics: Json[];
+  policy?: Json[];
   lineage?: string | null;
   serial?: number;
   config_hash?: string;
   options?: { replace: string[]; target: string[]; allow_data_loss: boolean };
+  policies_hash?: string;
 }
 
 function refJson(r: ResourceRef): Json {
@@ -60,7 +62,12 @@ export function actionJson(a: Action): Json {
     ...(a.request !== undefined ? { request: a.request } : {}),
     ...(a.password !== undefined ? { password: { from_env: a.password.fromEnv, version: a.password.version } } : {}),
     ...(a.protect !== undefined ? { protect: a.protect } : {}),
+    ...(a.policy !== undefined ? { policy: a.policy.map(verdictJson) } : {}),
   };
+}
+
+function verdictJson(v: PolicyVerdict): Json {
+  return { rule: v.rule, effect: v.effect, message: v.message };
 }
 
 export function bindingJson(b: Binding): Json {
@@ -106,10 +113,12 @@ export function toPlanJson(plan: Plan): PlanJson {
     fingerprints: Object.fromEntries(Object.keys(plan.fingerprints).sort().map((k) => [k, plan.fingerprints[k]!])),
     state_fingerprint: plan.stateFingerprint,
     diagnostics: plan.diagnostics.map(diagnosticJson),
+    ...(plan.policy !== undefined ? { policy: plan.policy.map(verdictJson) } : {}),
     ...(plan.lineage !== undefined ? { lineage: plan.lineage } : {}),
     ...(plan.serial !== undefined ? { serial: plan.serial } : {}),
     ...(plan.configHash !== undefined ? { config_hash: plan.configHash } : {}),
     ...(plan.options !== undefined ? { options: { replace: [...plan.options.replace], target: [...plan.options.target], allow_data_loss: plan.options.allowDataLoss } } : {}),
+    ...(plan.policiesHash !== undefined ? { policies_hash: plan.policiesHash } : {}),
   };
 }
 

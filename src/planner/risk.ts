@@ -17,7 +17,7 @@ export function blockReason(d: Draft, risk: Risk, protectedBy: Map<Address, Prot
     const how =
       source === 'config'
         ? 'set protect: false and apply that first'
-        : 'the lockfile still records protect: true; put the block back with protect: false and apply that first';
+        : 'the state still records protect: true; put the block back with protect: false and apply that first';
     return `protected: ${d.address} has protect: true, so it cannot be deleted or replaced (${how})`;
   }
   if (risk === 'data-loss' && !allowDataLoss) {

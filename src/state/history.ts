@@ -1,4 +1,5 @@
-// One record per apply or destroy (SPEC section 10): who, when, what, and how it ended. No secrets:
+// One record per apply or destroy (SPEC section 10): which workspace and state (section 14), who,
+// when, what, and how it ended. No secrets:
 // actions carry address, op, outcome and ID only.
 import { randomUUID } from 'node:crypto';
 
@@ -15,6 +16,8 @@ export interface HistoryRecord {
   /** UUID: copying history to another store (state migrate) never duplicates a record. */
   id: string;
   workspace: string;
+  /** Where the state lives (SPEC section 14): the lockfile path or the URL without its password; absent in records older than it. */
+  state?: string;
   user: string;
   host: string;
   ciRun: string | null;
@@ -48,6 +51,7 @@ export function historyToJson(r: HistoryRecord): Record<string, unknown> {
   return {
     id: r.id,
     workspace: r.workspace,
+    ...(r.state !== undefined ? { state: r.state } : {}),
     user: r.user,
     host: r.host,
     ci_run: r.ciRun,
@@ -74,6 +78,7 @@ export function historyFromJson(data: unknown): HistoryRecord | undefined {
   return {
     id: o.id,
     workspace: str(o.workspace, 'default'),
+    ...(typeof o.state === 'string' ? { state: o.state } : {}),
     user: str(o.user),
     host: str(o.host),
     ciRun: typeof o.ci_run === 'string' ? o.ci_run : null,

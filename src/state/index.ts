@@ -10,3 +10,5 @@ export { workspaceLockfilePath } from './file/paths.js';
 export { PgStateStore, type PgStoreOptions } from './pg/pg-store.js';
 export { stateLockKey } from './pg/pg-lock.js';
 export { isPostgresUrl, redactUrl, urlHasPassword, POOLER_PORT } from './pg/url.js';
+export { createStoreWriter, type StoreWriter } from './state-writer.js';
+export { WorkingState, type StatePersister } from './working-state.js';

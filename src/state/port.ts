@@ -73,6 +73,16 @@ export interface UnlockOutcome {
   cleared: boolean;
 }
 
+/** What `--force-unlock` found and did, before the lock is taken. */
+export type ForceUnlockOutcome =
+  /** File store: the lock file was removed whoever held it (holder null: it was unreadable). */
+  | { kind: 'removed'; lock: string; holder: LockHolderInfo | null }
+  /** PostgreSQL: the holder row of a session that is gone was cleared. */
+  | { kind: 'cleared'; holder: LockHolderInfo }
+  /** PostgreSQL: a live session holds the lock, which ends only with that session. */
+  | { kind: 'alive'; holder: LockHolderInfo }
+  | { kind: 'none' };
+
 export interface StateStore {
   readonly kind: 'file' | 'postgres';
   /** Where the state lives, printable: a path, or the URL without its password. */
@@ -105,5 +115,10 @@ export interface StateStore {
   deleteWorkspace(workspace: string): Promise<void>;
   /** Shows the holder of this workspace's lock; clears it when its session or process is gone. */
   unlock(): Promise<UnlockOutcome>;
+  /**
+   * `--force-unlock`: the file store removes its lock file whoever holds it; PostgreSQL clears a
+   * holder row whose session is gone (a live session's lock ends only with that session).
+   */
+  forceUnlock(): Promise<ForceUnlockOutcome>;
   close(): Promise<void>;
 }

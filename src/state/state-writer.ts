@@ -1,18 +1,18 @@
-// The executor's LockStore writes through the state port: each write is the next revision,
+// A run's working state (working-state.ts) writes through the state port: each write is the next revision,
 // compare-and-swapped on the serial of the last one. When the state cannot be written (the
 // database is unreachable, or the state changed under the run), the writer switches to the local
 // journal for the rest of the run and reports it once: the caller stops starting new work.
 // A binding refused because another workspace claimed the ID meanwhile (a race between two
 // adoptions by name) is left out of this state, and reported the same way.
-import type { LockWriter } from '../executor/lock-store.js';
 import { nextRevision, type Lockfile } from '../model/index.js';
 import { newLineage } from './document.js';
 import { ClaimConflictError, StateConflictError, StateUnavailableError } from './errors.js';
 import type { StateJournal } from './journal.js';
 import { versionOf, type StateStore } from './port.js';
+import type { StatePersister } from './working-state.js';
 
 export interface StoreWriter {
-  write: LockWriter;
+  write: StatePersister;
   /** The error that sent writes to the journal, if any. */
   failure(): Error | undefined;
 }
@@ -37,7 +37,7 @@ export function createStoreWriter(o: {
   let base = o.base;
   const refused = new Set<string>();
   const key = { state: o.store.location, projectId: o.store.projectId, workspace: o.store.workspace };
-  const write: LockWriter = async (_path, lock) => {
+  const write: StatePersister = async (_location, lock) => {
     while (failure === undefined) {
       const next = nextRevision(without(lock, refused), newLineage());
       try {

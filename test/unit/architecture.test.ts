@@ -89,10 +89,13 @@ describe('module boundaries (STYLE.md)', () => {
     }
   });
 
-  it('the state port (src/state) depends on model, lockfile and the apply lock only; nothing below cli knows a store', () => {
+  // The state owns its document, its locks, claims, history and the working state of a run
+  // (STYLE.md "State owns its state"); the engine depends on it through its own narrow port
+  // (executor/ports.ts: StateBindings), never the reverse.
+  it('the state port (src/state) depends on model and lockfile only (never the executor); nothing below cli knows a store', () => {
     for (const f of files.filter((f) => layerOf(f) === 'state')) {
       const { layers, packages } = importsOf(f);
-      expect([...layers].filter((l) => !['state', 'model', 'lockfile', 'executor'].includes(l)), f).toEqual([]);
+      expect([...layers].filter((l) => !['state', 'model', 'lockfile'].includes(l)), f).toEqual([]);
       expect([...packages].filter((p) => !p.startsWith('node:') && p !== 'pg' && p !== 'pg-connection-string'), f).toEqual([]);
     }
     for (const f of files.filter((f) => ['model', 'planner', 'executor', 'api', 'config', 'lockfile', 'emulator'].includes(layerOf(f)))) {
@@ -101,19 +104,65 @@ describe('module boundaries (STYLE.md)', () => {
     }
   });
 
+  // Which store holds the state is the state layer's business: code above it asks the port (a
+  // method such as forceUnlock), never which class it holds.
+  it('no store instanceof outside src/state', () => {
+    for (const f of files.filter((f) => layerOf(f) !== 'state')) {
+      const uses = codeOf(f).split('\n').filter((line) => /instanceof\s+(FileStateStore|PgStateStore)\b/.test(line));
+      expect(uses.map((l) => l.trim()), `${f} asks which store it holds`).toEqual([]);
+    }
+  });
+
   // The policy engine (SPEC section 16) is a layer of its own that plan and apply call with plain
   // data: it reads its files and runs CEL, knows nothing of the API, the state or the executor,
-  // and nothing but the CLI calls it. It reads a resource's fields through the pure kind registry.
-  it('policy imports only model, the kind registry and its libraries; only cli imports policy', () => {
+  // and nothing but the use cases (and the CLI) call it. It reads a resource's fields through the
+  // pure kind registry.
+  it('policy imports only model, the kind registry and its libraries; only the use cases (and cli) import policy', () => {
     for (const f of files.filter((f) => layerOf(f) === 'policy')) {
       const { layers, packages } = importsOf(f);
       expect([...layers].filter((l) => l !== 'model' && l !== 'policy' && l !== 'kinds'), f).toEqual([]);
       expect(importsIn(f).filter((r) => r.target?.startsWith('kinds/') && r.target !== 'kinds/index.js').map((r) => r.spec), `${f}: only the registry`).toEqual([]);
       expect([...packages].filter((p) => !['@marcbachmann/cel-js', 'js-yaml', 'yaml', 'node:crypto', 'node:fs/promises', 'node:module'].includes(p)), f).toEqual([]);
     }
-    for (const f of files.filter((f) => !['policy', 'cli'].includes(layerOf(f)))) {
+    for (const f of files.filter((f) => !['policy', 'cli', 'app'].includes(layerOf(f)))) {
       expect([...importsOf(f).layers].includes('policy'), `${f} imports the policy layer`).toBe(false);
     }
+  });
+
+  // The use cases (src/app) run every command's pipeline: they use every layer below them and
+  // are used only by the CLI, which parses flags, calls one and renders what it returns. `dbform
+  // mcp` needs none: each tool runs the built CLI as a child (src/mcp/tools.ts builds its command
+  // line), so a tool goes through the very use case the command does; only the CLI's mcp command
+  // opens the state through the app's state choice, to record each call in the history.
+  it('src/app is used only by cli (not by mcp), and uses neither cli, mcp nor the emulator', () => {
+    for (const f of files.filter((f) => layerOf(f) === 'app')) {
+      const { layers, packages } = importsOf(f);
+      expect([...layers].filter((l) => l === 'cli' || l === 'mcp' || l === 'emulator'), `${f} reaches up into the CLI, mcp or the emulator`).toEqual([]);
+      expect(packages.has('kleur') || packages.has('commander'), `${f} imports kleur or commander`).toBe(false);
+    }
+    for (const f of files.filter((f) => !['app', 'cli'].includes(layerOf(f)))) {
+      expect([...importsOf(f).layers].includes('app'), `${f} imports a use case`).toBe(false);
+    }
+  });
+
+  // Live state is read and planned in one function that every command uses (issue 22): each
+  // command's own copy of "read live state, then plan" is what let checks be missed. The config is
+  // loaded by the use cases' context alone, and by validate, which is about the config only.
+  // Outside its homes a name is not even mentioned (an alias or a function passed along would be
+  // a call by another name); its layer's index may re-export it.
+  const CALLED_ONLY_FROM: Array<[string, string[]]> = [
+    ['fetchLiveState', ['api/live-state.ts', 'app/pipeline.ts']],
+    ['planChanges', ['planner/plan-changes.ts', 'app/pipeline.ts']],
+    ['loadConfig', ['config/load-config.ts', 'app/context.ts', 'cli/commands/validate.ts']],
+  ];
+  it.each(CALLED_ONLY_FROM)('%s is used only in %j', (name, homes) => {
+    const named = new RegExp(`\\b${name}\\b`);
+    const reExport = /^export \{[^}]*\} from '[^']+';$/;
+    const places = files
+      .filter((f) => !isGenerated(f) && !homes.includes(srcPath(f)))
+      .filter((f) => codeOf(f).split('\n').some((line) => named.test(line) && !reExport.test(line.trim())))
+      .map(srcPath);
+    expect(places).toEqual([]);
   });
 
   it('only cli touches process exit codes, stdout and colours', () => {

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { action } from '../errors.js';
-import { addApiOptions, addConfigOptions, addLockTimeoutOption, addRunOptions } from '../options.js';
+import { addApiOptions, addConfigOptions, addLockTimeoutOption, addPolicyOption, addResultOption, addRunOptions } from '../options.js';
 
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
@@ -20,9 +20,9 @@ export function registerApply(program: Command): void {
     .option('--pgpass <path>', 'where initial passwords of created services go (default PGPASSFILE or ~/.pgpass)')
     .option('--force-unlock', 'remove the apply lock left by another run before taking it (PostgreSQL state: clear a holder row whose session is gone)')
     .option('--ttl <duration>', 'record that this workspace expires after this long (whole minutes, hours or days from 1m to 366d, e.g. 72h, 7d), for `dbform sweep`; not in the default workspace');
-  addLockTimeoutOption(cmd).action(
+  addResultOption(addPolicyOption(addLockTimeoutOption(cmd))).action(
     action(async (planFile: string | undefined, _opts: unknown, command: Command) => {
-      const { runApply } = await import('../progress/apply-command.js');
+      const { runApply } = await import('../changes.js');
       return runApply(planFile, command.optsWithGlobals());
     }),
   );

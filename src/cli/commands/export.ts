@@ -84,38 +84,27 @@ async function runExportCommand(flags: ExportFlags): Promise<number> {
   checkFlags(flags);
   const { checkProjectIdFlag } = await import('../../model/project-id.js');
   if (flags.project !== undefined) checkProjectIdFlag(flags.project, '--project');
-  const { openApiContext } = await import('../api-context.js');
-  const { runExport } = await import('../../export/run-export.js');
-  const { checkStateFlag, openStateStore, workspaceOf } = await import('../state-context.js');
-  const { describeHolder } = await import('../../state/index.js');
-  const { thisProcess } = await import('../local-process.js');
+  const { checkStateFlag } = await import('../../app/state-choice.js');
+  const { workspaceOf } = await import('../../app/context.js');
+  const { exportLive } = await import('../../app/export.js');
+  const { appHost } = await import('../host.js');
   checkStateFlag(flags);
-  const workspace = workspaceOf(flags, process.env);
   const url = stateUrlOf(flags);
-  const openState =
-    url === undefined
-      ? undefined
-      : (projectId: string) => openStateStore({ flags: { state: url }, env: process.env, files: flags.output ? [flags.output] : [], projectId, workspace });
   // No config file: the emulator world is the current directory's, as for every other command.
-  const ctx = await openApiContext(flags);
-  try {
-    return await runExport({
-      client: ctx.client,
+  return exportLive(
+    {
       ...(flags.project !== undefined ? { project: flags.project } : {}),
       allProjects: flags.allProjects === true,
       ...(flags.output !== undefined ? { output: flags.output } : {}),
       ...(flags.lockfile !== undefined ? { lockfile: flags.lockfile } : {}),
       force: flags.force === true,
       check: flags.check === true,
-      cwd: process.cwd(),
-      ...(openState ? { openState } : {}),
-      holder: describeHolder(thisProcess(), process.env, 'dbform export'),
-      report: (line) => void process.stderr.write(`${line}\n`),
+      ...(url !== undefined ? { stateUrl: url } : {}),
+      workspace: workspaceOf(flags, process.env),
       print: (text) => void process.stdout.write(text),
-    });
-  } finally {
-    await ctx.close();
-  }
+    },
+    appHost(flags, undefined),
+  );
 }
 
 export function registerExport(program: Command): void {

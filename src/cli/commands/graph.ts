@@ -4,27 +4,31 @@
 import { Option, type Command } from 'commander';
 import { formatDiagnosticLine } from '../../model/diagnostics.js';
 import { action } from '../errors.js';
-import { addApiOptions, addConfigOptions, configFiles, type ApiOptions, type ConfigOptions, type GlobalOptions } from '../options.js';
+import { addApiOptions, addConfigOptions, addPolicyOption, configFiles, type ApiOptions, type ConfigOptions, type GlobalOptions } from '../options.js';
 
 interface GraphFlags extends Partial<ConfigOptions>, ApiOptions, GlobalOptions {
   format?: 'mermaid' | 'dot';
   replace?: string[];
   target?: string[];
   allowDataLoss?: boolean;
+  policy?: string[];
 }
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
 async function runGraph(flags: GraphFlags): Promise<number> {
-  const { preparePlan } = await import('../plan-pipeline.js');
-  const prepared = await preparePlan({
-    files: configFiles(flags),
-    state: flags,
-    replace: flags.replace ?? [],
-    target: flags.target ?? [],
-    allowDataLoss: flags.allowDataLoss === true,
-    api: flags,
-  });
+  const files = configFiles(flags);
+  const { preparePlan } = await import('../../app/plan.js');
+  const { appHost } = await import('../host.js');
+  const prepared = await preparePlan(
+    {
+      files,
+      state: flags,
+      shape: { replace: flags.replace ?? [], target: flags.target ?? [], allowDataLoss: flags.allowDataLoss === true },
+      ...(flags.policy ? { policies: flags.policy } : {}),
+    },
+    appHost(flags, files),
+  );
   const problems = prepared.ok ? prepared.plan.diagnostics.filter((d) => d.severity === 'error') : prepared.configErrors;
   if (problems.length > 0 || !prepared.ok) {
     process.stderr.write(`${problems.map(formatDiagnosticLine).join('\n')}\n`);
@@ -43,5 +47,5 @@ export function registerGraph(program: Command): void {
     .addOption(new Option('--replace <address>', 'as plan --replace (repeatable)').argParser(collect))
     .addOption(new Option('--target <address>', 'as plan --target (repeatable)').argParser(collect))
     .option('--allow-data-loss', 'as plan --allow-data-loss');
-  addApiOptions(addConfigOptions(cmd)).action(action(async (_opts: GraphFlags, command: Command) => runGraph(command.optsWithGlobals<GraphFlags>())));
+  addPolicyOption(addApiOptions(addConfigOptions(cmd))).action(action(async (_opts: GraphFlags, command: Command) => runGraph(command.optsWithGlobals<GraphFlags>())));
 }

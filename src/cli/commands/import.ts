@@ -1,4 +1,4 @@
-// `dbform import ADDR ID`: bind an existing resource to a config address in the lockfile.
+// `dbform import ADDR ID`: bind an existing resource to a config address in the state.
 // Heavy modules (client, config, lockfile) are loaded inside the action.
 import type { Command } from 'commander';
 import { addressForms } from '../../model/address.js';
@@ -17,12 +17,12 @@ interface ImportFlags extends ApiOptions, GlobalOptions {
 const HELP = `
 ADDR is one of ${addressForms('snake').replace(' or ', ' or\n')}, and must already be in the config (a typo cannot bind an ID
 to nonsense). ID must be a live resource of that kind; one whose address starts with another
-resource's key must belong to that resource (found through the lockfile, else by its unique
+resource's key must belong to that resource (found through the state, else by its unique
 name), and be the one its address names.
 
 An ID already bound to another address is refused. An address already bound to another ID is
-refused unless --force (the old resource stays live, unmanaged). The lockfile is written
-atomically; nothing in the cloud changes. Run \`dbform plan\` afterwards.
+refused unless --force (the old resource stays live, unmanaged). The state is written under
+its lock (a lockfile atomically); nothing in the cloud changes. Run \`dbform plan\` afterwards.
 
 Example: dbform import service.billing kd9w2xp4mz
 `;
@@ -30,45 +30,25 @@ Example: dbform import service.billing kd9w2xp4mz
 export function registerImport(program: Command): void {
   const cmd = program
     .command('import')
-    .description('bind an existing resource to a config address in the lockfile')
+    .description('bind an existing resource to a config address in the state (the lockfile or PostgreSQL)')
     .argument('<address>', 'config address, e.g. service.billing')
     .argument('<id>', 'ID of the live resource')
-    .option('--force', 'rebind an address that the lockfile already binds to another ID')
+    .option('--force', 'rebind an address that the state already binds to another ID')
     .addHelpText('after', HELP);
   addLockTimeoutOption(addApiOptions(addConfigOptions(cmd))).action(
     action(async (address: string, id: string, _opts: ImportFlags, command: Command) => {
       const flags = command.optsWithGlobals<ImportFlags>();
       const files = configFiles(flags);
-      const { openApiContext } = await import('../api-context.js');
-      const { openStateStore, workspaceOf } = await import('../state-context.js');
       const { parseDuration } = await import('../../executor/duration.js');
       const { DbformError } = await import('../../model/errors.js');
       const lockTimeoutMs = parseDuration(flags.lockTimeout ?? '0');
       if (lockTimeoutMs === undefined) throw new DbformError(`--lock-timeout must be a duration such as 5m, 90s, or 0 (got "${flags.lockTimeout}")`);
-      const workspace = workspaceOf(flags, process.env);
-      const { runImport } = await import('../../export/run-import.js');
-      const { describeHolder } = await import('../../state/index.js');
-      const { thisProcess } = await import('../local-process.js');
-      let ctx: Awaited<ReturnType<typeof openApiContext>> | undefined;
-      try {
-        await runImport({
-          connect: async () => (ctx = await openApiContext({ ...flags, configFiles: files })).client,
-          files,
-          env: process.env,
-          workspace,
-          lockTimeoutMs,
-          holder: describeHolder(thisProcess(), process.env, 'dbform import'),
-          openState: (desired) =>
-            openStateStore({ flags, env: process.env, files, projectId: desired.projectId, workspace, ...(desired.state ? { configState: desired.state } : {}) }),
-          address,
-          id,
-          force: flags.force === true,
-          report: (line) => void process.stderr.write(`${line}\n`),
-          print: (line) => void process.stdout.write(`${line}\n`),
-        });
-      } finally {
-        await ctx?.close();
-      }
+      const { importResource } = await import('../../app/import.js');
+      const { appHost } = await import('../host.js');
+      await importResource(
+        { files, state: flags, address, id, force: flags.force === true, lockTimeoutMs, print: (line) => void process.stdout.write(`${line}\n`) },
+        appHost(flags, files),
+      );
     }),
   );
 }

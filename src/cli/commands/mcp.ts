@@ -45,7 +45,8 @@ export function registerMcp(program: Command): void {
 }
 
 async function runMcp(given: McpFlags, apiUrlFlag: string | undefined): Promise<number> {
-  const { checkStateFlag, workspaceOf } = await import('../state-context.js');
+  const { checkStateFlag } = await import('../../app/state-choice.js');
+  const { workspaceOf } = await import('../../app/context.js');
   checkStateFlag(given);
   if (given.workspace !== undefined) workspaceOf(given, process.env);
   // The directory served is the project's: the first config file's (a client such as Claude
@@ -124,10 +125,11 @@ async function makeHost(flags: McpFlags, apiUrlFlag: string | undefined): Promis
  * loaded selects no state: the call is answered (the command says what is wrong) but not recorded.
  */
 async function openScope(flags: McpFlags, env: Record<string, string | undefined>, scope: ResolvedScope, record: boolean, serverSecrets: () => Promise<string[]>): Promise<ScopeHandle> {
-  const { loadConfig } = await import('../../config/index.js');
+  const { readConfig, workspaceOf } = await import('../../app/context.js');
+  const { openStateStore } = await import('../../app/state-choice.js');
   const { collectSecrets } = await import('../../mcp/secrets.js');
   const { configFiles } = await import('../options.js');
-  const { openStateStore, workspaceOf } = await import('../state-context.js');
+  const { thisProcess } = await import('../local-process.js');
   const files = configFiles({ file: scope.files });
   let workspace = 'default';
   try {
@@ -135,7 +137,7 @@ async function openScope(flags: McpFlags, env: Record<string, string | undefined
   } catch {
     record = false; // DBFORM_WORKSPACE names no valid workspace: the command refuses, and no state is open
   }
-  const loaded = await loadConfig(files, { env, workspace }).catch(() => undefined);
+  const loaded = await readConfig(files, env, workspace).catch(() => undefined);
   const desired = loaded?.ok ? loaded.value : undefined;
   const passwordEnv = desired?.services.flatMap((s) => (s.password ? [s.password.fromEnv] : [])) ?? [];
   const own = () => collectSecrets({ env, passwordEnv, stateUrls: desired?.state ? [desired.state.value] : [], keyFiles: [], pgpassFiles: [] });
@@ -145,8 +147,8 @@ async function openScope(flags: McpFlags, env: Record<string, string | undefined
   if (desired === undefined) return { ...none, unrecorded: `its config (${files.join(', ')}) could not be loaded, so it names no state` };
   const state = { ...(flags.state !== undefined ? { state: flags.state } : {}), ...(flags.lockfile !== undefined ? { lockfile: flags.lockfile } : {}), workspace };
   try {
-    const store = openStateStore({ flags: state, env, files, projectId: desired.projectId, workspace, ...(desired.state ? { configState: desired.state } : {}) });
-    const history = { serial: async () => (await store.read()).lockfile.serial ?? 0, append: (r: Parameters<typeof store.appendHistory>[0]) => store.appendHistory(r) };
+    const store = openStateStore({ flags: state, env, cwd: process.cwd(), owner: thisProcess(), files, projectId: desired.projectId, workspace, ...(desired.state ? { configState: desired.state } : {}) });
+    const history = { serial: async () => (await store.read()).lockfile.serial ?? 0, append: (r: Parameters<typeof store.appendHistory>[0]) => store.appendHistory({ state: store.location, ...r }) };
     return { workspace, history, secrets, close: () => store.close() };
   } catch (err) {
     return { ...none, unrecorded: (err as Error).message };

@@ -4,7 +4,7 @@ import { Option, type Command } from 'commander';
 import { endpointKinds, nounOf } from '../../model/index.js';
 import { action } from '../errors.js';
 import { addApiOptions, addConfigOptions } from '../options.js';
-import { OUTPUT_KINDS, outputNouns } from '../output/connections.js';
+import { OUTPUT_KINDS, outputNouns } from '../../app/connections.js';
 
 // The endpoints beside the resource's own come from the field descriptors that open them.
 const ENDPOINTS = endpointKinds(...OUTPUT_KINDS.map((k) => k.fields));

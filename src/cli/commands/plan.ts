@@ -3,9 +3,9 @@
 import { Option, type Command } from 'commander';
 import { formatDiagnosticLine, type Diagnostic } from '../../model/diagnostics.js';
 import { DbformError } from '../../model/errors.js';
+import type { PreparedPlan } from '../../app/plan.js';
 import { action } from '../errors.js';
-import type { PreparedPlan } from '../plan-pipeline.js';
-import { addApiOptions, addConfigOptions, configFiles, type ApiOptions, type GlobalOptions } from '../options.js';
+import { addApiOptions, addConfigOptions, addPolicyOption, configFiles, type ApiOptions, type GlobalOptions } from '../options.js';
 
 interface PlanFlags extends ApiOptions, GlobalOptions {
   file?: string[];
@@ -20,6 +20,7 @@ interface PlanFlags extends ApiOptions, GlobalOptions {
   target?: string[];
   allowDataLoss?: boolean;
   refreshOnly?: boolean;
+  policy?: string[];
 }
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
@@ -40,15 +41,15 @@ async function runPlan(flags: PlanFlags): Promise<number> {
   const format = outputFormat(flags);
   if (flags.refreshOnly && flags.out !== undefined) throw new DbformError('--refresh-only plans no actions, so there is no plan to save with --out');
   const files = configFiles(flags);
-  const { preparePlan, hashConfigFiles, planExitCode } = await import('../plan-pipeline.js');
-  const prepared = await preparePlan({
+  const { preparePlan, planExitCode, savePlan } = await import('../../app/plan.js');
+  const { appHost } = await import('../host.js');
+  const request = {
     files,
     state: flags,
-    replace: flags.replace ?? [],
-    target: flags.target ?? [],
-    allowDataLoss: flags.allowDataLoss === true,
-    api: flags,
-  });
+    shape: { replace: flags.replace ?? [], target: flags.target ?? [], allowDataLoss: flags.allowDataLoss === true },
+    ...(flags.policy ? { policies: flags.policy } : {}),
+  };
+  const prepared = await preparePlan(request, appHost(flags, files));
   if (!prepared.ok) {
     printDiagnostics(prepared.configErrors);
     return 1;
@@ -72,25 +73,18 @@ async function runPlan(flags: PlanFlags): Promise<number> {
   );
   const errors = plan.diagnostics.filter((d) => d.severity === 'error');
   const render = await import('../render/index.js');
-  const { credentialValues, refuseCredentials } = await import('../credential-guard.js');
-  const secrets = await credentialValues(flags.apiKeyFile, process.env);
   const { shouldUseColor } = await import('../color.js');
+  // The plan was refused where it was made if it held the API credential (app/pipeline.ts).
   const shown =
     format === 'json' ? render.renderPlanJson(plan) : format === 'markdown' ? render.renderPlanMarkdown(plan) : render.renderPlanText(plan, { color: shouldUseColor(process.stdout, flags.color) });
-  // Checked on the JSON too, whatever the format: it holds every value the plan would send.
-  refuseCredentials(`${shown}${render.renderPlanJson(plan)}`, secrets, plan);
   if (errors.length > 0) {
     // A failed plan is not shown as a plan (it is not one); JSON readers still get the whole object.
     if (format === 'json') process.stdout.write(shown);
     printDiagnostics(errors);
     return 1;
   }
-  if (flags.out !== undefined) {
-    // What apply needs to make this plan again and compare (SPEC section 3).
-    const { withSavedInputs } = await import('../../planner/index.js');
-    const shape = { replace: flags.replace ?? [], target: flags.target ?? [], allowDataLoss: flags.allowDataLoss === true };
-    await savePlan(flags.out, render.renderPlanJson(withSavedInputs(plan, prepared.lock, await hashConfigFiles(files), shape)));
-  }
+  // What apply needs to make this plan again and compare (SPEC section 3).
+  if (flags.out !== undefined) await savePlan(flags.out, prepared, request);
   process.stdout.write(shown);
   if (flags.out !== undefined) {
     const next = plan.actions.some((a) => a.blocked !== undefined)
@@ -107,32 +101,15 @@ async function runPlan(flags: PlanFlags): Promise<number> {
  * record: an apply records the values it leaves (accept a change by writing it into the config).
  */
 async function printDrift(prepared: Extract<PreparedPlan, { ok: true }>, format: 'text' | 'json' | 'markdown', flags: PlanFlags): Promise<number> {
-  const { findDrift } = await import('../../planner/index.js');
+  const { driftOf } = await import('../../app/plan.js');
   const render = await import('../render/index.js');
   const { createPalette } = await import('../render/palette.js');
   const { shouldUseColor } = await import('../color.js');
-  const report = { projectId: prepared.desired.projectId, drift: findDrift(prepared.live, prepared.lock) };
+  const report = driftOf(prepared);
   if (format === 'json') process.stdout.write(render.renderDriftJson(report));
   else if (format === 'markdown') process.stdout.write(render.renderDriftMarkdown(report));
   else process.stdout.write(render.renderDriftText(report, createPalette(shouldUseColor(process.stdout, flags.color))));
   return flags.detailedExitcode === true && report.drift.length > 0 ? 2 : 0;
-}
-
-/** `--out PLAN`: its directory is created (as for export -o and --pgpass); a failure is one clear message. */
-async function savePlan(path: string, text: string): Promise<void> {
-  const { mkdir } = await import('node:fs/promises');
-  const { dirname } = await import('node:path');
-  const { describeFileError, writeFileAtomic } = await import('../../lockfile/index.js');
-  try {
-    await mkdir(dirname(path), { recursive: true });
-  } catch (err) {
-    throw new DbformError(`cannot write the plan file ${path}: cannot create its directory ${dirname(path)} (${describeFileError(err)})`);
-  }
-  try {
-    await writeFileAtomic(path, text);
-  } catch (err) {
-    throw new DbformError(`cannot write the plan file ${path}: ${describeFileError(err)}`);
-  }
 }
 
 export function registerPlan(program: Command): void {
@@ -147,7 +124,7 @@ export function registerPlan(program: Command): void {
     .addOption(new Option('--target <address>', 'plan only this resource and what it depends on (repeatable)').argParser(collect))
     .option('--allow-data-loss', 'allow actions that destroy data (deleting or replacing a service) unless protected')
     .option('--refresh-only', 'show only what changed outside dbform since the last apply, and change nothing (with --detailed-exitcode: exit 2 when anything did)');
-  addApiOptions(addConfigOptions(cmd)).action(
+  addPolicyOption(addApiOptions(addConfigOptions(cmd))).action(
     action(async (_opts: PlanFlags, command: Command) => runPlan(command.optsWithGlobals<PlanFlags>())),
   );
 }

@@ -58,7 +58,7 @@ export function registerHistory(program: Command): void {
   addConfigOptions(
     program
       .command('history')
-      .description('the applies and destroys of this workspace, newest first')
+      .description("what was done to this workspace's state, newest first: applies and destroys (a sweep's too), state rm and state mv, and the tool calls of dbform mcp")
       .option('--limit <n>', 'at most this many records')
       .option('--json', JSON_HELP),
   ).action(action(async (_o: unknown, cmd: Command) => (await import('../state-commands/workspace-history.js')).runHistory(cmd.optsWithGlobals())));

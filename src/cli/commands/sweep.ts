@@ -1,7 +1,7 @@
 // `dbform sweep`: destroy the expired workspaces of the project (SPEC section 11).
 import { Option, type Command } from 'commander';
 import { action } from '../errors.js';
-import { addApiOptions, addRunOptions, stateOption } from '../options.js';
+import { addApiOptions, addPolicyOption, addResultOption, addRunOptions, stateOption } from '../options.js';
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
@@ -22,9 +22,9 @@ export function registerSweep(program: Command): void {
         'history record appended), then its empty state is deleted. A protected resource blocks its workspace (exit 3);\n' +
         'the other workspaces are still swept. Exit 0 all swept (or none due), 3 some blocked, 1 an error.',
     );
-  addApiOptions(cmd).action(
+  addResultOption(addPolicyOption(addApiOptions(cmd))).action(
     action(async (_opts: unknown, command: Command) => {
-      const { runSweep } = await import('../progress/sweep-command.js');
+      const { runSweep } = await import('../changes.js');
       return runSweep(command.optsWithGlobals());
     }),
   );

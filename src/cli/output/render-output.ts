@@ -2,7 +2,7 @@
 // `DBFORM_<KEY>_<FIELD>=...` lines for a shell, and `<key>_<field>=...` lines for $GITHUB_OUTPUT.
 import { randomBytes } from 'node:crypto';
 import { DbformError, terminalJson, terminalLine } from '../../model/index.js';
-import type { Connection, OutputField } from './connections.js';
+import type { Connection, OutputField } from '../../app/connections.js';
 
 export type OutputFormat = 'text' | 'json' | 'env' | 'github';
 

@@ -1,20 +1,17 @@
-// `dbform output [ADDR]...` (SPEC section 11): config -> state -> one live read (2 + V requests)
-// -> the connection of each address, printed in the chosen format. Nothing is printed unless
-// every address resolves: a CI step never gets half of its variables, or another resource's.
+// `dbform output [ADDR]...` at the terminal: the flags, the use case (src/app/output.ts), and the
+// chosen format on stdout or in $GITHUB_OUTPUT.
 import { appendFile } from 'node:fs/promises';
+import { OUTPUT_KINDS, type Connection } from '../../app/connections.js';
+import { readOutputs } from '../../app/output.js';
 import { describeFileError } from '../../lockfile/index.js';
 import { DbformError, nounOf } from '../../model/index.js';
-import { managedParents } from '../../planner/index.js';
-import { readWithJournal } from '../../state/journal-push.js';
-import type { ApiOptions, GlobalOptions } from '../options.js';
-import { readLive } from '../plan-pipeline.js';
-import { openJournal } from '../state-context.js';
-import { withStateCommand, type StateCommandFlags } from '../state-commands/context.js';
-import { chooseTargets, OUTPUT_KINDS, resolveConnections, type Connection } from './connections.js';
-import { withPasswords } from './passwords.js';
+import { appHost } from '../host.js';
+import type { ApiOptions, ConfigOptions, GlobalOptions } from '../options.js';
+import { configFiles } from '../options.js';
 import { renderGithubOutput, renderOutputEnv, renderOutputJson, renderOutputText, type OutputFormat } from './render-output.js';
 
-export interface OutputFlags extends StateCommandFlags, ApiOptions, GlobalOptions {
+export interface OutputFlags extends Partial<ConfigOptions>, ApiOptions, GlobalOptions {
+  json?: boolean;
   format?: OutputFormat;
   withPassword?: boolean;
   pgpass?: string;
@@ -27,32 +24,25 @@ function chooseFormat(flags: OutputFlags): OutputFormat {
   return flags.json ? 'json' : (flags.format ?? 'text');
 }
 
-/** Several problems: one `error:` line each (reportError prefixes the first). */
-const problemsError = (problems: string[]) => new DbformError(problems.join('\nerror: '));
-
 export async function runOutput(addresses: string[], flags: OutputFlags, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const format = chooseFormat(flags);
   const githubFile = format === 'github' ? env.GITHUB_OUTPUT : undefined;
   if (format === 'github' && !githubFile) {
     throw new DbformError('--format github appends to the file named by $GITHUB_OUTPUT, which is not set here; run it in a GitHub Actions step, or use --format env');
   }
-  return withStateCommand(flags, async ({ files, desired, store }) => {
-    const chosen = chooseTargets(desired, addresses);
-    if (!chosen.ok) throw problemsError(chosen.problems);
-    if (chosen.targets.length === 0) {
-      process.stderr.write(`note: ${desired.files.join(', ')} has no ${OUTPUT_KINDS.map((k) => nounOf(k.kind)).join(' or ')}: there is nothing to output\n`);
-      if (format === 'json') process.stdout.write('{}\n');
-      return 0;
-    }
-    const { snapshot } = await readWithJournal(store, openJournal(files));
-    const live = await readLive(flags, files, desired.projectId, managedParents(desired, snapshot.lockfile));
-    const resolved = resolveConnections(chosen.targets, snapshot.lockfile, live, { workspace: store.workspace, location: store.location, projectId: desired.projectId });
-    if (!resolved.ok) throw problemsError(resolved.problems);
-    const connections = flags.withPassword ? withPasswords(resolved.connections, env, flags.pgpass) : resolved.connections;
-    if (githubFile) await writeGithubOutput(githubFile, connections);
-    else process.stdout.write(render(format, connections));
+  const files = configFiles(flags);
+  const out = await readOutputs(
+    { files, state: flags, addresses, withPassword: flags.withPassword === true, ...(flags.pgpass !== undefined ? { pgpass: flags.pgpass } : {}) },
+    appHost(flags, files, env),
+  );
+  if (out.kind === 'nothing') {
+    process.stderr.write(`note: ${out.files.join(', ')} has no ${OUTPUT_KINDS.map((k) => nounOf(k.kind)).join(' or ')}: there is nothing to output\n`);
+    if (format === 'json') process.stdout.write('{}\n');
     return 0;
-  });
+  }
+  if (githubFile) await writeGithubOutput(githubFile, out.connections);
+  else process.stdout.write(render(format, out.connections));
+  return 0;
 }
 
 function render(format: OutputFormat, connections: Connection[]): string {

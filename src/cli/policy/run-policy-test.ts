@@ -2,7 +2,7 @@
 // exit 1), read the saved plan, evaluate, print, exit 3 when a deny holds.
 import { DbformError, formatDiagnosticLine, parseRfc3339, type DesiredState, type Diagnostic } from '../../model/index.js';
 import { shouldUseColor } from '../color.js';
-import { readSavedPlan } from '../progress/saved-plan-check.js';
+import { readSavedPlan } from '../../app/saved-plan.js';
 import { renderPolicyTestJson, renderPolicyTestText } from './render-policy-test.js';
 
 export interface PolicyTestOptions {
@@ -29,8 +29,8 @@ function nowOf(flag: string | undefined): Date {
 /** The config the plan was made from, when -f names it. */
 async function desiredOf(files: string[] | undefined, workspace: string, projectId: string): Promise<DesiredState | Diagnostic[] | undefined> {
   if (!files || files.length === 0) return undefined;
-  const { loadConfig } = await import('../../config/index.js');
-  const loaded = await loadConfig(files, { env: process.env, workspace });
+  const { readConfig } = await import('../../app/context.js');
+  const loaded = await readConfig(files, process.env, workspace);
   if (!loaded.ok) return loaded.errors;
   if (loaded.value.projectId !== projectId) {
     throw new DbformError(`${files.join(', ')} is the config of project ${loaded.value.projectId}, but the plan is of project ${projectId}; give the config the plan was made from`);

@@ -1,4 +1,5 @@
 import type { Reporter } from '../../executor/events.js';
+import type { PlanWhere } from '../../model/index.js';
 import { createPaint } from './paint.js';
 import { createPlainView } from './plain-view.js';
 import { createTtyView } from './tty-view.js';
@@ -14,13 +15,14 @@ export interface ProgressView extends Reporter {
  */
 export function createProgressView(
   out: NodeJS.WriteStream,
-  options: { color: boolean; verb?: string; tty?: boolean; stderr?: NodeJS.WriteStream },
+  options: { color: boolean; verb?: string; tty?: boolean; stderr?: NodeJS.WriteStream; where?: PlanWhere },
 ): ProgressView {
   const paint = createPaint(options.color);
   const verb = options.verb ?? 'Apply';
-  if (options.tty ?? out.isTTY === true) return createTtyView({ out, paint, verb, shared: options.stderr?.isTTY === true ? options.stderr : undefined });
+  const where = options.where ? { where: options.where } : {};
+  if (options.tty ?? out.isTTY === true) return createTtyView({ out, paint, verb, ...where, shared: options.stderr?.isTTY === true ? options.stderr : undefined });
   const lines = batchedWrites(out);
-  const plain = createPlainView({ out: lines.stream, paint, verb });
+  const plain = createPlainView({ out: lines.stream, paint, verb, ...where });
   return {
     emit: (e) => {
       plain.emit(e);

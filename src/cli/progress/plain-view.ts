@@ -2,7 +2,7 @@
 // `2026-11-22T10:00:00Z service.db createService QUEUED`
 import { formatElapsed } from '../../executor/duration.js';
 import type { ApplyEvent, Reporter } from '../../executor/events.js';
-import { terminalText } from '../../model/index.js';
+import { terminalText, type PlanWhere } from '../../model/index.js';
 import type { Paint } from './paint.js';
 import { failureText, renderSummary } from './summary.js';
 
@@ -11,6 +11,8 @@ export interface ViewOptions {
   paint: Paint;
   /** "Apply" or "Destroy": the summary's first word. */
   verb?: string;
+  /** The workspace and state of the run, named by the summary. */
+  where?: PlanWhere;
 }
 
 export function timestamp(at: number): string {
@@ -60,7 +62,7 @@ export function createPlainView(options: ViewOptions): Reporter {
         case 'plan-start':
           write(
             event.at,
-            `${(options.verb ?? 'Apply').toLowerCase()} started: ${event.actions} action(s), ${event.bindings} lockfile binding(s), ` +
+            `${(options.verb ?? 'Apply').toLowerCase()} started: ${event.actions} action(s), ${event.bindings} state binding(s), ` +
               `${event.settling ? `${event.settling} settling resource(s) to wait for, ` : ''}parallelism ${event.parallelism}`,
           );
           return;
@@ -76,7 +78,7 @@ export function createPlainView(options: ViewOptions): Reporter {
         case 'lockfile-written':
           return;
         case 'summary':
-          for (const line of renderSummary(event.result, paint, options.verb)) out.write(`${line}\n`);
+          for (const line of renderSummary(event.result, paint, options.verb, options.where)) out.write(`${line}\n`);
           return;
         case 'action-status':
           // The same status seen on consecutive polls is not a state change.

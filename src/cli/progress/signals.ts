@@ -1,6 +1,7 @@
 // Ctrl-C and SIGTERM during apply/destroy (SPEC section 5): the first signal aborts (start
-// nothing new, abandon waits, save the lockfile, print the summary, exit 130); a second one exits
-// at once, which is safe because every lockfile write is atomic.
+// nothing new, abandon waits, save the state, print the summary, exit 130); a second one exits
+// at once, which is safe because every write of the state is atomic (a lockfile replaced whole, a
+// PostgreSQL row in one statement).
 import { setMaxListeners } from 'node:events';
 import { InterruptedError } from '../../model/errors.js';
 
@@ -24,7 +25,7 @@ export function installInterruptHandlers(options: {
     if (count === 1) {
       options.stderr.write(
         `\n${sig} received: starting nothing new, abandoning waits (operations already sent keep running in the cloud), ` +
-          'saving the lockfile. Press Ctrl-C again to exit at once.\n',
+          'saving the state. Press Ctrl-C again to exit at once.\n',
       );
       controller.abort(new InterruptedError(`interrupted by ${sig}`));
       return;

@@ -1,24 +1,11 @@
 // The final summary of an apply or destroy, shared by the TTY and plain views.
-import type { ActionError } from '../../executor/errors.js';
+import { describeFailure } from '../../app/run-record.js';
 import type { ApplyResult, DoneAction } from '../../executor/result.js';
-import { terminalLine } from '../../model/index.js';
+import { terminalLine, type PlanWhere } from '../../model/index.js';
 import type { Paint } from './paint.js';
 import { CREATE_OPS, DELETE_OPS } from '../../kinds/index.js';
 
-/**
- * An action failure's message without the "<op> <address> failed: " it starts with: the views
- * already name the address and op, so the line says them once.
- */
-export function failureText(address: string, op: string, message: string): string {
-  const prefix = `${op} ${address} failed: `;
-  // The message carries the API's words: written as data, on one line.
-  return terminalLine(message.startsWith(prefix) ? message.slice(prefix.length) : message);
-}
-
-/** `service.db createService: 409 CONFLICT: name taken`, the order the other lists use. */
-export function describeFailure(f: ActionError): string {
-  return `${f.address} ${f.op}: ${failureText(f.address, f.op, f.message)}`;
-}
+export { describeFailure, failureText } from '../../app/run-record.js';
 
 /** Resource lines shown per kind of change; the rest are counted (each had its own progress line). */
 const RESOURCE_LINES = 20;
@@ -70,7 +57,7 @@ function renderResources(result: ApplyResult, paint: Paint, state: string): stri
  * need attention: failed, skipped, blocked, sent but not awaited, not started. Done actions are
  * condensed into the resource lines; each already had its own progress line.
  */
-export function renderSummary(result: ApplyResult, paint: Paint, verb = 'Apply'): string[] {
+export function renderSummary(result: ApplyResult, paint: Paint, verb = 'Apply', where?: PlanWhere): string[] {
   // "sent" only when there are any: only an interrupt leaves actions sent and not awaited.
   const sent = result.abandoned.length > 0 ? `${result.abandoned.length} sent (wait abandoned), ` : '';
   const notStarted = result.skipped.filter((s) => s.reason === 'interrupted');
@@ -80,7 +67,7 @@ export function renderSummary(result: ApplyResult, paint: Paint, verb = 'Apply')
   const counts =
     `${result.done.length} done, ${settledCount}${sent}${result.failed.length} failed, ${result.skipped.length} skipped${skippedNote}, ` +
     `${result.blocked.length} blocked`;
-  const bindings = result.bindingsApplied > 0 ? `; ${result.bindingsApplied} lockfile binding(s) written` : '';
+  const bindings = result.bindingsApplied > 0 ? `; ${result.bindingsApplied} state binding(s) written` : '';
   const state = result.interrupted
     ? paint.yellow(`${verb} interrupted`)
     : result.failed.length > 0 || result.skipped.length > 0
@@ -88,7 +75,8 @@ export function renderSummary(result: ApplyResult, paint: Paint, verb = 'Apply')
       : result.blocked.length > 0
         ? paint.yellow(`${verb} blocked`)
         : paint.green(`${verb} complete`);
-  const lines = renderResources(result, paint, state);
+  // Which state this was (SPEC section 14): a leftover DBFORM_WORKSPACE shows here too.
+  const lines = [...(where ? [paint.dim(`Workspace ${where.workspace}, state: ${where.state}`)] : []), ...renderResources(result, paint, state)];
   lines.push(`Actions: ${counts}${bindings}.`);
   if (settled.length > 0) {
     lines.push('Settled (still changing when planned; waited for):');

@@ -86,7 +86,7 @@ export function createTtyView(options: TtyViewOptions): TtyView {
       if (closed) return;
       if (event.type === 'summary') {
         close();
-        for (const line of renderSummary(event.result, paint, options.verb)) out.write(`${line}\n`);
+        for (const line of renderSummary(event.result, paint, options.verb, options.where)) out.write(`${line}\n`);
         return;
       }
       if (recordEvent(event, running, region, options)) redraw.soon();
@@ -214,7 +214,7 @@ function recordEvent(event: ApplyEvent, running: Map<string, Running>, region: L
       region.add(paint.bold(`${options.verb ?? 'Apply'}: ${event.actions} action(s), parallelism ${event.parallelism}`));
       return true;
     case 'binding':
-      region.add(`${event.binding.address}: ${event.binding.kind}${event.binding.id ? ` ${event.binding.id}` : ''} (lockfile only)`);
+      region.add(`${event.binding.address}: ${event.binding.kind}${event.binding.id ? ` ${event.binding.id}` : ''} (state only)`);
       return true;
     case 'warning':
       region.add(paint.yellow(`warning: ${event.address ? `${event.address}: ` : ''}${terminalText(event.message)}`));

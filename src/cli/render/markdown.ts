@@ -4,7 +4,7 @@
 import { planHasChanges, type FieldChange, type Plan, type Risk } from '../../model/index.js';
 import { driftMarkdownLines } from './drift.js';
 import { graphMarkdownLines } from './graph.js';
-import { bindingNotes, buildPlanView, describeDiagnostic, reasonNotes, reasonText, formatValue, riskNotes, settlingHeading, settlingStatus, SYMBOLS, type ResourceView } from './plan-view.js';
+import { bindingNotes, buildPlanView, describeDiagnostic, reasonNotes, reasonText, formatValue, riskNotes, settlingHeading, settlingStatus, shownVerdicts, SYMBOLS, type ResourceView } from './plan-view.js';
 
 /** GitHub rejects comments over 65,536 characters; keep a margin. */
 export const MARKDOWN_LIMIT = 60_000;
@@ -43,6 +43,9 @@ function flagged(plan: Plan): string[] {
     out.push('> [!NOTE]', `> **${escapeHtml(settlingHeading(plan))}.**`);
     out.push(...folded(plan.settling, LIST_LIMIT, (s) => `> - ${code(s.address)} ${escapeHtml(settlingStatus(s))}`, (n) => `> - ... and ${n} more`), '');
   }
+  if (plan.policy && plan.policy.length > 0) {
+    out.push('**Policies** (the whole plan)', '', ...plan.policy.map((p) => `- ${p.effect} ${code(p.rule)}: ${escapeHtml(p.message)}`), '');
+  }
   const errors = plan.diagnostics.filter((d) => d.severity === 'error');
   const warnings = plan.diagnostics.filter((d) => d.severity === 'warning');
   for (const [title, list] of [['Errors', errors], ['Warnings', warnings]] as const) {
@@ -77,14 +80,17 @@ const FLAGGED_RISKS: ReadonlySet<Risk> = new Set(['data-loss']);
 function resourceSection(v: ResourceView): string {
   const ops = v.actions.map((a) => a.op).join(', ');
   const notes = [...reasonNotes(v), ...bindingNotes(v), ...riskNotes(v, FLAGGED_RISKS), ...(ops ? [ops] : [])].map(escapeHtml).join('; ');
-  const flags = `${v.blocked.length > 0 ? ' 🛑 blocked' : ''}${v.dataLoss ? ' ⚠️ data loss' : ''}`;
+  const verdicts = shownVerdicts(v);
+  const warned = v.policy.some((p) => p.effect === 'warn');
+  const flags = `${v.blocked.length > 0 ? ' 🛑 blocked' : ''}${v.dataLoss ? ' ⚠️ data loss' : ''}${warned ? ' ⚠️ policy' : ''}`;
   const title = `${code(`${SYMBOLS[v.verb]} ${v.address}`)} ${v.verb}${flags} · ${notes}`;
   // Nothing to unfold (a delete, a move): one line is enough.
-  if (v.changes.length === 0 && v.blocked.length === 0) return `- ${title}
+  if (v.changes.length === 0 && v.blocked.length === 0 && verdicts.length === 0) return `- ${title}
 `;
   const lines = [`<details><summary>${title}</summary>`, ''];
   if (v.changes.length > 0) lines.push(...changeTable(v), '');
   for (const reason of v.blocked) lines.push(`**Blocked:** ${escapeHtml(reason)}`, '');
+  for (const p of verdicts) lines.push(`**Policy ${p.effect}:** ${code(p.rule)} ${escapeHtml(p.message)}`, '');
   lines.push('</details>', '');
   return lines.join('\n');
 }

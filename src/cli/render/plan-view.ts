@@ -1,6 +1,6 @@
 // One entry per resource, shared by the text and markdown renderers: what happens to it, with
 // which API calls, and each changed field once.
-import { compareAddresses, terminalJson, terminalLine, terminalText, type Action, type Address, type Binding, type Diagnostic, type FieldChange, type Plan, type SettlingResource } from '../../model/index.js';
+import { compareAddresses, terminalJson, terminalLine, terminalText, type Action, type Address, type Binding, type Diagnostic, type FieldChange, type Plan, type PolicyVerdict, type SettlingResource } from '../../model/index.js';
 import { SENSITIVE, verbOf } from '../../planner/index.js';
 
 export type ResourceVerb = 'create' | 'update' | 'replace' | 'delete' | 'adopt' | 'move' | 'protect' | 'forget';
@@ -24,6 +24,8 @@ export interface ResourceView {
   bindings: Binding[];
   blocked: string[];
   dataLoss: boolean;
+  /** What the policies say of its actions (SPEC section 16), each verdict once. */
+  policy: PolicyVerdict[];
 }
 
 /**
@@ -67,8 +69,32 @@ export function buildPlanView(plan: Plan): ResourceView[] {
       bindings: bound,
       blocked: [...new Set(own.flatMap((a) => (a.blocked ? [a.blocked] : [])))],
       dataLoss: own.some((a) => a.risk === 'data-loss'),
+      policy: uniqueVerdicts(own.flatMap((a) => a.policy ?? [])),
     };
   });
+}
+
+function uniqueVerdicts(list: PolicyVerdict[]): PolicyVerdict[] {
+  const seen = new Set<string>();
+  return list.filter((v) => {
+    const key = JSON.stringify([v.effect, v.rule, v.message]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * The verdicts to show beside a resource: every warn, and every deny its blocked line does not
+ * already say (a deny on an action that protection blocked first).
+ */
+export function shownVerdicts(view: ResourceView): PolicyVerdict[] {
+  return view.policy.filter((v) => v.effect === 'warn' || !view.blocked.includes(`policy ${v.rule}: ${v.message}`));
+}
+
+/** `policy warn small-previews: preview databases stay small` */
+export function verdictText(v: PolicyVerdict): string {
+  return `policy ${v.effect} ${v.rule}: ${terminalText(v.message)}`;
 }
 
 /** `Plan: N to create, ...` (SPEC section 3's Terraform-like summary line). */
@@ -96,7 +122,7 @@ export function settlingStatus(s: SettlingResource): string {
 }
 
 const REASON_NOTES: Partial<Record<Action['reason'], string>> = {
-  drift: 'drift: its lockfile ID is gone, so it is created again',
+  drift: 'drift: its ID in the state is gone, so it is created again',
   removed: 'no longer in the config',
   destroy: 'destroy requested',
   'replace-requested': 'replace requested',
@@ -140,8 +166,8 @@ export function bindingNotes(view: ResourceView): string[] {
   return view.bindings.map((b) => {
     if (b.kind === 'adopt') return `adopt existing ${terminalLine(String(b.id))}${b.protect ? ', protected' : ''}`;
     if (b.kind === 'move') return `moved from ${b.from}`;
-    if (b.kind === 'protect') return `protect: ${!b.protect} -> ${b.protect} (lockfile only)`;
-    return `already gone: forget ${terminalLine(String(b.id))} (lockfile only)`;
+    if (b.kind === 'protect') return `protect: ${!b.protect} -> ${b.protect} (state only)`;
+    return `already gone: forget ${terminalLine(String(b.id))} (state only)`;
   });
 }
 

@@ -3,7 +3,7 @@
 import { planHasChanges, type Plan } from '../../model/index.js';
 import { driftTextLines } from './drift.js';
 import { createPalette, type Palette } from './palette.js';
-import { bindingNotes, buildPlanView, reasonNotes, describeDiagnostic, formatChange, riskNotes, settlingHeading, settlingStatus, SYMBOLS, summaryLine, type ResourceView } from './plan-view.js';
+import { bindingNotes, buildPlanView, reasonNotes, describeDiagnostic, formatChange, riskNotes, settlingHeading, settlingStatus, shownVerdicts, SYMBOLS, summaryLine, verdictText, type ResourceView } from './plan-view.js';
 
 export interface TextOptions {
   color: boolean;
@@ -16,6 +16,7 @@ function resourceLines(v: ResourceView, c: Palette): string[] {
   const created = v.verb === 'create' || v.verb === 'replace';
   const lines = [header, ...v.changes.map((ch) => `      ${formatChange(ch, created)}`)];
   for (const reason of v.blocked) lines.push(`      ${c.blocked(`blocked: ${reason}`)}`);
+  for (const verdict of shownVerdicts(v)) lines.push(`      ${verdict.effect === 'deny' ? c.blocked(verdictText(verdict)) : c.warning(verdictText(verdict))}`);
   return lines;
 }
 
@@ -29,7 +30,7 @@ function footer(plan: Plan, c: Palette): string[] {
   const s = plan.summary;
   // Named only when there are some, so a quiet plan stays as short as it was.
   const settling = s.settling > 0 ? `${s.settling} settling (apply waits for ${s.settling === 1 ? 'it' : 'them'}), ` : '';
-  const counts = `${settling}${s.unchanged} unchanged, ${s.unmanaged} unmanaged (not in the config or lockfile; left alone).`;
+  const counts = `${settling}${s.unchanged} unchanged, ${s.unmanaged} unmanaged (not in the config or state; left alone).`;
   const errors = plan.diagnostics.filter((d) => d.severity === 'error').length;
   if (errors > 0) return [c.error(`Planning failed with ${errors} error${errors === 1 ? '' : 's'} (above); nothing can be applied until they are fixed.`), counts];
   if (!planHasChanges(plan)) return [`${c.bold('No changes.')} ${counts}`];
@@ -63,6 +64,9 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
     out.push(d.severity === 'error' ? c.error(`Error: ${text}`) : c.warning(`Warning: ${text}`));
   }
   if (plan.diagnostics.length > 0) out.push('');
+  // The plan's own verdicts (plan_deny, plan_warn), once.
+  for (const v of plan.policy ?? []) out.push(v.effect === 'deny' ? c.blocked(verdictText(v)) : c.warning(verdictText(v)));
+  if (plan.policy && plan.policy.length > 0) out.push('');
   out.push(...footer(plan, c));
   return `${out.join('\n')}\n`;
 }

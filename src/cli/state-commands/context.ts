@@ -1,41 +1,24 @@
 // What the state, workspace and history commands share: the config (for the project, its
 // `state:` and `${workspace}`), the workspace, and the store it selects.
-import { loadConfig } from '../../config/index.js';
-import { DiagnosticsError, terminalJson, type DesiredState } from '../../model/index.js';
-import type { StateStore } from '../../state/index.js';
-import { configFiles, type ConfigOptions } from '../options.js';
-import { openStateStore, workspaceOf } from '../state-context.js';
+import type { AppContext } from '../../app/context.js';
+import { terminalJson } from '../../model/index.js';
+import { appHost } from '../host.js';
+import { configFiles, type ApiOptions, type ConfigOptions } from '../options.js';
 
 export interface StateCommandFlags extends Partial<ConfigOptions> {
   json?: boolean;
 }
 
-export interface StateCommandContext {
-  files: string[];
-  workspace: string;
-  desired: DesiredState;
-  store: StateStore;
-  env: NodeJS.ProcessEnv;
-}
+export type StateCommandContext = AppContext;
 
-export async function openStateCommand(flags: StateCommandFlags, env: NodeJS.ProcessEnv = process.env): Promise<StateCommandContext> {
+/**
+ * Runs `fn` with the command's config and store (src/app/context.ts), and closes the store
+ * whatever happens. The config's warnings are not repeated here: these commands are about the state.
+ */
+export async function withStateCommand<T>(flags: StateCommandFlags & ApiOptions, fn: (ctx: StateCommandContext) => Promise<T>, env: NodeJS.ProcessEnv = process.env): Promise<T> {
+  const { withContext } = await import('../../app/context.js');
   const files = configFiles(flags);
-  const workspace = workspaceOf(flags, env);
-  const loaded = await loadConfig(files, { env, workspace });
-  if (!loaded.ok) throw new DiagnosticsError(loaded.errors.filter((d) => d.severity === 'error'));
-  const desired = loaded.value;
-  const store = openStateStore({ flags, env, files, projectId: desired.projectId, workspace, ...(desired.state ? { configState: desired.state } : {}) });
-  return { files, workspace, desired, store, env };
-}
-
-/** Runs `fn` with the store open, and closes it whatever happens. */
-export async function withStateCommand<T>(flags: StateCommandFlags, fn: (ctx: StateCommandContext) => Promise<T>): Promise<T> {
-  const ctx = await openStateCommand(flags);
-  try {
-    return await fn(ctx);
-  } finally {
-    await ctx.store.close();
-  }
+  return withContext({ files, state: flags }, appHost(flags, files, env), fn, { quiet: true });
 }
 
 /** Columns padded to their widest cell; the last column is not padded. */

@@ -6,8 +6,8 @@
 import { addressForms, DbformError, kindOf, nextRevision, type Address, type Lockfile } from '../../model/index.js';
 import { describeHolder, newHistoryId, newLineage, versionOf, type HistoryAction, type ReadOptions, type StateStore } from '../../state/index.js';
 import { parseDuration } from '../../executor/duration.js';
+import { commandLine } from '../host.js';
 import { thisProcess } from '../local-process.js';
-import { commandLine } from '../progress/state-run.js';
 import { printJson, withStateCommand, type StateCommandFlags } from './context.js';
 
 export interface StateEditFlags extends StateCommandFlags {
@@ -69,6 +69,7 @@ async function editState(flags: StateEditFlags, verb: string, edit: Edit, done: 
       await store.appendHistory({
         id: newHistoryId(),
         workspace: store.workspace,
+        state: store.location,
         user: holder.user,
         host: holder.host,
         ciRun: holder.ciRun,

@@ -1,9 +1,9 @@
 // `dbform state list` and `dbform state show ADDR`: the bindings of this workspace's state, and
 // one binding next to the live resource it names.
-import { fetchLiveState } from '../../api/live-state.js';
-import { childKinds, indexLive } from '../../kinds/index.js';
-import { compareAddresses, DbformError, kindOf, terminalJson, terminalLine, type Kind, type LiveState, type LockEntry } from '../../model/index.js';
-import { openApiContext, type ApiContextInput } from '../api-context.js';
+import { compareAddresses, kindOf, terminalJson, terminalLine, type LockEntry } from '../../model/index.js';
+import type { ApiContextInput } from '../api-context.js';
+import { appHost } from '../host.js';
+import { configFiles } from '../options.js';
 import { printJson, renderTable, withStateCommand, type StateCommandFlags } from './context.js';
 
 function entryJson(address: string, e: LockEntry): Record<string, unknown> {
@@ -42,48 +42,27 @@ function snake(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), snake(v)]));
 }
 
-/** The live resource of `kind` with this ID (children are read from their parents), or undefined. */
-function findLive(live: LiveState, kind: Kind | undefined, id: string): unknown {
-  return kind === undefined ? undefined : indexLive(live)[kind].get(id);
-}
-
-/** Without a live resource's lists of the kinds that belong to it: `state show` is about one resource. */
-function ownFields(kind: Kind, resource: unknown): Record<string, unknown> {
-  const rest = { ...(resource as Record<string, unknown>) };
-  for (const child of childKinds(kind)) delete rest[child.listKey];
-  return rest;
-}
-
 export async function runStateShow(address: string, flags: StateCommandFlags & ApiContextInput): Promise<number> {
-  return withStateCommand(flags, async ({ store, desired, files, env }) => {
-    const { lockfile } = await store.read();
-    const entry = lockfile.resources[address];
-    if (!entry) throw new DbformError(`${address} is not bound in workspace "${store.workspace}" of ${store.location}; \`dbform state list\` shows what is`);
-    const kind = kindOf(address) ?? 'unknown';
-    const api = await openApiContext({ ...flags, configFiles: files }, env);
-    let live: unknown;
-    try {
-      live = findLive(await fetchLiveState(api.client, desired.projectId), kindOf(address), entry.id);
-    } finally {
-      await api.close();
-    }
-    const fields = live === undefined ? null : (snake(ownFields(kindOf(address)!, live)) as Record<string, unknown>);
-    if (flags.json) {
-      printJson({ ...entryJson(address, entry), live: fields });
-      return 0;
-    }
-    const lines = [`${address}`, `  kind: ${kind}`, `  id: ${entry.id}`, `  protect: ${entry.protect === true}`];
-    if (entry.passwordVersion !== undefined) lines.push(`  password_version: ${entry.passwordVersion}`);
-    if (entry.pending !== undefined) {
-      const sets = Object.entries(entry.pending.sets).map(([k, v]) => `${k} ${terminalJson(v)}`).join(', ');
-      lines.push(`  pending: ${entry.pending.op}${sets === '' ? '' : ` (${terminalLine(sets)})`}, sent ${terminalLine(entry.pending.since)} and not seen to finish`);
-    }
-    if (fields === null) lines.push(`  live: gone (no ${kind} ${entry.id} in project ${desired.projectId}); the next plan creates or adopts it`);
-    else {
-      lines.push('  live:');
-      for (const [k, v] of Object.entries(fields)) lines.push(`    ${k}: ${typeof v === 'string' ? terminalLine(v) : terminalJson(v)}`);
-    }
-    process.stdout.write(`${lines.join('\n')}\n`);
+  const { showBinding } = await import('../../app/state-show.js');
+  const files = configFiles(flags);
+  const shown = await showBinding({ files, state: flags, address }, appHost(flags, files));
+  const { entry, kind } = shown;
+  const fields = shown.live === undefined ? null : (snake(shown.live) as Record<string, unknown>);
+  if (flags.json) {
+    printJson({ ...entryJson(address, entry), live: fields });
     return 0;
-  });
+  }
+  const lines = [`${address}`, `  kind: ${kind}`, `  id: ${entry.id}`, `  protect: ${entry.protect === true}`];
+  if (entry.passwordVersion !== undefined) lines.push(`  password_version: ${entry.passwordVersion}`);
+  if (entry.pending !== undefined) {
+    const sets = Object.entries(entry.pending.sets).map(([k, v]) => `${k} ${terminalJson(v)}`).join(', ');
+    lines.push(`  pending: ${entry.pending.op}${sets === '' ? '' : ` (${terminalLine(sets)})`}, sent ${terminalLine(entry.pending.since)} and not seen to finish`);
+  }
+  if (fields === null) lines.push(`  live: gone (no ${kind} ${entry.id} in project ${shown.projectId}); the next plan creates or adopts it`);
+  else {
+    lines.push('  live:');
+    for (const [k, v] of Object.entries(fields)) lines.push(`    ${k}: ${typeof v === 'string' ? terminalLine(v) : terminalJson(v)}`);
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return 0;
 }

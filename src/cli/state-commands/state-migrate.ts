@@ -4,7 +4,7 @@
 import { DbformError, nextRevision, serializeLockfile, type Lockfile } from '../../model/index.js';
 import { describeHolder, versionOf, type StateLock, type StateStore } from '../../state/index.js';
 import { newLineage } from '../../state/document.js';
-import { checkStateFlag, openStateStore } from '../state-context.js';
+import { checkStateFlag, openStateStore } from '../../app/state-choice.js';
 import { printJson, withStateCommand, type StateCommandFlags } from './context.js';
 import { thisProcess } from '../local-process.js';
 
@@ -18,7 +18,7 @@ const sameBindings = (a: Lockfile, b: Lockfile) =>
 export async function runStateMigrate(flags: MigrateFlags): Promise<number> {
   checkStateFlag({ state: flags.to });
   return withStateCommand(flags, async ({ store: source, files, desired, workspace, env }) => {
-    const target = openStateStore({ flags: { state: flags.to }, env, files, projectId: desired.projectId, workspace });
+    const target = openStateStore({ flags: { state: flags.to }, env, cwd: process.cwd(), owner: thisProcess(), files, projectId: desired.projectId, workspace });
     if (target.location === source.location) throw new DbformError(`--to ${target.location} is where the state already is; nothing to migrate`);
     const locks: StateLock[] = [];
     try {

@@ -64,12 +64,14 @@ export function parseLimit(text: string | undefined): number | undefined {
   return Number(text);
 }
 
-function historyLine(r: HistoryRecord): string {
+/** One record; the state it was written in when that is not this one (a record copied by `state migrate`). */
+function historyLine(r: HistoryRecord, location: string): string {
   const counts = new Map<string, number>();
   for (const a of r.actions) counts.set(a.outcome, (counts.get(a.outcome) ?? 0) + 1);
   const actions = r.actions.length === 0 ? 'no actions' : [...counts].map(([k, n]) => `${n} ${k}`).join(', ');
   const ci = r.ciRun ? `  ${r.ciRun}` : '';
-  return `${r.startedAt}  exit ${r.exitCode}  serial ${r.serialBefore} -> ${r.serialAfter}  ${r.user}@${r.host}  ${r.command}  (${actions})${ci}`;
+  const elsewhere = r.state !== undefined && r.state !== location ? `  (in ${r.state})` : '';
+  return `${r.startedAt}  exit ${r.exitCode}  serial ${r.serialBefore} -> ${r.serialAfter}  ${r.user}@${r.host}  ${r.command}  (${actions})${ci}${elsewhere}`;
 }
 
 export async function runHistory(flags: StateCommandFlags & { limit?: string }): Promise<number> {
@@ -80,8 +82,8 @@ export async function runHistory(flags: StateCommandFlags & { limit?: string }):
       printJson(records.map(historyToJson));
       return 0;
     }
-    if (records.length === 0) process.stdout.write(`No apply or destroy recorded for workspace "${store.workspace}" in ${store.location} yet.\n`);
-    else process.stdout.write(`${records.map(historyLine).join('\n')}\n`);
+    if (records.length === 0) process.stdout.write(`Nothing recorded for workspace "${store.workspace}" in ${store.location} yet.\n`);
+    else process.stdout.write(`History of workspace "${store.workspace}" in ${store.location}, newest first:\n${records.map((r) => historyLine(r, store.location)).join('\n')}\n`);
     return 0;
   });
 }

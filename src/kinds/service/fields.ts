@@ -473,7 +473,7 @@ const password: Field = {
       required: ['from_env'],
       properties: {
         from_env: { type: 'string', pattern: ENV_NAME_REGEX, description: 'Name of the environment variable that holds the password at apply time.' },
-        version: { type: 'integer', minimum: 1, description: 'Bump to rotate the password (default 1); the applied version is kept in the lockfile.' },
+        version: { type: 'integer', minimum: 1, description: 'Bump to rotate the password (default 1); the applied version is kept in the state.' },
       },
     },
   },

@@ -82,7 +82,7 @@ function externalParent(d: DesiredService, serviceId: string, ctx: PlanContext):
   const removed = ctx.matching.removed.find((r) => r.kind === 'service' && r.entry.id === serviceId);
   const live = ctx.index.service.get(serviceId) as LiveService | undefined;
   if (removed && live) {
-    fail(d, ctx, 'fork-parent', `${named} is ${removed.address} in the lockfile, which this plan deletes (it is no longer in the config); keep it in the config until the fork exists, or fork from another service`);
+    fail(d, ctx, 'fork-parent', `${named} is ${removed.address} in the state, which this plan deletes (it is no longer in the config); keep it in the config until the fork exists, or fork from another service`);
   } else if (!live) {
     fail(d, ctx, 'fork-parent', `${named}: project ${ctx.live.projectId} has no such service (or it is being deleted)`);
   } else if (live.status !== 'READY') {

@@ -312,7 +312,7 @@ async function updatePassword(ctx: ActionContext, action: Action): Promise<Actio
   }
   const id = idOf(ctx, action, 'service');
   await ctx.api.updatePassword(ctx.projectId, id, { password });
-  await ctx.lock.update(action.address, { passwordVersion: spec.version });
+  await ctx.bindings.update(action.address, { passwordVersion: spec.version });
   await saveConfiguredPassword(ctx, action, id, password);
   return {};
 }

@@ -126,6 +126,7 @@ export const serviceKind = {
       if (raw.fork !== undefined) into.fork = buildFork(raw.fork as Json);
     },
     built: (d) => ({ fork: d.fork }),
+    without: (d, gone) => (d.vpc && 'key' in d.vpc && gone(vpcAddress(d.vpc.key)) ? { ...d, vpc: null } : d),
   },
   export: {
     keyPrefix: 'svc',

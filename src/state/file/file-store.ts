@@ -1,9 +1,8 @@
 // The state store over the lockfile file (the embedded default, SPEC sections 2 and 10): one file
-// per workspace, history as JSON lines in .dbform/history.jsonl, the apply lock as `<lockfile>.lock`.
+// per workspace, history as JSON lines in .dbform/history.jsonl, the state lock as `<lockfile>.lock`
+// (file-lock.ts).
 import { readdir, readFile, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { acquireApplyLock, applyLockPath, forceUnlock, type LockHolder } from '../../executor/apply-lock.js';
-import { ApplyLockHeldError } from '../../executor/errors.js';
 import { describeFileError, readLockfileIfPresent, realFilePath, writeFileAtomic } from '../../lockfile/index.js';
 import { DbformError, emptyLockfile, nextRevision, parseLockfileJson, serializeLockfile, type LocalProcess, type Lockfile } from '../../model/index.js';
 import { checkWritable, newLineage } from '../document.js';
@@ -11,9 +10,10 @@ import { ownedSnapshot, OwnershipError, type OtherWorkspaces } from '../ownershi
 import { ClaimConflictError, StateConflictError, StateLockHeldError, WorkspaceNotEmptyError } from '../errors.js';
 import { countsAsApply, type HistoryRecord } from '../history.js';
 import type { LockHolderInfo } from '../holder.js';
-import { versionOf, type ForeignClaim, type LockOptions, type ReadOptions, type StateLock, type StateSnapshot, type StateStore, type StateVersion, type UnlockOutcome, type WorkspaceSummary } from '../port.js';
+import { versionOf, type ForceUnlockOutcome, type ForeignClaim, type LockOptions, type ReadOptions, type StateLock, type StateSnapshot, type StateStore, type StateVersion, type UnlockOutcome, type WorkspaceSummary } from '../port.js';
 import { DEFAULT_WORKSPACE } from '../workspace.js';
 import { readExpiry, removeExpiry, writeExpiry } from './expiry-file.js';
+import { acquireFileLock, fileLockPath, removeFileLock, type FileLockHolder } from './file-lock.js';
 import { appendHistoryLine, readHistoryFile } from './history-file.js';
 import { workspaceLockfilePath, workspaceOfFile } from './paths.js';
 
@@ -135,17 +135,17 @@ export class FileStateStore implements StateStore {
     const deadline = Date.now() + Math.max(0, options.timeoutMs);
     for (;;) {
       try {
-        const taken = await acquireApplyLock(await this.path(), { command: holder.command, owner: this.o.owner });
+        const taken = await acquireFileLock(await this.path(), { command: holder.command, owner: this.o.owner });
         const never = new AbortController();
         return {
           holder,
-          ...(taken.tookOverFrom ? { tookOverFrom: { ...taken.tookOverFrom, user: '?', startedAt: taken.tookOverFrom.started_at, ciRun: null } } : {}),
+          ...(taken.tookOverFrom ? { tookOverFrom: holderInfo(taken.tookOverFrom) } : {}),
           lost: never.signal,
           release: () => taken.release(),
           releaseSync: () => taken.releaseSync(),
         };
       } catch (err) {
-        if (!(err instanceof ApplyLockHeldError) || Date.now() >= deadline) throw err;
+        if (!(err instanceof StateLockHeldError) || Date.now() >= deadline) throw err;
         await new Promise((r) => setTimeout(r, Math.min(this.o.lockPollMs ?? 250, Math.max(1, deadline - Date.now()))));
       }
     }
@@ -197,13 +197,7 @@ export class FileStateStore implements StateStore {
         `workspace "${workspace}" still binds ${count} resource(s); run \`dbform destroy --workspace ${workspace}\` first (nothing was deleted)`,
       );
     }
-    let taken;
-    try {
-      taken = await acquireApplyLock(await realFilePath(path), { command: 'dbform workspace delete', owner: this.o.owner });
-    } catch (err) {
-      if (err instanceof ApplyLockHeldError) throw new StateLockHeldError(err.message);
-      throw err;
-    }
+    const taken = await acquireFileLock(await realFilePath(path), { command: 'dbform workspace delete', owner: this.o.owner });
     try {
       await unlink(path);
       await removeExpiry(path);
@@ -212,13 +206,16 @@ export class FileStateStore implements StateStore {
     }
   }
 
-  /** `--force-unlock`: removes the lock whoever holds it; the holder it removed, if any. */
-  async forceUnlock(): Promise<LockHolder | null | undefined> {
-    return forceUnlock(await this.path());
+  /** `--force-unlock`: the lock file is removed whoever holds it (the holder it named, if readable). */
+  async forceUnlock(): Promise<ForceUnlockOutcome> {
+    const lock = fileLockPath(this.location);
+    const removed = await removeFileLock(await this.path());
+    if (removed === undefined) return { kind: 'none' };
+    return { kind: 'removed', lock, holder: removed === null ? null : holderInfo(removed) };
   }
 
   async unlock(): Promise<UnlockOutcome> {
-    const path = applyLockPath(await this.path());
+    const path = fileLockPath(await this.path());
     let data: Record<string, unknown>;
     try {
       data = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
@@ -242,6 +239,11 @@ export class FileStateStore implements StateStore {
   }
 
   async close(): Promise<void> {}
+}
+
+/** The file lock's holder in the port's terms: the file records neither the user nor the CI run. */
+function holderInfo(h: FileLockHolder): LockHolderInfo {
+  return { pid: h.pid, host: h.host, user: '?', command: h.command, startedAt: h.started_at, ciRun: null };
 }
 
 /** A sibling workspace's lockfile; undefined when it is gone or belongs to another project. */

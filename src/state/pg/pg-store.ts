@@ -7,7 +7,7 @@ import { ClaimConflictError, StateConflictError, StateUnavailableError } from '.
 import { ownedSnapshot } from '../ownership.js';
 import { historyFromJson, historyToJson, type HistoryRecord } from '../history.js';
 import type { LockHolderInfo } from '../holder.js';
-import type { ForeignClaim, LockOptions, ReadOptions, StateLock, StateSnapshot, StateStore, StateVersion, UnlockOutcome, WorkspaceSummary } from '../port.js';
+import type { ForceUnlockOutcome, ForeignClaim, LockOptions, ReadOptions, StateLock, StateSnapshot, StateStore, StateVersion, UnlockOutcome, WorkspaceSummary } from '../port.js';
 import { DEFAULT_WORKSPACE } from '../workspace.js';
 import { connect, describePgError, isConnectionLoss, type ConnectOptions } from './connect.js';
 import { deleteEmptyWorkspace } from './delete-workspace.js';
@@ -232,6 +232,14 @@ export class PgStateStore implements StateStore {
     return unlockPg(client, this.scope()).catch((err: unknown) => {
       throw this.statementError(err, false);
     });
+  }
+
+  /** A lock here lives with its session: only the row of a session that is gone can be cleared. */
+  async forceUnlock(): Promise<ForceUnlockOutcome> {
+    const o = await this.unlock();
+    if (o.cleared && o.holder) return { kind: 'cleared', holder: o.holder };
+    if (o.alive && o.holder) return { kind: 'alive', holder: o.holder };
+    return { kind: 'none' };
   }
 
   async close(): Promise<void> {

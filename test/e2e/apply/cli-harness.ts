@@ -6,7 +6,7 @@ import { fetchLiveState } from '../../../src/api/index.js';
 import { loadConfig } from '../../../src/config/index.js';
 import { readLockfile } from '../../../src/lockfile/index.js';
 import type { LiveState, Lockfile, Plan } from '../../../src/model/index.js';
-import { hashConfigFiles } from '../../../src/cli/plan-pipeline.js';
+import { hashConfigFiles } from '../../../src/app/plan.js';
 import { planChanges, toPlanJson, withSavedInputs } from '../../../src/planner/index.js';
 import { spawnCli as spawnBuiltCli, type CliResult } from '../../support/cli.js';
 import { AUTH_ENV, testClient } from '../../support/dialect.js';

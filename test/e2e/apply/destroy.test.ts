@@ -86,7 +86,7 @@ describe('dbform destroy', () => {
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/blocked.*service\.db/s);
     expect(run.stdout).toContain(
-      'blocked: protected: service.db has protect: true in the lockfile, so destroy does not delete it ' +
+      'blocked: protected: service.db has protect: true in the state, so destroy does not delete it ' +
         '(to delete it: add it to the config with protect: false, run apply, then destroy)',
     );
     expect(readFileSync(ws.lockfile, 'utf8')).toBe(before);

@@ -7,7 +7,7 @@ import { StatusPoller } from '../../../src/api/waiters.js';
 import type { EmulatorHandle, EmulatorOptions } from '../../../src/emulator/index.js';
 import { applyPlan, type ApplyOptions } from '../../../src/executor/apply-plan.js';
 import type { ApplyEvent } from '../../../src/executor/events.js';
-import { LockStore } from '../../../src/executor/lock-store.js';
+import { WorkingState } from '../../../src/state/working-state.js';
 import { writeLockfile } from '../../../src/lockfile/index.js';
 import type { ExecutorApi } from '../../../src/executor/ports.js';
 import { startTestEmulator, testClient } from '../../support/dialect.js';
@@ -48,7 +48,7 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
   const lockPath = join(dir, 'dbform.lock.json');
   const pgpassPath = join(dir, 'pgpass');
   const events: ApplyEvent[] = [];
-  let store: LockStore | undefined;
+  let store: WorkingState | undefined;
   const pollers: StatusPoller[] = [];
   return {
     dir,
@@ -60,13 +60,13 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
     apply(plan, extra = {}) {
       const { pollThrough, trackWrite, ...options } = extra;
       const write = trackWrite && ((path: string, lock: Lockfile) => trackWrite(writeLockfile(path, lock)));
-      store = new LockStore(lockPath, extra.lock ?? store?.snapshot() ?? emptyLockfile(PROJECT), write);
+      store = new WorkingState(lockPath, extra.lock ?? store?.snapshot() ?? emptyLockfile(PROJECT), write);
       const poller = new StatusPoller(pollThrough ?? client, { projectId: PROJECT, pollMs: extra.pollMs ?? 10 });
       pollers.push(poller);
       return applyPlan(plan, {
         api: extra.api ?? client,
         poller,
-        lockStore: store,
+        bindings: store,
         reporter: { emit: (e) => events.push(e) },
         pgpass: { path: pgpassPath, owner: thisProcess() },
         timeoutMs: 20_000,

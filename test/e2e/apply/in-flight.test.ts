@@ -156,7 +156,7 @@ describe.each([FILE, POSTGRES])('kill -9 during a resize, state in $name', (stor
     w.clock.advance(LATER);
     const applied = await applying.done;
     expect(applied.code, `${out}${applied.stderr}`).toBe(0);
-    expect(out).toContain('apply started: 0 action(s), 0 lockfile binding(s), 1 settling resource(s) to wait for');
+    expect(out).toContain('apply started: 0 action(s), 0 state binding(s), 1 settling resource(s) to wait for');
     expect(out).toMatch(/✓ service\.db UPGRADING -> READY \(resizeService sent by an earlier apply, now done\)/);
     expect(w.count(RESIZE)).toBe(1);
     const live = await w.service();

@@ -179,7 +179,7 @@ describe('dbform apply PLAN verifies the plan instead of trusting it', () => {
     const run = await runCli(ws, ['apply', 'p.json']);
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
-      `error: p.json is not what dbform plans now from the same config, the current lockfile and the live resources: ${difference}. ` +
+      `error: p.json is not what dbform plans now from the same config, the current state and the live resources: ${difference}. ` +
         'Nothing was changed; make a new plan with `dbform plan --out p.json` and review it\n',
     );
     expect(mutating()).toEqual([]);
@@ -198,7 +198,7 @@ describe('dbform apply PLAN verifies the plan instead of trusting it', () => {
     const run = await runCli(ws, ['apply', 'p.json']);
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
-      'error: p.json is not what dbform plans now from the same config, the current lockfile and the live resources: ' +
+      'error: p.json is not what dbform plans now from the same config, the current state and the live resources: ' +
         'service.b deleteService: its blocked is absent in the plan file but "data-loss: deleteService destroys service.b and its data; re-run with --allow-data-loss to allow it" now. ' +
         'Nothing was changed; make a new plan with `dbform plan --out p.json` and review it\n',
     );
@@ -223,7 +223,7 @@ describe('dbform apply PLAN verifies the plan instead of trusting it', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
       `error: ${planFile} was made from another state (lineage ${theirs}) than dbform.lock.json (lineage ${ours}); ` +
-        `a plan applies only to the lockfile it was made from. Nothing was changed; make a new plan with \`dbform plan --out ${planFile}\` and review it\n`,
+        `a plan applies only to the state it was made from. Nothing was changed; make a new plan with \`dbform plan --out ${planFile}\` and review it\n`,
     );
     expect(mutating()).toEqual([]);
   });
@@ -241,7 +241,7 @@ describe('dbform apply PLAN verifies the plan instead of trusting it', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
       `error: first.plan.json was made from another state (no lineage yet) than dbform.lock.json (lineage ${lineage}); ` +
-        'a plan applies only to the lockfile it was made from. Nothing was changed; make a new plan with `dbform plan --out first.plan.json` and review it\n',
+        'a plan applies only to the state it was made from. Nothing was changed; make a new plan with `dbform plan --out first.plan.json` and review it\n',
     );
     expect(mutating()).toEqual([]);
     expect((await client.listServices('proj-demo')).map((s) => s.name)).toEqual(['a']);
@@ -282,7 +282,7 @@ describe('dbform apply PLAN verifies the plan instead of trusting it', () => {
     const run = await runCli(ws, ['apply', 'from-json.plan.json']);
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
-      'error: from-json.plan.json does not record the lockfile, config and flags it was made from (lineage, serial, config_hash, options), so it cannot be verified; ' +
+      'error: from-json.plan.json does not record the state, config and flags it was made from (lineage, serial, config_hash, options), so it cannot be verified; ' +
         'nothing was changed. Save the plan with `dbform plan --out from-json.plan.json`\n',
     );
   });

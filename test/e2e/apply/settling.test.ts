@@ -70,7 +70,7 @@ describe('interrupted during a create, then apply again (time scale 1, on a cloc
       expect(again.code).toBe(0);
       // Checked the moment apply has exited: it did not report success while the service was moving.
       expect(await statusOf(id)).toBe('READY');
-      expect(again.stdout).toContain('apply started: 0 action(s), 0 lockfile binding(s), 1 settling resource(s) to wait for, parallelism 10\n');
+      expect(again.stdout).toContain('apply started: 0 action(s), 0 state binding(s), 1 settling resource(s) to wait for, parallelism 10\n');
       expect(again.stdout).toMatch(/service\.db settle (QUEUED|CONFIGURING)\n/);
       expect(again.stdout).toMatch(/service\.db settle settled \(/);
       expect(again.stdout).toMatch(/Apply complete: 0 created, 0 updated, 0 deleted, 0 replaced\.\nActions: 0 done, 1 settled, 0 failed/);
@@ -79,7 +79,7 @@ describe('interrupted during a create, then apply again (time scale 1, on a cloc
       const settled = await runCli(ws, ['plan', '--detailed-exitcode']);
       expect(settled.code).toBe(0);
       expect(settled.stdout).toMatch(/^Project proj-demo, workspace default, state: .*dbform\.lock\.json\n/);
-      expect(settled.stdout.split('\n').slice(1).join('\n')).toBe('No changes. 1 unchanged, 0 unmanaged (not in the config or lockfile; left alone).\n');
+      expect(settled.stdout.split('\n').slice(1).join('\n')).toBe('No changes. 1 unchanged, 0 unmanaged (not in the config or state; left alone).\n');
     } finally {
       await client.close();
     }

@@ -123,7 +123,7 @@ describe('--emulator with DBFORM_EMULATOR_DIALECT', () => {
     expectNoSecret(apply);
     const plan = await runCli(['plan', '--emulator', '--detailed-exitcode'], { cwd, env });
     expect(plan.stdout).toMatch(/^Project proj-demo, workspace default, state: /);
-    expect(plan.stdout.split('\n').slice(1).join('\n')).toBe('No changes. 1 unchanged, 0 unmanaged (not in the config or lockfile; left alone).\n');
+    expect(plan.stdout.split('\n').slice(1).join('\n')).toBe('No changes. 1 unchanged, 0 unmanaged (not in the config or state; left alone).\n');
     expect(plan.code).toBe(0);
   });
 

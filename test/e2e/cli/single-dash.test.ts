@@ -16,9 +16,9 @@ const CASES: Array<[string[], string]> = [
   [['apply', '-parallelism=3'], "error: unknown option '-parallelism=3': dbform's options take two dashes; write --parallelism 3"],
   [['export', '-out=plan'], "error: unknown option '-out=plan': dbform's options take two dashes, and `dbform export` has no --out (see dbform export --help)"],
   [['export', '-force'], "error: unknown option '-force': dbform's options take two dashes; write --force"],
-  [['apply', '-lock=false'], "error: unknown option '-lock=false' (a Terraform option): dbform always locks the lockfile during apply; `--force-unlock` removes a lock left by another run"],
+  [['apply', '-lock=false'], "error: unknown option '-lock=false' (a Terraform option): dbform always locks the state during apply; `--force-unlock` removes a lock left by another run"],
   [['plan', '-var-file=prod.tfvars'], "error: unknown option '-var-file=prod.tfvars' (a Terraform option): dbform has no variables; write ${env:NAME} in the config to read an environment variable"],
-  [['plan', '-destroy'], "error: unknown option '-destroy' (a Terraform option): run `dbform destroy` to delete everything the lockfile binds"],
+  [['plan', '-destroy'], "error: unknown option '-destroy' (a Terraform option): run `dbform destroy` to delete everything the state binds"],
 ];
 
 describe('Terraform-style single-dash options', () => {

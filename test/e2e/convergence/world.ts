@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import { ApiClient, fetchLiveState } from '../../../src/api/index.js';
 import { StatusPoller } from '../../../src/api/waiters.js';
 import { thisProcess } from '../../../src/cli/local-process.js';
-import { planExitCode } from '../../../src/cli/plan-pipeline.js';
+import { planExitCode } from '../../../src/app/plan.js';
 import { loadConfig } from '../../../src/config/index.js';
 import { startTestEmulator, testClient } from '../../support/dialect.js';
 import { applyPlan } from '../../../src/executor/apply-plan.js';
-import { LockStore } from '../../../src/executor/lock-store.js';
+import { WorkingState } from '../../../src/state/working-state.js';
 import { readLockfile } from '../../../src/lockfile/index.js';
 import type { DesiredState, Plan } from '../../../src/model/index.js';
 import { planChanges } from '../../../src/planner/index.js';
@@ -111,7 +111,7 @@ async function applyLikeTheCli(client: ApiClient, plan: Plan, paths: { lock: str
   const lock = await readLockfile(paths.lock, PROJECT);
   const poller = new StatusPoller(client, { projectId: PROJECT, pollMs: 2 });
   try {
-    const result = await applyPlan(plan, { api: client, poller, lockStore: new LockStore(paths.lock, lock), pgpass: { path: paths.pgpass, owner: thisProcess() }, env, pollMs: 2, timeoutMs: 20_000 });
+    const result = await applyPlan(plan, { api: client, poller, bindings: new WorkingState(paths.lock, lock), pgpass: { path: paths.pgpass, owner: thisProcess() }, env, pollMs: 2, timeoutMs: 20_000 });
     const problems = [
       ...result.failed.map((f) => `failed: ${f.message}`),
       ...result.skipped.map((s) => `skipped: ${s.action.op} ${s.action.address} (${s.reason})`),

@@ -138,7 +138,7 @@ describe('dbform import: refusals', () => {
     const r = await runImport('service.billing', ids.dup!);
     expect(r.stderr).toBe(
       `error: ${ids.dup} is already bound to service.dup in ${lockPath}; a resource has one address. To give it the address service.billing instead, ` +
-        'rename it with `moved: [{ from: service.dup, to: service.billing }]` in the config, or remove service.dup from the lockfile first\n',
+        'rename it with `moved: [{ from: service.dup, to: service.billing }]` in the config, or forget service.dup first with `dbform state rm service.dup`\n',
     );
     expect(r.code).toBe(1);
     expect(em.stats().total).toBe(0);

@@ -222,7 +222,7 @@ describe('dbform mcp and secrets', () => {
     expect(wrong.text).toContain('"(redacted)\\" is not an environment tag');
     const target = await mcp.call('plan', { target: [`service.${API_PASSWORD}`] });
     expect((await runCli(ws, ['plan', '--target', `service.${API_PASSWORD}`])).stderr).toContain(API_PASSWORD);
-    expect(target).toMatchObject({ isError: true, text: 'error: --target service.(redacted): no such resource in the config or the lockfile' });
+    expect(target).toMatchObject({ isError: true, text: 'error: --target service.(redacted): no such resource in the config or the state' });
     for (const text of [...answers, wrong, target].flatMap((a) => a.texts).concat(mcp.stderr(), readFileSync(join(ws.dir, '.dbform', 'history.jsonl'), 'utf8'))) {
       for (const secret of secrets) expect(text).not.toContain(secret);
     }

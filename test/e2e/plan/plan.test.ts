@@ -138,7 +138,7 @@ describe('dbform plan', () => {
     expect(adopt.stdout).toContain('  <= service.db  (adopt existing');
     const bound = project(yaml, { 'vpc.main': { id: vpc.id }, 'service.db': { id: svc.service_id } });
     const none = await runCli(['plan', '--detailed-exitcode'], { env, cwd: bound });
-    expect(none).toEqual({ code: 0, signal: null, stdout: 'Project proj-demo, workspace default, state: dbform.lock.json\nNo changes. 2 unchanged, 0 unmanaged (not in the config or lockfile; left alone).\n', stderr: '' });
+    expect(none).toEqual({ code: 0, signal: null, stdout: 'Project proj-demo, workspace default, state: dbform.lock.json\nNo changes. 2 unchanged, 0 unmanaged (not in the config or state; left alone).\n', stderr: '' });
     const withoutFlag = await runCli(['plan'], { env, cwd: unbound });
     expect(withoutFlag.code).toBe(0);
   });
@@ -207,7 +207,7 @@ describe('dbform plan', () => {
     expect(r.stderr).toMatch(/^dbform\.yaml:4:3: 2 live services have the name "db" \([a-z0-9]{10}, [a-z0-9]{10}\); choose one with `dbform import service.db <ID>`\n$/);
     const json = await runCli(['plan', '--json', '--target', 'service.nope'], { env, cwd: dir });
     expect(json.code).toBe(1);
-    expect(JSON.parse(json.stdout).diagnostics.map((d: { message: string }) => d.message)).toContain('--target service.nope: no such resource in the config or the lockfile');
+    expect(JSON.parse(json.stdout).diagnostics.map((d: { message: string }) => d.message)).toContain('--target service.nope: no such resource in the config or the state');
   });
 
   itDialectBlind('reports config errors with file, line and column, and contradictory flags', async () => {

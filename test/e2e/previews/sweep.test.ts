@@ -150,7 +150,7 @@ describe.each([
     await expire(ws, 'keep', 'drop');
     const swept = await runCli(ws, ['sweep', '--auto-approve', '-f', 'plain.yaml']);
     expect(swept.code).toBe(3);
-    expect(swept.stderr).toMatch(/^error: the plan is blocked; nothing was changed:\n  service\.app deleteService: protected: service\.app has protect: true in the lockfile/);
+    expect(swept.stderr).toMatch(/^error: the plan is blocked; nothing was changed:\n  service\.app deleteService: protected: service\.app has protect: true in the state/);
     expect(swept.stdout).toContain('Swept workspace "drop"');
     expect(swept.stdout).toContain('Sweep: 1 of 2 workspace(s) swept, 1 blocked, 0 failed or not approved.\n');
     const names = await liveNames();

@@ -61,8 +61,8 @@ describe('duplicate IDs in the lockfile', () => {
     writeFileSync(ws.lockfile, edited);
     try {
       const message =
-        `error: the lockfile binds ${noun} ID ${id} to ${both}; one resource can have one address only, so nothing is planned: ` +
-        'remove the wrong entry from the lockfile (bind an address to another resource with `dbform import ADDR ID`)\n';
+        `error: the state binds ${noun} ID ${id} to ${both}; one resource can have one address only, so nothing is planned: ` +
+        'remove the wrong binding with `dbform state rm ADDR` (bind an address to another resource with `dbform import ADDR ID`)\n';
       const plan = await runCli(ws, ['plan']);
       expect(plan.code).toBe(1);
       expect(plan.stderr).toBe(message);

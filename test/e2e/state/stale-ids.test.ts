@@ -53,7 +53,7 @@ describe('stale lockfile IDs', () => {
     expect(plan.stdout).toContain(`<= service.db  (adopt existing ${liveId}, protected)`);
     expect(plan.stdout).toContain(`<= replica_set.db.r  (adopt existing ${rsId})`);
     expect(plan.stdout).toContain(
-      `Warning: dbform.yaml:4:3: drift: its lockfile ID gonegone01 no longer exists; the live service ${liveId} has the name "db" and no address binds it, so it is adopted instead of creating another`,
+      `Warning: dbform.yaml:4:3: drift: its ID in the state, gonegone01, no longer exists; the live service ${liveId} has the name "db" and no address binds it, so it is adopted instead of creating another`,
     );
     expect(plan.stdout).not.toContain('createService');
     emulator!.resetStats();
@@ -76,7 +76,7 @@ describe('stale lockfile IDs', () => {
     const plan = await runCli(ws, ['plan']);
     expect(plan.code).toBe(1);
     expect(plan.stderr).toContain(
-      `its lockfile ID gonegone01 no longer exists, and 2 live services have the name "db" (${ids.join(', ')}); choose one with \`dbform import service.db <ID>\``,
+      `its ID in the state, gonegone01, no longer exists, and 2 live services have the name "db" (${ids.join(', ')}); choose one with \`dbform import service.db <ID>\``,
     );
     emulator!.resetStats();
     const apply = await runCli(ws, ['apply', '--auto-approve']);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Connection } from '../../../src/cli/output/connections.js';
+import type { Connection } from '../../../src/app/connections.js';
 import { renderGithubOutput, renderOutputEnv, shellValue } from '../../../src/cli/output/render-output.js';
 
 const conn = (address: string, key: string, fields: Array<[string, string | number]>): Connection => ({

@@ -7,7 +7,7 @@ import { createPaint } from '../../../src/cli/progress/paint.js';
 import { createPlainView, describeEvent } from '../../../src/cli/progress/plain-view.js';
 import { createTtyView, cutMiddle } from '../../../src/cli/progress/tty-view.js';
 import { renderSummary } from '../../../src/cli/progress/summary.js';
-import { exitCodeOf } from '../../../src/cli/progress/apply-flow.js';
+import { exitCodeOf } from '../../../src/app/run-plan.js';
 import type { Action } from '../../../src/model/index.js';
 import { FakeTimers } from '../../support/fake-timers.js';
 
@@ -150,7 +150,7 @@ describe('summary: resources first', () => {
       '  ~ service.db (resizeService, setHAReplica)',
       '  - service.old',
       '  -/+ replica_set.db.r (rs-new)',
-      'Actions: 9 done, 0 failed, 0 skipped, 0 blocked; 2 lockfile binding(s) written.',
+      'Actions: 9 done, 0 failed, 0 skipped, 0 blocked; 2 state binding(s) written.',
     ]);
   });
 

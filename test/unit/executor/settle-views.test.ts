@@ -31,7 +31,7 @@ describe('settle steps', () => {
     ];
     for (const e of events) view.emit(e);
     expect(text.split('\n')).toEqual([
-      '2026-11-22T10:00:00Z apply started: 0 action(s), 0 lockfile binding(s), 1 settling resource(s) to wait for, parallelism 10',
+      '2026-11-22T10:00:00Z apply started: 0 action(s), 0 state binding(s), 1 settling resource(s) to wait for, parallelism 10',
       '2026-11-22T10:00:00Z service.db settle QUEUED',
       '2026-11-22T10:00:01Z service.db settle CONFIGURING',
       '2026-11-22T10:00:05Z service.db settle READY',

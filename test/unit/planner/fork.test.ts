@@ -72,7 +72,7 @@ describe('a fork parent given by ID', () => {
   it('that the lockfile binds to an address this plan deletes is a plan error', () => {
     const p = plan(desiredState({ services: [desiredService('preview', { fork: byId })] }), liveState({ services: [liveService('db')] }), lockfile({ 'service.old': 'svc-db' }));
     expect(errors(p)).toEqual([
-      'fork.from: { service_id: "svc-db" } is service.old in the lockfile, which this plan deletes (it is no longer in the config); keep it in the config until the fork exists, or fork from another service',
+      'fork.from: { service_id: "svc-db" } is service.old in the state, which this plan deletes (it is no longer in the config); keep it in the config until the fork exists, or fork from another service',
     ]);
   });
 });

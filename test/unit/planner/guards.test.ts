@@ -32,7 +32,7 @@ describe('protect', () => {
 
   it('lockfile protect holds after the block is deleted from the config', () => {
     const p = plan(desiredState(), liveState({ services: [liveService('db')] }), lockfile({ 'service.db': { id: 'svc-db', protect: true } }), { allowDataLoss: true });
-    expect(action(p, 'service.db', 'deleteService').blocked).toContain('the lockfile still records protect: true');
+    expect(action(p, 'service.db', 'deleteService').blocked).toContain('the state still records protect: true');
   });
 
   it('lockfile protect holds while the block leaves protect unset', () => {
@@ -117,7 +117,7 @@ describe('--target', () => {
   });
 
   it('an unknown target is an error', () => {
-    expect(errors(plan(desired, live, lock, { target: ['service.zzz'] }))).toEqual(['--target service.zzz: no such resource in the config or the lockfile']);
+    expect(errors(plan(desired, live, lock, { target: ['service.zzz'] }))).toEqual(['--target service.zzz: no such resource in the config or the state']);
   });
 });
 

@@ -246,7 +246,7 @@ describe('moves', () => {
     );
     expect(errors(p)).toEqual([
       'moved from replica_set.a.r, it would take replica set rs-r, which belongs to service svc-a, not to this address\'s service: a replica set cannot change service. ' +
-        'Drop the `moved` entry (or the lockfile edit) to delete the old replica set and create a new one',
+        'Drop the `moved` entry (or the state edit) to delete the old replica set and create a new one',
     ]);
     expect(ops(p)).toEqual([]);
   });
@@ -258,8 +258,8 @@ describe('moves', () => {
       lockfile({ 'vpc.one': 'vpc-one', 'vpc.two': 'vpc-two', 'peering.two.vpc-x': 'pcx-vpc-x' }),
     );
     expect(errors(p)).toEqual([
-      'the lockfile binds it to peering pcx-vpc-x, which belongs to VPC vpc-one, not to this address\'s VPC: a peering cannot change VPC. ' +
-        'Drop the `moved` entry (or the lockfile edit) to delete the old peering and create a new one',
+      'the state binds it to peering pcx-vpc-x, which belongs to VPC vpc-one, not to this address\'s VPC: a peering cannot change VPC. ' +
+        'Drop the `moved` entry (or the state edit) to delete the old peering and create a new one',
     ]);
     expect(p.actions.filter((a) => a.op === 'createVPCPeering')).toEqual([]);
   });
@@ -281,7 +281,7 @@ describe('rename hints', () => {
     const p = plan(desiredState({ services: [desiredService('metrics-v2')] }), liveState({ services: [liveService('metrics')] }), lockfile({ 'service.metrics': 'svc-metrics' }));
     expect(ops(p)).toEqual(['service.metrics deleteService', 'service.metrics-v2 createService']);
     expect(p.diagnostics.filter((d) => d.code === 'rename-hint').map((d) => `${d.address}: ${d.message}`)).toEqual([
-      'service.metrics: deleted while service.metrics-v2 is created: if you renamed its key, keep the live name with name: "metrics" under the new key, or add a moved: entry from service.metrics, so the plan only moves the lockfile entry',
+      'service.metrics: deleted while service.metrics-v2 is created: if you renamed its key, keep the live name with name: "metrics" under the new key, or add a moved: entry from service.metrics, so the plan only moves its binding in the state',
     ]);
   });
 
@@ -299,8 +299,8 @@ describe('one ID bound to two addresses', () => {
       lockfile({ 'service.a': 'dupdupdup1', 'service.b': 'dupdupdup1' }),
     );
     expect(errors(p)).toEqual([
-      'the lockfile binds service ID dupdupdup1 to both service.a and service.b; one resource can have one address only, so nothing is planned: ' +
-        'remove the wrong entry from the lockfile (bind an address to another resource with `dbform import ADDR ID`)',
+      'the state binds service ID dupdupdup1 to both service.a and service.b; one resource can have one address only, so nothing is planned: ' +
+        'remove the wrong binding with `dbform state rm ADDR` (bind an address to another resource with `dbform import ADDR ID`)',
     ]);
     // Not a rename hint, a delete of service.b or an update of service.a.
     expect(p.diagnostics).toHaveLength(1);
@@ -331,8 +331,8 @@ describe('one ID bound to two addresses', () => {
       }),
     );
     expect(errors(p).map((e) => e.slice(0, e.indexOf(';')))).toEqual([
-      'the lockfile binds peering ID pcx-p2 to both peering.v.p1 and peering.v.p2',
-      'the lockfile binds replica set ID rs-r1 to replica_set.s.r1, replica_set.s.r2 and replica_set.s.r3',
+      'the state binds peering ID pcx-p2 to both peering.v.p1 and peering.v.p2',
+      'the state binds replica set ID rs-r1 to replica_set.s.r1, replica_set.s.r2 and replica_set.s.r3',
     ]);
     expect(ops(p)).toEqual([]);
     expect(p.bindings).toEqual([]);
@@ -353,8 +353,8 @@ describe('a lockfile ID whose resource is gone, while one of the desired name is
       { kind: 'adopt', address: 'replica_set.db.r', id: 'rsnew00001' },
     ]);
     expect(p.diagnostics.map((d) => `${d.severity} ${d.address}: ${d.message}`)).toEqual([
-      'warning service.db: drift: its lockfile ID gonegone01 no longer exists; the live service newnewnew1 has the name "db" and no address binds it, so it is adopted instead of creating another',
-      'warning replica_set.db.r: drift: its lockfile ID gonegone02 no longer exists; the live replica set rsnew00001 has the name "r" and no address binds it, so it is adopted instead of creating another',
+      'warning service.db: drift: its ID in the state, gonegone01, no longer exists; the live service newnewnew1 has the name "db" and no address binds it, so it is adopted instead of creating another',
+      'warning replica_set.db.r: drift: its ID in the state, gonegone02, no longer exists; the live replica set rsnew00001 has the name "r" and no address binds it, so it is adopted instead of creating another',
     ]);
     expect(p.summary).toMatchObject({ adopt: 2, create: 0 });
   });
@@ -387,7 +387,7 @@ describe('a lockfile ID whose resource is gone, while one of the desired name is
       lockfile({ 'service.db': 'gonegone01' }),
     );
     expect(errors(p)).toEqual([
-      'its lockfile ID gonegone01 no longer exists, and 2 live services have the name "db" (aaaaaaaaaa, bbbbbbbbbb); choose one with `dbform import service.db <ID>`',
+      'its ID in the state, gonegone01, no longer exists, and 2 live services have the name "db" (aaaaaaaaaa, bbbbbbbbbb); choose one with `dbform import service.db <ID>`',
     ]);
     expect(ops(p)).toEqual([]);
     expect(p.bindings).toEqual([]);

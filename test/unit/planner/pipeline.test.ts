@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { hashConfigFiles, planExitCode } from '../../../src/cli/plan-pipeline.js';
+import { hashConfigFiles, planExitCode } from '../../../src/app/plan.js';
 import { desiredService, desiredState, liveService, liveState, lockfile, plan } from './builders.js';
 import { removeTempDirs, tempDir } from '../../support/temp-dir.js';
 

@@ -22,7 +22,7 @@ describe('text', () => {
   it('a no-change plan of 1,000 services is at most 5 lines and says No changes.', () => {
     const out = renderPlanText(quietPlan(1000), { color: false });
     expect(lines(out).length).toBeLessThanOrEqual(5);
-    expect(out).toBe('No changes. 1000 unchanged, 0 unmanaged (not in the config or lockfile; left alone).\n');
+    expect(out).toBe('No changes. 1000 unchanged, 0 unmanaged (not in the config or state; left alone).\n');
   });
 
   it('a one-field change among 1,000 services is at most 15 lines', () => {

@@ -146,7 +146,7 @@ describe('settling in the outputs', () => {
         '\n' +
         '  … service.db  QUEUED\n' +
         '\n' +
-        'No changes. 1 settling (apply waits for it), 0 unchanged, 0 unmanaged (not in the config or lockfile; left alone).\n',
+        'No changes. 1 settling (apply waits for it), 0 unchanged, 0 unmanaged (not in the config or state; left alone).\n',
     );
   });
 

@@ -8,6 +8,7 @@ import {
   ClaimConflictError,
   FileStateStore,
   StateConflictError,
+  StateLockHeldError,
   WorkspaceNotEmptyError,
   newHistoryId,
   newLineage,
@@ -17,7 +18,6 @@ import {
   type LockHolderInfo,
 } from '../../../src/state/index.js';
 import { thisProcess } from '../../../src/cli/local-process.js';
-import { ApplyLockHeldError } from '../../../src/executor/errors.js';
 
 let dir: string;
 beforeEach(() => {
@@ -92,7 +92,7 @@ describe('file store', () => {
     const s = store('wsl');
     const lock = await s.lock(holder, { timeoutMs: 0 });
     expect(existsSync(`${s.location}.lock`)).toBe(true);
-    await expect(store('wsl').lock(holder, { timeoutMs: 0 })).rejects.toBeInstanceOf(ApplyLockHeldError);
+    await expect(store('wsl').lock(holder, { timeoutMs: 0 })).rejects.toBeInstanceOf(StateLockHeldError);
     const waiting = store('wsl').lock(holder, { timeoutMs: 5000 });
     setTimeout(() => void lock.release(), 100);
     const second = await waiting;

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LockStore } from '../../../src/executor/lock-store.js';
+import { WorkingState } from '../../../src/state/working-state.js';
 import { emptyLockfile, parseLockfileJson, type Lockfile } from '../../../src/model/index.js';
 import { removeTempDirs, tempDir } from '../../support/temp-dir.js';
 
@@ -14,10 +14,10 @@ const readLock = (path: string) => {
   return parsed.value;
 };
 
-describe('LockStore', () => {
+describe('WorkingState', () => {
   it('keeps every entry when many binds run concurrently', async () => {
     const path = join(lockstoreDir(), 'dbform.lock.json');
-    const store = new LockStore(path, emptyLockfile('proj-demo'));
+    const store = new WorkingState(path, emptyLockfile('proj-demo'));
     await Promise.all(Array.from({ length: 50 }, (_, i) => store.bind(`service.s${i}`, `id${i}`)));
     const lock = readLock(path);
     expect(Object.keys(lock.resources)).toHaveLength(50);
@@ -30,7 +30,7 @@ describe('LockStore', () => {
     const writes: Lockfile[] = [];
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const store = new LockStore('x', emptyLockfile('p'), async (_p, lock) => {
+    const store = new WorkingState('x', emptyLockfile('p'), async (_p, lock) => {
       writes.push(lock);
       if (writes.length === 1) await gate;
     });
@@ -47,7 +47,7 @@ describe('LockStore', () => {
 
   it('records password versions and protect, moves and removes entries', async () => {
     const path = join(lockstoreDir(), 'dbform.lock.json');
-    const store = new LockStore(path, { version: 1, projectId: 'p', resources: { 'service.old': { id: 'abc', protect: true } } });
+    const store = new WorkingState(path, { version: 1, projectId: 'p', resources: { 'service.old': { id: 'abc', protect: true } } });
     await store.move('service.old', 'service.new');
     await store.update('service.new', { passwordVersion: 2 });
     await store.bind('vpc.main', '123', { protect: false });
@@ -56,7 +56,7 @@ describe('LockStore', () => {
   });
 
   it('keeps protect and password_version when a bind repeats the same ID, drops them for a new ID', async () => {
-    const store = new LockStore('unused', emptyLockfile('p'), async () => undefined);
+    const store = new WorkingState('unused', emptyLockfile('p'), async () => undefined);
     await store.bind('service.db', 'one', { protect: true, passwordVersion: 1 });
     await store.bind('service.db', 'one');
     expect(store.get('service.db')).toEqual({ id: 'one', protect: true, passwordVersion: 1 });
@@ -66,7 +66,7 @@ describe('LockStore', () => {
 
   it('every write keeps the lineage and increments the serial, from the one the lockfile had', async () => {
     const path = join(tempDir(), 'dbform.lock.json');
-    const store = new LockStore(path, { version: 1, projectId: 'p', lineage: 'aaaaaaaa-1111-4222-8333-444444444444', serial: 7, resources: {} });
+    const store = new WorkingState(path, { version: 1, projectId: 'p', lineage: 'aaaaaaaa-1111-4222-8333-444444444444', serial: 7, resources: {} });
     await store.bind('vpc.a', '1');
     expect(readLock(path)).toMatchObject({ lineage: 'aaaaaaaa-1111-4222-8333-444444444444', serial: 8 });
     await store.bind('vpc.b', '2');
@@ -77,7 +77,7 @@ describe('LockStore', () => {
 
   it('gives a new state its lineage on the first write and keeps it', async () => {
     const path = join(tempDir(), 'dbform.lock.json');
-    const store = new LockStore(path, emptyLockfile('p'));
+    const store = new WorkingState(path, emptyLockfile('p'));
     await store.bind('vpc.a', '1');
     const { lineage } = readLock(path);
     expect(lineage).toMatch(/^[0-9a-f-]{36}$/);
@@ -88,7 +88,7 @@ describe('LockStore', () => {
   it('reports a failed write to the caller and still writes later changes', async () => {
     let fail = true;
     const written: Lockfile[] = [];
-    const store = new LockStore('x', emptyLockfile('p'), async (_p, lock) => {
+    const store = new WorkingState('x', emptyLockfile('p'), async (_p, lock) => {
       if (fail) throw new Error('disk full');
       written.push(lock);
     });

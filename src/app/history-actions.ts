@@ -1,6 +1,6 @@
 // The actions of one apply or destroy as history keeps them: address, op, outcome and ID only.
-import type { ApplyResult } from '../../executor/result.js';
-import type { HistoryAction } from '../../state/index.js';
+import type { ApplyResult } from '../executor/result.js';
+import type { HistoryAction } from '../state/index.js';
 
 export function historyActions(result: ApplyResult): HistoryAction[] {
   const out: HistoryAction[] = [];

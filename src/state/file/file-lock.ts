@@ -1,24 +1,25 @@
-// One apply at a time per lockfile (SPEC section 5): `<lockfile>.lock` holds who runs.
+// The file store's mutex (SPEC section 5): one apply at a time per lockfile, `<lockfile>.lock` holding
+// who runs. Not the lockfile (the state document) nor the working state of a run (working-state.ts).
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, open, readFile, unlink } from 'node:fs/promises';
 import { readFileSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { describeFileError } from '../lockfile/file-errors.js';
-import { DbformError, type LocalProcess } from '../model/index.js';
-import { ApplyLockHeldError } from './errors.js';
+import { describeFileError } from '../../lockfile/file-errors.js';
+import { DbformError, type LocalProcess } from '../../model/index.js';
+import { StateLockHeldError } from '../errors.js';
 
-export interface LockHolder {
+export interface FileLockHolder {
   pid: number;
   host: string;
   started_at: string;
   command: string;
 }
 
-export interface ApplyLock {
+export interface FileLock {
   path: string;
-  holder: LockHolder;
+  holder: FileLockHolder;
   /** The dead holder whose stale lock was taken over, if any (the CLI prints a notice). */
-  tookOverFrom?: LockHolder;
+  tookOverFrom?: FileLockHolder;
   release(): Promise<void>;
   /** For a process that is about to exit at once (a second Ctrl-C): same as release, synchronous. */
   releaseSync(): void;
@@ -31,20 +32,20 @@ export interface AcquireOptions {
   now?: () => Date;
 }
 
-export function applyLockPath(lockfilePath: string): string {
+export function fileLockPath(lockfilePath: string): string {
   return `${lockfilePath}.lock`;
 }
 
-export async function acquireApplyLock(lockfilePath: string, options: AcquireOptions): Promise<ApplyLock> {
-  const path = applyLockPath(lockfilePath);
-  const holder: LockHolder = {
+export async function acquireFileLock(lockfilePath: string, options: AcquireOptions): Promise<FileLock> {
+  const path = fileLockPath(lockfilePath);
+  const holder: FileLockHolder = {
     pid: options.owner.pid,
     host: options.owner.host,
     started_at: (options.now?.() ?? new Date()).toISOString(),
     command: options.command,
   };
   const text = `${JSON.stringify(holder, null, 2)}\n`;
-  let tookOverFrom: LockHolder | undefined;
+  let tookOverFrom: FileLockHolder | undefined;
   // Two rounds: the second follows the removal of a stale lock.
   for (let round = 0; round < 2; round++) {
     if (await createInDirectory(path, text)) {
@@ -70,8 +71,8 @@ export async function acquireApplyLock(lockfilePath: string, options: AcquireOpt
 }
 
 /** `--force-unlock`: removes the lock whoever holds it. Returns the holder that was removed. */
-export async function forceUnlock(lockfilePath: string): Promise<LockHolder | null | undefined> {
-  const path = applyLockPath(lockfilePath);
+export async function removeFileLock(lockfilePath: string): Promise<FileLockHolder | null | undefined> {
+  const path = fileLockPath(lockfilePath);
   const { holder } = await readHolder(path);
   await unlink(path).catch(ignoreMissing);
   return holder;
@@ -133,7 +134,7 @@ async function createWithWx(path: string, text: string): Promise<boolean> {
 }
 
 /** holder: undefined when the file is missing, null when unreadable. */
-async function readHolder(path: string): Promise<{ holder: LockHolder | null | undefined; raw: string }> {
+async function readHolder(path: string): Promise<{ holder: FileLockHolder | null | undefined; raw: string }> {
   let raw: string;
   try {
     raw = await readFile(path, 'utf8');
@@ -142,7 +143,7 @@ async function readHolder(path: string): Promise<{ holder: LockHolder | null | u
     throw err;
   }
   try {
-    const data = JSON.parse(raw) as Partial<LockHolder>;
+    const data = JSON.parse(raw) as Partial<FileLockHolder>;
     if (typeof data.pid !== 'number' || typeof data.host !== 'string') return { holder: null, raw };
     return {
       holder: { pid: data.pid, host: data.host, started_at: String(data.started_at ?? '?'), command: String(data.command ?? '?') },
@@ -154,30 +155,30 @@ async function readHolder(path: string): Promise<{ holder: LockHolder | null | u
 }
 
 /** Only a lock of this host whose process is gone is stale; another host's lock never is. */
-function isStale(holder: LockHolder, host: string, isAlive: (pid: number) => boolean): boolean {
+function isStale(holder: FileLockHolder, host: string, isAlive: (pid: number) => boolean): boolean {
   return holder.host === host && !isAlive(holder.pid);
 }
 
-function heldError(path: string, holder: LockHolder | null, raw: string): ApplyLockHeldError {
+function heldError(path: string, holder: FileLockHolder | null, raw: string): StateLockHeldError {
   const who =
     holder === null
       ? `an unreadable lock (${JSON.stringify(raw.slice(0, 80))})`
       : `pid ${holder.pid} on ${holder.host} (${holder.command}, started ${holder.started_at})`;
-  return new ApplyLockHeldError(
+  return new StateLockHeldError(
     `another dbform apply holds the lock ${path}: ${who}. Wait for it to finish; if it is no longer running, remove the lock with --force-unlock`,
   );
 }
 
-async function releaseIfOurs(path: string, holder: LockHolder): Promise<void> {
+async function releaseIfOurs(path: string, holder: FileLockHolder): Promise<void> {
   const { holder: live } = await readHolder(path).catch(() => ({ holder: undefined }));
   if (live && live.pid === holder.pid && live.host === holder.host && live.started_at === holder.started_at) {
     await unlink(path).catch(ignoreMissing);
   }
 }
 
-function releaseIfOursSync(path: string, holder: LockHolder): void {
+function releaseIfOursSync(path: string, holder: FileLockHolder): void {
   try {
-    const live = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockHolder>;
+    const live = JSON.parse(readFileSync(path, 'utf8')) as Partial<FileLockHolder>;
     if (live.pid === holder.pid && live.host === holder.host && live.started_at === holder.started_at) unlinkSync(path);
   } catch {
     // Missing or unreadable: not ours to remove.

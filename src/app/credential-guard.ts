@@ -1,9 +1,11 @@
 // The API credential never reaches a plan's output (SPEC sections 12 and 13). The config may not
 // hold it (`${env:...}` of a credential is refused where the config is read); this is the last
-// check before a plan is printed, posted as a pull-request comment or saved: a plan whose text
-// holds the token or a half of the key pair is refused, and nothing is printed, saved or sent.
+// check, made on every plan where it is made (pipeline.ts) before it is printed, posted as a
+// pull-request comment, saved or applied: a plan that holds the token or a half of the key pair is
+// refused, and nothing is printed, saved or sent.
 import { secretsOf } from '../api/credentials.js';
 import { DbformError, type Plan } from '../model/index.js';
+import { toPlanJson } from '../planner/index.js';
 import { readCredentials } from './credentials-input.js';
 
 /** Shorter values would match by chance; every real credential is far longer. */
@@ -15,8 +17,13 @@ export async function credentialValues(apiKeyFile: string | undefined, env: Node
   return credentials === undefined ? [] : secretsOf(credentials).filter((s) => s.length >= MIN_LENGTH);
 }
 
-/** Throws, naming the resource and never the value, when `text` (a rendering of `plan`) holds a credential. */
-export function refuseCredentials(text: string, secrets: readonly string[], plan: Plan): void {
+/**
+ * Throws, naming the resource and never the value, when `plan` holds a credential. Its JSON form
+ * holds every value any rendering of it shows (and every value apply would send).
+ */
+export function refuseCredentials(plan: Plan, secrets: readonly string[]): void {
+  if (secrets.length === 0) return;
+  const text = JSON.stringify(toPlanJson(plan));
   const found = secrets.find((s) => text.includes(s));
   if (found === undefined) return;
   const where = plan.actions.find((a) => JSON.stringify(a).includes(found))?.address;

@@ -1,7 +1,9 @@
-// The lockfile as the apply changes it. Every change lands in memory at once (so the address ->
-// ID map is always current) and is then persisted: writes are serialized and each one writes the
-// latest snapshot atomically, so parallel actions never lose an entry and a crash at any moment
-// leaves a whole file holding every ID recorded before it.
+// The state as a run changes it (the executor's StateBindings port, src/executor/ports.ts). Every
+// change lands in memory at once (so the address -> ID map is always current) and is then
+// persisted: writes are serialized and each one writes the latest snapshot (atomically for the
+// lockfile), so parallel actions never lose an entry and a crash at any moment leaves a whole
+// document holding every ID recorded before it. Not the lockfile itself (the document) nor the
+// state lock (the mutex: file/file-lock.ts, pg/pg-lock.ts).
 import { writeLockfile } from '../lockfile/index.js';
 import type { Address, LockEntry, Lockfile } from '../model/index.js';
 
@@ -9,20 +11,21 @@ import type { Address, LockEntry, Lockfile } from '../model/index.js';
  * Persists `lock` (whose lineage and serial are those of the last write) and returns the revision
  * it wrote, with its new serial; a writer that returns nothing leaves them as they were.
  */
-export type LockWriter = (path: string, lock: Lockfile) => Promise<Lockfile | void>;
+export type StatePersister = (location: string, lock: Lockfile) => Promise<Lockfile | void>;
 
-export class LockStore {
-  readonly path: string;
+export class WorkingState {
+  /** Where the state lives: the lockfile path, or the store's location. */
+  readonly location: string;
   private readonly lock: Lockfile;
-  private readonly write: LockWriter;
+  private readonly write: StatePersister;
   /** The write in progress (or the last one); the next write chains after it. */
   private writing: Promise<void> = Promise.resolve();
   /** A write queued behind `writing`; later changes ride along with it. */
   private queued: Promise<void> | undefined;
   private readonly listeners: Array<(entries: number) => void> = [];
 
-  constructor(path: string, lock: Lockfile, write: LockWriter = writeLockfile) {
-    this.path = path;
+  constructor(location: string, lock: Lockfile, write: StatePersister = writeLockfile) {
+    this.location = location;
     this.lock = { ...revisionOf(lock), version: 1, projectId: lock.projectId, resources: { ...lock.resources } };
     this.write = write;
   }
@@ -40,7 +43,7 @@ export class LockStore {
     return this.lock.resources[address]?.id;
   }
 
-  /** A copy of the lockfile as it is in memory now. */
+  /** A copy of the state as it is in memory now. */
   snapshot(): Lockfile {
     const resources: Record<Address, LockEntry> = {};
     for (const [a, e] of Object.entries(this.lock.resources)) resources[a] = { ...e };
@@ -110,7 +113,7 @@ export class LockStore {
       .then(async () => {
         this.queued = undefined;
         const snapshot = this.snapshot();
-        const written = await this.write(this.path, snapshot);
+        const written = await this.write(this.location, snapshot);
         if (written) Object.assign(this.lock, revisionOf(written));
         const count = Object.keys(snapshot.resources).length;
         for (const l of this.listeners) l(count);

@@ -2,9 +2,9 @@
 // `password.from_env` or from the pgpass file that apply writes (--pgpass, PGPASSFILE, ~/.pgpass),
 // never from the API, the state or a flag.
 import { statSync } from 'node:fs';
-import { resolvePgpassPath } from '../../executor/pgpass.js';
-import { DbformError } from '../../model/index.js';
-import { lookupPgpass } from '../../state/pg/pgpass-lookup.js';
+import { resolvePgpassPath } from '../executor/pgpass.js';
+import { DbformError } from '../model/index.js';
+import { lookupPgpass } from '../state/pg/pgpass-lookup.js';
 import { DATABASE, USER, type Connection } from './connections.js';
 
 /** Why the pgpass file at `path` cannot be used, or undefined when it can. */

@@ -3,8 +3,8 @@
 // is bound to. Pure: the command reads config, state and live state, this decides. Never falls back
 // to a resource found by name: a preview whose fork is not bound yet must fail, not hand CI its
 // parent's endpoint.
-import { eachDesired, indexLive, KINDS, kindDef, type AnyKind, type LiveById } from '../../kinds/index.js';
-import { compareAddresses, KIND_NOUNS, kindOf, nounOf, openEndpoints, type Address, type DesiredState, type Endpoint, type LiveState, type Lockfile } from '../../model/index.js';
+import { eachDesired, indexLive, KINDS, kindDef, type AnyKind, type LiveById } from '../kinds/index.js';
+import { compareAddresses, KIND_NOUNS, kindOf, nounOf, openEndpoints, type Address, type DesiredState, type Endpoint, type LiveState, type Lockfile } from '../model/index.js';
 
 /** The kinds that take connections, in registry order. */
 export const OUTPUT_KINDS: readonly AnyKind[] = KINDS.filter((k) => k.output !== undefined);

@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isPidAlive, thisProcess } from '../../../src/cli/local-process.js';
-import { acquireApplyLock, applyLockPath, forceUnlock } from '../../../src/executor/apply-lock.js';
+import { acquireFileLock, fileLockPath, removeFileLock } from '../../../src/state/file/file-lock.js';
 import { removeTempDirs, tempDir } from '../../support/temp-dir.js';
 
 afterAll(removeTempDirs);
@@ -20,18 +20,18 @@ function deadPid(): number {
 describe('apply lock', () => {
   it('writes pid, host, start time and command, and removes the lock on release', async () => {
     const lockfile = lockfileIn();
-    const lock = await acquireApplyLock(lockfile, { command: 'apply', owner: thisProcess() });
-    const content = JSON.parse(readFileSync(applyLockPath(lockfile), 'utf8'));
+    const lock = await acquireFileLock(lockfile, { command: 'apply', owner: thisProcess() });
+    const content = JSON.parse(readFileSync(fileLockPath(lockfile), 'utf8'));
     expect(content).toMatchObject({ pid: process.pid, host: hostname(), command: 'apply' });
     expect(new Date(content.started_at).toString()).not.toBe('Invalid Date');
     await lock.release();
-    expect(existsSync(applyLockPath(lockfile))).toBe(false);
+    expect(existsSync(fileLockPath(lockfile))).toBe(false);
   });
 
   it('refuses a second holder, naming pid, host and start time and mentioning --force-unlock', async () => {
     const lockfile = lockfileIn();
-    const first = await acquireApplyLock(lockfile, { command: 'apply', owner: thisProcess() });
-    const second = acquireApplyLock(lockfile, { command: 'apply', owner: { ...thisProcess(), pid: process.pid + 1 } });
+    const first = await acquireFileLock(lockfile, { command: 'apply', owner: thisProcess() });
+    const second = acquireFileLock(lockfile, { command: 'apply', owner: { ...thisProcess(), pid: process.pid + 1 } });
     await expect(second).rejects.toThrow(new RegExp(`pid ${process.pid} on ${hostname()}.*started ${first.holder.started_at}.*--force-unlock`));
     await first.release();
   });
@@ -40,36 +40,36 @@ describe('apply lock', () => {
     const lockfile = lockfileIn();
     const pid = deadPid();
     expect(isPidAlive(pid)).toBe(false);
-    writeFileSync(applyLockPath(lockfile), JSON.stringify({ pid, host: hostname(), started_at: '2026-01-01T00:00:00.000Z', command: 'apply' }));
-    const lock = await acquireApplyLock(lockfile, { command: 'apply', owner: thisProcess() });
+    writeFileSync(fileLockPath(lockfile), JSON.stringify({ pid, host: hostname(), started_at: '2026-01-01T00:00:00.000Z', command: 'apply' }));
+    const lock = await acquireFileLock(lockfile, { command: 'apply', owner: thisProcess() });
     expect(lock.tookOverFrom).toMatchObject({ pid, host: hostname() });
-    expect(JSON.parse(readFileSync(applyLockPath(lockfile), 'utf8')).pid).toBe(process.pid);
+    expect(JSON.parse(readFileSync(fileLockPath(lockfile), 'utf8')).pid).toBe(process.pid);
     await lock.release();
   });
 
   it('never takes over the lock of another host, even with a dead-looking pid', async () => {
     const lockfile = lockfileIn();
-    writeFileSync(applyLockPath(lockfile), JSON.stringify({ pid: deadPid(), host: 'ci-runner-7', started_at: 'x', command: 'apply' }));
-    await expect(acquireApplyLock(lockfile, { command: 'apply', owner: thisProcess() })).rejects.toThrow(/on ci-runner-7/);
+    writeFileSync(fileLockPath(lockfile), JSON.stringify({ pid: deadPid(), host: 'ci-runner-7', started_at: 'x', command: 'apply' }));
+    await expect(acquireFileLock(lockfile, { command: 'apply', owner: thisProcess() })).rejects.toThrow(/on ci-runner-7/);
   });
 
   it('refuses an unreadable lock and --force-unlock removes any lock', async () => {
     const lockfile = lockfileIn();
-    writeFileSync(applyLockPath(lockfile), 'garbage');
-    await expect(acquireApplyLock(lockfile, { command: 'apply', owner: thisProcess() })).rejects.toThrow(/unreadable lock.*--force-unlock/);
-    expect(await forceUnlock(lockfile)).toBeNull();
-    const lock = await acquireApplyLock(lockfile, { command: 'apply', owner: thisProcess() });
+    writeFileSync(fileLockPath(lockfile), 'garbage');
+    await expect(acquireFileLock(lockfile, { command: 'apply', owner: thisProcess() })).rejects.toThrow(/unreadable lock.*--force-unlock/);
+    expect(await removeFileLock(lockfile)).toBeNull();
+    const lock = await acquireFileLock(lockfile, { command: 'apply', owner: thisProcess() });
     await lock.release();
   });
 
   it('release leaves a lock that is no longer ours alone', async () => {
     const lockfile = lockfileIn();
-    const lock = await acquireApplyLock(lockfile, { command: 'apply', owner: thisProcess() });
-    await forceUnlock(lockfile);
-    const other = await acquireApplyLock(lockfile, { command: 'apply', owner: { ...thisProcess(), pid: process.pid + 1 } });
+    const lock = await acquireFileLock(lockfile, { command: 'apply', owner: thisProcess() });
+    await removeFileLock(lockfile);
+    const other = await acquireFileLock(lockfile, { command: 'apply', owner: { ...thisProcess(), pid: process.pid + 1 } });
     await lock.release();
-    expect(existsSync(applyLockPath(lockfile))).toBe(true);
+    expect(existsSync(fileLockPath(lockfile))).toBe(true);
     await other.release();
-    expect(existsSync(applyLockPath(lockfile))).toBe(false);
+    expect(existsSync(fileLockPath(lockfile))).toBe(false);
   });
 });

@@ -2,18 +2,30 @@
 // whose last apply is older than --older-than), one after another, each as `dbform destroy
 // --workspace NAME` would: its plan first, the approval, its lock, its history record. A workspace
 // whose destroy finished is deleted from the state. Never the default workspace.
-import { DbformError, InterruptedError } from '../../model/index.js';
-import { DEFAULT_WORKSPACE, type StateStore, type WorkspaceSummary } from '../../state/index.js';
-import { reportError, isDebug } from '../errors.js';
-import { parseAge } from '../expiry.js';
-import { configFiles } from '../options.js';
-import { openStateStore } from '../state-context.js';
-import { defaultIo, loadDesired, parseRunOptions } from './apply-command.js';
-import type { FlowIo } from './apply-flow.js';
-import { runDestroy, type DestroyCommandOptions } from './destroy-command.js';
+import { DbformError, InterruptedError } from '../model/index.js';
+import { DEFAULT_WORKSPACE, type StateStore, type WorkspaceSummary } from '../state/index.js';
+import { loadDesired, openStore, type Selection } from './context.js';
+import { destroyAll } from './destroy.js';
+import type { RunHost } from './host.js';
+import type { RunSettings } from './run-plan.js';
+import type { RunRecord, SweepEntry, SweepRecord } from './run-record.js';
 
-export interface SweepCommandOptions extends Omit<DestroyCommandOptions, 'workspace'> {
+export interface SweepRequest extends Selection {
+  /** `--older-than` in milliseconds, and as given (for messages). */
+  olderThanMs?: number;
   olderThan?: string;
+  policies?: string[];
+  run: RunSettings;
+  /** Whether stdin is a terminal: without one and --auto-approve, the first refusal stops the sweep. */
+  interactive: boolean;
+  /** Filled as the sweep goes, for `--json`. */
+  record?: SweepRecord;
+}
+
+/** A sweep reports each workspace's failure as the CLI would, and goes on to the next. */
+export interface SweepHost extends RunHost {
+  /** Prints `err` as the command's error would be and returns its exit code. */
+  reportError(err: unknown): number;
 }
 
 interface Due {
@@ -34,9 +46,10 @@ export function chooseDue(list: readonly WorkspaceSummary[], now: number, olderT
   return due;
 }
 
-async function listWorkspaces(opts: SweepCommandOptions, io: FlowIo, files: string[]) {
-  const desired = await loadDesired(files, io, DEFAULT_WORKSPACE);
-  const store = openStateStore({ flags: opts, env: io.env, files, projectId: desired.projectId, workspace: DEFAULT_WORKSPACE, ...(desired.state ? { configState: desired.state } : {}) });
+/** The project's workspaces as the state of the default workspace's config lists them. */
+async function listWorkspaces(req: SweepRequest, host: SweepHost) {
+  const desired = await loadDesired(req.files, host.env, DEFAULT_WORKSPACE, host.note);
+  const store = openStore(req, host, desired, DEFAULT_WORKSPACE);
   try {
     return { desired, store, list: await store.listWorkspaces() };
   } finally {
@@ -44,31 +57,30 @@ async function listWorkspaces(opts: SweepCommandOptions, io: FlowIo, files: stri
   }
 }
 
-export async function runSweep(opts: SweepCommandOptions, io: FlowIo = defaultIo()): Promise<number> {
-  const olderThanMs = opts.olderThan === undefined ? undefined : parseAge(opts.olderThan, '--older-than');
-  parseRunOptions(opts, io.env);
-  const files = configFiles(opts);
-  const { desired, store, list } = await listWorkspaces(opts, io, files);
+export async function sweepWorkspaces(req: SweepRequest, host: SweepHost): Promise<number> {
+  const { desired, store, list } = await listWorkspaces(req, host);
+  if (req.record) Object.assign(req.record, { projectId: desired.projectId, state: store.location });
   const others = list.filter((w) => w.workspace !== DEFAULT_WORKSPACE);
   if (store.kind === 'file' && others.length === 0) {
     throw new DbformError(
       `there is nothing to sweep: the state is the lockfile ${store.location} with no workspace beside it; sweep destroys expired workspaces (\`dbform apply --workspace NAME --ttl 72h\`), kept in a shared state (--state postgres://...)`,
     );
   }
-  const due = chooseDue(list, Date.now(), olderThanMs, opts.olderThan);
+  const due = chooseDue(list, Date.now(), req.olderThanMs, req.olderThan);
   if (due.length === 0) {
-    io.stdout.write(`No workspace of project ${desired.projectId} in ${store.location} is due (${others.length} other than default); nothing to sweep.\n`);
+    host.say(`No workspace of project ${desired.projectId} in ${store.location} is due (${others.length} other than default); nothing to sweep.`);
     return 0;
   }
-  io.stdout.write(`Sweeping ${due.length} workspace(s) of project ${desired.projectId}: ${due.map((d) => d.workspace).join(', ')}\n`);
+  if (req.record) req.record.due = due.map((d) => d.workspace);
+  host.say(`Sweeping ${due.length} workspace(s) of project ${desired.projectId}: ${due.map((d) => d.workspace).join(', ')}`);
   const outcomes: Array<number | 'skipped'> = [];
   for (const d of due) {
-    const outcome = await sweepOne(opts, io, files, d, olderThanMs);
+    const outcome = await sweepOne(req, host, d);
     outcomes.push(outcome);
     // Without a terminal and --auto-approve the first one that needs approval refuses; so would the rest.
-    if (outcome === 1 && opts.autoApprove !== true && io.stdin.isTTY !== true) break;
+    if (outcome === 1 && !req.run.autoApprove && !req.interactive) break;
   }
-  io.stdout.write(`\n${sweepSummary(outcomes, due.length)}\n`);
+  host.say(`\n${sweepSummary(outcomes, due.length)}\nState: ${store.location}.`);
   const codes = outcomes.filter((c): c is number => c !== 'skipped');
   return codes.some((c) => c !== 0 && c !== 3) ? 1 : codes.includes(3) ? 3 : 0;
 }
@@ -99,29 +111,45 @@ function stillDue(d: Due, olderThanMs: number | undefined, olderThan: string | u
 }
 
 /** Destroys one workspace and deletes its state; the exit code it would have had alone, or 'skipped'. */
-async function sweepOne(opts: SweepCommandOptions, io: FlowIo, files: string[], d: Due, olderThanMs: number | undefined): Promise<number | 'skipped'> {
-  io.stdout.write(`\nWorkspace "${d.workspace}" (${d.why}):\n`);
+async function sweepOne(req: SweepRequest, host: SweepHost, d: Due): Promise<number | 'skipped'> {
+  host.say(`\nWorkspace "${d.workspace}" (${d.why}):`);
+  const run: RunRecord = { command: 'destroy' };
+  const entry: SweepEntry = { workspace: d.workspace, why: d.why, outcome: 'failed', exitCode: 1, run };
+  req.record?.entries.push(entry);
+  const sel = { files: req.files, state: { ...req.state, workspace: d.workspace } };
   try {
-    const question = `Destroy workspace "${d.workspace}" and all the resources above?`;
-    const underLock = stillDue(d, olderThanMs, opts.olderThan);
-    const code = await runDestroy({ ...opts, workspace: d.workspace }, io, { confirmAs: { command: 'sweep', question }, underLock });
+    const question = (where: { state: string }) => `Destroy workspace "${d.workspace}" and all the resources above (state: ${where.state})?`;
+    const underLock = stillDue(d, req.olderThanMs, req.olderThan);
+    const code = await destroyAll({ ...sel, targets: [], ...(req.policies ? { policies: req.policies } : {}), run: req.run, record: run }, host, { confirmAs: { command: 'sweep', question }, underLock });
+    settle(entry, code);
     if (code !== 0) return code;
-    await deleteWorkspace(opts, io, files, d.workspace);
-    io.stdout.write(`Swept workspace "${d.workspace}": its resources are destroyed and its state is deleted.\n`);
+    await deleteWorkspace(sel, host, d.workspace);
+    host.say(`Swept workspace "${d.workspace}": its resources are destroyed and its state is deleted.`);
+    entry.outcome = 'swept';
     return 0;
   } catch (err) {
     if (err instanceof InterruptedError) throw err;
     if (err instanceof NoLongerDueError) {
-      io.stdout.write(`${err.message}\n`);
+      host.say(err.message);
+      Object.assign(entry, { outcome: 'skipped', exitCode: 0, error: err.message });
+      delete entry.run;
       return 'skipped';
     }
-    return reportError(err, isDebug(), io.stderr);
+    const code = host.reportError(err);
+    settle(entry, code, err instanceof Error ? err.message : String(err));
+    return code;
   }
 }
 
-async function deleteWorkspace(opts: SweepCommandOptions, io: FlowIo, files: string[], workspace: string): Promise<void> {
-  const desired = await loadDesired(files, io, workspace);
-  const store = openStateStore({ flags: opts, env: io.env, files, projectId: desired.projectId, workspace, ...(desired.state ? { configState: desired.state } : {}) });
+function settle(entry: SweepEntry, code: number, error?: string): void {
+  entry.exitCode = code;
+  entry.outcome = code === 0 ? 'swept' : code === 3 ? 'blocked' : 'failed';
+  if (error !== undefined) entry.error = error;
+}
+
+async function deleteWorkspace(sel: Selection, host: SweepHost, workspace: string): Promise<void> {
+  const desired = await loadDesired(sel.files, host.env, workspace, host.note);
+  const store = openStore(sel, host, desired, workspace);
   try {
     await store.deleteWorkspace(workspace);
   } finally {

@@ -1,13 +1,14 @@
 // `apply PLAN`: read the saved plan and verify it (SPEC section 3) before anything runs. It must
 // come from this lockfile (lineage) and these config files (config_hash), the resources it
 // touches must be as they were (fingerprints), and planning again with its own flags must give
-// exactly its actions, bindings, risks and blocks for every address it touches.
+// exactly its actions, bindings, risks and blocks for every address it touches. Made under the
+// same policies too (SPEC section 16): they are evaluated again on the plan made now.
 import { readFile } from 'node:fs/promises';
-import { fetchLiveState } from '../../api/live-state.js';
-import { DbformError, StalePlanError, type DesiredState, type Plan, type PlanShape } from '../../model/index.js';
-import { findPlanDifference, findStaleAddresses, fromPlanJson, managedParents, planChanges } from '../../planner/index.js';
-import { hashConfigFiles } from '../plan-pipeline.js';
-import type { PlanInput } from './apply-flow.js';
+import { DbformError, StalePlanError, type DesiredState, type Plan, type PlanShape } from '../model/index.js';
+import { findPlanDifference, findStaleAddresses, fromPlanJson } from '../planner/index.js';
+import { planFromLive, type PolicyRun } from './pipeline.js';
+import { hashConfigFiles } from './plan.js';
+import type { PlanInput } from './run-plan.js';
 
 export async function readSavedPlan(path: string): Promise<Plan> {
   let text: string;
@@ -52,7 +53,7 @@ interface SavedInputs {
 function requireSavedInputs(plan: Plan, planFile: string): SavedInputs {
   if (plan.lineage === undefined || plan.serial === undefined || plan.configHash === undefined || plan.options === undefined) {
     throw new DbformError(
-      `${planFile} does not record the lockfile, config and flags it was made from (lineage, serial, config_hash, options), so it cannot be verified; ` +
+      `${planFile} does not record the state, config and flags it was made from (lineage, serial, config_hash, options), so it cannot be verified; ` +
         `nothing was changed. Save the plan with \`${planCommand(planFile, plan.options)}\``,
     );
   }
@@ -65,6 +66,9 @@ export interface SavedPlanContext {
   files: string[];
   /** The lockfile as the user named it, for messages. */
   lockfilePath: string;
+  /** The policies of this run (none: undefined), loaded before the lock was taken. */
+  policies: Promise<PolicyRun | undefined>;
+  secrets: readonly string[];
 }
 
 /** Checks run in order; the first that fails is the one message (exit 1, nothing changed). */
@@ -78,27 +82,47 @@ export async function verifySavedPlan(saved: Plan, ctx: SavedPlanContext, input:
     const name = (l: string | null) => (l === null ? 'no lineage yet' : `lineage ${l}`);
     throw new DbformError(
       `${planFile} was made from another state (${name(inputs.lineage)}) than ${ctx.lockfilePath} (${name(lineage)}); ` +
-        `a plan applies only to the lockfile it was made from. ${again}`,
+        `a plan applies only to the state it was made from. ${again}`,
     );
   }
   if (inputs.configHash !== (await hashConfigFiles(ctx.files))) {
     throw new DbformError(`the config files (${ctx.files.join(', ')}) changed since ${planFile} was made (config_hash differs). ${again}`);
   }
-  const live = await fetchLiveState(input.client, saved.projectId, { childrenOf: managedParents(ctx.desired, input.lock), signal: input.signal });
-  const stale = findStaleAddresses(saved, live);
-  if (stale.length > 0) {
-    throw new StalePlanError(
-      `stale plan: ${planFile} no longer matches the live state of ${stale.join(', ')}; ` +
-        'these resources changed since the plan was made. Run `dbform plan` again and review the new plan.',
+  const policies = await ctx.policies;
+  if (saved.policiesHash !== policies?.hash) {
+    // Either side may be none: a plan made without policies is not one made under them, and back.
+    const name = (hash: string | undefined) => (hash === undefined ? 'no policy' : `policies ${hash.slice(0, 'sha256:'.length + 12)}`);
+    throw new DbformError(
+      `${planFile} was made under other policies than this apply's (${name(saved.policiesHash)} in the plan file, ${name(policies?.hash)} now; --policy and DBFORM_POLICY). ${again}`,
     );
   }
   // The IDs other workspaces bind are as much a part of the state as the lockfile (SPEC section 10).
-  const now = planChanges(ctx.desired, live, input.lock, { ...inputs.options, now: Date.now(), claimedElsewhere: input.claimedElsewhere });
+  const { plan: now } = await planFromLive({
+    client: input.client,
+    desired: ctx.desired,
+    lock: input.lock,
+    claimedElsewhere: input.claimedElsewhere,
+    shape: inputs.options,
+    where: input.where,
+    purpose: 'apply',
+    signal: input.signal,
+    policies: ctx.policies,
+    secrets: ctx.secrets,
+    checkLive: (live) => {
+      const stale = findStaleAddresses(saved, live);
+      if (stale.length > 0) {
+        throw new StalePlanError(
+          `stale plan: ${planFile} no longer matches the live state of ${stale.join(', ')}; ` +
+            'these resources changed since the plan was made. Run `dbform plan` again and review the new plan.',
+        );
+      }
+    },
+  });
   const error = now.diagnostics.find((d) => d.severity === 'error');
   if (error) throw new StalePlanError(`${planFile} cannot be applied: planning it again now fails: ${error.address ? `${error.address}: ` : ''}${error.message}`);
   const difference = findPlanDifference(saved, now);
   if (difference !== undefined) {
-    throw new StalePlanError(`${planFile} is not what dbform plans now from the same config, the current lockfile and the live resources: ${difference}. ${again}`);
+    throw new StalePlanError(`${planFile} is not what dbform plans now from the same config, the current state and the live resources: ${difference}. ${again}`);
   }
   return withSavedPlanHints(saved, planFile);
 }

@@ -1,11 +1,11 @@
 // Where the state lives (SPEC section 10): --state, else DBFORM_STATE, else the config's
-// `state:`, else the lockfile file; and which workspace. Opens the matching store.
+// `state:`, else the lockfile file; and which workspace. Opens the matching store. What it needs
+// of the process (the environment, the working directory, who runs) the CLI hands in.
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { resolveLockfilePath } from '../lockfile/index.js';
-import { DbformError, type SourceRef } from '../model/index.js';
+import { DbformError, type LocalProcess, type SourceRef } from '../model/index.js';
 import { FileStateStore, isPostgresUrl, PgStateStore, redactUrl, resolveWorkspace, urlHasPassword, type StateStore } from '../state/index.js';
 import { StateJournal } from '../state/journal.js';
-import { thisProcess } from './local-process.js';
 
 export interface StateFlags {
   state?: string;
@@ -34,20 +34,24 @@ export function checkStateFlag(flags: StateFlags): void {
   }
 }
 
-function chooseState(flags: StateFlags, env: Record<string, string | undefined>, configState: { value: string; source: SourceRef } | undefined): StateChoice {
+function chooseState(flags: StateFlags, env: Record<string, string | undefined>, cwd: string, configState: { value: string; source: SourceRef } | undefined): StateChoice {
   checkStateFlag(flags);
-  if (flags.state !== undefined) return { url: flags.state, baseDir: process.cwd(), origin: '--state' };
-  if (env.DBFORM_STATE) return { url: env.DBFORM_STATE, baseDir: process.cwd(), origin: 'DBFORM_STATE' };
+  if (flags.state !== undefined) return { url: flags.state, baseDir: cwd, origin: '--state' };
+  if (env.DBFORM_STATE) return { url: env.DBFORM_STATE, baseDir: cwd, origin: 'DBFORM_STATE' };
   if (configState) {
     const { file, line, col } = configState.source;
     return { url: configState.value, baseDir: dirname(file), origin: `${file}:${line}:${col}: state` };
   }
-  return { url: undefined, baseDir: process.cwd(), origin: 'the lockfile' };
+  return { url: undefined, baseDir: cwd, origin: 'the lockfile' };
 }
 
 export interface OpenStateInput {
   flags: StateFlags;
   env: Record<string, string | undefined>;
+  /** The directory a relative --state or DBFORM_STATE file: URL is read from. */
+  cwd: string;
+  /** The process that takes the file store's lock (and judges a lock left on this host). */
+  owner: LocalProcess;
   files: string[];
   projectId: string;
   workspace: string;
@@ -61,10 +65,10 @@ export function besideConfig(files: string[], name: string): string {
 }
 
 export function openStateStore(input: OpenStateInput): StateStore {
-  const choice = chooseState(input.flags, input.env, input.configState);
+  const choice = chooseState(input.flags, input.env, input.cwd, input.configState);
   const common = { projectId: input.projectId, workspace: input.workspace };
   const historyPath = besideConfig(input.files, 'history.jsonl');
-  const owner = thisProcess();
+  const owner = input.owner;
   if (choice.url === undefined) {
     return new FileStateStore({ ...common, lockfilePath: resolveLockfilePath(input.files, input.flags.lockfile), historyPath, owner });
   }

@@ -1,32 +1,27 @@
 // The state side of apply and destroy (SPEC section 10): take the store's lock, push a pending
-// journal, read the state, run the flow, and whatever happens append one history record. When
-// the state cannot be written any more, nothing new starts and the error says where the IDs are.
+// journal, read the state (its ownership checked by the read), run the body, and whatever happens
+// append one history record. When the state cannot be written any more, nothing new starts and
+// the error says where the IDs are.
 import { setMaxListeners } from 'node:events';
-import { DbformError, InterruptedError } from '../../model/index.js';
-import { ClaimConflictError, describeHolder, FileStateStore, formatHolder, newHistoryId, redactUrl, StateUnavailableError, type LockHolderInfo } from '../../state/index.js';
-import { pushJournal } from '../../state/journal-push.js';
-import type { FlowIo, FlowOptions, RunState } from './apply-flow.js';
-import { historyActions } from './history-record.js';
-import { thisProcess } from '../local-process.js';
-import { installInterruptHandlers } from './signals.js';
+import { DbformError, InterruptedError } from '../model/index.js';
+import { ClaimConflictError, describeHolder, formatHolder, newHistoryId, StateUnavailableError, type LockHolderInfo } from '../state/index.js';
+import { pushJournal } from '../state/journal-push.js';
+import { historyActions } from './history-actions.js';
+import type { RunHost } from './host.js';
+import type { FlowOptions, RunState } from './run-plan.js';
 
-/** The command line as run, with any URL password masked: it goes into history and the lock holder. */
-export function commandLine(argv: readonly string[] = process.argv.slice(2)): string {
-  return ['dbform', ...argv.map((a) => redactUrl(a).replace(/(\w+:\/\/[^:@/\s]*):[^@/\s]*@/g, '$1:***@'))].join(' ');
-}
-
-export async function runLocked(o: FlowOptions, io: FlowIo, body: (signal: AbortSignal, run: RunState) => Promise<number>): Promise<number> {
-  if (o.forceUnlock) await forceUnlockState(o, io);
-  const holder = describeHolder(thisProcess(), io.env, `dbform ${o.command}`);
+export async function runLocked(o: FlowOptions, host: RunHost, body: (signal: AbortSignal, run: RunState) => Promise<number>): Promise<number> {
+  if (o.forceUnlock) await forceUnlockState(o, host);
+  const holder = describeHolder(host.owner, host.env, `dbform ${o.command}`);
   const lock = await o.state.lock(holder, { timeoutMs: o.lockTimeoutMs }).catch(async (err: unknown) => {
     await o.state.close().catch(() => undefined);
     throw err;
   });
   if (lock.tookOverFrom) {
     const t = lock.tookOverFrom;
-    io.stderr.write(`notice: took over the stale apply lock of pid ${t.pid} on ${t.host} (started ${t.startedAt}); that process is no longer running\n`);
+    host.note(`notice: took over the stale apply lock of pid ${t.pid} on ${t.host} (started ${t.startedAt}); that process is no longer running`);
   }
-  const interrupts = installInterruptHandlers({ stderr: io.stderr, onForcedExit: () => lock.releaseSync() });
+  const interrupts = host.interrupts(() => lock.releaseSync());
   const stateLost = new AbortController();
   const lostReason: { error?: Error } = {};
   const stop = (error: Error) => {
@@ -41,11 +36,11 @@ export async function runLocked(o: FlowOptions, io: FlowIo, body: (signal: Abort
   try {
     await o.underLock?.(o.state);
     const pushed = await pushJournal(o.state, o.journal);
-    if (pushed > 0) io.stderr.write(`note: pushed ${pushed} binding(s) kept in ${o.journal.path} by an earlier run into ${o.state.location}\n`);
+    if (pushed > 0) host.note(`note: pushed ${pushed} binding(s) kept in ${o.journal.path} by an earlier run into ${o.state.location}`);
     // The state is read (and its ownership checked) before the expiry is written into it.
     let snapshot = await o.state.read();
     if (o.ttlMs !== undefined) {
-      await recordExpiry(o, io, o.ttlMs);
+      await recordExpiry(o, host, o.ttlMs);
       snapshot = await o.state.read();
     }
     run = { lock: snapshot.lockfile, claimedElsewhere: snapshot.claimedElsewhere, stateLost, onStateError: stop };
@@ -59,7 +54,7 @@ export async function runLocked(o: FlowOptions, io: FlowIo, body: (signal: Abort
     throw failure;
   } finally {
     interrupts.dispose();
-    if (run) await recordHistory(o, io, run, holder, exitCode);
+    if (run) await recordHistory(o, host, run, holder, exitCode);
     await lock.release().catch(() => undefined);
     await o.state.close().catch(() => undefined);
   }
@@ -80,15 +75,16 @@ function stateLostError(o: FlowOptions, run: RunState, reason: Error | undefined
   return new StateUnavailableError(`${o.command} stopped: ${why}. Nothing new was started; ${where}. Run the same command again once the state database is reachable.`);
 }
 
-async function recordHistory(o: FlowOptions, io: FlowIo, run: RunState, holder: LockHolderInfo, exitCode: number): Promise<void> {
+async function recordHistory(o: FlowOptions, host: RunHost, run: RunState, holder: LockHolderInfo, exitCode: number): Promise<void> {
   try {
     await o.state.appendHistory({
       id: newHistoryId(),
       workspace: o.state.workspace,
+      state: o.state.location,
       user: holder.user,
       host: holder.host,
       ciRun: holder.ciRun,
-      command: commandLine(),
+      command: host.commandLine,
       startedAt: holder.startedAt,
       finishedAt: new Date().toISOString(),
       configHash: o.configHash,
@@ -98,7 +94,7 @@ async function recordHistory(o: FlowOptions, io: FlowIo, run: RunState, holder: 
       actions: run.result ? historyActions(run.result) : [],
     });
   } catch (err) {
-    io.stderr.write(`warning: could not record this ${o.command} in the history of ${o.state.location}: ${(err as Error).message}\n`);
+    host.note(`warning: could not record this ${o.command} in the history of ${o.state.location}: ${(err as Error).message}`);
   }
 }
 
@@ -106,24 +102,20 @@ async function recordHistory(o: FlowOptions, io: FlowIo, run: RunState, holder: 
  * Before the plan runs, so resources created by an apply that is killed half-way still expire.
  * Each `apply --ttl` sets it anew: pushing to a pull request keeps its preview alive.
  */
-async function recordExpiry(o: FlowOptions, io: FlowIo, ttlMs: number): Promise<void> {
+async function recordExpiry(o: FlowOptions, host: RunHost, ttlMs: number): Promise<void> {
   const at = new Date(Date.now() + ttlMs);
   await o.state.setExpiry(at);
-  io.stderr.write(`Workspace "${o.state.workspace}" expires at ${at.toISOString()}; \`dbform sweep\` destroys it after that.\n`);
+  host.note(`Workspace "${o.state.workspace}" expires at ${at.toISOString()}; \`dbform sweep\` destroys it after that.`);
 }
 
 /** --force-unlock: the file lock is removed whoever holds it; a PostgreSQL lock lives with its session. */
-async function forceUnlockState(o: FlowOptions, io: FlowIo): Promise<void> {
-  if (o.state instanceof FileStateStore) {
-    const removed = await o.state.forceUnlock();
-    if (removed !== undefined) {
-      io.stderr.write(`notice: removed the apply lock ${o.state.location}.lock${removed ? ` of pid ${removed.pid} on ${removed.host} (started ${removed.started_at})` : ''}\n`);
-    }
-    return;
-  }
-  const outcome = await o.state.unlock();
-  if (outcome.cleared && outcome.holder) io.stderr.write(`notice: cleared the lock holder row of ${formatHolder(outcome.holder)}, whose session is gone\n`);
-  else if (outcome.alive && outcome.holder) {
-    io.stderr.write(`notice: --force-unlock cannot break the lock of a live session (${formatHolder(outcome.holder)}); the lock ends with that session\n`);
+async function forceUnlockState(o: FlowOptions, host: RunHost): Promise<void> {
+  const outcome = await o.state.forceUnlock();
+  if (outcome.kind === 'removed') {
+    const h = outcome.holder;
+    host.note(`notice: removed the apply lock ${outcome.lock}${h ? ` of pid ${h.pid} on ${h.host} (started ${h.startedAt})` : ''}`);
+  } else if (outcome.kind === 'cleared') host.note(`notice: cleared the lock holder row of ${formatHolder(outcome.holder)}, whose session is gone`);
+  else if (outcome.kind === 'alive') {
+    host.note(`notice: --force-unlock cannot break the lock of a live session (${formatHolder(outcome.holder)}); the lock ends with that session`);
   }
 }
