@@ -18,3 +18,4 @@ export * from './schema-error.js';
 export * from './terminal-text.js';
 export * from './path-segment.js';
 export * from './project-id.js';
+export * from './run-directory.js';

@@ -5,6 +5,7 @@ import type { ApiContextInput } from '../api-context.js';
 import { appHost } from '../host.js';
 import { configFiles } from '../options.js';
 import { printJson, renderTable, withStateCommand, type StateCommandFlags } from './context.js';
+import { cliProcess } from '../process.js';
 
 function entryJson(address: string, e: LockEntry): Record<string, unknown> {
   return {
@@ -27,10 +28,10 @@ export async function runStateList(flags: StateCommandFlags): Promise<number> {
       return 0;
     }
     if (rows.length === 0) {
-      process.stdout.write(`No bindings in workspace "${store.workspace}" of ${store.location}.\n`);
+      cliProcess().stdout.write(`No bindings in workspace "${store.workspace}" of ${store.location}.\n`);
       return 0;
     }
-    process.stdout.write(renderTable(['ADDRESS', 'KIND', 'ID', 'PROTECT'], rows.map((r) => [String(r.address), String(r.kind), String(r.id), r.protect ? 'yes' : 'no'])));
+    cliProcess().stdout.write(renderTable(['ADDRESS', 'KIND', 'ID', 'PROTECT'], rows.map((r) => [String(r.address), String(r.kind), String(r.id), r.protect ? 'yes' : 'no'])));
     return 0;
   });
 }
@@ -63,6 +64,6 @@ export async function runStateShow(address: string, flags: StateCommandFlags & A
     lines.push('  live:');
     for (const [k, v] of Object.entries(fields)) lines.push(`    ${k}: ${typeof v === 'string' ? terminalLine(v) : terminalJson(v)}`);
   }
-  process.stdout.write(`${lines.join('\n')}\n`);
+  cliProcess().stdout.write(`${lines.join('\n')}\n`);
   return 0;
 }
