@@ -1,6 +1,6 @@
 // The process a CLI run is in: its arguments, environment, directory, streams, exit code and
 // signals, from this one place. `bin/dbform.js` runs with the real process. A test may run the CLI
-// inside its own process with facts of its own for each call (runInProcess): AsyncLocalStorage
+// inside its own process with facts of its own for each call (withCliProcess): AsyncLocalStorage
 // carries each run's facts through its promises and timers, so two runs may overlap. The rest of
 // src/cli asks cliProcess() for what it needs, early in a command (a listener called by an emitter
 // runs in the emitter's context, not the command's), joins the paths it reads itself with atCwd(),
