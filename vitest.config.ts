@@ -52,8 +52,9 @@ export default defineConfig({
     // A fresh TMPDIR per run, which must be empty again at the end (test/support/tmpdir-guard.ts),
     // and one real PostgreSQL for the run (the state store's tests; each file makes its own database).
     globalSetup: ['test/support/tmpdir-guard.ts', 'test/support/pg-global-setup.ts'],
-    // ...and one TMPDIR per test file inside it, which the file must leave empty (tmpdir-per-file.ts).
-    setupFiles: ['test/support/tmpdir-per-file.ts'],
+    // ...and one TMPDIR per test file inside it, which the file must leave empty (tmpdir-per-file.ts);
+    // an in-process CLI run must not write after it is over (late-output.ts, test/support/cli.ts).
+    setupFiles: ['test/support/tmpdir-per-file.ts', 'test/support/late-output.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

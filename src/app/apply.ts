@@ -31,16 +31,16 @@ export async function applyChanges(req: ApplyRequest, host: RunHost): Promise<nu
   const { desired, workspace } = ctx;
   if (req.record) Object.assign(req.record, { projectId: desired.projectId, where: { workspace, state: ctx.store.location } });
   try {
-    const saved = req.planFile === undefined ? undefined : await readSavedPlan(req.planFile);
+    const saved = req.planFile === undefined ? undefined : await readSavedPlan(req.planFile, host.cwd);
     if (saved && saved.projectId !== desired.projectId) {
       throw new DbformError(`${req.planFile} is a plan for project "${saved.projectId}" but the config targets "${desired.projectId}"`);
     }
     // Loaded before the lock: a policy file that does not parse stops the run before it starts.
-    const policies = startPolicies(req.policies, host.env);
+    const policies = startPolicies(req.policies, host);
     await policies;
-    const secrets = await credentialValues(host.apiKeyFile, host.env);
+    const secrets = await credentialValues(host.apiKeyFile, host.env, host.cwd);
     const makePlan = saved
-      ? (input: PlanInput) => verifySavedPlan(saved, { planFile: req.planFile!, desired, files: req.files, lockfilePath: ctx.store.location, policies, secrets }, input)
+      ? (input: PlanInput) => verifySavedPlan(saved, { planFile: req.planFile!, desired, files: req.files, cwd: host.cwd, lockfilePath: ctx.store.location, policies, secrets }, input)
       : async (input: PlanInput) => {
           const { plan } = await planFromLive({ ...input, desired, shape: req.shape, purpose: 'apply', policies, secrets });
           return throwOnPlanErrors(plan);
@@ -52,7 +52,7 @@ export async function applyChanges(req: ApplyRequest, host: RunHost): Promise<nu
         state: ctx.store,
         journal: ctx.journal,
         lockTimeoutMs: req.run.lockTimeoutMs,
-        configHash: await hashConfigFiles(req.files),
+        configHash: await hashConfigFiles(req.files, host.cwd),
         autoApprove: req.run.autoApprove,
         confirm: saved === undefined,
         parallelism: req.run.parallelism,

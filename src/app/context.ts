@@ -20,14 +20,20 @@ export function workspaceOf(flags: StateFlags, env: Env): string {
   return resolveWorkspace(flags.workspace, env);
 }
 
+/** The environment and directory a config is read in (an AppHost is one). */
+export interface ReadWhere {
+  env: Env;
+  cwd?: string;
+}
+
 /** The config of `files` in `workspace` (`${workspace}` expands to it): the one loadConfig of the use cases. */
-export function readConfig(files: string[], env: Env, workspace: string): Promise<Result<DesiredState>> {
-  return loadConfig(files, { env, workspace });
+export function readConfig(files: string[], where: ReadWhere, workspace: string): Promise<Result<DesiredState>> {
+  return loadConfig(files, { env: where.env, workspace, ...(where.cwd !== undefined ? { cwd: where.cwd } : {}) });
 }
 
 /** The config, or a DiagnosticsError of its errors (exit 1); warnings go to `note` either way. */
-export async function loadDesired(files: string[], env: Env, workspace: string, note: (line: string) => void): Promise<DesiredState> {
-  const loaded = await readConfig(files, env, workspace);
+export async function loadDesired(files: string[], where: ReadWhere, workspace: string, note: (line: string) => void): Promise<DesiredState> {
+  const loaded = await readConfig(files, where, workspace);
   if (!loaded.ok) {
     // A failed load carries its warnings along with the errors; only the errors are the failure.
     for (const w of loaded.errors.filter((d) => d.severity === 'warning')) note(formatDiagnostic(w));
@@ -74,9 +80,9 @@ export function openStore(sel: Selection, host: AppHost, desired: Pick<DesiredSt
 /** Config, workspace, store and journal of a command (the store is opened, not yet read). */
 export async function openContext(sel: Selection, host: AppHost, o: OpenOptions = {}): Promise<AppContext> {
   const workspace = workspaceOf(sel.state, host.env);
-  const desired = o.desired ?? (await loadDesired(sel.files, host.env, workspace, o.quiet ? () => undefined : host.note));
+  const desired = o.desired ?? (await loadDesired(sel.files, host, workspace, o.quiet ? () => undefined : host.note));
   const store = openStore(sel, host, desired, workspace, o.onLockWait);
-  return { files: sel.files, workspace, desired, store, journal: openJournal(sel.files), env: host.env };
+  return { files: sel.files, workspace, desired, store, journal: openJournal(sel.files, host.cwd), env: host.env };
 }
 
 /** Runs `fn` with the command's context, and closes its store whatever happens. */

@@ -12,8 +12,8 @@ import { readCredentials } from './credentials-input.js';
 const MIN_LENGTH = 8;
 
 /** The credential values this run would send, as they could appear in text. */
-export async function credentialValues(apiKeyFile: string | undefined, env: NodeJS.ProcessEnv): Promise<string[]> {
-  const credentials = await readCredentials(apiKeyFile, env, () => undefined).catch(() => undefined);
+export async function credentialValues(apiKeyFile: string | undefined, env: NodeJS.ProcessEnv, cwd?: string): Promise<string[]> {
+  const credentials = await readCredentials(apiKeyFile, env, () => undefined, cwd).catch(() => undefined);
   return credentials === undefined ? [] : secretsOf(credentials).filter((s) => s.length >= MIN_LENGTH);
 }
 

@@ -5,13 +5,17 @@
 import { readFile } from 'node:fs/promises';
 import type { ApiCredentials } from '../api/credentials.js';
 import { DbformError } from '../model/errors.js';
+import { inDirectory } from '../model/run-directory.js';
 
 type Bearer = Extract<ApiCredentials, { kind: 'bearer' }>;
 type KeyPair = Extract<ApiCredentials, { kind: 'key-pair' }>;
 
-/** The credentials to use, or undefined when none are given; `note` receives the one-line note. */
-export async function readCredentials(apiKeyFile: string | undefined, env: NodeJS.ProcessEnv, note: (line: string) => void): Promise<ApiCredentials | undefined> {
-  const file = apiKeyFile === undefined ? undefined : await readCredentialFile(apiKeyFile);
+/**
+ * The credentials to use, or undefined when none are given; `note` receives the one-line note.
+ * `cwd`: the run's directory when it is not the process's own (model/run-directory.ts).
+ */
+export async function readCredentials(apiKeyFile: string | undefined, env: NodeJS.ProcessEnv, note: (line: string) => void, cwd?: string): Promise<ApiCredentials | undefined> {
+  const file = apiKeyFile === undefined ? undefined : await readCredentialFile(apiKeyFile, cwd);
   const envToken = env.DBFORM_API_KEY?.trim() || undefined;
   const token: Bearer | undefined = file?.kind === 'bearer' ? file : envToken !== undefined ? { kind: 'bearer', token: envToken } : undefined;
   const pair: KeyPair | undefined = file?.kind === 'key-pair' ? file : envKeyPair(env);
@@ -38,10 +42,10 @@ function envKeyPair(env: NodeJS.ProcessEnv): KeyPair | undefined {
  * a colon is a key pair and must have both halves; whitespace inside is refused, since it is
  * almost always a pasting mistake.
  */
-export async function readCredentialFile(path: string): Promise<ApiCredentials> {
+export async function readCredentialFile(path: string, cwd?: string): Promise<ApiCredentials> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readFile(inDirectory(cwd, path), 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : (err as Error).message;

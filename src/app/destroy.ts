@@ -3,7 +3,7 @@
 // plan reads like any other and `protect` and the policies still hold.
 import { readFile } from 'node:fs/promises';
 import { resolveLockfilePath } from '../lockfile/index.js';
-import { ConfigError, parseLockfileJson, type Address, type DesiredState, type Plan } from '../model/index.js';
+import { ConfigError, inDirectory, parseLockfileJson, type Address, type DesiredState, type Plan } from '../model/index.js';
 import { workspaceLockfilePath } from '../state/index.js';
 import { throwOnPlanErrors, lockWaitNote } from './apply.js';
 import { loadDesired, openContext, workspaceOf, type Selection } from './context.js';
@@ -33,9 +33,9 @@ export async function destroyAll(req: DestroyRequest, host: RunHost, sweep: Swee
   const ctx = await openContext(req, host, { desired, onLockWait: lockWaitNote(req.run, host) });
   if (req.record) Object.assign(req.record, { projectId: desired.projectId, where: { workspace, state: ctx.store.location } });
   try {
-    const policies = startPolicies(req.policies, host.env);
+    const policies = startPolicies(req.policies, host);
     await policies;
-    const secrets = await credentialValues(host.apiKeyFile, host.env);
+    const secrets = await credentialValues(host.apiKeyFile, host.env, host.cwd);
     const shape = { replace: [], target: req.targets, allowDataLoss: true };
     const makePlan = async (input: PlanInput): Promise<Plan> => {
       const { plan } = await planFromLive({ ...input, desired, shape, purpose: 'destroy', policies, secrets });
@@ -48,7 +48,7 @@ export async function destroyAll(req: DestroyRequest, host: RunHost, sweep: Swee
         state: ctx.store,
         journal: ctx.journal,
         lockTimeoutMs: req.run.lockTimeoutMs,
-        configHash: await hashConfigFiles(req.files).catch(() => null),
+        configHash: await hashConfigFiles(req.files, host.cwd).catch(() => null),
         autoApprove: req.run.autoApprove,
         confirm: true,
         parallelism: req.run.parallelism,
@@ -76,10 +76,10 @@ export async function destroyAll(req: DestroyRequest, host: RunHost, sweep: Swee
  */
 async function loadDesiredOrLockProject(files: string[], lockfilePath: string, host: RunHost, workspace: string): Promise<DesiredState> {
   try {
-    return await loadDesired(files, host.env, workspace, host.note);
+    return await loadDesired(files, host, workspace, host.note);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
-    const projectId = await lockfileProject(lockfilePath);
+    const projectId = await lockfileProject(inDirectory(host.cwd, lockfilePath));
     if (projectId === undefined) throw err;
     host.note(`warning: the config could not be loaded; destroying what ${lockfilePath} binds in project ${projectId}\n${err.message}`);
     return { projectId, vpcs: [], services: [], moved: [], files };

@@ -18,7 +18,11 @@ export interface ApiSession {
 /** Where a command's state, config and API are: the flags, environment and directory of the run. */
 export interface AppHost {
   env: Env;
-  cwd: string;
+  /**
+   * The run's directory when it is not the process's own (the CLI run inside a test's process):
+   * relative paths (config, lockfile, saved plan, policies) are read from it. Unset: the process's.
+   */
+  cwd?: string;
   /** The process that takes the state's lock and writes the pgpass file. */
   owner: LocalProcess;
   /** `--api-key-file`, if given: its credential, like the environment's, never reaches a plan. */

@@ -22,7 +22,7 @@ export async function importResource(req: ImportRequest, host: AppHost): Promise
     await runImport({
       connect: async () => (api = await host.connect()).client,
       loadDesired: async () => {
-        const loaded = await readConfig(req.files, host.env, workspace);
+        const loaded = await readConfig(req.files, host, workspace);
         // One `error: ` line per problem, as `plan` and `validate` print them.
         if (!loaded.ok) throw new DiagnosticsError(loaded.errors.filter((d) => d.severity === 'error'));
         return loaded.value;

@@ -36,6 +36,6 @@ export async function readOutputs(req: OutputRequest, host: AppHost): Promise<Ou
     }
     const resolved = resolveConnections(chosen.targets, snapshot.lockfile, live, { workspace: store.workspace, location: store.location, projectId: desired.projectId });
     if (!resolved.ok) throw problemsError(resolved.problems);
-    return { kind: 'connections', connections: req.withPassword ? withPasswords(resolved.connections, env, req.pgpass) : resolved.connections };
+    return { kind: 'connections', connections: req.withPassword ? withPasswords(resolved.connections, env, req.pgpass, host.cwd) : resolved.connections };
   });
 }

@@ -3,14 +3,14 @@
 // never from the API, the state or a flag.
 import { statSync } from 'node:fs';
 import { resolvePgpassPath } from '../executor/pgpass.js';
-import { DbformError } from '../model/index.js';
+import { DbformError, inDirectory } from '../model/index.js';
 import { lookupPgpass } from '../state/pg/pgpass-lookup.js';
 import { DATABASE, USER, type Connection } from './connections.js';
 
-/** Why the pgpass file at `path` cannot be used, or undefined when it can. */
-function pgpassProblem(path: string): string | undefined {
+/** Why the pgpass file `path` (at `file`) cannot be used, or undefined when it can. */
+function pgpassProblem(path: string, file: string): string | undefined {
   try {
-    const mode = statSync(path).mode;
+    const mode = statSync(file).mode;
     // libpq ignores such a file, and so does dbform: the password would be readable by others.
     if ((mode & 0o077) !== 0) return `${path} is readable by group or others (mode ${(mode & 0o777).toString(8)}); chmod 600 it`;
     return undefined;
@@ -19,14 +19,15 @@ function pgpassProblem(path: string): string | undefined {
   }
 }
 
-export function findPassword(c: Connection, env: NodeJS.ProcessEnv, pgpassFlag: string | undefined): string {
+/** `cwd`: where a relative pgpass path is read from, when not the process's directory (model/run-directory.ts). */
+export function findPassword(c: Connection, env: NodeJS.ProcessEnv, pgpassFlag: string | undefined, cwd?: string): string {
   const fromEnv = c.passwordEnv !== undefined ? env[c.passwordEnv] : undefined;
   const path = resolvePgpassPath(pgpassFlag, env);
   let password = fromEnv !== undefined && fromEnv !== '' ? fromEnv : undefined;
-  const problem = password === undefined ? pgpassProblem(path) : undefined;
+  const problem = password === undefined ? pgpassProblem(path, inDirectory(cwd, path)) : undefined;
   if (password === undefined && problem === undefined) {
     for (const login of c.logins) {
-      password = lookupPgpass({ host: login.host, port: login.port, database: DATABASE, user: USER }, { PGPASSFILE: path });
+      password = lookupPgpass({ host: login.host, port: login.port, database: DATABASE, user: USER }, { PGPASSFILE: path }, cwd);
       if (password !== undefined) break;
     }
   }
@@ -42,6 +43,6 @@ export function findPassword(c: Connection, env: NodeJS.ProcessEnv, pgpassFlag: 
 }
 
 /** The connections with a `password` field after `uri`. */
-export function withPasswords(connections: readonly Connection[], env: NodeJS.ProcessEnv, pgpassFlag: string | undefined): Connection[] {
-  return connections.map((c) => ({ ...c, fields: [...c.fields, { name: 'password', value: findPassword(c, env, pgpassFlag) }] }));
+export function withPasswords(connections: readonly Connection[], env: NodeJS.ProcessEnv, pgpassFlag: string | undefined, cwd?: string): Connection[] {
+  return connections.map((c) => ({ ...c, fields: [...c.fields, { name: 'password', value: findPassword(c, env, pgpassFlag, cwd) }] }));
 }

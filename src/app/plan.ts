@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { describeFileError, writeFileAtomic } from '../lockfile/index.js';
-import { DbformError, terminalJson, type DesiredState, type Diagnostic, type LiveState, type Lockfile, type Plan, type PlanShape } from '../model/index.js';
+import { DbformError, inDirectory, terminalJson, type DesiredState, type Diagnostic, type LiveState, type Lockfile, type Plan, type PlanShape } from '../model/index.js';
 import { findDrift, toPlanJson, withSavedInputs } from '../planner/index.js';
 import { readWithJournal } from '../state/journal-push.js';
 import { openStore, readConfig, workspaceOf, type Selection } from './context.js';
@@ -43,15 +43,15 @@ export type PreparedPlan =
  */
 export async function preparePlan(req: PlanRequest, host: AppHost): Promise<PreparedPlan> {
   const workspace = workspaceOf(req.state, host.env);
-  const loaded = await readConfig(req.files, host.env, workspace);
+  const loaded = await readConfig(req.files, host, workspace);
   if (!loaded.ok) return { ok: false, configErrors: loaded.errors };
   const desired = loaded.value;
-  const policies = startPolicies(req.policies, host.env);
+  const policies = startPolicies(req.policies, host);
   const store = openStore(req, host, desired, workspace);
   try {
     // The state first: where a parent's list lacks its children, the live read needs to know
     // which parents the state manages (SPEC section 12).
-    const { snapshot, pending } = await readWithJournal(store, openJournal(req.files));
+    const { snapshot, pending } = await readWithJournal(store, openJournal(req.files, host.cwd));
     const api = await host.connect();
     try {
       const { plan, live, policiesHash } = await planFromLive({
@@ -63,7 +63,7 @@ export async function preparePlan(req: PlanRequest, host: AppHost): Promise<Prep
         where: { workspace, state: store.location },
         purpose: 'apply',
         policies,
-        secrets: await credentialValues(host.apiKeyFile, host.env),
+        secrets: await credentialValues(host.apiKeyFile, host.env, host.cwd),
       });
       return {
         ok: true,
@@ -97,10 +97,10 @@ export function driftOf(prepared: Extract<PreparedPlan, { ok: true }>) {
  * that moving text from one file to the next changes the hash. Paths are not hashed: a plan saved
  * in one checkout applies in another.
  */
-export async function hashConfigFiles(files: string[]): Promise<string> {
+export async function hashConfigFiles(files: string[], cwd?: string): Promise<string> {
   const hash = createHash('sha256');
   for (const file of files) {
-    hash.update(await readFile(file));
+    hash.update(await readFile(inDirectory(cwd, file)));
     hash.update(Buffer.from([0]));
   }
   return `sha256:${hash.digest('hex')}`;
@@ -116,18 +116,20 @@ export function planExitCode(plan: Plan, detailed: boolean): number {
 
 /**
  * `--out PLAN`: the plan with what apply needs to make it again and compare (SPEC section 3), its
- * directory created (as for export -o and --pgpass); a failure is one clear message.
+ * directory created (as for export -o and --pgpass); a failure is one clear message. `cwd`: the
+ * run's directory when it is not the process's own.
  */
-export async function savePlan(path: string, prepared: Extract<PreparedPlan, { ok: true }>, req: PlanRequest): Promise<void> {
-  const saved = withSavedInputs(prepared.plan, prepared.lock, await hashConfigFiles(req.files), req.shape);
+export async function savePlan(path: string, prepared: Extract<PreparedPlan, { ok: true }>, req: PlanRequest, cwd?: string): Promise<void> {
+  const saved = withSavedInputs(prepared.plan, prepared.lock, await hashConfigFiles(req.files, cwd), req.shape);
+  const file = inDirectory(cwd, path);
   const text = `${terminalJson(toPlanJson(prepared.policiesHash !== undefined ? { ...saved, policiesHash: prepared.policiesHash } : saved), 2)}\n`;
   try {
-    await mkdir(dirname(path), { recursive: true });
+    await mkdir(dirname(file), { recursive: true });
   } catch (err) {
     throw new DbformError(`cannot write the plan file ${path}: cannot create its directory ${dirname(path)} (${describeFileError(err)})`);
   }
   try {
-    await writeFileAtomic(path, text);
+    await writeFileAtomic(file, text);
   } catch (err) {
     throw new DbformError(`cannot write the plan file ${path}: ${describeFileError(err)}`);
   }

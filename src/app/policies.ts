@@ -7,15 +7,17 @@ import type { Env } from './host.js';
 import type { PolicyRun } from './pipeline.js';
 
 /**
- * Starts loading the policies of `flags` and DBFORM_POLICY; the promise resolves undefined when
- * there are none, and rejects with every problem of the files at FILE:LINE:COL (exit 1).
+ * Starts loading the policies of `flags` and DBFORM_POLICY (read from the run's `cwd` when it is
+ * not the process's own); the promise resolves undefined when there are none, and rejects with
+ * every problem of the files at FILE:LINE:COL (exit 1).
  */
-export function startPolicies(flags: readonly string[] | undefined, env: Env, now: Date = new Date()): Promise<PolicyRun | undefined> {
+export function startPolicies(flags: readonly string[] | undefined, where: { env: Env; cwd?: string }, now: Date = new Date()): Promise<PolicyRun | undefined> {
+  const env = where.env;
   const given = [...(env.DBFORM_POLICY ?? '').split(':'), ...(flags ?? [])].some((p) => p !== '');
   if (!given) return Promise.resolve(undefined);
   const loading = (async () => {
     const engine = await import('../policy/index.js');
-    const loaded = await engine.loadPolicyFiles(engine.policyPaths(flags, env.DBFORM_POLICY));
+    const loaded = await engine.loadPolicyFiles(engine.policyPaths(flags, env.DBFORM_POLICY), where.cwd);
     if (!loaded.ok) throw new DiagnosticsError(loaded.errors);
     return { set: loaded.value, hash: engine.hashPolicies(loaded.value.files), now, engine };
   })();

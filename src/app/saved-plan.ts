@@ -4,16 +4,17 @@
 // exactly its actions, bindings, risks and blocks for every address it touches. Made under the
 // same policies too (SPEC section 16): they are evaluated again on the plan made now.
 import { readFile } from 'node:fs/promises';
-import { API_CAPABILITIES, CAPABILITY_TEXT, DbformError, StalePlanError, type DesiredState, type Plan, type PlanShape } from '../model/index.js';
+import { API_CAPABILITIES, CAPABILITY_TEXT, DbformError, inDirectory, StalePlanError, type DesiredState, type Plan, type PlanShape } from '../model/index.js';
 import { findPlanDifference, findStaleAddresses, fromPlanJson } from '../planner/index.js';
 import { capabilitiesOf, planFromLive, type PolicyRun } from './pipeline.js';
 import { hashConfigFiles } from './plan.js';
 import type { PlanInput } from './run-plan.js';
 
-export async function readSavedPlan(path: string): Promise<Plan> {
+/** `cwd`: the run's directory when it is not the process's own (model/run-directory.ts). */
+export async function readSavedPlan(path: string, cwd?: string): Promise<Plan> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readFile(inDirectory(cwd, path), 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     throw new DbformError(`cannot read the plan file ${path}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
@@ -66,6 +67,8 @@ export interface SavedPlanContext {
   planFile: string;
   desired: DesiredState;
   files: string[];
+  /** The run's directory when it is not the process's own: the config files are read from it. */
+  cwd?: string;
   /** The lockfile as the user named it, for messages. */
   lockfilePath: string;
   /** The policies of this run (none: undefined), loaded before the lock was taken. */
@@ -87,7 +90,7 @@ export async function verifySavedPlan(saved: Plan, ctx: SavedPlanContext, input:
         `a plan applies only to the state it was made from. ${again}`,
     );
   }
-  if (inputs.configHash !== (await hashConfigFiles(ctx.files))) {
+  if (inputs.configHash !== (await hashConfigFiles(ctx.files, ctx.cwd))) {
     throw new DbformError(`the config files (${ctx.files.join(', ')}) changed since ${planFile} was made (config_hash differs). ${again}`);
   }
   const policies = await ctx.policies;

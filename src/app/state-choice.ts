@@ -3,7 +3,7 @@
 // of the process (the environment, the working directory, who runs) the CLI hands in.
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { resolveLockfilePath } from '../lockfile/index.js';
-import { DbformError, type LocalProcess, type SourceRef } from '../model/index.js';
+import { DbformError, inDirectory, type LocalProcess, type SourceRef } from '../model/index.js';
 import { FileStateStore, isPostgresUrl, PgStateStore, redactUrl, resolveWorkspace, urlHasPassword, type StateStore } from '../state/index.js';
 import { StateJournal } from '../state/journal.js';
 
@@ -16,8 +16,8 @@ export interface StateFlags {
 /** Where a state URL came from: messages about it say so. */
 interface StateChoice {
   url: string | undefined;
-  /** A file: URL in the config is relative to the config file's directory. */
-  baseDir: string;
+  /** A file: URL in the config is relative to the config file's directory (undefined: the process's). */
+  baseDir: string | undefined;
   origin: string;
 }
 
@@ -34,13 +34,13 @@ export function checkStateFlag(flags: StateFlags): void {
   }
 }
 
-function chooseState(flags: StateFlags, env: Record<string, string | undefined>, cwd: string, configState: { value: string; source: SourceRef } | undefined): StateChoice {
+function chooseState(flags: StateFlags, env: Record<string, string | undefined>, cwd: string | undefined, configState: { value: string; source: SourceRef } | undefined): StateChoice {
   checkStateFlag(flags);
   if (flags.state !== undefined) return { url: flags.state, baseDir: cwd, origin: '--state' };
   if (env.DBFORM_STATE) return { url: env.DBFORM_STATE, baseDir: cwd, origin: 'DBFORM_STATE' };
   if (configState) {
     const { file, line, col } = configState.source;
-    return { url: configState.value, baseDir: dirname(file), origin: `${file}:${line}:${col}: state` };
+    return { url: configState.value, baseDir: inDirectory(cwd, dirname(file)), origin: `${file}:${line}:${col}: state` };
   }
   return { url: undefined, baseDir: cwd, origin: 'the lockfile' };
 }
@@ -48,8 +48,11 @@ function chooseState(flags: StateFlags, env: Record<string, string | undefined>,
 export interface OpenStateInput {
   flags: StateFlags;
   env: Record<string, string | undefined>;
-  /** The directory a relative --state or DBFORM_STATE file: URL is read from. */
-  cwd: string;
+  /**
+   * The run's directory when it is not the process's own (model/run-directory.ts): a relative
+   * --state or DBFORM_STATE file: URL, the lockfile and the history are read from it.
+   */
+  cwd?: string;
   /** The process that takes the file store's lock (and judges a lock left on this host). */
   owner: LocalProcess;
   files: string[];
@@ -70,16 +73,16 @@ export function openStateStore(input: OpenStateInput): StateStore {
   const historyPath = besideConfig(input.files, 'history.jsonl');
   const owner = input.owner;
   if (choice.url === undefined) {
-    return new FileStateStore({ ...common, lockfilePath: resolveLockfilePath(input.files, input.flags.lockfile), historyPath, owner });
+    return new FileStateStore({ ...common, lockfilePath: resolveLockfilePath(input.files, input.flags.lockfile), historyPath, owner, ...(input.cwd !== undefined ? { cwd: input.cwd } : {}) });
   }
   if (choice.url.startsWith('file:')) {
     const path = choice.url.slice('file:'.length).replace(/^\/\/(?=\/)/, '');
     if (path === '') throw new DbformError(`${choice.origin}: file: needs a path, e.g. file:dbform.lock.json`);
-    return new FileStateStore({ ...common, lockfilePath: isAbsolute(path) ? path : resolve(choice.baseDir, path), historyPath, owner });
+    return new FileStateStore({ ...common, lockfilePath: isAbsolute(path) ? path : resolve(choice.baseDir ?? '', path), historyPath, owner, ...(input.cwd !== undefined ? { cwd: input.cwd } : {}) });
   }
   if (isPostgresUrl(choice.url)) {
     try {
-      return new PgStateStore({ ...common, url: choice.url, env: input.env, ...(input.onLockWait ? { onLockWait: input.onLockWait } : {}) });
+      return new PgStateStore({ ...common, url: choice.url, env: input.env, ...(input.cwd !== undefined ? { cwd: input.cwd } : {}), ...(input.onLockWait ? { onLockWait: input.onLockWait } : {}) });
     } catch (err) {
       if (err instanceof DbformError) throw new DbformError(`${choice.origin}: ${err.message}`);
       throw err;
@@ -88,6 +91,7 @@ export function openStateStore(input: OpenStateInput): StateStore {
   throw new DbformError(`${choice.origin}: the state URL ${redactUrl(choice.url)} is not one dbform knows; use postgres://..., postgresql://... or file:PATH`);
 }
 
-export function openJournal(files: string[]): StateJournal {
-  return new StateJournal(besideConfig(files, 'state-journal.json'));
+/** `cwd`: the run's directory when it is not the process's own. */
+export function openJournal(files: string[], cwd?: string): StateJournal {
+  return new StateJournal(besideConfig(files, 'state-journal.json'), cwd);
 }

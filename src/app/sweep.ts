@@ -48,7 +48,7 @@ export function chooseDue(list: readonly WorkspaceSummary[], now: number, olderT
 
 /** The project's workspaces as the state of the default workspace's config lists them. */
 async function listWorkspaces(req: SweepRequest, host: SweepHost) {
-  const desired = await loadDesired(req.files, host.env, DEFAULT_WORKSPACE, host.note);
+  const desired = await loadDesired(req.files, host, DEFAULT_WORKSPACE, host.note);
   const store = openStore(req, host, desired, DEFAULT_WORKSPACE);
   try {
     return { desired, store, list: await store.listWorkspaces() };
@@ -148,7 +148,7 @@ function settle(entry: SweepEntry, code: number, error?: string): void {
 }
 
 async function deleteWorkspace(sel: Selection, host: SweepHost, workspace: string): Promise<void> {
-  const desired = await loadDesired(sel.files, host.env, workspace, host.note);
+  const desired = await loadDesired(sel.files, host, workspace, host.note);
   const store = openStore(sel, host, desired, workspace);
   try {
     await store.deleteWorkspace(workspace);

@@ -12,6 +12,7 @@ import { emulatorSwitchesFromEnv } from './emulator-switches-env.js';
 import { isDebug } from './errors.js';
 import type { ApiOptions, GlobalOptions } from './options.js';
 import { VERSION } from './version.js';
+import { cliProcess, runDirectory } from './process.js';
 
 export interface ApiContext {
   client: ApiClient;
@@ -28,10 +29,10 @@ export const EMULATOR_PAT = 'demo-pat';
 /** The key pair the emulator seeds for proj-demo; its tiger dialect takes it (HTTP Basic). */
 export const EMULATOR_KEY_PAIR: ApiCredentials = { kind: 'key-pair', publicKey: 'demo-access', secretKey: 'demo-secret' };
 
-export async function openApiContext(input: ApiContextInput, env: NodeJS.ProcessEnv = process.env, stderr: NodeJS.WritableStream = process.stderr): Promise<ApiContext> {
+export async function openApiContext(input: ApiContextInput, env: NodeJS.ProcessEnv = cliProcess().env, stderr: NodeJS.WritableStream = cliProcess().stderr): Promise<ApiContext> {
   const debug = input.debug === true || isDebug();
   const logger = debug ? (line: string) => void stderr.write(`${line}\n`) : undefined;
-  const credentials = await readCredentials(input.apiKeyFile, env, (note) => stderr.write(`${note}\n`));
+  const credentials = await readCredentials(input.apiKeyFile, env, (note) => stderr.write(`${note}\n`), runDirectory());
   if (input.emulator) return openEmulatorContext(input, credentials, env, logger);
   const baseUrl = input.apiUrl?.trim() || env.DBFORM_API_URL?.trim() || undefined;
   if (baseUrl === undefined || credentials === undefined) throw new DbformError(missingSettingsMessage(baseUrl, credentials));
@@ -75,7 +76,7 @@ const STATE = join('.dbform', 'emulator-state.json');
  * `dbform export --emulator --all-projects -o out` in a directory, then
  * `dbform plan --emulator -f out/<project>/dbform.yaml` there, see one world.
  */
-export function emulatorStateFile(configFiles: string[] | undefined, cwd: string = process.cwd()): string {
+export function emulatorStateFile(configFiles: string[] | undefined, cwd: string = cliProcess().cwd()): string {
   const first = configFiles?.[0];
   const start = resolve(cwd, first === undefined ? '.' : dirname(first));
   const top = resolve(cwd);

@@ -12,6 +12,7 @@ import { resolveWorkspace } from '../state/index.js';
 import { parseAge, parseTtl } from './expiry.js';
 import { defaultIo, runHost, type FlowIo } from './host.js';
 import { configFiles, type ApiOptions, type ConfigOptions, type GlobalOptions } from './options.js';
+import { atCwd } from './process.js';
 
 interface RunFlags extends ConfigOptions, ApiOptions, GlobalOptions {
   autoApprove?: boolean;
@@ -53,7 +54,8 @@ export function parseRunSettings(opts: RunFlags, env: NodeJS.ProcessEnv): RunSet
   // Checked now, not after the approval: a bad DBFORM_POLL_MS must not stop an apply half-way in.
   pollMsFromEnv(env);
   stallNoticeMsFromEnv(env);
-  const pgpassPath = resolvePgpassPath(opts.pgpass, env);
+  // The writer's file calls and messages take one path: joined to the run's directory here.
+  const pgpassPath = atCwd(resolvePgpassPath(opts.pgpass, env));
   const lockTimeout = opts.lockTimeout ?? '0';
   const lockTimeoutMs = parseDuration(lockTimeout);
   if (lockTimeoutMs === undefined || lockTimeoutMs < 0) {

@@ -1,3 +1,5 @@
+import { cliProcess } from './process.js';
+
 /**
  * Whether to colour output, per SPEC section 3: --no-color and NO_COLOR turn it off,
  * FORCE_COLOR turns it on, otherwise only when the stream is a TTY.
@@ -5,7 +7,7 @@
 export function shouldUseColor(
   stream: { isTTY?: boolean },
   flagColor: boolean | undefined,
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv = cliProcess().env,
 ): boolean {
   if (flagColor === false) return false;
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;

@@ -1,15 +1,16 @@
 import { DbformError, DiagnosticsError } from '../model/errors.js';
 import { terminalText } from '../model/terminal-text.js';
+import { cliProcess, type CliProcess } from './process.js';
 
-export function isDebug(argv: readonly string[] = process.argv): boolean {
-  return argv.includes('--debug') || process.env.DBFORM_DEBUG === '1';
+export function isDebug(argv: readonly string[] = cliProcess().argv): boolean {
+  return argv.includes('--debug') || cliProcess().env.DBFORM_DEBUG === '1';
 }
 
 /**
  * The one place that turns an error into a message on stderr and an exit code. Known errors print
  * their message only; anything else is a bug and says so. Stack traces only with --debug.
  */
-export function reportError(err: unknown, debug: boolean, stderr: NodeJS.WritableStream = process.stderr): number {
+export function reportError(err: unknown, debug: boolean, stderr: NodeJS.WritableStream = cliProcess().stderr): number {
   if (err instanceof DbformError) {
     // Diagnostics carry their own marks: `FILE:LINE:COL: message` as validate prints them.
     // A message may carry text from the API (an error message, a name): written as data.
@@ -28,16 +29,18 @@ export function reportError(err: unknown, debug: boolean, stderr: NodeJS.Writabl
 
 /**
  * Wraps a command's action: the returned number (default 0) becomes the exit code, errors go
- * through reportError. Sets process.exitCode instead of calling process.exit so output flushes.
+ * through reportError. Sets the exit code instead of exiting so output flushes.
  */
 export function action<A extends unknown[]>(run: (...args: A) => Promise<number | void>): (...args: A) => Promise<void> {
   return async (...args: A) => {
+    const proc = cliProcess();
     try {
       const code = await run(...args);
-      process.exitCode = code ?? 0;
+      proc.exitCode = code ?? 0;
     } catch (err) {
-      process.exitCode = reportError(err, isDebug());
-      exitSoonAfterError(process.exitCode);
+      const code = reportError(err, isDebug(), proc.stderr);
+      proc.exitCode = code;
+      exitSoonAfterError(proc, code);
     }
   };
 }
@@ -50,6 +53,6 @@ export const EXIT_GRACE_MS = 1000;
  * retried, a timer) must not keep a CI job waiting. The timer is unref'd: a process that winds
  * down by itself exits at once, as usual.
  */
-function exitSoonAfterError(code: number): void {
-  setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
+function exitSoonAfterError(proc: CliProcess, code: number): void {
+  setTimeout(() => proc.exit(code), EXIT_GRACE_MS).unref();
 }

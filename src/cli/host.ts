@@ -10,8 +10,10 @@ import { isDebug, reportError } from './errors.js';
 import { thisProcess } from './local-process.js';
 import { confirmChanges } from './progress/confirm.js';
 import { createProgressView } from './progress/index.js';
+import { kleurWouldColour } from './progress/paint.js';
 import { installInterruptHandlers } from './progress/signals.js';
 import { renderPlanText } from './render/text.js';
+import { cliProcess, runDirectory } from './process.js';
 
 /** The streams and environment of a run (tests give their own). */
 export interface FlowIo {
@@ -22,19 +24,19 @@ export interface FlowIo {
 }
 
 export function defaultIo(): FlowIo {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env };
+  return { stdout: cliProcess().stdout, stderr: cliProcess().stderr, stdin: cliProcess().stdin, env: cliProcess().env };
 }
 
 /** The command line as run, with any URL password masked: it goes into history and the lock holder. */
-export function commandLine(argv: readonly string[] = process.argv.slice(2)): string {
+export function commandLine(argv: readonly string[] = cliProcess().argv.slice(2)): string {
   return ['dbform', ...argv.map((a) => redactUrl(a).replace(/(\w+:\/\/[^:@/\s]*):[^@/\s]*@/g, '$1:***@'))].join(' ');
 }
 
 /** A command that reads the state and the API: notes on stderr, the API as the flags say. */
-export function appHost(flags: ApiContextInput, files: string[] | undefined, env: NodeJS.ProcessEnv = process.env, stderr: NodeJS.WritableStream = process.stderr): AppHost {
+export function appHost(flags: ApiContextInput, files: string[] | undefined, env: NodeJS.ProcessEnv = cliProcess().env, stderr: NodeJS.WritableStream = cliProcess().stderr): AppHost {
   return {
     env,
-    cwd: process.cwd(),
+    cwd: runDirectory(),
     owner: thisProcess(),
     ...(flags.apiKeyFile !== undefined ? { apiKeyFile: flags.apiKeyFile } : {}),
     connect: async () => {
@@ -59,13 +61,15 @@ export interface RunOutput {
 export function runHost(flags: ApiContextInput, files: string[], o: RunOutput, io: FlowIo = defaultIo()): SweepHost {
   const screen = o.json ? io.stderr : io.stdout;
   const color = shouldUseColor(screen, o.color, io.env);
+  // Progress lines colour only where kleur would on its own as well (progress/paint.ts).
+  const paintColor = color && kleurWouldColour(io.env, io.stdout);
   const host: RunHost = {
     ...appHost(flags, files, io.env, io.stderr),
     showPlan: (plan) => void screen.write(renderPlanText(plan, { color })),
     say: (line) => void screen.write(`${line}\n`),
     confirm: ({ question, command, signal }) =>
       confirmChanges({ input: io.stdin, output: screen, stderr: io.stderr, autoApprove: false, signal, question, command }),
-    progress: ({ verb, where }) => createProgressView(screen, { color, verb, where, ...(o.json ? {} : { stderr: io.stderr }) }),
+    progress: ({ verb, where }) => createProgressView(screen, { color: paintColor, verb, where, ...(o.json ? {} : { stderr: io.stderr }) }),
     interrupts: (onForcedExit) => installInterruptHandlers({ stderr: io.stderr, onForcedExit }),
     commandLine: commandLine(),
     summaryOnScreen: screen.isTTY === true,

@@ -67,7 +67,9 @@ export function addRunOptions(cmd: Command): Command {
 
 export function addApiOptions(cmd: Command): Command {
   return cmd
-    .addOption(new Option('--api-url <url>', 'API base URL ending in /public/api/v1').env('DBFORM_API_URL'))
+    // Not commander's .env(): it reads `process.env`, not the run's (process.ts). The API context
+    // falls back to DBFORM_API_URL itself; the help says so as .env() would.
+    .option('--api-url <url>', 'API base URL ending in /public/api/v1 (env: DBFORM_API_URL)')
     .option('--api-key-file <path>', 'read the API token from this file (else env DBFORM_API_KEY)')
     .option('--emulator', 'run against an in-process emulator whose state lives in .dbform/ beside the config')
     .option('--allow-insecure-http', 'allow plain http:// to a non-loopback host');

@@ -25,6 +25,8 @@ export interface LoadOptions {
   env?: NodeJS.ProcessEnv;
   /** What `${workspace}` expands to (default: `default`). */
   workspace?: string;
+  /** The directory relative file names are read from, when not the process's own (model/run-directory.ts). */
+  cwd?: string;
 }
 
 interface LoadedOne {
@@ -184,7 +186,7 @@ export function loadConfigText(text: string | Uint8Array, fileName: string, opti
 
 /** Reads, validates and normalizes the config files (SPEC section 1), in the order given. */
 export async function loadConfig(files: string[], options: LoadOptions = {}): Promise<Result<DesiredState>> {
-  const { inputs, problems } = await readConfigFiles(files);
+  const { inputs, problems } = await readConfigFiles(files, options.cwd);
   if (inputs.length === 0 && problems.length > 0) return { ok: false, errors: problems };
   const result = loadConfigInputs(inputs, options);
   if (problems.length === 0) return result;

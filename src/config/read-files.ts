@@ -2,6 +2,7 @@
 import { readFile, realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Diagnostic } from '../model/diagnostics.js';
+import { inDirectory } from '../model/run-directory.js';
 
 /** A config file's content, already read. */
 export interface ConfigInput {
@@ -32,12 +33,13 @@ function describeReadError(file: string, err: unknown): FileDiagnostic {
   return fileProblem(file, `${file}: ${reason}`, code === 'ENOENT' ? 'file-not-found' : 'file-unreadable');
 }
 
-async function readOne(file: string): Promise<{ input: ConfigInput; real: string } | FileDiagnostic> {
+async function readOne(file: string, cwd: string | undefined): Promise<{ input: ConfigInput; real: string } | FileDiagnostic> {
   if (file.trim() === '') return fileProblem(file, `an empty file name was given (-f ${JSON.stringify(file)}); pass the config with -f PATH`, 'file-not-found');
+  const path = inDirectory(cwd, file);
   try {
-    const content = await readFile(file);
+    const content = await readFile(path);
     // A pipe (-f /dev/stdin, -f <(...)) has no real path to compare: its own name will do.
-    const real = await realpath(file).catch(() => resolve(file));
+    const real = await realpath(path).catch(() => resolve(path));
     return { input: { file, content }, real };
   } catch (err) {
     return describeReadError(file, err);
@@ -46,10 +48,11 @@ async function readOne(file: string): Promise<{ input: ConfigInput; real: string
 
 /**
  * Reads the files in the order given. A file given twice (by the same name or another path to it)
- * is read once: loading it twice would make each of its keys "defined twice" by itself.
+ * is read once: loading it twice would make each of its keys "defined twice" by itself. Relative
+ * names are read from `cwd` when given; messages keep the names as given.
  */
-export async function readConfigFiles(files: readonly string[]): Promise<{ inputs: ConfigInput[]; problems: FileDiagnostic[] }> {
-  const read = await Promise.all(files.map(readOne));
+export async function readConfigFiles(files: readonly string[], cwd?: string): Promise<{ inputs: ConfigInput[]; problems: FileDiagnostic[] }> {
+  const read = await Promise.all(files.map((file) => readOne(file, cwd)));
   const inputs: ConfigInput[] = [];
   const problems: FileDiagnostic[] = [];
   const seen = new Map<string, string>();

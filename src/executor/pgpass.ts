@@ -13,11 +13,11 @@ import { withPgpassLock } from './pgpass-lock.js';
 
 export { escapePgpassField, formatPgpassLine, parsePgpassLine, type PgpassEntry } from '../model/index.js';
 
-/** `--pgpass PATH`, else `PGPASSFILE`, else `~/.pgpass`. */
+/** `--pgpass PATH`, else `PGPASSFILE`, else `~/.pgpass` (the HOME of `env`, which os.homedir() reads for this process). */
 export function resolvePgpassPath(explicit: string | undefined, env: NodeJS.ProcessEnv): string {
   if (explicit) return explicit;
   if (env.PGPASSFILE) return env.PGPASSFILE;
-  return join(homedir(), '.pgpass');
+  return join(env.HOME ?? homedir(), '.pgpass');
 }
 
 type Change = (lines: PgpassLines) => void;

@@ -10,7 +10,7 @@ import type { ApiClient, LiveReader } from '../api/index.js';
 import { loadConfigText } from '../config/index.js';
 import { KINDS } from '../kinds/index.js';
 import { resolveLockfilePath, writeFileAtomic, writeLockfile } from '../lockfile/index.js';
-import { DbformError, formatDiagnostic, KIND_NOUNS, nextRevision, parseLockfileJson, type DesiredState, type LiveState, type Lockfile, type Plan } from '../model/index.js';
+import { DbformError, formatDiagnostic, inDirectory, KIND_NOUNS, nextRevision, parseLockfileJson, type DesiredState, type LiveState, type Lockfile, type Plan } from '../model/index.js';
 import { newLineage, versionOf, type LockHolderInfo, type StateStore } from '../state/index.js';
 import { countResources, describeLostBinding, exportLiveState, lostBindings, sameBindings, type ExportResult } from './index.js';
 import { schemaRefFor } from './schema-ref.js';
@@ -30,7 +30,11 @@ export interface ExportRequest {
   output?: string;
   lockfile?: string;
   force: boolean;
-  cwd: string;
+  /**
+   * The run's directory when it is not the process's own (model/run-directory.ts): relative paths
+   * are read and written there; messages name them as given.
+   */
+  cwd?: string;
   /**
    * When the state lives in a store (--state, DBFORM_STATE): the store of a project, which the
    * bindings go to instead of a lockfile file.
@@ -62,7 +66,7 @@ interface Job {
 export async function runExport(req: ExportRequest): Promise<number> {
   const projects = await chooseProjects(req);
   if (req.check) return checkExport(req, projects[0]!);
-  if (req.allProjects) await makeDirectory(req.output!);
+  if (req.allProjects) await makeDirectory(req.output!, req.cwd);
   const jobs: Job[] = [];
   try {
     await prepareJobs(req, projects, jobs);
@@ -83,14 +87,14 @@ async function checkExport(req: ExportRequest, projectId: string): Promise<numbe
   let result: ExportResult;
   try {
     const live = await req.readLive(projectId);
-    const previous = store ? await readStoredState(store) : await readLockfileQuietly(resolveLockfilePath([path], req.lockfile), projectId);
+    const previous = store ? await readStoredState(store) : await readLockfileQuietly(inDirectory(req.cwd, resolveLockfilePath([path], req.lockfile)), projectId);
     result = exportLiveState(live, { schemaRef: schemaRefFor(path, req.cwd), ...(previous ? { previous } : {}) });
   } finally {
     await store?.close();
   }
   let current = '';
   try {
-    current = await readFile(path, 'utf8');
+    current = await readFile(inDirectory(req.cwd, path), 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new DbformError(`${path}: cannot read it to compare: ${(err as Error).message}`);
     req.report(`note: ${path} does not exist; the whole export is new`);
@@ -123,19 +127,19 @@ async function prepareJobs(req: ExportRequest, projects: string[], jobs: Job[]):
   }
 }
 
-async function makeDirectory(path: string): Promise<void> {
+async function makeDirectory(path: string, cwd: string | undefined): Promise<void> {
   try {
-    await mkdir(path, { recursive: true });
+    await mkdir(inDirectory(cwd, path), { recursive: true });
   } catch (err) {
     throw new DbformError(`cannot create the directory ${path}: ${(err as Error).message}`);
   }
 }
 
-/** Writes a file, creating its directory; a failure names the file. */
-async function writing(path: string, write: () => Promise<void>): Promise<void> {
-  await makeDirectory(dirname(path));
+/** Writes a file (`write` gets where it is), creating its directory; a failure names the file. */
+async function writing(path: string, cwd: string | undefined, write: (file: string) => Promise<void>): Promise<void> {
+  await makeDirectory(dirname(path), cwd);
   try {
-    await write();
+    await write(inDirectory(cwd, path));
   } catch (err) {
     throw new DbformError(`cannot write ${path}: ${(err as Error).message}`);
   }
@@ -174,7 +178,7 @@ async function prepareWith(req: ExportRequest, projectId: string, yamlPath: stri
   const previous = store ? await readStoredState(store) : await readPreviousLockfile(lockPath, projectId, req);
   const result = exportLiveState(live, { schemaRef: schemaRefFor(yamlPath, req.cwd), ...(previous ? { previous } : {}) });
   if (previous) guardLockfile(previous, result.lock, lockPath, req);
-  const writeYaml = yamlPath === undefined ? false : await guardOutput(yamlPath, result.yaml, req.force);
+  const writeYaml = yamlPath === undefined ? false : await guardOutput(yamlPath, result.yaml, req);
   checkRoundTrip(result, live, yamlPath ?? 'dbform.yaml', req);
   const writeLock = previous === undefined || !sameBindings(previous, result.lock);
   return { projectId, ...(yamlPath !== undefined ? { yamlPath } : {}), lockPath, result, writeYaml, writeLock, ...(store ? { store } : {}), ...(previous ? { previous } : {}) };
@@ -201,9 +205,9 @@ async function writeJob(req: ExportRequest, job: Job): Promise<void> {
   const { result } = job;
   for (const s of result.document.skipped) req.report(`note: not exported: ${s}`);
   if (job.yamlPath === undefined) req.print(result.yaml);
-  else if (job.writeYaml) await writing(job.yamlPath, () => writeFileAtomic(job.yamlPath!, result.yaml));
+  else if (job.writeYaml) await writing(job.yamlPath, req.cwd, (file) => writeFileAtomic(file, result.yaml));
   if (job.writeLock && job.store) await writeToStore(job.store, req.holder, result.lock, job.previous);
-  else if (job.writeLock) await writing(job.lockPath, async () => void (await writeLockfile(job.lockPath, result.lock)));
+  else if (job.writeLock) await writing(job.lockPath, req.cwd, async (file) => void (await writeLockfile(file, result.lock)));
   const c = countResources(result.document);
   const counts = KINDS.map((k) => plural(c[k.kind] ?? 0, KIND_NOUNS[k.kind]));
   const what = `${counts.slice(0, -1).join(', ')} and ${counts.at(-1)}`;
@@ -217,7 +221,7 @@ const plural = (n: number, noun: { one: string; many: string }) => `${n} ${n ===
 async function readPreviousLockfile(path: string, projectId: string, req: ExportRequest): Promise<Lockfile | undefined> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readFile(inDirectory(req.cwd, path), 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new DbformError(`${path}: cannot read the existing lockfile: ${(err as Error).message}`);
@@ -273,10 +277,11 @@ function guardAdditions(previous: Lockfile, next: Lockfile, path: string, req: E
 }
 
 /** True when the file must be written; an existing file that differs needs --force. */
-async function guardOutput(path: string, text: string, force: boolean): Promise<boolean> {
+async function guardOutput(path: string, text: string, req: Pick<ExportRequest, 'force' | 'cwd'>): Promise<boolean> {
+  const force = req.force;
   let existing: string;
   try {
-    existing = await readFile(path, 'utf8');
+    existing = await readFile(inDirectory(req.cwd, path), 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return true;
     throw new DbformError(`${path}: cannot read the existing file: ${(err as Error).message}`);

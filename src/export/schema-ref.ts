@@ -16,8 +16,9 @@ function projectRoot(dir: string): string | undefined {
   }
 }
 
-export function schemaRefFor(yamlPath: string | undefined, cwd: string, schemaFile = fileURLToPath(new URL('../../schemas/dbform.schema.json', import.meta.url))): string {
-  const dir = resolve(cwd, yamlPath === undefined ? '.' : dirname(yamlPath));
+/** `cwd`: the run's directory when it is not the process's own. */
+export function schemaRefFor(yamlPath: string | undefined, cwd: string | undefined, schemaFile = fileURLToPath(new URL('../../schemas/dbform.schema.json', import.meta.url))): string {
+  const dir = resolve(cwd ?? '', yamlPath === undefined ? '.' : dirname(yamlPath));
   const root = projectRoot(dir);
   if (root === undefined || !schemaFile.startsWith(root + sep) || !existsSync(schemaFile)) return SCHEMA_URL;
   return relative(dir, schemaFile).split(sep).join('/');

@@ -19,3 +19,4 @@ export * from './schema-error.js';
 export * from './terminal-text.js';
 export * from './path-segment.js';
 export * from './project-id.js';
+export * from './run-directory.js';

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { ParseError, serialize, type ASTNode, type Environment, type ParseResult } from '@marcbachmann/cel-js';
 import { load as loadYaml } from 'js-yaml';
-import { closestMatch, type Diagnostic, type Result, type SourceRef } from '../model/index.js';
+import { closestMatch, inDirectory, type Diagnostic, type Result, type SourceRef } from '../model/index.js';
 import { ACTION_VARIABLES, createEnvironments, mentions, PLAN_VARIABLES, type PolicyEnvironments } from './cel-env.js';
 import { checkStructure, RULE_KINDS, type StructureProblem } from './structure.js';
 import type { PolicyRuleSource, RuleKind } from './types.js';
@@ -63,13 +63,16 @@ const ACTION_NAMES = new Set<string>(ACTION_VARIABLES);
 const CATEGORY_FIELDS = new Set(['op', 'kind', 'risk', 'reason']);
 const KNOWN_FIELDS = ['id', 'op', 'address', 'kind', 'reason', 'risk', 'changes', 'path', 'before', 'after', 'create', 'update', 'replace', 'delete', 'adopt', 'move', 'unchanged', 'unmanaged', 'settling'];
 
-/** Reads and compiles the files; a file that cannot be read is an error like any other. */
-export async function loadPolicyFiles(paths: readonly string[]): Promise<Result<PolicySet>> {
+/**
+ * Reads and compiles the files; a file that cannot be read is an error like any other. Relative
+ * paths are read from `cwd` when given (the run's directory, model/run-directory.ts).
+ */
+export async function loadPolicyFiles(paths: readonly string[], cwd?: string): Promise<Result<PolicySet>> {
   const texts: PolicyText[] = [];
   const errors: Diagnostic[] = [];
   for (const path of paths) {
     try {
-      texts.push({ path, text: await readFile(path, 'utf8') });
+      texts.push({ path, text: await readFile(inDirectory(cwd, path), 'utf8') });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (err as Error).message;

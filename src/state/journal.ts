@@ -8,7 +8,7 @@ import { mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { writeFileAtomic } from '../lockfile/index.js';
 import { describeFileError } from '../lockfile/file-errors.js';
-import { DbformError, parseLockfileJson, type LockEntry, type Lockfile } from '../model/index.js';
+import { DbformError, inDirectory, parseLockfileJson, type LockEntry, type Lockfile } from '../model/index.js';
 import { lockfileToJson } from './document.js';
 
 export interface JournalEntry {
@@ -31,15 +31,19 @@ const sameTarget = (e: { state: string; projectId: string; workspace: string }, 
   e.state === k.state && e.projectId === k.projectId && e.workspace === k.workspace;
 
 export class StateJournal {
+  /** As messages name it (relative to the run's directory, as the config's path is). */
   readonly path: string;
-  constructor(path: string) {
+  /** Where the file system finds it: `path` read from `cwd` when given (model/run-directory.ts). */
+  private readonly file: string;
+  constructor(path: string, cwd?: string) {
     this.path = path;
+    this.file = inDirectory(cwd, path);
   }
 
   async read(): Promise<JournalEntry[]> {
     let text: string;
     try {
-      text = await readFile(this.path, 'utf8');
+      text = await readFile(this.file, 'utf8');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw new DbformError(`cannot read the state journal ${this.path}: ${describeFileError(err)}`);
@@ -74,12 +78,12 @@ export class StateJournal {
 
   /** Read-modify-write under a short-lived lock file: runs of other workspaces share the journal. */
   private async update(change: (entries: JournalEntry[]) => JournalEntry[]): Promise<void> {
-    await mkdir(dirname(this.path), { recursive: true });
-    const release = await takeMutex(`${this.path}.lock`);
+    await mkdir(dirname(this.file), { recursive: true });
+    const release = await takeMutex(`${this.file}.lock`);
     try {
       const next = change(await this.read());
-      if (next.length === 0) await unlink(this.path).catch(() => undefined);
-      else await writeFileAtomic(this.path, serializeJournal(next));
+      if (next.length === 0) await unlink(this.file).catch(() => undefined);
+      else await writeFileAtomic(this.file, serializeJournal(next));
     } finally {
       await release();
     }

@@ -203,6 +203,20 @@ describe('module boundaries (STYLE.md)', () => {
     }
   });
 
+  // Within the CLI the process is asked for through cli/process.ts alone (cliProcess(): the real
+  // one, or a test's in-process run's), so a run inside a test's process sees its own arguments,
+  // environment, directory, streams, exit code and signals, and never the test's.
+  it('in src/cli only process.ts touches `process`; the rest asks cliProcess()', () => {
+    for (const f of files.filter((f) => layerOf(f) === 'cli' && srcPath(f) !== 'cli/process.ts')) {
+      const uses = codeOf(f)
+        .split('\n')
+        .filter((line) => /(?<![\w$.\-/])process\s*[.[]|globalThis\.process\b/.test(line));
+      expect(uses.map((l) => l.trim()), `${f} touches process`).toEqual([]);
+      const processModule = importsIn(f).filter((r) => r.spec === 'process' || r.spec === 'node:process');
+      expect(processModule.map((r) => r.spec), `${f} imports the process module`).toEqual([]);
+    }
+  });
+
   // Pure helpers that several layers need are written once, in src/model. Each entry is a telling
   // piece of one helper's implementation; it may appear only in the helper's home.
   const SHARED_HELPERS = [

@@ -1,9 +1,12 @@
 // `dbform completion bash|zsh|fish|powershell` prints a script that the shell sources; the script
 // asks `dbform complete -- WORDS...` (hidden) for the candidates as the user types. Both are
 // answered by @bomb.sh/tab, which reads commands, options and their choices from a commander
-// program. It is loaded only here, so no other command pays for it.
+// program. It is loaded only here, so no other command pays for it. tab prints with console.log
+// and keeps what it describes in its module: these two commands need a process of their own
+// (tests run them spawned, test/support/cli.ts).
 import type { Command } from 'commander';
 import { action } from '../errors.js';
+import { cliProcess } from '../process.js';
 
 const SHELLS = ['bash', 'zsh', 'fish', 'powershell'];
 
@@ -25,8 +28,8 @@ export function registerCompletion(program: Command, describe: () => Command): v
     .argument('<shell>', `one of ${SHELLS.join(', ')}`)
     .action(async (shell: string) => {
       if (!SHELLS.includes(shell)) {
-        process.stderr.write(`error: dbform completion knows ${SHELLS.join(', ')} (got "${shell}")\n`);
-        process.exitCode = 1;
+        cliProcess().stderr.write(`error: dbform completion knows ${SHELLS.join(', ')} (got "${shell}")\n`);
+        cliProcess().exitCode = 1;
         return;
       }
       await answer(['completion', shell])();

@@ -1,5 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { action } from '../errors.js';
+import { cliProcess } from '../process.js';
 
 interface EmulatorFlags {
   host: string;
@@ -122,12 +123,13 @@ async function runEmulator(flags: EmulatorFlags): Promise<number> {
     teardown: flags.teardown,
     endpoints: flags.endpoints,
   });
-  process.stdout.write(`emulator listening on ${emulator.url}\n${pasteLines(emulator.url, flags, emulator.sampleCredentials())}`);
+  const proc = cliProcess();
+  proc.stdout.write(`emulator listening on ${emulator.url}\n${pasteLines(emulator.url, flags, emulator.sampleCredentials())}`);
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    process.once('SIGINT', () => resolve('SIGINT'));
-    process.once('SIGTERM', () => resolve('SIGTERM'));
+    proc.once('SIGINT', () => resolve('SIGINT'));
+    proc.once('SIGTERM', () => resolve('SIGTERM'));
   });
-  process.stderr.write(`emulator: ${signal} received, shutting down\n`);
+  proc.stderr.write(`emulator: ${signal} received, shutting down\n`);
   await emulator.close();
   return 0;
 }

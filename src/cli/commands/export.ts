@@ -5,6 +5,7 @@ import { KIND_NOUNS } from '../../model/address.js';
 import { DbformError } from '../../model/errors.js';
 import { action } from '../errors.js';
 import { addApiOptions, stateOption, workspaceOption, type ApiOptions, type GlobalOptions } from '../options.js';
+import { cliProcess } from '../process.js';
 
 /** `VPCs, ... and services ...`: every kind, as the export writes them. */
 function livePlurals(): string {
@@ -24,7 +25,7 @@ interface ExportFlags extends ApiOptions, GlobalOptions {
 }
 
 /** --state or DBFORM_STATE: the bindings go to that store (workspace --workspace) instead of a lockfile file. */
-const stateUrlOf = (flags: ExportFlags): string | undefined => flags.state ?? (process.env.DBFORM_STATE || undefined);
+const stateUrlOf = (flags: ExportFlags): string | undefined => flags.state ?? (cliProcess().env.DBFORM_STATE || undefined);
 
 const HELP = `
 Output:
@@ -100,8 +101,8 @@ async function runExportCommand(flags: ExportFlags): Promise<number> {
       force: flags.force === true,
       check: flags.check === true,
       ...(url !== undefined ? { stateUrl: url } : {}),
-      workspace: workspaceOf(flags, process.env),
-      print: (text) => void process.stdout.write(text),
+      workspace: workspaceOf(flags, cliProcess().env),
+      print: (text) => void cliProcess().stdout.write(text),
     },
     appHost(flags, undefined),
   );

@@ -6,6 +6,7 @@ import { readFile, stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { describeFileError, realFilePath, writeFileAtomic } from '../../lockfile/index.js';
 import { action } from '../errors.js';
+import { atCwd, cliProcess } from '../process.js';
 
 interface FmtFlags {
   file?: string[];
@@ -34,15 +35,15 @@ async function runFmt(args: string[], flags: FmtFlags): Promise<number> {
   for (const file of files) {
     let text: string;
     try {
-      text = await readFile(file, 'utf8');
+      text = await readFile(atCwd(file), 'utf8');
     } catch (err) {
-      process.stderr.write(`error: cannot read ${file}: ${describeFileError(err)}\n`);
+      cliProcess().stderr.write(`error: cannot read ${file}: ${describeFileError(err)}\n`);
       failed = true;
       continue;
     }
     const result = formatConfigText(text);
     if (!result.ok) {
-      process.stderr.write(`${file}:${result.line}:${result.col}: ${result.message}\n`);
+      cliProcess().stderr.write(`${file}:${result.line}:${result.col}: ${result.message}\n`);
       failed = true;
       continue;
     }
@@ -50,16 +51,16 @@ async function runFmt(args: string[], flags: FmtFlags): Promise<number> {
     changed += 1;
     if (flags.diff) {
       const { createTwoFilesPatch } = await import('diff');
-      process.stdout.write(createTwoFilesPatch(file, file, text, result.text, 'as written', 'canonical'));
+      cliProcess().stdout.write(createTwoFilesPatch(file, file, text, result.text, 'as written', 'canonical'));
     }
     if (flags.check) {
-      if (!flags.diff) process.stdout.write(`${file}\n`);
+      if (!flags.diff) cliProcess().stdout.write(`${file}\n`);
       continue;
     }
     // The file itself (a symlink stays one), with its permissions.
-    const real = await realFilePath(file);
+    const real = await realFilePath(atCwd(file));
     await writeFileAtomic(real, result.text, (await stat(real)).mode & 0o777);
-    if (!flags.diff) process.stdout.write(`${file}\n`);
+    if (!flags.diff) cliProcess().stdout.write(`${file}\n`);
   }
   if (failed) return 1;
   return flags.check && changed > 0 ? 2 : 0;

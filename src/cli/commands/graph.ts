@@ -5,6 +5,7 @@ import { Option, type Command } from 'commander';
 import { formatDiagnosticLine } from '../../model/diagnostics.js';
 import { action } from '../errors.js';
 import { addApiOptions, addConfigOptions, addPolicyOption, configFiles, type ApiOptions, type ConfigOptions, type GlobalOptions } from '../options.js';
+import { cliProcess } from '../process.js';
 
 interface GraphFlags extends Partial<ConfigOptions>, ApiOptions, GlobalOptions {
   format?: 'mermaid' | 'dot';
@@ -31,11 +32,11 @@ async function runGraph(flags: GraphFlags): Promise<number> {
   );
   const problems = prepared.ok ? prepared.plan.diagnostics.filter((d) => d.severity === 'error') : prepared.configErrors;
   if (problems.length > 0 || !prepared.ok) {
-    process.stderr.write(`${problems.map(formatDiagnosticLine).join('\n')}\n`);
+    cliProcess().stderr.write(`${problems.map(formatDiagnosticLine).join('\n')}\n`);
     return 1;
   }
   const { renderGraph } = await import('../render/index.js');
-  process.stdout.write(renderGraph(prepared.plan, flags.format ?? 'mermaid'));
+  cliProcess().stdout.write(renderGraph(prepared.plan, flags.format ?? 'mermaid'));
   return 0;
 }
 

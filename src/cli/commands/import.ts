@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { addressForms } from '../../model/address.js';
 import { action } from '../errors.js';
 import { addApiOptions, addConfigOptions, addLockTimeoutOption, configFiles, type ApiOptions, type GlobalOptions } from '../options.js';
+import { cliProcess } from '../process.js';
 
 interface ImportFlags extends ApiOptions, GlobalOptions {
   file?: string[];
@@ -46,7 +47,7 @@ export function registerImport(program: Command): void {
       const { importResource } = await import('../../app/import.js');
       const { appHost } = await import('../host.js');
       await importResource(
-        { files, state: flags, address, id, force: flags.force === true, lockTimeoutMs, print: (line) => void process.stdout.write(`${line}\n`) },
+        { files, state: flags, address, id, force: flags.force === true, lockTimeoutMs, print: (line) => void cliProcess().stdout.write(`${line}\n`) },
         appHost(flags, files),
       );
     }),

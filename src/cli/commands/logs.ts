@@ -7,6 +7,7 @@ import { terminalJson, terminalLine } from '../../model/terminal-text.js';
 import { action } from '../errors.js';
 import { addApiOptions, addConfigOptions, configFiles, type ApiOptions, type ConfigOptions, type GlobalOptions } from '../options.js';
 import type { LogsQueryDto } from '../../api/dto.js';
+import { cliProcess } from '../process.js';
 
 interface LogsFlags extends ApiOptions, GlobalOptions, Partial<ConfigOptions> {
   since?: string;
@@ -53,7 +54,7 @@ async function runLogs(service: string, flags: LogsFlags): Promise<number> {
   const ctx = await openApiContext({ ...flags, configFiles: flags.file });
   try {
     const projectId = target.projectId ?? (await onlyProject(ctx.client));
-    const out = new LineWriter(process.stdout);
+    const out = new LineWriter(cliProcess().stdout);
     for await (const lines of iterateServiceLogs(ctx.client, projectId, target.serviceId, query, { limit })) {
       const text = lines.map((l) => logLine(l, flags.json === true)).join('\n');
       if (!(await out.write(`${text}\n`))) break;

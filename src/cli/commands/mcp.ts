@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import type { McpHost, ResolvedScope, ScopeHandle, ServerDefaults } from '../../mcp/server.js';
 import { action } from '../errors.js';
 import { addApiOptions, addConfigOptions, type ApiOptions, type ConfigOptions } from '../options.js';
+import { cliProcess, runDirectory } from '../process.js';
 
 interface McpFlags extends Partial<ConfigOptions>, ApiOptions {
   allowApply?: boolean;
@@ -48,20 +49,21 @@ async function runMcp(given: McpFlags, apiUrlFlag: string | undefined): Promise<
   const { checkStateFlag } = await import('../../app/state-choice.js');
   const { workspaceOf } = await import('../../app/context.js');
   checkStateFlag(given);
-  if (given.workspace !== undefined) workspaceOf(given, process.env);
+  const proc = cliProcess();
+  if (given.workspace !== undefined) workspaceOf(given, proc.env);
   // The directory served is the project's: the first config file's (a client such as Claude
   // Desktop starts servers in a directory of its own), else this one. The server and its commands
   // run there, so a relative path means the same to all of them.
-  const flags = withAbsolutePaths(given, process.cwd());
-  process.chdir(flags.file?.[0] !== undefined ? dirname(flags.file[0]) : process.cwd());
+  const flags = withAbsolutePaths(given, proc.cwd());
+  proc.chdir(flags.file?.[0] !== undefined ? dirname(flags.file[0]) : proc.cwd());
   // Nothing but the protocol may reach stdout: a stray console.log of any module goes to stderr.
   console.log = console.info = console.debug = console.error;
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
   const { serveMcp } = await import('../../mcp/server.js');
   const host = await makeHost(flags, apiUrlFlag);
-  const transport = new StdioServerTransport(process.stdin, process.stdout);
-  process.stdin.once('end', () => void transport.close());
-  process.stdout.on('error', () => void transport.close());
+  const transport = new StdioServerTransport(proc.stdin, proc.stdout);
+  proc.stdin.once('end', () => void transport.close());
+  proc.stdout.on('error', () => void transport.close());
   await serveMcp(host, transport);
   return 0;
 }
@@ -91,11 +93,14 @@ function serverDefaults(flags: McpFlags, apiUrlFlag: string | undefined): Server
  * colours, and never --debug's stack traces (DBFORM_DEBUG).
  */
 function commandEnv(): Record<string, string | undefined> {
-  const { DBFORM_DEBUG: _debug, FORCE_COLOR: _force, ...env } = process.env;
+  const { DBFORM_DEBUG: _debug, FORCE_COLOR: _force, ...env } = cliProcess().env;
   return { ...env, NO_COLOR: '1' };
 }
 
 async function makeHost(flags: McpFlags, apiUrlFlag: string | undefined): Promise<McpHost> {
+  // `log` is called as requests come in, outside this function's context: it keeps its process.
+  const proc = cliProcess();
+  const cwd = runDirectory();
   const { fileURLToPath } = await import('node:url');
   const { SpawnRunner } = await import('../../mcp/runner.js');
   const { describeHolder } = await import('../../state/index.js');
@@ -103,19 +108,19 @@ async function makeHost(flags: McpFlags, apiUrlFlag: string | undefined): Promis
   const { VERSION } = await import('../version.js');
   const env = commandEnv();
   const binPath = fileURLToPath(new URL('../../../bin/dbform.js', import.meta.url));
-  const { user, host, ciRun } = describeHolder(thisProcess(), process.env, 'dbform mcp');
+  const { user, host, ciRun } = describeHolder(thisProcess(), proc.env, 'dbform mcp');
   const { redact, collectSecrets } = await import('../../mcp/secrets.js');
   const { resolvePgpassPath } = await import('../../executor/pgpass.js');
   const serverSecrets = () => collectSecrets({ env, passwordEnv: [], stateUrls: [flags.state ?? '', env.DBFORM_STATE ?? ''], keyFiles: flags.apiKeyFile ? [flags.apiKeyFile] : [], pgpassFiles: [resolvePgpassPath(undefined, env)] });
   return {
-    runner: new SpawnRunner({ execPath: process.execPath, binPath, cwd: process.cwd(), env }),
-    root: process.cwd(),
+    runner: new SpawnRunner({ execPath: proc.execPath, binPath, cwd: proc.cwd(), env }),
+    root: proc.cwd(),
     version: VERSION,
     defaults: serverDefaults(flags, apiUrlFlag),
     allowApply: flags.allowApply === true,
     operator: { user, host, ciRun },
-    openScope: (scope, record) => openScope(flags, env, scope, record, serverSecrets),
-    log: (line) => void serverSecrets().then((secrets) => process.stderr.write(`${redact(line, secrets)}\n`)),
+    openScope: (scope, record) => openScope(flags, env, scope, record, serverSecrets, cwd),
+    log: (line) => void serverSecrets().then((secrets) => proc.stderr.write(`${redact(line, secrets)}\n`)),
   };
 }
 
@@ -124,7 +129,14 @@ async function makeHost(flags: McpFlags, apiUrlFlag: string | undefined): Promis
  * and the passwords it names (password.from_env, a password in `state:`). A config that cannot be
  * loaded selects no state: the call is answered (the command says what is wrong) but not recorded.
  */
-async function openScope(flags: McpFlags, env: Record<string, string | undefined>, scope: ResolvedScope, record: boolean, serverSecrets: () => Promise<string[]>): Promise<ScopeHandle> {
+async function openScope(
+  flags: McpFlags,
+  env: Record<string, string | undefined>,
+  scope: ResolvedScope,
+  record: boolean,
+  serverSecrets: () => Promise<string[]>,
+  cwd: string | undefined,
+): Promise<ScopeHandle> {
   const { readConfig, workspaceOf } = await import('../../app/context.js');
   const { openStateStore } = await import('../../app/state-choice.js');
   const { collectSecrets } = await import('../../mcp/secrets.js');
@@ -137,7 +149,7 @@ async function openScope(flags: McpFlags, env: Record<string, string | undefined
   } catch {
     record = false; // DBFORM_WORKSPACE names no valid workspace: the command refuses, and no state is open
   }
-  const loaded = await readConfig(files, env, workspace).catch(() => undefined);
+  const loaded = await readConfig(files, { env, cwd }, workspace).catch(() => undefined);
   const desired = loaded?.ok ? loaded.value : undefined;
   const passwordEnv = desired?.services.flatMap((s) => (s.password ? [s.password.fromEnv] : [])) ?? [];
   const own = () => collectSecrets({ env, passwordEnv, stateUrls: desired?.state ? [desired.state.value] : [], keyFiles: [], pgpassFiles: [] });
@@ -147,7 +159,7 @@ async function openScope(flags: McpFlags, env: Record<string, string | undefined
   if (desired === undefined) return { ...none, unrecorded: `its config (${files.join(', ')}) could not be loaded, so it names no state` };
   const state = { ...(flags.state !== undefined ? { state: flags.state } : {}), ...(flags.lockfile !== undefined ? { lockfile: flags.lockfile } : {}), workspace };
   try {
-    const store = openStateStore({ flags: state, env, cwd: process.cwd(), owner: thisProcess(), files, projectId: desired.projectId, workspace, ...(desired.state ? { configState: desired.state } : {}) });
+    const store = openStateStore({ flags: state, env, cwd, owner: thisProcess(), files, projectId: desired.projectId, workspace, ...(desired.state ? { configState: desired.state } : {}) });
     const history = { serial: async () => (await store.read()).lockfile.serial ?? 0, append: (r: Parameters<typeof store.appendHistory>[0]) => store.appendHistory({ state: store.location, ...r }) };
     return { workspace, history, secrets, close: () => store.close() };
   } catch (err) {

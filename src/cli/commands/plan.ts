@@ -7,6 +7,7 @@ import type { PlanShape } from '../../model/plan.js';
 import type { PreparedPlan } from '../../app/plan.js';
 import { action } from '../errors.js';
 import { addApiOptions, addConfigOptions, addPolicyOption, configFiles, type ApiOptions, type GlobalOptions } from '../options.js';
+import { cliProcess, runDirectory } from '../process.js';
 
 interface PlanFlags extends ApiOptions, GlobalOptions {
   file?: string[];
@@ -35,7 +36,7 @@ function outputFormat(flags: PlanFlags): 'text' | 'json' | 'markdown' {
 
 /** One line each, positioned ones exactly as `dbform validate` prints them (CI problem matchers). */
 function printDiagnostics(list: Diagnostic[]): void {
-  if (list.length > 0) process.stderr.write(`${list.map(formatDiagnosticLine).join('\n')}\n`);
+  if (list.length > 0) cliProcess().stderr.write(`${list.map(formatDiagnosticLine).join('\n')}\n`);
 }
 
 /** `dbform plan`, or with `shape` a plan of that shape (`dbform restore --out`: a restore's). */
@@ -59,7 +60,7 @@ export async function runPlan(flags: PlanFlags, shape?: PlanShape): Promise<numb
   printDiagnostics(prepared.configWarnings);
   if (flags.refreshOnly) return printDrift(prepared, format, flags);
   if (prepared.pendingJournal > 0) {
-    process.stderr.write(
+    cliProcess().stderr.write(
       `note: ${prepared.pendingJournal} binding(s) kept in the local state journal during an earlier apply are not in ${prepared.stateLocation} yet; this plan includes them, and the next apply pushes them first\n`,
     );
   }
@@ -67,7 +68,7 @@ export async function runPlan(flags: PlanFlags, shape?: PlanShape): Promise<numb
   // Environment-dependent, so a warning on stderr and not part of the (deterministic) plan.
   const { findMissingPasswordEnv } = await import('../../executor/preflight.js');
   printDiagnostics(
-    findMissingPasswordEnv(plan, process.env).map((m): Diagnostic => ({
+    findMissingPasswordEnv(plan, cliProcess().env).map((m): Diagnostic => ({
       severity: 'warning',
       address: m.address,
       message: `password.from_env ${m.variable} is not set here; apply will refuse to start until it is`,
@@ -78,21 +79,21 @@ export async function runPlan(flags: PlanFlags, shape?: PlanShape): Promise<numb
   const { shouldUseColor } = await import('../color.js');
   // The plan was refused where it was made if it held the API credential (app/pipeline.ts).
   const shown =
-    format === 'json' ? render.renderPlanJson(plan) : format === 'markdown' ? render.renderPlanMarkdown(plan) : render.renderPlanText(plan, { color: shouldUseColor(process.stdout, flags.color) });
+    format === 'json' ? render.renderPlanJson(plan) : format === 'markdown' ? render.renderPlanMarkdown(plan) : render.renderPlanText(plan, { color: shouldUseColor(cliProcess().stdout, flags.color) });
   if (errors.length > 0) {
     // A failed plan is not shown as a plan (it is not one); JSON readers still get the whole object.
-    if (format === 'json') process.stdout.write(shown);
+    if (format === 'json') cliProcess().stdout.write(shown);
     printDiagnostics(errors);
     return 1;
   }
   // What apply needs to make this plan again and compare (SPEC section 3).
-  if (flags.out !== undefined) await savePlan(flags.out, prepared, request);
-  process.stdout.write(shown);
+  if (flags.out !== undefined) await savePlan(flags.out, prepared, request, runDirectory());
+  cliProcess().stdout.write(shown);
   if (flags.out !== undefined) {
     const next = plan.actions.some((a) => a.blocked !== undefined)
       ? 'it is blocked (see above), so apply will refuse it'
       : `run \`dbform apply ${flags.out}\` to apply exactly this plan`;
-    process.stderr.write(`Saved the plan to ${flags.out}; ${next}.\n`);
+    cliProcess().stderr.write(`Saved the plan to ${flags.out}; ${next}.\n`);
   }
   return planExitCode(plan, flags.detailedExitcode === true);
 }
@@ -108,9 +109,9 @@ async function printDrift(prepared: Extract<PreparedPlan, { ok: true }>, format:
   const { createPalette } = await import('../render/palette.js');
   const { shouldUseColor } = await import('../color.js');
   const report = driftOf(prepared);
-  if (format === 'json') process.stdout.write(render.renderDriftJson(report));
-  else if (format === 'markdown') process.stdout.write(render.renderDriftMarkdown(report));
-  else process.stdout.write(render.renderDriftText(report, createPalette(shouldUseColor(process.stdout, flags.color))));
+  if (format === 'json') cliProcess().stdout.write(render.renderDriftJson(report));
+  else if (format === 'markdown') cliProcess().stdout.write(render.renderDriftMarkdown(report));
+  else cliProcess().stdout.write(render.renderDriftText(report, createPalette(shouldUseColor(cliProcess().stdout, flags.color))));
   return flags.detailedExitcode === true && report.drift.length > 0 ? 2 : 0;
 }
 

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { action } from '../errors.js';
 import { addApiOptions, type ApiOptions, type GlobalOptions } from '../options.js';
+import { cliProcess } from '../process.js';
 
 interface ProjectsFlags extends ApiOptions, GlobalOptions {
   json?: boolean;
@@ -20,7 +21,7 @@ export function registerProjects(program: Command): void {
       try {
         const projects = await ctx.client.credentialProjects();
         const rows = projects.map((p) => ({ id: String(p.id), name: String(p.name ?? '') })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-        process.stdout.write(flags.json ? `${terminalJson(rows, 2)}\n` : renderTable(rows.map((r) => ({ id: terminalLine(r.id), name: terminalLine(r.name) }))));
+        cliProcess().stdout.write(flags.json ? `${terminalJson(rows, 2)}\n` : renderTable(rows.map((r) => ({ id: terminalLine(r.id), name: terminalLine(r.name) }))));
       } finally {
         await ctx.close();
       }

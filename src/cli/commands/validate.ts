@@ -3,6 +3,7 @@ import { formatDiagnostic, type Diagnostic } from '../../model/diagnostics.js';
 import { DbformError } from '../../model/errors.js';
 import { action } from '../errors.js';
 import { addConfigOptions, configFiles } from '../options.js';
+import { cliProcess, runDirectory } from '../process.js';
 
 interface ValidateOptions {
   file?: string[];
@@ -71,7 +72,9 @@ export function registerValidate(program: Command): void {
       const max = parseMaxErrors(opts.maxErrors);
       // No network and no state: the workspace only names what `${workspace}` expands to.
       const { resolveWorkspace } = await import('../../state/workspace.js');
-      const result = await loadConfig(files, { env: process.env, workspace: resolveWorkspace(opts.workspace, process.env) });
+      const proc = cliProcess();
+      const cwd = runDirectory();
+      const result = await loadConfig(files, { env: proc.env, workspace: resolveWorkspace(opts.workspace, proc.env), ...(cwd !== undefined ? { cwd } : {}) });
       const all = result.ok ? result.warnings : result.errors;
       const errors = all.filter((d) => d.severity === 'error');
       const warnings = all.filter((d) => d.severity === 'warning');
@@ -88,18 +91,18 @@ export function registerValidate(program: Command): void {
           omitted: first.errors + first.warnings,
           summary,
         };
-        process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+        cliProcess().stdout.write(`${JSON.stringify(out, null, 2)}\n`);
         return result.ok ? 0 : 1;
       }
       const lines = [...first.shown.map(formatDiagnostic), ...moreLine(first.errors, first.warnings)];
       if (!result.ok) {
         const counts = [plural(errors.length, 'error')];
         if (warnings.length > 0) counts.push(plural(warnings.length, 'warning'));
-        process.stderr.write(`${[...lines, counts.join(', ')].join('\n')}\n`);
+        cliProcess().stderr.write(`${[...lines, counts.join(', ')].join('\n')}\n`);
         return 1;
       }
-      if (lines.length > 0) process.stderr.write(`${lines.join('\n')}\n`);
-      process.stdout.write(`${summaryLine(files, countByCollection(result.value), result.value.moved.length)}\n`);
+      if (lines.length > 0) cliProcess().stderr.write(`${lines.join('\n')}\n`);
+      cliProcess().stdout.write(`${summaryLine(files, countByCollection(result.value), result.value.moved.length)}\n`);
       return 0;
     }),
   );

@@ -9,6 +9,7 @@ import { appHost } from '../host.js';
 import type { ApiOptions, ConfigOptions, GlobalOptions } from '../options.js';
 import { configFiles } from '../options.js';
 import { renderGithubOutput, renderOutputEnv, renderOutputJson, renderOutputText, type OutputFormat } from './render-output.js';
+import { atCwd, cliProcess } from '../process.js';
 
 export interface OutputFlags extends Partial<ConfigOptions>, ApiOptions, GlobalOptions {
   json?: boolean;
@@ -24,7 +25,7 @@ function chooseFormat(flags: OutputFlags): OutputFormat {
   return flags.json ? 'json' : (flags.format ?? 'text');
 }
 
-export async function runOutput(addresses: string[], flags: OutputFlags, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function runOutput(addresses: string[], flags: OutputFlags, env: NodeJS.ProcessEnv = cliProcess().env): Promise<number> {
   const format = chooseFormat(flags);
   const githubFile = format === 'github' ? env.GITHUB_OUTPUT : undefined;
   if (format === 'github' && !githubFile) {
@@ -36,12 +37,12 @@ export async function runOutput(addresses: string[], flags: OutputFlags, env: No
     appHost(flags, files, env),
   );
   if (out.kind === 'nothing') {
-    process.stderr.write(`note: ${out.files.join(', ')} has no ${OUTPUT_KINDS.map((k) => nounOf(k.kind)).join(' or ')}: there is nothing to output\n`);
-    if (format === 'json') process.stdout.write('{}\n');
+    cliProcess().stderr.write(`note: ${out.files.join(', ')} has no ${OUTPUT_KINDS.map((k) => nounOf(k.kind)).join(' or ')}: there is nothing to output\n`);
+    if (format === 'json') cliProcess().stdout.write('{}\n');
     return 0;
   }
   if (githubFile) await writeGithubOutput(githubFile, out.connections);
-  else process.stdout.write(render(format, out.connections));
+  else cliProcess().stdout.write(render(format, out.connections));
   return 0;
 }
 
@@ -55,12 +56,12 @@ function render(format: OutputFormat, connections: Connection[]): string {
 async function writeGithubOutput(path: string, connections: Connection[]): Promise<void> {
   const text = renderGithubOutput(connections);
   const passwords = [...new Set(connections.flatMap((c) => c.fields.filter((f) => f.name === 'password').map((f) => String(f.value))))];
-  for (const p of passwords) process.stdout.write(`::add-mask::${p}\n`);
+  for (const p of passwords) cliProcess().stdout.write(`::add-mask::${p}\n`);
   try {
-    await appendFile(path, text, 'utf8');
+    await appendFile(atCwd(path), text, 'utf8');
   } catch (err) {
     throw new DbformError(`cannot append to $GITHUB_OUTPUT (${path}): ${describeFileError(err)}`);
   }
   const count = connections.reduce((n, c) => n + c.fields.length, 0);
-  process.stderr.write(`Wrote ${count} outputs of ${connections.map((c) => c.address).join(', ')} to $GITHUB_OUTPUT.\n`);
+  cliProcess().stderr.write(`Wrote ${count} outputs of ${connections.map((c) => c.address).join(', ')} to $GITHUB_OUTPUT.\n`);
 }

@@ -4,6 +4,7 @@
 // PostgreSQL row in one statement).
 import { setMaxListeners } from 'node:events';
 import { InterruptedError } from '../../model/errors.js';
+import { cliProcess } from '../process.js';
 
 export interface InterruptHandle {
   signal: AbortSignal;
@@ -16,6 +17,8 @@ export function installInterruptHandlers(options: {
   /** Runs synchronously before a second signal exits the process (e.g. removing the apply lock). */
   onForcedExit?: () => void;
 }): InterruptHandle {
+  // The handler runs when the signal comes, outside the command's own context: it keeps its process.
+  const proc = cliProcess();
   const controller = new AbortController();
   // Every action, wait and request in flight listens to it: dozens at once are expected.
   setMaxListeners(0, controller.signal);
@@ -34,19 +37,19 @@ export function installInterruptHandlers(options: {
       options.onForcedExit?.();
     } finally {
       options.stderr.write(`${sig} received again: exiting now; run the same command again to resume.\n`);
-      process.exit(130);
+      proc.exit(130);
     }
   };
-  process.on('SIGINT', handler);
-  process.on('SIGTERM', handler);
+  proc.on('SIGINT', handler);
+  proc.on('SIGTERM', handler);
   return {
     signal: controller.signal,
     dispose: () => {
       // Once interrupted, the process is on its way out: a further signal during the clean-up
       // still means "exit now" with 130, not Node's default death by signal.
       if (count > 0) return;
-      process.off('SIGINT', handler);
-      process.off('SIGTERM', handler);
+      proc.off('SIGINT', handler);
+      proc.off('SIGTERM', handler);
     },
   };
 }

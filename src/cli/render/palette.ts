@@ -12,9 +12,10 @@ export interface Palette {
   bold(text: string): string;
 }
 
-type Style = (s: string) => string;
+export type Style = (s: string) => string;
 
-function forced(style: Style): Style {
+/** `style` with kleur on whatever it decided when it was loaded (from the test process, in a test). */
+export function forced(style: Style): Style {
   return (s) => {
     const previous = kleur.enabled;
     kleur.enabled = true;

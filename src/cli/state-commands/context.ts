@@ -4,6 +4,7 @@ import type { AppContext } from '../../app/context.js';
 import { terminalJson } from '../../model/index.js';
 import { appHost } from '../host.js';
 import { configFiles, type ApiOptions, type ConfigOptions } from '../options.js';
+import { cliProcess } from '../process.js';
 
 export interface StateCommandFlags extends Partial<ConfigOptions> {
   json?: boolean;
@@ -15,7 +16,7 @@ export type StateCommandContext = AppContext;
  * Runs `fn` with the command's config and store (src/app/context.ts), and closes the store
  * whatever happens. The config's warnings are not repeated here: these commands are about the state.
  */
-export async function withStateCommand<T>(flags: StateCommandFlags & ApiOptions, fn: (ctx: StateCommandContext) => Promise<T>, env: NodeJS.ProcessEnv = process.env): Promise<T> {
+export async function withStateCommand<T>(flags: StateCommandFlags & ApiOptions, fn: (ctx: StateCommandContext) => Promise<T>, env: NodeJS.ProcessEnv = cliProcess().env): Promise<T> {
   const { withContext } = await import('../../app/context.js');
   const files = configFiles(flags);
   return withContext({ files, state: flags }, appHost(flags, files, env), fn, { quiet: true });
@@ -29,5 +30,5 @@ export function renderTable(header: string[], rows: string[][]): string {
 }
 
 export function printJson(value: unknown): void {
-  process.stdout.write(`${terminalJson(value, 2)}\n`);
+  cliProcess().stdout.write(`${terminalJson(value, 2)}\n`);
 }

@@ -9,6 +9,7 @@ import { parseDuration } from '../../executor/duration.js';
 import { commandLine } from '../host.js';
 import { thisProcess } from '../local-process.js';
 import { printJson, withStateCommand, type StateCommandFlags } from './context.js';
+import { cliProcess } from '../process.js';
 
 export interface StateEditFlags extends StateCommandFlags {
   force?: boolean;
@@ -83,7 +84,7 @@ async function editState(flags: StateEditFlags, verb: string, edit: Edit, done: 
         actions,
       });
       if (flags.json) printJson({ state: store.location, workspace: store.workspace, serial: next.serial, changed: actions.map((a) => ({ address: a.address, id: a.id })) });
-      else process.stdout.write(`${done(actions.length, where)}\n`);
+      else cliProcess().stdout.write(`${done(actions.length, where)}\n`);
       return 0;
     } finally {
       await lock.release();

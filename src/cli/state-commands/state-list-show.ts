@@ -5,6 +5,7 @@ import type { ApiContextInput } from '../api-context.js';
 import { appHost } from '../host.js';
 import { configFiles } from '../options.js';
 import { printJson, renderTable, withStateCommand, type StateCommandFlags } from './context.js';
+import { cliProcess } from '../process.js';
 
 /** `protect`: the state's (a retired original's resources are protected with it: isProtectedInState). */
 function entryJson(address: string, e: LockEntry, protect = e.protect === true): Record<string, unknown> {
@@ -37,14 +38,14 @@ export async function runStateList(flags: StateCommandFlags): Promise<number> {
       return 0;
     }
     if (rows.length === 0) {
-      process.stdout.write(`No bindings in workspace "${store.workspace}" of ${store.location}.\n`);
+      cliProcess().stdout.write(`No bindings in workspace "${store.workspace}" of ${store.location}.\n`);
       return 0;
     }
     const cells = rows.map((r) => [String(r.address), String(r.kind), String(r.id), r.protect ? 'yes' : 'no']);
     // A restore's column only where a restore left something (the table is otherwise as it was).
     const notes = addresses.map((a) => restoreNote(lockfile.resources[a]!));
-    if (notes.some((n) => n !== '')) process.stdout.write(renderTable(['ADDRESS', 'KIND', 'ID', 'PROTECT', 'RESTORE'], cells.map((c, i) => [...c, notes[i]!])));
-    else process.stdout.write(renderTable(['ADDRESS', 'KIND', 'ID', 'PROTECT'], cells));
+    if (notes.some((n) => n !== '')) cliProcess().stdout.write(renderTable(['ADDRESS', 'KIND', 'ID', 'PROTECT', 'RESTORE'], cells.map((c, i) => [...c, notes[i]!])));
+    else cliProcess().stdout.write(renderTable(['ADDRESS', 'KIND', 'ID', 'PROTECT'], cells));
     return 0;
   });
 }
@@ -78,6 +79,6 @@ export async function runStateShow(address: string, flags: StateCommandFlags & A
     lines.push('  live:');
     for (const [k, v] of Object.entries(fields)) lines.push(`    ${k}: ${typeof v === 'string' ? terminalLine(v) : terminalJson(v)}`);
   }
-  process.stdout.write(`${lines.join('\n')}\n`);
+  cliProcess().stdout.write(`${lines.join('\n')}\n`);
   return 0;
 }

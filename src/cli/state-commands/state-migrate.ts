@@ -7,6 +7,7 @@ import { newLineage } from '../../state/document.js';
 import { checkStateFlag, openStateStore } from '../../app/state-choice.js';
 import { printJson, withStateCommand, type StateCommandFlags } from './context.js';
 import { thisProcess } from '../local-process.js';
+import { cliProcess, runDirectory } from '../process.js';
 
 export interface MigrateFlags extends StateCommandFlags {
   to: string;
@@ -18,7 +19,7 @@ const sameBindings = (a: Lockfile, b: Lockfile) =>
 export async function runStateMigrate(flags: MigrateFlags): Promise<number> {
   checkStateFlag({ state: flags.to });
   return withStateCommand(flags, async ({ store: source, files, desired, workspace, env }) => {
-    const target = openStateStore({ flags: { state: flags.to }, env, cwd: process.cwd(), owner: thisProcess(), files, projectId: desired.projectId, workspace });
+    const target = openStateStore({ flags: { state: flags.to }, env, cwd: runDirectory(), owner: thisProcess(), files, projectId: desired.projectId, workspace });
     if (target.location === source.location) throw new DbformError(`--to ${target.location} is where the state already is; nothing to migrate`);
     const locks: StateLock[] = [];
     try {
@@ -90,9 +91,9 @@ function report(flags: MigrateFlags, source: StateStore, target: StateStore, o: 
     });
     return;
   }
-  if (o.note) process.stderr.write(`note: ${o.note}\n`);
+  if (o.note) cliProcess().stderr.write(`note: ${o.note}\n`);
   const what = o.written ? 'Copied' : 'Already there:';
-  process.stdout.write(
+  cliProcess().stdout.write(
     `${what} the state of workspace "${source.workspace}" (lineage ${o.lock.lineage}, serial ${o.lock.serial}, ${count} binding(s)) and ${history} history record(s) ` +
       `from ${source.location} to ${target.location}.\nPoint dbform at it with --state, DBFORM_STATE or the config's state: key.\n`,
   );

@@ -2,6 +2,7 @@
 import { DbformError } from '../../model/index.js';
 import { checkWorkspaceName, formatHolder, historyToJson, holderToJson, type HistoryRecord } from '../../state/index.js';
 import { printJson, renderTable, withStateCommand, type StateCommandFlags } from './context.js';
+import { cliProcess } from '../process.js';
 
 export async function runStateUnlock(flags: StateCommandFlags): Promise<number> {
   return withStateCommand(flags, async ({ store }) => {
@@ -11,10 +12,10 @@ export async function runStateUnlock(flags: StateCommandFlags): Promise<number> 
       return 0;
     }
     const where = `workspace "${store.workspace}" of ${store.location}`;
-    if (!o.holder) process.stdout.write(o.alive ? `The lock of ${where} is held by a session that has not said who it is.\n` : `No lock is held on ${where}.\n`);
-    else if (o.cleared) process.stdout.write(`Cleared the lock of ${where} left by ${formatHolder(o.holder)}, which is no longer running.\n`);
+    if (!o.holder) cliProcess().stdout.write(o.alive ? `The lock of ${where} is held by a session that has not said who it is.\n` : `No lock is held on ${where}.\n`);
+    else if (o.cleared) cliProcess().stdout.write(`Cleared the lock of ${where} left by ${formatHolder(o.holder)}, which is no longer running.\n`);
     else {
-      process.stdout.write(
+      cliProcess().stdout.write(
         `The lock of ${where} is held by ${formatHolder(o.holder)}, which is still running; it is released when that run ends (left as it is).\n`,
       );
     }
@@ -39,11 +40,11 @@ export async function runWorkspaceList(flags: StateCommandFlags): Promise<number
       return 0;
     }
     if (list.length === 0) {
-      process.stdout.write(`No workspace of project ${store.projectId} has a state in ${store.location} yet.\n`);
+      cliProcess().stdout.write(`No workspace of project ${store.projectId} has a state in ${store.location} yet.\n`);
       return 0;
     }
     const rows = list.map((w) => [`${w.workspace === store.workspace ? '*' : ' '} ${w.workspace}`, String(w.resources), w.lastApply ?? '-', w.expiresAt ?? '-']);
-    process.stdout.write(renderTable(['  WORKSPACE', 'RESOURCES', 'LAST APPLY', 'EXPIRES'], rows));
+    cliProcess().stdout.write(renderTable(['  WORKSPACE', 'RESOURCES', 'LAST APPLY', 'EXPIRES'], rows));
     return 0;
   });
 }
@@ -53,7 +54,7 @@ export async function runWorkspaceDelete(name: string, flags: StateCommandFlags)
   return withStateCommand(flags, async ({ store }) => {
     await store.deleteWorkspace(name);
     if (flags.json) printJson({ deleted: name, state: store.location });
-    else process.stdout.write(`Deleted workspace "${name}" of project ${store.projectId} from ${store.location}.\n`);
+    else cliProcess().stdout.write(`Deleted workspace "${name}" of project ${store.projectId} from ${store.location}.\n`);
     return 0;
   });
 }
@@ -82,8 +83,8 @@ export async function runHistory(flags: StateCommandFlags & { limit?: string }):
       printJson(records.map(historyToJson));
       return 0;
     }
-    if (records.length === 0) process.stdout.write(`Nothing recorded for workspace "${store.workspace}" in ${store.location} yet.\n`);
-    else process.stdout.write(`History of workspace "${store.workspace}" in ${store.location}, newest first:\n${records.map((r) => historyLine(r, store.location)).join('\n')}\n`);
+    if (records.length === 0) cliProcess().stdout.write(`Nothing recorded for workspace "${store.workspace}" in ${store.location} yet.\n`);
+    else cliProcess().stdout.write(`History of workspace "${store.workspace}" in ${store.location}, newest first:\n${records.map((r) => historyLine(r, store.location)).join('\n')}\n`);
     return 0;
   });
 }

@@ -4,7 +4,7 @@
 import { readdir, readFile, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describeFileError, readLockfileIfPresent, realFilePath, writeFileAtomic } from '../../lockfile/index.js';
-import { DbformError, emptyLockfile, nextRevision, parseLockfileJson, serializeLockfile, type LocalProcess, type Lockfile } from '../../model/index.js';
+import { DbformError, emptyLockfile, inDirectory, nextRevision, parseLockfileJson, serializeLockfile, type LocalProcess, type Lockfile } from '../../model/index.js';
 import { checkWritable, newLineage } from '../document.js';
 import { ownedSnapshot, OwnershipError, type OtherWorkspaces } from '../ownership.js';
 import { ClaimConflictError, StateConflictError, StateLockHeldError, WorkspaceNotEmptyError } from '../errors.js';
@@ -28,6 +28,8 @@ export interface FileStoreOptions {
   lockPollMs?: number;
   /** The process that takes the apply lock, and judges whether a lock left on this host is stale. */
   owner: LocalProcess;
+  /** Where relative paths are read from, when not the process's directory (model/run-directory.ts). */
+  cwd?: string;
 }
 
 export class FileStateStore implements StateStore {
@@ -45,12 +47,17 @@ export class FileStateStore implements StateStore {
     this.location = workspaceLockfilePath(o.lockfilePath, o.workspace);
   }
 
+  /** `path` (as messages name it) where the file system finds it. */
+  private fs(path: string): string {
+    return inDirectory(this.o.cwd, path);
+  }
+
   /**
    * The file itself, symlinks resolved: one apply per lockfile however it is spelled, and atomic
    * writes replace the file, not a symlink to it (SPEC section 2).
    */
   private path(): Promise<string> {
-    this.real ??= realFilePath(this.location).catch((err: unknown) => {
+    this.real ??= realFilePath(this.fs(this.location)).catch((err: unknown) => {
       throw new DbformError(`cannot resolve the lockfile path ${this.location}: ${describeFileError(err)}`, { cause: err });
     });
     return this.real;
@@ -64,16 +71,16 @@ export class FileStateStore implements StateStore {
 
   /** The state in `path`; undefined when the file does not exist. */
   private readFileState(path: string): Promise<Lockfile | undefined> {
-    return readLockfileIfPresent(path, this.projectId);
+    return readLockfileIfPresent(this.fs(path), this.projectId);
   }
 
-  /** The lockfiles of this project's workspaces beside this one: name -> path. */
+  /** The lockfiles of this project's workspaces beside this one: name -> path (as messages name it). */
   private async workspaceFiles(): Promise<Map<string, string>> {
     const dir = dirname(this.o.lockfilePath);
     const out = new Map<string, string>();
     let names: string[];
     try {
-      names = await readdir(dir);
+      names = await readdir(this.fs(dir));
     } catch {
       return out;
     }
@@ -94,7 +101,7 @@ export class FileStateStore implements StateStore {
     const sameLineage: OtherWorkspaces['sameLineage'] = [];
     for (const [workspace, path] of await this.workspaceFiles()) {
       if (workspace === this.workspace) continue;
-      const state = await readSibling(path, this.projectId);
+      const state = await readSibling(path, this.fs(path), this.projectId);
       if (state === undefined) continue;
       if (lineage !== undefined && state.lineage === lineage) sameLineage.push({ workspace, location: path });
       for (const [address, entry] of Object.entries(state.resources)) claims.set(entry.id, { workspace, address });
@@ -152,16 +159,16 @@ export class FileStateStore implements StateStore {
   }
 
   appendHistory(record: HistoryRecord): Promise<void> {
-    return appendHistoryLine(this.o.historyPath, record);
+    return appendHistoryLine(this.o.historyPath, record, this.o.cwd);
   }
 
   async readHistory(limit?: number): Promise<HistoryRecord[]> {
-    const all = (await readHistoryFile(this.o.historyPath)).filter((r) => r.workspace === this.workspace);
+    const all = (await readHistoryFile(this.o.historyPath, this.o.cwd)).filter((r) => r.workspace === this.workspace);
     return limit === undefined ? all : all.slice(0, limit);
   }
 
   async listWorkspaces(): Promise<WorkspaceSummary[]> {
-    const history = await readHistoryFile(this.o.historyPath);
+    const history = await readHistoryFile(this.o.historyPath, this.o.cwd);
     const out: WorkspaceSummary[] = [];
     for (const [workspace, path] of await this.workspaceFiles()) {
       const state = await this.readFileState(path);
@@ -172,7 +179,7 @@ export class FileStateStore implements StateStore {
         resources: Object.keys(state.resources).length,
         serial: state.serial ?? 0,
         lastApply: last ? last.finishedAt || last.startedAt : null,
-        expiresAt: await readExpiry(path),
+        expiresAt: await readExpiry(path, this.o.cwd),
       });
     }
     return out.sort((a, b) => (a.workspace < b.workspace ? -1 : a.workspace > b.workspace ? 1 : 0));
@@ -183,7 +190,7 @@ export class FileStateStore implements StateStore {
     if ((await this.readFileState(await this.path())) === undefined) {
       await this.write(nextRevision(emptyLockfile(this.projectId), newLineage()), { lineage: null, serial: 0 });
     }
-    await writeExpiry(this.location, expiresAt);
+    await writeExpiry(this.location, expiresAt, this.o.cwd);
   }
 
   async deleteWorkspace(workspace: string): Promise<void> {
@@ -197,10 +204,10 @@ export class FileStateStore implements StateStore {
         `workspace "${workspace}" still binds ${count} resource(s); run \`dbform destroy --workspace ${workspace}\` first (nothing was deleted)`,
       );
     }
-    const taken = await acquireFileLock(await realFilePath(path), { command: 'dbform workspace delete', owner: this.o.owner });
+    const taken = await acquireFileLock(await realFilePath(this.fs(path)), { command: 'dbform workspace delete', owner: this.o.owner });
     try {
-      await unlink(path);
-      await removeExpiry(path);
+      await unlink(this.fs(path));
+      await removeExpiry(path, this.o.cwd);
     } finally {
       await taken.release();
     }
@@ -246,11 +253,11 @@ function holderInfo(h: FileLockHolder): LockHolderInfo {
   return { pid: h.pid, host: h.host, user: '?', command: h.command, startedAt: h.started_at, ciRun: null };
 }
 
-/** A sibling workspace's lockfile; undefined when it is gone or belongs to another project. */
-async function readSibling(path: string, projectId: string): Promise<Lockfile | undefined> {
+/** A sibling workspace's lockfile (`path` as messages name it, at `file`); undefined when it is gone or belongs to another project. */
+async function readSibling(path: string, file: string, projectId: string): Promise<Lockfile | undefined> {
   let data: unknown;
   try {
-    data = JSON.parse(await readFile(path, 'utf8'));
+    data = JSON.parse(await readFile(file, 'utf8'));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw unknownOwner(path, err instanceof SyntaxError ? `it is not valid JSON (${err.message})` : describeFileError(err));

@@ -3,16 +3,20 @@
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { describeFileError } from '../../lockfile/index.js';
-import { DbformError } from '../../model/index.js';
+import { DbformError, inDirectory } from '../../model/index.js';
 import { historyFromJson, historyToJson, type HistoryRecord } from '../history.js';
 
-/** One write of one line: appends of concurrent runs (other workspaces) never interleave. */
-export async function appendHistoryLine(path: string, record: HistoryRecord): Promise<void> {
+/**
+ * One write of one line: appends of concurrent runs (other workspaces) never interleave. `path` is
+ * read from `cwd` when given (model/run-directory.ts); messages name it as given.
+ */
+export async function appendHistoryLine(path: string, record: HistoryRecord, cwd?: string): Promise<void> {
+  const file = inDirectory(cwd, path);
   try {
-    await mkdir(dirname(path), { recursive: true });
-    const present = await readHistoryFile(path);
+    await mkdir(dirname(file), { recursive: true });
+    const present = await readHistoryFile(path, cwd);
     if (present.some((r) => r.id === record.id)) return;
-    await appendFile(path, `${JSON.stringify(historyToJson(record))}\n`, { encoding: 'utf8', mode: 0o644 });
+    await appendFile(file, `${JSON.stringify(historyToJson(record))}\n`, { encoding: 'utf8', mode: 0o644 });
   } catch (err) {
     if (err instanceof DbformError) throw err;
     throw new DbformError(`cannot append to the history file ${path}: ${describeFileError(err)}`, { cause: err });
@@ -20,10 +24,10 @@ export async function appendHistoryLine(path: string, record: HistoryRecord): Pr
 }
 
 /** Newest first (the file is in the order written). A torn or foreign line is skipped, not fatal. */
-export async function readHistoryFile(path: string): Promise<HistoryRecord[]> {
+export async function readHistoryFile(path: string, cwd?: string): Promise<HistoryRecord[]> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readFile(inDirectory(cwd, path), 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw new DbformError(`cannot read the history file ${path}: ${describeFileError(err)}`, { cause: err });

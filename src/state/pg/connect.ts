@@ -10,6 +10,8 @@ export interface ConnectOptions {
   env: Record<string, string | undefined>;
   /** Shown in pg_stat_activity, so an operator can tell dbform's sessions apart. */
   applicationName: string;
+  /** Where a relative PGPASSFILE is read from, when not the process's directory (model/run-directory.ts). */
+  cwd?: string;
 }
 
 function connectTimeoutMs(env: Record<string, string | undefined>): number {
@@ -18,15 +20,15 @@ function connectTimeoutMs(env: Record<string, string | undefined>): number {
 }
 
 /** The password: the URL's, else PGPASSWORD, else the pgpass file; undefined lets the server decide. */
-export function resolvePassword(target: PgTarget, env: Record<string, string | undefined>): string | undefined {
-  return target.urlPassword ?? (env.PGPASSWORD || undefined) ?? lookupPgpass(target, env);
+export function resolvePassword(target: PgTarget, env: Record<string, string | undefined>, cwd?: string): string | undefined {
+  return target.urlPassword ?? (env.PGPASSWORD || undefined) ?? lookupPgpass(target, env, cwd);
 }
 
 /** pg is loaded on the first connection: a state in a file (the default) never pays for it (~20 modules at start-up). */
 async function newClient(target: PgTarget, o: ConnectOptions): Promise<pg.Client> {
   const { default: driver } = await import('pg');
   const parsed = parse(target.url);
-  const password = resolvePassword(target, o.env);
+  const password = resolvePassword(target, o.env, o.cwd);
   return new driver.Client({
     host: target.host,
     port: target.port,

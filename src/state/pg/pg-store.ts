@@ -21,6 +21,8 @@ export interface PgStoreOptions {
   projectId: string;
   workspace: string;
   env: Record<string, string | undefined>;
+  /** Where a relative PGPASSFILE is read from, when not the process's directory (model/run-directory.ts). */
+  cwd?: string;
   /** Called while waiting for the lock (with --lock-timeout), naming the holder. */
   onLockWait?: (message: string) => void;
 }
@@ -54,7 +56,7 @@ export class PgStateStore implements StateStore {
     this.location = this.target.display;
     this.projectId = o.projectId;
     this.workspace = o.workspace;
-    this.connectOptions = { env: o.env, applicationName: 'dbform' };
+    this.connectOptions = { env: o.env, applicationName: 'dbform', ...(o.cwd !== undefined ? { cwd: o.cwd } : {}) };
     this.onLockWait = o.onLockWait;
   }
 

@@ -4,7 +4,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { splitPgpassLine } from '../../model/index.js';
+import { inDirectory, splitPgpassLine } from '../../model/index.js';
 
 export interface PgpassQuery {
   host: string;
@@ -18,8 +18,10 @@ function hostMatches(pattern: string, host: string): boolean {
   return pattern === '*' || pattern === host || (pattern === 'localhost' && host.startsWith('/'));
 }
 
-export function lookupPgpass(q: PgpassQuery, env: Record<string, string | undefined>): string | undefined {
-  const path = env.PGPASSFILE || join(homedir(), '.pgpass');
+/** `env`'s PGPASSFILE, else `~/.pgpass` of its HOME; a relative path is read from `cwd` when given. */
+export function lookupPgpass(q: PgpassQuery, env: Record<string, string | undefined>, cwd?: string): string | undefined {
+  // os.homedir() reads this process's HOME; the environment given is the run's.
+  const path = inDirectory(cwd, env.PGPASSFILE || join(env.HOME ?? homedir(), '.pgpass'));
   let text: string;
   try {
     if ((statSync(path).mode & 0o077) !== 0) return undefined;

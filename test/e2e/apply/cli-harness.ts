@@ -1,5 +1,6 @@
-// A workspace for running the built CLI against an emulator in the test process, and checks of
-// what an apply left behind.
+// A workspace for running the CLI against an emulator in the test process (in process by default,
+// spawned when a test needs a real process: test/support/cli.ts), and checks of what an apply left
+// behind.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fetchLiveState } from '../../../src/api/index.js';
@@ -8,7 +9,7 @@ import { readLockfile } from '../../../src/lockfile/index.js';
 import type { LiveState, Lockfile, Plan } from '../../../src/model/index.js';
 import { hashConfigFiles } from '../../../src/app/plan.js';
 import { planChanges, toPlanJson, withSavedInputs } from '../../../src/planner/index.js';
-import { spawnCli as spawnBuiltCli, type CliResult } from '../../support/cli.js';
+import { runCli as runDbform, spawnCli as spawnBuiltCli, type CliResult } from '../../support/cli.js';
 import { AUTH_ENV, testClient } from '../../support/dialect.js';
 import { tempDir } from '../../support/temp-dir.js';
 
@@ -45,13 +46,21 @@ export function workspace(configText: string, apiUrl: string, extraEnv: NodeJS.P
   return { dir, config, lockfile: join(dir, 'dbform.lock.json'), pgpass, env };
 }
 
-/** The CLI in the workspace, with exactly the workspace's environment (plus `options.env`). */
-export function spawnCli(ws: Workspace, args: string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}) {
+export interface WorkspaceRun {
+  env?: NodeJS.ProcessEnv;
+  input?: string;
+  /** A real process (see test/support/cli.ts); spawnCli always is one. */
+  spawn?: boolean;
+}
+
+/** The CLI spawned in the workspace, with exactly the workspace's environment (plus `options.env`). */
+export function spawnCli(ws: Workspace, args: string[], options: WorkspaceRun = {}) {
   return spawnBuiltCli(args, { cwd: ws.dir, exactEnv: { ...ws.env, ...options.env }, input: options.input });
 }
 
-export function runCli(ws: Workspace, args: string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<CliResult> {
-  return spawnCli(ws, args, options).done;
+/** The CLI run in the workspace (in process unless `spawn`), with exactly its environment (plus `options.env`). */
+export function runCli(ws: Workspace, args: string[], options: WorkspaceRun = {}): Promise<CliResult> {
+  return runDbform(args, { cwd: ws.dir, exactEnv: { ...ws.env, ...options.env }, input: options.input, spawn: options.spawn });
 }
 
 export function readLock(ws: Workspace): string {

@@ -41,7 +41,9 @@ describe('dbform completion', () => {
   });
 
   it.each(['bash', 'zsh', 'fish'])('prints a %s script that asks `dbform complete` for candidates', async (shell) => {
-    const r = await runCli(['completion', shell]);
+    // A real process: @bomb.sh/tab prints the script with console.log, and registers what it
+    // describes on a program of its own module, once per process.
+    const r = await runCli(['completion', shell], { spawn: true });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('dbform complete --');
     if (shell === 'bash') expect(spawnSync('bash', ['-n'], { input: r.stdout }).status).toBe(0);

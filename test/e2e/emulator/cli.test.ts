@@ -1,4 +1,5 @@
-// Spawns the built CLI (run `npx tsc -p tsconfig.json` first; `npm test` does).
+// Spawns the built CLI (run `npx tsc -p tsconfig.json` first; `npm test` does) for the emulator
+// that serves until a signal; a run that fails before it listens runs in process (test/support/cli.ts).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,7 +30,11 @@ function startCli(
   });
 }
 
-const runCli = (args: string[]) => spawnSync(process.execPath, [BIN, 'emulator', ...args], { encoding: 'utf8', timeout: 10_000 });
+/** `dbform emulator ARGS` that must fail before it listens (in process: one that listened would wait for a signal). */
+async function refused(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const r = await runDbform(['emulator', ...args]);
+  return { status: r.code, stdout: r.stdout, stderr: r.stderr };
+}
 
 describe('dbform emulator (CLI)', () => {
   it('prints the listening line with the real port, serves the API, and stops cleanly on SIGTERM and SIGINT', async () => {
@@ -80,7 +85,7 @@ describe('dbform emulator (CLI)', () => {
     expect((await run.exited).code).toBe(0);
   });
 
-  it('validates its flags with clear messages', () => {
+  it('validates its flags with clear messages', async () => {
     const cases: Array<[string[], RegExp]> = [
       [['--fault-rate', '2'], /--fault-rate must be a number from 0 to 1 \(got "2"\)/],
       [['--throttle-rate', '-0.5'], /--throttle-rate must be a number from 0 to 1/],
@@ -99,7 +104,7 @@ describe('dbform emulator (CLI)', () => {
       [['--endpoints', 'private'], /argument 'private' is invalid\. Allowed choices are fixed, moving\./],
     ];
     for (const [args, message] of cases) {
-      const r = runCli(args);
+      const r = await refused(args);
       expect(r.status, args.join(' ')).toBe(1);
       expect(r.stderr).toMatch(message);
       expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -110,14 +115,14 @@ describe('dbform emulator (CLI)', () => {
   it('reports a busy port and a corrupt state file without a stack trace', async () => {
     const { child, line, exited } = await startCli(['--port', '0']);
     const port = /:(\d+)\//.exec(line)![1]!;
-    const busy = runCli(['--port', port]);
+    const busy = await refused(['--port', port]);
     expect(busy.status).toBe(1);
     expect(busy.stderr).toMatch(/cannot listen on 127\.0\.0\.1:\d+: the port is already in use/);
     child.kill('SIGTERM');
     await exited;
     const state = join(tempDir('dbform-cli-emu-'), 'state.json');
     writeFileSync(state, 'not json');
-    const corrupt = runCli(['--port', '0', '--state', state]);
+    const corrupt = await refused(['--port', '0', '--state', state]);
     expect(corrupt.status).toBe(1);
     expect(corrupt.stderr).toMatch(/emulator state file .*state\.json is corrupt/);
     expect(corrupt.stderr).not.toMatch(/\n\s+at /);

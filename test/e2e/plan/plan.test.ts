@@ -250,13 +250,14 @@ describe('dbform plan', () => {
     const dir = project(FRESH);
     // The backoff at the emulator's pace (a loopback URL): the order of attempts is what counts here.
     const deadEnv = { DBFORM_API_URL: dead.url, ...AUTH_ENV, METRICS_DB_PASSWORD: 'x', DBFORM_EMULATOR_TIME_SCALE: '0.01' };
-    const r = await runCli(['plan'], { env: deadEnv, cwd: dir });
+    // Real processes: how soon a process exits, and what it prints until then, is the point.
+    const r = await runCli(['plan'], { env: deadEnv, cwd: dir, spawn: true });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^error: cannot reach the API at http:\/\/127\.0\.0\.1:\d+\/public\/api\/v1 \(ECONNREFUSED: [^\n]*\) \(5 attempts\); is the URL right and the API running\?\n$/);
     // With --debug, one line per attempt: once a read has made its last attempt, no read makes another
     // (the sibling reads used to retry 10 times each before the command could exit).
-    const debug = await runCli(['plan', '--debug'], { env: deadEnv, cwd: dir });
+    const debug = await runCli(['plan', '--debug'], { env: deadEnv, cwd: dir, spawn: true });
     const attempts = debug.stderr.split('\n').filter((l) => /^\[api\] .*\(attempt \d+\)/.test(l));
     const last = attempts.findIndex((l) => !l.includes('retrying in'));
     expect(last, debug.stderr).toBeGreaterThanOrEqual(0);

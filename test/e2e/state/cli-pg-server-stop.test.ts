@@ -7,6 +7,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../../src/emulator/index.js';
 import { runCli, spawnCli, workspace } from '../apply/cli-harness.js';
+import { holdAnswers } from '../../support/held-answers.js';
 import { startPostgres, type PostgresServer } from '../../support/postgres-server.js';
 
 let server: PostgresServer;
@@ -38,21 +39,19 @@ async function boundIds(): Promise<string[]> {
 
 describe('the state database stops mid-apply', () => {
   it('keeps every created ID in the journal; the next apply pushes it, creates nothing twice and converges', async () => {
-    // Every request takes 6 s while the database goes away, so the creates are still in flight
-    // when it is gone, even on a loaded machine.
-    const emulator = await startEmulator({ timeScale: 0.01, latencyMs: 6000 });
+    // The emulator's answers to the three creates are held back until the database is gone: the
+    // services exist, their IDs are on their way to an apply that can no longer bind them.
+    const emulator = await startEmulator({ timeScale: 0.01 });
+    const gate = await holdAnswers(emulator.url, (method, path) => method === 'POST' && /\/services$/.test(path));
     try {
       const names = ['s1', 's2', 's3'];
       const text = `version: 1\nproject_id: proj-demo\nservices:\n${names.map((n) => `  ${n}:\n    cpu_millis: 500\n    memory_gbs: 2\n`).join('')}`;
-      const ws = workspace(text, emulator.url, { DBFORM_STATE: server.url });
+      const ws = workspace(text, gate.url, { DBFORM_STATE: server.url });
       const run = spawnCli(ws, ['apply', '--auto-approve']);
-      // The emulator counts a request when it arrives, before its latency: the three creates are in
-      // flight (the plan printed before them names createService too, so stdout cannot tell).
-      const creates = () => Object.entries(emulator.stats().requests).filter(([k]) => /^POST \S*\/services$/.test(k)).reduce((n, [, c]) => n + c, 0);
-      await until(() => creates() >= 3, 'the three creates to reach the emulator', 60_000);
+      await until(() => gate.held() >= 3, 'the answers to the three creates', 60_000);
       await server.stop();
+      gate.release();
       const result = await run.done;
-      emulator.setFaults({ latencyMs: 0 });
       expect(result.code, result.stderr).toBe(1);
       expect(result.stderr).toMatch(/^error: apply stopped: .*127\.0\.0\.1:\d+.*Nothing new was started; every ID it bound is in the state or kept in .*state-journal\.json, which the next run pushes before it plans\./m);
       expect(result.stderr).not.toMatch(/password|at .*\.js:\d+/);
@@ -80,6 +79,7 @@ describe('the state database stops mid-apply', () => {
       expect(live.map((s) => s.name).sort()).toEqual(names);
       expect((await boundIds()).sort()).toEqual(live.map((s) => s.service_id).sort());
     } finally {
+      await gate.close();
       await emulator.close();
     }
   });
