@@ -125,8 +125,18 @@ export function createEnvironments(): PolicyEnvironments {
   return { action, plan: base.clone() };
 }
 
-/** Whether the expression names any of `names` (a macro's own variable of that name counts too: harmless). */
-export function mentions(ast: ASTNode, names: ReadonlySet<string>): boolean {
+/** An expression's node as the library's AST holds it: an operator and its arguments. */
+export interface AstNodeView {
+  op: string;
+  args: unknown;
+}
+
+/**
+ * Visits the operators of an expression, depth first; a literal's arguments are data, never
+ * visited. `visit` answers 'skip' (not this node's arguments) or 'stop' (no more nodes); returns
+ * whether it was stopped.
+ */
+export function walkAst(ast: ASTNode, visit: (node: AstNodeView) => 'skip' | 'stop' | undefined): boolean {
   const stack: unknown[] = [ast];
   while (stack.length > 0) {
     const node = stack.pop();
@@ -135,11 +145,18 @@ export function mentions(ast: ASTNode, names: ReadonlySet<string>): boolean {
       continue;
     }
     if (node === null || typeof node !== 'object' || !('op' in node)) continue;
-    const n = node as { op: string; args: unknown };
-    if (n.op === 'id' && typeof n.args === 'string' && names.has(n.args)) return true;
-    if (n.op !== 'value') stack.push(n.args);
+    const n = node as AstNodeView;
+    if (n.op === 'value') continue;
+    const answer = visit(n);
+    if (answer === 'stop') return true;
+    if (answer !== 'skip') stack.push(n.args);
   }
   return false;
+}
+
+/** Whether the expression names any of `names` (a macro's own variable of that name counts too: harmless). */
+export function mentions(ast: ASTNode, names: ReadonlySet<string>): boolean {
+  return walkAst(ast, (n) => (n.op === 'id' && typeof n.args === 'string' && names.has(n.args) ? 'stop' : undefined));
 }
 
 /**

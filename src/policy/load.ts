@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { ParseError, serialize, type ASTNode, type Environment, type ParseResult } from '@marcbachmann/cel-js';
 import { load as loadYaml } from 'js-yaml';
 import { closestMatch, inDirectory, type Diagnostic, type Result, type SourceRef } from '../model/index.js';
-import { ACTION_VARIABLES, createEnvironments, mentions, PLAN_VARIABLES, type PolicyEnvironments } from './cel-env.js';
+import { ACTION_VARIABLES, createEnvironments, mentions, PLAN_VARIABLES, walkAst, type AstNodeView, type PolicyEnvironments } from './cel-env.js';
 import { checkStructure, RULE_KINDS, type StructureProblem } from './structure.js';
 import type { PolicyRuleSource, RuleKind } from './types.js';
 import { FileReader, type ExpressionPositions } from './yaml-positions.js';
@@ -241,26 +241,17 @@ function conjuncts(ast: ASTNode): ASTNode[] {
 /** 'plan', 'category' (action only as action.op/kind/risk/reason) or undefined (anything else). */
 function scopeOf(ast: ASTNode): Guard['scope'] | undefined {
   let category = false;
-  const stack: unknown[] = [ast];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (Array.isArray(node)) {
-      stack.push(...node);
-      continue;
-    }
-    if (node === null || typeof node !== 'object' || !('op' in node)) continue;
-    const n = node as { op: string; args: unknown };
-    if (n.op === 'value') continue;
+  const readsAction = walkAst(ast, (n) => {
     if (n.op === '.' && Array.isArray(n.args)) {
-      const [object, field] = n.args as [{ op: string; args: unknown }, string];
+      const [object, field] = n.args as [AstNodeView, string];
       if (object.op === 'id' && object.args === 'action' && CATEGORY_FIELDS.has(field)) {
         category = true;
-        continue;
+        return 'skip';
       }
     }
-    if (n.op === 'id' && typeof n.args === 'string' && ACTION_NAMES.has(n.args)) return undefined;
-    stack.push(n.args);
-  }
+    return n.op === 'id' && typeof n.args === 'string' && ACTION_NAMES.has(n.args) ? 'stop' : undefined;
+  });
+  if (readsAction) return undefined;
   return category ? 'category' : 'plan';
 }
 
