@@ -42,7 +42,12 @@ export function draft(init: DraftInit): Draft {
 
 export { fieldChange as change, SENSITIVE, sensitiveChange } from '../model/index.js';
 
-/** Reason for the create of a resource that is not live: drift when the lockfile had its ID. */
-export function createReason(hadLockEntry: boolean): ActionReason {
-  return hadLockEntry ? 'drift' : 'missing';
+/**
+ * The create of a resource that is not live: its reason (drift when the state had its ID), recorded
+ * as created afresh so that its children are planned with it (PlanContext.fresh).
+ */
+export function createdAfresh(ctx: { fresh: Map<Address, ActionReason> }, address: Address, hadLockEntry: boolean): ActionReason {
+  const reason: ActionReason = hadLockEntry ? 'drift' : 'missing';
+  ctx.fresh.set(address, reason);
+  return reason;
 }

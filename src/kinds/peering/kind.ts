@@ -24,7 +24,7 @@ import {
   type OperationSpec,
 } from '../../model/index.js';
 import { effectiveProtect, liveKey, refTo, type PlanContext } from '../../planner/context.js';
-import { change, createReason, draft, type Draft } from '../../planner/drafts.js';
+import { change, createdAfresh, draft, type Draft } from '../../planner/drafts.js';
 import type { ConfigEntry, ConfigProblem, KindDefinition, KindPlanner } from '../types.js';
 
 // ---- statuses (cloud-api.md 3.3: a free string) ---------------------------------------------
@@ -226,8 +226,7 @@ const planner: KindPlanner<DesiredPeering, LivePeering> = {
     const d = m.desired;
     const protect = effectiveProtect(undefined, m.entry);
     if (!m.live) {
-      const reason = createReason(m.entry !== undefined);
-      ctx.fresh.set(d.address, reason);
+      const reason = createdAfresh(ctx, d.address, m.entry !== undefined);
       return [createPeering(d, reason, protect, ctx)];
     }
     // A replaced VPC takes its peerings with it: delete them first (deleteVPC needs that), recreate after.

@@ -36,7 +36,7 @@ import {
   type OperationSpec,
 } from '../../model/index.js';
 import { effectiveProtect, refTo, type PlanContext } from '../../planner/context.js';
-import { change, createReason, draft, type Draft } from '../../planner/drafts.js';
+import { change, createdAfresh, draft, type Draft } from '../../planner/drafts.js';
 import { poolerField, type ConnectionPoolerDto } from '../service/fields.js';
 import type { KindDefinition, KindPlanner } from '../types.js';
 
@@ -222,8 +222,7 @@ const planner: KindPlanner<DesiredReplicaSet, LiveReplicaSet> = {
     const protect = effectiveProtect(d, m.entry);
     const owner = serviceAddress(d.serviceKey);
     if (!m.live) {
-      const reason = createReason(m.entry !== undefined);
-      ctx.fresh.set(d.address, reason);
+      const reason = createdAfresh(ctx, d.address, m.entry !== undefined);
       return createDrafts(d, reason, protect, ctx);
     }
     const serviceReason = ctx.fresh.get(owner);

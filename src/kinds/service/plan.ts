@@ -22,7 +22,7 @@ import {
   type PlannedBy,
 } from '../../model/index.js';
 import { effectiveProtect, liveKey, refTo, type PlanContext } from '../../planner/context.js';
-import { createReason, draft, type Draft } from '../../planner/drafts.js';
+import { createdAfresh, draft, type Draft } from '../../planner/drafts.js';
 import type { KindPlanner } from '../types.js';
 import { SERVICE_FIELDS } from './fields.js';
 import { forkDraft, forkParentsFirst } from './fork.js';
@@ -107,8 +107,7 @@ export const servicePlanner: KindPlanner<DesiredService, LiveService> = {
     const d = m.desired;
     const protect = effectiveProtect(d, m.entry);
     if (!m.live) {
-      const reason = createReason(m.entry !== undefined);
-      ctx.fresh.set(d.address, reason);
+      const reason = createdAfresh(ctx, d.address, m.entry !== undefined);
       return planServiceCreate(d, reason, protect, ctx);
     }
     for (const c of capabilitiesAt(SERVICE_FIELDS, d, m.live)) ctx.consulted.add(c);

@@ -30,7 +30,7 @@ import {
   type SourceRef,
 } from '../../model/index.js';
 import { effectiveProtect, liveKey, refTo, type PlanContext } from '../../planner/context.js';
-import { createReason, draft, type Draft } from '../../planner/drafts.js';
+import { createdAfresh, draft, type Draft } from '../../planner/drafts.js';
 import type { ExportKit, KindDefinition, KindPlanner } from '../types.js';
 
 // ---- statuses -------------------------------------------------------------------------------
@@ -222,8 +222,7 @@ const planner: KindPlanner<DesiredVpc, LiveVpc> = {
     const d = m.desired;
     const protect = effectiveProtect(d, m.entry);
     if (!m.live) {
-      const reason = createReason(m.entry !== undefined);
-      ctx.fresh.set(d.address, reason);
+      const reason = createdAfresh(ctx, d.address, m.entry !== undefined);
       return [createVpc(d, reason, protect)];
     }
     const forcing = replaceChanges(VPC_FIELDS, d, m.live);
