@@ -2,15 +2,12 @@
 // READY, scaled by the time scale): a fork of it, or a replica set on it, is refused with 409
 // "doesn't yet have any backups or snapshots available" until then. Apply says what it waits for
 // and sends again, within --timeout.
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../../src/api/client.js';
-import { startEmulator, type EmulatorHandle } from '../../../src/emulator/index.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { readLockfile } from '../../../src/lockfile/index.js';
 import { EmulatorClock } from '../../support/emulator-clock.js';
-import { testClient } from '../../support/dialect.js';
 import { removeTempDirs } from '../../support/temp-dir.js';
 import { spawnCli, workspace } from '../apply/cli-harness.js';
-import { TIGER } from './helpers.js';
+import { startTiger } from './helpers.js';
 
 afterAll(removeTempDirs);
 
@@ -18,14 +15,6 @@ const PROJECT = 'proj-demo';
 const CREATE = 'POST /projects/{project_id}/services';
 const FORK = 'POST /projects/{project_id}/services/{service_id}/forkService';
 const CREATE_RS = 'POST /projects/{project_id}/services/{service_id}/replicaSets';
-
-let emulator: EmulatorHandle | undefined;
-let client: ApiClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  await emulator?.close();
-  emulator = client = undefined;
-});
 
 const CONFIG = `version: 1
 project_id: proj-demo
@@ -54,11 +43,10 @@ describe('a fork and a replica set right after their parent is created', () => {
     // for want of a backup, then time runs (at time scale 0.05: the backup is due 1.5 s after READY).
     const clock = new EmulatorClock();
     clock.freeze();
-    emulator = await startEmulator({ ...TIGER, timeScale: 0.05, now: clock.now });
-    client = testClient(emulator.url);
+    const { emulator, client } = await startTiger({ timeScale: 0.05, now: clock.now });
     const ws = workspace(CONFIG, emulator.url);
     const apply = spawnCli(ws, ['apply', '--auto-approve']);
-    const count = (key: string) => emulator!.stats().requests[key] ?? 0;
+    const count = (key: string) => emulator.stats().requests[key] ?? 0;
     await until(() => count(CREATE) >= 1, apply);
     clock.advance(1_000);
     await until(() => count(FORK) >= 1 && count(CREATE_RS) >= 1, apply);

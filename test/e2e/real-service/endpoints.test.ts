@@ -3,27 +3,16 @@
 // line of the service follows it on attach and detach, so it names the host output gives; a plan
 // after either shows no drift and no change.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../../src/api/client.js';
-import { startEmulator, type EmulatorHandle } from '../../../src/emulator/index.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parsePgpassLine } from '../../../src/executor/pgpass.js';
 import { readLockfile } from '../../../src/lockfile/index.js';
-import { testClient } from '../../support/dialect.js';
 import { removeTempDirs } from '../../support/temp-dir.js';
 import { runCli, workspace, type Workspace } from '../apply/cli-harness.js';
-import { TIGER } from './helpers.js';
+import { startTiger } from './helpers.js';
 
 afterAll(removeTempDirs);
 
 const PROJECT = 'proj-demo';
-let emulator: EmulatorHandle | undefined;
-let client: ApiClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  await emulator?.close();
-  emulator = client = undefined;
-});
-
 const config = (vpc: string) => `version: 1
 project_id: proj-demo
 vpcs:
@@ -58,8 +47,7 @@ async function expectNoChange(ws: Workspace): Promise<void> {
 
 describe('endpoints that move with an attachment', () => {
   it('output shows the private endpoint while attached and the public one after a detach; the pgpass line follows', async () => {
-    emulator = await startEmulator({ ...TIGER, timeScale: 0.01 });
-    client = testClient(emulator.url);
+    const { emulator } = await startTiger({ timeScale: 0.01 });
     const ws = workspace(config('main'), emulator.url);
     const apply = await runCli(ws, ['apply', '--auto-approve']);
     expect(apply.code, apply.stderr).toBe(0);

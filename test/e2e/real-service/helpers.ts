@@ -1,11 +1,25 @@
 // The tiger dialect with its own SPEC section 15 behaviours (30 s backup delay, eventual teardown,
 // moving endpoints, or manual peering acceptance): what the client meets on the real service.
 // These files start it explicitly, whichever dialect the vitest project runs, so they run once.
+import { onTestFinished } from 'vitest';
+import type { ApiClient } from '../../../src/api/client.js';
 import { DIALECTS } from '../../../src/emulator/dialect.js';
-import type { EmulatorOptions } from '../../../src/emulator/index.js';
+import { startEmulator, type EmulatorHandle, type EmulatorOptions } from '../../../src/emulator/index.js';
+import { testClient } from '../../support/dialect.js';
 
 /** The tiger dialect as it starts by default (its switches spelled out, whatever a harness holds back). */
 export const TIGER: EmulatorOptions = { dialect: 'tiger', ...DIALECTS.tiger.switches };
+
+/** The tiger dialect as it starts by default, with `options` over it, and a client of it; both closed when the test ends. */
+export async function startTiger(options: EmulatorOptions): Promise<{ emulator: EmulatorHandle; client: ApiClient }> {
+  const emulator = await startEmulator({ ...TIGER, ...options });
+  const client = testClient(emulator.url);
+  onTestFinished(async () => {
+    await client.close();
+    await emulator.close();
+  });
+  return { emulator, client };
+}
 
 /** POST to one of the emulator's test controls (no auth): its status. */
 export async function control(origin: string, path: string): Promise<number> {

@@ -2,27 +2,16 @@
 // PENDING with a provisioned_id until the peer account accepts it. Apply counts it as created and
 // says what it awaits; a plan shows it awaiting (no action, not settling); a later apply does not
 // wait for it; once accepted, a plan shows nothing left to do.
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../../src/api/client.js';
-import { startEmulator, type EmulatorHandle } from '../../../src/emulator/index.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { readLockfile } from '../../../src/lockfile/index.js';
-import { testClient } from '../../support/dialect.js';
 import { removeTempDirs } from '../../support/temp-dir.js';
 import { runCli, workspace, type Workspace } from '../apply/cli-harness.js';
-import { control, TIGER } from './helpers.js';
+import { control, startTiger } from './helpers.js';
 
 afterAll(removeTempDirs);
 
 const PROJECT = 'proj-demo';
 const ACCOUNT = '123456789012';
-let emulator: EmulatorHandle | undefined;
-let client: ApiClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  await emulator?.close();
-  emulator = client = undefined;
-});
-
 const CONFIG = `version: 1
 project_id: proj-demo
 vpcs:
@@ -44,8 +33,7 @@ async function planJson(ws: Workspace): Promise<Record<string, unknown>> {
 
 describe('a peering that awaits the peer account', () => {
   it('is created and awaiting, shown as such by plan, not waited for by a later apply, and accepted without a change', async () => {
-    emulator = await startEmulator({ ...TIGER, peeringAcceptance: 'manual', timeScale: 0.05 });
-    client = testClient(emulator.url);
+    const { emulator, client } = await startTiger({ peeringAcceptance: 'manual', timeScale: 0.05 });
     const ws = workspace(CONFIG, emulator.url);
 
     const apply = await runCli(ws, ['apply', '--auto-approve']);

@@ -2,15 +2,13 @@
 // is listed as DELETING for a while, and its VPC's delete is refused (409 "already being updated")
 // until it is gone. dbform waits that out within --timeout, saying what it waits for, and a second
 // delete of a peering already being deleted is success.
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../../src/api/client.js';
-import { startEmulator, type EmulatorHandle } from '../../../src/emulator/index.js';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { readLockfile } from '../../../src/lockfile/index.js';
 import { EmulatorClock } from '../../support/emulator-clock.js';
 import { testClient } from '../../support/dialect.js';
 import { removeTempDirs } from '../../support/temp-dir.js';
 import { runCli, spawnCli, workspace } from '../apply/cli-harness.js';
-import { TIGER } from './helpers.js';
+import { startTiger } from './helpers.js';
 
 afterAll(removeTempDirs);
 
@@ -18,14 +16,6 @@ const PROJECT = 'proj-demo';
 const DELETE_VPC = 'DELETE /projects/{project_id}/vpcs/{vpc_id}';
 const DELETE_PEERING = 'DELETE /projects/{project_id}/vpcs/{vpc_id}/peerings/{peering_id}';
 const LIST_PEERINGS = 'GET /projects/{project_id}/vpcs/{vpc_id}/peerings';
-
-let emulator: EmulatorHandle | undefined;
-let client: ApiClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  await emulator?.close();
-  emulator = client = undefined;
-});
 
 const CONFIG = `version: 1
 project_id: proj-demo
@@ -47,8 +37,7 @@ async function until(done: () => boolean, command: { child: { exitCode: number |
 describe('teardown that takes its time', () => {
   it('destroy of a VPC whose peering is still being deleted waits for it, says so, and succeeds', async () => {
     const clock = new EmulatorClock();
-    emulator = await startEmulator({ ...TIGER, timeScale: 0.05, now: clock.now });
-    client = testClient(emulator.url);
+    const { emulator, client } = await startTiger({ timeScale: 0.05, now: clock.now });
     const ws = workspace(CONFIG, emulator.url);
     expect((await runCli(ws, ['apply', '--auto-approve'])).code).toBe(0);
     const lock = await readLockfile(ws.lockfile, PROJECT);
@@ -62,7 +51,7 @@ describe('teardown that takes its time', () => {
     const destroy = spawnCli(ws, ['destroy', '--auto-approve']);
     // Refused while the peering is torn down: the plan's read, the look after the refusal, then the
     // wait's first tick each list the VPC's peerings. Then its teardown ends.
-    await until(() => (emulator!.stats().requests[DELETE_VPC] ?? 0) >= 1 && (emulator!.stats().requests[LIST_PEERINGS] ?? 0) >= 3, destroy);
+    await until(() => (emulator.stats().requests[DELETE_VPC] ?? 0) >= 1 && (emulator.stats().requests[LIST_PEERINGS] ?? 0) >= 3, destroy);
     clock.thaw();
     clock.advance(10_000);
     const run = await destroy.done;
@@ -78,8 +67,7 @@ describe('teardown that takes its time', () => {
 
   it('apply creates again a peering deleted out of band, once its teardown ends', async () => {
     const clock = new EmulatorClock();
-    emulator = await startEmulator({ ...TIGER, timeScale: 0.05, now: clock.now });
-    client = testClient(emulator.url);
+    const { emulator, client } = await startTiger({ timeScale: 0.05, now: clock.now });
     const ws = workspace(CONFIG, emulator.url);
     expect((await runCli(ws, ['apply', '--auto-approve'])).code).toBe(0);
     const lock = await readLockfile(ws.lockfile, PROJECT);
@@ -92,7 +80,7 @@ describe('teardown that takes its time', () => {
     // The create is refused while the old peering to the same peer VPC is torn down.
     // (the plan's read, the search for a peering the create made, the look for one being torn down
     // and the wait's first tick each list the peerings)
-    await until(() => (emulator!.stats().requests['POST /projects/{project_id}/vpcs/{vpc_id}/peerings'] ?? 0) >= 1 && (emulator!.stats().requests[LIST_PEERINGS] ?? 0) >= 4, apply);
+    await until(() => (emulator.stats().requests['POST /projects/{project_id}/vpcs/{vpc_id}/peerings'] ?? 0) >= 1 && (emulator.stats().requests[LIST_PEERINGS] ?? 0) >= 4, apply);
     clock.thaw();
     clock.advance(10_000);
     const run = await apply.done;
@@ -107,23 +95,22 @@ describe('teardown that takes its time', () => {
 
   it('a delete of a peering whose answer was lost is sent again, refused as already deleting, and is a success', async () => {
     const clock = new EmulatorClock();
-    emulator = await startEmulator({ ...TIGER, timeScale: 0.05, now: clock.now, faultRate: 0, throttleRate: 0, lostResponseRate: 0 });
-    const setup = testClient(emulator.url);
+    const { emulator, client: setup } = await startTiger({ timeScale: 0.05, now: clock.now, faultRate: 0, throttleRate: 0, lostResponseRate: 0 });
     const vpc = String((await setup.createVPC(PROJECT, { name: 'main', cidr: '10.0.0.0/16', region_code: 'us-east-1' })).id);
     clock.advance(10_000);
     const peering = String((await setup.createVPCPeering(PROJECT, vpc, { peer_account_id: '123456789012', peer_region_code: 'us-east-1', peer_vpc_id: 'vpc-peer' })).id);
     clock.advance(10_000);
-    await setup.close();
     clock.freeze();
     const lines: string[] = [];
     // The first attempt's answer is lost; every later one gets through.
-    client = testClient(emulator.url, {
+    const client = testClient(emulator.url, {
       retry: { baseDelayMs: 1, maxDelayMs: 5 },
       logger: (line) => {
         lines.push(line);
-        if (lines.length === 1) emulator!.setFaults({ lostResponseRate: 0 });
+        if (lines.length === 1) emulator.setFaults({ lostResponseRate: 0 });
       },
     });
+    onTestFinished(() => client.close());
     emulator.resetStats();
     emulator.setFaults({ lostResponseRate: 1 });
     await expect(client.deleteVPCPeering(PROJECT, vpc, peering)).resolves.toBeUndefined();
