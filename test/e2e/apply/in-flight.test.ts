@@ -110,6 +110,25 @@ async function appliedAtSmallSize(w: World, store: Store): Promise<Workspace> {
   return ws;
 }
 
+/**
+ * Someone else changes HA (which the config leaves unmanaged): the service is UPGRADING, and stays
+ * so. The apply then sends the resize, which is refused (409: not READY), and lists the services to
+ * wait out the transition: killed there, after the refusal, by construction.
+ */
+async function resizeRefusedThenKilled(w: World, ws: Workspace): Promise<void> {
+  const other = new ApiClient({ baseUrl: w.url, token: 'demo-pat' });
+  try {
+    await other.setHAReplica(PROJECT, String((await w.service()).service_id), { replica_count: 1 });
+  } finally {
+    await other.close();
+  }
+  let listsAtResize = -1;
+  await applyKilledWhen(w, ws, () => {
+    if (w.count(RESIZE) === 1 && listsAtResize < 0) listsAtResize = w.count(LIST_SERVICES);
+    return listsAtResize >= 0 && w.count(LIST_SERVICES) > listsAtResize;
+  });
+}
+
 /** Runs apply and kills it (SIGKILL) when `now` says so, from inside the emulator's handling of a request. */
 async function applyKilledWhen(w: World, ws: Workspace, now: () => boolean): Promise<void> {
   const run = spawnCli(ws, ['apply', '--auto-approve']);
@@ -202,20 +221,7 @@ describe('kill -9 during a resize, state in the lockfile file', () => {
   it('a pending resize that never took effect (refused while the service was busy): waited for while the service is busy, then planned again', async () => {
     const w = await world();
     const ws = await appliedAtSmallSize(w, FILE);
-    // Someone else changes HA (which the config leaves unmanaged): the service is UPGRADING, and stays so.
-    const other = new ApiClient({ baseUrl: w.url, token: 'demo-pat' });
-    try {
-      await other.setHAReplica(PROJECT, String((await w.service()).service_id), { replica_count: 1 });
-    } finally {
-      await other.close();
-    }
-    // The apply sends the resize, which is refused (409: not READY), then lists the services to
-    // wait out the transition: killed there, after the refusal, by construction.
-    let listsAtResize = -1;
-    await applyKilledWhen(w, ws, () => {
-      if (w.count(RESIZE) === 1 && listsAtResize < 0) listsAtResize = w.count(LIST_SERVICES);
-      return listsAtResize >= 0 && w.count(LIST_SERVICES) > listsAtResize;
-    });
+    await resizeRefusedThenKilled(w, ws);
     expect((await FILE.entry(ws))?.pending).toMatchObject({ op: 'resizeService', sets: { cpu_millis: 1000, memory_gbs: 4 } });
 
     // Still busy: dbform cannot tell the resize from the HA change, so it waits rather than resends.
@@ -250,17 +256,7 @@ describe('kill -9 during a resize, state in the lockfile file', () => {
   it('a pending resize whose service settled without the values before the next plan is planned again, with no drift', async () => {
     const w = await world();
     const ws = await appliedAtSmallSize(w, FILE);
-    const other = new ApiClient({ baseUrl: w.url, token: 'demo-pat' });
-    try {
-      await other.setHAReplica(PROJECT, String((await w.service()).service_id), { replica_count: 1 });
-    } finally {
-      await other.close();
-    }
-    let listsAtResize = -1;
-    await applyKilledWhen(w, ws, () => {
-      if (w.count(RESIZE) === 1 && listsAtResize < 0) listsAtResize = w.count(LIST_SERVICES);
-      return listsAtResize >= 0 && w.count(LIST_SERVICES) > listsAtResize;
-    });
+    await resizeRefusedThenKilled(w, ws);
     w.clock.advance(LATER);
     expect((await w.service()).resources[0]?.spec).toMatchObject({ cpu_millis: 500, memory_gbs: 2 });
     expect((await FILE.entry(ws))?.pending).toMatchObject({ op: 'resizeService' });
