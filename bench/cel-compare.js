@@ -63,6 +63,23 @@ async function loadModules() {
 
 const hex = (bytes) => Buffer.from(bytes).toString('hex');
 
+/** A result that is a plain JavaScript value, in the comparison's form (undefined: not one). */
+function plainOut(v, out) {
+  if (v === null || v === undefined) return ['null'];
+  if (typeof v === 'boolean') return ['bool', v];
+  if (typeof v === 'bigint') return ['int', v];
+  if (typeof v === 'number') return ['double', v];
+  if (typeof v === 'string') return ['string', v];
+  if (v instanceof Uint8Array) return ['bytes', hex(v)];
+  if (v instanceof Date) {
+    const ms = v.getTime();
+    return ['timestamp', BigInt(Math.floor(ms / 1000)), (((ms % 1000) + 1000) % 1000) * 1e6];
+  }
+  if (Array.isArray(v)) return ['list', v.map(out)];
+  if (v instanceof Map) return ['map', [...v].map(([k, x]) => [out(k), out(x)])];
+  return undefined;
+}
+
 /** A cel.expr.Value as a comparable tree: [tag, ...]. */
 function expectedOf(value, m) {
   const k = value.kind;
@@ -264,18 +281,8 @@ function marcAdapter(m) {
     }
   };
   const out = (v) => {
-    if (v === null || v === undefined) return ['null'];
-    if (typeof v === 'boolean') return ['bool', v];
-    if (typeof v === 'bigint') return ['int', v];
-    if (typeof v === 'number') return ['double', v];
-    if (typeof v === 'string') return ['string', v];
-    if (v instanceof Uint8Array) return ['bytes', hex(v)];
-    if (v instanceof Date) {
-      const ms = v.getTime();
-      return ['timestamp', BigInt(Math.floor(ms / 1000)), (((ms % 1000) + 1000) % 1000) * 1e6];
-    }
-    if (Array.isArray(v)) return ['list', v.map(out)];
-    if (v instanceof Map) return ['map', [...v].map(([k, x]) => [out(k), out(x)])];
+    const plain = plainOut(v, out);
+    if (plain) return plain;
     const ctor = v.constructor?.name;
     if (ctor === 'UnsignedInt' || ctor === 'UnsignedInteger') return ['uint', BigInt(v.value)];
     if (ctor === 'Type') return ['type', String(v).replace(/^Type<|>$/g, '').replace(/^\[Type<|>\]$/g, '')];
@@ -352,18 +359,8 @@ function chromeAdapter(m) {
     }
   };
   const out = (v) => {
-    if (v === null || v === undefined) return ['null'];
-    if (typeof v === 'boolean') return ['bool', v];
-    if (typeof v === 'bigint') return ['int', v];
-    if (typeof v === 'number') return ['double', v];
-    if (typeof v === 'string') return ['string', v];
-    if (v instanceof Uint8Array) return ['bytes', hex(v)];
-    if (v instanceof Date) {
-      const ms = v.getTime();
-      return ['timestamp', BigInt(Math.floor(ms / 1000)), (((ms % 1000) + 1000) % 1000) * 1e6];
-    }
-    if (Array.isArray(v)) return ['list', v.map(out)];
-    if (v instanceof Map) return ['map', [...v].map(([k, x]) => [out(k), out(x)])];
+    const plain = plainOut(v, out);
+    if (plain) return plain;
     if (typeof v === 'object') return ['map', Object.entries(v).map(([k, x]) => [['anykey', k], out(x)])];
     return ['unknown', String(v)];
   };
