@@ -5,7 +5,9 @@ import { defineConfig } from 'vitest/config';
 // changes authentication (Basic), the time-series type (TIMESCALEDB), peering statuses and their
 // PENDING -> APPROVED -> ACTIVE timeline, VPCs CREATING before CREATED, 202 without a body on
 // deletes, a pooler object without an endpoint while off, and services lists without replica sets
-// (one replicaSets read per managed service). What each tiger run proves against those answers:
+// (one replicaSets read per managed service), and the dialect's SPEC section 15 behaviours at their
+// defaults (a 30 s first backup, scaled; deleted peerings DELETING a while; attached services on a
+// private host). What each tiger run proves against those answers:
 //   plan            the reads (2 + V + one per managed service), a fresh plan's order, --detailed-
 //                   exitcode after an apply, saved-plan JSON, --emulator in the tiger dialect
 //   cli-apply       a wide apply, examples/full.yaml to an empty next plan, a failed (INVALID) peering
@@ -19,6 +21,9 @@ import { defineConfig } from 'vitest/config';
 //   drift           drift read from tiger answers, on a file and on a PostgreSQL state
 //   sigkill         a sample of 8 SIGKILL runs resumes against tiger answers
 //   convergence     a sample of 40 seeds (every op, edit and drift kind of the 120) converges
+//   restore         a PITR fork of a service with a replica set and a pooler, its saved plan, a kill
+//                   after the fork was sent: against tiger's services (renamed in place where the
+//                   client knows the API renames) and its separate replica set lists
 // Tests in those files whose requests and answers no dialect changes (refusals before any request
 // or change, flags, rendering, config errors) are `itDialectBlind`: defined in the seed run only.
 // `logs` is seed only: the logs route answers alike in both dialects, and Basic authentication is
@@ -39,6 +44,7 @@ const TIGER_SCENARIOS = [
   'test/e2e/plan/drift.test.ts',
   'test/chaos/sigkill.test.ts',
   'test/e2e/convergence/convergence.test.ts',
+  'test/e2e/apply/restore.test.ts',
 ];
 
 export default defineConfig({

@@ -9,6 +9,8 @@ import type * as Dto from './dto.js';
 import { DbformError } from '../model/errors.js';
 import { pathSegment } from '../model/path-segment.js';
 import { type OperationId, type RouteIds } from '../model/operations.js';
+import type { ApiCapabilities } from '../model/plan.js';
+import { readCapabilities } from './capabilities.js';
 import { ApiError } from './errors.js';
 import { HttpTransport, type ApiLogger, type RequestSpec } from './http.js';
 import { Requests, type CallOptions } from './requests.js';
@@ -16,7 +18,7 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 import { systemTimers, type Timers } from './timers.js';
 import { defaultUserAgent } from './user-agent.js';
 import { asMessage, logsQuery, projectPath, servicePath, vpcPath } from './paths.js';
-import { OPERATIONS } from '../kinds/index.js';
+import { isGone, mapLive, OPERATIONS } from '../kinds/index.js';
 import * as verify from './verify.js';
 
 export interface ApiClientOptions {
@@ -52,11 +54,14 @@ export class ApiClient {
   private readonly requests: Requests;
   private readonly logger: ApiLogger | undefined;
   private readonly noted = new Set<string>();
+  private capabilitiesRead: Promise<Required<ApiCapabilities>> | undefined;
+  private readonly keyPair: boolean;
 
   constructor(options: ApiClientOptions) {
     this.logger = options.logger;
     const credentials = options.credentials ?? (options.token !== undefined ? { kind: 'bearer' as const, token: options.token } : undefined);
     if (credentials === undefined) throw new DbformError('the API client needs a token or a key pair');
+    this.keyPair = credentials.kind === 'key-pair';
     this.http = new HttpTransport({
       baseUrl: options.baseUrl,
       credentials,
@@ -94,10 +99,44 @@ export class ApiClient {
     this.logger?.(`[api] ${line}`);
   }
 
+  // ---- who, and what the API can do ------------------------------------------------------------
+
+  /** `GET /auth/info` (the real service's OpenAPI): who the credential is; undefined where the API does not serve it (404). */
+  async authInfo(o?: CallOptions): Promise<Dto.AuthInfoDto | undefined> {
+    try {
+      return await this.requests.object<Dto.AuthInfoDto>({ op: 'getAuthInfo', method: 'GET', path: '/auth/info', safety: 'read', signal: o?.signal });
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) return undefined;
+      throw err;
+    }
+  }
+
+  /** What the API can do (capabilities.ts, SPEC section 15), asked at most once per client. */
+  capabilities(): Promise<Required<ApiCapabilities>> {
+    this.capabilitiesRead ??= readCapabilities(this).catch((err: unknown) => {
+      this.capabilitiesRead = undefined;
+      throw err;
+    });
+    return this.capabilitiesRead;
+  }
+
   // ---- projects -------------------------------------------------------------------------------
 
   listProjects(o?: CallOptions): Promise<Dto.ProjectDto[]> {
     return this.requests.list('listProjects', '/projects', 'id', o);
+  }
+
+  /**
+   * The projects the credential works in: a key pair's one project, as GET /auth/info says where
+   * the API serves it (the real service: what tiger-cli reads, SPEC section 15), else GET /projects.
+   */
+  async credentialProjects(o?: CallOptions): Promise<Dto.ProjectDto[]> {
+    if (this.keyPair) {
+      const info = await this.authInfo(o);
+      const project = (info?.api_key ?? info?.apiKey)?.project;
+      if (project?.id !== undefined) return [{ id: String(project.id), name: String(project.name ?? '') }];
+    }
+    return this.listProjects(o);
   }
 
   // ---- VPCs -----------------------------------------------------------------------------------
@@ -139,7 +178,12 @@ export class ApiClient {
 
   async deleteVPCPeering(p: Id, v: Id, x: Id, o?: CallOptions): Promise<void> {
     const spec = this.requests.call('deleteVPCPeering', { project_id: p, vpc_id: v, peering_id: x }, o);
-    await this.requests.checked(spec, async (err) => (err.status === 404 ? true : undefined));
+    await this.requests.checked(spec, async (err) => {
+      if (err.status === 404) return true;
+      // Already being torn down (SPEC section 15): the first attempt took effect.
+      const peering = await this.findPeering(p, v, x, o);
+      return peering === undefined || isGone('peering', mapLive('peering', peering, v)) ? true : undefined;
+    });
   }
 
   // ---- services -------------------------------------------------------------------------------
@@ -192,6 +236,11 @@ export class ApiClient {
 
   disablePooler(p: Id, s: Id, o?: CallOptions): Promise<Dto.MessageResponseDto> {
     return this.sendOperation('disablePooler', { project_id: p, service_id: s }, undefined, o);
+  }
+
+  /** Where the API has it (SPEC section 15): answers the Service, same ID, new name. */
+  renameService(p: Id, s: Id, body: Dto.RenameServiceRequestDto, o?: CallOptions): Promise<Dto.MessageResponseDto> {
+    return this.sendOperation('renameService', { project_id: p, service_id: s }, body, o);
   }
 
   /** A create: the answer carries `initial_password`, a secret. */
@@ -283,6 +332,15 @@ export class ApiClient {
   private async findService(p: Id, s: Id, o?: CallOptions): Promise<Dto.ServiceDto | undefined> {
     try {
       return await this.getService(p, s, o);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) return undefined;
+      throw err;
+    }
+  }
+
+  private async findPeering(p: Id, v: Id, x: Id, o?: CallOptions): Promise<Dto.PeeringDto | undefined> {
+    try {
+      return (await this.listVPCPeerings(p, v, o)).find((peering) => String(peering.id) === x);
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) return undefined;
       throw err;

@@ -13,6 +13,7 @@ export type {
   CreateServiceRequestDto,
   ForkServiceRequestDto,
   ForkStrategyDto,
+  RenameServiceRequestDto,
   ServiceStatusDto,
   SetHaRequestDto,
   UpdatePasswordRequestDto,

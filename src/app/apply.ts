@@ -7,7 +7,7 @@ import type { RunHost } from './host.js';
 import { planFromLive } from './pipeline.js';
 import { hashConfigFiles } from './plan.js';
 import { startPolicies } from './policies.js';
-import { runPlanFlow, type PlanInput, type RunSettings } from './run-plan.js';
+import { runPlanFlow, type FlowOptions, type PlanInput, type RunSettings } from './run-plan.js';
 import type { RunRecord } from './run-record.js';
 import { readSavedPlan, verifySavedPlan } from './saved-plan.js';
 
@@ -22,6 +22,8 @@ export interface ApplyRequest extends Selection {
   run: RunSettings;
   /** Filled as the run goes, for `--json`. */
   record?: RunRecord;
+  /** The approval in another command's words (`dbform restore`). */
+  confirmAs?: FlowOptions['confirmAs'];
 }
 
 export async function applyChanges(req: ApplyRequest, host: RunHost): Promise<number> {
@@ -61,6 +63,7 @@ export async function applyChanges(req: ApplyRequest, host: RunHost): Promise<nu
         desired,
         targets: saved?.options?.target ?? req.shape.target,
         ...(req.record ? { record: req.record } : {}),
+        ...(req.confirmAs ? { confirmAs: req.confirmAs } : {}),
         makePlan,
       },
       host,

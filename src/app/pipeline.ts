@@ -7,8 +7,11 @@
 import { fetchLiveState, type LiveReader } from '../api/live-state.js';
 import { childKinds, DELETE_OPS, desiredIn, eachDesired, TOP_KINDS, type AnyKind } from '../kinds/index.js';
 import {
+  isProtectedInState,
+  parentAddressOf,
   type Action,
   type Address,
+  type ApiCapabilities,
   type DesiredState,
   type LiveState,
   type Lockfile,
@@ -22,6 +25,18 @@ import type { PolicyResult, PolicySet } from '../policy/index.js';
 import { refuseCredentials } from './credential-guard.js';
 
 export type { LiveReader };
+
+/** What a plan can ask of the API beyond its lists (the API client answers it). */
+export interface CapabilityReader {
+  capabilities(): Promise<Required<ApiCapabilities>>;
+}
+
+/** What the API behind `client` can do; a reader that cannot say is a bug in dbform. */
+export function capabilitiesOf(client: LiveReader): Promise<Required<ApiCapabilities>> {
+  const reader = client as Partial<CapabilityReader>;
+  if (typeof reader.capabilities !== 'function') throw new Error('the API reader cannot say what the API can do');
+  return reader.capabilities();
+}
 
 export interface LiveScope {
   /**
@@ -89,8 +104,22 @@ export async function planFromLive(req: PlanRequest): Promise<Planned> {
   const planned = destroying ? destroyedDesired(req.desired, req.shape.target) : req.desired;
   const live = await readLive(req.client, req.desired.projectId, { managed: { desired: planned, lock: req.lock }, ...(req.signal ? { signal: req.signal } : {}) });
   req.checkLive?.(live);
-  const options = { replace: req.shape.replace, target: req.shape.target, allowDataLoss: destroying || req.shape.allowDataLoss, now: Date.now(), claimedElsewhere: req.claimedElsewhere };
-  let plan: Plan = { ...planChanges(planned, live, req.lock, options), where: req.where };
+  const options = {
+    replace: req.shape.replace,
+    target: req.shape.target,
+    allowDataLoss: destroying || req.shape.allowDataLoss,
+    now: Date.now(),
+    claimedElsewhere: req.claimedElsewhere,
+    // A restore (SPEC section 17) is a shape of the plan; a destroy deletes retired bindings too.
+    ...(req.shape.restore ? { restore: req.shape.restore } : {}),
+    ...(destroying ? { deleteRetired: true } : {}),
+  };
+  let made = planChanges(planned, live, req.lock, options);
+  // Where the plan needs to know what the API can do (a service whose name changes: renamed in
+  // place or replaced, SPEC section 15), that is asked of the API and the plan made again with it:
+  // one request more, and only then.
+  if (made.needs !== undefined) made = planChanges(planned, live, req.lock, { ...options, api: await capabilitiesOf(req.client) });
+  let plan: Plan = { ...made, where: req.where };
   if (destroying) plan = asDestroyPlan(plan, req.desired, req.lock);
   const policies = await req.policies;
   if (policies && !plan.diagnostics.some((d) => d.severity === 'error')) plan = policed(plan, policies, planned, live, req.where.workspace);
@@ -131,8 +160,14 @@ function asDestroyPlan(plan: Plan, desired: DesiredState, lock: Lockfile): Plan 
   const actions = plan.actions.map((a): Action => {
     const reason = a.reason === 'removed' ? 'destroy' : a.reason;
     const configured = inConfig.get(a.address);
-    const isProtected = configured === true || lock.resources[a.address]?.protect === true;
+    const isProtected = configured === true || isProtectedInState(lock, a.address);
     if (!DELETE_OPS.has(a.op) || !isProtected) return { ...a, reason };
+    const parent = parentAddressOf(a.address);
+    if (configured !== true && lock.resources[a.address]?.protect !== true && parent !== undefined) {
+      // A retired original's resources go only with it (SPEC section 17).
+      const blocked = `protected: ${a.address} is retired with ${parent}, which has protect: true in the state, so destroy does not delete it (to delete it: add ${parent} to the config with protect: false, run apply, then destroy)`;
+      return { ...a, reason, blocked };
+    }
     const where = configured === undefined ? 'add it to the config with protect: false' : 'set protect: false on it in the config';
     const blocked = `protected: ${a.address} has protect: true${configured ? ' in the config' : ' in the state'}, so destroy does not delete it (to delete it: ${where}, run apply, then destroy)`;
     return { ...a, reason, blocked };

@@ -4,9 +4,9 @@
 // exactly its actions, bindings, risks and blocks for every address it touches. Made under the
 // same policies too (SPEC section 16): they are evaluated again on the plan made now.
 import { readFile } from 'node:fs/promises';
-import { DbformError, inDirectory, StalePlanError, type DesiredState, type Plan, type PlanShape } from '../model/index.js';
+import { API_CAPABILITIES, CAPABILITY_TEXT, DbformError, inDirectory, StalePlanError, type DesiredState, type Plan, type PlanShape } from '../model/index.js';
 import { findPlanDifference, findStaleAddresses, fromPlanJson } from '../planner/index.js';
-import { planFromLive, type PolicyRun } from './pipeline.js';
+import { capabilitiesOf, planFromLive, type PolicyRun } from './pipeline.js';
 import { hashConfigFiles } from './plan.js';
 import type { PlanInput } from './run-plan.js';
 
@@ -37,6 +37,8 @@ export function shellWord(path: string): string {
 
 /** The command that makes this plan again: the flags it was made with, the same file. */
 function planCommand(planFile: string, shape: PlanShape | undefined): string {
+  // A restore is made again by the restore command (a new stamp: the plan is a new one anyway).
+  if (shape?.restore) return `dbform restore ${shellWord(shape.restore.address)} --to ${shellWord(shape.restore.targetTime)} --out ${shellWord(planFile)}`;
   const flags = [
     ...(shape?.target ?? []).map((a) => `--target ${shellWord(a)}`),
     ...(shape?.replace ?? []).map((a) => `--replace ${shellWord(a)}`),
@@ -121,6 +123,7 @@ export async function verifySavedPlan(saved: Plan, ctx: SavedPlanContext, input:
       }
     },
   });
+  await refuseOtherApi(saved, now, input, planFile, again);
   const error = now.diagnostics.find((d) => d.severity === 'error');
   if (error) throw new StalePlanError(`${planFile} cannot be applied: planning it again now fails: ${error.address ? `${error.address}: ` : ''}${error.message}`);
   const difference = findPlanDifference(saved, now);
@@ -128,6 +131,21 @@ export async function verifySavedPlan(saved: Plan, ctx: SavedPlanContext, input:
     throw new StalePlanError(`${planFile} is not what dbform plans now from the same config, the current state and the live resources: ${difference}. ${again}`);
   }
   return withSavedPlanHints(saved, planFile);
+}
+
+/**
+ * A plan made for what one API can do (SPEC section 15: a service renamed in place, or replaced) is
+ * not applied against an API that does otherwise: one line saying which, before anything runs.
+ */
+async function refuseOtherApi(saved: Plan, now: Plan, input: PlanInput, planFile: string, again: string): Promise<void> {
+  for (const c of API_CAPABILITIES) {
+    const made = saved.api?.[c];
+    if (made === undefined) continue;
+    const here = now.api?.[c] ?? (await capabilitiesOf(input.client))[c];
+    if (here === made) continue;
+    const says = (yes: boolean) => (yes ? CAPABILITY_TEXT[c].yes : CAPABILITY_TEXT[c].no);
+    throw new DbformError(`${planFile} was made where ${says(made)}, but at ${(input.client as { baseUrl?: string }).baseUrl ?? 'this API'} ${says(here)}. ${again}`);
+  }
 }
 
 /**

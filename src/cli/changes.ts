@@ -105,6 +105,18 @@ export async function runApply(planFile: string | undefined, opts: ApplyCommandO
   return withResult(opts.json, io, () => applyChanges(request, host), (code, error) => runResultJson(record, code, error));
 }
 
+/** `dbform restore ADDR --to TIME` without --out: the restore planned, approved and applied as `apply` runs (src/app/restore.ts). */
+export async function runRestore(asked: { address: string; to: string }, opts: RunFlags, io: FlowIo = defaultIo()): Promise<number> {
+  const run = parseRunSettings(opts, io.env);
+  const files = configFiles(opts);
+  const { applyRestore } = await import('../app/restore.js');
+  const { runResultJson } = await import('../app/run-record.js');
+  const record: RunRecord = { command: 'apply' };
+  const host = runHost(opts, files, { json: opts.json === true, ...(opts.color !== undefined ? { color: opts.color } : {}) }, io);
+  const request = { files, state: opts, asked, run, record, ...(opts.policy ? { policies: opts.policy } : {}) };
+  return withResult(opts.json, io, () => applyRestore(request, host), (code, error) => runResultJson(record, code, error));
+}
+
 export async function runDestroy(opts: DestroyCommandOptions, io: FlowIo = defaultIo()): Promise<number> {
   const run = parseRunSettings(opts, io.env);
   const files = configFiles(opts);

@@ -1,5 +1,6 @@
 // Everything one action needs while it runs, and the small helpers every kind's handlers share
 // (src/kinds/<kind>/handlers.ts): the executor's kit, with reconcile.ts, api-errors.ts, errors.ts.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { nounOf, type Action, type Address, type Kind, type Lockfile, type ResourceRef } from '../model/index.js';
 import { ActionInputError } from './errors.js';
 import type { ApplyEventBody } from './events.js';
@@ -40,6 +41,8 @@ export interface ActionContext {
 export interface ActionOutcome {
   resourceId?: string;
   adopted?: boolean;
+  /** What a person should know of a done action beyond its ID: `awaiting acceptance by account N`. */
+  note?: string;
 }
 
 /** Runs one action of the plan: sends its op, waits as it needs, records what it made. */
@@ -143,4 +146,33 @@ export async function waitAlongside(ctx: ActionContext, bookkeeping: Array<Promi
 /** Removes the lockfile entry of a deleted resource, unless it already names a newer one. */
 export async function recordDeleted(ctx: ActionContext, action: Action, id: string): Promise<void> {
   if (ctx.bindings.idOf(action.address) === id) await ctx.bindings.remove(action.address);
+}
+
+/**
+ * The pauses of an action that sends again what the API refused for now (a change while an attach
+ * is pending, a VPC still being torn down, a fork of a parent without a backup yet): the first poll interval, then 1.5 x longer each time, at most 10 x; taken off the
+ * --parallelism slots. `pause` says false instead of pausing once the pause would end past the
+ * action's --timeout: the refusal is then the API's answer.
+ */
+export class Resends {
+  private delayMs: number;
+  private readonly deadline: number;
+
+  constructor(private readonly ctx: ActionContext) {
+    this.delayMs = ctx.pollMs;
+    this.deadline = ctx.deadline ?? Date.now() + ctx.timeoutMs;
+  }
+
+  async pause(): Promise<boolean> {
+    if (Date.now() + this.delayMs > this.deadline) return false;
+    const wait = () => sleep(this.delayMs, undefined, this.ctx.signal ? { signal: this.ctx.signal } : {});
+    await (this.ctx.idle ? this.ctx.idle(wait) : wait());
+    this.delayMs = Math.min(this.delayMs * 1.5, this.ctx.pollMs * 10);
+    return true;
+  }
+}
+
+/** Says on the action's progress line what it does meanwhile (`waiting for ...`). */
+export function reportWaiting(ctx: ActionContext, action: Action, what: string): void {
+  ctx.emit({ type: 'action-status', action: { id: action.id, address: action.address, op: action.op }, status: what });
 }

@@ -92,8 +92,12 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   };
 
   if (!options.signal?.aborted) {
-    for (const binding of plan.bindings) {
-      await applyBinding(bindings, binding);
+    // One write for all of them (each change lands in memory at once): a restore's retirements
+    // are marked before the adoption of its fork, which moves them, and no write falls between.
+    const ordered = [...plan.bindings.filter((b) => b.kind === 'retire'), ...plan.bindings.filter((b) => b.kind !== 'retire')];
+    const writes = ordered.map((binding) => applyBinding(bindings, binding));
+    await Promise.all(writes);
+    for (const binding of ordered) {
       emit({ type: 'binding', binding });
       result.bindingsApplied++;
     }
@@ -163,22 +167,31 @@ async function runOne(shared: ActionContext, action: Action, result: ApplyResult
   }
 }
 
-async function applyBinding(bindings: StateBindings, binding: Binding): Promise<void> {
+/** Changes the state in memory at once (no await before the change); the promise is its write. */
+function applyBinding(bindings: StateBindings, binding: Binding): Promise<unknown> {
   switch (binding.kind) {
     case 'adopt':
-      if (binding.id) await bindings.bind(binding.address, binding.id, binding.protect === undefined ? {} : { protect: binding.protect });
-      return;
-    case 'move':
-      if (binding.from) await bindings.move(binding.from, binding.address);
-      if (binding.protect !== undefined) await bindings.update(binding.address, { protect: binding.protect });
-      return;
+      return binding.id ? bindings.bind(binding.address, binding.id, binding.protect === undefined ? {} : { protect: binding.protect }) : Promise.resolve();
+    case 'move': {
+      const moved = binding.from ? bindings.move(binding.from, binding.address) : Promise.resolve();
+      return Promise.all([moved, binding.protect !== undefined ? bindings.update(binding.address, { protect: binding.protect }) : undefined]);
+    }
     case 'protect':
-      await bindings.update(binding.address, { protect: binding.protect ?? false });
-      return;
+      return bindings.update(binding.address, { protect: binding.protect ?? false });
     case 'forget':
-      await bindings.remove(binding.address);
-      return;
+      return bindings.remove(binding.address);
+    case 'retire':
+      return markRetiring(bindings, binding);
   }
+}
+
+/**
+ * A restore's retirement (SPEC section 17) is only marked here: the entry stays where it is, so
+ * the address is never bound to nothing, until the fork's binding moves it (bindRetiring).
+ */
+function markRetiring(bindings: StateBindings, binding: Binding): Promise<void> {
+  if (binding.from === undefined || bindings.idOf(binding.from) !== binding.id || binding.targetTime === undefined) return Promise.resolve();
+  return bindings.update(binding.from, { restoring: { retireAs: binding.address, targetTime: binding.targetTime } });
 }
 
 function sortByPlanOrder(plan: Plan, result: ApplyResult): void {

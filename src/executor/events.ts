@@ -24,7 +24,7 @@ export type ApplyEvent =
   | { type: 'action-status'; at: number; action: ActionRef; status: string }
   /** A wait whose observed status has not changed for a while (60 s by default): what it waits for. */
   | { type: 'action-waiting'; at: number; action: ActionRef; waitingFor: string; status?: string; forMs: number; knownStatus: boolean }
-  | { type: 'action-done'; at: number; action: ActionRef; elapsedMs: number; resourceId?: string; adopted?: boolean }
+  | { type: 'action-done'; at: number; action: ActionRef; elapsedMs: number; resourceId?: string; adopted?: boolean; note?: string }
   | { type: 'action-failed'; at: number; action: ActionRef; elapsedMs: number; message: string }
   | { type: 'action-skipped'; at: number; action: ActionRef; reason: SkipReason; root?: ActionRef; started?: boolean }
   /** Interrupted after the API accepted the action's request: the cloud carries on, the wait is abandoned. */

@@ -43,6 +43,19 @@ export class PgpassLines {
     }
   }
 
+  /**
+   * Moves the `tsdb`/`tsdbadmin` lines of `from` (any port) to `to`: the endpoint of their service
+   * moved. A line `to` already had for that login is replaced.
+   */
+  moveHost(from: string, to: { host: string; port: number }): void {
+    for (const i of this.byHost.get(from) ?? []) {
+      const entry = this.rows[i]?.entry;
+      if (!entry || entry.database !== 'tsdb' || entry.user !== 'tsdbadmin') continue;
+      this.rows[i] = undefined;
+      this.save({ ...entry, host: to.host, port: to.port });
+    }
+  }
+
   /** The file's new content ('' when no line is left). */
   text(): string {
     const kept = this.rows.filter((r): r is Row => r !== undefined).map((r) => r.text);

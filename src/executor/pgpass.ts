@@ -1,5 +1,6 @@
 // A created service's initial password goes to a pgpass file and nowhere else (SPEC section 5);
-// a configured password replaces it there, and a deleted service's lines leave with it.
+// a configured password replaces it there, its line follows the service's endpoint when an attach
+// or detach moves it (SPEC section 15), and a deleted service's lines leave with it.
 import { constants } from 'node:fs';
 import { access, mkdir, open, readdir, readFile, realpath, stat, unlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -52,6 +53,11 @@ export class PgpassWriter {
   /** Removes the `tsdb`/`tsdbadmin` lines dbform writes for `host` (a deleted service), any port. */
   removeHost(host: string): Promise<void> {
     return this.enqueue((lines) => lines.removeHost(host));
+  }
+
+  /** Moves the lines dbform writes for `from` (any port) to the endpoint the service moved to. */
+  moveHost(from: string, to: { host: string; port: number }): Promise<void> {
+    return this.enqueue((lines) => lines.moveHost(from, to));
   }
 
   /** Whether the file exists (a delete looks up its service's host only when there are lines to remove). */

@@ -17,6 +17,12 @@ export interface CreateSpec<R> {
   conflictMayMeanExists?: boolean;
   /** After a 409 that no existing resource explains: wait for the parent to settle; true to send again. */
   retryAfterConflict?: () => Promise<boolean>;
+  /**
+   * After a 409 that no existing resource explains, before `retryAfterConflict`: a refusal whose
+   * words say only time ends it (a parent without a backup yet); true after a pause, to send
+   * again. Bounded by the action's --timeout, not by a count of sends.
+   */
+  pauseAfterConflict?: (err: unknown) => Promise<boolean>;
 }
 
 const MAX_CONFLICT_RETRIES = 12;
@@ -33,6 +39,11 @@ function mayExist(err: unknown, conflictMayMeanExists: boolean): { mayExist: boo
   if (err instanceof DbformError) return { mayExist: false, provedNothing: true };
   // Not an API answer at all (a bug, a socket error the client did not classify): be careful.
   return { mayExist: true, provedNothing: false };
+}
+
+/** A create's final error says the API refused it (a 4xx answer): nothing was made. */
+export function createdNothing(err: unknown): boolean {
+  return err instanceof ApiError && err.status >= 400 && err.status < 500;
 }
 
 export async function createOrAdopt<R>(ctx: ActionContext, action: Action, spec: CreateSpec<R>): Promise<CreateOutcome<R>> {
@@ -62,6 +73,11 @@ export async function createOrAdopt<R>(ctx: ActionContext, action: Action, spec:
             { cause: err },
           );
         }
+      }
+      // A refusal that says what ends it comes first: the looks for other reasons would not see it.
+      if (isConflict(err) && spec.pauseAfterConflict && (await spec.pauseAfterConflict(err))) {
+        sends--;
+        continue;
       }
       if (isConflict(err) && spec.retryAfterConflict && conflicts < MAX_CONFLICT_RETRIES && (await spec.retryAfterConflict())) {
         conflicts++;

@@ -8,6 +8,8 @@ export interface DoneAction {
   resourceId?: string;
   /** True when a create's outcome was unknown and the live resource was adopted instead. */
   adopted?: boolean;
+  /** What a person should know beyond its ID (awaiting acceptance by another account). */
+  note?: string;
 }
 
 export interface SkippedAction {

@@ -192,6 +192,12 @@ export interface KindLive<L> {
   settling?(l: L): boolean;
   /** In a terminal failed state: it never recovers by itself, so a plan replaces it. */
   failed?(l: L): boolean;
+  /**
+   * Made, and waiting for something only others can do (a connection another account has to
+   * accept, SPEC section 15): what, in words after "awaiting" (`acceptance by account N`); undefined
+   * otherwise. Neither a failure, nor a change, nor settling: apply reports it and never waits.
+   */
+  awaiting?(l: L): string | undefined;
   /** What a message calls one that dbform does not manage, after its noun: `to vpc-0a1b (1234567890)`. */
   describe?(l: L): string;
   /** Whether dbform knows what a status means (a wait that ends on one it does not know says so). */

@@ -2,6 +2,7 @@ export * from './address.js';
 export * from './diagnostics.js';
 export * from './errors.js';
 export * from './lockfile.js';
+export * from './restore.js';
 export * from './operations.js';
 export * from './plan.js';
 export * from './resources.js';

@@ -26,6 +26,17 @@ export interface LockEntry {
    * resource with. Never a secret. Absent in entries written before drift was recorded.
    */
   applied?: Record<string, unknown>;
+  /**
+   * A restore of this binding is under way (SPEC section 17), written before any of its calls is
+   * sent: the next other ID bound to this address, or to the service it belongs to (the fork),
+   * retires this entry to `retireAs`. `targetTime` is the restore's `--to`.
+   */
+  restoring?: { retireAs: Address; targetTime: string };
+  /**
+   * A binding that a restore retired (SPEC section 17): the address it had and the restore's
+   * `--to`. The resource stays: no plan of the config deletes it (only a targeted destroy).
+   */
+  retired?: { from: Address; targetTime: string };
   /** An operation sent and not seen to finish (a killed apply); absent when none. */
   pending?: PendingOp;
 }
@@ -80,6 +91,8 @@ export function serializeLockfile(lock: Lockfile): string {
     if (e.passwordVersion !== undefined) out.password_version = e.passwordVersion;
     if (e.protect !== undefined) out.protect = e.protect;
     if (e.applied !== undefined) out.applied = appliedToJson(e.applied);
+    if (e.restoring !== undefined) out.restoring = { retire_as: e.restoring.retireAs, target_time: e.restoring.targetTime };
+    if (e.retired !== undefined) out.retired = { from: e.retired.from, target_time: e.retired.targetTime };
     if (e.pending !== undefined) out.pending = pendingToJson(e.pending);
     resources[address] = out;
   }
@@ -139,6 +152,10 @@ function parseResources(raw: unknown, errors: string[]): Record<Address, LockEnt
       if (typeof e.applied !== 'object' || e.applied === null || Array.isArray(e.applied)) errors.push(`resources["${address}"].applied must be an object of field -> value`);
       else out.applied = appliedFromJson(e.applied as Record<string, unknown>);
     }
+    const restoring = restoreRecord(e.restoring, 'retire_as', `resources["${address}"].restoring`, errors);
+    if (restoring) out.restoring = { retireAs: restoring.address, targetTime: restoring.targetTime };
+    const retired = restoreRecord(e.retired, 'from', `resources["${address}"].retired`, errors);
+    if (retired) out.retired = { from: retired.address, targetTime: retired.targetTime };
     if (e.pending !== undefined) {
       const pending = parsePending(e.pending, `resources["${address}"].pending`, errors);
       if (pending) out.pending = pending;
@@ -173,4 +190,15 @@ function parsePending(raw: unknown, where: string, errors: string[]): PendingOp 
   if (typeof p.since !== 'string' || p.since === '') errors.push(`${where}.since must be a non-empty string`);
   if (errors.length > before) return undefined;
   return { op: p.op as OperationId, sets: { ...(sets as Record<string, DriftValue>) }, since: p.since as string };
+}
+
+/** A `restoring` or `retired` record: an object of an address (under `key`) and a target_time. */
+function restoreRecord(raw: unknown, key: string, where: string, errors: string[]): { address: Address; targetTime: string } | undefined {
+  if (raw === undefined) return undefined;
+  const o = raw as Record<string, unknown> | null;
+  if (typeof o !== 'object' || o === null || typeof o[key] !== 'string' || typeof o.target_time !== 'string') {
+    errors.push(`${where} must be an object of ${key} and target_time (strings)`);
+    return undefined;
+  }
+  return { address: o[key] as string, targetTime: o.target_time as string };
 }

@@ -13,6 +13,7 @@ export const OPERATION_NAMES = [
   'deleteVPCPeering',
   'createService',
   'forkService',
+  'renameService',
   'deleteService',
   'resizeService',
   'setHAReplica',
@@ -106,15 +107,18 @@ export type BindingKind =
   | 'adopt' // a live resource found by its unique name becomes this address
   | 'move' // a lockfile entry moves to a new address (renamed key, or `moved:`)
   | 'protect' // only the lockfile's protect flag changes
-  | 'forget'; // a lockfile entry whose resource is already gone and no longer configured
+  | 'forget' // a lockfile entry whose resource is already gone and no longer configured
+  | 'retire'; // a restore (SPEC section 17) retires the entry at `from` to this address once the fork is bound
 
 export interface Binding {
   kind: BindingKind;
   address: Address;
   id?: string;
-  /** move: the previous address. */
+  /** move, retire: the previous address. */
   from?: Address;
   protect?: boolean;
+  /** retire: the time the restore goes back to (its `--to`). */
+  targetTime?: string;
 }
 
 export interface Summary {
@@ -176,6 +180,21 @@ export interface SettlingResource {
   op?: OperationId;
 }
 
+/**
+ * A managed resource that is made and waits for something only others can do (a peering for the
+ * peer account to accept it, SPEC section 15): not a change, not settling, not a failure.
+ */
+export interface AwaitingResource {
+  address: Address;
+  kind: Kind;
+  id: string;
+  /** The ID of the resource it belongs to, for a kind with a parent. */
+  parentId?: string;
+  status: string;
+  /** What it awaits, in words after "awaiting": `acceptance by account 123456789012`. */
+  awaits: string;
+}
+
 /** Which state a plan is for (SPEC section 14): set by the command that read it, not the planner. */
 export interface PlanWhere {
   workspace: string;
@@ -193,6 +212,8 @@ export interface Plan {
   bindings: Binding[];
   /** Managed resources still changing (SPEC section 5), by address: apply waits for each. */
   settling: SettlingResource[];
+  /** Managed resources awaiting others (SPEC section 15), by address; absent when none. Apply never waits for them. */
+  awaiting?: AwaitingResource[];
   /** Address -> `sha256:<hex>` of the live fields of each resource the plan touches. */
   fingerprints: Record<Address, string>;
   stateFingerprint: string;
@@ -202,6 +223,17 @@ export interface Plan {
   drift?: Drift[];
   /** The plan_deny and plan_warn rules that hold (SPEC section 16); absent when none does. */
   policy?: PolicyVerdict[];
+  /**
+   * What the API can do, for each capability that decided how this plan makes a change (a service
+   * renamed in place or replaced); absent when none did. Saved plans record it: apply refuses a
+   * plan made for an API that does otherwise.
+   */
+  api?: ApiCapabilities;
+  /**
+   * The capabilities that would decide a change of this plan but were not known when it was made
+   * (the planner asks nothing itself): the caller finds them out and plans again. Never saved.
+   */
+  needs?: ApiCapability[];
   /**
    * Saved plans only (SPEC section 3), what `apply PLAN` needs to make the same plan again and
    * compare: the lineage of the state it was made from (null: the lockfile had none yet), its
@@ -215,11 +247,46 @@ export interface Plan {
   policiesHash?: string;
 }
 
-/** The flags that shape a plan (`--replace`, `--target`, `--allow-data-loss`). */
+/**
+ * What the API can do that decides how a change is made (SPEC section 15), found out from what the
+ * API serves (src/api/capabilities.ts), never from a setting. Undefined: not known (not asked).
+ */
+export interface ApiCapabilities {
+  /** `POST .../services/{id}/rename` exists: a service name change is a renameService, not a replace. */
+  renamesServices?: boolean;
+}
+
+export type ApiCapability = keyof ApiCapabilities;
+
+export const API_CAPABILITIES: readonly ApiCapability[] = ['renamesServices'];
+
+/** How a plan says what it was made for, one sentence each. */
+export const CAPABILITY_TEXT: Readonly<Record<ApiCapability, { yes: string; no: string }>> = {
+  renamesServices: {
+    yes: 'the API renames services in place (renameService)',
+    no: 'the API does not rename services in place: a service name change replaces the service',
+  },
+};
+
+/** `renames_services`: a capability's key in a plan's JSON. */
+export const capabilityKey = (c: ApiCapability): string => c.replace(/[A-Z]/g, (x) => `_${x.toLowerCase()}`);
+
+/** The flags that shape a plan (`--replace`, `--target`, `--allow-data-loss`; `dbform restore`'s). */
 export interface PlanShape {
   replace: Address[];
   target: Address[];
   allowDataLoss: boolean;
+  /** `dbform restore ADDR --to TIME` (SPEC section 17): the plan is this restore. */
+  restore?: RestoreRequest;
+}
+
+/** A restore of a service to a point in time: its address, the time, and when it was asked for. */
+export interface RestoreRequest {
+  address: Address;
+  /** `--to`, RFC 3339 as given. */
+  targetTime: string;
+  /** restoreStamp of when the restore was planned: the retired address and name carry it. */
+  stamp: string;
 }
 
 export function emptySummary(): Summary {

@@ -21,7 +21,7 @@ export function projectChecks(desired: DesiredState, live: LiveState, lock: Lock
 /** `--replace` and `--target` must name resources the config (or, for targets, the lockfile) knows. */
 export function addressChecks(ctx: PlanContext): void {
   const wanted = desiredAddresses(ctx.desired);
-  const known = new Set([...wanted, ...ctx.matching.removed.map((r) => r.address)]);
+  const known = new Set([...wanted, ...ctx.matching.removed.map((r) => r.address), ...ctx.matching.retired.map((r) => r.address)]);
   for (const a of ctx.options.replace) {
     if (parseAddress(a) === undefined) ctx.diagnostics.push(badAddress('--replace', a));
     else if (!wanted.has(a)) ctx.diagnostics.push({ severity: 'error', code: 'replace-address', message: `--replace ${a}: no such resource in the config` });
@@ -67,7 +67,8 @@ export function unmanagedBlockers(ctx: PlanContext): void {
       if (!going) continue;
       for (const child of blocking) {
         for (const c of liveIn(child, parent) ?? []) {
-          if (managed.has(liveKey(child.kind, c.id))) continue;
+          // One already on its way out holds the delete only until it is gone: apply waits for it.
+          if (managed.has(liveKey(child.kind, c.id)) || child.live.gone(c)) continue;
           ctx.diagnostics.push({
             severity: 'error',
             code: `${def.kind}-blocked`,

@@ -4,6 +4,8 @@
 import type {
   ActionReason,
   Address,
+  ApiCapabilities,
+  ApiCapability,
   Binding,
   DesiredState,
   Diagnostic,
@@ -34,6 +36,17 @@ export interface PlanOptions extends PlanShape {
    * `target_time` that is not in the past is an error; undefined skips that check.
    */
   now?: number;
+  /**
+   * A destroy (SPEC sections 4 and 17): the bindings a restore retired are deleted like the
+   * others (their protect still blocks), and no restore under way is planned. Otherwise a retired
+   * binding is never planned for deletion: it is not "removed from the config".
+   */
+  deleteRetired?: boolean;
+  /**
+   * What the API can do (SPEC section 15), as far as the caller found out. A capability not given
+   * counts as absent (a service rename is a replace), and a plan it decides says it `needs` it.
+   */
+  api?: ApiCapabilities;
 }
 
 /** Another workspace's binding of a live resource. */
@@ -71,6 +84,8 @@ export interface Matching {
   /** Each kind's desired resources with their live counterparts, in the config's order. */
   matches: Record<Kind, Array<Match<unknown, unknown>>>;
   removed: RemovedEntry[];
+  /** Retired bindings (SPEC section 17) the config does not list: kept, never planned for deletion. */
+  retired: RemovedEntry[];
   bindings: Binding[];
   /** Desired resources that cannot be planned (ambiguous match), and their children. */
   skipped: Set<Address>;
@@ -104,6 +119,10 @@ export interface PlanContext {
   boundTo: Map<string, Address>;
   /** The op table (src/kinds/index.ts), for a kind that plans around other kinds' ops. */
   operations: Readonly<Record<OperationId, OperationSpec>>;
+  /** What the API can do, as the caller gave it (PlanOptions.api). */
+  api: ApiCapabilities;
+  /** The capabilities that decided how a change of this plan is made (a kind's plan part adds them). */
+  consulted: Set<ApiCapability>;
 }
 
 /** The key of a live resource in `going` and `boundTo`. */

@@ -25,7 +25,10 @@ export interface Draft {
   needs?: Address;
   /** `kind:id` (liveKey) of a live resource whose delete must wait for this draft (a detach, a child's delete). */
   frees?: string;
-  /** A delete: the name it frees within its owner (names are unique there), for a create of that name to wait for. */
+  /**
+   * A delete or a rename: the name it frees within its owner (or, for a kind without one, among
+   * that kind's resources), for a create of that name to wait for.
+   */
   freesName?: string;
   /** A resource created from another one (a fork): that one must be ready, and stays up, until it is done. */
   forkParent?: Address;

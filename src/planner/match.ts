@@ -30,6 +30,8 @@ interface MatchState {
   holders: Map<string, Address>;
   /** IDs another workspace of the same state binds (SPEC section 10): never adopted by name. */
   claimedElsewhere: ReadonlyMap<string, unknown>;
+  /** Addresses a restore binds (planner/restore.ts): never to a live resource found by name. */
+  noAdopt: ReadonlySet<Address>;
   diagnostics: Diagnostic[];
   skipped: Set<Address>;
   index: LiveIndex;
@@ -71,6 +73,7 @@ function matchOne<D, L extends { id: string }>(st: MatchState, w: Wanted<D>, sco
     st.diagnostics.push(wrongParent(w, bound.entry.id, bound.origin, elsewhere));
     return undefined;
   }
+  if (st.noAdopt.has(w.address)) return { address: w.address, desired: w.desired, how: 'new' };
   const candidates = preferHeld(st, w.kind, (scope?.byName.get(w.name) ?? []).filter((l) => !st.claimed.has(`${w.kind}:${l.id}`) && !st.claimedElsewhere.has(l.id)));
   if (candidates.length > 1) {
     st.skipped.add(w.address);
@@ -179,26 +182,32 @@ export function desiredAddresses(desired: DesiredState): Set<Address> {
   return out;
 }
 
-export function matchResources(
-  desired: DesiredState,
-  lock: Lockfile,
-  index: LiveIndex,
-  diagnostics: Diagnostic[],
-  claimedElsewhere: ReadonlyMap<string, unknown> = new Map(),
-): Matching {
+/** What matching is told beyond the config, the state and the live resources. */
+export interface MatchOptions {
+  claimedElsewhere?: ReadonlyMap<string, unknown>;
+  noAdopt?: ReadonlySet<Address>;
+  /** A destroy: retired bindings are removed like the others. */
+  deleteRetired?: boolean;
+}
+
+export function matchResources(desired: DesiredState, lock: Lockfile, index: LiveIndex, diagnostics: Diagnostic[], o: MatchOptions = {}): Matching {
   const wanted = desiredAddresses(desired);
   const view = buildLockView(lock, diagnostics);
   applyExplicitMoves(view, desired.moved, wanted, diagnostics);
   const claimed = new Set<string>();
   const holders = new Map<string, Address>();
+  const kept = (e: LockEntry) => e.retired !== undefined && !o.deleteRetired;
   for (const [address, held] of view.entries) {
     const key = `${kindOf(address)}:${held.entry.id}`;
-    if (wanted.has(address)) claimed.add(key);
+    // A retired binding is this state's own as much as a configured one: never adopted or moved elsewhere.
+    if (wanted.has(address) || kept(held.entry)) claimed.add(key);
     else holders.set(key, address);
   }
-  const st: MatchState = { view, claimed, holders, claimedElsewhere, diagnostics, skipped: new Set(), index };
+  const st: MatchState = { view, claimed, holders, claimedElsewhere: o.claimedElsewhere ?? new Map(), noAdopt: o.noAdopt ?? new Set(), diagnostics, skipped: new Set(), index };
   const matching = matchAll(st, desired, index);
-  matching.removed = removedEntries(view, wanted, index);
+  const unlisted = removedEntries(view, wanted, index);
+  matching.removed = unlisted.filter((r) => !kept(r.entry));
+  matching.retired = unlisted.filter((r) => kept(r.entry));
   matching.bindings = [...view.bindings, ...matching.bindings];
   matching.unmanaged = countUnmanaged(index, matching, lock);
   return matching;
@@ -230,7 +239,7 @@ function matchKind(st: MatchState, m: Matching, def: AnyKind, container: unknown
 }
 
 function matchAll(st: MatchState, desired: DesiredState, index: LiveIndex): Matching {
-  const m: Matching = { matches: emptyMatches(), removed: [], bindings: [], skipped: st.skipped, unmanaged: 0 };
+  const m: Matching = { matches: emptyMatches(), removed: [], retired: [], bindings: [], skipped: st.skipped, unmanaged: 0 };
   for (const top of TOP_KINDS) matchKind(st, m, top, desired, scopeOf([...index[top.kind].values()], (l) => top.naming.live(l)), true);
   for (const kind of KINDS) {
     for (const x of m.matches[kind.kind]) if (x.how === 'adopt') m.bindings.push(adoptBinding(x));

@@ -40,7 +40,7 @@ export function linkDrafts(drafts: Draft[]): DepGraph {
   const namesFreed = new Map<string, Draft[]>();
   for (const d of drafts) {
     if (d.frees !== undefined) pushTo(freeing, d.frees, d);
-    if (d.freesName !== undefined) pushTo(namesFreed, `${d.owner} ${d.freesName}`, d);
+    if (d.freesName !== undefined) pushTo(namesFreed, `${d.owner ?? d.kind} ${d.freesName}`, d);
   }
 
   // Ops on one resource run one at a time, in plan order.
@@ -50,10 +50,10 @@ export function linkDrafts(drafts: Draft[]): DepGraph {
     if (d.owner) {
       if (isDeleteOp(d.op)) add(deleteOf(d.owner), d);
       else add(d, readyPoint(d.owner) ?? createOf(d.owner));
-      // Names are unique within their owner: reuse one only once its holder is gone.
-      if (isCreateOp(d.op)) for (const f of namesFreed.get(`${d.owner} ${String(d.request?.name)}`) ?? []) add(d, f);
       add(pauseOf(d.owner), d);
     }
+    // A name is reused only once its holder gave it up (deleted, or renamed: a restore's original).
+    if (isCreateOp(d.op)) for (const f of namesFreed.get(`${d.owner ?? d.kind} ${String(d.request?.name)}`) ?? []) add(d, f);
     if (d.forkParent) {
       add(d, readyPoint(d.forkParent));
       add(pauseOf(d.forkParent), d);

@@ -1,6 +1,6 @@
 // planChanges: the pure core. One function of its inputs: match, diff per kind, order, guard.
 import { indexLive, KINDS, kindDef, OPERATIONS } from '../kinds/index.js';
-import { compareAddresses, type Action, type Address, type Binding, type DesiredState, type Diagnostic, type LiveState, type Lockfile, type Plan } from '../model/index.js';
+import { API_CAPABILITIES, compareAddresses, type Action, type Address, type ApiCapabilities, type ApiCapability, type Binding, type DesiredState, type Diagnostic, type LiveState, type Lockfile, type Plan } from '../model/index.js';
 import { addressChecks, duplicateIdErrors, projectChecks, renameHints, unmanagedBlockers } from './checks.js';
 import { liveKey, type LiveIndex, type LiveResource, type PlanContext, type PlanOptions } from './context.js';
 import type { Draft } from './drafts.js';
@@ -10,16 +10,21 @@ import { desiredAddresses, matchResources } from './match.js';
 import { linkDrafts, selectTargets, sortDrafts, type DepGraph } from './ordering.js';
 import { withoutResends } from './pending.js';
 import { forgetBindings, protectBindings, protectionSources } from './protect.js';
-import { findSettling } from './settling.js';
+import { restoreView } from './restore.js';
+import { findAwaiting, findSettling } from './settling.js';
 import { blockReason, riskOf, type ProtectSource } from './risk.js';
 import { summarize } from './summary.js';
 import { twinChecks } from './twins.js';
 
 export type { PlanOptions } from './context.js';
 
-function newContext(desired: DesiredState, live: LiveState, lock: Lockfile, options: PlanOptions, diagnostics: Diagnostic[]): PlanContext {
+function newContext(desired: DesiredState, live: LiveState, lock: Lockfile, options: PlanOptions, diagnostics: Diagnostic[], noAdopt: ReadonlySet<Address>): PlanContext {
   const index = indexLive(live, false) as LiveIndex;
-  const matching = matchResources(desired, lock, index, diagnostics, options.claimedElsewhere);
+  const matching = matchResources(desired, lock, index, diagnostics, {
+    ...(options.claimedElsewhere ? { claimedElsewhere: options.claimedElsewhere } : {}),
+    noAdopt,
+    ...(options.deleteRetired ? { deleteRetired: true } : {}),
+  });
   const liveIds = new Map<Address, string>();
   const boundTo = new Map<string, Address>();
   for (const def of KINDS) {
@@ -37,7 +42,7 @@ function newContext(desired: DesiredState, live: LiveState, lock: Lockfile, opti
     liveIds.set(r.address, r.live.id);
     going.set(liveKey(r.kind, r.live.id), { address: r.address, replaced: false });
   }
-  return { desired, live, lock, options, index, matching, diagnostics, fresh: new Map(), going, liveIds, boundTo, operations: OPERATIONS };
+  return { desired, live, lock, options, index, matching, diagnostics, fresh: new Map(), going, liveIds, boundTo, operations: OPERATIONS, api: options.api ?? {}, consulted: new Set() };
 }
 
 /** Each kind's desired resources (parents' kinds first), its removed ones, then what wraps them all. */
@@ -70,7 +75,7 @@ function toActions(order: Draft[], deps: DepGraph, protectedBy: Map<Address, Pro
   });
 }
 
-const BINDING_ORDER: Record<Binding['kind'], number> = { move: 0, adopt: 1, protect: 2, forget: 3 };
+const BINDING_ORDER: Record<Binding['kind'], number> = { retire: 0, move: 1, adopt: 2, protect: 3, forget: 4 };
 
 function sortBindings(bindings: Binding[]): Binding[] {
   return [...bindings].sort((a, b) => compareAddresses(a.address, b.address) || BINDING_ORDER[a.kind] - BINDING_ORDER[b.kind]);
@@ -107,12 +112,18 @@ function nothingPlanned(desired: DesiredState, diagnostics: Diagnostic[]): Plan 
  * randomness or colour; the same inputs give the same plan. Problems that make the plan unusable
  * are returned as error diagnostics, never thrown.
  */
-export function planChanges(desired: DesiredState, live: LiveState, lock: Lockfile, options: PlanOptions): Plan {
+export function planChanges(config: DesiredState, live: LiveState, state: Lockfile, options: PlanOptions): Plan {
   const diagnostics: Diagnostic[] = [];
-  projectChecks(desired, live, lock, diagnostics);
-  const duplicates = duplicateIdErrors(lock);
-  if (duplicates.length > 0) return nothingPlanned(desired, [...diagnostics, ...duplicates]);
-  const ctx = newContext(desired, live, lock, options, diagnostics);
+  projectChecks(config, live, state, diagnostics);
+  const duplicates = duplicateIdErrors(state);
+  if (duplicates.length > 0) return nothingPlanned(config, [...diagnostics, ...duplicates]);
+  // A restore is the config and the state as it wants them (restore.ts), planned like any other.
+  const restore = restoreView(config, live, state, options);
+  diagnostics.push(...restore.diagnostics);
+  if (restore.diagnostics.some((d) => d.severity === 'error')) return nothingPlanned(config, diagnostics);
+  const { desired, lock } = restore;
+  const ctx = newContext(desired, live, lock, options, diagnostics, restore.noAdopt);
+  for (const c of restore.consulted) ctx.consulted.add(c);
   addressChecks(ctx);
   const drafts = withoutResends(ctx, planAll(ctx));
   twinChecks(ctx);
@@ -125,15 +136,18 @@ export function planChanges(desired: DesiredState, live: LiveState, lock: Lockfi
     diagnostics.push({ severity: 'error', code: 'internal-cycle', message: `internal error: a dependency cycle among ${cyclic.map((d) => d.key).join(', ')}; please report this` });
   }
   const actions = toActions([...order, ...cyclic], deps, protectionSources(ctx), options.allowDataLoss);
-  const allBindings = [...ctx.matching.bindings, ...protectBindings(ctx), ...forgetBindings(ctx)];
+  const allBindings = [...restore.bindings, ...ctx.matching.bindings, ...protectBindings(ctx), ...forgetBindings(ctx)];
   const keptAddresses = new Set([...options.target, ...kept.map((d) => d.address)]);
   const bindings = sortBindings(selected ? allBindings.filter((b) => keptAddresses.has(b.address)) : allBindings);
   const touched = new Set([...drafts.map((d) => d.address), ...allBindings.filter((b) => b.kind !== 'forget').map((b) => b.address)]);
-  const settling = findSettling(ctx, (a) => !selected || keptAddresses.has(a));
+  const inTarget = (a: Address) => !selected || keptAddresses.has(a);
+  const settling = findSettling(ctx, inTarget);
+  const awaiting = findAwaiting(ctx, inTarget);
   const stillChanging = new Set(settling.map((s) => s.address));
   const unchanged = [...desiredAddresses(desired)].filter((a) => !touched.has(a) && !stillChanging.has(a) && !ctx.matching.skipped.has(a)).length;
   const fingerprints = fingerprintLive(live, fingerprintSubjects({ actions, bindings }));
   const drift = findDrift(live, lock);
+  const { api, needs } = apiOf(ctx);
   return {
     formatVersion: 1,
     projectId: desired.projectId,
@@ -141,9 +155,24 @@ export function planChanges(desired: DesiredState, live: LiveState, lock: Lockfi
     actions,
     bindings,
     settling,
+    ...(awaiting.length > 0 ? { awaiting } : {}),
     fingerprints,
     stateFingerprint: stateFingerprint(fingerprints),
     diagnostics: sortDiagnostics(diagnostics),
     ...(drift.length > 0 ? { drift } : {}),
+    ...(api ? { api } : {}),
+    ...(needs.length > 0 ? { needs } : {}),
   };
+}
+
+/** What the plan was made for: the capabilities that decided a change, known or still needed. */
+function apiOf(ctx: PlanContext): { api?: ApiCapabilities; needs: ApiCapability[] } {
+  const known: ApiCapabilities = {};
+  const needs: ApiCapability[] = [];
+  for (const c of API_CAPABILITIES) {
+    if (!ctx.consulted.has(c)) continue;
+    if (ctx.api[c] === undefined) needs.push(c);
+    else known[c] = ctx.api[c];
+  }
+  return { ...(Object.keys(known).length > 0 ? { api: known } : {}), needs };
 }

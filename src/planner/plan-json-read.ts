@@ -4,7 +4,7 @@
 // compares it). What a schema cannot say is checked by the small named checks below. Every
 // problem names its field, e.g. `actions[2].op: must be one of createVPC, ...`, one line each.
 import { kindDef } from '../kinds/index.js';
-import { kindOf, nounOf, type Action, type KeywordError, type Binding, type Diagnostic, type Drift, type DriftChange, type FieldChange, type OperationId, type Plan, type PolicyVerdict, type ResourceRef, type SettlingResource, type Summary } from '../model/index.js';
+import { API_CAPABILITIES, capabilityKey, kindOf, nounOf, type Action, type ApiCapabilities, type AwaitingResource, type KeywordError, type Binding, type Diagnostic, type Drift, type DriftChange, type FieldChange, type OperationId, type Plan, type PolicyVerdict, type ResourceRef, type SettlingResource, type Summary } from '../model/index.js';
 import { schema as planSchema, validate } from './generated/plan-validator.js';
 import { describeSchemaErrors, formatPath, type Problem } from './plan-json-problems.js';
 
@@ -88,6 +88,7 @@ function planOf(o: Json): Plan {
     diagnostics: objects(o.diagnostics).map(diagnosticOf),
   };
   if (typeof o.workspace === 'string' && typeof o.state === 'string') plan.where = { workspace: o.workspace, state: o.state };
+  if (isObject(o.api)) plan.api = apiOf(o.api);
   if (o.lineage !== undefined) plan.lineage = o.lineage as string | null;
   if (o.serial !== undefined) plan.serial = o.serial as number;
   if (o.config_hash !== undefined) plan.configHash = o.config_hash as string;
@@ -97,10 +98,20 @@ function planOf(o: Json): Plan {
   // Informative only (apply recomputes everything): read back so a saved plan shows what it showed.
   const drift = objects(o.drift).map(driftOf);
   if (drift.length > 0) plan.drift = drift;
+  const awaiting = objects(o.awaiting).map(awaitingOf);
+  if (awaiting.length > 0) plan.awaiting = awaiting;
   if (isObject(o.options)) {
     plan.options = { replace: [...(o.options.replace as string[])], target: [...(o.options.target as string[])], allowDataLoss: o.options.allow_data_loss as boolean };
+    const restore = o.options.restore;
+    if (isObject(restore)) plan.options.restore = { address: restore.address as string, targetTime: restore.target_time as string, stamp: restore.stamp as string };
   }
   return plan;
+}
+
+function apiOf(o: Json): ApiCapabilities {
+  const api: ApiCapabilities = {};
+  for (const c of API_CAPABILITIES) if (typeof o[capabilityKey(c)] === 'boolean') api[c] = o[capabilityKey(c)] as boolean;
+  return api;
 }
 
 function refOf(o: Json): ResourceRef {
@@ -152,6 +163,7 @@ function bindingOf(o: Json): Binding {
     ...(o.id !== undefined ? { id: o.id as string } : {}),
     ...(o.from !== undefined ? { from: o.from as string } : {}),
     ...(o.protect !== undefined ? { protect: o.protect as boolean } : {}),
+    ...(o.target_time !== undefined ? { targetTime: o.target_time as string } : {}),
   };
 }
 
@@ -165,6 +177,11 @@ function settlingOf(o: Json): SettlingResource {
     status: o.status as string,
     ...(o.op !== undefined ? { op: o.op as OperationId } : {}),
   };
+}
+
+function awaitingOf(o: Json): AwaitingResource {
+  const address = o.address as string;
+  return { address, kind: kindOf(address)!, id: o.id as string, ...(o.parent_id !== undefined ? { parentId: o.parent_id as string } : {}), status: o.status as string, awaits: o.awaits as string };
 }
 
 function diagnosticOf(o: Json): Diagnostic {

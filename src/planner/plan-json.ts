@@ -1,6 +1,6 @@
 // The plan's JSON form (SPEC section 3): snake_case, fixed key order, `null` for absent values.
 // The saved plan file is this object; `fromPlanJson` reads one back for `apply`.
-import type { Action, Binding, Diagnostic, Drift, FieldChange, Plan, PolicyVerdict, ResourceRef, SettlingResource, Summary } from '../model/index.js';
+import { API_CAPABILITIES, capabilityKey, type Action, type ApiCapabilities, type AwaitingResource, type Binding, type Diagnostic, type Drift, type FieldChange, type Plan, type PlanShape, type PolicyVerdict, type ResourceRef, type SettlingResource, type Summary } from '../model/index.js';
 import { readPlanJson } from './plan-json-read.js';
 
 type Json = Record<string, unknown>;
@@ -17,6 +17,10 @@ export interface PlanJson {
   bindings: Json[];
   /** Present only when something is settling, so that a settled project's plan stays as it was. */
   settling?: Json[];
+  /** Present only when something awaits others (SPEC section 15). */
+  awaiting?: Json[];
+  /** Present only when what the API can do decided a change (SPEC section 15): `renames_services`. */
+  api?: Record<string, boolean>;
   fingerprints: Record<string, string>;
   state_fingerprint: string;
   diagnostics: Json[];
@@ -24,7 +28,7 @@ export interface PlanJson {
   lineage?: string | null;
   serial?: number;
   config_hash?: string;
-  options?: { replace: string[]; target: string[]; allow_data_loss: boolean };
+  options?: { replace: string[]; target: string[]; allow_data_loss: boolean; restore?: { address: string; target_time: string; stamp: string } };
   policies_hash?: string;
 }
 
@@ -77,11 +81,22 @@ export function bindingJson(b: Binding): Json {
     ...(b.id !== undefined ? { id: b.id } : {}),
     ...(b.from !== undefined ? { from: b.from } : {}),
     ...(b.protect !== undefined ? { protect: b.protect } : {}),
+    ...(b.targetTime !== undefined ? { target_time: b.targetTime } : {}),
   };
 }
 
 function settlingJson(s: SettlingResource): Json {
   return { address: s.address, id: s.id, ...(s.parentId !== undefined ? { parent_id: s.parentId } : {}), status: s.status, ...(s.op !== undefined ? { op: s.op } : {}) };
+}
+
+function awaitingJson(a: AwaitingResource): Json {
+  return { address: a.address, id: a.id, ...(a.parentId !== undefined ? { parent_id: a.parentId } : {}), status: a.status, awaits: a.awaits };
+}
+
+function apiJson(api: ApiCapabilities): Record<string, boolean> {
+  const out: Record<string, boolean> = {};
+  for (const c of API_CAPABILITIES) if (api[c] !== undefined) out[capabilityKey(c)] = api[c];
+  return out;
 }
 
 export function driftJson(d: Drift): Json {
@@ -99,17 +114,24 @@ function diagnosticJson(d: Diagnostic): Json {
   };
 }
 
+function optionsJson(o: PlanShape): NonNullable<PlanJson['options']> {
+  const restore = o.restore && { address: o.restore.address, target_time: o.restore.targetTime, stamp: o.restore.stamp };
+  return { replace: [...o.replace], target: [...o.target], allow_data_loss: o.allowDataLoss, ...(restore ? { restore } : {}) };
+}
+
 export function toPlanJson(plan: Plan): PlanJson {
   const s = plan.summary;
   return {
     format_version: 1,
     project_id: plan.projectId,
     ...(plan.where ? { workspace: plan.where.workspace, state: plan.where.state } : {}),
+    ...(plan.api ? { api: apiJson(plan.api) } : {}),
     summary: { create: s.create, update: s.update, replace: s.replace, delete: s.delete, adopt: s.adopt, move: s.move, unchanged: s.unchanged, unmanaged: s.unmanaged, settling: s.settling },
     ...(plan.drift && plan.drift.length > 0 ? { drift: plan.drift.map(driftJson) } : {}),
     actions: plan.actions.map(actionJson),
     bindings: plan.bindings.map(bindingJson),
     ...(plan.settling.length > 0 ? { settling: plan.settling.map(settlingJson) } : {}),
+    ...(plan.awaiting && plan.awaiting.length > 0 ? { awaiting: plan.awaiting.map(awaitingJson) } : {}),
     fingerprints: Object.fromEntries(Object.keys(plan.fingerprints).sort().map((k) => [k, plan.fingerprints[k]!])),
     state_fingerprint: plan.stateFingerprint,
     diagnostics: plan.diagnostics.map(diagnosticJson),
@@ -117,7 +139,7 @@ export function toPlanJson(plan: Plan): PlanJson {
     ...(plan.lineage !== undefined ? { lineage: plan.lineage } : {}),
     ...(plan.serial !== undefined ? { serial: plan.serial } : {}),
     ...(plan.configHash !== undefined ? { config_hash: plan.configHash } : {}),
-    ...(plan.options !== undefined ? { options: { replace: [...plan.options.replace], target: [...plan.options.target], allow_data_loss: plan.options.allowDataLoss } } : {}),
+    ...(plan.options !== undefined ? { options: optionsJson(plan.options) } : {}),
     ...(plan.policiesHash !== undefined ? { policies_hash: plan.policiesHash } : {}),
   };
 }

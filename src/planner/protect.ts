@@ -1,7 +1,7 @@
 // `protect` lives in the config and in the lockfile; the lockfile keeps it after the block is
 // deleted, so unprotecting takes an applied `protect: false` (SPEC section 2).
 import { KINDS } from '../kinds/index.js';
-import type { Address, Binding } from '../model/index.js';
+import { isProtectedInState, type Address, type Binding } from '../model/index.js';
 import type { Match, PlanContext } from './context.js';
 import type { ProtectSource } from './risk.js';
 
@@ -14,7 +14,8 @@ export function protectionSources(ctx: PlanContext): Map<Address, ProtectSource>
     if (configured === true) out.set(m.address, 'config');
     else if (configured === undefined && m.entry?.protect === true) out.set(m.address, 'lockfile');
   }
-  for (const r of ctx.matching.removed) if (r.entry.protect === true) out.set(r.address, 'lockfile');
+  // A retired original's resources are protected with it (SPEC section 17).
+  for (const r of ctx.matching.removed) if (isProtectedInState(ctx.lock, r.address)) out.set(r.address, 'lockfile');
   return out;
 }
 
@@ -30,7 +31,7 @@ export function protectBindings(ctx: PlanContext): Binding[] {
   return out;
 }
 
-/** Lockfile entries whose resource is gone and no longer configured: dropped from the lockfile. */
+/** Lockfile entries whose resource is gone and no longer configured (retired ones too): dropped from the lockfile. */
 export function forgetBindings(ctx: PlanContext): Binding[] {
-  return ctx.matching.removed.filter((r) => !r.live).map((r) => ({ kind: 'forget', address: r.address, id: r.entry.id }));
+  return [...ctx.matching.removed, ...ctx.matching.retired].filter((r) => !r.live).map((r) => ({ kind: 'forget', address: r.address, id: r.entry.id }));
 }

@@ -13,7 +13,7 @@ export function withSavedInputs(plan: Plan, lock: Lockfile, configHash: string, 
     lineage: lock.lineage ?? null,
     serial: lock.serial ?? 0,
     configHash,
-    options: { replace: [...options.replace], target: [...options.target], allowDataLoss: options.allowDataLoss },
+    options: { replace: [...options.replace], target: [...options.target], allowDataLoss: options.allowDataLoss, ...(options.restore ? { restore: { ...options.restore } } : {}) },
   };
 }
 
@@ -85,7 +85,11 @@ function bindingsOf(plan: Plan, address: Address): string[] {
 export function findPlanDifference(saved: Plan, now: Plan): string | undefined {
   const savedNames = actionNames(saved.actions);
   const nowNames = actionNames(now.actions);
-  for (const address of touchedAddresses(saved)) {
+  // A binding planned now that takes an entry away from an address the file touches (a move, a
+  // restore's retirement) is part of what happens to that address: a file without it is edited.
+  const touched = new Set(touchedAddresses(saved));
+  for (const b of now.bindings) if (b.from !== undefined && touched.has(b.from)) touched.add(b.address);
+  for (const address of [...touched].sort(compareAddresses)) {
     const s = saved.actions.filter((a) => a.address === address);
     const n = now.actions.filter((a) => a.address === address);
     if (s.map((a) => a.op).join() !== n.map((a) => a.op).join()) {

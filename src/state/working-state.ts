@@ -5,7 +5,7 @@
 // document holding every ID recorded before it. Not the lockfile itself (the document) nor the
 // state lock (the mutex: file/file-lock.ts, pg/pg-lock.ts).
 import { writeLockfile } from '../lockfile/index.js';
-import type { Address, LockEntry, Lockfile } from '../model/index.js';
+import { bindRetiring, type Address, type LockEntry, type Lockfile } from '../model/index.js';
 
 /**
  * Persists `lock` (whose lineage and serial are those of the last write) and returns the revision
@@ -59,11 +59,12 @@ export class WorkingState {
     this.listeners.push(listener);
   }
 
-  /** Binds `address` to `id`, keeping the entry's other fields when the ID is unchanged. */
+  /**
+   * Binds `address` to `id`, keeping the entry's other fields when the ID is unchanged; an entry a
+   * restore marked retires in the same write (model/restore.ts: bindRetiring).
+   */
   bind(address: Address, id: string, extra: Omit<LockEntry, 'id'> = {}): Promise<void> {
-    const previous = this.lock.resources[address];
-    const base = previous && previous.id === id ? previous : {};
-    this.lock.resources[address] = { ...base, ...extra, id };
+    bindRetiring(this.lock.resources, address, id, extra);
     return this.persist();
   }
 

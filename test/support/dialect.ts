@@ -13,27 +13,6 @@ export type TestDialect = 'seed' | 'tiger';
 export const DIALECT: TestDialect = process.env.DBFORM_TEST_DIALECT === 'tiger' ? 'tiger' : 'seed';
 
 /**
- * SPEC section 15 behaviours of the tiger dialect that the client does not handle yet, held back
- * for the harnesses (the emulator's own tests turn them on). Each line is removed once the client
- * handles it, and the tiger scenarios then run with the dialect's default:
- * - backupDelay 0 (tiger: 30 s): a fork or replica set create right after its parent's create is
- *   a 409 "doesn't yet have any backups or snapshots available", to be retried by the client;
- * - teardown immediate (tiger: eventual): a deleted peering is listed as DELETING for 2 s, a
- *   deleted service keeps its VPC attachment until gone, and their VPC's delete is a 409 "already
- *   being updated" meanwhile, to be retried; a second delete of a DELETING peering is a 409;
- * - endpoints fixed (tiger: moving): an attached service's endpoint (and pooler) host moves to a
- *   private one, so pgpass lines and outputs written before the attach name the old host.
- * The same holds for `--emulator` commands through EMULATOR_ENV. Peering acceptance stays `auto`
- * (the default in both dialects), which today's client already waits through.
- */
-export const HELD_BACK: Pick<EmulatorOptions, 'backupDelay' | 'teardown' | 'endpoints'> = { backupDelay: 0, teardown: 'immediate', endpoints: 'fixed' };
-const HELD_BACK_ENV: Record<string, string> = {
-  DBFORM_EMULATOR_BACKUP_DELAY: '0',
-  DBFORM_EMULATOR_TEARDOWN: 'immediate',
-  DBFORM_EMULATOR_ENDPOINTS: 'fixed',
-};
-
-/**
  * `it` for a test, in a file the tiger project runs again, whose requests and answers no dialect
  * changes: a refusal made before any request or before any change, a flag, rendering, a config
  * error. The seed run defines it; the tiger run does not, since running it against the tiger
@@ -58,26 +37,30 @@ interface DialectFacts {
   /** Peering status once usable, and once failed. */
   peeringActive: string;
   peeringFailed: string;
+  /** Whether the API renames services in place (renameService, SPEC section 15); else a name change is a replace. */
+  renamesServices: boolean;
 }
 
 const FACTS: Record<TestDialect, DialectFacts> = {
   seed: {
     authEnv: { DBFORM_API_KEY: 'demo-pat' },
-    emulatorEnv: { ...HELD_BACK_ENV },
+    emulatorEnv: {},
     credentials: { kind: 'bearer', token: 'demo-pat' },
     timeSeriesType: 'TIMESERIESDB',
     embedsReplicaSets: true,
     peeringActive: 'active',
     peeringFailed: 'failed',
+    renamesServices: false,
   },
   tiger: {
     authEnv: { DBFORM_ACCESS_KEY: 'demo-access', DBFORM_SECRET_KEY: 'demo-secret' },
-    emulatorEnv: { DBFORM_EMULATOR_DIALECT: 'tiger', ...HELD_BACK_ENV },
+    emulatorEnv: { DBFORM_EMULATOR_DIALECT: 'tiger' },
     credentials: { kind: 'key-pair', publicKey: 'demo-access', secretKey: 'demo-secret' },
     timeSeriesType: 'TIMESCALEDB',
     embedsReplicaSets: false,
     peeringActive: 'ACTIVE',
     peeringFailed: 'INVALID',
+    renamesServices: true,
   },
 };
 
@@ -85,9 +68,12 @@ export const DIALECT_FACTS: DialectFacts = FACTS[DIALECT];
 export const AUTH_ENV = DIALECT_FACTS.authEnv;
 export const EMULATOR_ENV = DIALECT_FACTS.emulatorEnv;
 
-/** The emulator of this run's dialect, with HELD_BACK (options may still override either). */
+/**
+ * The emulator of this run's dialect, with the dialect's own behaviours (SPEC section 15: the tiger
+ * dialect's backup delay, eventual teardown and moving endpoints); options may override any.
+ */
 export function startTestEmulator(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
-  return startEmulator({ dialect: DIALECT, ...HELD_BACK, ...options });
+  return startEmulator({ dialect: DIALECT, ...options });
 }
 
 /** A client of this run's dialect's credentials. */

@@ -12,6 +12,7 @@ import { registerMcp } from './mcp.js';
 import { registerOutput } from './output.js';
 import { registerPlan } from './plan.js';
 import { registerPolicy } from './policy.js';
+import { registerRestore } from './restore.js';
 import { registerProjects } from './projects.js';
 import { registerHistory, registerState, registerWorkspace } from './state.js';
 import { registerSweep } from './sweep.js';
@@ -27,6 +28,7 @@ export function registerCommands(program: Command): void {
   registerApply(program);
   registerGraph(program);
   registerDestroy(program);
+  registerRestore(program);
   registerSweep(program);
   registerExport(program);
   registerImport(program);

@@ -3,6 +3,7 @@
 import { Option, type Command } from 'commander';
 import { formatDiagnosticLine, type Diagnostic } from '../../model/diagnostics.js';
 import { DbformError } from '../../model/errors.js';
+import type { PlanShape } from '../../model/plan.js';
 import type { PreparedPlan } from '../../app/plan.js';
 import { action } from '../errors.js';
 import { addApiOptions, addConfigOptions, addPolicyOption, configFiles, type ApiOptions, type GlobalOptions } from '../options.js';
@@ -38,7 +39,8 @@ function printDiagnostics(list: Diagnostic[]): void {
   if (list.length > 0) cliProcess().stderr.write(`${list.map(formatDiagnosticLine).join('\n')}\n`);
 }
 
-async function runPlan(flags: PlanFlags): Promise<number> {
+/** `dbform plan`, or with `shape` a plan of that shape (`dbform restore --out`: a restore's). */
+export async function runPlan(flags: PlanFlags, shape?: PlanShape): Promise<number> {
   const format = outputFormat(flags);
   if (flags.refreshOnly && flags.out !== undefined) throw new DbformError('--refresh-only plans no actions, so there is no plan to save with --out');
   const files = configFiles(flags);
@@ -47,7 +49,7 @@ async function runPlan(flags: PlanFlags): Promise<number> {
   const request = {
     files,
     state: flags,
-    shape: { replace: flags.replace ?? [], target: flags.target ?? [], allowDataLoss: flags.allowDataLoss === true },
+    shape: shape ?? { replace: flags.replace ?? [], target: flags.target ?? [], allowDataLoss: flags.allowDataLoss === true },
     ...(flags.policy ? { policies: flags.policy } : {}),
   };
   const prepared = await preparePlan(request, appHost(flags, files));

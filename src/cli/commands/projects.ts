@@ -10,7 +10,7 @@ interface ProjectsFlags extends ApiOptions, GlobalOptions {
 export function registerProjects(program: Command): void {
   const cmd = program
     .command('projects')
-    .description('list the projects the API token can see')
+    .description('list the projects the API credential can see (a key pair: its project, from GET /auth/info where the API serves it)')
     .option('--json', 'print a JSON array of {id, name}');
   addApiOptions(cmd).action(
     action(async (_flags: ProjectsFlags, command: Command) => {
@@ -19,7 +19,7 @@ export function registerProjects(program: Command): void {
       const { terminalJson, terminalLine } = await import('../../model/terminal-text.js');
       const ctx = await openApiContext(flags);
       try {
-        const projects = await ctx.client.listProjects();
+        const projects = await ctx.client.credentialProjects();
         const rows = projects.map((p) => ({ id: String(p.id), name: String(p.name ?? '') })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
         cliProcess().stdout.write(flags.json ? `${terminalJson(rows, 2)}\n` : renderTable(rows.map((r) => ({ id: terminalLine(r.id), name: terminalLine(r.name) }))));
       } finally {

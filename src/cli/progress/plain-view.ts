@@ -2,7 +2,7 @@
 // `2026-11-22T10:00:00Z service.db createService QUEUED`
 import { formatElapsed } from '../../executor/duration.js';
 import type { ApplyEvent, Reporter } from '../../executor/events.js';
-import { terminalText, type PlanWhere } from '../../model/index.js';
+import { terminalLine, terminalText, type PlanWhere } from '../../model/index.js';
 import type { Paint } from './paint.js';
 import { failureText, renderSummary } from './summary.js';
 
@@ -34,7 +34,8 @@ export function describeEvent(event: ApplyEvent, paint: Paint): string | undefin
     case 'action-done': {
       if (event.action.op === 'settle') return paint.green(`settled (${formatElapsed(event.elapsedMs)})`);
       const id = event.resourceId ? `${event.adopted ? 'adopted ' : 'id '}${event.resourceId}, ` : '';
-      return paint.green(`done (${id}${formatElapsed(event.elapsedMs)})`);
+      const note = event.note ? `${terminalLine(event.note)}, ` : '';
+      return paint.green(`done (${id}${note}${formatElapsed(event.elapsedMs)})`);
     }
     case 'action-failed':
       return paint.red(`failed after ${formatElapsed(event.elapsedMs)}: ${failureText(event.action.address, event.action.op, event.message)}`);

@@ -33,7 +33,8 @@ export function summarizeResources(result: ApplyResult): ResourceChange[] {
     const deleted = done.some((d) => DELETE_OPS.has(d.action.op));
     const change: Change = created && deleted ? 'replaced' : created ? 'created' : deleted ? 'deleted' : 'updated';
     const id = created?.resourceId ? `${created.adopted ? 'adopted ' : ''}${terminalLine(created.resourceId)}` : '';
-    const detail = change === 'updated' ? [...new Set(done.map((d) => d.action.op))].join(', ') : id;
+    const notes = done.flatMap((d) => (d.note ? [terminalLine(d.note)] : []));
+    const detail = [change === 'updated' ? [...new Set(done.map((d) => d.action.op))].join(', ') : id, ...notes].filter((t) => t !== '').join('; ');
     return { address, change, detail };
   });
 }

@@ -4,7 +4,7 @@
 import { planHasChanges, type FieldChange, type Plan, type Risk } from '../../model/index.js';
 import { driftMarkdownLines } from './drift.js';
 import { graphMarkdownLines } from './graph.js';
-import { bindingNotes, buildPlanView, describeDiagnostic, reasonNotes, reasonText, formatValue, riskNotes, settlingHeading, settlingStatus, shownVerdicts, SYMBOLS, type ResourceView } from './plan-view.js';
+import { apiSentences, awaitingHeading, awaitingText, bindingNotes, buildPlanView, describeDiagnostic, reasonNotes, reasonText, formatValue, riskNotes, settlingHeading, settlingStatus, shownVerdicts, SYMBOLS, type ResourceView } from './plan-view.js';
 
 /** GitHub rejects comments over 65,536 characters; keep a margin. */
 export const MARKDOWN_LIMIT = 60_000;
@@ -42,6 +42,11 @@ function flagged(plan: Plan): string[] {
   if (plan.settling.length > 0) {
     out.push('> [!NOTE]', `> **${escapeHtml(settlingHeading(plan))}.**`);
     out.push(...folded(plan.settling, LIST_LIMIT, (s) => `> - ${code(s.address)} ${escapeHtml(settlingStatus(s))}`, (n) => `> - ... and ${n} more`), '');
+  }
+  const awaiting = plan.awaiting ?? [];
+  if (awaiting.length > 0) {
+    out.push('> [!NOTE]', `> **${escapeHtml(awaitingHeading(plan))}.**`);
+    out.push(...folded(awaiting, LIST_LIMIT, (a) => `> - ${code(a.address)} ${escapeHtml(awaitingText(a))}`, (n) => `> - ... and ${n} more`), '');
   }
   if (plan.policy && plan.policy.length > 0) {
     out.push('**Policies** (the whole plan)', '', ...plan.policy.map((p) => `- ${p.effect} ${code(p.rule)}: ${escapeHtml(p.message)}`), '');
@@ -98,7 +103,8 @@ function resourceSection(v: ResourceView): string {
 /** Renders a plan for a pull-request comment; deterministic and under MARKDOWN_LIMIT characters. */
 export function renderPlanMarkdown(plan: Plan): string {
   const where = plan.where ? [`Workspace ${code(plan.where.workspace)} · state ${code(plan.where.state)}`, ''] : [];
-  const head = [`### dbform plan for project ${code(plan.projectId)}`, '', ...where, ...summaryTable(plan), ''];
+  const api = apiSentences(plan).flatMap((s) => [escapeHtml(s), '']);
+  const head = [`### dbform plan for project ${code(plan.projectId)}`, '', ...where, ...api, ...summaryTable(plan), ''];
   const errors = plan.diagnostics.filter((d) => d.severity === 'error').length;
   if (errors > 0) head.push(`**Planning failed** with ${errors} error${errors === 1 ? '' : 's'}; nothing can be applied until they are fixed.`, '');
   else if (!planHasChanges(plan) && plan.settling.length > 0) head.push('**No changes** to make, but some resources are still settling (below); apply waits for them.', '');

@@ -36,6 +36,7 @@ const VERB_STYLE: Record<ResourceVerb, Style> = {
   move: kleur.cyan,
   protect: kleur.yellow,
   forget: kleur.cyan,
+  retire: kleur.cyan,
 };
 
 export function createPalette(enabled: boolean): Palette {

@@ -1,9 +1,9 @@
 // One entry per resource, shared by the text and markdown renderers: what happens to it, with
 // which API calls, and each changed field once.
-import { compareAddresses, terminalJson, terminalLine, terminalText, type Action, type Address, type Binding, type Diagnostic, type FieldChange, type Plan, type PolicyVerdict, type SettlingResource } from '../../model/index.js';
+import { API_CAPABILITIES, CAPABILITY_TEXT, compareAddresses, terminalJson, terminalLine, terminalText, type Action, type Address, type Binding, type Diagnostic, type FieldChange, type Plan, type PolicyVerdict, type SettlingResource } from '../../model/index.js';
 import { SENSITIVE, verbOf } from '../../planner/index.js';
 
-export type ResourceVerb = 'create' | 'update' | 'replace' | 'delete' | 'adopt' | 'move' | 'protect' | 'forget';
+export type ResourceVerb = 'create' | 'update' | 'replace' | 'delete' | 'adopt' | 'move' | 'protect' | 'forget' | 'retire';
 
 export const SYMBOLS: Record<ResourceVerb, string> = {
   create: '+',
@@ -14,6 +14,8 @@ export const SYMBOLS: Record<ResourceVerb, string> = {
   move: '->',
   protect: '~',
   forget: '-',
+  // The binding moves here, as a move's does; the resource stays as it is.
+  retire: '->',
 };
 
 export interface ResourceView {
@@ -47,7 +49,7 @@ function mergeChanges(actions: Action[], created: boolean): FieldChange[] {
 }
 
 function bindingVerb(bindings: Binding[]): ResourceVerb {
-  for (const kind of ['move', 'adopt', 'forget', 'protect'] as const) if (bindings.some((b) => b.kind === kind)) return kind;
+  for (const kind of ['retire', 'move', 'adopt', 'forget', 'protect'] as const) if (bindings.some((b) => b.kind === kind)) return kind;
   return 'protect';
 }
 
@@ -113,6 +115,33 @@ export function settlingHeading(plan: Plan): string {
 }
 
 /**
+ * What the API can do, where it decided how the plan makes a change (SPEC section 15), one
+ * sentence each: `The API renames services in place (renameService).`
+ */
+export function apiSentences(plan: Plan): string[] {
+  const out: string[] = [];
+  for (const c of API_CAPABILITIES) {
+    const can = plan.api?.[c];
+    if (can === undefined) continue;
+    const text = can ? CAPABILITY_TEXT[c].yes : CAPABILITY_TEXT[c].no;
+    out.push(`${text[0]!.toUpperCase()}${text.slice(1)}.`);
+  }
+  return out;
+}
+
+/**
+ * The heading of the awaiting list (SPEC section 15): made, and waiting for others (another account
+ * to accept a connection). Not a change and not settling: apply neither sends nor waits for anything.
+ */
+export function awaitingHeading(plan: Plan): string {
+  const n = plan.awaiting?.length ?? 0;
+  return `Awaiting others: ${n} resource${n === 1 ? ' is' : 's are'} made and wait${n === 1 ? 's' : ''} for something only others can do; apply does not wait for ${n === 1 ? 'it' : 'them'}`;
+}
+
+/** `PENDING: awaiting acceptance by account 123456789012`, the API's status as data. */
+export const awaitingText = (a: NonNullable<Plan['awaiting']>[number]): string => `${terminalLine(a.status)}: awaiting ${terminalLine(a.awaits)}`;
+
+/**
  * A settling resource's status as the list shows it, with the operation an earlier apply left in
  * flight (SPEC section 14): dbform's own change on its way, which apply waits for, not resends.
  */
@@ -166,6 +195,7 @@ export function bindingNotes(view: ResourceView): string[] {
   return view.bindings.map((b) => {
     if (b.kind === 'adopt') return `adopt existing ${terminalLine(String(b.id))}${b.protect ? ', protected' : ''}`;
     if (b.kind === 'move') return `moved from ${b.from}`;
+    if (b.kind === 'retire') return `retired from ${b.from} (${terminalLine(String(b.id))})${b.protect ? ', protected' : ''}: kept as it is, never deleted by a plan`;
     if (b.kind === 'protect') return `protect: ${!b.protect} -> ${b.protect} (state only)`;
     return `already gone: forget ${terminalLine(String(b.id))} (state only)`;
   });

@@ -3,7 +3,7 @@
 import { planHasChanges, type Plan } from '../../model/index.js';
 import { driftTextLines } from './drift.js';
 import { createPalette, type Palette } from './palette.js';
-import { bindingNotes, buildPlanView, reasonNotes, describeDiagnostic, formatChange, riskNotes, settlingHeading, settlingStatus, shownVerdicts, SYMBOLS, summaryLine, verdictText, type ResourceView } from './plan-view.js';
+import { apiSentences, awaitingHeading, awaitingText, bindingNotes, buildPlanView, reasonNotes, describeDiagnostic, formatChange, riskNotes, settlingHeading, settlingStatus, shownVerdicts, SYMBOLS, summaryLine, verdictText, type ResourceView } from './plan-view.js';
 
 export interface TextOptions {
   color: boolean;
@@ -24,6 +24,13 @@ function settlingLines(plan: Plan): string[] {
   if (plan.settling.length === 0) return [];
   const width = Math.max(...plan.settling.map((s) => s.address.length));
   return [`${settlingHeading(plan)}:`, '', ...plan.settling.map((s) => `  … ${s.address.padEnd(width)}  ${settlingStatus(s)}`), ''];
+}
+
+function awaitingLines(plan: Plan): string[] {
+  const awaiting = plan.awaiting ?? [];
+  if (awaiting.length === 0) return [];
+  const width = Math.max(...awaiting.map((a) => a.address.length));
+  return [`${awaitingHeading(plan)}:`, '', ...awaiting.map((a) => `  … ${a.address.padEnd(width)}  ${awaitingText(a)}`), ''];
 }
 
 function footer(plan: Plan, c: Palette): string[] {
@@ -52,6 +59,7 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
   const views = buildPlanView(plan);
   // What changed outside dbform comes before the actions that would revert it.
   if (plan.where) out.push(c.dim(whereLine(plan)));
+  out.push(...apiSentences(plan));
   out.push(...driftTextLines(plan.drift ?? [], c));
   if (views.length > 0) {
     out.push(plan.where ? 'dbform will make these changes:' : `dbform will make these changes in project ${plan.projectId}:`, '');
@@ -59,6 +67,7 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
     out.push('');
   }
   out.push(...settlingLines(plan));
+  out.push(...awaitingLines(plan));
   for (const d of plan.diagnostics) {
     const text = describeDiagnostic(d);
     out.push(d.severity === 'error' ? c.error(`Error: ${text}`) : c.warning(`Warning: ${text}`));

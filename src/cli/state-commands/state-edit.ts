@@ -3,7 +3,7 @@
 // whichever store the flags, env or `state:` select. `rm` forgets a binding with everything the
 // state keeps for it (its claim, drift record and protect mark): the resource becomes unmanaged.
 // `mv` is the command-line twin of a `moved:` entry.
-import { addressForms, DbformError, kindOf, nextRevision, type Address, type Lockfile } from '../../model/index.js';
+import { addressForms, DbformError, isProtectedInState, kindOf, nextRevision, type Address, type Lockfile } from '../../model/index.js';
 import { describeHolder, newHistoryId, newLineage, versionOf, type HistoryAction, type ReadOptions, type StateStore } from '../../state/index.js';
 import { parseDuration } from '../../executor/duration.js';
 import { commandLine } from '../host.js';
@@ -25,7 +25,7 @@ export async function runStateRm(addresses: Address[], flags: StateEditFlags): P
     for (const address of unique) {
       const entry = lock.resources[address];
       if (!entry) problems.push(`${address} is not bound in ${where}; \`dbform state list\` shows what is`);
-      else if (entry.protect === true && flags.force !== true) {
+      else if (isProtectedInState(lock, address) && flags.force !== true) {
         problems.push(`${address} is protected (protect: true); forgetting it would drop that protection too. Run again with --force if that is what you mean`);
       }
     }

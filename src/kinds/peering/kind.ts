@@ -29,11 +29,12 @@ import type { ConfigEntry, ConfigProblem, KindDefinition, KindPlanner } from '..
 
 // ---- statuses (cloud-api.md 3.3: a free string) ---------------------------------------------
 
-/** What a status means for dbform: still on its way, usable, or failed for good. */
-export type PeeringPhase = 'pending' | 'done' | 'failed' | 'unknown';
+/** What a status means for dbform: still on its way, usable, failed for good, or being torn down. */
+export type PeeringPhase = 'pending' | 'done' | 'failed' | 'deleting' | 'unknown';
 
 // Compared case-insensitively: the emulator's seed dialect says `active`, the real service `ACTIVE`.
-// APPROVED is the real service's acceptance step: the peering is usable from then on.
+// APPROVED is the real service's acceptance step: the peering is usable from then on. A deleted
+// peering is torn down eventually (SPEC section 15): listed as DELETING until it is gone.
 const PHASES: ReadonlyMap<string, PeeringPhase> = new Map([
   ['PENDING', 'pending'],
   ['APPROVED', 'done'],
@@ -43,6 +44,7 @@ const PHASES: ReadonlyMap<string, PeeringPhase> = new Map([
   ['DISABLED', 'failed'],
   ['FAILED', 'failed'],
   ['ERROR', 'failed'],
+  ['DELETING', 'deleting'],
 ]);
 
 export function peeringPhase(status: string | undefined): PeeringPhase {
@@ -51,6 +53,14 @@ export function peeringPhase(status: string | undefined): PeeringPhase {
 }
 
 export const isPeeringFailed = (status: string | undefined): boolean => peeringPhase(status) === 'failed';
+/**
+ * PENDING with a provisioned_id: made on the provider's side, waiting for the peer account to accept
+ * it (SPEC section 15; Terraform's provider counts it as created). Before the ID appears it is
+ * still on its way.
+ */
+export const awaitsPeer = (l: Pick<LivePeering, 'status' | 'provisionedId'>): boolean => peeringPhase(l.status) === 'pending' && l.provisionedId !== undefined;
+/** Deleted, and listed until it is torn down: as good as gone, but its VPC cannot go yet. */
+export const isPeeringDeleting = (status: string | undefined): boolean => peeringPhase(status) === 'deleting';
 /** The real service spells it PENDING. */
 export const isPeeringSettling = (status: string | undefined): boolean => status?.toLowerCase() === 'pending';
 
@@ -237,7 +247,8 @@ const planner: KindPlanner<DesiredPeering, LivePeering> = {
   },
 };
 
-const ACTIVE = { what: () => 'to be active', done: (p: LivePeering | undefined) => peeringPhase(p?.status) === 'done' };
+// Done once usable, or once it waits only for the peer account: that is for others to do.
+const ACTIVE = { what: () => 'to be active', done: (p: LivePeering | undefined) => p !== undefined && (peeringPhase(p.status) === 'done' || awaitsPeer(p)) };
 
 // ---- config rules ---------------------------------------------------------------------------
 
@@ -287,6 +298,7 @@ export const peeringKind = {
   },
   export: {
     unwritable: (p, kit, kept) => {
+      if (isPeeringDeleting(p.status)) return `it is being deleted (${p.status})`;
       if (p.peerAccountId === '') return 'it has no peer_account_id';
       if (p.peerVpcId === '') return 'it has no peer_vpc_id';
       if (!REGION_CODE_REGEX.test(p.peerRegionCode)) return `its peer region ${kit.quote(p.peerRegionCode)} is not a region code`;
@@ -303,20 +315,27 @@ export const peeringKind = {
     misaddressed: (id, p, address, named, right) => `peering ${id} connects to peer VPC "${p.peerVpcId}", but ${address} names "${named}"; its address is ${right}`,
   },
   live: {
-    gone: () => false,
+    gone: (l) => isPeeringDeleting(l.status),
     parentId: (l) => l.vpcId,
-    settling: (l) => isPeeringSettling(l.status),
+    settling: (l) => isPeeringSettling(l.status) && !awaitsPeer(l),
     failed: (l) => isPeeringFailed(l.status),
+    awaiting: (l) => (awaitsPeer(l) ? `acceptance by account ${l.peerAccountId}` : undefined),
     describe: (l) => `to ${l.peerVpcId} (${l.id})`,
     known: (status) => peeringPhase(status) !== 'unknown',
   },
   // A VPC's peerings are read for the VPCs asked for: one list each, never embedded (SPEC section 8: 2 + V).
   read: { list: 'listVPCPeerings', map: mapPeering, unread: 'absent' },
   waits: {
-    // APPROVED and ACTIVE (any case) are done; a failed status fails the wait with the peering's own
-    // error message (terminal); anything else is waited out.
+    // APPROVED and ACTIVE (any case) are done, and so is PENDING with a provisioned_id (awaiting the
+    // peer); a failed status fails the wait with the peering's own error message (terminal); anything
+    // else is waited out.
     goals: { ready: ACTIVE, settled: ACTIVE },
-    terminal: (p) => (isPeeringFailed(p.status) ? `failed: ${p.errorMessage ?? `status ${p.status}, no error message`}` : undefined),
+    terminal: (p) =>
+      isPeeringFailed(p.status)
+        ? `failed: ${p.errorMessage ?? `status ${p.status}, no error message`}`
+        : isPeeringDeleting(p.status)
+          ? `is being deleted (status ${p.status}) while waiting for it`
+          : undefined,
   },
   plan: planner,
 } satisfies KindDefinition<DesiredPeering, LivePeering, PeeringDto>;

@@ -1,12 +1,13 @@
 // How the executor runs a replica set's ops: a create that adopts the set of the same name after a
-// lost answer (or a 409 that means it exists), waits out its service settling or a set of that
-// name still being deleted, and waits until it is active; a delete that is done when the set is
-// already going; a resize sent once the set has settled. The switches are sent as their rows say.
+// lost answer (or a 409 that means it exists), waits out its service settling, its service's first
+// backup or a set of that name still being deleted, and waits until it is active; a delete that is
+// done when the set is already going; a resize sent once the set has settled. The switches are sent
+// as their rows say.
 import { idOf, recordCreated, recordDeleted, reportStatus, requestOf, targetId, waitAlongside, waitOptions, type ActionContext, type ActionOutcome, type Handler } from '../../executor/action-context.js';
 import type { Dto } from '../../executor/ports.js';
 import { createOrAdopt } from '../../executor/reconcile.js';
 import type { Action, OperationId } from '../../model/index.js';
-import { waitIfServiceSettling } from '../service/handlers.js';
+import { waitForFirstBackup, waitIfServiceSettling } from '../service/handlers.js';
 import { ignoreNotFound, isConflict } from '../../executor/errors.js';
 
 const MAX_SENDS = 12;
@@ -52,6 +53,7 @@ async function createReplicaSet(ctx: ActionContext, action: Action): Promise<Act
     describe: `replica set "${body.name}"`,
     conflictMayMeanExists: true,
     retryAfterConflict: async () => (await waitIfServiceSettling(ctx, action, service)) || (await waitIfNameDeleting(ctx, action, service, body.name)),
+    pauseAfterConflict: waitForFirstBackup(ctx, action, action.refs.service, service),
   });
   const id = 'created' in outcome ? String(outcome.created.id) : outcome.adoptedId;
   if ('created' in outcome) reportStatus(ctx, action, outcome.created.status);

@@ -128,6 +128,11 @@ export interface VpcAttachmentRequestDto {
   vpc_id: string;
 }
 
+/** `POST .../services/{id}/rename` (the real service's ServiceRename; SPEC section 15). */
+export interface RenameServiceRequestDto {
+  name: string;
+}
+
 export interface UpdatePasswordRequestDto {
   password: string;
 }
@@ -142,7 +147,19 @@ export interface SetHaRequestDto {
 type Field = FieldDescriptor<DesiredService, LiveService, ServiceDto>;
 type Raw = Record<string, unknown>;
 
-const name: Field = { ...nameField<DesiredService, LiveService, ServiceDto>('service'), fork: true };
+/**
+ * Where the API renames services in place (the real service's renameService, SPEC section 15), a
+ * name change is a renameService; elsewhere (cloud-api.md has no such route) it replaces the
+ * service, as every name change of a kind does.
+ */
+const name: Field = {
+  ...nameField<DesiredService, LiveService, ServiceDto>('service'),
+  fork: true,
+  capability: 'renamesServices',
+  replace: (d, l, api) => (d.name === l.name || api.renamesServices === true ? undefined : [fieldChange('name', l.name, d.name, true)]),
+  update: (d, l, _entry, api) =>
+    d.name === l.name || api.renamesServices !== true ? undefined : { op: 'renameService', changes: [fieldChange('name', l.name, d.name)], request: { name: d.name } },
+};
 
 const ADDONS: readonly Addon[] = ['ai', 'time-series'];
 
@@ -510,6 +527,7 @@ function haRisk(changes: readonly FieldChange[]): Risk {
 export const SERVICE_OPS = {
   createService: { kind: 'service', api: post(`${PROJECT_ROUTE}/services`), rank: 60, risk: 'none', safety: 'create', effect: 'create', readyPoint: true, needsReady: false, wait: 'ready' },
   forkService: { kind: 'service', api: post(`${SERVICE}/forkService`), rank: 70, risk: 'none', safety: 'create', effect: 'create', readyPoint: true, needsReady: true, wait: 'ready' },
+  renameService: { kind: 'service', api: post(`${SERVICE}/rename`), rank: 130, risk: 'none', safety: 'repeatable', effect: 'update', readyPoint: false, needsReady: false, wait: 'none' },
   deleteService: { kind: 'service', api: del(SERVICE), rank: 20, risk: 'data-loss', safety: 'checked', effect: 'delete', readyPoint: false, needsReady: false, wait: 'gone' },
   resizeService: { kind: 'service', api: post(`${SERVICE}/resize`), rank: 110, risk: 'none', safety: 'checked', effect: 'update', readyPoint: true, needsReady: true, wait: 'ready' },
   setHAReplica: { kind: 'service', api: post(`${SERVICE}/setHA`), rank: 120, risk: haRisk, safety: 'checked', effect: 'update', readyPoint: true, needsReady: true, wait: 'ready' },

@@ -1,12 +1,13 @@
 // How the executor runs a service's ops (SPEC section 3): creates and forks that adopt after a
 // lost answer, save the one-time initial password to the pgpass file while the wait for READY
-// runs; transitions sent once the service has settled (after an interrupted apply, a 409 during
+// runs (a fork waits for its parent's first backup); transitions sent once the service has settled (after an interrupted apply, a 409 during
 // QUEUED or CONFIGURING means "wait, then send again"), waited for as the op table says; attach and
-// detach, waited for by the VPC endpoint; password updates, kept in the pgpass file; deletes that
-// forget the service's pgpass lines.
-import { setTimeout as sleep } from 'node:timers/promises';
+// detach, waited for by the VPC endpoint, the pgpass line following the endpoint where they move
+// it; password updates, kept in the pgpass file; deletes that forget the service's pgpass lines.
 import {
   idOf,
+  reportWaiting,
+  Resends,
   recordCreated,
   recordDeleted,
   reportStatus,
@@ -20,10 +21,10 @@ import {
 } from '../../executor/action-context.js';
 import { ActionInputError, ignoreNotFound, isConflict } from '../../executor/errors.js';
 import type { Dto } from '../../executor/ports.js';
-import { createOrAdopt, type CreateOutcome } from '../../executor/reconcile.js';
+import { createdNothing, createOrAdopt, type CreateOutcome } from '../../executor/reconcile.js';
 import { waitAsTableSays } from '../../executor/send-operation.js';
 import { describeFileError } from '../../lockfile/file-errors.js';
-import type { Action, OperationId } from '../../model/index.js';
+import { ApiError, parentAddressOf, stampOf, type Action, type OperationId, type ResourceRef } from '../../model/index.js';
 
 // ---- sending once the service has settled ----------------------------------------------------
 
@@ -47,7 +48,7 @@ async function sendWhenServiceSettled<T>(
   send: () => Promise<T>,
   rules: ServiceSettleRules = {},
 ): Promise<T | undefined> {
-  let delayMs = ctx.pollMs;
+  const resends = new Resends(ctx);
   let resentOnce = false;
   for (let sends = 1; ; sends++) {
     try {
@@ -71,10 +72,7 @@ async function sendWhenServiceSettled<T>(
       }
       if (!rules.retryWhenReady || status !== 'READY') throw err;
       // Out of --timeout: the refusal is the answer.
-      if (ctx.deadline !== undefined && Date.now() + delayMs > ctx.deadline) throw err;
-      const pause = () => sleep(delayMs, undefined, ctx.signal ? { signal: ctx.signal } : {});
-      await (ctx.idle ? ctx.idle(pause) : pause());
-      delayMs = Math.min(delayMs * 1.5, ctx.pollMs * 10);
+      if (!(await resends.pause())) throw err;
     }
   }
 }
@@ -88,6 +86,24 @@ export async function waitIfServiceSettling(ctx: ActionContext, action: Action, 
   return true;
 }
 
+// The real service's words when a service has no backup yet: Terraform's provider retries a read
+// replica create for 10 minutes on them (SPEC section 15).
+const NO_BACKUP_YET = /backups? or snapshots? available/i;
+
+/**
+ * A fork of `parent`, or a replica set on it, refused because the parent has no backup yet (a
+ * service READY only lately): said on the progress line, then sent again after a pause, within
+ * --timeout. The pauses grow as Resends' do, across the refusals of one action.
+ */
+export function waitForFirstBackup(ctx: ActionContext, action: Action, parent: ResourceRef | undefined, parentId: string): (err: unknown) => Promise<boolean> {
+  const resends = new Resends(ctx);
+  const name = parent?.address ?? `service ${parentId}`;
+  return async (err) => {
+    if (!(err instanceof ApiError) || !NO_BACKUP_YET.test(err.apiMessage)) return false;
+    reportWaiting(ctx, action, `waiting for the first backup of ${name}`);
+    return resends.pause();
+  };
+}
 
 // ---- what the pgpass file holds about a service (SPEC section 5) -----------------------------
 
@@ -152,6 +168,36 @@ async function hostToForget(ctx: ActionContext, serviceId: string): Promise<stri
   }
 }
 
+/**
+ * The endpoint a service answers on now, where a pgpass file may hold its line (an attach or
+ * detach may move it: SPEC section 15); undefined when there is no file or no endpoint to read.
+ */
+async function endpointForPgpass(ctx: ActionContext, serviceId: string): Promise<Dto.EndpointDto | undefined> {
+  if (!ctx.pgpass || !(await ctx.pgpass.exists())) return undefined;
+  try {
+    return (await ctx.api.getService(ctx.projectId, serviceId)).endpoint;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * After an attach or detach: where the service's endpoint moved (the real service gives an
+ * attached service a private host), its pgpass line moves with it, so that the line names the host
+ * `dbform output` gives and libpq connects to. Where it did not move, nothing changes.
+ */
+async function followEndpoint(ctx: ActionContext, action: Action, serviceId: string, before: Dto.EndpointDto | undefined): Promise<void> {
+  const pgpass = ctx.pgpass;
+  if (!pgpass || !before?.host) return;
+  const after = await endpointForPgpass(ctx, serviceId);
+  if (!after?.host || !after.port || (after.host === before.host && after.port === before.port)) return;
+  try {
+    await pgpass.moveHost(before.host, { host: after.host, port: after.port });
+  } catch (err) {
+    ctx.emit({ type: 'warning', address: action.address, message: `its endpoint moved to ${after.host}, but its line in ${pgpass.path} still names ${before.host}: ${describeFileError(err)}` });
+  }
+}
+
 async function forgetHost(ctx: ActionContext, action: Action, host: string | undefined): Promise<void> {
   if (!ctx.pgpass || host === undefined) return;
   try {
@@ -170,7 +216,8 @@ async function findServicesNamed(ctx: ActionContext, name: string, forkedFrom?: 
   const services = await ctx.api.listServices(ctx.projectId);
   return services
     .filter((s) => s.name === name && !GONE_SERVICE.has(String(s.status)))
-    .filter((s) => forkedFrom === undefined || s.forked_from?.service_id === undefined || s.forked_from.service_id === forkedFrom)
+    // A fork is never its own parent: a restore's fork shares its parent's name where the API does not rename.
+    .filter((s) => forkedFrom === undefined || (s.service_id !== forkedFrom && (s.forked_from?.service_id === undefined || s.forked_from.service_id === forkedFrom)))
     .map((s) => ({ id: String(s.service_id), dto: s }));
 }
 
@@ -187,13 +234,58 @@ async function createService(ctx: ActionContext, action: Action): Promise<Action
 async function forkService(ctx: ActionContext, action: Action): Promise<ActionOutcome> {
   const parent = resolveRef(ctx, action.refs.forkParent, 'fork parent');
   const body = requestOf<Dto.ForkServiceRequestDto>(action);
-  const outcome = await createOrAdopt(ctx, action, {
-    send: () => ctx.api.forkService(ctx.projectId, parent, body),
-    find: async () => findServicesNamed(ctx, body.name ?? (await forkDefaultName(ctx, parent)), parent),
-    describe: `fork "${body.name ?? 'of ' + parent}"`,
-    retryAfterConflict: () => waitIfServiceSettling(ctx, action, parent),
-  });
+  let outcome: CreateOutcome<Dto.ServiceDto>;
+  try {
+    outcome = await createOrAdopt(ctx, action, {
+      send: () => ctx.api.forkService(ctx.projectId, parent, body),
+      // Never a service this state binds: a restore's fork shares its name with the retired ones.
+      find: async () => unbound(ctx, await findServicesNamed(ctx, body.name ?? (await forkDefaultName(ctx, parent)), parent)),
+      describe: `fork "${body.name ?? 'of ' + parent}"`,
+      retryAfterConflict: () => waitIfServiceSettling(ctx, action, parent),
+      pauseAfterConflict: waitForFirstBackup(ctx, action, action.refs.forkParent, parent),
+    });
+  } catch (err) {
+    if (createdNothing(err)) await abandonRestore(ctx, action, parent, body.name);
+    throw err;
+  }
   return finishServiceCreate(ctx, action, outcome);
+}
+
+function unbound<T extends { id: string }>(ctx: ActionContext, found: T[]): T[] {
+  const bound = new Set(Object.values(ctx.bindings.peek().resources).map((e) => e.id));
+  return found.filter((f) => !bound.has(f.id));
+}
+
+/**
+ * The API refused a restore's fork (a time beyond its retention, say): nothing was made, so the
+ * restore is no longer under way (SPEC section 17). Its marks go, the address stays bound to the
+ * original, and the next plan is an ordinary one instead of the same refused fork again.
+ */
+async function abandonRestore(ctx: ActionContext, action: Action, originalId: string, name: string | undefined): Promise<void> {
+  const resources = ctx.bindings.peek().resources;
+  const entry = resources[action.address];
+  if (!entry?.restoring) return;
+  const { retireAs, targetTime } = entry.restoring;
+  const marked = Object.keys(resources).filter((a) => a === action.address || (parentAddressOf(a) === action.address && resources[a]!.restoring));
+  await Promise.all(marked.map((a) => ctx.bindings.update(a, { restoring: undefined })));
+  const renamedBack = name === undefined ? undefined : await undoRename(ctx, originalId, stampOf(retireAs), name);
+  ctx.emit({
+    type: 'warning',
+    address: action.address,
+    message: `the restore to ${targetTime} was not made: the API refused its fork, so ${action.address} stays bound to ${entry.id}${renamedBack ?? ''} and no restore is under way`,
+  });
+}
+
+/** Where the restore renamed the original first, its name back (what the config calls it): ", renamed back to ...". */
+async function undoRename(ctx: ActionContext, originalId: string, stamp: string | undefined, name: string): Promise<string | undefined> {
+  try {
+    const original = (await ctx.api.listServices(ctx.projectId)).find((s) => s.service_id === originalId);
+    if (stamp === undefined || !original?.name?.endsWith(`-before-${stamp}`)) return undefined;
+    await ctx.api.sendOperation('renameService', { project_id: ctx.projectId, service_id: originalId }, { name });
+    return `, renamed back to "${name}"`;
+  } catch (err) {
+    return ` (still named for the restore: renaming it back failed, ${err instanceof Error ? err.message : String(err)}; the next plan renames it)`;
+  }
 }
 
 /** The API names an unnamed fork `<parent name>-fork`. */
@@ -281,11 +373,13 @@ async function attachToVpc(ctx: ActionContext, action: Action): Promise<ActionOu
   const id = idOf(ctx, action, 'service');
   const vpc = idOf(ctx, action, 'vpc');
   const body = { ...requestOf<Dto.VpcAttachmentRequestDto>(action), vpc_id: vpc };
+  const before = await endpointForPgpass(ctx, id);
   await sendWhenServiceSettled(ctx, action, id, () => ctx.api.attachServiceToVPC(ctx.projectId, id, body), {
     achieved: (s) => attachedTo(s) === vpc,
     retryWhenReady: true,
   });
   await ctx.waits.until('service', { id }, 'attachment', waitOptions(ctx, action), { vpcId: vpc, fromVpcId: null });
+  await followEndpoint(ctx, action, id, before);
   return {};
 }
 
@@ -293,12 +387,14 @@ async function detachFromVpc(ctx: ActionContext, action: Action): Promise<Action
   const id = idOf(ctx, action, 'service');
   const vpc = idOf(ctx, action, 'vpc');
   const body = { ...requestOf<Dto.VpcAttachmentRequestDto>(action), vpc_id: vpc };
+  const before = await endpointForPgpass(ctx, id);
   // While a detach is pending the endpoint is still shown: a 409 then means "send again later".
   await sendWhenServiceSettled(ctx, action, id, () => ctx.api.detachServiceFromVPC(ctx.projectId, id, body), {
     achieved: (s) => attachedTo(s) !== vpc,
     retryWhenReady: true,
   });
   await ctx.waits.until('service', { id }, 'attachment', waitOptions(ctx, action), { vpcId: null, fromVpcId: vpc });
+  await followEndpoint(ctx, action, id, before);
   return {};
 }
 

@@ -56,14 +56,18 @@ function buildFork(v: Json): DesiredFork {
 
 // ---- statuses -------------------------------------------------------------------------------
 
-// The statuses the documents list (cloud-api.md section 3, the OpenAPI DeployStatus): any other is
-// one dbform does not know, and a wait that ends on one says so.
+// The statuses the documents list (cloud-api.md section 3, the OpenAPI DeployStatus), and the two
+// the real service sends though its enum does not list them (SPEC section 15): any other is one
+// dbform does not know, and a wait that ends on one says so.
 const STATUSES: ReadonlySet<string> = new Set([
-  'QUEUED', 'CONFIGURING', 'READY', 'UNSTABLE', 'PAUSING', 'PAUSED', 'RESUMING', 'UPGRADING', 'DELETING', 'DELETED', 'OPTIMIZING',
+  'QUEUED', 'CONFIGURING', 'READY', 'UNSTABLE', 'PAUSING', 'PAUSED', 'RESUMING', 'UPGRADING', 'DELETING', 'DELETED', 'OPTIMIZING', 'FAILED', 'ERROR',
 ]);
 const SETTLING = new Set(['QUEUED', 'CONFIGURING', 'UPGRADING', 'PAUSING', 'RESUMING']);
 // The emulator never reports DELETED itself, but a real API may: both mean the service is going.
 const GONE = new Set(['DELETING', 'DELETED']);
+// A service that failed stays so until it is deleted (tiger-cli's wait fails at once on these):
+// waiting for it to be READY would only run out --timeout.
+const FAILED = new Set(['FAILED', 'ERROR']);
 
 export const isServiceSettling = (status: string): boolean => SETTLING.has(status);
 export const isServiceGone = (s: Pick<LiveService, 'status'>): boolean => GONE.has(s.status);
@@ -135,7 +139,7 @@ export const serviceKind = {
     comments: (s, scope) => lineage(s, scope),
     spaced: true,
   },
-  import: { renamed: 'a service cannot be renamed, so the next plan refuses to replace it unless told to' },
+  import: { renamed: 'the next plan renames it where the API renames services in place, and elsewhere refuses to replace it unless told to' },
   output: {
     ready: 'READY',
     gone: (address, id, s, projectId) => `${address} is bound to service ${id}, which is gone from project ${projectId}${s ? ` (${s.status})` : ''}; run \`dbform plan\` to see what apply would do`,
@@ -155,7 +159,12 @@ export const serviceKind = {
       settled: { what: () => 'to settle', done: (s) => s !== undefined && !isServiceSettling(s.status) && !GONE.has(s.status) },
       attachment: ATTACHMENT,
     },
-    terminal: (s) => (GONE.has(s.status) ? `is being deleted (status ${s.status}) while waiting for it` : undefined),
+    terminal: (s) =>
+      GONE.has(s.status)
+        ? `is being deleted (status ${s.status}) while waiting for it`
+        : FAILED.has(s.status)
+          ? `has failed (status ${s.status})`
+          : undefined,
     deleted: (s) => s.status === 'DELETED',
   },
   plan: servicePlanner,

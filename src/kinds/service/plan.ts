@@ -6,6 +6,8 @@
 // (vpc-attachment.ts) and start/stop (paused.ts).
 import {
   afterCreateSteps,
+  capabilitiesAt,
+  CAPABILITY_TEXT,
   createBody,
   fingerprintFields,
   replaceChanges,
@@ -50,7 +52,11 @@ const stepDraft = (d: DesiredService, reason: ActionReason, target: ReturnType<t
 /** In-place changes of a live service (SPEC section 3): each field that differs, by its own op. */
 function planServiceUpdate(d: DesiredService, l: LiveService, entry: LockEntry | undefined, ctx: PlanContext): Draft[] {
   const out: Draft[] = [];
-  for (const step of updateSteps(SERVICE_FIELDS, d, l, entry)) out.push(stepDraft(d, 'changed', refTo(ctx, d.address), step));
+  for (const step of updateSteps(SERVICE_FIELDS, d, l, entry, ctx.api)) {
+    // A rename in place frees the old name: a create of it (a restore's fork) comes after.
+    const renamed = step.changes.some((c) => c.path === 'name');
+    out.push(stepDraft(d, 'changed', refTo(ctx, d.address), { ...step, ...(renamed ? { freesName: l.name } : {}) }));
+  }
   for (const f of SERVICE_FIELDS.fields) if (f.plannedBy !== undefined) out.push(...(PLANNED_BY[f.plannedBy].update?.(d, l, ctx) ?? []));
   return out;
 }
@@ -85,10 +91,12 @@ function deleteService(address: Address, live: LiveService, reason: ActionReason
   });
 }
 
-function unrequestedReplace(d: DesiredService, forcing: FieldChange[]): string {
+function unrequestedReplace(d: DesiredService, l: LiveService, forcing: FieldChange[], ctx: PlanContext): string {
   const what = forcing.map((c) => `${c.path} ${JSON.stringify(c.before)} -> ${JSON.stringify(c.after)}`).join(', ');
+  // Where the API decided it (a name the API cannot change in place), the plan says so.
+  const why = capabilitiesAt(SERVICE_FIELDS, d, l).filter((c) => ctx.api[c] === false).map((c) => ` (${CAPABILITY_TEXT[c].no})`).join('');
   return (
-    `changing ${what} cannot be done in place: the service would be deleted and created again, losing its data. ` +
+    `changing ${what} cannot be done in place${why}: the service would be deleted and created again, losing its data. ` +
     `To do that, run with --replace ${d.address} --allow-data-loss; otherwise revert the change`
   );
 }
@@ -103,14 +111,15 @@ export const servicePlanner: KindPlanner<DesiredService, LiveService> = {
       ctx.fresh.set(d.address, reason);
       return planServiceCreate(d, reason, protect, ctx);
     }
-    const forcing = replaceChanges(SERVICE_FIELDS, d, m.live);
+    for (const c of capabilitiesAt(SERVICE_FIELDS, d, m.live)) ctx.consulted.add(c);
+    const forcing = replaceChanges(SERVICE_FIELDS, d, m.live, ctx.api);
     if (ctx.options.replace.includes(d.address)) {
       const reason: ActionReason = forcing.length > 0 ? 'immutable-field' : 'replace-requested';
       ctx.fresh.set(d.address, reason);
       return [deleteService(d.address, m.live, reason, forcing), ...planServiceCreate(d, reason, protect, ctx)];
     }
     if (forcing.length > 0) {
-      ctx.diagnostics.push({ severity: 'error', code: 'replace-required', address: d.address, message: unrequestedReplace(d, forcing), ...(d.source ? { source: d.source } : {}) });
+      ctx.diagnostics.push({ severity: 'error', code: 'replace-required', address: d.address, message: unrequestedReplace(d, m.live, forcing, ctx), ...(d.source ? { source: d.source } : {}) });
     }
     return planServiceUpdate(d, m.live, m.entry, ctx);
   },

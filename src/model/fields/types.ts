@@ -5,7 +5,7 @@
 // diff, fingerprints and export all walk a kind's descriptors (walk.ts) instead of naming fields.
 import type { LockEntry } from '../lockfile.js';
 import type { OperationId } from '../operations.js';
-import type { FieldChange } from '../plan.js';
+import type { ApiCapabilities, ApiCapability, FieldChange } from '../plan.js';
 import type { Endpoint } from '../resources.js';
 
 export type Json = Record<string, unknown>;
@@ -102,10 +102,19 @@ export interface FieldDescriptor<D, L, W> {
   same?(recorded: unknown, live: unknown): boolean;
   /** The fingerprint key of `live` (a saved plan goes stale when it changes); a function writes several keys. */
   fingerprint?: string | ((l: L, out: Json) => void);
-  /** Differences that cannot be made in place: each one forces a replace. */
-  replace?(d: D, l: L): readonly FieldChange[] | undefined;
+  /**
+   * Differences that cannot be made in place: each one forces a replace. `api`: what the API can
+   * do (see `capability`); a capability not known counts as absent.
+   */
+  replace?(d: D, l: L, api: ApiCapabilities): readonly FieldChange[] | undefined;
   /** The in-place change: its op, changes and request; undefined when equal or unmanaged. */
-  update?(d: D, l: L, entry: LockEntry | undefined): FieldStep | undefined;
+  update?(d: D, l: L, entry: LockEntry | undefined, api: ApiCapabilities): FieldStep | undefined;
+  /**
+   * The API capability that decides whether a difference of this field is made in place (`update`)
+   * or forces a replace (`replace`, which answers for an API without it): a service's name where
+   * the API renames services (SPEC section 15).
+   */
+  capability?: ApiCapability;
   /** What the create request carries for it. */
   create?(d: D, body: CreateBody): void;
   /** Whether a fork's request carries it too (forks inherit the rest from their parent). */

@@ -3,7 +3,7 @@
 // They sit on the planner's hot path (10,000 services per plan): plain loops, nothing allocated
 // for a field that does not change.
 import type { LockEntry } from '../lockfile.js';
-import type { FieldChange } from '../plan.js';
+import type { ApiCapabilities, ApiCapability, FieldChange } from '../plan.js';
 import type { Endpoint } from '../resources.js';
 import type { CreateBody, ExportContext, ExportValue, FieldEndpoint, FieldSet, FieldStep, Json } from './types.js';
 import { sameValue } from './values.js';
@@ -25,26 +25,40 @@ export function readLiveFields<D, L, W>(set: FieldSet<D, L, W>, wire: W, into: L
   for (const f of set.fields) f.wire?.(wire, into);
 }
 
-/** The differences that force a replace, in the kind's replace order. */
-export function replaceChanges<D, L, W>(set: FieldSet<D, L, W>, d: D, l: L): FieldChange[] {
+const NO_CAPABILITIES: ApiCapabilities = {};
+
+/** The differences that force a replace, in the kind's replace order; `api`: what the API can do. */
+export function replaceChanges<D, L, W>(set: FieldSet<D, L, W>, d: D, l: L, api: ApiCapabilities = NO_CAPABILITIES): FieldChange[] {
   const out: FieldChange[] = [];
   for (const f of set.replace) {
-    const forcing = f.replace?.(d, l);
+    const forcing = f.replace?.(d, l, api);
     if (forcing) out.push(...forcing);
   }
   return out;
 }
 
-/** The in-place steps of the fields that differ, except those the planner plans itself. */
-export function updateSteps<D, L, W>(set: FieldSet<D, L, W>, d: D, l: L, entry: LockEntry | undefined): FieldStep[] {
+/** The in-place steps of the fields that differ, except those the planner plans itself; `api`: what the API can do. */
+export function updateSteps<D, L, W>(set: FieldSet<D, L, W>, d: D, l: L, entry: LockEntry | undefined, api: ApiCapabilities = NO_CAPABILITIES): FieldStep[] {
   let out: FieldStep[] | undefined;
   for (const f of set.fields) {
-    const step = f.plannedBy === undefined ? f.update?.(d, l, entry) : undefined;
+    const step = f.plannedBy === undefined ? f.update?.(d, l, entry, api) : undefined;
     if (step) (out ??= []).push(step);
   }
   return out ?? NONE;
 }
 const NONE: FieldStep[] = [];
+
+/**
+ * The API capabilities that decide how `l` is brought to `d`: those of the fields that differ
+ * (their `replace` answers for an API without the capability) and whose change the API may make in
+ * place or not. Empty, and nothing allocated, for the usual resource whose such fields are equal.
+ */
+export function capabilitiesAt<D, L, W>(set: FieldSet<D, L, W>, d: D, l: L): readonly ApiCapability[] {
+  let out: ApiCapability[] | undefined;
+  for (const f of set.fields) if (f.capability !== undefined && f.replace?.(d, l, NO_CAPABILITIES) !== undefined) (out ??= []).push(f.capability);
+  return out ?? NO_NEEDS;
+}
+const NO_NEEDS: readonly ApiCapability[] = [];
 
 /** What a create request carries; `fork`: only the fields a fork's request carries, appended to `body`. */
 export function createBody<D, L, W>(set: FieldSet<D, L, W>, d: D, body: CreateBody = { request: {}, changes: [] }, fork = false): CreateBody {

@@ -13,10 +13,10 @@ function ucs2length(str) {
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://dbform.dev/schemas/plan.schema.json","title":"dbform plan","description":"The output of `dbform plan --json` and the saved plan file (`dbform plan --out`), SPEC section 3. Never holds a secret.","type":"object","additionalProperties":false,"required":["format_version","project_id","summary","actions","bindings","fingerprints","state_fingerprint","diagnostics"],"properties":{"format_version":{"const":1},"project_id":{"type":"string","minLength":1},"workspace":{"description":"The workspace of the state the plan was made from (SPEC section 14).","type":"string","minLength":1},"state":{"description":"Where that state lives: the lockfile's path, or the state URL without its password.","type":"string","minLength":1},"summary":{"description":"Counts of resources (not API calls).","type":"object","additionalProperties":false,"required":["create","update","replace","delete","adopt","move","unchanged","unmanaged","settling"],"properties":{"create":{"$ref":"#/$defs/count"},"update":{"$ref":"#/$defs/count"},"replace":{"$ref":"#/$defs/count"},"delete":{"$ref":"#/$defs/count"},"adopt":{"$ref":"#/$defs/count"},"move":{"$ref":"#/$defs/count"},"unchanged":{"$ref":"#/$defs/count"},"unmanaged":{"$ref":"#/$defs/count"},"settling":{"description":"Managed resources still in a transitional status (SPEC section 5), with or without actions; not counted as unchanged.","$ref":"#/$defs/count"}}},"drift":{"description":"Present when bound resources changed outside dbform since the last apply (SPEC section 11): each managed field whose live value differs from the one the last apply recorded, or a resource deleted outside dbform. The actions that follow would revert it.","type":"array","items":{"$ref":"#/$defs/drift"}},"actions":{"type":"array","items":{"$ref":"#/$defs/action"}},"bindings":{"type":"array","items":{"$ref":"#/$defs/binding"}},"settling":{"description":"Present when managed resources are still in a transitional status (an interrupted apply, or a change outside dbform): apply waits for each before it reports success. Settling alone is not a change.","type":"array","items":{"$ref":"#/$defs/settling"}},"fingerprints":{"description":"Address -> hash of the live fields of each resource the plan touches.","type":"object","additionalProperties":{"$ref":"#/$defs/hash"}},"state_fingerprint":{"$ref":"#/$defs/hash"},"diagnostics":{"type":"array","items":{"$ref":"#/$defs/diagnostic"}},"policy":{"description":"Present when plan_deny or plan_warn rules of the policies hold for the plan (SPEC section 16); a plan_deny blocks every action.","type":"array","items":{"$ref":"#/$defs/verdict"}},"lineage":{"description":"Saved plans only: the lineage of the lockfile the plan was made from (null: it had none yet). apply PLAN refuses a plan of another lineage.","type":["string","null"],"minLength":1},"serial":{"description":"Saved plans only: the serial of that lockfile when the plan was made (0: none yet). Informative: apply does not compare it.","$ref":"#/$defs/count"},"config_hash":{"description":"Saved plans only: hash of the config files' bytes. apply PLAN refuses the plan when the config files hash otherwise.","$ref":"#/$defs/hash"},"options":{"description":"Saved plans only: the flags the plan was made with. apply PLAN plans again with them, from the same config, the current lockfile and the live resources, and refuses the plan unless its actions, bindings, risk and blocked marks are what that gives for every address it touches.","type":"object","additionalProperties":false,"required":["replace","target","allow_data_loss"],"properties":{"replace":{"description":"--replace ADDR","type":"array","items":{"$ref":"#/$defs/address"}},"target":{"description":"--target ADDR","type":"array","items":{"$ref":"#/$defs/address"}},"allow_data_loss":{"description":"--allow-data-loss","type":"boolean"}}},"policies_hash":{"description":"Saved plans made under policies (--policy, DBFORM_POLICY): hash of the policy files' bytes. apply PLAN refuses the plan under other policies (none counts as other).","$ref":"#/$defs/hash"}},"dependentRequired":{"config_hash":["lineage","serial","options"],"lineage":["serial","config_hash","options"]},"$defs":{"count":{"type":"integer","minimum":0},"hash":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"address":{"type":"string","pattern":"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},"kind":{"enum":["vpc","peering","service","replica_set"]},"ref":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1}}},"change":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"type":"string","minLength":1},"before":true,"after":true,"forces_replace":{"const":true},"sensitive":{"const":true}},"if":{"properties":{"sensitive":{"const":true}},"required":["sensitive"]},"then":{"properties":{"before":{"const":"(sensitive)"},"after":{"const":"(sensitive)"}}}},"action":{"type":"object","additionalProperties":false,"required":["id","address","kind","op","reason","risk","depends_on","changes","refs"],"properties":{"id":{"type":"string","pattern":"^a[1-9][0-9]*$"},"address":{"$ref":"#/$defs/address"},"kind":{"$ref":"#/$defs/kind"},"op":{"enum":["createVPC","renameVPC","deleteVPC","createVPCPeering","deleteVPCPeering","createService","forkService","deleteService","resizeService","setHAReplica","startService","stopService","enablePooler","disablePooler","setEnvironment","attachServiceToVPC","detachServiceFromVPC","updatePassword","createReplicaSet","deleteReplicaSet","resizeReplicaSet","enableReplicaPooler","disableReplicaPooler","setReplicaEnvironment"]},"reason":{"enum":["missing","drift","changed","immutable-field","replace-requested","parent-replaced","removed","destroy","wake-for-changes","restore-paused","failed"]},"risk":{"enum":["data-loss","connectivity","availability","none"]},"depends_on":{"type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^a[1-9][0-9]*$"}},"changes":{"type":"array","items":{"$ref":"#/$defs/change"}},"blocked":{"type":"string","minLength":1},"refs":{"description":"What the executor resolves at apply time: a known ID, or the ID bound to an address by an earlier action.","type":"object","additionalProperties":false,"properties":{"target":{"$ref":"#/$defs/ref"},"service":{"$ref":"#/$defs/ref"},"vpc":{"$ref":"#/$defs/ref"},"fork_parent":{"$ref":"#/$defs/ref"}}},"request":{"description":"The request body as sent on the wire (snake_case); IDs known only at apply time come from refs.","type":"object","properties":{"password":false,"initial_password":false}},"password":{"description":"updatePassword: the environment variable read at apply time, never its value.","type":"object","additionalProperties":false,"required":["from_env","version"],"properties":{"from_env":{"type":"string","minLength":1},"version":{"type":"integer","minimum":0}}},"protect":{"type":"boolean"},"policy":{"description":"The deny and warn rules of the policies that hold for this action (SPEC section 16); a deny blocks it.","type":"array","items":{"$ref":"#/$defs/verdict"}}}},"verdict":{"type":"object","additionalProperties":false,"required":["rule","effect","message"],"properties":{"rule":{"type":"string","minLength":1},"effect":{"enum":["deny","warn"]},"message":{"type":"string"}}},"binding":{"type":"object","additionalProperties":false,"required":["kind","address"],"properties":{"kind":{"enum":["adopt","move","protect","forget"]},"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/address"},"protect":{"type":"boolean"}},"allOf":[{"if":{"properties":{"kind":{"const":"move"}}},"then":{"properties":{"from":true,"id":true},"required":["from","id"]}},{"if":{"properties":{"kind":{"enum":["adopt","protect"]}}},"then":{"properties":{"id":true},"required":["id"]}}]},"scalar":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"drift":{"type":"object","additionalProperties":false,"required":["address","id","deleted","changes"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"deleted":{"description":"The resource is gone (or being deleted); changes is then empty.","type":"boolean"},"changes":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"description":"The managed field, as in action changes (cpu_millis, ha.replicas, vpc_id, ...).","type":"string","minLength":1},"before":{"description":"As the last apply left it.","$ref":"#/$defs/scalar"},"after":{"description":"As it is live now.","$ref":"#/$defs/scalar"}}}}}},"settling":{"type":"object","additionalProperties":false,"required":["address","id","status"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Replica set: its service's ID; peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The transitional status seen when planning (QUEUED, CONFIGURING, UPGRADING, PAUSING, RESUMING; creating, resizing; pending).","type":"string","minLength":1},"op":{"description":"The operation an earlier apply sent and did not see finish, recorded as pending in the state (SPEC section 14): apply waits for it instead of sending it again. Absent when none is recorded.","$ref":"#/$defs/action/properties/op"}},"if":{"properties":{"address":{"type":"string","pattern":"^(replica_set|peering)\\."}}},"then":{"properties":{"parent_id":true},"required":["parent_id"]}},"diagnostic":{"type":"object","additionalProperties":false,"required":["severity","message"],"properties":{"severity":{"enum":["error","warning"]},"message":{"type":"string","minLength":1},"address":{"type":"string"},"path":{"type":"string"},"code":{"type":"string"},"source":{"type":"object","additionalProperties":false,"required":["file","line","col"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"col":{"type":"integer","minimum":1}}}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://dbform.dev/schemas/plan.schema.json","title":"dbform plan","description":"The output of `dbform plan --json` and the saved plan file (`dbform plan --out`), SPEC section 3. Never holds a secret.","type":"object","additionalProperties":false,"required":["format_version","project_id","summary","actions","bindings","fingerprints","state_fingerprint","diagnostics"],"properties":{"format_version":{"const":1},"project_id":{"type":"string","minLength":1},"workspace":{"description":"The workspace of the state the plan was made from (SPEC section 14).","type":"string","minLength":1},"state":{"description":"Where that state lives: the lockfile's path, or the state URL without its password.","type":"string","minLength":1},"api":{"description":"Present when what the API can do decided how a change is made (SPEC section 15), found out from what the API serves. apply PLAN refuses a plan made for an API that does otherwise.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"renames_services":{"description":"true: the API renames services in place (POST .../services/{id}/rename), so a name change is a renameService; false: it replaces the service.","type":"boolean"}}},"summary":{"description":"Counts of resources (not API calls).","type":"object","additionalProperties":false,"required":["create","update","replace","delete","adopt","move","unchanged","unmanaged","settling"],"properties":{"create":{"$ref":"#/$defs/count"},"update":{"$ref":"#/$defs/count"},"replace":{"$ref":"#/$defs/count"},"delete":{"$ref":"#/$defs/count"},"adopt":{"$ref":"#/$defs/count"},"move":{"$ref":"#/$defs/count"},"unchanged":{"$ref":"#/$defs/count"},"unmanaged":{"$ref":"#/$defs/count"},"settling":{"description":"Managed resources still in a transitional status (SPEC section 5), with or without actions; not counted as unchanged.","$ref":"#/$defs/count"}}},"drift":{"description":"Present when bound resources changed outside dbform since the last apply (SPEC section 11): each managed field whose live value differs from the one the last apply recorded, or a resource deleted outside dbform. The actions that follow would revert it.","type":"array","items":{"$ref":"#/$defs/drift"}},"actions":{"type":"array","items":{"$ref":"#/$defs/action"}},"bindings":{"type":"array","items":{"$ref":"#/$defs/binding"}},"settling":{"description":"Present when managed resources are still in a transitional status (an interrupted apply, or a change outside dbform): apply waits for each before it reports success. Settling alone is not a change.","type":"array","items":{"$ref":"#/$defs/settling"}},"awaiting":{"description":"Present when managed resources are made and wait for something only others can do (SPEC section 15: a peering PENDING with a provisioned_id, until the peer account accepts it). Not a change, not settling, not a failure: apply never waits for them.","type":"array","items":{"$ref":"#/$defs/awaiting"}},"fingerprints":{"description":"Address -> hash of the live fields of each resource the plan touches.","type":"object","additionalProperties":{"$ref":"#/$defs/hash"}},"state_fingerprint":{"$ref":"#/$defs/hash"},"diagnostics":{"type":"array","items":{"$ref":"#/$defs/diagnostic"}},"policy":{"description":"Present when plan_deny or plan_warn rules of the policies hold for the plan (SPEC section 16); a plan_deny blocks every action.","type":"array","items":{"$ref":"#/$defs/verdict"}},"lineage":{"description":"Saved plans only: the lineage of the lockfile the plan was made from (null: it had none yet). apply PLAN refuses a plan of another lineage.","type":["string","null"],"minLength":1},"serial":{"description":"Saved plans only: the serial of that lockfile when the plan was made (0: none yet). Informative: apply does not compare it.","$ref":"#/$defs/count"},"config_hash":{"description":"Saved plans only: hash of the config files' bytes. apply PLAN refuses the plan when the config files hash otherwise.","$ref":"#/$defs/hash"},"options":{"description":"Saved plans only: the flags the plan was made with. apply PLAN plans again with them, from the same config, the current lockfile and the live resources, and refuses the plan unless its actions, bindings, risk and blocked marks are what that gives for every address it touches.","type":"object","additionalProperties":false,"required":["replace","target","allow_data_loss"],"properties":{"replace":{"description":"--replace ADDR","type":"array","items":{"$ref":"#/$defs/address"}},"target":{"description":"--target ADDR","type":"array","items":{"$ref":"#/$defs/address"}},"allow_data_loss":{"description":"--allow-data-loss","type":"boolean"},"restore":{"description":"dbform restore ADDR --to TIME (SPEC section 17): the plan is this restore, and apply makes it again to compare.","type":"object","additionalProperties":false,"required":["address","target_time","stamp"],"properties":{"address":{"$ref":"#/$defs/address"},"target_time":{"description":"--to, RFC 3339 as given.","type":"string","minLength":1},"stamp":{"description":"When the restore was planned (UTC, YYYYMMDD-HHMMSS): the retired address and name carry it.","type":"string","pattern":"^[0-9]{8}-[0-9]{6}$"}}}}},"policies_hash":{"description":"Saved plans made under policies (--policy, DBFORM_POLICY): hash of the policy files' bytes. apply PLAN refuses the plan under other policies (none counts as other).","$ref":"#/$defs/hash"}},"dependentRequired":{"config_hash":["lineage","serial","options"],"lineage":["serial","config_hash","options"]},"$defs":{"count":{"type":"integer","minimum":0},"hash":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"address":{"type":"string","pattern":"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},"kind":{"enum":["vpc","peering","service","replica_set"]},"ref":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1}}},"change":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"type":"string","minLength":1},"before":true,"after":true,"forces_replace":{"const":true},"sensitive":{"const":true}},"if":{"properties":{"sensitive":{"const":true}},"required":["sensitive"]},"then":{"properties":{"before":{"const":"(sensitive)"},"after":{"const":"(sensitive)"}}}},"action":{"type":"object","additionalProperties":false,"required":["id","address","kind","op","reason","risk","depends_on","changes","refs"],"properties":{"id":{"type":"string","pattern":"^a[1-9][0-9]*$"},"address":{"$ref":"#/$defs/address"},"kind":{"$ref":"#/$defs/kind"},"op":{"enum":["createVPC","renameVPC","deleteVPC","createVPCPeering","deleteVPCPeering","createService","forkService","renameService","deleteService","resizeService","setHAReplica","startService","stopService","enablePooler","disablePooler","setEnvironment","attachServiceToVPC","detachServiceFromVPC","updatePassword","createReplicaSet","deleteReplicaSet","resizeReplicaSet","enableReplicaPooler","disableReplicaPooler","setReplicaEnvironment"]},"reason":{"enum":["missing","drift","changed","immutable-field","replace-requested","parent-replaced","removed","destroy","wake-for-changes","restore-paused","failed"]},"risk":{"enum":["data-loss","connectivity","availability","none"]},"depends_on":{"type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^a[1-9][0-9]*$"}},"changes":{"type":"array","items":{"$ref":"#/$defs/change"}},"blocked":{"type":"string","minLength":1},"refs":{"description":"What the executor resolves at apply time: a known ID, or the ID bound to an address by an earlier action.","type":"object","additionalProperties":false,"properties":{"target":{"$ref":"#/$defs/ref"},"service":{"$ref":"#/$defs/ref"},"vpc":{"$ref":"#/$defs/ref"},"fork_parent":{"$ref":"#/$defs/ref"}}},"request":{"description":"The request body as sent on the wire (snake_case); IDs known only at apply time come from refs.","type":"object","properties":{"password":false,"initial_password":false}},"password":{"description":"updatePassword: the environment variable read at apply time, never its value.","type":"object","additionalProperties":false,"required":["from_env","version"],"properties":{"from_env":{"type":"string","minLength":1},"version":{"type":"integer","minimum":0}}},"protect":{"type":"boolean"},"policy":{"description":"The deny and warn rules of the policies that hold for this action (SPEC section 16); a deny blocks it.","type":"array","items":{"$ref":"#/$defs/verdict"}}}},"verdict":{"type":"object","additionalProperties":false,"required":["rule","effect","message"],"properties":{"rule":{"type":"string","minLength":1},"effect":{"enum":["deny","warn"]},"message":{"type":"string"}}},"binding":{"type":"object","additionalProperties":false,"required":["kind","address"],"properties":{"kind":{"enum":["adopt","move","protect","forget","retire"]},"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/address"},"protect":{"type":"boolean"},"target_time":{"description":"retire: the time the restore goes back to.","type":"string","minLength":1}},"allOf":[{"if":{"properties":{"kind":{"const":"move"}}},"then":{"properties":{"from":true,"id":true},"required":["from","id"]}},{"if":{"properties":{"kind":{"const":"retire"}}},"then":{"properties":{"from":true,"id":true,"target_time":true},"required":["from","id","target_time"]}},{"if":{"properties":{"kind":{"enum":["adopt","protect"]}}},"then":{"properties":{"id":true},"required":["id"]}}]},"scalar":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"drift":{"type":"object","additionalProperties":false,"required":["address","id","deleted","changes"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"deleted":{"description":"The resource is gone (or being deleted); changes is then empty.","type":"boolean"},"changes":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"description":"The managed field, as in action changes (cpu_millis, ha.replicas, vpc_id, ...).","type":"string","minLength":1},"before":{"description":"As the last apply left it.","$ref":"#/$defs/scalar"},"after":{"description":"As it is live now.","$ref":"#/$defs/scalar"}}}}}},"settling":{"type":"object","additionalProperties":false,"required":["address","id","status"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Replica set: its service's ID; peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The transitional status seen when planning (QUEUED, CONFIGURING, UPGRADING, PAUSING, RESUMING; creating, resizing; pending).","type":"string","minLength":1},"op":{"description":"The operation an earlier apply sent and did not see finish, recorded as pending in the state (SPEC section 14): apply waits for it instead of sending it again. Absent when none is recorded.","$ref":"#/$defs/action/properties/op"}},"if":{"properties":{"address":{"type":"string","pattern":"^(replica_set|peering)\\."}}},"then":{"properties":{"parent_id":true},"required":["parent_id"]}},"awaiting":{"type":"object","additionalProperties":false,"required":["address","id","status","awaits"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The status seen when planning (PENDING).","type":"string","minLength":1},"awaits":{"description":"What it awaits, in words after \"awaiting\": acceptance by account 123456789012.","type":"string","minLength":1}}},"diagnostic":{"type":"object","additionalProperties":false,"required":["severity","message"],"properties":{"severity":{"enum":["error","warning"]},"message":{"type":"string","minLength":1},"address":{"type":"string"},"path":{"type":"string"},"code":{"type":"string"},"source":{"type":"object","additionalProperties":false,"required":["file","line","col"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"col":{"type":"integer","minimum":1}}}}}}};
 const schema32 = {"type":"integer","minimum":0};
-const schema58 = {"type":"string","pattern":"^sha256:[0-9a-f]{64}$"};
-const schema60 = {"type":"object","additionalProperties":false,"required":["severity","message"],"properties":{"severity":{"enum":["error","warning"]},"message":{"type":"string","minLength":1},"address":{"type":"string"},"path":{"type":"string"},"code":{"type":"string"},"source":{"type":"object","additionalProperties":false,"required":["file","line","col"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"col":{"type":"integer","minimum":1}}}}};
+const schema60 = {"type":"string","pattern":"^sha256:[0-9a-f]{64}$"};
+const schema62 = {"type":"object","additionalProperties":false,"required":["severity","message"],"properties":{"severity":{"enum":["error","warning"]},"message":{"type":"string","minLength":1},"address":{"type":"string"},"path":{"type":"string"},"code":{"type":"string"},"source":{"type":"object","additionalProperties":false,"required":["file","line","col"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"col":{"type":"integer","minimum":1}}}}};
 const schema51 = {"type":"object","additionalProperties":false,"required":["rule","effect","message"],"properties":{"rule":{"type":"string","minLength":1},"effect":{"enum":["deny","warn"]},"message":{"type":"string"}}};
 const schema42 = {"type":"string","pattern":"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"};
 const func1 = Object.prototype.hasOwnProperty;
@@ -421,7 +421,7 @@ return errors === 0;
 }
 validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema45 = {"type":"object","additionalProperties":false,"required":["id","address","kind","op","reason","risk","depends_on","changes","refs"],"properties":{"id":{"type":"string","pattern":"^a[1-9][0-9]*$"},"address":{"$ref":"#/$defs/address"},"kind":{"$ref":"#/$defs/kind"},"op":{"enum":["createVPC","renameVPC","deleteVPC","createVPCPeering","deleteVPCPeering","createService","forkService","deleteService","resizeService","setHAReplica","startService","stopService","enablePooler","disablePooler","setEnvironment","attachServiceToVPC","detachServiceFromVPC","updatePassword","createReplicaSet","deleteReplicaSet","resizeReplicaSet","enableReplicaPooler","disableReplicaPooler","setReplicaEnvironment"]},"reason":{"enum":["missing","drift","changed","immutable-field","replace-requested","parent-replaced","removed","destroy","wake-for-changes","restore-paused","failed"]},"risk":{"enum":["data-loss","connectivity","availability","none"]},"depends_on":{"type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^a[1-9][0-9]*$"}},"changes":{"type":"array","items":{"$ref":"#/$defs/change"}},"blocked":{"type":"string","minLength":1},"refs":{"description":"What the executor resolves at apply time: a known ID, or the ID bound to an address by an earlier action.","type":"object","additionalProperties":false,"properties":{"target":{"$ref":"#/$defs/ref"},"service":{"$ref":"#/$defs/ref"},"vpc":{"$ref":"#/$defs/ref"},"fork_parent":{"$ref":"#/$defs/ref"}}},"request":{"description":"The request body as sent on the wire (snake_case); IDs known only at apply time come from refs.","type":"object","properties":{"password":false,"initial_password":false}},"password":{"description":"updatePassword: the environment variable read at apply time, never its value.","type":"object","additionalProperties":false,"required":["from_env","version"],"properties":{"from_env":{"type":"string","minLength":1},"version":{"type":"integer","minimum":0}}},"protect":{"type":"boolean"},"policy":{"description":"The deny and warn rules of the policies that hold for this action (SPEC section 16); a deny blocks it.","type":"array","items":{"$ref":"#/$defs/verdict"}}}};
+const schema45 = {"type":"object","additionalProperties":false,"required":["id","address","kind","op","reason","risk","depends_on","changes","refs"],"properties":{"id":{"type":"string","pattern":"^a[1-9][0-9]*$"},"address":{"$ref":"#/$defs/address"},"kind":{"$ref":"#/$defs/kind"},"op":{"enum":["createVPC","renameVPC","deleteVPC","createVPCPeering","deleteVPCPeering","createService","forkService","renameService","deleteService","resizeService","setHAReplica","startService","stopService","enablePooler","disablePooler","setEnvironment","attachServiceToVPC","detachServiceFromVPC","updatePassword","createReplicaSet","deleteReplicaSet","resizeReplicaSet","enableReplicaPooler","disableReplicaPooler","setReplicaEnvironment"]},"reason":{"enum":["missing","drift","changed","immutable-field","replace-requested","parent-replaced","removed","destroy","wake-for-changes","restore-paused","failed"]},"risk":{"enum":["data-loss","connectivity","availability","none"]},"depends_on":{"type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^a[1-9][0-9]*$"}},"changes":{"type":"array","items":{"$ref":"#/$defs/change"}},"blocked":{"type":"string","minLength":1},"refs":{"description":"What the executor resolves at apply time: a known ID, or the ID bound to an address by an earlier action.","type":"object","additionalProperties":false,"properties":{"target":{"$ref":"#/$defs/ref"},"service":{"$ref":"#/$defs/ref"},"vpc":{"$ref":"#/$defs/ref"},"fork_parent":{"$ref":"#/$defs/ref"}}},"request":{"description":"The request body as sent on the wire (snake_case); IDs known only at apply time come from refs.","type":"object","properties":{"password":false,"initial_password":false}},"password":{"description":"updatePassword: the environment variable read at apply time, never its value.","type":"object","additionalProperties":false,"required":["from_env","version"],"properties":{"from_env":{"type":"string","minLength":1},"version":{"type":"integer","minimum":0}}},"protect":{"type":"boolean"},"policy":{"description":"The deny and warn rules of the policies that hold for this action (SPEC section 16); a deny blocks it.","type":"array","items":{"$ref":"#/$defs/verdict"}}}};
 const schema47 = {"enum":["vpc","peering","service","replica_set"]};
 const schema48 = {"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"type":"string","minLength":1},"before":true,"after":true,"forces_replace":{"const":true},"sensitive":{"const":true}},"if":{"properties":{"sensitive":{"const":true}},"required":["sensitive"]},"then":{"properties":{"before":{"const":"(sensitive)"},"after":{"const":"(sensitive)"}}}};
 const pattern5 = new RegExp("^a[1-9][0-9]*$", "u");
@@ -705,7 +705,7 @@ errors++;
 }
 if(data.op !== undefined){
 let data3 = data.op;
-if(!((((((((((((((((((((((((data3 === "createVPC") || (data3 === "renameVPC")) || (data3 === "deleteVPC")) || (data3 === "createVPCPeering")) || (data3 === "deleteVPCPeering")) || (data3 === "createService")) || (data3 === "forkService")) || (data3 === "deleteService")) || (data3 === "resizeService")) || (data3 === "setHAReplica")) || (data3 === "startService")) || (data3 === "stopService")) || (data3 === "enablePooler")) || (data3 === "disablePooler")) || (data3 === "setEnvironment")) || (data3 === "attachServiceToVPC")) || (data3 === "detachServiceFromVPC")) || (data3 === "updatePassword")) || (data3 === "createReplicaSet")) || (data3 === "deleteReplicaSet")) || (data3 === "resizeReplicaSet")) || (data3 === "enableReplicaPooler")) || (data3 === "disableReplicaPooler")) || (data3 === "setReplicaEnvironment"))){
+if(!(((((((((((((((((((((((((data3 === "createVPC") || (data3 === "renameVPC")) || (data3 === "deleteVPC")) || (data3 === "createVPCPeering")) || (data3 === "deleteVPCPeering")) || (data3 === "createService")) || (data3 === "forkService")) || (data3 === "renameService")) || (data3 === "deleteService")) || (data3 === "resizeService")) || (data3 === "setHAReplica")) || (data3 === "startService")) || (data3 === "stopService")) || (data3 === "enablePooler")) || (data3 === "disablePooler")) || (data3 === "setEnvironment")) || (data3 === "attachServiceToVPC")) || (data3 === "detachServiceFromVPC")) || (data3 === "updatePassword")) || (data3 === "createReplicaSet")) || (data3 === "deleteReplicaSet")) || (data3 === "resizeReplicaSet")) || (data3 === "enableReplicaPooler")) || (data3 === "disableReplicaPooler")) || (data3 === "setReplicaEnvironment"))){
 const err15 = {instancePath:instancePath+"/op",schemaPath:"#/properties/op/enum",keyword:"enum",params:{allowedValues: schema45.properties.op.enum},message:"must be equal to one of the allowed values",schema:schema45.properties.op.enum,parentSchema:schema45.properties.op,data:data3};
 if(vErrors === null){
 vErrors = [err15];
@@ -1381,7 +1381,7 @@ return errors === 0;
 }
 validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema52 = {"type":"object","additionalProperties":false,"required":["kind","address"],"properties":{"kind":{"enum":["adopt","move","protect","forget"]},"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/address"},"protect":{"type":"boolean"}},"allOf":[{"if":{"properties":{"kind":{"const":"move"}}},"then":{"properties":{"from":true,"id":true},"required":["from","id"]}},{"if":{"properties":{"kind":{"enum":["adopt","protect"]}}},"then":{"properties":{"id":true},"required":["id"]}}]};
+const schema52 = {"type":"object","additionalProperties":false,"required":["kind","address"],"properties":{"kind":{"enum":["adopt","move","protect","forget","retire"]},"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/address"},"protect":{"type":"boolean"},"target_time":{"description":"retire: the time the restore goes back to.","type":"string","minLength":1}},"allOf":[{"if":{"properties":{"kind":{"const":"move"}}},"then":{"properties":{"from":true,"id":true},"required":["from","id"]}},{"if":{"properties":{"kind":{"const":"retire"}}},"then":{"properties":{"from":true,"id":true,"target_time":true},"required":["from","id","target_time"]}},{"if":{"properties":{"kind":{"enum":["adopt","protect"]}}},"then":{"properties":{"id":true},"required":["id"]}}]};
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1468,8 +1468,7 @@ let valid3 = true;
 const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.kind !== undefined){
-let data1 = data.kind;
-if(!((data1 === "adopt") || (data1 === "protect"))){
+if("retire" !== data.kind){
 const err4 = {};
 if(vErrors === null){
 vErrors = [err4];
@@ -1494,8 +1493,8 @@ vErrors = null;
 if(_valid1){
 const _errs10 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
-const err5 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema52.allOf[1].then.required,parentSchema:schema52.allOf[1].then,data};
+if(data.from === undefined){
+const err5 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema52.allOf[1].then.required,parentSchema:schema52.allOf[1].then,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1504,22 +1503,44 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-var _valid1 = _errs10 === errors;
-valid3 = _valid1;
-if(valid3){
-var props1 = {};
-props1.id = true;
-props1.kind = true;
-}
-}
-if(!valid3){
-const err6 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema52.allOf[1].if,parentSchema:schema52.allOf[1],data};
+if(data.id === undefined){
+const err6 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema52.allOf[1].then.required,parentSchema:schema52.allOf[1].then,data};
 if(vErrors === null){
 vErrors = [err6];
 }
 else {
 vErrors.push(err6);
+}
+errors++;
+}
+if(data.target_time === undefined){
+const err7 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "target_time"},message:"must have required property '"+"target_time"+"'",schema:schema52.allOf[1].then.required,parentSchema:schema52.allOf[1].then,data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+var _valid1 = _errs10 === errors;
+valid3 = _valid1;
+if(valid3){
+var props1 = {};
+props1.from = true;
+props1.id = true;
+props1.target_time = true;
+props1.kind = true;
+}
+}
+if(!valid3){
+const err8 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema52.allOf[1].if,parentSchema:schema52.allOf[1],data};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
 }
 errors++;
 }
@@ -1532,30 +1553,14 @@ props0 = props0 || {};
 Object.assign(props0, props1);
 }
 }
+const _errs12 = errors;
+let valid5 = true;
+const _errs13 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.kind === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema52.required,parentSchema:schema52,data};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data.address === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema52.required,parentSchema:schema52,data};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(((((key0 === "kind") || (key0 === "address")) || (key0 === "id")) || (key0 === "from")) || (key0 === "protect"))){
-const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema52,data};
+if(data.kind !== undefined){
+let data2 = data.kind;
+if(!((data2 === "adopt") || (data2 === "protect"))){
+const err9 = {};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1565,10 +1570,22 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.kind !== undefined){
-let data2 = data.kind;
-if(!((((data2 === "adopt") || (data2 === "move")) || (data2 === "protect")) || (data2 === "forget"))){
-const err10 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema52.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema52.properties.kind.enum,parentSchema:schema52.properties.kind,data:data2};
+}
+var _valid2 = _errs13 === errors;
+errors = _errs12;
+if(vErrors !== null){
+if(_errs12){
+vErrors.length = _errs12;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid2){
+const _errs15 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err10 = {instancePath,schemaPath:"#/allOf/2/then/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema52.allOf[2].then.required,parentSchema:schema52.allOf[2].then,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1578,11 +1595,16 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.address !== undefined){
-let data3 = data.address;
-if(typeof data3 === "string"){
-if(!pattern4.test(data3)){
-const err11 = {instancePath:instancePath+"/address",schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data3};
+var _valid2 = _errs15 === errors;
+valid5 = _valid2;
+if(valid5){
+var props2 = {};
+props2.id = true;
+props2.kind = true;
+}
+}
+if(!valid5){
+const err11 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema52.allOf[2].if,parentSchema:schema52.allOf[2],data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1591,9 +1613,18 @@ vErrors.push(err11);
 }
 errors++;
 }
+if(props0 !== true && props2 !== undefined){
+if(props2 === true){
+props0 = true;
 }
 else {
-const err12 = {instancePath:instancePath+"/address",schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data:data3};
+props0 = props0 || {};
+Object.assign(props0, props2);
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.kind === undefined){
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema52.required,parentSchema:schema52,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1602,12 +1633,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-if(data.id !== undefined){
-let data4 = data.id;
-if(typeof data4 === "string"){
-if(func2(data4) < 1){
-const err13 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema52.properties.id,data:data4};
+if(data.address === undefined){
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema52.required,parentSchema:schema52,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1616,9 +1643,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-else {
-const err14 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.id.type,parentSchema:schema52.properties.id,data:data4};
+for(const key0 in data){
+if(!((((((key0 === "kind") || (key0 === "address")) || (key0 === "id")) || (key0 === "from")) || (key0 === "protect")) || (key0 === "target_time"))){
+const err14 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema52,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1628,11 +1655,10 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data.from !== undefined){
-let data5 = data.from;
-if(typeof data5 === "string"){
-if(!pattern4.test(data5)){
-const err15 = {instancePath:instancePath+"/from",schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data5};
+if(data.kind !== undefined){
+let data3 = data.kind;
+if(!(((((data3 === "adopt") || (data3 === "move")) || (data3 === "protect")) || (data3 === "forget")) || (data3 === "retire"))){
+const err15 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema52.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema52.properties.kind.enum,parentSchema:schema52.properties.kind,data:data3};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1642,8 +1668,11 @@ vErrors.push(err15);
 errors++;
 }
 }
-else {
-const err16 = {instancePath:instancePath+"/from",schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data:data5};
+if(data.address !== undefined){
+let data4 = data.address;
+if(typeof data4 === "string"){
+if(!pattern4.test(data4)){
+const err16 = {instancePath:instancePath+"/address",schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data4};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1653,10 +1682,8 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data.protect !== undefined){
-let data6 = data.protect;
-if(typeof data6 !== "boolean"){
-const err17 = {instancePath:instancePath+"/protect",schemaPath:"#/properties/protect/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema52.properties.protect.type,parentSchema:schema52.properties.protect,data:data6};
+else {
+const err17 = {instancePath:instancePath+"/address",schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data:data4};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1666,14 +1693,102 @@ vErrors.push(err17);
 errors++;
 }
 }
-}
-else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data};
+if(data.id !== undefined){
+let data5 = data.id;
+if(typeof data5 === "string"){
+if(func2(data5) < 1){
+const err18 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema52.properties.id,data:data5};
 if(vErrors === null){
 vErrors = [err18];
 }
 else {
 vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.id.type,parentSchema:schema52.properties.id,data:data5};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.from !== undefined){
+let data6 = data.from;
+if(typeof data6 === "string"){
+if(!pattern4.test(data6)){
+const err20 = {instancePath:instancePath+"/from",schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data6};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/from",schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data:data6};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.protect !== undefined){
+let data7 = data.protect;
+if(typeof data7 !== "boolean"){
+const err22 = {instancePath:instancePath+"/protect",schemaPath:"#/properties/protect/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema52.properties.protect.type,parentSchema:schema52.properties.protect,data:data7};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.target_time !== undefined){
+let data8 = data.target_time;
+if(typeof data8 === "string"){
+if(func2(data8) < 1){
+const err23 = {instancePath:instancePath+"/target_time",schemaPath:"#/properties/target_time/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema52.properties.target_time,data:data8};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/target_time",schemaPath:"#/properties/target_time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.target_time.type,parentSchema:schema52.properties.target_time,data:data8};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
 }
 errors++;
 }
@@ -1683,7 +1798,7 @@ return errors === 0;
 validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema55 = {"type":"object","additionalProperties":false,"required":["address","id","status"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Replica set: its service's ID; peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The transitional status seen when planning (QUEUED, CONFIGURING, UPGRADING, PAUSING, RESUMING; creating, resizing; pending).","type":"string","minLength":1},"op":{"description":"The operation an earlier apply sent and did not see finish, recorded as pending in the state (SPEC section 14): apply waits for it instead of sending it again. Absent when none is recorded.","$ref":"#/$defs/action/properties/op"}},"if":{"properties":{"address":{"type":"string","pattern":"^(replica_set|peering)\\."}}},"then":{"properties":{"parent_id":true},"required":["parent_id"]}};
-const schema57 = {"enum":["createVPC","renameVPC","deleteVPC","createVPCPeering","deleteVPCPeering","createService","forkService","deleteService","resizeService","setHAReplica","startService","stopService","enablePooler","disablePooler","setEnvironment","attachServiceToVPC","detachServiceFromVPC","updatePassword","createReplicaSet","deleteReplicaSet","resizeReplicaSet","enableReplicaPooler","disableReplicaPooler","setReplicaEnvironment"]};
+const schema57 = {"enum":["createVPC","renameVPC","deleteVPC","createVPCPeering","deleteVPCPeering","createService","forkService","renameService","deleteService","resizeService","setHAReplica","startService","stopService","enablePooler","disablePooler","setEnvironment","attachServiceToVPC","detachServiceFromVPC","updatePassword","createReplicaSet","deleteReplicaSet","resizeReplicaSet","enableReplicaPooler","disableReplicaPooler","setReplicaEnvironment"]};
 const pattern11 = new RegExp("^(replica_set|peering)\\.", "u");
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1916,7 +2031,7 @@ errors++;
 }
 if(data.op !== undefined){
 let data5 = data.op;
-if(!((((((((((((((((((((((((data5 === "createVPC") || (data5 === "renameVPC")) || (data5 === "deleteVPC")) || (data5 === "createVPCPeering")) || (data5 === "deleteVPCPeering")) || (data5 === "createService")) || (data5 === "forkService")) || (data5 === "deleteService")) || (data5 === "resizeService")) || (data5 === "setHAReplica")) || (data5 === "startService")) || (data5 === "stopService")) || (data5 === "enablePooler")) || (data5 === "disablePooler")) || (data5 === "setEnvironment")) || (data5 === "attachServiceToVPC")) || (data5 === "detachServiceFromVPC")) || (data5 === "updatePassword")) || (data5 === "createReplicaSet")) || (data5 === "deleteReplicaSet")) || (data5 === "resizeReplicaSet")) || (data5 === "enableReplicaPooler")) || (data5 === "disableReplicaPooler")) || (data5 === "setReplicaEnvironment"))){
+if(!(((((((((((((((((((((((((data5 === "createVPC") || (data5 === "renameVPC")) || (data5 === "deleteVPC")) || (data5 === "createVPCPeering")) || (data5 === "deleteVPCPeering")) || (data5 === "createService")) || (data5 === "forkService")) || (data5 === "renameService")) || (data5 === "deleteService")) || (data5 === "resizeService")) || (data5 === "setHAReplica")) || (data5 === "startService")) || (data5 === "stopService")) || (data5 === "enablePooler")) || (data5 === "disablePooler")) || (data5 === "setEnvironment")) || (data5 === "attachServiceToVPC")) || (data5 === "detachServiceFromVPC")) || (data5 === "updatePassword")) || (data5 === "createReplicaSet")) || (data5 === "deleteReplicaSet")) || (data5 === "resizeReplicaSet")) || (data5 === "enableReplicaPooler")) || (data5 === "disableReplicaPooler")) || (data5 === "setReplicaEnvironment"))){
 const err16 = {instancePath:instancePath+"/op",schemaPath:"#/$defs/action/properties/op/enum",keyword:"enum",params:{allowedValues: schema57.enum},message:"must be equal to one of the allowed values",schema:schema57.enum,parentSchema:schema57,data:data5};
 if(vErrors === null){
 vErrors = [err16];
@@ -1943,7 +2058,214 @@ return errors === 0;
 }
 validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const pattern13 = new RegExp("^sha256:[0-9a-f]{64}$", "u");
+const schema58 = {"type":"object","additionalProperties":false,"required":["address","id","status","awaits"],"properties":{"address":{"$ref":"#/$defs/address"},"id":{"type":"string","minLength":1},"parent_id":{"description":"Peering: its VPC's ID.","type":"string","minLength":1},"status":{"description":"The status seen when planning (PENDING).","type":"string","minLength":1},"awaits":{"description":"What it awaits, in words after \"awaiting\": acceptance by account 123456789012.","type":"string","minLength":1}}};
+
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate34.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.address === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema58.required,parentSchema:schema58,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.id === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema58.required,parentSchema:schema58,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.status === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema58.required,parentSchema:schema58,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.awaits === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "awaits"},message:"must have required property '"+"awaits"+"'",schema:schema58.required,parentSchema:schema58,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((key0 === "address") || (key0 === "id")) || (key0 === "parent_id")) || (key0 === "status")) || (key0 === "awaits"))){
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema58,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.address !== undefined){
+let data0 = data.address;
+if(typeof data0 === "string"){
+if(!pattern4.test(data0)){
+const err5 = {instancePath:instancePath+"/address",schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data0};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/address",schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data:data0};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data1 = data.id;
+if(typeof data1 === "string"){
+if(func2(data1) < 1){
+const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema58.properties.id,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.id.type,parentSchema:schema58.properties.id,data:data1};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.parent_id !== undefined){
+let data2 = data.parent_id;
+if(typeof data2 === "string"){
+if(func2(data2) < 1){
+const err9 = {instancePath:instancePath+"/parent_id",schemaPath:"#/properties/parent_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema58.properties.parent_id,data:data2};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/parent_id",schemaPath:"#/properties/parent_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.parent_id.type,parentSchema:schema58.properties.parent_id,data:data2};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data3 = data.status;
+if(typeof data3 === "string"){
+if(func2(data3) < 1){
+const err11 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema58.properties.status,data:data3};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.status.type,parentSchema:schema58.properties.status,data:data3};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.awaits !== undefined){
+let data4 = data.awaits;
+if(typeof data4 === "string"){
+if(func2(data4) < 1){
+const err13 = {instancePath:instancePath+"/awaits",schemaPath:"#/properties/awaits/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema58.properties.awaits,data:data4};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/awaits",schemaPath:"#/properties/awaits/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.awaits.type,parentSchema:schema58.properties.awaits,data:data4};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+validate34.errors = vErrors;
+return errors === 0;
+}
+validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const pattern14 = new RegExp("^sha256:[0-9a-f]{64}$", "u");
+const pattern20 = new RegExp("^[0-9]{8}-[0-9]{6}$", "u");
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://dbform.dev/schemas/plan.schema.json" */;
@@ -2137,11 +2459,11 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data.summary !== undefined){
-let data4 = data.summary;
+if(data.api !== undefined){
+let data4 = data.api;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.create === undefined){
-const err16 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "create"},message:"must have required property '"+"create"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data4};
+if(Object.keys(data4).length < 1){
+const err16 = {instancePath:instancePath+"/api",schemaPath:"#/properties/api/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema31.properties.api,data:data4};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2150,8 +2472,9 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(data4.update === undefined){
-const err17 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "update"},message:"must have required property '"+"update"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data4};
+for(const key1 in data4){
+if(!(key1 === "renames_services")){
+const err17 = {instancePath:instancePath+"/api",schemaPath:"#/properties/api/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.api,data:data4};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2160,8 +2483,11 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data4.replace === undefined){
-const err18 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "replace"},message:"must have required property '"+"replace"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data4};
+}
+if(data4.renames_services !== undefined){
+let data5 = data4.renames_services;
+if(typeof data5 !== "boolean"){
+const err18 = {instancePath:instancePath+"/api/renames_services",schemaPath:"#/properties/api/properties/renames_services/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.api.properties.renames_services.type,parentSchema:schema31.properties.api.properties.renames_services,data:data5};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2170,8 +2496,10 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(data4.delete === undefined){
-const err19 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "delete"},message:"must have required property '"+"delete"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data4};
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/api",schemaPath:"#/properties/api/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.api.type,parentSchema:schema31.properties.api,data:data4};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2180,8 +2508,12 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(data4.adopt === undefined){
-const err20 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "adopt"},message:"must have required property '"+"adopt"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data4};
+}
+if(data.summary !== undefined){
+let data6 = data.summary;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.create === undefined){
+const err20 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "create"},message:"must have required property '"+"create"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data6};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2190,8 +2522,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(data4.move === undefined){
-const err21 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "move"},message:"must have required property '"+"move"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data4};
+if(data6.update === undefined){
+const err21 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "update"},message:"must have required property '"+"update"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data6};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2200,8 +2532,8 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(data4.unchanged === undefined){
-const err22 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "unchanged"},message:"must have required property '"+"unchanged"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data4};
+if(data6.replace === undefined){
+const err22 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "replace"},message:"must have required property '"+"replace"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data6};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2210,8 +2542,8 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(data4.unmanaged === undefined){
-const err23 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "unmanaged"},message:"must have required property '"+"unmanaged"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data4};
+if(data6.delete === undefined){
+const err23 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "delete"},message:"must have required property '"+"delete"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data6};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2220,8 +2552,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(data4.settling === undefined){
-const err24 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "settling"},message:"must have required property '"+"settling"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data4};
+if(data6.adopt === undefined){
+const err24 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "adopt"},message:"must have required property '"+"adopt"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data6};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2230,9 +2562,8 @@ vErrors.push(err24);
 }
 errors++;
 }
-for(const key1 in data4){
-if(!(func1.call(schema31.properties.summary.properties, key1))){
-const err25 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.summary,data:data4};
+if(data6.move === undefined){
+const err25 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "move"},message:"must have required property '"+"move"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data6};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2241,11 +2572,8 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-if(data4.create !== undefined){
-let data5 = data4.create;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err26 = {instancePath:instancePath+"/summary/create",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data5};
+if(data6.unchanged === undefined){
+const err26 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "unchanged"},message:"must have required property '"+"unchanged"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data6};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2254,9 +2582,8 @@ vErrors.push(err26);
 }
 errors++;
 }
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 < 0 || isNaN(data5)){
-const err27 = {instancePath:instancePath+"/summary/create",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data5};
+if(data6.unmanaged === undefined){
+const err27 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "unmanaged"},message:"must have required property '"+"unmanaged"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data6};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2265,12 +2592,8 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-}
-if(data4.update !== undefined){
-let data6 = data4.update;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err28 = {instancePath:instancePath+"/summary/update",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data6};
+if(data6.settling === undefined){
+const err28 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "settling"},message:"must have required property '"+"settling"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data6};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -2279,9 +2602,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 < 0 || isNaN(data6)){
-const err29 = {instancePath:instancePath+"/summary/update",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data6};
+for(const key2 in data6){
+if(!(func1.call(schema31.properties.summary.properties, key2))){
+const err29 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.summary,data:data6};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -2291,11 +2614,10 @@ vErrors.push(err29);
 errors++;
 }
 }
-}
-if(data4.replace !== undefined){
-let data7 = data4.replace;
+if(data6.create !== undefined){
+let data7 = data6.create;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err30 = {instancePath:instancePath+"/summary/replace",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data7};
+const err30 = {instancePath:instancePath+"/summary/create",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data7};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2306,7 +2628,7 @@ errors++;
 }
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 < 0 || isNaN(data7)){
-const err31 = {instancePath:instancePath+"/summary/replace",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data7};
+const err31 = {instancePath:instancePath+"/summary/create",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data7};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2317,10 +2639,10 @@ errors++;
 }
 }
 }
-if(data4.delete !== undefined){
-let data8 = data4.delete;
+if(data6.update !== undefined){
+let data8 = data6.update;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err32 = {instancePath:instancePath+"/summary/delete",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data8};
+const err32 = {instancePath:instancePath+"/summary/update",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data8};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2331,7 +2653,7 @@ errors++;
 }
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 < 0 || isNaN(data8)){
-const err33 = {instancePath:instancePath+"/summary/delete",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data8};
+const err33 = {instancePath:instancePath+"/summary/update",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data8};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2342,10 +2664,10 @@ errors++;
 }
 }
 }
-if(data4.adopt !== undefined){
-let data9 = data4.adopt;
+if(data6.replace !== undefined){
+let data9 = data6.replace;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err34 = {instancePath:instancePath+"/summary/adopt",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data9};
+const err34 = {instancePath:instancePath+"/summary/replace",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data9};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -2356,7 +2678,7 @@ errors++;
 }
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 < 0 || isNaN(data9)){
-const err35 = {instancePath:instancePath+"/summary/adopt",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data9};
+const err35 = {instancePath:instancePath+"/summary/replace",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data9};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2367,10 +2689,10 @@ errors++;
 }
 }
 }
-if(data4.move !== undefined){
-let data10 = data4.move;
+if(data6.delete !== undefined){
+let data10 = data6.delete;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err36 = {instancePath:instancePath+"/summary/move",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data10};
+const err36 = {instancePath:instancePath+"/summary/delete",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data10};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -2381,7 +2703,7 @@ errors++;
 }
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 < 0 || isNaN(data10)){
-const err37 = {instancePath:instancePath+"/summary/move",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data10};
+const err37 = {instancePath:instancePath+"/summary/delete",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data10};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -2392,10 +2714,10 @@ errors++;
 }
 }
 }
-if(data4.unchanged !== undefined){
-let data11 = data4.unchanged;
+if(data6.adopt !== undefined){
+let data11 = data6.adopt;
 if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err38 = {instancePath:instancePath+"/summary/unchanged",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data11};
+const err38 = {instancePath:instancePath+"/summary/adopt",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data11};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -2406,7 +2728,7 @@ errors++;
 }
 if((typeof data11 == "number") && (isFinite(data11))){
 if(data11 < 0 || isNaN(data11)){
-const err39 = {instancePath:instancePath+"/summary/unchanged",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data11};
+const err39 = {instancePath:instancePath+"/summary/adopt",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data11};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -2417,10 +2739,10 @@ errors++;
 }
 }
 }
-if(data4.unmanaged !== undefined){
-let data12 = data4.unmanaged;
+if(data6.move !== undefined){
+let data12 = data6.move;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err40 = {instancePath:instancePath+"/summary/unmanaged",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data12};
+const err40 = {instancePath:instancePath+"/summary/move",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data12};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -2431,7 +2753,7 @@ errors++;
 }
 if((typeof data12 == "number") && (isFinite(data12))){
 if(data12 < 0 || isNaN(data12)){
-const err41 = {instancePath:instancePath+"/summary/unmanaged",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data12};
+const err41 = {instancePath:instancePath+"/summary/move",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data12};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -2442,10 +2764,10 @@ errors++;
 }
 }
 }
-if(data4.settling !== undefined){
-let data13 = data4.settling;
+if(data6.unchanged !== undefined){
+let data13 = data6.unchanged;
 if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-const err42 = {instancePath:instancePath+"/summary/settling",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data13};
+const err42 = {instancePath:instancePath+"/summary/unchanged",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data13};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -2456,7 +2778,7 @@ errors++;
 }
 if((typeof data13 == "number") && (isFinite(data13))){
 if(data13 < 0 || isNaN(data13)){
-const err43 = {instancePath:instancePath+"/summary/settling",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data13};
+const err43 = {instancePath:instancePath+"/summary/unchanged",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data13};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -2467,9 +2789,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err44 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.summary.type,parentSchema:schema31.properties.summary,data:data4};
+if(data6.unmanaged !== undefined){
+let data14 = data6.unmanaged;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+const err44 = {instancePath:instancePath+"/summary/unmanaged",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data14};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -2478,20 +2801,9 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-if(data.drift !== undefined){
-let data14 = data.drift;
-if(Array.isArray(data14)){
-const len0 = data14.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate21(data14[i0], {instancePath:instancePath+"/drift/" + i0,parentData:data14,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err45 = {instancePath:instancePath+"/drift",schemaPath:"#/properties/drift/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.drift.type,parentSchema:schema31.properties.drift,data:data14};
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 < 0 || isNaN(data14)){
+const err45 = {instancePath:instancePath+"/summary/unmanaged",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data14};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -2501,19 +2813,11 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data.actions !== undefined){
-let data16 = data.actions;
-if(Array.isArray(data16)){
-const len1 = data16.length;
-for(let i1=0; i1<len1; i1++){
-if(!(validate23(data16[i1], {instancePath:instancePath+"/actions/" + i1,parentData:data16,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-errors = vErrors.length;
 }
-}
-}
-else {
-const err46 = {instancePath:instancePath+"/actions",schemaPath:"#/properties/actions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.actions.type,parentSchema:schema31.properties.actions,data:data16};
+if(data6.settling !== undefined){
+let data15 = data6.settling;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err46 = {instancePath:instancePath+"/summary/settling",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data15};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -2522,20 +2826,9 @@ vErrors.push(err46);
 }
 errors++;
 }
-}
-if(data.bindings !== undefined){
-let data18 = data.bindings;
-if(Array.isArray(data18)){
-const len2 = data18.length;
-for(let i2=0; i2<len2; i2++){
-if(!(validate30(data18[i2], {instancePath:instancePath+"/bindings/" + i2,parentData:data18,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err47 = {instancePath:instancePath+"/bindings",schemaPath:"#/properties/bindings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.bindings.type,parentSchema:schema31.properties.bindings,data:data18};
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 < 0 || isNaN(data15)){
+const err47 = {instancePath:instancePath+"/summary/settling",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data15};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -2545,19 +2838,10 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data.settling !== undefined){
-let data20 = data.settling;
-if(Array.isArray(data20)){
-const len3 = data20.length;
-for(let i3=0; i3<len3; i3++){
-if(!(validate32(data20[i3], {instancePath:instancePath+"/settling/" + i3,parentData:data20,parentDataProperty:i3,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-errors = vErrors.length;
-}
 }
 }
 else {
-const err48 = {instancePath:instancePath+"/settling",schemaPath:"#/properties/settling/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.settling.type,parentSchema:schema31.properties.settling,data:data20};
+const err48 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.summary.type,parentSchema:schema31.properties.summary,data:data6};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -2567,14 +2851,19 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data.fingerprints !== undefined){
-let data22 = data.fingerprints;
-if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
-for(const key2 in data22){
-let data23 = data22[key2];
-if(typeof data23 === "string"){
-if(!pattern13.test(data23)){
-const err49 = {instancePath:instancePath+"/fingerprints/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema58,data:data23};
+if(data.drift !== undefined){
+let data16 = data.drift;
+if(Array.isArray(data16)){
+const len0 = data16.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate21(data16[i0], {instancePath:instancePath+"/drift/" + i0,parentData:data16,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/drift",schemaPath:"#/properties/drift/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.drift.type,parentSchema:schema31.properties.drift,data:data16};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -2584,8 +2873,19 @@ vErrors.push(err49);
 errors++;
 }
 }
+if(data.actions !== undefined){
+let data18 = data.actions;
+if(Array.isArray(data18)){
+const len1 = data18.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate23(data18[i1], {instancePath:instancePath+"/actions/" + i1,parentData:data18,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+errors = vErrors.length;
+}
+}
+}
 else {
-const err50 = {instancePath:instancePath+"/fingerprints/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data23};
+const err50 = {instancePath:instancePath+"/actions",schemaPath:"#/properties/actions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.actions.type,parentSchema:schema31.properties.actions,data:data18};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -2595,9 +2895,19 @@ vErrors.push(err50);
 errors++;
 }
 }
+if(data.bindings !== undefined){
+let data20 = data.bindings;
+if(Array.isArray(data20)){
+const len2 = data20.length;
+for(let i2=0; i2<len2; i2++){
+if(!(validate30(data20[i2], {instancePath:instancePath+"/bindings/" + i2,parentData:data20,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+}
 }
 else {
-const err51 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.fingerprints.type,parentSchema:schema31.properties.fingerprints,data:data22};
+const err51 = {instancePath:instancePath+"/bindings",schemaPath:"#/properties/bindings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.bindings.type,parentSchema:schema31.properties.bindings,data:data20};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -2607,11 +2917,19 @@ vErrors.push(err51);
 errors++;
 }
 }
-if(data.state_fingerprint !== undefined){
-let data24 = data.state_fingerprint;
-if(typeof data24 === "string"){
-if(!pattern13.test(data24)){
-const err52 = {instancePath:instancePath+"/state_fingerprint",schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema58,data:data24};
+if(data.settling !== undefined){
+let data22 = data.settling;
+if(Array.isArray(data22)){
+const len3 = data22.length;
+for(let i3=0; i3<len3; i3++){
+if(!(validate32(data22[i3], {instancePath:instancePath+"/settling/" + i3,parentData:data22,parentDataProperty:i3,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err52 = {instancePath:instancePath+"/settling",schemaPath:"#/properties/settling/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.settling.type,parentSchema:schema31.properties.settling,data:data22};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -2621,8 +2939,19 @@ vErrors.push(err52);
 errors++;
 }
 }
+if(data.awaiting !== undefined){
+let data24 = data.awaiting;
+if(Array.isArray(data24)){
+const len4 = data24.length;
+for(let i4=0; i4<len4; i4++){
+if(!(validate34(data24[i4], {instancePath:instancePath+"/awaiting/" + i4,parentData:data24,parentDataProperty:i4,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+errors = vErrors.length;
+}
+}
+}
 else {
-const err53 = {instancePath:instancePath+"/state_fingerprint",schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data24};
+const err53 = {instancePath:instancePath+"/awaiting",schemaPath:"#/properties/awaiting/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.awaiting.type,parentSchema:schema31.properties.awaiting,data:data24};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -2632,15 +2961,14 @@ vErrors.push(err53);
 errors++;
 }
 }
-if(data.diagnostics !== undefined){
-let data25 = data.diagnostics;
-if(Array.isArray(data25)){
-const len4 = data25.length;
-for(let i4=0; i4<len4; i4++){
-let data26 = data25[i4];
+if(data.fingerprints !== undefined){
+let data26 = data.fingerprints;
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-if(data26.severity === undefined){
-const err54 = {instancePath:instancePath+"/diagnostics/" + i4,schemaPath:"#/$defs/diagnostic/required",keyword:"required",params:{missingProperty: "severity"},message:"must have required property '"+"severity"+"'",schema:schema60.required,parentSchema:schema60,data:data26};
+for(const key3 in data26){
+let data27 = data26[key3];
+if(typeof data27 === "string"){
+if(!pattern14.test(data27)){
+const err54 = {instancePath:instancePath+"/fingerprints/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema60,data:data27};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -2649,8 +2977,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(data26.message === undefined){
-const err55 = {instancePath:instancePath+"/diagnostics/" + i4,schemaPath:"#/$defs/diagnostic/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema60.required,parentSchema:schema60,data:data26};
+}
+else {
+const err55 = {instancePath:instancePath+"/fingerprints/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.type,parentSchema:schema60,data:data27};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -2659,9 +2988,10 @@ vErrors.push(err55);
 }
 errors++;
 }
-for(const key3 in data26){
-if(!((((((key3 === "severity") || (key3 === "message")) || (key3 === "address")) || (key3 === "path")) || (key3 === "code")) || (key3 === "source"))){
-const err56 = {instancePath:instancePath+"/diagnostics/" + i4,schemaPath:"#/$defs/diagnostic/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema60,data:data26};
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.fingerprints.type,parentSchema:schema31.properties.fingerprints,data:data26};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -2671,10 +3001,11 @@ vErrors.push(err56);
 errors++;
 }
 }
-if(data26.severity !== undefined){
-let data27 = data26.severity;
-if(!((data27 === "error") || (data27 === "warning"))){
-const err57 = {instancePath:instancePath+"/diagnostics/" + i4+"/severity",schemaPath:"#/$defs/diagnostic/properties/severity/enum",keyword:"enum",params:{allowedValues: schema60.properties.severity.enum},message:"must be equal to one of the allowed values",schema:schema60.properties.severity.enum,parentSchema:schema60.properties.severity,data:data27};
+if(data.state_fingerprint !== undefined){
+let data28 = data.state_fingerprint;
+if(typeof data28 === "string"){
+if(!pattern14.test(data28)){
+const err57 = {instancePath:instancePath+"/state_fingerprint",schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema60,data:data28};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -2684,11 +3015,8 @@ vErrors.push(err57);
 errors++;
 }
 }
-if(data26.message !== undefined){
-let data28 = data26.message;
-if(typeof data28 === "string"){
-if(func2(data28) < 1){
-const err58 = {instancePath:instancePath+"/diagnostics/" + i4+"/message",schemaPath:"#/$defs/diagnostic/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema60.properties.message,data:data28};
+else {
+const err58 = {instancePath:instancePath+"/state_fingerprint",schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.type,parentSchema:schema60,data:data28};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -2698,8 +3026,15 @@ vErrors.push(err58);
 errors++;
 }
 }
-else {
-const err59 = {instancePath:instancePath+"/diagnostics/" + i4+"/message",schemaPath:"#/$defs/diagnostic/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.message.type,parentSchema:schema60.properties.message,data:data28};
+if(data.diagnostics !== undefined){
+let data29 = data.diagnostics;
+if(Array.isArray(data29)){
+const len5 = data29.length;
+for(let i5=0; i5<len5; i5++){
+let data30 = data29[i5];
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+if(data30.severity === undefined){
+const err59 = {instancePath:instancePath+"/diagnostics/" + i5,schemaPath:"#/$defs/diagnostic/required",keyword:"required",params:{missingProperty: "severity"},message:"must have required property '"+"severity"+"'",schema:schema62.required,parentSchema:schema62,data:data30};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -2708,11 +3043,8 @@ vErrors.push(err59);
 }
 errors++;
 }
-}
-if(data26.address !== undefined){
-let data29 = data26.address;
-if(typeof data29 !== "string"){
-const err60 = {instancePath:instancePath+"/diagnostics/" + i4+"/address",schemaPath:"#/$defs/diagnostic/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.address.type,parentSchema:schema60.properties.address,data:data29};
+if(data30.message === undefined){
+const err60 = {instancePath:instancePath+"/diagnostics/" + i5,schemaPath:"#/$defs/diagnostic/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema62.required,parentSchema:schema62,data:data30};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -2721,11 +3053,9 @@ vErrors.push(err60);
 }
 errors++;
 }
-}
-if(data26.path !== undefined){
-let data30 = data26.path;
-if(typeof data30 !== "string"){
-const err61 = {instancePath:instancePath+"/diagnostics/" + i4+"/path",schemaPath:"#/$defs/diagnostic/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.path.type,parentSchema:schema60.properties.path,data:data30};
+for(const key4 in data30){
+if(!((((((key4 === "severity") || (key4 === "message")) || (key4 === "address")) || (key4 === "path")) || (key4 === "code")) || (key4 === "source"))){
+const err61 = {instancePath:instancePath+"/diagnostics/" + i5,schemaPath:"#/$defs/diagnostic/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema62,data:data30};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -2735,10 +3065,10 @@ vErrors.push(err61);
 errors++;
 }
 }
-if(data26.code !== undefined){
-let data31 = data26.code;
-if(typeof data31 !== "string"){
-const err62 = {instancePath:instancePath+"/diagnostics/" + i4+"/code",schemaPath:"#/$defs/diagnostic/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.code.type,parentSchema:schema60.properties.code,data:data31};
+if(data30.severity !== undefined){
+let data31 = data30.severity;
+if(!((data31 === "error") || (data31 === "warning"))){
+const err62 = {instancePath:instancePath+"/diagnostics/" + i5+"/severity",schemaPath:"#/$defs/diagnostic/properties/severity/enum",keyword:"enum",params:{allowedValues: schema62.properties.severity.enum},message:"must be equal to one of the allowed values",schema:schema62.properties.severity.enum,parentSchema:schema62.properties.severity,data:data31};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -2748,11 +3078,11 @@ vErrors.push(err62);
 errors++;
 }
 }
-if(data26.source !== undefined){
-let data32 = data26.source;
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-if(data32.file === undefined){
-const err63 = {instancePath:instancePath+"/diagnostics/" + i4+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema60.properties.source.required,parentSchema:schema60.properties.source,data:data32};
+if(data30.message !== undefined){
+let data32 = data30.message;
+if(typeof data32 === "string"){
+if(func2(data32) < 1){
+const err63 = {instancePath:instancePath+"/diagnostics/" + i5+"/message",schemaPath:"#/$defs/diagnostic/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema62.properties.message,data:data32};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -2761,8 +3091,9 @@ vErrors.push(err63);
 }
 errors++;
 }
-if(data32.line === undefined){
-const err64 = {instancePath:instancePath+"/diagnostics/" + i4+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "line"},message:"must have required property '"+"line"+"'",schema:schema60.properties.source.required,parentSchema:schema60.properties.source,data:data32};
+}
+else {
+const err64 = {instancePath:instancePath+"/diagnostics/" + i5+"/message",schemaPath:"#/$defs/diagnostic/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.message.type,parentSchema:schema62.properties.message,data:data32};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -2771,8 +3102,11 @@ vErrors.push(err64);
 }
 errors++;
 }
-if(data32.col === undefined){
-const err65 = {instancePath:instancePath+"/diagnostics/" + i4+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "col"},message:"must have required property '"+"col"+"'",schema:schema60.properties.source.required,parentSchema:schema60.properties.source,data:data32};
+}
+if(data30.address !== undefined){
+let data33 = data30.address;
+if(typeof data33 !== "string"){
+const err65 = {instancePath:instancePath+"/diagnostics/" + i5+"/address",schemaPath:"#/$defs/diagnostic/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.address.type,parentSchema:schema62.properties.address,data:data33};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -2781,9 +3115,11 @@ vErrors.push(err65);
 }
 errors++;
 }
-for(const key4 in data32){
-if(!(((key4 === "file") || (key4 === "line")) || (key4 === "col"))){
-const err66 = {instancePath:instancePath+"/diagnostics/" + i4+"/source",schemaPath:"#/$defs/diagnostic/properties/source/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema60.properties.source,data:data32};
+}
+if(data30.path !== undefined){
+let data34 = data30.path;
+if(typeof data34 !== "string"){
+const err66 = {instancePath:instancePath+"/diagnostics/" + i5+"/path",schemaPath:"#/$defs/diagnostic/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.path.type,parentSchema:schema62.properties.path,data:data34};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -2793,10 +3129,10 @@ vErrors.push(err66);
 errors++;
 }
 }
-if(data32.file !== undefined){
-let data33 = data32.file;
-if(typeof data33 !== "string"){
-const err67 = {instancePath:instancePath+"/diagnostics/" + i4+"/source/file",schemaPath:"#/$defs/diagnostic/properties/source/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.source.properties.file.type,parentSchema:schema60.properties.source.properties.file,data:data33};
+if(data30.code !== undefined){
+let data35 = data30.code;
+if(typeof data35 !== "string"){
+const err67 = {instancePath:instancePath+"/diagnostics/" + i5+"/code",schemaPath:"#/$defs/diagnostic/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.code.type,parentSchema:schema62.properties.code,data:data35};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -2806,10 +3142,11 @@ vErrors.push(err67);
 errors++;
 }
 }
-if(data32.line !== undefined){
-let data34 = data32.line;
-if(!(((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34))) && (isFinite(data34)))){
-const err68 = {instancePath:instancePath+"/diagnostics/" + i4+"/source/line",schemaPath:"#/$defs/diagnostic/properties/source/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.source.properties.line.type,parentSchema:schema60.properties.source.properties.line,data:data34};
+if(data30.source !== undefined){
+let data36 = data30.source;
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+if(data36.file === undefined){
+const err68 = {instancePath:instancePath+"/diagnostics/" + i5+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema62.properties.source.required,parentSchema:schema62.properties.source,data:data36};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -2818,9 +3155,8 @@ vErrors.push(err68);
 }
 errors++;
 }
-if((typeof data34 == "number") && (isFinite(data34))){
-if(data34 < 1 || isNaN(data34)){
-const err69 = {instancePath:instancePath+"/diagnostics/" + i4+"/source/line",schemaPath:"#/$defs/diagnostic/properties/source/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.source.properties.line,data:data34};
+if(data36.line === undefined){
+const err69 = {instancePath:instancePath+"/diagnostics/" + i5+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "line"},message:"must have required property '"+"line"+"'",schema:schema62.properties.source.required,parentSchema:schema62.properties.source,data:data36};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -2829,12 +3165,8 @@ vErrors.push(err69);
 }
 errors++;
 }
-}
-}
-if(data32.col !== undefined){
-let data35 = data32.col;
-if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
-const err70 = {instancePath:instancePath+"/diagnostics/" + i4+"/source/col",schemaPath:"#/$defs/diagnostic/properties/source/properties/col/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.source.properties.col.type,parentSchema:schema60.properties.source.properties.col,data:data35};
+if(data36.col === undefined){
+const err70 = {instancePath:instancePath+"/diagnostics/" + i5+"/source",schemaPath:"#/$defs/diagnostic/properties/source/required",keyword:"required",params:{missingProperty: "col"},message:"must have required property '"+"col"+"'",schema:schema62.properties.source.required,parentSchema:schema62.properties.source,data:data36};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -2843,9 +3175,9 @@ vErrors.push(err70);
 }
 errors++;
 }
-if((typeof data35 == "number") && (isFinite(data35))){
-if(data35 < 1 || isNaN(data35)){
-const err71 = {instancePath:instancePath+"/diagnostics/" + i4+"/source/col",schemaPath:"#/$defs/diagnostic/properties/source/properties/col/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema60.properties.source.properties.col,data:data35};
+for(const key5 in data36){
+if(!(((key5 === "file") || (key5 === "line")) || (key5 === "col"))){
+const err71 = {instancePath:instancePath+"/diagnostics/" + i5+"/source",schemaPath:"#/$defs/diagnostic/properties/source/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema62.properties.source,data:data36};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -2855,10 +3187,10 @@ vErrors.push(err71);
 errors++;
 }
 }
-}
-}
-else {
-const err72 = {instancePath:instancePath+"/diagnostics/" + i4+"/source",schemaPath:"#/$defs/diagnostic/properties/source/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.properties.source.type,parentSchema:schema60.properties.source,data:data32};
+if(data36.file !== undefined){
+let data37 = data36.file;
+if(typeof data37 !== "string"){
+const err72 = {instancePath:instancePath+"/diagnostics/" + i5+"/source/file",schemaPath:"#/$defs/diagnostic/properties/source/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.source.properties.file.type,parentSchema:schema62.properties.source.properties.file,data:data37};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -2868,9 +3200,10 @@ vErrors.push(err72);
 errors++;
 }
 }
-}
-else {
-const err73 = {instancePath:instancePath+"/diagnostics/" + i4,schemaPath:"#/$defs/diagnostic/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.type,parentSchema:schema60,data:data26};
+if(data36.line !== undefined){
+let data38 = data36.line;
+if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
+const err73 = {instancePath:instancePath+"/diagnostics/" + i5+"/source/line",schemaPath:"#/$defs/diagnostic/properties/source/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema62.properties.source.properties.line.type,parentSchema:schema62.properties.source.properties.line,data:data38};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -2879,10 +3212,9 @@ vErrors.push(err73);
 }
 errors++;
 }
-}
-}
-else {
-const err74 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.diagnostics.type,parentSchema:schema31.properties.diagnostics,data:data25};
+if((typeof data38 == "number") && (isFinite(data38))){
+if(data38 < 1 || isNaN(data38)){
+const err74 = {instancePath:instancePath+"/diagnostics/" + i5+"/source/line",schemaPath:"#/$defs/diagnostic/properties/source/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema62.properties.source.properties.line,data:data38};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -2892,15 +3224,11 @@ vErrors.push(err74);
 errors++;
 }
 }
-if(data.policy !== undefined){
-let data36 = data.policy;
-if(Array.isArray(data36)){
-const len5 = data36.length;
-for(let i5=0; i5<len5; i5++){
-let data37 = data36[i5];
-if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
-if(data37.rule === undefined){
-const err75 = {instancePath:instancePath+"/policy/" + i5,schemaPath:"#/$defs/verdict/required",keyword:"required",params:{missingProperty: "rule"},message:"must have required property '"+"rule"+"'",schema:schema51.required,parentSchema:schema51,data:data37};
+}
+if(data36.col !== undefined){
+let data39 = data36.col;
+if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
+const err75 = {instancePath:instancePath+"/diagnostics/" + i5+"/source/col",schemaPath:"#/$defs/diagnostic/properties/source/properties/col/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema62.properties.source.properties.col.type,parentSchema:schema62.properties.source.properties.col,data:data39};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -2909,8 +3237,9 @@ vErrors.push(err75);
 }
 errors++;
 }
-if(data37.effect === undefined){
-const err76 = {instancePath:instancePath+"/policy/" + i5,schemaPath:"#/$defs/verdict/required",keyword:"required",params:{missingProperty: "effect"},message:"must have required property '"+"effect"+"'",schema:schema51.required,parentSchema:schema51,data:data37};
+if((typeof data39 == "number") && (isFinite(data39))){
+if(data39 < 1 || isNaN(data39)){
+const err76 = {instancePath:instancePath+"/diagnostics/" + i5+"/source/col",schemaPath:"#/$defs/diagnostic/properties/source/properties/col/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema62.properties.source.properties.col,data:data39};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -2919,8 +3248,11 @@ vErrors.push(err76);
 }
 errors++;
 }
-if(data37.message === undefined){
-const err77 = {instancePath:instancePath+"/policy/" + i5,schemaPath:"#/$defs/verdict/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema51.required,parentSchema:schema51,data:data37};
+}
+}
+}
+else {
+const err77 = {instancePath:instancePath+"/diagnostics/" + i5+"/source",schemaPath:"#/$defs/diagnostic/properties/source/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.properties.source.type,parentSchema:schema62.properties.source,data:data36};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -2929,9 +3261,10 @@ vErrors.push(err77);
 }
 errors++;
 }
-for(const key5 in data37){
-if(!(((key5 === "rule") || (key5 === "effect")) || (key5 === "message"))){
-const err78 = {instancePath:instancePath+"/policy/" + i5,schemaPath:"#/$defs/verdict/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema51,data:data37};
+}
+}
+else {
+const err78 = {instancePath:instancePath+"/diagnostics/" + i5,schemaPath:"#/$defs/diagnostic/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.type,parentSchema:schema62,data:data30};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -2941,11 +3274,9 @@ vErrors.push(err78);
 errors++;
 }
 }
-if(data37.rule !== undefined){
-let data38 = data37.rule;
-if(typeof data38 === "string"){
-if(func2(data38) < 1){
-const err79 = {instancePath:instancePath+"/policy/" + i5+"/rule",schemaPath:"#/$defs/verdict/properties/rule/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema51.properties.rule,data:data38};
+}
+else {
+const err79 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.diagnostics.type,parentSchema:schema31.properties.diagnostics,data:data29};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -2955,8 +3286,15 @@ vErrors.push(err79);
 errors++;
 }
 }
-else {
-const err80 = {instancePath:instancePath+"/policy/" + i5+"/rule",schemaPath:"#/$defs/verdict/properties/rule/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.rule.type,parentSchema:schema51.properties.rule,data:data38};
+if(data.policy !== undefined){
+let data40 = data.policy;
+if(Array.isArray(data40)){
+const len6 = data40.length;
+for(let i6=0; i6<len6; i6++){
+let data41 = data40[i6];
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+if(data41.rule === undefined){
+const err80 = {instancePath:instancePath+"/policy/" + i6,schemaPath:"#/$defs/verdict/required",keyword:"required",params:{missingProperty: "rule"},message:"must have required property '"+"rule"+"'",schema:schema51.required,parentSchema:schema51,data:data41};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -2965,11 +3303,8 @@ vErrors.push(err80);
 }
 errors++;
 }
-}
-if(data37.effect !== undefined){
-let data39 = data37.effect;
-if(!((data39 === "deny") || (data39 === "warn"))){
-const err81 = {instancePath:instancePath+"/policy/" + i5+"/effect",schemaPath:"#/$defs/verdict/properties/effect/enum",keyword:"enum",params:{allowedValues: schema51.properties.effect.enum},message:"must be equal to one of the allowed values",schema:schema51.properties.effect.enum,parentSchema:schema51.properties.effect,data:data39};
+if(data41.effect === undefined){
+const err81 = {instancePath:instancePath+"/policy/" + i6,schemaPath:"#/$defs/verdict/required",keyword:"required",params:{missingProperty: "effect"},message:"must have required property '"+"effect"+"'",schema:schema51.required,parentSchema:schema51,data:data41};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -2978,11 +3313,8 @@ vErrors.push(err81);
 }
 errors++;
 }
-}
-if(data37.message !== undefined){
-let data40 = data37.message;
-if(typeof data40 !== "string"){
-const err82 = {instancePath:instancePath+"/policy/" + i5+"/message",schemaPath:"#/$defs/verdict/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.message.type,parentSchema:schema51.properties.message,data:data40};
+if(data41.message === undefined){
+const err82 = {instancePath:instancePath+"/policy/" + i6,schemaPath:"#/$defs/verdict/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema51.required,parentSchema:schema51,data:data41};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -2991,10 +3323,9 @@ vErrors.push(err82);
 }
 errors++;
 }
-}
-}
-else {
-const err83 = {instancePath:instancePath+"/policy/" + i5,schemaPath:"#/$defs/verdict/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.type,parentSchema:schema51,data:data37};
+for(const key6 in data41){
+if(!(((key6 === "rule") || (key6 === "effect")) || (key6 === "message"))){
+const err83 = {instancePath:instancePath+"/policy/" + i6,schemaPath:"#/$defs/verdict/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema51,data:data41};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -3004,9 +3335,11 @@ vErrors.push(err83);
 errors++;
 }
 }
-}
-else {
-const err84 = {instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.policy.type,parentSchema:schema31.properties.policy,data:data36};
+if(data41.rule !== undefined){
+let data42 = data41.rule;
+if(typeof data42 === "string"){
+if(func2(data42) < 1){
+const err84 = {instancePath:instancePath+"/policy/" + i6+"/rule",schemaPath:"#/$defs/verdict/properties/rule/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema51.properties.rule,data:data42};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -3016,10 +3349,8 @@ vErrors.push(err84);
 errors++;
 }
 }
-if(data.lineage !== undefined){
-let data41 = data.lineage;
-if((typeof data41 !== "string") && (data41 !== null)){
-const err85 = {instancePath:instancePath+"/lineage",schemaPath:"#/properties/lineage/type",keyword:"type",params:{type: schema31.properties.lineage.type},message:"must be string,null",schema:schema31.properties.lineage.type,parentSchema:schema31.properties.lineage,data:data41};
+else {
+const err85 = {instancePath:instancePath+"/policy/" + i6+"/rule",schemaPath:"#/$defs/verdict/properties/rule/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.rule.type,parentSchema:schema51.properties.rule,data:data42};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -3028,9 +3359,11 @@ vErrors.push(err85);
 }
 errors++;
 }
-if(typeof data41 === "string"){
-if(func2(data41) < 1){
-const err86 = {instancePath:instancePath+"/lineage",schemaPath:"#/properties/lineage/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.lineage,data:data41};
+}
+if(data41.effect !== undefined){
+let data43 = data41.effect;
+if(!((data43 === "deny") || (data43 === "warn"))){
+const err86 = {instancePath:instancePath+"/policy/" + i6+"/effect",schemaPath:"#/$defs/verdict/properties/effect/enum",keyword:"enum",params:{allowedValues: schema51.properties.effect.enum},message:"must be equal to one of the allowed values",schema:schema51.properties.effect.enum,parentSchema:schema51.properties.effect,data:data43};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -3040,11 +3373,10 @@ vErrors.push(err86);
 errors++;
 }
 }
-}
-if(data.serial !== undefined){
-let data42 = data.serial;
-if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
-const err87 = {instancePath:instancePath+"/serial",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data42};
+if(data41.message !== undefined){
+let data44 = data41.message;
+if(typeof data44 !== "string"){
+const err87 = {instancePath:instancePath+"/policy/" + i6+"/message",schemaPath:"#/$defs/verdict/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.message.type,parentSchema:schema51.properties.message,data:data44};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -3053,9 +3385,10 @@ vErrors.push(err87);
 }
 errors++;
 }
-if((typeof data42 == "number") && (isFinite(data42))){
-if(data42 < 0 || isNaN(data42)){
-const err88 = {instancePath:instancePath+"/serial",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data42};
+}
+}
+else {
+const err88 = {instancePath:instancePath+"/policy/" + i6,schemaPath:"#/$defs/verdict/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.type,parentSchema:schema51,data:data41};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -3066,11 +3399,8 @@ errors++;
 }
 }
 }
-if(data.config_hash !== undefined){
-let data43 = data.config_hash;
-if(typeof data43 === "string"){
-if(!pattern13.test(data43)){
-const err89 = {instancePath:instancePath+"/config_hash",schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema58,data:data43};
+else {
+const err89 = {instancePath:instancePath+"/policy",schemaPath:"#/properties/policy/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.policy.type,parentSchema:schema31.properties.policy,data:data40};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -3080,8 +3410,10 @@ vErrors.push(err89);
 errors++;
 }
 }
-else {
-const err90 = {instancePath:instancePath+"/config_hash",schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data43};
+if(data.lineage !== undefined){
+let data45 = data.lineage;
+if((typeof data45 !== "string") && (data45 !== null)){
+const err90 = {instancePath:instancePath+"/lineage",schemaPath:"#/properties/lineage/type",keyword:"type",params:{type: schema31.properties.lineage.type},message:"must be string,null",schema:schema31.properties.lineage.type,parentSchema:schema31.properties.lineage,data:data45};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -3090,12 +3422,9 @@ vErrors.push(err90);
 }
 errors++;
 }
-}
-if(data.options !== undefined){
-let data44 = data.options;
-if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
-if(data44.replace === undefined){
-const err91 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/required",keyword:"required",params:{missingProperty: "replace"},message:"must have required property '"+"replace"+"'",schema:schema31.properties.options.required,parentSchema:schema31.properties.options,data:data44};
+if(typeof data45 === "string"){
+if(func2(data45) < 1){
+const err91 = {instancePath:instancePath+"/lineage",schemaPath:"#/properties/lineage/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.lineage,data:data45};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -3104,8 +3433,12 @@ vErrors.push(err91);
 }
 errors++;
 }
-if(data44.target === undefined){
-const err92 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/required",keyword:"required",params:{missingProperty: "target"},message:"must have required property '"+"target"+"'",schema:schema31.properties.options.required,parentSchema:schema31.properties.options,data:data44};
+}
+}
+if(data.serial !== undefined){
+let data46 = data.serial;
+if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
+const err92 = {instancePath:instancePath+"/serial",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.type,parentSchema:schema32,data:data46};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -3114,8 +3447,9 @@ vErrors.push(err92);
 }
 errors++;
 }
-if(data44.allow_data_loss === undefined){
-const err93 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/required",keyword:"required",params:{missingProperty: "allow_data_loss"},message:"must have required property '"+"allow_data_loss"+"'",schema:schema31.properties.options.required,parentSchema:schema31.properties.options,data:data44};
+if((typeof data46 == "number") && (isFinite(data46))){
+if(data46 < 0 || isNaN(data46)){
+const err93 = {instancePath:instancePath+"/serial",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data46};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -3124,9 +3458,13 @@ vErrors.push(err93);
 }
 errors++;
 }
-for(const key6 in data44){
-if(!(((key6 === "replace") || (key6 === "target")) || (key6 === "allow_data_loss"))){
-const err94 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.options,data:data44};
+}
+}
+if(data.config_hash !== undefined){
+let data47 = data.config_hash;
+if(typeof data47 === "string"){
+if(!pattern14.test(data47)){
+const err94 = {instancePath:instancePath+"/config_hash",schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema60,data:data47};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -3136,15 +3474,8 @@ vErrors.push(err94);
 errors++;
 }
 }
-if(data44.replace !== undefined){
-let data45 = data44.replace;
-if(Array.isArray(data45)){
-const len6 = data45.length;
-for(let i6=0; i6<len6; i6++){
-let data46 = data45[i6];
-if(typeof data46 === "string"){
-if(!pattern4.test(data46)){
-const err95 = {instancePath:instancePath+"/options/replace/" + i6,schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data46};
+else {
+const err95 = {instancePath:instancePath+"/config_hash",schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.type,parentSchema:schema60,data:data47};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -3154,8 +3485,11 @@ vErrors.push(err95);
 errors++;
 }
 }
-else {
-const err96 = {instancePath:instancePath+"/options/replace/" + i6,schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data:data46};
+if(data.options !== undefined){
+let data48 = data.options;
+if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
+if(data48.replace === undefined){
+const err96 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/required",keyword:"required",params:{missingProperty: "replace"},message:"must have required property '"+"replace"+"'",schema:schema31.properties.options.required,parentSchema:schema31.properties.options,data:data48};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -3164,10 +3498,8 @@ vErrors.push(err96);
 }
 errors++;
 }
-}
-}
-else {
-const err97 = {instancePath:instancePath+"/options/replace",schemaPath:"#/properties/options/properties/replace/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.options.properties.replace.type,parentSchema:schema31.properties.options.properties.replace,data:data45};
+if(data48.target === undefined){
+const err97 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/required",keyword:"required",params:{missingProperty: "target"},message:"must have required property '"+"target"+"'",schema:schema31.properties.options.required,parentSchema:schema31.properties.options,data:data48};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -3176,16 +3508,8 @@ vErrors.push(err97);
 }
 errors++;
 }
-}
-if(data44.target !== undefined){
-let data47 = data44.target;
-if(Array.isArray(data47)){
-const len7 = data47.length;
-for(let i7=0; i7<len7; i7++){
-let data48 = data47[i7];
-if(typeof data48 === "string"){
-if(!pattern4.test(data48)){
-const err98 = {instancePath:instancePath+"/options/target/" + i7,schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data48};
+if(data48.allow_data_loss === undefined){
+const err98 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/required",keyword:"required",params:{missingProperty: "allow_data_loss"},message:"must have required property '"+"allow_data_loss"+"'",schema:schema31.properties.options.required,parentSchema:schema31.properties.options,data:data48};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -3194,9 +3518,9 @@ vErrors.push(err98);
 }
 errors++;
 }
-}
-else {
-const err99 = {instancePath:instancePath+"/options/target/" + i7,schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data:data48};
+for(const key7 in data48){
+if(!((((key7 === "replace") || (key7 === "target")) || (key7 === "allow_data_loss")) || (key7 === "restore"))){
+const err99 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.options,data:data48};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -3206,9 +3530,15 @@ vErrors.push(err99);
 errors++;
 }
 }
-}
-else {
-const err100 = {instancePath:instancePath+"/options/target",schemaPath:"#/properties/options/properties/target/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.options.properties.target.type,parentSchema:schema31.properties.options.properties.target,data:data47};
+if(data48.replace !== undefined){
+let data49 = data48.replace;
+if(Array.isArray(data49)){
+const len7 = data49.length;
+for(let i7=0; i7<len7; i7++){
+let data50 = data49[i7];
+if(typeof data50 === "string"){
+if(!pattern4.test(data50)){
+const err100 = {instancePath:instancePath+"/options/replace/" + i7,schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data50};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -3218,10 +3548,8 @@ vErrors.push(err100);
 errors++;
 }
 }
-if(data44.allow_data_loss !== undefined){
-let data49 = data44.allow_data_loss;
-if(typeof data49 !== "boolean"){
-const err101 = {instancePath:instancePath+"/options/allow_data_loss",schemaPath:"#/properties/options/properties/allow_data_loss/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.options.properties.allow_data_loss.type,parentSchema:schema31.properties.options.properties.allow_data_loss,data:data49};
+else {
+const err101 = {instancePath:instancePath+"/options/replace/" + i7,schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data:data50};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -3233,7 +3561,7 @@ errors++;
 }
 }
 else {
-const err102 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.options.type,parentSchema:schema31.properties.options,data:data44};
+const err102 = {instancePath:instancePath+"/options/replace",schemaPath:"#/properties/options/properties/replace/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.options.properties.replace.type,parentSchema:schema31.properties.options.properties.replace,data:data49};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -3243,11 +3571,15 @@ vErrors.push(err102);
 errors++;
 }
 }
-if(data.policies_hash !== undefined){
-let data50 = data.policies_hash;
-if(typeof data50 === "string"){
-if(!pattern13.test(data50)){
-const err103 = {instancePath:instancePath+"/policies_hash",schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema58,data:data50};
+if(data48.target !== undefined){
+let data51 = data48.target;
+if(Array.isArray(data51)){
+const len8 = data51.length;
+for(let i8=0; i8<len8; i8++){
+let data52 = data51[i8];
+if(typeof data52 === "string"){
+if(!pattern4.test(data52)){
+const err103 = {instancePath:instancePath+"/options/target/" + i8,schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data52};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -3258,7 +3590,7 @@ errors++;
 }
 }
 else {
-const err104 = {instancePath:instancePath+"/policies_hash",schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data50};
+const err104 = {instancePath:instancePath+"/options/target/" + i8,schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data:data52};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -3268,12 +3600,9 @@ vErrors.push(err104);
 errors++;
 }
 }
-if(data.config_hash !== undefined){
-if(data.lineage === undefined){
-const err105 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
-    missingProperty: "lineage",
-    depsCount: 3,
-    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+}
+else {
+const err105 = {instancePath:instancePath+"/options/target",schemaPath:"#/properties/options/properties/target/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.options.properties.target.type,parentSchema:schema31.properties.options.properties.target,data:data51};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -3282,11 +3611,11 @@ vErrors.push(err105);
 }
 errors++;
 }
-if(data.serial === undefined){
-const err106 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
-    missingProperty: "serial",
-    depsCount: 3,
-    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+}
+if(data48.allow_data_loss !== undefined){
+let data53 = data48.allow_data_loss;
+if(typeof data53 !== "boolean"){
+const err106 = {instancePath:instancePath+"/options/allow_data_loss",schemaPath:"#/properties/options/properties/allow_data_loss/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.options.properties.allow_data_loss.type,parentSchema:schema31.properties.options.properties.allow_data_loss,data:data53};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -3295,11 +3624,12 @@ vErrors.push(err106);
 }
 errors++;
 }
-if(data.options === undefined){
-const err107 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
-    missingProperty: "options",
-    depsCount: 3,
-    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+}
+if(data48.restore !== undefined){
+let data54 = data48.restore;
+if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
+if(data54.address === undefined){
+const err107 = {instancePath:instancePath+"/options/restore",schemaPath:"#/properties/options/properties/restore/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema31.properties.options.properties.restore.required,parentSchema:schema31.properties.options.properties.restore,data:data54};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -3308,13 +3638,8 @@ vErrors.push(err107);
 }
 errors++;
 }
-}
-if(data.lineage !== undefined){
-if(data.serial === undefined){
-const err108 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
-    missingProperty: "serial",
-    depsCount: 3,
-    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+if(data54.target_time === undefined){
+const err108 = {instancePath:instancePath+"/options/restore",schemaPath:"#/properties/options/properties/restore/required",keyword:"required",params:{missingProperty: "target_time"},message:"must have required property '"+"target_time"+"'",schema:schema31.properties.options.properties.restore.required,parentSchema:schema31.properties.options.properties.restore,data:data54};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -3323,11 +3648,8 @@ vErrors.push(err108);
 }
 errors++;
 }
-if(data.config_hash === undefined){
-const err109 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
-    missingProperty: "config_hash",
-    depsCount: 3,
-    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+if(data54.stamp === undefined){
+const err109 = {instancePath:instancePath+"/options/restore",schemaPath:"#/properties/options/properties/restore/required",keyword:"required",params:{missingProperty: "stamp"},message:"must have required property '"+"stamp"+"'",schema:schema31.properties.options.properties.restore.required,parentSchema:schema31.properties.options.properties.restore,data:data54};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -3336,11 +3658,9 @@ vErrors.push(err109);
 }
 errors++;
 }
-if(data.options === undefined){
-const err110 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
-    missingProperty: "options",
-    depsCount: 3,
-    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+for(const key8 in data54){
+if(!(((key8 === "address") || (key8 === "target_time")) || (key8 === "stamp"))){
+const err110 = {instancePath:instancePath+"/options/restore",schemaPath:"#/properties/options/properties/restore/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.options.properties.restore,data:data54};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -3350,14 +3670,220 @@ vErrors.push(err110);
 errors++;
 }
 }
-}
-else {
-const err111 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(data54.address !== undefined){
+let data55 = data54.address;
+if(typeof data55 === "string"){
+if(!pattern4.test(data55)){
+const err111 = {instancePath:instancePath+"/options/restore/address",schemaPath:"#/$defs/address/pattern",keyword:"pattern",params:{pattern: "^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"},message:"must match pattern \""+"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$"+"\"",schema:"^(vpc\\.[a-z][a-z0-9-]{0,62}|service\\.[a-z][a-z0-9-]{0,62}|replica_set\\.[a-z][a-z0-9-]{0,62}\\.[a-z][a-z0-9-]{0,62}|peering\\.[a-z][a-z0-9-]{0,62}\\..+)$",parentSchema:schema42,data:data55};
 if(vErrors === null){
 vErrors = [err111];
 }
 else {
 vErrors.push(err111);
+}
+errors++;
+}
+}
+else {
+const err112 = {instancePath:instancePath+"/options/restore/address",schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.type,parentSchema:schema42,data:data55};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+}
+if(data54.target_time !== undefined){
+let data56 = data54.target_time;
+if(typeof data56 === "string"){
+if(func2(data56) < 1){
+const err113 = {instancePath:instancePath+"/options/restore/target_time",schemaPath:"#/properties/options/properties/restore/properties/target_time/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.options.properties.restore.properties.target_time,data:data56};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+}
+else {
+const err114 = {instancePath:instancePath+"/options/restore/target_time",schemaPath:"#/properties/options/properties/restore/properties/target_time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.options.properties.restore.properties.target_time.type,parentSchema:schema31.properties.options.properties.restore.properties.target_time,data:data56};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+}
+if(data54.stamp !== undefined){
+let data57 = data54.stamp;
+if(typeof data57 === "string"){
+if(!pattern20.test(data57)){
+const err115 = {instancePath:instancePath+"/options/restore/stamp",schemaPath:"#/properties/options/properties/restore/properties/stamp/pattern",keyword:"pattern",params:{pattern: "^[0-9]{8}-[0-9]{6}$"},message:"must match pattern \""+"^[0-9]{8}-[0-9]{6}$"+"\"",schema:"^[0-9]{8}-[0-9]{6}$",parentSchema:schema31.properties.options.properties.restore.properties.stamp,data:data57};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+}
+else {
+const err116 = {instancePath:instancePath+"/options/restore/stamp",schemaPath:"#/properties/options/properties/restore/properties/stamp/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.options.properties.restore.properties.stamp.type,parentSchema:schema31.properties.options.properties.restore.properties.stamp,data:data57};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+}
+}
+else {
+const err117 = {instancePath:instancePath+"/options/restore",schemaPath:"#/properties/options/properties/restore/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.options.properties.restore.type,parentSchema:schema31.properties.options.properties.restore,data:data54};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+}
+}
+else {
+const err118 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.options.type,parentSchema:schema31.properties.options,data:data48};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+}
+if(data.policies_hash !== undefined){
+let data58 = data.policies_hash;
+if(typeof data58 === "string"){
+if(!pattern14.test(data58)){
+const err119 = {instancePath:instancePath+"/policies_hash",schemaPath:"#/$defs/hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema60,data:data58};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+}
+else {
+const err120 = {instancePath:instancePath+"/policies_hash",schemaPath:"#/$defs/hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.type,parentSchema:schema60,data:data58};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+}
+if(data.config_hash !== undefined){
+if(data.lineage === undefined){
+const err121 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
+    missingProperty: "lineage",
+    depsCount: 3,
+    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+if(data.serial === undefined){
+const err122 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
+    missingProperty: "serial",
+    depsCount: 3,
+    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+if(data.options === undefined){
+const err123 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "config_hash",
+    missingProperty: "options",
+    depsCount: 3,
+    deps: "lineage, serial, options"},message:"must have properties lineage, serial, options when property config_hash is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+}
+if(data.lineage !== undefined){
+if(data.serial === undefined){
+const err124 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
+    missingProperty: "serial",
+    depsCount: 3,
+    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+if(data.config_hash === undefined){
+const err125 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
+    missingProperty: "config_hash",
+    depsCount: 3,
+    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+if(data.options === undefined){
+const err126 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "lineage",
+    missingProperty: "options",
+    depsCount: 3,
+    deps: "serial, config_hash, options"},message:"must have properties serial, config_hash, options when property lineage is present",schema:schema31.dependentRequired,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+}
+}
+else {
+const err127 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
 }
 errors++;
 }

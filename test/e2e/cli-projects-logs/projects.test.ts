@@ -55,6 +55,27 @@ describe('dbform projects', () => {
   });
 });
 
+describe('dbform projects with a key pair (SPEC section 15)', () => {
+  it('where the API serves GET /auth/info: the key pair\'s project, as the real service says it', async () => {
+    const tiger = await startEmulator({ dialect: 'tiger', timeScale: 0 });
+    try {
+      const env = { DBFORM_API_URL: tiger.url, DBFORM_ACCESS_KEY: 'demo-access', DBFORM_SECRET_KEY: 'demo-secret' };
+      const json = await runCli(['projects', '--json'], { env });
+      expect(json.code, json.stderr).toBe(0);
+      expect(JSON.parse(json.stdout)).toEqual([{ id: 'proj-demo', name: 'Demo' }]);
+      expect(tiger.stats().requests['GET /auth/info']).toBe(1);
+      expect(tiger.stats().requests['GET /projects']).toBeUndefined();
+      // A user's token (Bearer) is not a key pair: its projects come from GET /projects.
+      const oauth = await runCli(['projects', '--json'], { env: { DBFORM_API_URL: tiger.url, DBFORM_API_KEY: 'demo-oauth' } });
+      expect(JSON.parse(oauth.stdout).map((p: { id: string }) => p.id)).toEqual(['proj-demo', 'proj-other']);
+      expect(tiger.stats().requests['GET /auth/info']).toBe(1);
+      expect(tiger.stats().requests['GET /projects']).toBe(1);
+    } finally {
+      await tiger.close();
+    }
+  });
+});
+
 describe('API settings', () => {
   it('says how to set a missing URL and token', async () => {
     const r = await runCli(['projects']);

@@ -39,7 +39,8 @@ describe('a key pair (HTTP Basic)', () => {
     const r = await runCli(['projects', '--json', '--debug'], { env: { DBFORM_API_URL: tiger.url, ...PAIR } });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual([{ id: 'proj-demo', name: 'Demo' }]);
-    expect(r.stderr).toMatch(/^\[api\] GET \/projects -> 200 in \d+ ms \(attempt 1\)$/m);
+    // A key pair's project comes from GET /auth/info where the API serves it (SPEC section 15).
+    expect(r.stderr).toMatch(/^\[api\] GET \/auth\/info -> 200 in \d+ ms \(attempt 1\)$/m);
     expectNoSecret(r);
   });
 

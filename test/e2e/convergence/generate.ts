@@ -219,13 +219,14 @@ export function editConfig(rng: Rng, before: Cfg, reservedNames: ReadonlySet<str
     return { cfg, edit: `service.${key} paused: ${s.paused}` };
   }
   if (roll === 9 && rng.chance(0.3)) {
-    // A new name replaces the service (the user passes --replace and --allow-data-loss).
+    // A new name: renamed in place where the API renames services (the tiger dialect), else a
+    // replace (the user passes --replace and --allow-data-loss).
     const names = new Set([...Object.entries(cfg.services).map(([k, v]) => serviceName(k, v)), ...reservedNames]);
     const name = [`${key}-v2`, `${key}-v3`, key].find((n) => !names.has(n));
     if (name === undefined) return { cfg, edit: 'none' };
     if (name === key) delete s.name;
     else s.name = name;
-    return { cfg, edit: `service.${key} renamed to ${name} (replace)` };
+    return { cfg, edit: `service.${key} renamed to ${name}` };
   }
   for (const field of ['cpu_millis', 'memory_gbs', 'environment', 'ha', 'pooler', 'vpc', 'paused'] as const) delete s[field];
   randomServiceFields(rng, s, vpcKeys);

@@ -15,7 +15,7 @@ import { applyPlan } from '../../../src/executor/apply-plan.js';
 import { WorkingState } from '../../../src/state/working-state.js';
 import { readLockfile } from '../../../src/lockfile/index.js';
 import type { DesiredState, Plan } from '../../../src/model/index.js';
-import { planChanges } from '../../../src/planner/index.js';
+import { planChanges, type PlanOptions } from '../../../src/planner/index.js';
 import { findCreatesOverLiveNames, findViolations } from './checks.js';
 import { driftRandomly, type DriftMemory } from './drift.js';
 import { editConfig, passwordEnv, PROJECT, randomConfig, renderYaml, Rng, type Cfg } from './generate.js';
@@ -28,7 +28,7 @@ export interface SeedOptions {
 
 export class ConvergenceError extends Error {}
 
-export async function runSeed(seed: number, options: SeedOptions): Promise<{ actions: number; history: string[] }> {
+export async function runSeed(seed: number, options: SeedOptions): Promise<{ actions: number; ops: Map<string, number>; history: string[] }> {
   const rng = new Rng(seed);
   const emulator = await startTestEmulator({ timeScale: 0 });
   const client = testClient(emulator.url, { retry: { baseDelayMs: 1, maxDelayMs: 5 } });
@@ -38,6 +38,7 @@ export async function runSeed(seed: number, options: SeedOptions): Promise<{ act
   const history: string[] = [];
   let cfg: Cfg = randomConfig(rng);
   let actions = 0;
+  const ops = new Map<string, number>();
   const fail = (round: number, message: string): never => {
     throw new ConvergenceError(
       `seed ${seed}, round ${round}: ${message}\n` +
@@ -66,6 +67,7 @@ export async function runSeed(seed: number, options: SeedOptions): Promise<{ act
       const plan = await planLikeAUser(client, desired, paths.lock, (m) => fail(round, m));
       history.push(`round ${round} apply: ${plan.actions.map((a) => `${a.op} ${a.address}`).join(', ') || 'nothing'}${plan.bindings.length ? `; bindings ${plan.bindings.map((b) => `${b.kind} ${b.address}`).join(', ')}` : ''}`);
       actions += plan.actions.length;
+      for (const a of plan.actions) ops.set(a.op, (ops.get(a.op) ?? 0) + 1);
       await applyLikeTheCli(client, plan, paths, env, (m) => fail(round, m));
       forgetAdoptedLookAlikes(memory, plan);
       await checkConverged(client, desired, cfg, paths, env, memory, (m) => fail(round, m));
@@ -76,7 +78,7 @@ export async function runSeed(seed: number, options: SeedOptions): Promise<{ act
   }
   // Kept on failure, for a look at the lockfile and pgpass the message names.
   rmSync(dir, { recursive: true, force: true });
-  return { actions, history };
+  return { actions, ops, history };
 }
 
 /**
@@ -93,13 +95,17 @@ async function loadDesired(file: string, env: Record<string, string>, fail: (m: 
   return (loaded as { value: DesiredState }).value;
 }
 
-/** As a user would: `--allow-data-loss`, plus `--replace` for each service the plan says needs it. */
+/**
+ * As a user would: `--allow-data-loss`, plus `--replace` for each service the plan says needs it
+ * (a new name, where the API cannot rename services in place: the seed dialect). Planned as the
+ * CLI plans, asking the API what it can do when a name changes (SPEC section 15).
+ */
 async function planLikeAUser(client: ApiClient, desired: DesiredState, lockPath: string, fail: (m: string) => never): Promise<Plan> {
   const live = await fetchLiveState(client, PROJECT);
   const lock = await readLockfile(lockPath, PROJECT);
-  let plan = planChanges(desired, live, lock, { replace: [], target: [], allowDataLoss: true });
+  let plan = await planWithApi(client, desired, live, lock, { replace: [], target: [], allowDataLoss: true });
   const replace = plan.diagnostics.filter((d) => d.code === 'replace-required').map((d) => d.address!);
-  if (replace.length > 0) plan = planChanges(desired, live, lock, { replace, target: [], allowDataLoss: true });
+  if (replace.length > 0) plan = await planWithApi(client, desired, live, lock, { replace, target: [], allowDataLoss: true });
   const errors = plan.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) fail(`plan errors: ${errors.map((d) => `${d.address ?? ''} ${d.message}`).join('; ')}`);
   const duplicating = findCreatesOverLiveNames(plan, desired, live, lock);
@@ -136,7 +142,7 @@ async function checkConverged(
   const lock = await readLockfile(paths.lock, PROJECT);
   const pgpass = await readText(paths.pgpass);
   const violations = findViolations({ desired, cfg, live, lock, lookAlikes: memory.lookAlikes, pgpass, env });
-  const next = planChanges(desired, live, lock, { replace: [], target: [], allowDataLoss: false });
+  const next = await planWithApi(client, desired, live, lock, { replace: [], target: [], allowDataLoss: false });
   if (planExitCode(next, true) !== 0) {
     const listed = [...next.actions.map((a) => `${a.op} ${a.address} ${JSON.stringify(a.changes.map((c) => [c.path, c.before, c.after]))}`), ...next.bindings.map((b) => `${b.kind} ${b.address}`)];
     violations.push(`the next plan is not empty (plan --detailed-exitcode would exit ${planExitCode(next, true)}): ${[...listed, ...next.diagnostics.map((d) => d.message)].join('; ')}`);
@@ -159,4 +165,10 @@ async function readText(path: string): Promise<string> {
   } catch {
     return '';
   }
+}
+
+/** As dbform plans: where the plan needs to know whether the API renames in place, it asks the API. */
+async function planWithApi(client: ApiClient, desired: DesiredState, live: Awaited<ReturnType<typeof fetchLiveState>>, lock: Parameters<typeof planChanges>[2], options: Omit<PlanOptions, 'now'>): Promise<Plan> {
+  const plan = planChanges(desired, live, lock, options);
+  return plan.needs === undefined ? plan : planChanges(desired, live, lock, { ...options, api: await client.capabilities() });
 }

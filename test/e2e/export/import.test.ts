@@ -206,7 +206,7 @@ describe('dbform import: binding', () => {
     const r = await runImport('service.billing', ids.billing!);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(
-      'note: the live name "billing" differs from the config\'s name "invoices": a service cannot be renamed, so the next plan refuses to replace it unless told to; write `name: "billing"` under service.billing to keep it\n',
+      'note: the live name "billing" differs from the config\'s name "invoices": the next plan renames it where the API renames services in place, and elsewhere refuses to replace it unless told to; write `name: "billing"` under service.billing to keep it\n',
     );
   });
 });

@@ -46,6 +46,13 @@ describe('pgpass rewrites', () => {
     expect(existsSync(missing)).toBe(false);
   });
 
+  it('moves the tsdbadmin lines of a host to where its service moved, replacing a line already there, and nothing else', async () => {
+    const path = join(dir(), 'pgpass');
+    writeFileSync(path, 'pub:5432:tsdb:tsdbadmin:current\nkept:5432:tsdb:tsdbadmin:b\npriv:5432:tsdb:tsdbadmin:stale\npub:5432:tsdb:someone:d\n');
+    await new PgpassWriter(path, thisProcess()).moveHost('pub', { host: 'priv', port: 5432 });
+    expect(readFileSync(path, 'utf8')).toBe('kept:5432:tsdb:tsdbadmin:b\npriv:5432:tsdb:tsdbadmin:current\npub:5432:tsdb:someone:d\n');
+  });
+
   it('parses escaped fields and leaves malformed lines alone', () => {
     expect(parsePgpassLine('h:5432:db:u:p\\:w\\\\d')).toEqual({ host: 'h', port: 5432, database: 'db', user: 'u', password: 'p:w\\d' });
     expect(parsePgpassLine('not a line')).toBeUndefined();

@@ -2,7 +2,10 @@
 // with a create or replace hook, export reads back as no change, and drift agrees with the plan.
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { driftedFields, exportFields, readDesiredFields, recordFields, replaceChanges, updateSteps, type ExportContext, type ExportValue, type FieldSet } from '../../../src/model/index.js';
+import { driftedFields, exportFields, readDesiredFields, recordFields, replaceChanges, updateSteps, type ApiCapabilities, type ExportContext, type ExportValue, type FieldSet } from '../../../src/model/index.js';
+
+/** An API that can do nothing it need not (cloud-api.md), and one that can do all a field may ask (SPEC section 15). */
+const APIS: readonly ApiCapabilities[] = [{}, { renamesServices: true }];
 
 /** An exported value as the config loader reads it back. */
 export function asConfig(v: ExportValue): unknown {
@@ -41,8 +44,10 @@ export function checkFieldSet<D, L, W>(c: FieldSetCase<D, L, W>): void {
         const raw = Object.fromEntries(fields.filter((f) => !f.commented).map((f) => [f.key, asConfig(f.value)]));
         const desired = c.blank();
         readDesiredFields(c.set, raw, desired, c.ctx.key);
-        expect(replaceChanges(c.set, desired, live)).toEqual([]);
-        expect(updateSteps(c.set, desired, live, undefined)).toEqual([]);
+        for (const api of APIS) {
+          expect(replaceChanges(c.set, desired, live, api)).toEqual([]);
+          expect(updateSteps(c.set, desired, live, undefined, api)).toEqual([]);
+        }
         expect(driftedFields(c.set, recordFields(c.set, desired), live)).toEqual([]);
       }),
     );
@@ -54,8 +59,10 @@ export function checkFieldSet<D, L, W>(c: FieldSetCase<D, L, W>): void {
         const drifted = new Set(driftedFields(c.set, recordFields(c.set, desired), live));
         for (const f of c.set.fields) {
           if (f.plannedBy !== undefined || f.live === undefined) continue;
-          const planned = f.update?.(desired, live, undefined) !== undefined || (f.replace?.(desired, live)?.length ?? 0) > 0;
-          expect(drifted.has(f.id), `${f.id}: ${JSON.stringify(f.record(desired))} vs ${JSON.stringify(f.live(live))}`).toBe(planned);
+          for (const api of APIS) {
+            const planned = f.update?.(desired, live, undefined, api) !== undefined || (f.replace?.(desired, live, api)?.length ?? 0) > 0;
+            expect(drifted.has(f.id), `${f.id}: ${JSON.stringify(f.record(desired))} vs ${JSON.stringify(f.live(live))} (${JSON.stringify(api)})`).toBe(planned);
+          }
         }
       }),
     );

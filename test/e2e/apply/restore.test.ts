@@ -1,0 +1,287 @@
+// `dbform restore service.KEY --to TIME` over real HTTP (SPEC section 17), against both dialects:
+// one reviewed plan that forks the service to TIME with the config's settings, binds the address
+// (and its replica sets') to the fork, and keeps the original retired and protected; refused at
+// plan time outside [created, now); saved and verified like any plan; finished after a kill.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { fetchLiveState } from '../../../src/api/index.js';
+import type { EmulatorHandle } from '../../../src/emulator/index.js';
+import type { LiveService } from '../../../src/model/index.js';
+import { DIALECT_FACTS, itDialectBlind, startTestEmulator, testClient } from '../../support/dialect.js';
+import { removeTempDirs } from '../../support/temp-dir.js';
+import { runCli, spawnCli, workspace, type CliResult, type Workspace } from './cli-harness.js';
+
+afterAll(removeTempDirs);
+
+const CONFIG = `version: 1
+project_id: proj-demo
+services:
+  db:
+    cpu_millis: 1000
+    memory_gbs: 4
+    pooler: true
+    replica_sets:
+      r1:
+        cpu_millis: 500
+        memory_gbs: 2
+        nodes: 1
+`;
+
+const RETIRED = /^service\.db-before-[0-9]{8}-[0-9]{6}$/;
+const MUTATING = /^(POST|PUT|PATCH|DELETE) /;
+
+let emulator: EmulatorHandle | undefined;
+/** Called by the emulator's clock on every request it handles: where a kill is placed. */
+let onRequest: (() => void) | undefined;
+afterEach(async () => {
+  onRequest = undefined;
+  await emulator?.close();
+  emulator = undefined;
+});
+
+interface Applied {
+  ws: Workspace;
+  originalId: string;
+  originalSetId: string;
+  /** The original's `created`: the earliest time a restore may go back to. */
+  created: string;
+}
+
+async function liveServices(): Promise<LiveService[]> {
+  const client = testClient(emulator!.url);
+  try {
+    return (await fetchLiveState(client, 'proj-demo')).services;
+  } finally {
+    await client.close();
+  }
+}
+
+const lockOf = (ws: Workspace) => JSON.parse(readFileSync(ws.lockfile, 'utf8')) as { resources: Record<string, { id: string; protect?: boolean; retired?: unknown; restoring?: unknown }> };
+const mutations = () => Object.entries(emulator!.stats().requests).filter(([k]) => MUTATING.test(k));
+const forksSent = () => Object.entries(emulator!.stats().requests).filter(([k]) => k.endsWith('/forkService')).reduce((n, [, c]) => n + c, 0);
+
+/** An emulator, and the config applied to it: the service with its pooler and replica set. */
+async function applied(): Promise<Applied> {
+  emulator = await startTestEmulator({ timeScale: 0.01, now: () => (onRequest?.(), Date.now()) });
+  const ws = workspace(CONFIG, emulator.url);
+  const run = await runCli(ws, ['apply', '--auto-approve']);
+  expect(run.code, run.stderr).toBe(0);
+  const lock = lockOf(ws);
+  const originalId = lock.resources['service.db']!.id;
+  const original = (await liveServices()).find((s) => s.id === originalId)!;
+  // The restore goes back to a moment after creation that has happened: the creation itself.
+  return { ws, originalId, originalSetId: lock.resources['replica_set.db.r1']!.id, created: original.created };
+}
+
+/** What a finished restore leaves, whichever way it got there. */
+async function expectRestored(a: Applied): Promise<{ forkId: string; retired: string }> {
+  const lock = lockOf(a.ws);
+  const forkId = lock.resources['service.db']!.id;
+  expect(forkId).not.toBe(a.originalId);
+  const retired = Object.keys(lock.resources).find((k) => RETIRED.test(k))!;
+  expect(lock.resources[retired]).toEqual({ id: a.originalId, protect: true, retired: { from: 'service.db', target_time: a.created } });
+  const retiredSet = `replica_set.${retired.slice('service.'.length)}.r1`;
+  expect(lock.resources[retiredSet]).toEqual({ id: a.originalSetId, retired: { from: 'replica_set.db.r1', target_time: a.created } });
+  expect(Object.values(lock.resources).some((e) => e.restoring !== undefined)).toBe(false);
+  const services = await liveServices();
+  const fork = services.find((s) => s.id === forkId)!;
+  const original = services.find((s) => s.id === a.originalId)!;
+  // Exactly one fork, with the config's settings; the original and its set are live and untouched.
+  expect(services.filter((s) => s.forkedFrom?.serviceId === a.originalId).map((s) => s.id)).toEqual([forkId]);
+  expect(fork).toMatchObject({ name: 'db', status: 'READY', pooler: true, size: { cpuMillis: 1000, memoryGbs: 4 } });
+  expect(fork.replicaSets.map((r) => [r.name, r.nodes, r.id === lock.resources['replica_set.db.r1']!.id])).toEqual([['r1', 1, true]]);
+  expect(original.status).toBe('READY');
+  expect(original.replicaSets.map((r) => r.id)).toEqual([a.originalSetId]);
+  // Where the API renames services in place, the original is renamed <name>-before-<stamp>; else both are "db".
+  expect(original.name).toBe(DIALECT_FACTS.renamesServices ? retired.slice('service.'.length) : 'db');
+  // The next plan is empty: the retired original is not "removed from the config".
+  const next = await runCli(a.ws, ['plan', '--detailed-exitcode']);
+  expect(next.code, next.stdout + next.stderr).toBe(0);
+  return { forkId, retired };
+}
+
+describe('dbform restore service.db --to TIME', () => {
+  it('plans the fork and the rebinding, applies them; output gives the fork, the original is kept retired and protected', async () => {
+    const a = await applied();
+    const run = await runCli(a.ws, ['restore', 'service.db', '--to', a.created, '--auto-approve']);
+    expect(run.code, run.stderr).toBe(0);
+    // The plan on screen: the fork to TIME, its settings after it, and the state's rebinding.
+    expect(run.stdout).toMatch(/\+ service\.db\b/);
+    expect(run.stdout).toContain('forkService');
+    expect(run.stdout).toContain(`fork.target_time: ${JSON.stringify(a.created)}`);
+    expect(run.stdout).toMatch(/service\.db-before-[0-9]{8}-[0-9]{6}.*retired from service\.db/);
+    expect(run.stdout).toMatch(/replica_set\.db-before-[0-9]{8}-[0-9]{6}\.r1.*retired from replica_set\.db\.r1/);
+    expect(/~ service\.db-before-[0-9]{8}-[0-9]{6} {2}\(retired from service\.db .*; renameService\)\n {6}name: "db" -> "db-before-[0-9]{8}-[0-9]{6}"/.test(run.stdout)).toBe(DIALECT_FACTS.renamesServices);
+    const { forkId, retired } = await expectRestored(a);
+
+    const output = JSON.parse((await runCli(a.ws, ['output', '--json'])).stdout) as Record<string, { host: string; pooler_host?: string }>;
+    const fork = (await liveServices()).find((s) => s.id === forkId)!;
+    expect(output['service.db']!.host).toBe(fork.endpoint!.host);
+    expect(output['service.db']!.pooler_host).toBe(fork.poolerEndpoint!.host);
+    expect(output['replica_set.db.r1']!.host).toBe(fork.replicaSets[0]!.endpoint!.host);
+
+    const list = JSON.parse((await runCli(a.ws, ['state', 'list', '--json'])).stdout) as { resources: Array<{ address: string; id: string; protect: boolean; retired?: boolean }> };
+    const retiredRows = list.resources.filter((r) => r.retired === true);
+    expect(retiredRows.map((r) => [r.address, r.id, r.protect])).toEqual([
+      [retired, a.originalId, true],
+      [`replica_set.${retired.slice('service.'.length)}.r1`, a.originalSetId, true],
+    ]);
+    const text = (await runCli(a.ws, ['state', 'list'])).stdout;
+    expect(text.split('\n').find((l) => l.startsWith(`${retired} `))).toMatch(/retired/);
+
+    const history = JSON.parse((await runCli(a.ws, ['history', '--json', '--limit', '1'])).stdout) as Array<{ command: string; exit_code: number }>;
+    expect(history[0]!.command).toBe(`dbform restore service.db --to ${a.created} --auto-approve`);
+    expect(history[0]!.exit_code).toBe(0);
+  });
+
+  it('lets the original go once its protect is lifted: state rm refuses it protected, destroy --target deletes it with its set', async () => {
+    const a = await applied();
+    expect((await runCli(a.ws, ['restore', 'service.db', '--to', a.created, '--auto-approve'])).code).toBe(0);
+    const { retired } = await expectRestored(a);
+    const rm = await runCli(a.ws, ['state', 'rm', retired]);
+    expect(rm.code).toBe(1);
+    expect(rm.stderr).toContain(`${retired} is protected`);
+    const blocked = await runCli(a.ws, ['destroy', '--target', retired, '--auto-approve']);
+    expect(blocked.code, blocked.stderr).toBe(3);
+    writeFileSync(a.ws.config, `${CONFIG}  ${retired.slice('service.'.length)}:\n    protect: false\n`);
+    const lift = await runCli(a.ws, ['apply', '--auto-approve']);
+    expect(lift.code, lift.stderr).toBe(0);
+    const destroy = await runCli(a.ws, ['destroy', '--target', retired, '--auto-approve']);
+    expect(destroy.code, destroy.stderr).toBe(0);
+    const services = await liveServices();
+    expect(services.find((s) => s.id === a.originalId)?.status ?? 'gone').toMatch(/^(gone|DELETING|DELETED)$/);
+    expect(Object.keys(lockOf(a.ws).resources).filter((k) => k.includes('-before-'))).toEqual([]);
+    expect(services.find((s) => s.id === lockOf(a.ws).resources['service.db']!.id)!.status).toBe('READY');
+  });
+
+  const refusals: Array<[string, (a: Applied) => string, RegExp]> = [
+    ['before the service was created', (a) => new Date(Date.parse(a.created) - 60_000).toISOString(), /^error: service\.db: --to \S+ is before the service \(\w+\) was created/],
+    ['in the future', () => new Date(Date.now() + 3_600_000).toISOString(), /^error: service\.db: --to \S+ is not in the past/],
+  ];
+  for (const [what, to, message] of refusals) {
+    itDialectBlind(`refuses --to ${what} at plan time: exit 1, one line, nothing sent`, async () => {
+      const a = await applied();
+      emulator!.resetStats();
+      const run = await runCli(a.ws, ['restore', 'service.db', '--to', to(a), '--auto-approve']);
+      expect(run.code).toBe(1);
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      expect(run.stderr).toMatch(message);
+      expect(mutations()).toEqual([]);
+      expect(lockOf(a.ws).resources['service.db']!.id).toBe(a.originalId);
+    });
+  }
+
+  itDialectBlind('asks for approval in its own words, and without a terminal says how to restore non-interactively', async () => {
+    const a = await applied();
+    emulator!.resetStats();
+    const run = await runCli(a.ws, ['restore', 'service.db', '--to', a.created]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`run \`dbform restore service.db --to ${a.created} --auto-approve\` to proceed non-interactively`);
+    expect(mutations()).toEqual([]);
+  });
+
+  itDialectBlind('is policed like any plan: a deny on the fork blocks the restore (exit 3), nothing sent or bound', async () => {
+    const a = await applied();
+    const policy = join(a.ws.dir, 'no-forks.yaml');
+    writeFileSync(policy, 'version: 1\nrules:\n  - name: no-prod-forks\n    deny: action.op == "forkService"\n    message: forks wait for the change window\n');
+    emulator!.resetStats();
+    const run = await runCli(a.ws, ['restore', 'service.db', '--to', a.created, '--auto-approve', '--policy', policy]);
+    expect(run.code).toBe(3);
+    expect(run.stdout + run.stderr).toContain('policy no-prod-forks: forks wait for the change window');
+    expect(mutations()).toEqual([]);
+    expect(lockOf(a.ws).resources['service.db']).toEqual(expect.objectContaining({ id: a.originalId }));
+    expect(Object.values(lockOf(a.ws).resources).some((e) => e.restoring !== undefined || e.retired !== undefined)).toBe(false);
+  });
+
+  it('whose fork the API refuses leaves no restore under way: the address keeps the original, the next plan is empty', async () => {
+    // A parent without a backup yet refuses forks (and replica sets: none here) with 409 for an hour of the emulator's time.
+    emulator = await startTestEmulator({ timeScale: 0.01, backupDelay: 3600 });
+    const ws = workspace(CONFIG.slice(0, CONFIG.indexOf('    replica_sets:')), emulator.url);
+    const first = await runCli(ws, ['apply', '--auto-approve']);
+    expect(first.code, first.stderr).toBe(0);
+    const originalId = lockOf(ws).resources['service.db']!.id;
+    const created = (await liveServices()).find((s) => s.id === originalId)!.created;
+    const run = await runCli(ws, ['restore', 'service.db', '--to', created, '--auto-approve', '--timeout', '2s']);
+    expect(run.code).toBe(1);
+    // Where the API renames, the original was renamed first, and is renamed back.
+    expect(run.stdout + run.stderr).toMatch(new RegExp(`the restore to ${created.replace(/[.]/g, '\\.')} was not made: the API refused its fork, so service\\.db stays bound to ${originalId}(, renamed back to "db")? and no restore is under way`));
+    expect((await liveServices()).find((s) => s.id === originalId)!.name).toBe('db');
+    const lock = lockOf(ws);
+    expect(lock.resources['service.db']!.id).toBe(originalId);
+    expect(Object.values(lock.resources).some((e) => e.restoring !== undefined || e.retired !== undefined)).toBe(false);
+    expect((await liveServices()).filter((s) => s.forkedFrom?.serviceId === originalId)).toEqual([]);
+    const next = await runCli(ws, ['plan', '--detailed-exitcode']);
+    expect(next.code, next.stdout).toBe(0);
+  });
+
+  it('saves the restore as a plan that apply verifies like any saved plan; an edited one is refused', async () => {
+    const a = await applied();
+    const planFile = join(a.ws.dir, 'restore.json');
+    emulator!.resetStats();
+    const saved = await runCli(a.ws, ['restore', 'service.db', '--to', a.created, '--out', planFile]);
+    expect(saved.code, saved.stderr).toBe(0);
+    expect(mutations()).toEqual([]);
+    const json = JSON.parse(readFileSync(planFile, 'utf8'));
+    expect(json.options.restore).toMatchObject({ address: 'service.db', target_time: a.created });
+    expect(json.actions.map((x: { op: string; address: string }) => `${x.op} ${x.address}`)).toContain('forkService service.db');
+    expect(json.api).toEqual({ renames_services: DIALECT_FACTS.renamesServices });
+    // Where the original is renamed, that comes first: the fork waits for it.
+    const rename = json.actions.find((x: { op: string }) => x.op === 'renameService');
+    const forkAction = json.actions.find((x: { op: string }) => x.op === 'forkService');
+    expect(rename === undefined ? [] : [rename.id]).toEqual(DIALECT_FACTS.renamesServices ? forkAction.depends_on : []);
+
+    // An edited plan: the fork sent to another time. Refused, nothing changed.
+    const edited = join(a.ws.dir, 'edited.json');
+    const fork = json.actions.find((x: { op: string }) => x.op === 'forkService');
+    writeFileSync(edited, JSON.stringify({ ...json, actions: json.actions.map((x: { op: string }) => (x === fork ? { ...fork, request: { ...fork.request, target_time: new Date(Date.parse(a.created) + 1000).toISOString() } } : x)) }));
+    emulator!.resetStats();
+    const refused = await runCli(a.ws, ['apply', edited]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/is not what dbform plans now/);
+    expect(mutations()).toEqual([]);
+    // A plan without the restore's retirements is refused too.
+    const unbound = join(a.ws.dir, 'unbound.json');
+    writeFileSync(unbound, JSON.stringify({ ...json, bindings: [] }));
+    const withoutRetirement = await runCli(a.ws, ['apply', unbound]);
+    expect(withoutRetirement.code).toBe(1);
+    expect(withoutRetirement.stderr).toMatch(/service\.db-before-[0-9]{8}-[0-9]{6}: the plan file has no binding, but dbform plans \{"address"/);
+    expect(mutations()).toEqual([]);
+
+    const run = await runCli(a.ws, ['apply', planFile]);
+    expect(run.code, run.stderr).toBe(0);
+    await expectRestored(a);
+  });
+
+  describe('killed after the fork was sent', () => {
+    /** The restore, killed with SIGKILL when its forkService reaches the emulator (before it is answered). */
+    async function killedRestore(a: Applied): Promise<CliResult> {
+      const child = spawnCli(a.ws, ['restore', 'service.db', '--to', a.created, '--auto-approve']);
+      onRequest = () => {
+        if (forksSent() === 0) return;
+        onRequest = undefined;
+        child.child.kill('SIGKILL');
+      };
+      const killed = await child.done;
+      expect(killed.signal).toBe('SIGKILL');
+      expect(forksSent()).toBe(1);
+      // Killed before it learned the fork's ID: the address is still bound to the original, the restore marked under way.
+      const lock = lockOf(a.ws);
+      expect(lock.resources['service.db']).toMatchObject({ id: a.originalId, restoring: { target_time: a.created } });
+      return killed;
+    }
+
+    it.each([
+      ['a plain apply', (_a: Applied) => ['apply', '--auto-approve']],
+      ['the same restore command', (a: Applied) => ['restore', 'service.db', '--to', a.created, '--auto-approve']],
+    ])('%s finishes it, with exactly one fork', async (_how, args) => {
+      const a = await applied();
+      await killedRestore(a);
+      const run = await runCli(a.ws, args(a));
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain('was interrupted; this plan finishes it');
+      expect(forksSent()).toBe(1);
+      await expectRestored(a);
+    });
+  });
+});
