@@ -30,19 +30,22 @@ export function showsHa(svc: ServiceDto, body: SetHaRequestDto): boolean {
 }
 
 /**
- * Attached to `vpcId`, or not attached at all: an attach in progress is invisible until it
- * completes, so "not yet attached" is accepted and the caller's wait for `vpc_endpoint` decides.
- * Attached to another VPC means the refusal was real.
+ * Attached to `vpcId`. Not attached yet proves nothing: an attach in progress is invisible until
+ * it completes, but so is one the API refused (the service not READY yet, the VPC still being
+ * created), whose answer may be the one that was lost. Taking that for success waited for an
+ * attachment that never came; unconfirmed, the refusal goes to the caller, which waits for the
+ * service and sends again until the attachment shows (kinds/service/handlers.ts).
  */
 export function showsAttach(svc: ServiceDto, vpcId: string): boolean {
-  const attached = vpcIdOf(svc);
-  return attached === null || attached === vpcId;
+  return vpcIdOf(svc) === vpcId;
 }
 
-/** Detached, or still attached to `vpcId` while the detach completes (the caller's wait decides). */
-export function showsDetach(svc: ServiceDto, vpcId: string): boolean {
-  const attached = vpcIdOf(svc);
-  return attached === null || attached === vpcId;
+/**
+ * Detached. Still attached to `vpcId` proves nothing: a pending detach still shows the endpoint,
+ * and so does a refused one (the caller sends again, as for an attach).
+ */
+export function showsDetach(svc: ServiceDto, _vpcId: string): boolean {
+  return vpcIdOf(svc) === null;
 }
 
 export function showsReplicaSetResize(rs: ReadReplicaSetDto | undefined, body: ResizeRequestDto): boolean {

@@ -5,6 +5,7 @@ import { AmbiguousCreateError, ApiError } from '../../../src/api/errors.js';
 import { fetchLiveState } from '../../../src/api/live-state.js';
 import { StatusPoller } from '../../../src/api/waiters.js';
 import type { EmulatorHandle } from '../../../src/emulator/index.js';
+import { EmulatorClock } from '../../support/emulator-clock.js';
 import { clientFor, countOf, emulator, PROJECT } from './helpers.js';
 
 let em: EmulatorHandle;
@@ -213,6 +214,35 @@ describe('checked actions whose response was lost', () => {
     await setup.close();
     expect(countOf(em, 'DELETE /projects/{project_id}/services/{service_id}')).toBe(2);
     await api.close();
+  });
+
+  it('an attach refused while the service is not READY, whose answer was lost, is not taken for one that took effect', async () => {
+    // The service stays QUEUED while the clock stands: the emulator refuses the attach (409), and
+    // the first refusal is lost. The repeat is refused too; the service, read back, is not
+    // attached. That used to pass for "an attach in progress, not visible yet", and the apply then
+    // waited for an attachment that never came (a chaos run hung until its test timed out).
+    const clock = new EmulatorClock();
+    clock.freeze();
+    const held = await emulator({ timeScale: 1, now: clock.now });
+    const setup = clientFor(held);
+    const vpc = await setup.createVPC(PROJECT, { name: 'attach-vpc', cidr: '10.77.0.0/16', region_code: 'us-east-1' });
+    const svc = await setup.createService(PROJECT, { name: 'not-ready-yet', region_code: 'us-east-1', cpu_millis: '1000', memory_gbs: '4' });
+    held.setFaults({ lostResponseRate: 1 });
+    const lines: string[] = [];
+    const api = clientFor(held, { logger: (l) => lines.push(l) && held.setFaults({ lostResponseRate: 0 }) });
+    const refused = await api.attachServiceToVPC(PROJECT, svc.service_id, { vpc_id: vpc.id }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect((refused as ApiError).status).toBe(409);
+    expect(countOf(held, 'POST /projects/{project_id}/services/{service_id}/attachToVPC')).toBe(2);
+    expect(lines.filter((l) => l.includes('took effect'))).toEqual([]);
+    expect((await setup.getService(PROJECT, svc.service_id)).vpc_endpoint ?? null).toBeNull();
+    // Once READY, the attach is sent again and takes effect.
+    clock.advance(3_600_000);
+    await api.attachServiceToVPC(PROJECT, svc.service_id, { vpc_id: vpc.id });
+    clock.advance(3_600_000);
+    expect((await setup.getService(PROJECT, svc.service_id)).vpc_endpoint?.vpc_id).toBe(vpc.id);
+    await Promise.all([api.close(), setup.close()]);
+    await held.close();
   });
 
   it('a lost read is simply retried', async () => {

@@ -119,10 +119,12 @@ describe('verification after an unknown outcome', () => {
     expect(verify.showsHa(svc({ ha_replicas: { replica_count: 2, sync_replica_count: 0 } }), { replica_count: 2 })).toBe(true);
   });
 
-  it('attach and detach refuse only when the service is attached to another VPC', () => {
+  it('attach and detach are confirmed only by the end state: not attached yet (or still attached) may be a refusal', () => {
     expect(verify.showsAttach(svc({ vpc_endpoint: { vpc_id: '1' } }), '1')).toBe(true);
-    expect(verify.showsAttach(svc({}), '1')).toBe(true);
+    expect(verify.showsAttach(svc({}), '1')).toBe(false);
     expect(verify.showsAttach(svc({ vpcEndpoint: { vpc_id: '2' } }), '1')).toBe(false);
+    expect(verify.showsDetach(svc({}), '1')).toBe(true);
+    expect(verify.showsDetach(svc({ vpc_endpoint: { vpc_id: '1' } }), '1')).toBe(false);
     expect(verify.showsDetach(svc({ vpc_endpoint: { vpc_id: '2' } }), '1')).toBe(false);
   });
 
