@@ -53,8 +53,8 @@ export default defineConfig({
     // and one real PostgreSQL for the run (the state store's tests; each file makes its own database).
     globalSetup: ['test/support/tmpdir-guard.ts', 'test/support/pg-global-setup.ts'],
     // ...and one TMPDIR per test file inside it, which the file must leave empty (tmpdir-per-file.ts);
-    // an in-process CLI run must not write after it is over (late-output.ts, test/support/cli.ts).
-    setupFiles: ['test/support/tmpdir-per-file.ts', 'test/support/late-output.ts'],
+    // an in-process CLI run must not write after it is over, nor outlive its file (cli-runs.ts).
+    setupFiles: ['test/support/tmpdir-per-file.ts', 'test/support/cli-runs.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -4,14 +4,15 @@
 // work and not a Node start and module load (~300 ms of CPU each). What needs a real process
 // spawns `bin/dbform.js` over `dist/` (`npm test` builds first): signals, SIGKILL, locks held by
 // another process, the exit of a process with work still pending, a reader that goes away, a
-// terminal. Pass `spawn: true` to runCli, or use spawnCli for a handle on the child.
+// terminal. Pass `spawn: true` to runCli, or use spawnCli for a handle on the child. What an
+// in-process run must not do (write after it is over, outlive its test file): cli-runs.ts.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { join, resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { withCliProcess, type CliProcess, type CliSignal } from '../../src/cli/process.js';
 import { runMain } from '../../src/cli/run.js';
-import { noteLateOutput } from './late-output.js';
+import { noteLateOutput, noteRunning } from './cli-runs.js';
 
 export const BIN = join(import.meta.dirname, '..', '..', 'bin', 'dbform.js');
 
@@ -144,6 +145,7 @@ class RunProcess implements CliProcess {
 
 async function runInProcess(args: string[], options: CliOptions): Promise<CliResult> {
   const run = new RunProcess(args, options);
+  const done = noteRunning(['dbform', ...args].join(' '));
   let code: number;
   try {
     await withCliProcess(run, runMain);
@@ -153,6 +155,7 @@ async function runInProcess(args: string[], options: CliOptions): Promise<CliRes
     code = err.code;
   } finally {
     run.over = true;
+    done();
   }
   return { code, signal: null, stdout: run.stdout.text, stderr: run.stderr.text };
 }

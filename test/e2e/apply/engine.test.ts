@@ -179,7 +179,9 @@ describe('applyPlan against the emulator', () => {
     const { rs } = stack();
     rs.dependsOn = [];
     rs.refs = { service: { id: svc.service_id } };
-    clock.advance(1100); // the service's 5 s create at time scale 0.2: READY
+    // The service's 5 s create at time scale 0.2, and its first backup (the tiger dialect's comes
+    // 30 s after READY; none, no replica set): on the emulator's clock, not waited for.
+    clock.advance(1100 + h.emulator.switches.backupDelay * 1000 * 0.2);
     const running = h.apply(planOf([rs]));
     let rsId: string | undefined;
     while (!rsId) {
@@ -251,6 +253,9 @@ describe('resuming after an interrupted apply', () => {
     for (const end = Date.now() + 20_000; !waitsOut(); await new Promise((r) => setTimeout(r, 5))) {
       if (Date.now() > end) throw new Error(`the engine never said it waits for the settling service: ${JSON.stringify(h.events)}`);
     }
+    // Past the create and the first backup (the tiger dialect's, 30 s after READY, which a replica
+    // set create waits for) on the emulator's clock, then running again.
+    clock.advance(3_600_000);
     clock.thaw();
     const result = await running;
     expect(result.failed).toEqual([]);

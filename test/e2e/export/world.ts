@@ -99,7 +99,21 @@ async function settle(client: ApiClient, id: string, done: (s: ServiceDto) => bo
 
 const ready = (s: ServiceDto) => s.status === 'READY';
 
+/** When each name was last created (the emulator's clock is the real one here). */
+const lastCreated = new WeakMap<World, Map<string, number>>();
+
+/**
+ * Of services with one name, export keeps the one created first (then the lower ID): a second
+ * service of a name is created strictly later, not within the same millisecond, where the tie
+ * would go to whichever random ID is lower.
+ */
+async function afterEarlierOfName(world: World, name: string): Promise<void> {
+  const earlier = lastCreated.get(world)?.get(name);
+  while (earlier !== undefined && Date.now() <= earlier) await new Promise((r) => setTimeout(r, 1));
+}
+
 async function createOne(client: ApiClient, spec: ServiceSpec, world: World): Promise<string> {
+  await afterEarlierOfName(world, spec.name);
   const sizeBody = spec.size === undefined ? {} : spec.size === 'shared' ? { cpu_millis: 'shared', memory_gbs: 'shared' } : { cpu_millis: String(spec.size[0]), memory_gbs: String(spec.size[1]) };
   let created: ServiceDto;
   if (spec.forkOf !== undefined) {
@@ -115,6 +129,8 @@ async function createOne(client: ApiClient, spec: ServiceSpec, world: World): Pr
     });
   }
   if (created.initial_password) world.secrets.push(created.initial_password);
+  if (!lastCreated.has(world)) lastCreated.set(world, new Map());
+  lastCreated.get(world)!.set(spec.name, Date.parse(String(created.created)));
   const id = created.service_id;
   world.services.set(spec.name, [...(world.services.get(spec.name) ?? []), id]);
   await settle(client, id, ready);
