@@ -26,17 +26,15 @@ import { refuseCredentials } from './credential-guard.js';
 
 export type { LiveReader };
 
-/** What a plan can ask of the API beyond its lists (the API client answers it). */
-export interface CapabilityReader {
+/**
+ * What a plan reads the API through: its lists, and what the API can do (SPEC section 15), which a
+ * plan asks only when a change depends on it. The API client is one.
+ */
+export type PlanReader = LiveReader & {
   capabilities(): Promise<Required<ApiCapabilities>>;
-}
-
-/** What the API behind `client` can do; a reader that cannot say is a bug in dbform. */
-export function capabilitiesOf(client: LiveReader): Promise<Required<ApiCapabilities>> {
-  const reader = client as Partial<CapabilityReader>;
-  if (typeof reader.capabilities !== 'function') throw new Error('the API reader cannot say what the API can do');
-  return reader.capabilities();
-}
+  /** Where the API is, for messages. */
+  readonly baseUrl: string;
+};
 
 export interface LiveScope {
   /**
@@ -69,7 +67,7 @@ export interface PolicyRun {
 }
 
 export interface PlanRequest {
-  client: LiveReader;
+  client: PlanReader;
   /** The config; `destroy` plans the deletion of everything the state binds instead. */
   desired: DesiredState;
   /** The state as read (under the lock, for apply and destroy), and the IDs other workspaces bind. */
@@ -118,7 +116,7 @@ export async function planFromLive(req: PlanRequest): Promise<Planned> {
   // Where the plan needs to know what the API can do (a service whose name changes: renamed in
   // place or replaced, SPEC section 15), that is asked of the API and the plan made again with it:
   // one request more, and only then.
-  if (made.needs !== undefined) made = planChanges(planned, live, req.lock, { ...options, api: await capabilitiesOf(req.client) });
+  if (made.needs !== undefined) made = planChanges(planned, live, req.lock, { ...options, api: await req.client.capabilities() });
   let plan: Plan = { ...made, where: req.where };
   if (destroying) plan = asDestroyPlan(plan, req.desired, req.lock);
   const policies = await req.policies;

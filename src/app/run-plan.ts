@@ -11,14 +11,14 @@ import { appliedRecorder, type ClaimedElsewhere } from '../planner/index.js';
 import { createStoreWriter, WorkingState, type StateStore } from '../state/index.js';
 import type { StateJournal } from '../state/journal.js';
 import type { ApiSession, RunHost } from './host.js';
-import type { LiveReader } from './pipeline.js';
+import type { PlanReader } from './pipeline.js';
 import { recordApplied } from './record-applied.js';
 import { describeFailure } from './run-record.js';
 import type { RunRecord } from './run-record.js';
 
 /** What the plan of a run is made from, once the lock is held and the state read. */
 export interface PlanInput {
-  client: LiveReader;
+  client: PlanReader;
   lock: Lockfile;
   /** IDs that other workspaces of the state bind: never adopted by this one. */
   claimedElsewhere: ReadonlyMap<string, ClaimedElsewhere>;

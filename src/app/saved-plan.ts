@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { API_CAPABILITIES, CAPABILITY_TEXT, DbformError, inDirectory, StalePlanError, type DesiredState, type Plan, type PlanShape } from '../model/index.js';
 import { findPlanDifference, findStaleAddresses, fromPlanJson } from '../planner/index.js';
-import { capabilitiesOf, planFromLive, type PolicyRun } from './pipeline.js';
+import { planFromLive, type PolicyRun } from './pipeline.js';
 import { hashConfigFiles } from './plan.js';
 import type { PlanInput } from './run-plan.js';
 
@@ -141,10 +141,10 @@ async function refuseOtherApi(saved: Plan, now: Plan, input: PlanInput, planFile
   for (const c of API_CAPABILITIES) {
     const made = saved.api?.[c];
     if (made === undefined) continue;
-    const here = now.api?.[c] ?? (await capabilitiesOf(input.client))[c];
+    const here = now.api?.[c] ?? (await input.client.capabilities())[c];
     if (here === made) continue;
     const says = (yes: boolean) => (yes ? CAPABILITY_TEXT[c].yes : CAPABILITY_TEXT[c].no);
-    throw new DbformError(`${planFile} was made where ${says(made)}, but at ${(input.client as { baseUrl?: string }).baseUrl ?? 'this API'} ${says(here)}. ${again}`);
+    throw new DbformError(`${planFile} was made where ${says(made)}, but at ${input.client.baseUrl} ${says(here)}. ${again}`);
   }
 }
 
