@@ -172,6 +172,26 @@ describe('dbform restore service.db --to TIME', () => {
     });
   }
 
+  itDialectBlind('refuses a bad address or time with one line naming it, exit 1, before anything is sent (and so does destroy --target)', async () => {
+    const a = await applied();
+    emulator!.resetStats();
+    const bad: Array<[string[], RegExp]> = [
+      [['restore', 'vpc.main', '--to', a.created], /^error: restore vpc\.main: only a service can be restored to a point in time; give its address, service\.<key>$/],
+      [['restore', 'service.nope', '--to', a.created], /^error: service\.nope: not in the config: a restore makes the fork with the config's settings, so the config must have it$/],
+      [['restore', 'service.db', '--to', 'yesterday'], /^error: --to yesterday: not an RFC 3339 time such as \S+ \(a time zone is required\)$/],
+      [['destroy', '--target', 'bogus'], /^error: --target "bogus": not an address \(vpc\.<key>, .*\)$/],
+      [['destroy', '--target', 'service.nope'], /^error: --target service\.nope: no such resource in the config or the state$/],
+    ];
+    for (const [args, message] of bad) {
+      const run = await runCli(a.ws, [...args, '--auto-approve']);
+      expect(run.code, args.join(' ')).toBe(1);
+      expect(run.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      expect(run.stderr.trim(), args.join(' ')).toMatch(message);
+    }
+    expect(mutations()).toEqual([]);
+    expect(lockOf(a.ws).resources['service.db']!.id).toBe(a.originalId);
+  });
+
   itDialectBlind('asks for approval in its own words, and without a terminal says how to restore non-interactively', async () => {
     const a = await applied();
     emulator!.resetStats();
