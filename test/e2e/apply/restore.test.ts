@@ -133,6 +133,13 @@ describe('dbform restore service.db --to TIME', () => {
     const history = JSON.parse((await runCli(a.ws, ['history', '--json', '--limit', '1'])).stdout) as Array<{ command: string; exit_code: number }>;
     expect(history[0]!.command).toBe(`dbform restore service.db --to ${a.created} --auto-approve`);
     expect(history[0]!.exit_code).toBe(0);
+
+    // The fork's initial password goes to the pgpass file only: never to the screen, the state or the history.
+    const forkLine = readFileSync(a.ws.pgpass, 'utf8').split('\n').find((l) => l.startsWith(`${fork.endpoint!.host}:`));
+    const password = forkLine!.split(':').slice(4).join(':');
+    expect(password.length).toBeGreaterThan(7);
+    const historyText = (await runCli(a.ws, ['history', '--json'])).stdout;
+    for (const text of [run.stdout, run.stderr, readFileSync(a.ws.lockfile, 'utf8'), historyText]) expect(text).not.toContain(password);
   });
 
   it('lets the original go once its protect is lifted: state rm refuses it protected, destroy --target deletes it with its set', async () => {
