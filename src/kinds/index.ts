@@ -49,8 +49,11 @@ export function describeRef(kind: Kind, id: string, parentId?: string): string {
   return parent === undefined || parentId === undefined ? `${nounOf(kind)} ${id}` : `${nounOf(kind)} ${id} of ${nounOf(parent)} ${parentId}`;
 }
 
+// Computed once per kind: the config's walks ask for it for every entry of 10,000 services.
+const CONFIG_KEYS = new Map<Kind, string>(KINDS.map((k) => [k.kind, k.listKey.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)]));
+
 /** The YAML key of a kind's collection in the config: its listKey in snake_case (`replica_sets`). */
-export const configKey = (def: AnyKind): string => def.listKey.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+export const configKey = (def: AnyKind): string => CONFIG_KEYS.get(def.kind)!;
 
 /** The kinds that belong to no other: their resources sit in the desired and live states themselves. */
 export const TOP_KINDS: readonly AnyKind[] = KINDS.filter((k) => k.parent === undefined);
