@@ -211,9 +211,12 @@ function replaceChanges(d: DesiredReplicaSet, l: LiveReplicaSet): FieldChange[] 
 }
 
 function updateDrafts(d: DesiredReplicaSet, l: LiveReplicaSet, ctx: PlanContext): Draft[] {
+  const steps = updateSteps(REPLICA_SET_FIELDS, d, l, undefined);
+  // Most replica sets have nothing to change: their references are looked up only for a step.
+  if (steps.length === 0) return [];
   const owner = serviceAddress(d.serviceKey);
   const base = { address: d.address, kind: 'replica_set' as const, reason: 'changed' as const, owner, refs: { target: refTo(ctx, d.address), service: refTo(ctx, owner) } };
-  return updateSteps(REPLICA_SET_FIELDS, d, l, undefined).map((step) => draft({ ...base, ...step }));
+  return steps.map((step) => draft({ ...base, ...step }));
 }
 
 const planner: KindPlanner<DesiredReplicaSet, LiveReplicaSet> = {
