@@ -3,7 +3,6 @@
 import { childKinds, desiredIn, KINDS, liveIn, TOP_KINDS } from '../kinds/index.js';
 import { addressForms, compareAddresses, kindOf, nounOf, parseAddress, type Address, type DesiredState, type Diagnostic, type Kind, type LiveState, type Lockfile } from '../model/index.js';
 import { liveKey, type PlanContext } from './context.js';
-import { desiredAddresses } from './match.js';
 
 export function projectChecks(desired: DesiredState, live: LiveState, lock: Lockfile, diagnostics: Diagnostic[]): void {
   if (live.projectId !== desired.projectId) {
@@ -20,7 +19,7 @@ export function projectChecks(desired: DesiredState, live: LiveState, lock: Lock
 
 /** `--replace` and `--target` must name resources the config (or, for targets, the lockfile) knows. */
 export function addressChecks(ctx: PlanContext): void {
-  const wanted = desiredAddresses(ctx.desired);
+  const { wanted } = ctx.matching;
   const known = new Set([...wanted, ...ctx.matching.removed.map((r) => r.address), ...ctx.matching.retired.map((r) => r.address)]);
   for (const a of ctx.options.replace) {
     if (parseAddress(a) === undefined) ctx.diagnostics.push(badAddress('--replace', a));

@@ -81,6 +81,8 @@ export interface RemovedEntry {
 }
 
 export interface Matching {
+  /** The address of every desired resource (the config's, after a restore's changes). */
+  wanted: ReadonlySet<Address>;
   /** Each kind's desired resources with their live counterparts, in the config's order. */
   matches: Record<Kind, Array<Match<unknown, unknown>>>;
   removed: RemovedEntry[];

@@ -204,7 +204,7 @@ export function matchResources(desired: DesiredState, lock: Lockfile, index: Liv
     else holders.set(key, address);
   }
   const st: MatchState = { view, claimed, holders, claimedElsewhere: o.claimedElsewhere ?? new Map(), noAdopt: o.noAdopt ?? new Set(), diagnostics, skipped: new Set(), index };
-  const matching = matchAll(st, desired, index);
+  const matching = matchAll(st, desired, index, wanted);
   const unlisted = removedEntries(view, wanted, index);
   matching.removed = unlisted.filter((r) => !kept(r.entry));
   matching.retired = unlisted.filter((r) => kept(r.entry));
@@ -238,8 +238,8 @@ function matchKind(st: MatchState, m: Matching, def: AnyKind, container: unknown
   }
 }
 
-function matchAll(st: MatchState, desired: DesiredState, index: LiveIndex): Matching {
-  const m: Matching = { matches: emptyMatches(), removed: [], retired: [], bindings: [], skipped: st.skipped, unmanaged: 0 };
+function matchAll(st: MatchState, desired: DesiredState, index: LiveIndex, wanted: ReadonlySet<Address>): Matching {
+  const m: Matching = { wanted, matches: emptyMatches(), removed: [], retired: [], bindings: [], skipped: st.skipped, unmanaged: 0 };
   for (const top of TOP_KINDS) matchKind(st, m, top, desired, scopeOf([...index[top.kind].values()], (l) => top.naming.live(l)), true);
   for (const kind of KINDS) {
     for (const x of m.matches[kind.kind]) if (x.how === 'adopt') m.bindings.push(adoptBinding(x));

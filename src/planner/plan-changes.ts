@@ -6,7 +6,7 @@ import { liveKey, type LiveIndex, type LiveResource, type PlanContext, type Plan
 import type { Draft } from './drafts.js';
 import { fingerprintLive, fingerprintSubjects, stateFingerprint } from './fingerprint.js';
 import { findDrift } from './drift.js';
-import { desiredAddresses, matchResources } from './match.js';
+import { matchResources } from './match.js';
 import { linkDrafts, selectTargets, sortDrafts, type DepGraph } from './ordering.js';
 import { withoutResends } from './pending.js';
 import { forgetBindings, protectBindings, protectionSources } from './protect.js';
@@ -144,7 +144,8 @@ export function planChanges(config: DesiredState, live: LiveState, state: Lockfi
   const settling = findSettling(ctx, inTarget);
   const awaiting = findAwaiting(ctx, inTarget);
   const stillChanging = new Set(settling.map((s) => s.address));
-  const unchanged = [...desiredAddresses(desired)].filter((a) => !touched.has(a) && !stillChanging.has(a) && !ctx.matching.skipped.has(a)).length;
+  let unchanged = 0;
+  for (const a of ctx.matching.wanted) if (!touched.has(a) && !stillChanging.has(a) && !ctx.matching.skipped.has(a)) unchanged++;
   const fingerprints = fingerprintLive(live, fingerprintSubjects({ actions, bindings }));
   const drift = findDrift(live, lock);
   const { api, needs } = apiOf(ctx);
