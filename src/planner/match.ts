@@ -17,11 +17,6 @@ import {
 import { effectiveProtect, type LiveIndex, type LiveResource, type Match, type Matching, type RemovedEntry } from './context.js';
 import { applyExplicitMoves, buildLockView, moveEntry, type LockView } from './moves.js';
 
-interface Scope<L> {
-  byId: Map<string, L>;
-  byName: Map<string, L[]>;
-}
-
 interface MatchState {
   view: LockView;
   /** `kind:id` held by lockfile entries of desired addresses: not up for adoption. */
@@ -37,17 +32,42 @@ interface MatchState {
   index: LiveIndex;
 }
 
-function scopeOf<L extends { id: string }>(items: readonly L[], nameOf: (l: L) => string): Scope<L> {
-  const byId = new Map<string, L>();
-  const byName = new Map<string, L[]>();
-  for (const l of items) {
-    byId.set(l.id, l);
-    const name = nameOf(l);
-    const list = byName.get(name);
-    if (list) list.push(l);
-    else byName.set(name, [l]);
+/**
+ * A kind's live resources in one container (the live state, or one parent's), found by ID and by
+ * what names them. Each index is built on first use: most resources match by their lockfile ID,
+ * so the by-name index is rarely asked for, and a parent's few children need no index until one
+ * of them is looked up.
+ */
+class Scope<L extends { id: string }> {
+  private byId: ReadonlyMap<string, L> | undefined;
+  private byName: Map<string, L[]> | undefined;
+
+  /** `items`: the resources up for matching; `byId`: their index by ID, when the caller has one. */
+  constructor(
+    private readonly items: () => readonly L[],
+    private readonly nameOf: (l: L) => string,
+    byId?: ReadonlyMap<string, L>,
+  ) {
+    this.byId = byId;
   }
-  return { byId, byName };
+
+  withId(id: string): L | undefined {
+    this.byId ??= new Map(this.items().map((l) => [l.id, l]));
+    return this.byId.get(id);
+  }
+
+  named(name: string): readonly L[] {
+    if (!this.byName) {
+      this.byName = new Map();
+      for (const l of this.items()) {
+        const key = this.nameOf(l);
+        const list = this.byName.get(key);
+        if (list) list.push(l);
+        else this.byName.set(key, [l]);
+      }
+    }
+    return this.byName.get(name) ?? [];
+  }
 }
 
 interface Wanted<D> {
@@ -65,7 +85,7 @@ const identity = (w: Wanted<unknown>): string => `${kindDef(w.kind).naming.key} 
 function matchOne<D, L extends { id: string }>(st: MatchState, w: Wanted<D>, scope: Scope<L> | undefined): Match<D, L> | undefined {
   const bound = st.view.entries.get(w.address);
   if (bound) {
-    const live = scope?.byId.get(bound.entry.id);
+    const live = scope?.withId(bound.entry.id);
     if (live) return { address: w.address, desired: w.desired, how: 'lock', live, entry: bound.entry };
     const elsewhere = otherParent(st.index, w.kind, bound.entry.id);
     if (elsewhere === undefined) return matchStale(st, w, scope, bound.entry);
@@ -74,7 +94,7 @@ function matchOne<D, L extends { id: string }>(st: MatchState, w: Wanted<D>, sco
     return undefined;
   }
   if (st.noAdopt.has(w.address)) return { address: w.address, desired: w.desired, how: 'new' };
-  const candidates = preferHeld(st, w.kind, (scope?.byName.get(w.name) ?? []).filter((l) => !st.claimed.has(`${w.kind}:${l.id}`) && !st.claimedElsewhere.has(l.id)));
+  const candidates = preferHeld(st, w.kind, (scope?.named(w.name) ?? []).filter((l) => !st.claimed.has(`${w.kind}:${l.id}`) && !st.claimedElsewhere.has(l.id)));
   if (candidates.length > 1) {
     st.skipped.add(w.address);
     st.diagnostics.push(ambiguity(w, candidates.map((c) => c.id)));
@@ -109,7 +129,7 @@ function preferHeld<L extends { id: string }>(st: MatchState, kind: Kind, candid
  * two are the ambiguity that `dbform import` settles; none is drift: created again.
  */
 function matchStale<D, L extends { id: string }>(st: MatchState, w: Wanted<D>, scope: Scope<L> | undefined, entry: LockEntry): Match<D, L> | undefined {
-  const candidates = (scope?.byName.get(w.name) ?? []).filter((l) => {
+  const candidates = (scope?.named(w.name) ?? []).filter((l) => {
     const key = `${w.kind}:${l.id}`;
     return !st.claimed.has(key) && !st.holders.has(key) && !st.claimedElsewhere.has(l.id);
   });
@@ -219,7 +239,7 @@ function emptyMatches(): Matching['matches'] {
 
 /** A kind's live resources up for matching by what identifies them: not those on their way out. */
 function scopeOfKind(def: AnyKind, items: readonly LiveResource[] | undefined): Scope<LiveResource> | undefined {
-  return items && scopeOf(items.filter((l) => !def.live.gone(l)), (l) => def.naming.live(l));
+  return items && new Scope(() => items.filter((l) => !def.live.gone(l)), (l) => def.naming.live(l));
 }
 
 /**
@@ -240,7 +260,8 @@ function matchKind(st: MatchState, m: Matching, def: AnyKind, container: unknown
 
 function matchAll(st: MatchState, desired: DesiredState, index: LiveIndex, wanted: ReadonlySet<Address>): Matching {
   const m: Matching = { wanted, matches: emptyMatches(), removed: [], retired: [], bindings: [], skipped: st.skipped, unmanaged: 0 };
-  for (const top of TOP_KINDS) matchKind(st, m, top, desired, scopeOf([...index[top.kind].values()], (l) => top.naming.live(l)), true);
+  // The index holds a top kind's live resources by ID already, those on their way out left out.
+  for (const top of TOP_KINDS) matchKind(st, m, top, desired, new Scope(() => [...index[top.kind].values()], (l) => top.naming.live(l), index[top.kind]), true);
   for (const kind of KINDS) {
     for (const x of m.matches[kind.kind]) if (x.how === 'adopt') m.bindings.push(adoptBinding(x));
   }
