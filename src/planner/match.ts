@@ -3,7 +3,6 @@
 import { childKinds, desiredIn, eachDesired, KINDS, kindDef, liveIn, TOP_KINDS, type AnyKind } from '../kinds/index.js';
 import {
   KIND_NOUNS,
-  kindOf,
   nounOf,
   type Address,
   type Binding,
@@ -217,19 +216,19 @@ export function matchResources(desired: DesiredState, lock: Lockfile, index: Liv
   const claimed = new Set<string>();
   const holders = new Map<string, Address>();
   const kept = (e: LockEntry) => e.retired !== undefined && !o.deleteRetired;
-  for (const [address, held] of view.entries) {
-    const key = `${kindOf(address)}:${held.entry.id}`;
+  view.entries.forEach((held, address) => {
+    const key = `${held.kind}:${held.entry.id}`;
     // A retired binding is this state's own as much as a configured one: never adopted or moved elsewhere.
     if (wanted.has(address) || kept(held.entry)) claimed.add(key);
     else holders.set(key, address);
-  }
+  });
   const st: MatchState = { view, claimed, holders, claimedElsewhere: o.claimedElsewhere ?? new Map(), noAdopt: o.noAdopt ?? new Set(), diagnostics, skipped: new Set(), index };
   const matching = matchAll(st, desired, index, wanted);
   const unlisted = removedEntries(view, wanted, index);
   matching.removed = unlisted.filter((r) => !kept(r.entry));
   matching.retired = unlisted.filter((r) => kept(r.entry));
   matching.bindings = [...view.bindings, ...matching.bindings];
-  matching.unmanaged = countUnmanaged(index, matching, lock);
+  matching.unmanaged = countUnmanaged(index, matching, view);
   return matching;
 }
 
@@ -278,22 +277,21 @@ function adoptBinding(x: Match<unknown, unknown>): Binding {
 
 function removedEntries(view: LockView, wanted: Set<Address>, index: LiveIndex): RemovedEntry[] {
   const out: RemovedEntry[] = [];
-  for (const [address, held] of view.entries) {
-    if (wanted.has(address)) continue;
-    const kind = kindOf(address)!;
-    const live = index[kind].get(held.entry.id);
-    out.push({ address, kind, entry: held.entry, ...(live ? { live } : {}) });
-  }
+  view.entries.forEach((held, address) => {
+    if (wanted.has(address)) return;
+    const live = index[held.kind].get(held.entry.id);
+    out.push({ address, kind: held.kind, entry: held.entry, ...(live ? { live } : {}) });
+  });
   return out;
 }
 
 /** Live resources that neither the config nor the lockfile names (SPEC section 2). */
-function countUnmanaged(index: LiveIndex, m: Matching, lock: Lockfile): number {
+function countUnmanaged(index: LiveIndex, m: Matching, view: LockView): number {
   // IDs by kind (no `kind:id` string per resource: a plan of 10,000 services made 60,000 of them).
-  const known = Object.fromEntries([...KINDS.map((k) => [k.kind, new Set<string>()]), ['none', new Set<string>()]]) as Record<Kind | 'none', Set<string>>;
+  const known = Object.fromEntries(KINDS.map((k) => [k.kind, new Set<string>()])) as Record<Kind, Set<string>>;
   for (const kind of KINDS) for (const x of m.matches[kind.kind]) if (x.live) known[kind.kind].add((x.live as LiveResource).id);
-  for (const r of m.removed) known[r.kind].add(r.entry.id);
-  for (const [address, e] of Object.entries(lock.resources)) known[kindOf(address) ?? 'none'].add(e.id);
+  // Every entry of the lockfile with a valid address is in the view, moved or not (an invalid one names no kind).
+  view.entries.forEach((held) => known[held.kind].add(held.entry.id));
   let count = 0;
   for (const kind of KINDS) for (const id of index[kind.kind].keys()) if (!known[kind.kind].has(id)) count++;
   return count;

@@ -1,15 +1,23 @@
 // The lockfile as the plan sees it: entries keyed by address after `moved:` entries are applied.
-import { kindOf, type Address, type Binding, type Diagnostic, type Lockfile, type LockEntry, type MovedEntry } from '../model/index.js';
+import { kindOf, type Address, type Binding, type Diagnostic, type Kind, type Lockfile, type LockEntry, type MovedEntry } from '../model/index.js';
+
+/** A lockfile entry as matching holds it: the address it was read under, and its kind (parsed once: a move keeps the kind). */
+export interface HeldEntry {
+  entry: LockEntry;
+  origin: Address;
+  kind: Kind;
+}
 
 export interface LockView {
-  entries: Map<Address, { entry: LockEntry; origin: Address }>;
+  entries: Map<Address, HeldEntry>;
   bindings: Binding[];
 }
 
 export function buildLockView(lock: Lockfile, diagnostics: Diagnostic[]): LockView {
-  const entries = new Map<Address, { entry: LockEntry; origin: Address }>();
-  for (const [address, entry] of Object.entries(lock.resources)) {
-    if (kindOf(address) === undefined) {
+  const entries = new Map<Address, HeldEntry>();
+  for (const address of Object.keys(lock.resources)) {
+    const kind = kindOf(address);
+    if (kind === undefined) {
       diagnostics.push({
         severity: 'warning',
         code: 'lockfile-address',
@@ -17,7 +25,7 @@ export function buildLockView(lock: Lockfile, diagnostics: Diagnostic[]): LockVi
       });
       continue;
     }
-    entries.set(address, { entry, origin: address });
+    entries.set(address, { entry: lock.resources[address]!, origin: address, kind });
   }
   return { entries, bindings: [] };
 }
