@@ -111,18 +111,27 @@ export function renameHints(ctx: PlanContext): void {
  * planned: one error per ID, naming every address that binds it.
  */
 export function duplicateIdErrors(lock: Lockfile): Diagnostic[] {
-  const holders = new Map<string, Address[]>();
-  for (const [address, entry] of Object.entries(lock.resources)) {
+  // The first address of each ID by kind; a `kind:id` key and a list only for an ID seen again.
+  const first = new Map<Kind, Map<string, Address>>();
+  const duplicated = new Map<string, Address[]>();
+  for (const address of Object.keys(lock.resources)) {
     const kind = kindOf(address);
     if (kind === undefined) continue;
-    const key = `${kind}:${entry.id}`;
-    const list = holders.get(key);
+    const id = lock.resources[address]!.id;
+    let byId = first.get(kind);
+    if (!byId) first.set(kind, (byId = new Map()));
+    const earlier = byId.get(id);
+    if (earlier === undefined) {
+      byId.set(id, address);
+      continue;
+    }
+    const key = `${kind}:${id}`;
+    const list = duplicated.get(key);
     if (list) list.push(address);
-    else holders.set(key, [address]);
+    else duplicated.set(key, [earlier, address]);
   }
   const out: Diagnostic[] = [];
-  const duplicated = [...holders].filter(([, addresses]) => addresses.length > 1);
-  for (const [key, addresses] of duplicated.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const [key, addresses] of [...duplicated].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const [kind, id] = [key.slice(0, key.indexOf(':')) as Kind, key.slice(key.indexOf(':') + 1)];
     const sorted = [...addresses].sort(compareAddresses);
     const list = `${sorted.length === 2 ? 'both ' : ''}${sorted.slice(0, -1).join(', ')} and ${sorted[sorted.length - 1]}`;
