@@ -85,6 +85,8 @@ function scopeItems(index: LiveById, s: FingerprintSubject): Array<{ id: string 
 }
 
 export function fingerprintLive(live: LiveState, subjects: readonly FingerprintSubject[]): Record<Address, string> {
+  // A plan without actions or bindings (the usual one) has nothing to fingerprint: no index.
+  if (subjects.length === 0) return {};
   const index = indexLive(live, false);
   const out: Record<Address, string> = {};
   const cache = new Map<string, Map<string, string[]>>();
