@@ -130,10 +130,12 @@ export function planServiceVpc(d: DesiredService, l: LiveService, ctx: PlanConte
  * manage would make the delete fail (409), so the plan says so now.
  */
 export function checkAttachedServices(ctx: PlanContext): void {
+  const vpcsGoing = [...ctx.going].filter(([key]) => key.startsWith('vpc:'));
+  // Usually none: then the managed services (every bound service) are not listed at all.
+  if (vpcsGoing.length === 0) return;
   const managed = new Set<string>();
   for (const [address, id] of ctx.liveIds) if (address.startsWith('service.')) managed.add(id);
-  for (const [key, going] of ctx.going) {
-    if (!key.startsWith('vpc:')) continue;
+  for (const [key, going] of vpcsGoing) {
     const vpcId = key.slice('vpc:'.length);
     for (const s of ctx.index.service.values() as Iterable<LiveService>) {
       if (s.vpcId !== vpcId || managed.has(s.id)) continue;
