@@ -78,7 +78,8 @@ function changedFields(def: AnyKind, resource: unknown, applied: Record<string, 
 export function findDrift(live: LiveState, lock: Lockfile): Drift[] {
   const out: Drift[] = [];
   const index = indexLive(live);
-  for (const [address, entry] of Object.entries(lock.resources)) {
+  for (const address of Object.keys(lock.resources)) {
+    const entry = lock.resources[address]!;
     const found = liveOf(address, entry, index, lock);
     if (found === undefined) continue;
     if (found === 'gone') {
