@@ -8,28 +8,28 @@ import { childEntries, entryLabel, topEntries } from '../kind-entries.js';
 import { diagnosticAt, type Entry, type MergedConfig } from '../merge.js';
 import type { Rule } from './rule.js';
 
-function fieldProblems(def: AnyKind, entry: Entry, label: string): Diagnostic[] {
-  const out: Diagnostic[] = [];
+/** `label` is asked for only when there is a problem to name: most entries have none. */
+function fieldProblems(def: AnyKind, entry: Entry, label: () => string, out: Diagnostic[]): void {
   for (const f of def.fields.fields as Array<FieldDescriptor<unknown, unknown, unknown>>) {
     const p = f.check?.(entry.value);
-    if (p) out.push(diagnosticAt(entry.origin, [p.key], `${label}.${p.key}: ${p.message}`, p.code, p.severity ? { severity: p.severity } : {}));
+    if (p) out.push(diagnosticAt(entry.origin, [p.key], `${label()}.${p.key}: ${p.message}`, p.code, p.severity ? { severity: p.severity } : {}));
   }
-  return out;
 }
 
-function kindProblems(def: AnyKind, entries: Entry[], label: (e: Entry) => string): Diagnostic[] {
+function kindProblems(def: AnyKind, entries: Entry[], label: (e: Entry) => string, out: Diagnostic[]): void {
+  if (!def.config.check) return;
   const byEntry = new Map<ConfigEntry, Entry>(entries.map((e) => [e, e]));
   const at = (p: ConfigProblem) => diagnosticAt(byEntry.get(p.entry)!.origin, p.path, p.message, p.code, p.severity ? { severity: p.severity } : {});
-  return (def.config.check?.(entries, (e) => label(byEntry.get(e)!)) ?? []).map(at);
+  for (const p of def.config.check(entries, (e) => label(byEntry.get(e)!))) out.push(at(p));
 }
 
 function check(config: MergedConfig): Diagnostic[] {
   const out: Diagnostic[] = [];
   const walk = (def: AnyKind, entries: Entry[], label: (e: Entry) => string) => {
-    out.push(...kindProblems(def, entries, label));
+    kindProblems(def, entries, label, out);
     for (const e of entries) {
-      out.push(...fieldProblems(def, e, label(e)));
-      for (const child of childKinds(def.kind)) walk(child, childEntries(e, child), entryLabel(label(e), child));
+      fieldProblems(def, e, () => label(e), out);
+      for (const child of childKinds(def.kind)) walk(child, childEntries(e, child), (c) => entryLabel(label(e), child)(c));
     }
   };
   for (const top of TOP_KINDS) walk(top, topEntries(config, top), entryLabel(undefined, top));

@@ -7,8 +7,10 @@ import { childEntries, entryLabel, topEntries } from '../kind-entries.js';
 import { describeSource, diagnosticAt, sourceOf, type Entry, type MergedConfig } from '../merge.js';
 import { nameOf, type Rule } from './rule.js';
 
-function findDuplicates(entries: readonly Entry[], label: (e: Entry) => string, scope: string): Diagnostic[] {
-  const errors: Diagnostic[] = [];
+const scope = (def: AnyKind) => `${nounOf(def.kind)} names must be unique ${def.parent === undefined ? 'in the project' : `within their ${nounOf(def.parent)}`}`;
+
+/** Adds to `errors` an error for each entry whose name an earlier one has; `scope` (the sentence's end) is worded only then. */
+function findDuplicates(entries: readonly Entry[], label: (e: Entry) => string, def: AnyKind, errors: Diagnostic[]): void {
   const seen = new Map<string, Entry>();
   for (const entry of entries) {
     const name = nameOf(entry);
@@ -20,19 +22,18 @@ function findDuplicates(entries: readonly Entry[], label: (e: Entry) => string, 
     }
     const explicit = entry.value.name !== undefined;
     const firstSource = sourceOf(first.origin, first.value.name !== undefined ? ['name'] : [], first.value.name !== undefined ? 'value' : 'key');
-    const message = `${label(entry)}: the name ${JSON.stringify(name)} is already used by ${label(first)} (${describeSource(firstSource)}); ${scope}`;
+    const message = `${label(entry)}: the name ${JSON.stringify(name)} is already used by ${label(first)} (${describeSource(firstSource)}); ${scope(def)}`;
     errors.push(diagnosticAt(entry.origin, explicit ? ['name'] : [], message, 'duplicate-name', { target: explicit ? 'value' : 'key' }));
   }
-  return errors;
 }
 
 /** Names are unique among the entries of a kind named by `name`: in the project, or within their parent. */
 function namedDuplicates(config: MergedConfig): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const scope = (def: AnyKind) => `${nounOf(def.kind)} names must be unique ${def.parent === undefined ? 'in the project' : `within their ${nounOf(def.parent)}`}`;
   const walk = (def: AnyKind, entries: Entry[], label: (e: Entry) => string) => {
-    if (def.naming.key === 'name') out.push(...findDuplicates(entries, label, scope(def)));
-    for (const child of childKinds(def.kind)) for (const e of entries) walk(child, childEntries(e, child), entryLabel(label(e), child));
+    if (def.naming.key === 'name') findDuplicates(entries, label, def, out);
+    // A child's label is made only for a message (most entries have none to name).
+    for (const child of childKinds(def.kind)) for (const e of entries) walk(child, childEntries(e, child), (c) => entryLabel(label(e), child)(c));
   };
   for (const top of TOP_KINDS) walk(top, topEntries(config, top), entryLabel(undefined, top));
   return out;
