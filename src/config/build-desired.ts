@@ -9,7 +9,7 @@ import { childEntries, topEntries } from './kind-entries.js';
 import { sourceOf, type Entry, type MergedConfig } from './merge.js';
 
 /** The parent's key, as a resource of a kind with a parent holds it: `serviceKey`, `vpcKey`. */
-// By parent kind, computed once: every replica set of 10,000 services asks.
+// By parent kind, computed once: every child entry of 10,000 services asks.
 const PARENT_KEY_PROPS = new Map<string, string>(KINDS.map((k) => [k.kind, `${k.kind.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase())}Key`]));
 const parentKeyProp = (parent: string): string => PARENT_KEY_PROPS.get(parent)!;
 
