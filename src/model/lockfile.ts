@@ -132,8 +132,8 @@ function parseResources(raw: unknown, errors: string[]): Record<Address, LockEnt
     errors.push('"resources" must be an object of address -> entry');
     return resources;
   }
-  for (const [address, entry] of Object.entries(raw as Record<string, unknown>)) {
-    const e = entry as Record<string, unknown> | null;
+  for (const address of Object.keys(raw)) {
+    const e = (raw as Record<string, unknown>)[address] as Record<string, unknown> | null;
     if (typeof e !== 'object' || e === null || typeof e.id !== 'string' || e.id === '') {
       errors.push(`resources["${address}"].id must be a non-empty string`);
       continue;
@@ -152,10 +152,15 @@ function parseResources(raw: unknown, errors: string[]): Record<Address, LockEnt
       if (typeof e.applied !== 'object' || e.applied === null || Array.isArray(e.applied)) errors.push(`resources["${address}"].applied must be an object of field -> value`);
       else out.applied = appliedFromJson(e.applied as Record<string, unknown>);
     }
-    const restoring = restoreRecord(e.restoring, 'retire_as', `resources["${address}"].restoring`, errors);
-    if (restoring) out.restoring = { retireAs: restoring.address, targetTime: restoring.targetTime };
-    const retired = restoreRecord(e.retired, 'from', `resources["${address}"].retired`, errors);
-    if (retired) out.retired = { from: retired.address, targetTime: retired.targetTime };
+    // Most entries have neither record: their field names (`resources["..."].retired`) are made only for one that is there.
+    if (e.restoring !== undefined) {
+      const restoring = restoreRecord(e.restoring, 'retire_as', `resources["${address}"].restoring`, errors);
+      if (restoring) out.restoring = { retireAs: restoring.address, targetTime: restoring.targetTime };
+    }
+    if (e.retired !== undefined) {
+      const retired = restoreRecord(e.retired, 'from', `resources["${address}"].retired`, errors);
+      if (retired) out.retired = { from: retired.address, targetTime: retired.targetTime };
+    }
     if (e.pending !== undefined) {
       const pending = parsePending(e.pending, `resources["${address}"].pending`, errors);
       if (pending) out.pending = pending;
