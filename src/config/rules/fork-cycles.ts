@@ -15,6 +15,8 @@ export const forkCyclesRule: Rule = {
     const errors: Diagnostic[] = [];
     const reported = new Set<string>();
     for (const start of config.services) {
+      // Most services fork nothing: no chain to follow.
+      if (parentOf(start) === undefined) continue;
       const chain: Entry[] = [];
       const onChain = new Set<string>();
       for (let s: Entry | undefined = start; s; s = parentOf(s)) {
