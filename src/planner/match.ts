@@ -16,12 +16,21 @@ import {
 import { effectiveProtect, type LiveIndex, type LiveResource, type Match, type Matching, type RemovedEntry } from './context.js';
 import { applyExplicitMoves, buildLockView, moveEntry, type LockView } from './moves.js';
 
-interface MatchState {
-  view: LockView;
-  /** `kind:id` held by lockfile entries of desired addresses: not up for adoption. */
+/** What the lockfile's entries hold, by `kind:id`, as matching by name asks it. */
+interface Claims {
+  /** `kind:id` held by lockfile entries of desired addresses (or retired ones): not up for adoption. */
   claimed: Set<string>;
   /** `kind:id` -> the removed address (no longer in the config) whose lockfile entry holds it. */
   holders: Map<string, Address>;
+}
+
+interface MatchState {
+  view: LockView;
+  /**
+   * The claims, made when matching by name first asks (see claimsOf): a plan whose every resource
+   * is bound by its lockfile ID (the usual one) never makes a key for each of its entries.
+   */
+  claims: () => Claims;
   /** IDs another workspace of the same state binds (SPEC section 10): never adopted by name. */
   claimedElsewhere: ReadonlyMap<string, unknown>;
   /** Addresses a restore binds (planner/restore.ts): never to a live resource found by name. */
@@ -93,7 +102,8 @@ function matchOne<D, L extends { id: string }>(st: MatchState, w: Wanted<D>, sco
     return undefined;
   }
   if (st.noAdopt.has(w.address)) return { address: w.address, desired: w.desired, how: 'new' };
-  const candidates = preferHeld(st, w.kind, (scope?.named(w.name) ?? []).filter((l) => !st.claimed.has(`${w.kind}:${l.id}`) && !st.claimedElsewhere.has(l.id)));
+  const { claimed, holders } = st.claims();
+  const candidates = preferHeld(holders, w.kind, (scope?.named(w.name) ?? []).filter((l) => !claimed.has(`${w.kind}:${l.id}`) && !st.claimedElsewhere.has(l.id)));
   if (candidates.length > 1) {
     st.skipped.add(w.address);
     st.diagnostics.push(ambiguity(w, candidates.map((c) => c.id)));
@@ -101,10 +111,10 @@ function matchOne<D, L extends { id: string }>(st: MatchState, w: Wanted<D>, sco
   }
   const live = candidates[0];
   if (!live) return { address: w.address, desired: w.desired, how: 'new' };
-  st.claimed.add(`${w.kind}:${live.id}`);
-  const holder = st.holders.get(`${w.kind}:${live.id}`);
+  claimed.add(`${w.kind}:${live.id}`);
+  const holder = holders.get(`${w.kind}:${live.id}`);
   if (holder !== undefined) {
-    st.holders.delete(`${w.kind}:${live.id}`);
+    holders.delete(`${w.kind}:${live.id}`);
     moveEntry(st.view, holder, w.address);
     return { address: w.address, desired: w.desired, how: 'move', live, entry: st.view.entries.get(w.address)!.entry };
   }
@@ -115,9 +125,9 @@ function matchOne<D, L extends { id: string }>(st: MatchState, w: Wanted<D>, sco
  * Of several live resources with the desired name, the one a removed address of the lockfile
  * holds is this state's own (a renamed key): the others are look-alikes it never managed.
  */
-function preferHeld<L extends { id: string }>(st: MatchState, kind: Kind, candidates: L[]): L[] {
+function preferHeld<L extends { id: string }>(holders: Claims['holders'], kind: Kind, candidates: L[]): L[] {
   if (candidates.length < 2) return candidates;
-  const held = candidates.filter((l) => st.holders.has(`${kind}:${l.id}`));
+  const held = candidates.filter((l) => holders.has(`${kind}:${l.id}`));
   return held.length === 1 ? held : candidates;
 }
 
@@ -128,9 +138,10 @@ function preferHeld<L extends { id: string }>(st: MatchState, kind: Kind, candid
  * two are the ambiguity that `dbform import` settles; none is drift: created again.
  */
 function matchStale<D, L extends { id: string }>(st: MatchState, w: Wanted<D>, scope: Scope<L> | undefined, entry: LockEntry): Match<D, L> | undefined {
+  const { claimed, holders } = st.claims();
   const candidates = (scope?.named(w.name) ?? []).filter((l) => {
     const key = `${w.kind}:${l.id}`;
-    return !st.claimed.has(key) && !st.holders.has(key) && !st.claimedElsewhere.has(l.id);
+    return !claimed.has(key) && !holders.has(key) && !st.claimedElsewhere.has(l.id);
   });
   if (candidates.length > 1) {
     st.skipped.add(w.address);
@@ -139,7 +150,7 @@ function matchStale<D, L extends { id: string }>(st: MatchState, w: Wanted<D>, s
   }
   const live = candidates[0];
   if (!live) return { address: w.address, desired: w.desired, how: 'drift', entry };
-  st.claimed.add(`${w.kind}:${live.id}`);
+  claimed.add(`${w.kind}:${live.id}`);
   st.diagnostics.push(staleAdoption(w, entry.id, live.id));
   // The address keeps its protect flag; the password version was the gone resource's.
   const kept: LockEntry = { id: live.id, ...(entry.protect !== undefined ? { protect: entry.protect } : {}) };
@@ -213,16 +224,17 @@ export function matchResources(desired: DesiredState, lock: Lockfile, index: Liv
   const wanted = desiredAddresses(desired);
   const view = buildLockView(lock, diagnostics);
   applyExplicitMoves(view, desired.moved, wanted, diagnostics);
-  const claimed = new Set<string>();
-  const holders = new Map<string, Address>();
   const kept = (e: LockEntry) => e.retired !== undefined && !o.deleteRetired;
-  view.entries.forEach((held, address) => {
-    const key = `${held.kind}:${held.entry.id}`;
-    // A retired binding is this state's own as much as a configured one: never adopted or moved elsewhere.
-    if (wanted.has(address) || kept(held.entry)) claimed.add(key);
-    else holders.set(key, address);
-  });
-  const st: MatchState = { view, claimed, holders, claimedElsewhere: o.claimedElsewhere ?? new Map(), noAdopt: o.noAdopt ?? new Set(), diagnostics, skipped: new Set(), index };
+  let claims: Claims | undefined;
+  const st: MatchState = {
+    view,
+    claims: () => (claims ??= claimsOf(view, wanted, kept)),
+    claimedElsewhere: o.claimedElsewhere ?? new Map(),
+    noAdopt: o.noAdopt ?? new Set(),
+    diagnostics,
+    skipped: new Set(),
+    index,
+  };
   const matching = matchAll(st, desired, index, wanted);
   const unlisted = removedEntries(view, wanted, index);
   matching.removed = unlisted.filter((r) => !kept(r.entry));
@@ -230,6 +242,22 @@ export function matchResources(desired: DesiredState, lock: Lockfile, index: Liv
   matching.bindings = [...view.bindings, ...matching.bindings];
   matching.unmanaged = countUnmanaged(index, matching, view);
   return matching;
+}
+
+/**
+ * The claims of the lockfile view as it stands. Made at the first match by name, they are what
+ * they would have been before matching began: only a match by name moves an entry of the view.
+ */
+function claimsOf(view: LockView, wanted: ReadonlySet<Address>, kept: (e: LockEntry) => boolean): Claims {
+  const claimed = new Set<string>();
+  const holders = new Map<string, Address>();
+  view.entries.forEach((held, address) => {
+    const key = `${held.kind}:${held.entry.id}`;
+    // A retired binding is this state's own as much as a configured one: never adopted or moved elsewhere.
+    if (wanted.has(address) || kept(held.entry)) claimed.add(key);
+    else holders.set(key, address);
+  });
+  return { claimed, holders };
 }
 
 function emptyMatches(): Matching['matches'] {
