@@ -4,7 +4,7 @@
 import { childKinds, configKey, eachDesired, KINDS, TOP_KINDS, type AnyKind } from '../kinds/index.js';
 import { KIND_NOUNS, type Kind } from '../model/address.js';
 import type { DesiredState } from '../model/resources.js';
-import { isRecord, type Entry, type MergedConfig } from './merge.js';
+import { isRecord, type Entry, type MergedConfig, type Origin } from './merge.js';
 
 type PathSeg = string | number;
 
@@ -26,15 +26,23 @@ export function childEntries(parent: Entry, def: AnyKind): Entry[] {
   if (cached) return cached;
   const key = configKey(def);
   const raw = isRecord(parent.value) ? parent.value[key] : undefined;
-  const at = (k: PathSeg) => ({ ...parent.origin, path: [...parent.origin.path, key, k] });
-  const entries =
-    def.config.shape === 'map'
-      ? isRecord(raw)
-        ? Object.entries(raw).map(([k, value]) => ({ key: k, value: isRecord(value) ? value : {}, origin: at(k) }))
-        : []
-      : Array.isArray(raw)
-        ? raw.flatMap((value, i) => (isRecord(value) ? [{ key: String(i), value, origin: at(i) }] : []))
-        : [];
+  const { file, locator, path } = parent.origin;
+  const at = (k: PathSeg): Origin => ({ file, locator, path: [...path, key, k] });
+  // Plain loops: this runs for each of 10,000 services.
+  const entries: Entry[] = [];
+  if (def.config.shape === 'map') {
+    if (isRecord(raw)) {
+      for (const k of Object.keys(raw)) {
+        const value = raw[k];
+        entries.push({ key: k, value: isRecord(value) ? value : {}, origin: at(k) });
+      }
+    }
+  } else if (Array.isArray(raw)) {
+    for (let i = 0; i < raw.length; i++) {
+      const value: unknown = raw[i];
+      if (isRecord(value)) entries.push({ key: String(i), value, origin: at(i) });
+    }
+  }
   byKind.set(def.kind, entries);
   return entries;
 }
