@@ -43,32 +43,51 @@ interface MatchState {
 /**
  * A kind's live resources in one container (the live state, or one parent's), found by ID and by
  * what names them. Each index is built on first use: most resources match by their lockfile ID,
- * so the by-name index is rarely asked for, and a parent's few children need no index until one
- * of them is looked up.
+ * so the by-name index is rarely asked for; and a parent's few children are searched in order
+ * rather than indexed (10,000 services would make 10,000 maps).
  */
-class Scope<L extends { id: string }> {
-  private byId: ReadonlyMap<string, L> | undefined;
-  private byName: Map<string, L[]> | undefined;
+class Scope {
+  private kept: readonly LiveResource[] | undefined;
+  private byId: ReadonlyMap<string, LiveResource> | undefined;
+  private byName: Map<string, LiveResource[]> | undefined;
 
-  /** `items`: the resources up for matching; `byId`: their index by ID, when the caller has one. */
+  /** `live`: the container's resources of `def`'s kind, those on their way out included. */
   constructor(
-    private readonly items: () => readonly L[],
-    private readonly nameOf: (l: L) => string,
-    byId?: ReadonlyMap<string, L>,
-  ) {
-    this.byId = byId;
+    private readonly def: AnyKind,
+    private readonly live: readonly LiveResource[],
+  ) {}
+
+  /** The scope of a top kind, from the index of the live state (which leaves out those on their way out). */
+  static ofIndex(def: AnyKind, index: ReadonlyMap<string, LiveResource>): Scope {
+    const scope = new Scope(def, [...index.values()]);
+    scope.kept = scope.live;
+    scope.byId = index;
+    return scope;
   }
 
-  withId(id: string): L | undefined {
+  /** The resources up for matching: not those on their way out. */
+  private items(): readonly LiveResource[] {
+    return (this.kept ??= this.live.filter((l) => !this.def.live.gone(l)));
+  }
+
+  withId(id: string): LiveResource | undefined {
+    if (this.byId === undefined && this.live.length <= SEARCHED) {
+      // From the end: of two with one ID, the one an index by ID would keep.
+      for (let i = this.live.length - 1; i >= 0; i--) {
+        const l = this.live[i]!;
+        if (l.id === id && !this.def.live.gone(l)) return l;
+      }
+      return undefined;
+    }
     this.byId ??= new Map(this.items().map((l) => [l.id, l]));
     return this.byId.get(id);
   }
 
-  named(name: string): readonly L[] {
+  named(name: string): readonly LiveResource[] {
     if (!this.byName) {
       this.byName = new Map();
       for (const l of this.items()) {
-        const key = this.nameOf(l);
+        const key = this.def.naming.live(l);
         const list = this.byName.get(key);
         if (list) list.push(l);
         else this.byName.set(key, [l]);
@@ -77,6 +96,9 @@ class Scope<L extends { id: string }> {
     return this.byName.get(name) ?? [];
   }
 }
+
+/** Up to this many resources in a scope are searched in order; more are indexed by ID. */
+const SEARCHED = 8;
 
 interface Wanted<D> {
   kind: Kind;
@@ -90,7 +112,7 @@ interface Wanted<D> {
 /** `name "db"`, or the field that identifies the kind: `peer_vpc_id "vpc-0a"`. */
 const identity = (w: Wanted<unknown>): string => `${kindDef(w.kind).naming.key} "${w.name}"`;
 
-function matchOne<D, L extends { id: string }>(st: MatchState, w: Wanted<D>, scope: Scope<L> | undefined): Match<D, L> | undefined {
+function matchOne<D>(st: MatchState, w: Wanted<D>, scope: Scope | undefined): Match<D, LiveResource> | undefined {
   const bound = st.view.entries.get(w.address);
   if (bound) {
     const live = scope?.withId(bound.entry.id);
@@ -137,7 +159,7 @@ function preferHeld<L extends { id: string }>(holders: Claims['holders'], kind: 
  * no address of this state (and no other workspace) binds is adopted instead, with a warning;
  * two are the ambiguity that `dbform import` settles; none is drift: created again.
  */
-function matchStale<D, L extends { id: string }>(st: MatchState, w: Wanted<D>, scope: Scope<L> | undefined, entry: LockEntry): Match<D, L> | undefined {
+function matchStale<D>(st: MatchState, w: Wanted<D>, scope: Scope | undefined, entry: LockEntry): Match<D, LiveResource> | undefined {
   const { claimed, holders } = st.claims();
   const candidates = (scope?.named(w.name) ?? []).filter((l) => {
     const key = `${w.kind}:${l.id}`;
@@ -265,15 +287,15 @@ function emptyMatches(): Matching['matches'] {
 }
 
 /** A kind's live resources up for matching by what identifies them: not those on their way out. */
-function scopeOfKind(def: AnyKind, items: readonly LiveResource[] | undefined): Scope<LiveResource> | undefined {
-  return items && new Scope(() => items.filter((l) => !def.live.gone(l)), (l) => def.naming.live(l));
+function scopeOfKind(def: AnyKind, items: readonly LiveResource[] | undefined): Scope | undefined {
+  return items && new Scope(def, items);
 }
 
 /**
  * Matches each desired resource of `def` in `container`, then its children within the live
  * resource it matched; a resource that matched nothing leaves its children skipped.
  */
-function matchKind(st: MatchState, m: Matching, def: AnyKind, container: unknown, scope: Scope<LiveResource> | undefined, parentMatched: boolean): void {
+function matchKind(st: MatchState, m: Matching, def: AnyKind, container: unknown, scope: Scope | undefined, parentMatched: boolean): void {
   for (const d of desiredIn(def, container) as Array<{ address: Address; source?: SourceRef }>) {
     if (!parentMatched) st.skipped.add(d.address);
     const match = parentMatched ? matchOne(st, { kind: def.kind, address: d.address, desired: d, name: def.naming.desired(d), ...src(d.source) }, scope) : undefined;
@@ -287,8 +309,7 @@ function matchKind(st: MatchState, m: Matching, def: AnyKind, container: unknown
 
 function matchAll(st: MatchState, desired: DesiredState, index: LiveIndex, wanted: ReadonlySet<Address>): Matching {
   const m: Matching = { wanted, matches: emptyMatches(), removed: [], retired: [], bindings: [], skipped: st.skipped, unmanaged: 0 };
-  // The index holds a top kind's live resources by ID already, those on their way out left out.
-  for (const top of TOP_KINDS) matchKind(st, m, top, desired, new Scope(() => [...index[top.kind].values()], (l) => top.naming.live(l), index[top.kind]), true);
+  for (const top of TOP_KINDS) matchKind(st, m, top, desired, Scope.ofIndex(top, index[top.kind]), true);
   for (const kind of KINDS) {
     for (const x of m.matches[kind.kind]) if (x.how === 'adopt') m.bindings.push(adoptBinding(x));
   }
