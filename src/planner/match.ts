@@ -298,7 +298,7 @@ function scopeOfKind(def: AnyKind, items: readonly LiveResource[] | undefined): 
 function matchKind(st: MatchState, m: Matching, def: AnyKind, container: unknown, scope: Scope | undefined, parentMatched: boolean): void {
   for (const d of desiredIn(def, container) as Array<{ address: Address; source?: SourceRef }>) {
     if (!parentMatched) st.skipped.add(d.address);
-    const match = parentMatched ? matchOne(st, { kind: def.kind, address: d.address, desired: d, name: def.naming.desired(d), ...src(d.source) }, scope) : undefined;
+    const match = parentMatched ? matchOne(st, { kind: def.kind, address: d.address, desired: d, name: def.naming.desired(d), source: d.source }, scope) : undefined;
     if (match) m.matches[def.kind].push(match);
     for (const child of childKinds(def.kind)) {
       const childScope = match?.live ? scopeOfKind(child, liveIn(child, match.live)) : undefined;
@@ -315,8 +315,6 @@ function matchAll(st: MatchState, desired: DesiredState, index: LiveIndex, wante
   }
   return m;
 }
-
-const src = (source: SourceRef | undefined) => (source ? { source } : {});
 
 function adoptBinding(x: Match<unknown, unknown>): Binding {
   // x.entry: a stale lockfile entry's protect flag, which stays with the address.
