@@ -117,8 +117,8 @@ export interface PlanContext {
   going: Map<string, Going>;
   /** Address -> live ID, for every matched or removed resource. */
   liveIds: Map<Address, string>;
-  /** `kind:id` of a live resource -> the desired address this plan binds it to (lockfile, move or adoption). */
-  boundTo: Map<string, Address>;
+  /** By kind, the ID of a live resource -> the desired address this plan binds it to (lockfile, move or adoption). */
+  boundTo: Readonly<Record<Kind, Map<string, Address>>>;
   /** The op table (src/kinds/index.ts), for a kind that plans around other kinds' ops. */
   operations: Readonly<Record<OperationId, OperationSpec>>;
   /** What the API can do, as the caller gave it (PlanOptions.api). */
@@ -127,7 +127,7 @@ export interface PlanContext {
   consulted: Set<ApiCapability>;
 }
 
-/** The key of a live resource in `going` and `boundTo`. */
+/** The key of a live resource in `going`. */
 export const liveKey = (kind: Kind, id: string): string => `${kind}:${id}`;
 
 /** The live ID of a resource this plan keeps (not created or replaced), else undefined. */

@@ -1,6 +1,6 @@
 // planChanges: the pure core. One function of its inputs: match, diff per kind, order, guard.
 import { indexLive, KINDS, kindDef, OPERATIONS } from '../kinds/index.js';
-import { API_CAPABILITIES, compareAddresses, type Action, type Address, type ApiCapabilities, type ApiCapability, type Binding, type DesiredState, type Diagnostic, type LiveState, type Lockfile, type Plan } from '../model/index.js';
+import { API_CAPABILITIES, compareAddresses, type Action, type Address, type ApiCapabilities, type ApiCapability, type Binding, type DesiredState, type Diagnostic, type Kind, type LiveState, type Lockfile, type Plan } from '../model/index.js';
 import { addressChecks, duplicateIdErrors, projectChecks, renameHints, unmanagedBlockers } from './checks.js';
 import { liveKey, type LiveIndex, type LiveResource, type PlanContext, type PlanOptions } from './context.js';
 import type { Draft } from './drafts.js';
@@ -26,13 +26,13 @@ function newContext(desired: DesiredState, live: LiveState, lock: Lockfile, opti
     ...(options.deleteRetired ? { deleteRetired: true } : {}),
   });
   const liveIds = new Map<Address, string>();
-  const boundTo = new Map<string, Address>();
+  const boundTo = Object.fromEntries(KINDS.map((k) => [k.kind, new Map<string, Address>()])) as Record<Kind, Map<string, Address>>;
   for (const def of KINDS) {
     for (const m of matching.matches[def.kind]) {
       if (!m.live) continue;
       const id = (m.live as LiveResource).id;
       liveIds.set(m.address, id);
-      boundTo.set(liveKey(def.kind, id), m.address);
+      boundTo[def.kind].set(id, m.address);
     }
   }
   // What this plan deletes: removed ones now, replaced ones as their kind plans them.

@@ -17,7 +17,7 @@ import {
   type LiveService,
   type ResourceRef,
 } from '../../model/index.js';
-import { liveKey, refTo, stableId, type Match, type PlanContext } from '../../planner/context.js';
+import { refTo, stableId, type Match, type PlanContext } from '../../planner/context.js';
 import { change, draft, type Draft } from '../../planner/drafts.js';
 import { SERVICE_FIELDS } from './fields.js';
 
@@ -40,7 +40,7 @@ interface ForkParent {
  * not manage.
  */
 function forkParentAddress(from: ForkSource, ctx: Pick<PlanContext, 'boundTo'>): Address | undefined {
-  return 'key' in from ? serviceAddress(from.key) : ctx.boundTo.get(liveKey('service', from.serviceId));
+  return 'key' in from ? serviceAddress(from.key) : ctx.boundTo.service.get(from.serviceId);
 }
 
 /** The services' matches with every fork parent the config manages before its forks. */
