@@ -38,22 +38,35 @@ export interface LoadedFile {
 
 export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** What a lazy source looks its position up from, under a key no spread, JSON or key listing sees. */
+const WHERE = Symbol('where');
+
+interface Where {
+  origin: Origin;
+  sub: readonly PathSeg[];
+  target: Target;
+  found?: SourceRef;
+}
+
+const positionOf = (ref: object): SourceRef => {
+  const w = (ref as { [WHERE]: Where })[WHERE];
+  return (w.found ??= w.origin.locator.at([...w.origin.path, ...w.sub], w.target));
+};
+
+// One pair of getters for every source: 30,000 sources of a large config held two closures each.
+const LAZY_POSITION: PropertyDescriptorMap = {
+  line: { enumerable: true, configurable: true, get: function (this: object) { return positionOf(this).line; } },
+  col: { enumerable: true, configurable: true, get: function (this: object) { return positionOf(this).col; } },
+};
+
 /**
  * Where `sub` below `origin` is written. Its line and column are looked up when first read: every
  * resource of the desired state carries one, and only a diagnostic reads it (positions.ts).
  */
 export function sourceOf(origin: Origin, sub: readonly PathSeg[] = [], target: Target = 'value'): SourceRef {
-  let found: SourceRef | undefined;
-  const get = () => (found ??= origin.locator.at([...origin.path, ...sub], target));
-  return {
-    file: origin.file,
-    get line() {
-      return get().line;
-    },
-    get col() {
-      return get().col;
-    },
-  };
+  const ref = { file: origin.file };
+  Object.defineProperty(ref, WHERE, { value: { origin, sub, target } satisfies Where });
+  return Object.defineProperties(ref, LAZY_POSITION) as SourceRef;
 }
 
 export const describeSource = (s: SourceRef): string => `${s.file}:${s.line}:${s.col}`;
