@@ -38,8 +38,8 @@ export function credentialVariables(files: readonly unknown[]): Map<string, stri
   for (const data of files) {
     const services = (data as { services?: unknown } | null)?.services;
     if (services === null || typeof services !== 'object') continue;
-    for (const [key, service] of Object.entries(services)) {
-      const name = (service as { password?: { from_env?: unknown } } | null)?.password?.from_env;
+    for (const key of Object.keys(services)) {
+      const name = ((services as Record<string, unknown>)[key] as { password?: { from_env?: unknown } } | null)?.password?.from_env;
       if (typeof name === 'string' && !out.has(name)) out.set(name, `the password of services.${key}, by its password.from_env`);
     }
   }
