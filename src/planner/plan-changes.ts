@@ -135,7 +135,9 @@ export function planChanges(config: DesiredState, live: LiveState, state: Lockfi
   if (cyclic.length > 0) {
     diagnostics.push({ severity: 'error', code: 'internal-cycle', message: `internal error: a dependency cycle among ${cyclic.map((d) => d.key).join(', ')}; please report this` });
   }
-  const actions = toActions([...order, ...cyclic], deps, protectionSources(ctx), options.allowDataLoss);
+  const drafted = [...order, ...cyclic];
+  // What protects each resource matters only to an action (most plans have none at 10,000 services).
+  const actions = drafted.length === 0 ? [] : toActions(drafted, deps, protectionSources(ctx), options.allowDataLoss);
   const allBindings = [...restore.bindings, ...ctx.matching.bindings, ...protectBindings(ctx), ...forgetBindings(ctx)];
   const keptAddresses = new Set([...options.target, ...kept.map((d) => d.address)]);
   const bindings = sortBindings(selected ? allBindings.filter((b) => keptAddresses.has(b.address)) : allBindings);
