@@ -17,9 +17,9 @@ function pick<T extends { address: Address }>(ctx: PlanContext, keep: (address: 
   for (const def of KINDS) {
     for (const m of ctx.matching.matches[def.kind]) {
       const l = m.live as StatusLive | undefined;
-      if (!l || !kept(m.address)) continue;
-      const item = make(def, m, l);
-      if (item !== undefined) out.push(item);
+      // `make` first: it reads the live status only, and says no to nearly every resource.
+      const item = l && make(def, m, l);
+      if (item !== undefined && kept(m.address)) out.push(item);
     }
   }
   return out.sort((a, b) => compareAddresses(a.address, b.address));
