@@ -86,7 +86,9 @@ export function findDrift(live: LiveState, lock: Lockfile): Drift[] {
       out.push({ address, id: entry.id, deleted: true, changes: [] });
       continue;
     }
-    const changes = entry.applied ? changedFields(found.def, found.resource, entry.applied, entry.pending) : [];
+    // Nothing recorded (most entries), nothing to compare.
+    if (!entry.applied) continue;
+    const changes = changedFields(found.def, found.resource, entry.applied, entry.pending);
     if (changes.length > 0) out.push({ address, id: entry.id, deleted: false, changes });
   }
   // Sorted once found: usually nothing drifted, and a project's every address need not be ordered.
