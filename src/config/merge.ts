@@ -92,7 +92,8 @@ export function diagnosticAt(
 function mergeMap(section: 'vpcs' | 'services', file: LoadedFile, into: Entry[], seen: Map<string, Origin>, errors: Diagnostic[]): void {
   const map = (file.data as Record<string, unknown>)[section];
   if (!isRecord(map)) return;
-  for (const [key, value] of Object.entries(map)) {
+  for (const key of Object.keys(map)) {
+    const value = map[key];
     const origin: Origin = { file: file.file, locator: file.locator, path: [section, key] };
     const first = seen.get(key);
     if (first) {
