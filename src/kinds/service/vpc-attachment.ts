@@ -118,9 +118,10 @@ export function planServiceVpc(d: DesiredService, l: LiveService, ctx: PlanConte
     reason = going.replaced ? ctx.fresh.get(going.address)! : 'removed';
   } else want = desiredVpcRef(d, ctx);
   if (want === undefined) return [];
-  const label = want === null ? null : (want.address ?? vpcLabel(ctx, want.id!));
   if (want === null) return l.vpcId === null ? [] : [detachDraft(d.address, l.vpcId, null, reason, ctx)];
   if (want.id !== undefined && want.id === l.vpcId) return [];
+  // Worded only for a change: finding a VPC's label walks every configured VPC.
+  const label = want.address ?? vpcLabel(ctx, want.id!);
   const detach = l.vpcId === null ? [] : [detachDraft(d.address, l.vpcId, label, reason, ctx)];
   return [...detach, attachDraft(d, want, reason, vpcLabel(ctx, l.vpcId), ctx)];
 }
