@@ -39,7 +39,8 @@ export function desiredVpcRef(d: DesiredService, ctx: PlanContext): ResourceRef 
     return { id: d.vpc.id };
   }
   const address = vpcAddress(d.vpc.key);
-  if (!ctx.desired.vpcs.some((v) => v.address === address)) {
+  // The set of desired addresses, not a walk of every configured VPC for each service.
+  if (!ctx.matching.wanted.has(address)) {
     ctx.diagnostics.push({ severity: 'error', code: 'vpc-ref', address: d.address, message: `vpc: "${d.vpc.key}" is not a key under vpcs:` });
     return undefined;
   }
