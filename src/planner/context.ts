@@ -117,8 +117,11 @@ export interface PlanContext {
   going: Map<string, Going>;
   /** Address -> live ID, for every matched or removed resource. */
   liveIds: Map<Address, string>;
-  /** By kind, the ID of a live resource -> the desired address this plan binds it to (lockfile, move or adoption). */
-  boundTo: Readonly<Record<Kind, Map<string, Address>>>;
+  /**
+   * The desired address this plan binds a live resource of `kind` to (lockfile, move or adoption),
+   * by its ID. Only a fork by service_id asks: the index behind it is made on the first question.
+   */
+  boundTo: (kind: Kind, id: string) => Address | undefined;
   /** The op table (src/kinds/index.ts), for a kind that plans around other kinds' ops. */
   operations: Readonly<Record<OperationId, OperationSpec>>;
   /** What the API can do, as the caller gave it (PlanOptions.api). */

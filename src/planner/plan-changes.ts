@@ -26,15 +26,7 @@ function newContext(desired: DesiredState, live: LiveState, lock: Lockfile, opti
     ...(options.deleteRetired ? { deleteRetired: true } : {}),
   });
   const liveIds = new Map<Address, string>();
-  const boundTo = Object.fromEntries(KINDS.map((k) => [k.kind, new Map<string, Address>()])) as Record<Kind, Map<string, Address>>;
-  for (const def of KINDS) {
-    for (const m of matching.matches[def.kind]) {
-      if (!m.live) continue;
-      const id = (m.live as LiveResource).id;
-      liveIds.set(m.address, id);
-      boundTo[def.kind].set(id, m.address);
-    }
-  }
+  for (const def of KINDS) for (const m of matching.matches[def.kind]) if (m.live) liveIds.set(m.address, (m.live as LiveResource).id);
   // What this plan deletes: removed ones now, replaced ones as their kind plans them.
   const going = new Map<string, { address: Address; replaced: boolean }>();
   for (const r of matching.removed) {
@@ -42,7 +34,16 @@ function newContext(desired: DesiredState, live: LiveState, lock: Lockfile, opti
     liveIds.set(r.address, r.live.id);
     going.set(liveKey(r.kind, r.live.id), { address: r.address, replaced: false });
   }
+  let bound: Record<Kind, Map<string, Address>> | undefined;
+  const boundTo = (kind: Kind, id: string) => (bound ??= boundAddresses(matching))[kind].get(id);
   return { desired, live, lock, options, index, matching, diagnostics, fresh: new Map(), going, liveIds, boundTo, operations: OPERATIONS, api: options.api ?? {}, consulted: new Set() };
+}
+
+/** By kind, the ID of each matched live resource -> the desired address it is bound to. */
+function boundAddresses(matching: PlanContext['matching']): Record<Kind, Map<string, Address>> {
+  const out = Object.fromEntries(KINDS.map((k) => [k.kind, new Map<string, Address>()])) as Record<Kind, Map<string, Address>>;
+  for (const def of KINDS) for (const m of matching.matches[def.kind]) if (m.live) out[def.kind].set((m.live as LiveResource).id, m.address);
+  return out;
 }
 
 /** Each kind's desired resources (parents' kinds first), its removed ones, then what wraps them all. */

@@ -40,7 +40,7 @@ interface ForkParent {
  * not manage.
  */
 function forkParentAddress(from: ForkSource, ctx: Pick<PlanContext, 'boundTo'>): Address | undefined {
-  return 'key' in from ? serviceAddress(from.key) : ctx.boundTo.service.get(from.serviceId);
+  return 'key' in from ? serviceAddress(from.key) : ctx.boundTo('service', from.serviceId);
 }
 
 /** The services' matches with every fork parent the config manages before its forks. */
