@@ -125,6 +125,28 @@ describe('drift', () => {
   });
 });
 
+describe("a parent's children, few (searched in order) or many (indexed by ID)", () => {
+  // Matching searches up to 8 live children of one parent in order and indexes more: both ways
+  // must bind by lockfile ID, skip one on its way out, and adopt a new one by name alike.
+  for (const count of [3, 12]) {
+    it(`${count} replica sets: bound ones are unchanged, a deleting one is created again (drift), an unbound one is adopted by name`, () => {
+      const keys = Array.from({ length: count }, (_, i) => `r${i}`);
+      const p = plan(
+        desiredState({ services: [desiredService('db', { replicaSets: keys.map((k) => desiredReplicaSet(k)) })] }),
+        liveState({
+          services: [liveService('db', { replicaSets: keys.map((k) => liveReplicaSet(k, { serviceId: 'svc-db', ...(k === 'r1' ? { status: 'deleting' } : {}) })) })],
+        }),
+        lockfile(Object.fromEntries([['service.db', 'svc-db'], ...keys.filter((k) => k !== 'r2').map((k) => [`replica_set.db.${k}`, `rs-${k}`])])),
+      );
+      expect(errors(p)).toEqual([]);
+      expect(ops(p)).toEqual(['replica_set.db.r1 createReplicaSet']);
+      expect(p.actions[0]!.reason).toBe('drift');
+      expect(p.bindings).toEqual([{ kind: 'adopt', address: 'replica_set.db.r2', id: 'rs-r2' }]);
+      expect(p.summary).toMatchObject({ create: 1, adopt: 1, unchanged: count - 1 });
+    });
+  }
+});
+
 describe('removed from the config', () => {
   it('a live resource in the lockfile but not the config is deleted (reason removed)', () => {
     const p = plan(desiredState(), liveState({ vpcs: [liveVpc('old')] }), lockfile({ 'vpc.old': 'vpc-old' }));
