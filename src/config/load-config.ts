@@ -8,7 +8,7 @@ import { decodeConfigBytes } from './decode.js';
 import { isRuleFollowOn, isSchemaFollowOn, noSuspects, type Suspects } from './follow-ons.js';
 import { credentialVariables, interpolateEnv, markUnresolved } from './interpolate.js';
 import { configKey } from './kind-paths.js';
-import type { PathSeg } from './locate.js';
+import type { PathSeg } from './positions.js';
 import { mergeFiles, type LoadedFile } from './merge.js';
 import { formatPath } from './paths.js';
 import { parseYamlText, type ParsedYaml } from './parse-yaml.js';

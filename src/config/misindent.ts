@@ -4,7 +4,7 @@
 // service key. The schema knows where each setting belongs, so the message says where to move it.
 import { nounOf } from '../model/address.js';
 import { kindOfCollection } from './kind-paths.js';
-import type { PathSeg } from './locate.js';
+import type { PathSeg } from './positions.js';
 import { formatPath } from './paths.js';
 import { quoteCode } from './quote.js';
 import { buildConfigSchema } from './schema.js';

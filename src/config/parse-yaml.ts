@@ -1,17 +1,14 @@
-// Text -> YAML document -> plain data, keeping the document for positions. YAML problems
-// (syntax, tabs, duplicate keys, unknown aliases, alias bombs) become positioned diagnostics.
-import type { Alias, Document, Node } from 'yaml';
+// Text -> plain data with a locator for positions. A file js-yaml reads without a problem costs
+// one read (read-yaml.ts); any other is read again here, event by event, so that every YAML
+// problem (syntax, tabs, duplicate keys, unknown aliases, alias bombs) becomes a positioned
+// diagnostic, and the rest of the file is still read for the schema and the rules.
+import { constructFromEvents, EVENT_ID, parseEvents, type Event } from 'js-yaml';
 import type { Diagnostic } from '../model/diagnostics.js';
 import { noSuspects, type Suspects } from './follow-ons.js';
-import { YamlLocator, type Locator } from './locate.js';
-import { EventLocator } from './positions.js';
-import { readYaml } from './read-yaml.js';
-import { yamlLib } from './yaml-lib.js';
+import { EventLocator, MAX_NESTING, type Locator } from './positions.js';
+import { expandedSize, expansionLimit, MAX_ALIAS_COUNT, readYaml, SCHEMA } from './read-yaml.js';
 import { checkStructure } from './yaml-structure.js';
-import { explainSyntaxErrors, MAX_NESTING, tooDeepMessage, yamlMessage } from './yaml-syntax.js';
-
-/** Alias expansions allowed when building the data: generous for real files, fatal to alias bombs. */
-export const MAX_ALIAS_COUNT = 10_000;
+import { explainConstructError, explainSyntaxError, type SyntaxProblem } from './yaml-syntax.js';
 
 export type ParsedYaml =
   | {
@@ -27,110 +24,55 @@ export type ParsedYaml =
     }
   | { ok: false; errors: Diagnostic[] };
 
-/** js-yaml reads the data (read-yaml.ts); what it leaves, the `yaml` package reads and words. */
 export function parseYamlText(text: string, file: string): ParsedYaml {
   const read = readYaml(text);
-  if (!read) return parseWithYamlPackage(text, file);
-  return { ok: true, data: read.data, locator: new EventLocator(file, text), empty: false, shared: read.shared, errors: [], suspects: noSuspects() };
+  if (read) return { ok: true, data: read.data, locator: new EventLocator(file, text), empty: false, shared: read.shared, errors: [], suspects: noSuspects() };
+  return diagnoseYaml(text, file);
 }
 
-/** The `yaml` package's Document: worded syntax errors, duplicate keys and aliases, with positions. */
-export function parseWithYamlPackage(text: string, file: string): ParsedYaml {
-  const { LineCounter, parseDocument } = yamlLib();
-  const lineCounter = new LineCounter();
-  const parse = (source: string, counter?: InstanceType<typeof LineCounter>) =>
-    parseDocument(source, {
-      lineCounter: counter,
-      // Duplicates are reported below with both positions; YAML 1.1 is refused so that `yes`,
-      // `on` and unquoted timestamps stay strings, as in YAML 1.2.
-      uniqueKeys: false,
-      prettyErrors: false,
-      merge: true,
-      schema: 'core',
-      version: '1.2',
-    });
-  const doc = parse(text, lineCounter);
-  const locator = new YamlLocator(file, doc, lineCounter);
-  const aliases = indexAliases(doc);
-  locator.aliasTargets = aliases.targets;
-  locator.recursiveAliases = aliases.recursive;
-  const diag = (node: unknown, message: string, code: string): Diagnostic => ({
-    severity: 'error',
-    message,
-    source: locator.positionOf(node),
-    code,
+const parse = (text: string): Event[] => parseEvents(text, { maxDepth: MAX_NESTING });
+
+/** Where the second document starts: its `---`, or its first node after a `...`. */
+function secondDocument(text: string, events: readonly Event[]): number {
+  const second = events.findIndex((e, i) => i > 0 && e.type === EVENT_ID.DOCUMENT);
+  const next = events.slice(second).find((e) => e.type !== EVENT_ID.DOCUMENT && e.type !== EVENT_ID.POP);
+  const at = !next ? text.length : 'start' in next ? next.start : next.type === EVENT_ID.SCALAR && next.valueStart >= 0 ? next.valueStart : next.anchorStart;
+  const marker = Math.max(text.lastIndexOf('\n---', at - 1), text.startsWith('---') ? -1 : -2);
+  const end = text.lastIndexOf('\n...', at - 1);
+  return marker >= -1 && marker > end ? marker + 1 : at;
+}
+
+/** A file read event by event, each problem at its place. */
+function diagnoseYaml(text: string, file: string): ParsedYaml {
+  const locator = new EventLocator(file, text);
+  const fail = (problems: Array<{ offset: number; message: string; code: string }>): ParsedYaml => ({
+    ok: false,
+    errors: problems.map((p) => ({ severity: 'error', message: p.message, source: locator.position(p.offset), code: p.code })),
   });
-  const atOffset = (offset: number, message: string, code: string): Diagnostic => diag({ range: [offset] }, message, code);
-
-  if (doc.errors.length > 0) {
-    const problems = explainSyntaxErrors(text, doc.errors, (masked) => parse(masked).errors);
-    return { ok: false, errors: problems.map((p) => atOffset(p.offset, p.message, p.code)) };
-  }
-  const warnings = doc.warnings.map((e) => atOffset(e.pos[0], yamlMessage(e.code, e.message), 'yaml-syntax'));
-  if (warnings.length > 0) return { ok: false, errors: warnings };
-
-  const deep = findTooDeep(doc.contents);
-  if (deep) return { ok: false, errors: [diag(deep, tooDeepMessage(), 'yaml-too-deep')] };
-
-  const structure = checkStructure(doc, locator, diag);
-
-  let data: unknown;
+  let events: Event[];
   try {
-    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    events = parse(text);
   } catch (err) {
-    const message = /alias count/i.test((err as Error).message)
-      ? `too many alias expansions (more than ${MAX_ALIAS_COUNT}); anchors that nest aliases multiply, simplify them`
-      : err instanceof RangeError
-        ? 'cannot expand the aliases of this file (they nest too deeply); write the values out instead'
-        : `cannot read the YAML: ${oneLine((err as Error).message)}`;
-    return { ok: false, errors: [...structure.errors, diag(aliases.first ?? doc.contents, message, 'yaml-alias')] };
+    return fail(explainSyntaxError(text, err, parse));
   }
-  return { ok: true, data, locator, empty: doc.contents === null, shared: true, errors: structure.errors, suspects: structure.suspects };
-}
-
-/** The first collection, in document order, nested deeper than MAX_NESTING (without recursing). */
-function findTooDeep(root: unknown): Node | undefined {
-  const { isMap, isPair, isSeq } = yamlLib();
-  const stack: Array<[unknown, number]> = [[root, 1]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (!isMap(node) && !isSeq(node)) continue;
-    if (depth > MAX_NESTING) return node;
-    for (let i = node.items.length - 1; i >= 0; i--) {
-      const item = node.items[i];
-      if (isPair(item)) stack.push([item.value, depth + 1], [item.key, depth + 1]);
-      else stack.push([item, depth + 1]);
-    }
+  if (events.filter((e) => e.type === EVENT_ID.DOCUMENT).length > 1) {
+    const message = 'the file holds more than one YAML document (separated by ---); dbform reads one document per file';
+    return fail([{ offset: secondDocument(text, events), message, code: 'yaml-syntax' }]);
   }
-  return undefined;
-}
-
-const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ');
-
-interface AliasIndex {
-  targets: Map<Alias, Node | undefined>;
-  /** Aliases inside the value of their own anchor (`&a [*a]`): expanding them never ends. */
-  recursive: Set<Alias>;
-  first?: Alias;
-}
-
-/**
- * Each alias's anchor (the last of that name defined before it), in one pass: the yaml package's
- * own Alias.resolve walks the whole document on every call, quadratic for a file of many aliases.
- * An alias can only loop through an anchor still open around it (every other anchor it can reach
- * was closed before it), so checking its ancestors finds every cycle; it is left without a target.
- */
-function indexAliases(doc: Document): AliasIndex {
-  const { isAlias, isNode, visit } = yamlLib();
-  const anchors = new Map<string, Node>();
-  const index: AliasIndex = { targets: new Map(), recursive: new Set() };
-  visit(doc, (_key, node, ancestors) => {
-    if (isAlias(node)) {
-      index.first ??= node;
-      const target = anchors.get(node.source);
-      if (target !== undefined && ancestors.includes(target)) index.recursive.add(node);
-      index.targets.set(node, index.recursive.has(node) ? undefined : target);
-    } else if (isNode(node) && node.anchor) anchors.set(node.anchor, node);
-  });
-  return index;
+  const structure = checkStructure(text, events, locator);
+  const failWith = (problem: SyntaxProblem): ParsedYaml => ({ ok: false, errors: [...structure.errors, ...(fail([problem]) as { errors: Diagnostic[] }).errors] });
+  const limit = expansionLimit(text);
+  let documents: unknown[] | undefined;
+  try {
+    documents = constructFromEvents(structure.events, { source: text, schema: SCHEMA, json: true, maxTotalMergeKeys: limit });
+  } catch (err) {
+    // A merge that copies more keys than the file could write: an alias bomb too.
+    if (!/merge keys/i.test((err as Error).message)) return failWith(explainConstructError(text, err));
+  }
+  if (!documents || expandedSize(documents[0], limit) > limit) {
+    const message = `too many alias expansions (more than ${MAX_ALIAS_COUNT}); anchors that nest aliases multiply, simplify them`;
+    return failWith({ offset: structure.firstAlias ?? 0, message, code: 'yaml-alias' });
+  }
+  const data = documents[0] ?? null;
+  return { ok: true, data, locator: new EventLocator(file, text, structure.events), empty: documents.length === 0, shared: true, errors: structure.errors, suspects: structure.suspects };
 }

@@ -2,7 +2,7 @@
 // config. Whatever is written under `password` may be the secret itself (`password: "hunter2"`,
 // `password: { value: ... }`, even a key `{ hunter2 }`), so its problems never quote a value or a
 // key: they say what was found (`(sensitive)`) and name the one accepted form.
-import type { PathSeg, Target } from './locate.js';
+import type { PathSeg, Target } from './positions.js';
 import { formatPath } from './paths.js';
 import type { KeywordError } from './schema-messages.js';
 import { closestMatch } from '../model/suggest.js';

@@ -1,56 +1,42 @@
 // The one reader of config data: js-yaml (its event parser, then its constructor, as its `load`
-// does), with the YAML 1.2 core schema and `<<` merges, as the `yaml` package reads them. Positions
-// are not read here: a diagnostic asks for them (positions.ts), and a valid file never does. A
-// file of several MB is read a part at a time (read-parts.ts).
-//
-// What js-yaml refuses, and what it would read otherwise than the `yaml` package (tags,
-// directives, keys that are not plain or quoted strings, characters YAML forbids, a `...` the
-// packages read differently, aliases that never end or multiply), is left to the `yaml` package,
-// whose Document API words the diagnostics (parse-yaml.ts, yaml-syntax.ts, yaml-structure.ts).
-import { COLLECTION_STYLE, constructFromEvents, CORE_SCHEMA, defineMappingTag, EVENT_ID, mergeTag, parseEvents, SCALAR_STYLE, type Event } from 'js-yaml';
+// does), with the YAML 1.2 core schema and `<<` merges. Positions are not read here: a diagnostic
+// asks for them (positions.ts), and a valid file never does. A file of several MB is read a part
+// at a time (read-parts.ts). A file with a problem (a syntax error, a duplicate key, an alias to
+// no anchor...) is read again by yaml-structure.ts, which says where and reads what it can.
+import { COLLECTION_STYLE, constructFromEvents, CORE_SCHEMA, defineMappingTag, EVENT_ID, mergeTag, parseEvents, type Event } from 'js-yaml';
+import { MAX_NESTING } from './positions.js';
 import { readInParts } from './read-parts.js';
-import { MAX_NESTING } from './yaml-syntax.js';
 
-/** Characters the `yaml` package refuses or reads differently (controls, a BOM inside, U+2028/9, a lone CR). */
-const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFEFF\u2028\u2029]|\r(?!\n)/;
-const DOCUMENT_END = /^\.\.\.(?:[ \t].*)?$/m;
-const ONLY_COMMENTS = /^(?:[ \t]*(?:#.*)?(?:\r?\n|$))*$/;
-
-/** One `...` after the content and before nothing but comments; the `yaml` package reads any other as a second document. */
-function endsOneDocument(text: string): boolean {
-  const end = DOCUMENT_END.exec(text);
-  if (!end) return true;
-  return ONLY_COMMENTS.test(text.slice(end.index + end[0].length)) && !ONLY_COMMENTS.test(text.slice(0, end.index).replace(/^---.*$/m, ''));
-}
-
-/**
- * Mappings as plain objects whose keys are strings: a number, null, list or `"<<"` as a key, and
- * a key longer than YAML's 1,024 characters for an implicit key, go to the `yaml` package.
- */
+/** Keys as the data knows them: scalars as strings (null as ''); a list or mapping is refused. */
 const stringKeyedMap = defineMappingTag<Record<string, unknown>>('tag:yaml.org,2002:map', {
   create: () => ({}),
   addPair: (map, key, value) => {
-    if (typeof key !== 'string' || key === '<<' || key.length > 1000) return 'a key the yaml package words';
+    if (key !== null && typeof key === 'object') return 'keys must be plain strings, not lists or mappings';
+    const k = key === null ? '' : String(key);
     // `__proto__` stays data (the schema refuses it), never a prototype.
-    if (key === '__proto__') Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
-    else map[key] = value;
+    if (k === '__proto__') Object.defineProperty(map, k, { value, enumerable: true, writable: true, configurable: true });
+    else map[k] = value;
     return '';
   },
-  has: (map, key) => Object.hasOwn(map, key as string),
+  has: (map, key) => Object.hasOwn(map, key === null ? '' : String(key)),
   keys: (map) => Object.keys(map),
   get: (map, key) => map[key as string],
   identify: () => false,
 });
 
-const SCHEMA = CORE_SCHEMA.withTags(mergeTag, stringKeyedMap);
+export const SCHEMA = CORE_SCHEMA.withTags(mergeTag, stringKeyedMap);
+
+/** A merge copies keys, an alias is read once: both bounded by the text's size, so that a small file cannot make a large config. */
+export const expansionLimit = (text: string): number => text.length + MAX_ALIAS_COUNT;
+
+/** Values the aliases of a file may expand to beyond its own size: generous for real files, fatal to alias bombs. */
+export const MAX_ALIAS_COUNT = 10_000;
 
 /**
- * Whether every key is a plain or quoted scalar without an anchor, nothing has a tag or a
- * directive, and no alias is inside the value of its own anchor (the data would contain itself).
+ * One document whose keys are scalars and whose aliases are all outside the value of their own
+ * anchor (the data would contain itself); where each key of a root block mapping starts.
  */
-function isPlainDocument(events: readonly Event[], text: string): { shared: boolean; rootKeys: Set<number> } | undefined {
-  const first = events[0];
-  if (first?.type !== EVENT_ID.DOCUMENT || first.directives.length > 0) return undefined;
+function scanEvents(events: readonly Event[], text: string): { shared: boolean; rootKeys: Set<number> } | undefined {
   // Per open collection: 1 a mapping whose next node is a key, 0 one whose next is a value, -1 a list.
   const open: number[] = [];
   // Each anchor name's latest node (a number), and the anchored collections still open.
@@ -67,11 +53,10 @@ function isPlainDocument(events: readonly Event[], text: string): { shared: bool
       openAnchors.pop();
       continue;
     }
-    if (e.type === EVENT_ID.DOCUMENT || (e.type !== EVENT_ID.ALIAS && e.tagStart >= 0)) return undefined;
+    if (e.type === EVENT_ID.DOCUMENT) return undefined;
     const top = open.length - 1;
     if (open[top] === 1) {
-      const quoted = e.type === EVENT_ID.SCALAR && (e.style === SCALAR_STYLE.PLAIN || e.style === SCALAR_STYLE.SINGLE_QUOTED || e.style === SCALAR_STYLE.DOUBLE_QUOTED);
-      if (!quoted || e.anchorStart >= 0 || e.valueStart < 0) return undefined;
+      if (e.type !== EVENT_ID.SCALAR) return undefined;
       if (top === 0 && rootIsBlock) rootKeys.add(e.valueStart);
     }
     if (open[top]! >= 0) open[top] = 1 - open[top]!;
@@ -90,7 +75,7 @@ function isPlainDocument(events: readonly Event[], text: string): { shared: bool
 }
 
 /** How many values `data` expands to with every alias written out (each container counted once). */
-function expandedSize(data: unknown, limit: number): number {
+export function expandedSize(data: unknown, limit: number): number {
   const sizes = new Map<object, number>();
   const size = (value: unknown): number => {
     if (value === null || typeof value !== 'object') return 1;
@@ -111,11 +96,10 @@ export type DocumentRead = { data: unknown; shared: boolean; rootKeys: ReadonlyS
 export function readDocument(text: string, depth = 0): DocumentRead | undefined {
   try {
     const events = parseEvents(text, { maxDepth: MAX_NESTING - depth });
-    const plain = isPlainDocument(events, text);
+    const plain = events[0]?.type === EVENT_ID.DOCUMENT ? scanEvents(events, text) : undefined;
     if (!plain) return undefined;
-    // A merge copies keys: bounded by the text's size, so that a small file cannot make a large config.
-    const documents = constructFromEvents(events, { source: text, schema: SCHEMA, maxTotalMergeKeys: text.length + 10_000 });
-    const data = documents.length === 1 ? documents[0] : undefined;
+    const documents = constructFromEvents(events, { source: text, schema: SCHEMA, maxTotalMergeKeys: expansionLimit(text) });
+    const data = documents[0];
     return data !== null && typeof data === 'object' ? { data, ...plain } : undefined;
   } catch {
     return undefined;
@@ -123,13 +107,11 @@ export function readDocument(text: string, depth = 0): DocumentRead | undefined 
 }
 
 /**
- * The data of a config text, or undefined when the `yaml` package must read it. `shared`: some
- * containers are reached twice (through aliases), so nothing may update them in place.
+ * The data of a config text that reads without a problem, or undefined (yaml-structure.ts reads it
+ * then). `shared`: some containers are reached twice (through aliases), so nothing may update them in place.
  */
 export function readYaml(text: string): { data: unknown; shared: boolean } | undefined {
-  if (FORBIDDEN.test(text) || !endsOneDocument(text)) return undefined;
   const read = readInParts(text, readDocument) ?? readDocument(text);
-  // An alias is read once, whatever it expands to: bounded by the file's size too (alias bombs).
-  if (!read || (read.shared && expandedSize(read.data, text.length + 10_000) > text.length + 10_000)) return undefined;
+  if (!read || (read.shared && expandedSize(read.data, expansionLimit(text)) > expansionLimit(text))) return undefined;
   return { data: read.data, shared: read.shared };
 }

@@ -1,7 +1,7 @@
 // ajv's errors -> one plain message per problem. ajv reports every failed branch of a union
 // and several errors per value; a developer wants the one that explains their mistake.
 import { kindOfCollection } from './kind-paths.js';
-import type { PathSeg, Target } from './locate.js';
+import type { PathSeg, Target } from './positions.js';
 import { describeMisindentedEntry, describeMisindentedKey } from './misindent.js';
 import { describePasswordProblem, isPasswordPath } from './password-messages.js';
 import { pointerToPath } from './paths.js';

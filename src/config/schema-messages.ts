@@ -1,7 +1,7 @@
 // One ajv keyword error -> a sentence for someone who never read the API docs.
 import { describeAllowedSizes } from '../model/sizes.js';
 import type { KeywordError } from '../model/schema-error.js';
-import type { PathSeg, Target } from './locate.js';
+import type { PathSeg, Target } from './positions.js';
 import { formatPath } from './paths.js';
 import { KIND_NOUNS, nounOf } from '../model/address.js';
 import { kindAtPath, kindOfCollection } from './kind-paths.js';
