@@ -20,7 +20,7 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
  * list branch of a union). With `plain`, undefined for a union: its mapping branch is a reference
  * form (`vpc: { id }`), where an unknown key is a wrong form, not a line indented too far.
  */
-function schemaAt(path: readonly PathSeg[], plain = false): Json | undefined {
+export function schemaAt(path: readonly PathSeg[], plain = false): Json | undefined {
   let schema: Json | undefined = rootSchema();
   for (const seg of path) {
     if (Array.isArray(schema?.anyOf)) schema = (schema.anyOf as Json[]).find((b) => b.type === 'object' || b.type === 'array');

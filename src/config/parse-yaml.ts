@@ -8,7 +8,7 @@ import { noSuspects, type Suspects } from './follow-ons.js';
 import { EventLocator, MAX_NESTING, type Locator } from './positions.js';
 import { expandedSize, expansionLimit, MAX_ALIAS_COUNT, readYaml, SCHEMA } from './read-yaml.js';
 import { checkStructure } from './yaml-structure.js';
-import { explainConstructError, explainSyntaxError, type SyntaxProblem } from './yaml-syntax.js';
+import { explainSyntaxError, explainYamlError, type SyntaxProblem } from './yaml-syntax.js';
 
 export type ParsedYaml =
   | {
@@ -45,34 +45,35 @@ function secondDocument(text: string, events: readonly Event[]): number {
 /** A file read event by event, each problem at its place. */
 function diagnoseYaml(text: string, file: string): ParsedYaml {
   const locator = new EventLocator(file, text);
-  const fail = (problems: Array<{ offset: number; message: string; code: string }>): ParsedYaml => ({
+  const errors: Diagnostic[] = [];
+  const fail = (...problems: SyntaxProblem[]): ParsedYaml => ({
     ok: false,
-    errors: problems.map((p) => ({ severity: 'error', message: p.message, source: locator.position(p.offset), code: p.code })),
+    errors: [...errors, ...problems.map((p): Diagnostic => ({ severity: 'error', message: p.message, source: locator.position(p.offset), code: p.code }))],
   });
   let events: Event[];
   try {
     events = parse(text);
   } catch (err) {
-    return fail(explainSyntaxError(text, err, parse));
+    return fail(...explainSyntaxError(text, err, parse));
   }
   if (events.filter((e) => e.type === EVENT_ID.DOCUMENT).length > 1) {
     const message = 'the file holds more than one YAML document (separated by ---); dbform reads one document per file';
-    return fail([{ offset: secondDocument(text, events), message, code: 'yaml-syntax' }]);
+    return fail({ offset: secondDocument(text, events), message, code: 'yaml-syntax' });
   }
   const structure = checkStructure(text, events, locator);
-  const failWith = (problem: SyntaxProblem): ParsedYaml => ({ ok: false, errors: [...structure.errors, ...(fail([problem]) as { errors: Diagnostic[] }).errors] });
+  errors.push(...structure.errors);
   const limit = expansionLimit(text);
   let documents: unknown[] | undefined;
   try {
     documents = constructFromEvents(structure.events, { source: text, schema: SCHEMA, json: true, maxTotalMergeKeys: limit });
   } catch (err) {
-    // A merge that copies more keys than the file could write: an alias bomb too.
-    if (!/merge keys/i.test((err as Error).message)) return failWith(explainConstructError(text, err));
+    // A merge that copies more keys than the file could write is an alias bomb too.
+    if (!/maxTotalMergeKeys/.test((err as Error).message)) return fail(explainYamlError(text, err));
   }
   if (!documents || expandedSize(documents[0], limit) > limit) {
     const message = `too many alias expansions (more than ${MAX_ALIAS_COUNT}); anchors that nest aliases multiply, simplify them`;
-    return failWith({ offset: structure.firstAlias ?? 0, message, code: 'yaml-alias' });
+    return fail({ offset: structure.firstAlias ?? 0, message, code: 'yaml-alias' });
   }
-  const data = documents[0] ?? null;
-  return { ok: true, data, locator: new EventLocator(file, text, structure.events), empty: documents.length === 0, shared: true, errors: structure.errors, suspects: structure.suspects };
+  const { suspects } = structure;
+  return { ok: true, data: documents[0] ?? null, locator: new EventLocator(file, text, structure.events), empty: documents.length === 0, shared: true, errors, suspects };
 }

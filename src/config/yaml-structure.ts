@@ -7,7 +7,7 @@
 // about the nodes involved is a follow-on, not news: the places are returned as suspect ranges.
 import { EVENT_ID, SCALAR_STYLE, type Event } from 'js-yaml';
 import type { Diagnostic } from '../model/diagnostics.js';
-import type { SourceRange, Suspects } from './follow-ons.js';
+import type { Suspects } from './follow-ons.js';
 import { formatPath } from './paths.js';
 import { isPasswordPath } from './password-messages.js';
 import { scalarOffset, scalarText, type EventLocator, type PathSeg } from './positions.js';
@@ -21,8 +21,8 @@ interface YNode {
   start: number;
   /** Where its last scalar ends (a collection's is known once it closes). */
   end: number;
-  /** A mapping's pairs by key (the last of two equal keys). */
-  pairs?: Map<string, YPair>;
+  /** A mapping's pairs by key (the last of two equal keys wins). */
+  pairs?: Map<string, { keyStart: number; value: YNode }>;
   /** A list whose every item is (an alias of) a mapping: what `<<` may merge. */
   mapsOnly?: boolean;
   /** An alias's anchored node (undefined: none, or one still open around it). */
@@ -30,42 +30,29 @@ interface YNode {
   open?: boolean;
 }
 
-interface YPair {
-  keyStart: number;
-  value: YNode;
-}
+type Pair = NonNullable<YNode['pairs']> extends Map<string, infer P> ? P : never;
 
 interface Frame {
   node: YNode;
   path: PathSeg[];
-  /** A mapping whose next node is a key; the pending key once read. */
-  wantKey: boolean;
-  /** `done`: false while a list or mapping as a key is being read. */
+  /** The pending key of a mapping (`done`: false while a list or mapping as a key is read). */
   key?: { text: string; start: number; merge: boolean; bad: boolean; done: boolean; mark: number };
   index: number;
 }
 
-export interface StructureCheck {
-  errors: Diagnostic[];
-  suspects: Suspects;
-  /** The events the data is read from, with each problem made harmless. */
-  events: Event[];
-  /** The first alias (an alias bomb is reported there). */
-  firstAlias: number | undefined;
-}
-
-type Lazy = { from: YNode | number; to?: YNode | number; codes?: readonly string[] };
+/** A range from a node's (or offset's) start to a node's end; without `to`, the start alone. */
+type Lazy = { from: YNode | number; to?: YNode; codes?: readonly string[] };
 
 const resolve = (node: YNode | undefined): YNode | undefined => (node?.kind === 'alias' ? node.target : node);
-const isCollection = (node: YNode): boolean => node.kind === 'map' || node.kind === 'seq';
+const NULL_SCALAR = { type: EVENT_ID.SCALAR, anchorStart: -1, anchorEnd: -1, tagStart: -1, tagEnd: -1, style: SCALAR_STYLE.PLAIN, chomping: 1, indent: 0, fast: true } as const;
 
 class StructureChecker {
   readonly errors: Diagnostic[] = [];
   readonly out: Event[] = [];
   private readonly stack: Frame[] = [];
   private readonly anchors = new Map<string, YNode>();
-  private readonly schemaSuspects: Lazy[] = [];
-  private readonly ruleSuspects: Lazy[] = [];
+  private readonly schema: Lazy[] = [];
+  private readonly rules: Lazy[] = [];
   private skipRules = false;
   private lastEnd = 0;
   firstAlias: number | undefined;
@@ -79,12 +66,6 @@ class StructureChecker {
     this.errors.push({ severity: 'error', message, source: this.locator.position(offset), code });
   }
 
-  private range({ from, to }: Lazy): SourceRange {
-    const start = typeof from === 'number' ? from : from.start;
-    const end = to === undefined ? start : typeof to === 'number' ? to : to.end;
-    return { start: this.locator.position(start), end: this.locator.position(Math.max(start, end)) };
-  }
-
   /** The resource (or `x-` block) around a node `depth` deep under `path`, whose frame is open (stack[0] is the document). */
   private resourceAround(path: readonly PathSeg[], depth: number): YNode | undefined {
     const top = String(path[0] ?? '');
@@ -92,36 +73,34 @@ class StructureChecker {
     return size > 0 && depth > size ? this.stack[size + 1]?.node : undefined;
   }
 
-  /** A problem with the pair or node from `from` to `to` in the mapping at `path`: what is said inside it and about its resource is a follow-on. */
+  /** A problem from `from` to `to` in the mapping at `path`: what is said inside it and about its resource is a follow-on. */
   private taint(path: readonly PathSeg[], from: YNode | number, to: YNode): void {
-    this.schemaSuspects.push({ from, to });
+    this.schema.push({ from, to });
     const resource = this.resourceAround(path, path.length + 1);
-    this.ruleSuspects.push(resource ? { from: resource, to: resource } : { from, to });
+    this.rules.push(resource ? { from: resource, to: resource } : { from, to });
   }
 
   run(events: readonly Event[]): void {
     for (const e of events) {
-      if (e.type === EVENT_ID.DOCUMENT) {
+      if (e.type === EVENT_ID.POP) {
+        const { node } = this.stack.pop()!;
+        [node.end, node.open] = [this.lastEnd, false];
         this.out.push(e);
-        this.stack.push({ node: { kind: 'seq', start: 0, end: 0 }, path: [], wantKey: false, index: 0 });
-      } else if (e.type === EVENT_ID.POP) {
-        const frame = this.stack.pop()!;
-        frame.node.end = this.lastEnd;
-        frame.node.open = false;
-        this.out.push(e);
-        if (this.stack.length > 0) this.complete(frame.node);
-      } else this.node(e);
+        if (this.stack.length > 0) this.complete(node);
+        continue;
+      }
+      const mark = this.out.push(e) - 1;
+      if (e.type === EVENT_ID.DOCUMENT) this.stack.push({ node: { kind: 'seq', start: 0, end: 0 }, path: [], index: 0 });
+      else this.node(e, mark);
     }
   }
 
-  private node(e: Exclude<Event, { type: typeof EVENT_ID.DOCUMENT | typeof EVENT_ID.POP }>): void {
+  private node(e: Exclude<Event, { type: typeof EVENT_ID.DOCUMENT | typeof EVENT_ID.POP }>, mark: number): void {
     const top = this.stack.at(-1)!;
-    const mark = this.out.length;
-    this.out.push(e);
-    if (top.wantKey && e.type === EVENT_ID.SCALAR) {
+    const wantKey = top.node.kind === 'map' && !top.key;
+    if (wantKey && e.type === EVENT_ID.SCALAR) {
       const text = scalarText(this.text, e);
       top.key = { text, start: scalarOffset(this.text, e), merge: e.style === SCALAR_STYLE.PLAIN && text === '<<', bad: false, done: true, mark };
-      top.wantKey = false;
       this.lastEnd = Math.max(this.lastEnd, e.valueEnd);
       return;
     }
@@ -131,69 +110,55 @@ class StructureChecker {
       const anchored = this.anchors.get(name);
       node = { kind: 'alias', start: e.anchorStart - 1, end: e.anchorEnd, target: anchored?.open ? undefined : anchored };
       this.firstAlias ??= node.start;
-      this.lastEnd = Math.max(this.lastEnd, e.anchorEnd);
-      if (!node.target && !top.wantKey) this.badAlias(node, name, anchored !== undefined, mark);
+      if (!node.target && !wantKey) {
+        const message = anchored
+          ? `alias *${name} is used inside the value anchored &${name}, so that value would contain itself without end; anchor a part that does not hold the alias`
+          : `alias *${name} refers to no anchor &${name} defined before it`;
+        this.diag(node.start, message, 'yaml-alias');
+        this.taint(top.path, node, node);
+        // Read as null where it is written (positions.ts places it at its `*`).
+        this.out[mark] = { ...NULL_SCALAR, valueStart: node.start, valueEnd: node.start };
+      }
     } else if (e.type === EVENT_ID.SCALAR) {
       const start = e.valueStart < 0 ? (top.key?.start ?? 0) : scalarOffset(this.text, e);
       node = { kind: 'scalar', start, end: Math.max(start, e.valueEnd) };
-      this.lastEnd = Math.max(this.lastEnd, node.end);
-    } else node = e.type === EVENT_ID.MAPPING ? { kind: 'map', start: e.start, end: e.start, pairs: new Map(), open: true } : { kind: 'seq', start: e.start, end: e.start, mapsOnly: true, open: true };
+    } else {
+      node = { kind: e.type === EVENT_ID.MAPPING ? 'map' : 'seq', start: e.start, end: e.start, open: true, pairs: new Map(), mapsOnly: true };
+    }
+    this.lastEnd = Math.max(this.lastEnd, node.end);
     if (e.type !== EVENT_ID.ALIAS && e.anchorStart >= 0) this.anchors.set(this.text.slice(e.anchorStart, e.anchorEnd), node);
-    if (top.wantKey) {
+    if (wantKey) {
       // A list, mapping or alias as a key: reported, and the pair left out.
       this.diag(node.start, 'keys must be plain strings, not lists or mappings', 'yaml-key');
       top.key = { text: '', start: node.start, merge: false, bad: true, done: false, mark };
-      top.wantKey = false;
     }
-    if (node.kind === 'map' || node.kind === 'seq') {
-      const seg = top.node.kind === 'seq' ? top.index : (top.key?.text ?? '');
-      this.stack.push({ node, path: this.stack.length > 1 ? [...top.path, seg] : [], wantKey: node.kind === 'map', index: 0 });
-    } else this.complete(node);
-  }
-
-  private badAlias(node: YNode, name: string, recursive: boolean, mark: number): void {
-    const message = recursive
-      ? `alias *${name} is used inside the value anchored &${name}, so that value would contain itself without end; anchor a part that does not hold the alias`
-      : `alias *${name} refers to no anchor &${name} defined before it`;
-    this.diag(node.start, message, 'yaml-alias');
-    const top = this.stack.at(-1)!;
-    this.taint(top.path, node, node);
-    // Read as null where it is written (positions.ts places it at its `*`).
-    this.out[mark] = { type: EVENT_ID.SCALAR, valueStart: node.start, valueEnd: node.start, anchorStart: -1, anchorEnd: -1, tagStart: -1, tagEnd: -1, style: SCALAR_STYLE.PLAIN, chomping: 1, indent: 0, fast: true } as Event;
+    if (node.kind !== 'map' && node.kind !== 'seq') return this.complete(node);
+    const seg = top.node.kind === 'seq' ? top.index : (top.key?.text ?? '');
+    this.stack.push({ node, path: this.stack.length > 1 ? [...top.path, seg] : [], index: 0 });
   }
 
   /** `node` is read whole: an item of a list, a key or value of a mapping. */
   private complete(node: YNode): void {
     const top = this.stack.at(-1)!;
+    const key = top.key;
     if (top.node.kind === 'seq') {
       top.node.mapsOnly &&= resolve(node)?.kind === 'map';
       top.index++;
-      return;
-    }
-    const key = top.key;
-    if (!key) return;
-    if (!key.done) {
-      key.done = true; // the key itself; its value follows
-      return;
-    }
-    top.key = undefined;
-    top.wantKey = true;
-    if (key.bad) {
-      this.taint(top.path, key.start, node);
+    } else if (key && !key.done) key.done = true; // the key itself; its value follows
+    else if (key) {
+      top.key = undefined;
+      if (key.bad) this.taint(top.path, key.start, node);
+      else if (!key.merge) return this.checkDuplicate(top, key, node);
+      else if (resolve(node)?.kind === 'map' || resolve(node)?.mapsOnly) return;
+      else {
+        // `<<: *nope`: the alias's own error says it.
+        if (!(node.kind === 'alias' && !node.target)) this.diag(node.start, '`<<` merges a mapping: write `<<: *anchor` (or a list of anchors of mappings)', 'yaml-merge');
+        this.taint(top.path, key.start, node);
+        // Without the merge, the mapping misses the keys it meant to bring in: say nothing of them.
+        this.schema.push({ from: top.node, codes: MISSING });
+      }
       this.out.length = key.mark;
-    } else if (key.merge) this.checkMerge(top, key, node);
-    else this.checkDuplicate(top, key, node);
-  }
-
-  private checkMerge(top: Frame, key: NonNullable<Frame['key']>, value: YNode): void {
-    const from = resolve(value);
-    if (from?.kind === 'map' || (from?.kind === 'seq' && from.mapsOnly)) return;
-    // `<<: *nope`: the alias's own error says it.
-    if (!(value.kind === 'alias' && !from)) this.diag(value.start, '`<<` merges a mapping: write `<<: *anchor` (or a list of anchors of mappings)', 'yaml-merge');
-    this.taint(top.path, key.start, value);
-    // Without the merge, the mapping misses the keys it meant to bring in: say nothing of them.
-    this.suspectMissingKeys(top.node);
-    this.out.length = key.mark;
+    }
   }
 
   private checkDuplicate(top: Frame, key: NonNullable<Frame['key']>, value: YNode): void {
@@ -208,11 +173,10 @@ class StructureChecker {
     this.diag(key.start, `duplicate key ${shown} ${where} (first defined on line ${this.locator.position(first.keyStart).line})`, 'duplicate-key');
     // Two sections of resources: the first is lost, so references into it would fail.
     if (path.length === 0 && SECTIONS.has(key.text)) this.skipRules = true;
-    const keyPath = [...path, key.text];
+    const resource = this.resourceAround([...path, key.text], path.length + 1);
     for (const dup of [first, pair]) {
       this.suspectSchema(dup);
-      const resource = this.resourceAround(keyPath, keyPath.length);
-      this.ruleSuspects.push(resource ? { from: resource, to: resource } : { from: dup.keyStart, to: dup.value });
+      this.rules.push(resource ? { from: resource, to: resource } : { from: dup.keyStart, to: dup.value });
     }
     // Two mappings under one key are likely to be merged by the fix: a key of both is a duplicate too.
     if (first.value.kind === 'map' && value.kind === 'map') {
@@ -223,29 +187,25 @@ class StructureChecker {
   /**
    * Which of two scalars stays is the user's choice: say nothing of either. Two mappings or lists
    * are more likely to be merged, so what is wrong inside them stays news, except what the other
-   * one may hold (missing keys).
+   * one may hold (missing keys, reported at the start of the mapping).
    */
-  private suspectSchema(pair: YPair): void {
-    if (isCollection(pair.value)) this.suspectMissingKeys(pair.value);
-    else this.schemaSuspects.push({ from: pair.keyStart, to: pair.value });
-  }
-
-  /** Missing keys (and half a size) are reported at the start of their mapping. */
-  private suspectMissingKeys(map: YNode): void {
-    this.schemaSuspects.push({ from: map.start, codes: ['missing-key', 'incomplete-size'] });
+  private suspectSchema({ keyStart, value }: Pair): void {
+    this.schema.push(value.kind === 'map' || value.kind === 'seq' ? { from: value, codes: MISSING } : { from: keyStart, to: value });
   }
 
   suspects(): Suspects {
-    return {
-      schema: this.schemaSuspects.map((s) => ({ range: this.range(s), ...(s.codes ? { codes: s.codes } : {}) })),
-      rules: this.ruleSuspects.map((s) => this.range(s)),
-      skipRules: this.skipRules,
+    const range = ({ from, to }: Lazy) => {
+      const start = typeof from === 'number' ? from : from.start;
+      return { start: this.locator.position(start), end: this.locator.position(Math.max(start, to?.end ?? start)) };
     };
+    return { schema: this.schema.map((s) => ({ range: range(s), ...(s.codes && { codes: s.codes }) })), rules: this.rules.map(range), skipRules: this.skipRules };
   }
 }
 
+const MISSING = ['missing-key', 'incomplete-size'];
+
 /** Reports the structural problems of a file's events (all of them, in document order) and the events made harmless. */
-export function checkStructure(text: string, events: readonly Event[], locator: EventLocator): StructureCheck {
+export function checkStructure(text: string, events: readonly Event[], locator: EventLocator) {
   const checker = new StructureChecker(text, locator);
   checker.run(events);
   return { errors: checker.errors, suspects: checker.suspects(), events: checker.out, firstAlias: checker.firstAlias };

@@ -9,25 +9,13 @@ import { MAX_NESTING } from './positions.js';
 export const tooDeepMessage = (): string =>
   `collections nest more than ${MAX_NESTING} levels deep here; dbform reads at most ${MAX_NESTING} (a config needs fewer than ten)`;
 
-export interface SyntaxProblem {
-  offset: number;
-  message: string;
-  code: string;
-}
+export type SyntaxProblem = { offset: number; message: string; code: string };
 
 /** An opening bracket or quote and where it closes (-1: never). */
-interface Opened {
-  offset: number;
-  char: string;
-  close: number;
-}
+type Opened = { offset: number; char: string; close: number };
 
-interface Scan {
-  brackets: Opened[];
-  quotes: Opened[];
-  /** Plain text inside `[ ]` or `{ }` that ends in `$` just before a `{`: where it starts. */
-  unquoted: number[];
-}
+/** `unquoted`: where plain text inside `[ ]` or `{ }` that ends in `$` just before a `{` starts. */
+type Scan = { brackets: Opened[]; quotes: Opened[]; unquoted: number[] };
 
 const isSpace = (c: string | undefined): boolean => c === undefined || c === ' ' || c === '\t' || c === '\n' || c === '\r';
 const FLOW = ',[]{}';
@@ -141,15 +129,9 @@ function unquotedInterpolations(text: string, starts: readonly number[]): { prob
   return { problems, masked };
 }
 
-/** `db: environment: DEV`: where the inner key starts, when the error is on such a line. */
-function nestedOnOneLine(text: string, offset: number): number | undefined {
-  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
-  const m = /^[ \t]*(?:- +)?[^\s:#][^:#]*:[ \t]+(?=[^\s#])/.exec(text.slice(lineStart, offset));
-  return m && lineStart + m[0].length < offset ? lineStart + m[0].length : undefined;
-}
-
-/** One js-yaml error, worded; `at` the offset it points at. */
-function explain(text: string, reason: string, at: number, found: Scan): SyntaxProblem {
+/** One error of js-yaml (its parser, or its constructor: a tag it does not know), worded at its place. */
+export function explainYamlError(text: string, err: unknown): SyntaxProblem {
+  const [reason, at] = err instanceof YAMLException ? [err.reason, err.mark?.position ?? 0] : [(err as Error).message.replace(/\s*\n\s*/g, ' '), 0];
   const problem = (message: string, offset = at, code = 'yaml-syntax') => ({ offset, message, code });
   const lineStart = text.lastIndexOf('\n', at - 1) + 1;
   // js-yaml stops at the key whose value nests too deep: point at that value, on the next line.
@@ -166,45 +148,33 @@ function explain(text: string, reason: string, at: number, found: Scan): SyntaxP
   if (/escape/.test(reason) && text[at - 1] === '\\') return problem(`YAML syntax error: ${reason} \\${text[at]}`, at - 1);
   const tag = /^unknown \w+ tag/.test(reason) ? /^![^\s,[\]{}]*/.exec(text.slice(at))?.[0] : undefined;
   if (tag) return problem(`YAML tags such as ${tag} are not supported; write plain values`);
-  if (!/escape|character/.test(reason)) {
-    const quote = found.quotes.find((q) => q.offset < at && (q.close < 0 || q.close >= at));
-    if (quote) return problem(`YAML syntax error: the ${quote.char} that opens this string is never closed`, quote.offset);
-    const bracket = found.brackets.findLast((b) => b.offset < at && b.close < 0);
-    if (bracket) {
-      const [close, noun] = bracket.char === '[' ? [']', 'list'] : ['}', 'mapping'];
-      return problem(`YAML syntax error: this ${bracket.char} is never closed; end the ${noun} with ${close} (on this line, or on later lines indented past its key)`, bracket.offset);
-    }
+  const found = /escape|character/.test(reason) ? undefined : scan(text);
+  const quote = found?.quotes.find((q) => q.offset < at && (q.close < 0 || q.close >= at));
+  if (quote) return problem(`YAML syntax error: the ${quote.char} that opens this string is never closed`, quote.offset);
+  const bracket = found?.brackets.findLast((b) => b.offset < at && b.close < 0);
+  if (bracket) {
+    const [close, noun] = bracket.char === '[' ? [']', 'list'] : ['}', 'mapping'];
+    return problem(`YAML syntax error: this ${bracket.char} is never closed; end the ${noun} with ${close} (on this line, or on later lines indented past its key)`, bracket.offset);
   }
-  const inner = /^bad indentation of a mapping entry/.test(reason) ? nestedOnOneLine(text, at) : undefined;
-  if (inner !== undefined) return problem('YAML syntax error: a mapping cannot start on the line of its key; put this key on a line of its own, indented under its parent', inner);
+  // `db: environment: DEV`: the inner mapping's key.
+  const inner = /^bad indentation of a mapping entry/.test(reason) && /^[ \t]*(?:- +)?[^\s:#][^:#]*:[ \t]+(?=[^\s#])/.exec(text.slice(lineStart, at));
+  if (inner && lineStart + inner[0].length < at) {
+    return problem('YAML syntax error: a mapping cannot start on the line of its key; put this key on a line of its own, indented under its parent', lineStart + inner[0].length);
+  }
   return problem(`YAML syntax error: ${reason}`);
 }
-
-const reasonOf = (err: unknown): { reason: string; at: number } =>
-  err instanceof YAMLException ? { reason: err.reason, at: err.mark?.position ?? 0 } : { reason: (err as Error).message.replace(/\s*\n\s*/g, ' '), at: 0 };
 
 /**
  * The syntax errors of `text`, which `parse` refused with `err`: every unquoted `${` in flow
  * context, then the first other error (`parse` reads a text of the same length with them quoted).
  */
 export function explainSyntaxError(text: string, err: unknown, parse: (text: string) => unknown): SyntaxProblem[] {
-  const found = scan(text);
-  const { problems, masked } = unquotedInterpolations(text, found.unquoted);
-  if (problems.length === 0) {
-    const { reason, at } = reasonOf(err);
-    return [explain(text, reason, at, found)];
-  }
+  const { problems, masked } = unquotedInterpolations(text, scan(text).unquoted);
+  if (problems.length === 0) return [explainYamlError(text, err)];
   try {
     parse(masked);
     return problems;
   } catch (next) {
-    const { reason, at } = reasonOf(next);
-    return [...problems, explain(masked, reason, at, scan(masked))];
+    return [...problems, explainYamlError(masked, next)];
   }
-}
-
-/** An error of js-yaml's constructor (a tag it does not know, a merge bomb), worded. */
-export function explainConstructError(text: string, err: unknown): SyntaxProblem {
-  const { reason, at } = reasonOf(err);
-  return explain(text, reason, at, { brackets: [], quotes: [], unquoted: [] });
 }
