@@ -35,9 +35,9 @@ export function schemaAt(path: readonly PathSeg[], plain = false): Json | undefi
 const fieldsOf = (schema: Json | undefined): string[] => (isObject(schema?.properties) ? Object.keys(schema.properties) : []);
 
 /** What the entries of the collection at `path` are called, in messages. */
-function entryNoun(path: readonly PathSeg[]): string {
-  const kind = kindOfCollection(path[path.length - 1]);
-  return kind === undefined ? 'entry' : nounOf(kind.kind);
+export function entryNoun(path: readonly PathSeg[]): string {
+  const kind = kindOfCollection(path.at(-1))?.kind;
+  return kind === undefined ? 'entry' : nounOf(kind);
 }
 
 /**

@@ -21,10 +21,7 @@ export interface Locator {
   at(path: readonly PathSeg[], target?: Target): SourceRef;
 }
 
-interface Pair {
-  keyOffset: number;
-  value: PosNode;
-}
+type Pair = { keyOffset: number; value: PosNode };
 
 /**
  * A scalar is its offset alone (-1: a value written as nothing, `key:`, positioned at its key):
@@ -42,21 +39,16 @@ type MapNode = Extract<PosNode, { kind: 'map' }>;
 const offsetOf = (node: PosNode): number => (typeof node === 'number' ? node : node.offset);
 type ScalarEvent = Extract<Event, { type: typeof EVENT_ID.SCALAR }>;
 
-/** `a: |` or `- >-2 # c`: the offset of the indicator on the line before the content (-1: none found). */
-function blockHeaderOffset(text: string, contentStart: number): number {
-  const lineEnd = text.lastIndexOf('\n', contentStart - 1);
-  const lineStart = text.lastIndexOf('\n', lineEnd - 1) + 1;
-  const header = /(?:^|[\s:-])([|>])[0-9+-]*[ \t]*(?:#.*)?\r?$/.exec(text.slice(lineStart, lineEnd));
-  return header ? lineStart + header.index + header[0].indexOf(header[1]!) : -1;
-}
-
 export const scalarText = (text: string, e: ScalarEvent): string => (e.fast ? text.slice(e.valueStart, e.valueEnd) : getScalarValue(text, e));
 
+/** A scalar's first character: a quoted one's quote, a block scalar's `|` or `>` (`a: |`, `- >-2 # c`) on the line before its content. */
 export function scalarOffset(text: string, e: ScalarEvent): number {
   if (e.style === SCALAR_STYLE.PLAIN) return e.valueStart;
   if (e.style === SCALAR_STYLE.SINGLE_QUOTED || e.style === SCALAR_STYLE.DOUBLE_QUOTED) return e.valueStart - 1;
-  const header = blockHeaderOffset(text, e.valueStart);
-  return header >= 0 ? header : e.valueStart;
+  const lineEnd = text.lastIndexOf('\n', e.valueStart - 1);
+  const lineStart = text.lastIndexOf('\n', lineEnd - 1) + 1;
+  const header = /(?:^|[\s:-])([|>])[0-9+-]*[ \t]*(?:#.*)?\r?$/.exec(text.slice(lineStart, lineEnd));
+  return header ? lineStart + header.index + header[0].indexOf(header[1]!) : e.valueStart;
 }
 
 /** The nodes of a document the reader accepted (so every key is a scalar). */

@@ -4,7 +4,7 @@ import type { KeywordError } from '../model/schema-error.js';
 import { describeAllowedSizes } from '../model/sizes.js';
 import { closestMatch } from '../model/suggest.js';
 import { kindAtPath, kindOfCollection } from './kind-paths.js';
-import { schemaAt } from './misindent.js';
+import { entryNoun, schemaAt } from './misindent.js';
 import { formatPath } from './paths.js';
 import type { PathSeg, Target } from './positions.js';
 import { quoteCode, quoteIfUnshown } from './quote.js';
@@ -113,8 +113,7 @@ function badPattern(e: KeywordError, path: PathSeg[]): Problem {
 
 function invalidKey(e: KeywordError, path: PathSeg[]): Problem {
   const key = String(e.propertyName);
-  const collection = kindOfCollection(path[path.length - 1]);
-  const kind = collection === undefined ? 'entry' : nounOf(collection.kind);
+  const kind = entryNoun(path);
   const fixed = key.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^[^a-z]+/, '').replace(/-+$/, '').slice(0, 63);
   const suggest = /^[A-Za-z]/.test(key) && new RegExp(KEY_REGEX).test(fixed);
   const hint = key.length > 63 ? '; keys are at most 63 characters' : suggest ? ` (such as \`${fixed}\`)` : '';
