@@ -11,7 +11,7 @@ import { configKey } from './kind-paths.js';
 import type { PathSeg } from './positions.js';
 import { mergeFiles, type LoadedFile } from './merge.js';
 import { formatPath } from './paths.js';
-import { parseYamlText, type ParsedYaml } from './parse-yaml.js';
+import { parseYamlText, type ParsedYaml } from './read-yaml.js';
 import { oneLine } from './quote.js';
 import { readConfigFiles, type ConfigInput } from './read-files.js';
 import { RULES } from './rules/index.js';

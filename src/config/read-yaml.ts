@@ -1,11 +1,17 @@
 // The one reader of config data: js-yaml (its event parser, then its constructor, as its `load`
-// does), with the YAML 1.2 core schema and `<<` merges. Positions are not read here: a diagnostic
-// asks for them (positions.ts), and a valid file never does. A file of several MB is read a part
-// at a time (read-parts.ts). A file with a problem (a syntax error, a duplicate key, an alias to
-// no anchor...) is read again by yaml-structure.ts, which says where and reads what it can.
+// does), with the YAML 1.2 core schema and `<<` merges. A file that reads without a problem costs
+// one read (a file of several MB a part at a time: read-parts.ts), and no position: a diagnostic
+// asks for them (positions.ts), and a valid file never does. Any other file is read again event
+// by event, so that every YAML problem (syntax, tabs, duplicate keys, unknown aliases, alias
+// bombs) becomes a positioned diagnostic and the rest of the file is still read for the schema
+// and the rules (yaml-syntax.ts, yaml-structure.ts).
 import { COLLECTION_STYLE, constructFromEvents, CORE_SCHEMA, defineMappingTag, EVENT_ID, mergeTag, parseEvents, type Event } from 'js-yaml';
-import { MAX_NESTING } from './positions.js';
+import type { Diagnostic } from '../model/diagnostics.js';
+import { noSuspects, type Suspects } from './follow-ons.js';
+import { EventLocator, MAX_NESTING, type Locator } from './positions.js';
 import { readInParts } from './read-parts.js';
+import { checkStructure } from './yaml-structure.js';
+import { explainSyntaxError, explainYamlError, type SyntaxProblem } from './yaml-syntax.js';
 
 /** Keys as the data knows them: scalars as strings (null as ''); a list or mapping is refused. */
 const stringKeyedMap = defineMappingTag<Record<string, unknown>>('tag:yaml.org,2002:map', {
@@ -24,13 +30,14 @@ const stringKeyedMap = defineMappingTag<Record<string, unknown>>('tag:yaml.org,2
   identify: () => false,
 });
 
-export const SCHEMA = CORE_SCHEMA.withTags(mergeTag, stringKeyedMap);
+const SCHEMA = CORE_SCHEMA.withTags(mergeTag, stringKeyedMap);
 
-/** A merge copies keys, an alias is read once: both bounded by the text's size, so that a small file cannot make a large config. */
-export const expansionLimit = (text: string): number => text.length + MAX_ALIAS_COUNT;
-
-/** Values the aliases of a file may expand to beyond its own size: generous for real files, fatal to alias bombs. */
-export const MAX_ALIAS_COUNT = 10_000;
+/**
+ * Values a file's aliases may expand to, and keys its merges may copy, beyond its own size
+ * (js-yaml reads an alias once): generous for real files, fatal to alias bombs.
+ */
+const MAX_ALIAS_COUNT = 10_000;
+const expansionLimit = (text: string): number => text.length + MAX_ALIAS_COUNT;
 
 /**
  * One document whose keys are scalars and whose aliases are all outside the value of their own
@@ -75,7 +82,7 @@ function scanEvents(events: readonly Event[], text: string): { shared: boolean; 
 }
 
 /** How many values `data` expands to with every alias written out (each container counted once). */
-export function expandedSize(data: unknown, limit: number): number {
+function expandedSize(data: unknown, limit: number): number {
   const sizes = new Map<object, number>();
   const size = (value: unknown): number => {
     if (value === null || typeof value !== 'object') return 1;
@@ -106,12 +113,70 @@ export function readDocument(text: string, depth = 0): DocumentRead | undefined 
   }
 }
 
-/**
- * The data of a config text that reads without a problem, or undefined (yaml-structure.ts reads it
- * then). `shared`: some containers are reached twice (through aliases), so nothing may update them in place.
- */
-export function readYaml(text: string): { data: unknown; shared: boolean } | undefined {
+export type ParsedYaml =
+  | {
+      ok: true;
+      data: unknown;
+      locator: Locator;
+      empty: boolean;
+      /** Containers may be reached twice (YAML aliases), so never update them in place. */
+      shared: boolean;
+      /** Problems of a well-formed document (duplicate keys...); `data` leaves out what they make unclear. */
+      errors: Diagnostic[];
+      suspects: Suspects;
+    }
+  | { ok: false; errors: Diagnostic[] };
+
+export function parseYamlText(text: string, file: string): ParsedYaml {
   const read = readInParts(text, readDocument) ?? readDocument(text);
-  if (!read || (read.shared && expandedSize(read.data, expansionLimit(text)) > expansionLimit(text))) return undefined;
-  return { data: read.data, shared: read.shared };
+  if (!read || (read.shared && expandedSize(read.data, expansionLimit(text)) > expansionLimit(text))) return diagnoseYaml(text, file);
+  return { ok: true, data: read.data, locator: new EventLocator(file, text), empty: false, shared: read.shared, errors: [], suspects: noSuspects() };
+}
+
+const parse = (text: string): Event[] => parseEvents(text, { maxDepth: MAX_NESTING });
+
+/** Where the second document starts: its `---`, or its first node after a `...`. */
+function secondDocument(text: string, events: readonly Event[]): number {
+  const second = events.findIndex((e, i) => i > 0 && e.type === EVENT_ID.DOCUMENT);
+  const next = events.slice(second).find((e) => e.type !== EVENT_ID.DOCUMENT && e.type !== EVENT_ID.POP);
+  const at = !next ? text.length : 'start' in next ? next.start : next.type === EVENT_ID.SCALAR && next.valueStart >= 0 ? next.valueStart : next.anchorStart;
+  const marker = Math.max(text.lastIndexOf('\n---', at - 1), text.startsWith('---') ? -1 : -2);
+  const end = text.lastIndexOf('\n...', at - 1);
+  return marker >= -1 && marker > end ? marker + 1 : at;
+}
+
+/** A file read event by event, each problem at its place. */
+function diagnoseYaml(text: string, file: string): ParsedYaml {
+  const locator = new EventLocator(file, text);
+  const errors: Diagnostic[] = [];
+  const fail = (...problems: SyntaxProblem[]): ParsedYaml => ({
+    ok: false,
+    errors: [...errors, ...problems.map((p): Diagnostic => ({ severity: 'error', message: p.message, source: locator.position(p.offset), code: p.code }))],
+  });
+  let events: Event[];
+  try {
+    events = parse(text);
+  } catch (err) {
+    return fail(...explainSyntaxError(text, err, parse));
+  }
+  if (events.filter((e) => e.type === EVENT_ID.DOCUMENT).length > 1) {
+    const message = 'the file holds more than one YAML document (separated by ---); dbform reads one document per file';
+    return fail({ offset: secondDocument(text, events), message, code: 'yaml-syntax' });
+  }
+  const structure = checkStructure(text, events, locator);
+  errors.push(...structure.errors);
+  const limit = expansionLimit(text);
+  let documents: unknown[] | undefined;
+  try {
+    documents = constructFromEvents(structure.events, { source: text, schema: SCHEMA, json: true, maxTotalMergeKeys: limit });
+  } catch (err) {
+    // A merge that copies more keys than the file could write is an alias bomb too.
+    if (!/maxTotalMergeKeys/.test((err as Error).message)) return fail(explainYamlError(text, err));
+  }
+  if (!documents || expandedSize(documents[0], limit) > limit) {
+    const message = `too many alias expansions (more than ${MAX_ALIAS_COUNT}); anchors that nest aliases multiply, simplify them`;
+    return fail({ offset: structure.firstAlias ?? 0, message, code: 'yaml-alias' });
+  }
+  const { suspects } = structure;
+  return { ok: true, data: documents[0] ?? null, locator: new EventLocator(file, text, structure.events), empty: documents.length === 0, shared: true, errors, suspects };
 }

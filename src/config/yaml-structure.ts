@@ -22,7 +22,7 @@ interface YNode {
   /** Where its last scalar ends (a collection's is known once it closes). */
   end: number;
   /** A mapping's pairs by key (the last of two equal keys wins). */
-  pairs?: Map<string, { keyStart: number; value: YNode }>;
+  pairs?: Map<string, Pair>;
   /** A list whose every item is (an alias of) a mapping: what `<<` may merge. */
   mapsOnly?: boolean;
   /** An alias's anchored node (undefined: none, or one still open around it). */
@@ -30,15 +30,10 @@ interface YNode {
   open?: boolean;
 }
 
-type Pair = NonNullable<YNode['pairs']> extends Map<string, infer P> ? P : never;
-
-interface Frame {
-  node: YNode;
-  path: PathSeg[];
-  /** The pending key of a mapping (`done`: false while a list or mapping as a key is read). */
-  key?: { text: string; start: number; merge: boolean; bad: boolean; done: boolean; mark: number };
-  index: number;
-}
+type Pair = { keyStart: number; value: YNode };
+/** A pending key of a mapping (`done`: false while a list or mapping as a key is read; `mark`: its event's index in the output). */
+type Key = { text: string; start: number; merge: boolean; bad: boolean; done: boolean; mark: number };
+type Frame = { node: YNode; path: PathSeg[]; key?: Key; index: number };
 
 /** A range from a node's (or offset's) start to a node's end; without `to`, the start alone. */
 type Lazy = { from: YNode | number; to?: YNode; codes?: readonly string[] };
@@ -161,7 +156,7 @@ class StructureChecker {
     }
   }
 
-  private checkDuplicate(top: Frame, key: NonNullable<Frame['key']>, value: YNode): void {
+  private checkDuplicate(top: Frame, key: Key, value: YNode): void {
     const pairs = top.node.pairs!;
     const first = pairs.get(key.text);
     const pair = { keyStart: key.start, value };
