@@ -152,6 +152,27 @@ describe('dbform restore service.db --to TIME', () => {
     for (const text of [run.stdout, run.stderr, readFileSync(a.ws.lockfile, 'utf8'), historyText]) expect(text).not.toContain(password);
   });
 
+  it('is exported as the fork under the address: the retired original stays out of the YAML and bound in the state, the export plans nothing', async () => {
+    const a = await applied();
+    expect((await runCli(a.ws, ['restore', 'service.db', '--to', a.created, '--auto-approve'])).code).toBe(0);
+    const { forkId, retired } = await expectRestored(a);
+    const before = readFileSync(a.ws.lockfile, 'utf8');
+
+    // The export goes beside the state it keeps (the lockfile beside -o), then replaces the config.
+    const run = await runCli(a.ws, ['export', '-o', 'exported.yaml']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(`service "${DIALECT_FACTS.renamesServices ? retired.slice('service.'.length) : 'db'}" (${a.originalId}): retired by a restore; the state keeps it as ${retired}`);
+    const yaml = readFileSync(join(a.ws.dir, 'exported.yaml'), 'utf8');
+    expect(yaml).toMatch(/^ {2}db:$/m);
+    expect(yaml).not.toMatch(/^ {2}db-before-/m);
+    // Nothing lost or rebound: the fork at service.db, the original and its set still retired.
+    expect(readFileSync(a.ws.lockfile, 'utf8')).toBe(before);
+    expect(lockOf(a.ws).resources['service.db']!.id).toBe(forkId);
+    writeFileSync(a.ws.config, yaml);
+    const plan = await runCli(a.ws, ['plan', '--detailed-exitcode']);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+  });
+
   it('lets the original go once its protect is lifted: state rm refuses it protected, destroy --target deletes it with its set', async () => {
     const a = await applied();
     expect((await runCli(a.ws, ['restore', 'service.db', '--to', a.created, '--auto-approve'])).code).toBe(0);
