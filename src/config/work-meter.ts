@@ -4,15 +4,7 @@
 // in the CLI.
 let steps = 0;
 
-export function countWork(n: number): void {
-  steps += n;
-}
-
+export const countWork = (n: number): void => void (steps += n);
 /** Steps counted since the last reset (tests only). */
-export function workCounted(): number {
-  return steps;
-}
-
-export function resetWorkCount(): void {
-  steps = 0;
-}
+export const workCounted = (): number => steps;
+export const resetWorkCount = (): void => void (steps = 0);
