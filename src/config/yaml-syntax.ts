@@ -111,7 +111,8 @@ const quoteForYaml = (s: string): string => (/["\\]/.test(s) ? `'${s.replace(/'/
  */
 function unquotedInterpolations(text: string, starts: readonly number[]): { problems: SyntaxProblem[]; masked: string } {
   const problems: SyntaxProblem[] = [];
-  let masked = text;
+  // The text in pieces, joined once: a file of many such values stays linear.
+  const pieces: string[] = [];
   let maskedUpTo = 0;
   for (const start of starts) {
     const brace = text.indexOf('{', start);
@@ -123,10 +124,10 @@ function unquotedInterpolations(text: string, starts: readonly number[]): { prob
       code: 'yaml-unquoted-interpolation',
       message: `YAML syntax error: \${...} inside [ ] or { } must be in quotes, or YAML reads its { as a mapping; write ${quoteForYaml(written)}`,
     });
-    masked = masked.slice(0, start) + `"${'x'.repeat(written.length - 2)}"` + masked.slice(end);
+    pieces.push(text.slice(maskedUpTo, start), `"${'x'.repeat(written.length - 2)}"`);
     maskedUpTo = end;
   }
-  return { problems, masked };
+  return { problems, masked: pieces.join('') + text.slice(maskedUpTo) };
 }
 
 /** One error of js-yaml (its parser, or its constructor: a tag it does not know), worded at its place. */
