@@ -6,10 +6,18 @@ import { formatPath } from './paths.js';
 import { isPasswordPath } from './password-messages.js';
 import { quoteCode } from './quote.js';
 
-export type InterpolationProblem = { path: PathSeg[]; message: string; code: string };
+export interface InterpolationProblem {
+  path: PathSeg[];
+  message: string;
+  code: string;
+}
 
 /** A string value that read environment variables: what was written, and which variables were set but empty. */
-export type Interpolated = { path: PathSeg[]; written: string; emptyVariables: string[] };
+export interface Interpolated {
+  path: PathSeg[];
+  written: string;
+  emptyVariables: string[];
+}
 
 const REFERENCE = /^env:([A-Za-z_][A-Za-z0-9_]*)$/;
 

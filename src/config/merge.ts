@@ -6,10 +6,18 @@ import type { Locator, PathSeg, Target } from './positions.js';
 import { formatPath } from './paths.js';
 
 /** Where something sits: which file, and its path in that file's data. */
-export type Origin = { file: string; locator: Locator; path: PathSeg[] };
+export interface Origin {
+  file: string;
+  locator: Locator;
+  path: PathSeg[];
+}
 
 /** A VPC, service or `moved` item (its value is `{}` when it is not a mapping: a schema error). */
-export type Entry = { key: string; origin: Origin; value: Record<string, unknown> };
+export interface Entry {
+  key: string;
+  origin: Origin;
+  value: Record<string, unknown>;
+}
 
 export interface MergedConfig {
   projectId?: string;
@@ -22,7 +30,11 @@ export interface MergedConfig {
 }
 
 /** One file after parsing and interpolation (its data may still break the schema). */
-export type LoadedFile = { file: string; locator: Locator; data: unknown };
+export interface LoadedFile {
+  file: string;
+  locator: Locator;
+  data: unknown;
+}
 
 export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -47,9 +59,21 @@ export function sourceOf(origin: Origin, sub: readonly PathSeg[] = [], target: T
 export const describeSource = (s: SourceRef): string => `${s.file}:${s.line}:${s.col}`;
 
 /** A diagnostic at `sub` below `origin`, carrying the dotted path. */
-export function diagnosticAt(origin: Origin, sub: readonly PathSeg[], message: string, code: string, options: { target?: Target; severity?: 'error' | 'warning' } = {}): Diagnostic {
+export function diagnosticAt(
+  origin: Origin,
+  sub: readonly PathSeg[],
+  message: string,
+  code: string,
+  options: { target?: Target; severity?: 'error' | 'warning' } = {},
+): Diagnostic {
   const path = [...origin.path, ...sub];
-  return { severity: options.severity ?? 'error', message, path: formatPath(path), source: origin.locator.at(path, options.target ?? 'value'), code };
+  return {
+    severity: options.severity ?? 'error',
+    message,
+    path: formatPath(path),
+    source: origin.locator.at(path, options.target ?? 'value'),
+    code,
+  };
 }
 
 function mergeMap(section: 'vpcs' | 'services', file: LoadedFile, into: Entry[], seen: Map<string, Origin>, errors: Diagnostic[]): void {
@@ -94,8 +118,14 @@ export function mergeFiles(files: readonly LoadedFile[]): { config: MergedConfig
   const projectId = checkAgreement('project_id', usable, errors)?.value;
   checkAgreement('version', usable, errors);
   const state = checkAgreement('state', usable, errors);
-  const config: MergedConfig = { projectId: typeof projectId === 'string' ? projectId : undefined, vpcs: [], services: [], moved: [], files: files.map((f) => f.file) };
-  if (state && typeof state.value === 'string') config.state = { value: state.value, origin: state.origin };
+  const config: MergedConfig = {
+    projectId: typeof projectId === 'string' ? projectId : undefined,
+    ...(state && typeof state.value === 'string' ? { state: { value: state.value, origin: state.origin } } : {}),
+    vpcs: [],
+    services: [],
+    moved: [],
+    files: files.map((f) => f.file),
+  };
   const seenVpcs = new Map<string, Origin>();
   const seenServices = new Map<string, Origin>();
   for (const file of usable) {

@@ -58,8 +58,11 @@ function readNodes(text: string, events = parseEvents(text, { maxDepth: MAX_NEST
   const anchors = new Map<string, PosNode>();
   let root: PosNode | undefined;
   for (const e of events) {
-    if (e.type === EVENT_ID.POP) stack.pop();
-    if (e.type === EVENT_ID.POP || e.type === EVENT_ID.DOCUMENT) continue;
+    if (e.type === EVENT_ID.DOCUMENT) continue;
+    if (e.type === EVENT_ID.POP) {
+      stack.pop();
+      continue;
+    }
     const top = stack[stack.length - 1];
     if (top?.node.kind === 'map' && top.key === undefined && e.type === EVENT_ID.SCALAR) {
       const key = scalarText(text, e);
@@ -142,7 +145,8 @@ export class EventLocator implements Locator {
 
   position(offset: number): SourceRef {
     const starts = (this.lineStarts ??= lineStartsOf(this.text));
-    let [lo, hi] = [0, starts.length - 1];
+    let lo = 0;
+    let hi = starts.length - 1;
     while (lo < hi) {
       countWork(1);
       const mid = (lo + hi + 1) >> 1;

@@ -13,13 +13,21 @@ export function escapeUnshown(text: string): string {
 }
 
 /** A string value as a message shows it: double-quoted, escaped. */
-export const quoteValue = (text: string): string => escapeUnshown(JSON.stringify(text));
+export function quoteValue(text: string): string {
+  return escapeUnshown(JSON.stringify(text));
+}
 
 /** A key or written text in backticks; double-quoted and escaped when it holds what backticks cannot show. */
-export const quoteCode = (text: string): string => (text.includes('`') || HAS_UNSHOWN.test(text) ? quoteValue(text) : `\`${text}\``);
+export function quoteCode(text: string): string {
+  return text.includes('`') || HAS_UNSHOWN.test(text) ? quoteValue(text) : `\`${text}\``;
+}
 
 /** Text as written, unless it holds what would not show as itself: then double-quoted and escaped. */
-export const quoteIfUnshown = (text: string): string => (HAS_UNSHOWN.test(text) ? quoteValue(text) : text);
+export function quoteIfUnshown(text: string): string {
+  return HAS_UNSHOWN.test(text) ? quoteValue(text) : text;
+}
 
 /** A message on one line, whatever the text it quotes (the loader's last word on every diagnostic). */
-export const oneLine = escapeUnshown;
+export function oneLine(message: string): string {
+  return escapeUnshown(message);
+}

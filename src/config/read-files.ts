@@ -5,10 +5,15 @@ import type { Diagnostic } from '../model/diagnostics.js';
 import { inDirectory } from '../model/run-directory.js';
 
 /** A config file's content, already read. */
-export type ConfigInput = { file: string; content: string | Uint8Array };
+export interface ConfigInput {
+  file: string;
+  content: string | Uint8Array;
+}
 
 /** A problem with a whole file (missing, unreadable, given twice): it names a file but no position. */
-export type FileDiagnostic = Diagnostic & { file: string };
+export interface FileDiagnostic extends Diagnostic {
+  file: string;
+}
 
 /** The file a diagnostic is about, positioned or not. */
 export const fileOf = (d: Diagnostic): string | undefined => d.source?.file ?? (d as Partial<FileDiagnostic>).file;
@@ -52,15 +57,18 @@ export async function readConfigFiles(files: readonly string[], cwd?: string): P
   const problems: FileDiagnostic[] = [];
   const seen = new Map<string, string>();
   for (const r of read) {
-    const first = 'severity' in r ? undefined : seen.get(r.real);
-    if ('severity' in r) problems.push(r);
-    else if (first === undefined) {
+    if ('severity' in r) {
+      problems.push(r);
+      continue;
+    }
+    const first = seen.get(r.real);
+    if (first === undefined) {
       seen.set(r.real, r.input.file);
       inputs.push(r.input);
-    } else {
-      const same = first === r.input.file ? `${first} is given twice` : `${r.input.file} is ${first}, given twice`;
-      problems.push(fileProblem(r.input.file, `${same}; give each config file once`, 'file-given-twice'));
+      continue;
     }
+    const same = first === r.input.file ? `${first} is given twice` : `${r.input.file} is ${first}, given twice`;
+    problems.push(fileProblem(r.input.file, `${same}; give each config file once`, 'file-given-twice'));
   }
   return { inputs, problems };
 }

@@ -19,14 +19,24 @@ type Read = (text: string, depth: number) => DocumentRead | undefined;
  * Smaller parts cost more CPU: each call of js-yaml's parseEvents after the first runs slower code
  * until V8 optimizes it again (64 KB parts: +0.5 s at 10,000 services).
  */
-export type PartSizes = { over: number; part: number };
+export interface PartSizes {
+  over: number;
+  part: number;
+}
+
 const SIZES: PartSizes = { over: 1 << 21, part: 1 << 20 };
 
 const ROOT_BLOCK_KEY = /^([A-Za-z_][A-Za-z0-9_-]*):[ \t]*(?:#.*)?\r?$/;
 const ENTRY_START = /[A-Za-z0-9_"']/;
 
-/** Where the key's line, the body after it, and each entry's first line start; where the body ends. */
-type Section = { key: string; keyStart: number; bodyStart: number; entries: number[]; bodyEnd: number };
+interface Section {
+  key: string;
+  /** Where the key's line, the body after it, and each entry's first line start; where the body ends. */
+  keyStart: number;
+  bodyStart: number;
+  entries: number[];
+  bodyEnd: number;
+}
 
 /** Root keys alone on their line whose value is a block mapping written as lines that can be cut. */
 function findSections(text: string): Section[] {

@@ -4,7 +4,15 @@
 // in the CLI.
 let steps = 0;
 
-export const countWork = (n: number): void => void (steps += n);
+export function countWork(n: number): void {
+  steps += n;
+}
+
 /** Steps counted since the last reset (tests only). */
-export const workCounted = (): number => steps;
-export const resetWorkCount = (): void => void (steps = 0);
+export function workCounted(): number {
+  return steps;
+}
+
+export function resetWorkCount(): void {
+  steps = 0;
+}
