@@ -101,7 +101,7 @@ process.stdout.write(
     `- \`dbform export --emulator -o exported.yaml\` in ${work} writes the live world back as YAML.`,
     `- \`dbform output --emulator --with-password --pgpass pgpass\` adds each password, from that file.`,
     '- examples/full.yaml shows every field: peerings, HA, pooler, forks, passwords, protect.',
-    '- README.md, "Quickstart" and "Apply in pipelines": these steps by hand, approvals, saved plans,',
+    '- README.md, "Quickstart": these steps by hand; docs/apply-in-pipelines.md: approvals, saved plans,',
     '  exit codes, interrupted applies, the apply lock and destroy. `dbform <command> --help` lists every flag.',
     '',
   ].join('\n'),

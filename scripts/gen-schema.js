@@ -6,7 +6,7 @@
 // src/policy/generated/policy-validator.ts from schemas/policy.schema.json.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { renderPlanValidatorSource, renderPolicyValidatorSource, renderSchemaJson, renderValidatorSource } from '../dist/config/generate.js';
+import { renderPlanValidatorSource, renderPolicyValidatorSource, renderSchemaJson, renderValidatorSource } from '../dist/codegen/validators.js';
 import { withOperationEnum } from '../dist/planner/plan-schema.js';
 
 const root = join(import.meta.dirname, '..');

@@ -16,15 +16,23 @@ export function showsDeletion(svc: ServiceDto | undefined): boolean {
   return svc === undefined || svc.status === 'DELETING' || svc.status === 'DELETED';
 }
 
+/**
+ * The sizes it set. UPGRADING proves nothing: a resize that landed shows it (and the API may show
+ * the new values only once READY), but so does a service busy with another change, which refused
+ * this one; whose answer may be the one that was lost. Unconfirmed, the refusal goes to the
+ * caller, which waits for the service to settle and looks again before it sends again
+ * (kinds/service/handlers.ts).
+ */
 export function showsServiceResize(svc: ServiceDto, body: ResizeRequestDto): boolean {
-  if (svc.status === 'UPGRADING') return true;
   const size = sizeOfSpec(svc.resources?.[0]?.spec);
   return size !== undefined && String(size.cpuMillis) === body.cpu_millis && String(size.memoryGbs) === body.memory_gbs;
 }
 
-/** An omitted count in setHA means 0 (docs/api-behaviour.md), not "unchanged". */
+/**
+ * The counts it set, as for a resize (UPGRADING proves nothing). An omitted count in setHA means 0
+ * (docs/api-behaviour.md), not "unchanged".
+ */
 export function showsHa(svc: ServiceDto, body: SetHaRequestDto): boolean {
-  if (svc.status === 'UPGRADING') return true;
   const ha = mapHa(svc.ha_replicas);
   return ha.replicas === (body.replica_count ?? 0) && ha.syncReplicas === (body.sync_replica_count ?? 0);
 }
@@ -48,9 +56,9 @@ export function showsDetach(svc: ServiceDto, _vpcId: string): boolean {
   return vpcIdOf(svc) === null;
 }
 
+/** The sizes it set, as for a service: `resizing` may be another resize, which refused this one. */
 export function showsReplicaSetResize(rs: ReadReplicaSetDto | undefined, body: ResizeRequestDto): boolean {
   if (rs === undefined) return false;
-  if (rs.status === 'resizing') return true;
   return String(rs.cpu_millis) === body.cpu_millis && String(rs.memory_gbs) === body.memory_gbs;
 }
 

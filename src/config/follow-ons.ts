@@ -6,16 +6,10 @@ import type { Diagnostic, SourceRef } from '../model/diagnostics.js';
 import { countWork } from './work-meter.js';
 
 /** From `start` to `end` (inclusive) in one file. */
-export interface SourceRange {
-  start: SourceRef;
-  end: SourceRef;
-}
+export type SourceRange = { start: SourceRef; end: SourceRef };
 
-export interface SchemaSuspect {
-  range: SourceRange;
-  /** Only these codes are follow-ons there (all when left out). */
-  codes?: readonly string[];
-}
+/** `codes`: only these codes are follow-ons there (all when left out). */
+export type SchemaSuspect = { range: SourceRange; codes?: readonly string[] };
 
 export interface Suspects {
   /** Schema errors inside these ranges are follow-ons. */
@@ -28,55 +22,38 @@ export interface Suspects {
 
 export const noSuspects = (): Suspects => ({ schema: [], rules: [], skipRules: false });
 
-const before = (a: SourceRef, b: SourceRef): boolean => a.line < b.line || (a.line === b.line && a.col <= b.col);
+const compare = (a: SourceRef, b: SourceRef): number => a.line - b.line || a.col - b.col;
 
 /**
- * Ranges sorted by start, each with the furthest end of it and those before it: whether a
- * position is inside any of them is a binary search, so that N diagnostics among S suspect
- * ranges cost O((N + S) log S), not O(N x S).
+ * Whether a position is inside any of `ranges`: sorted by start, each with the furthest end of it
+ * and those before it, a binary search, so that N diagnostics among S suspect ranges cost
+ * O((N + S) log S), not O(N x S).
  */
-class RangeIndex {
-  private readonly starts: SourceRef[] = [];
-  private readonly reach: SourceRef[] = [];
-
-  constructor(ranges: readonly SourceRange[]) {
-    const sorted = [...ranges].sort((a, b) => (before(a.start, b.start) ? (before(b.start, a.start) ? 0 : -1) : 1));
-    for (const r of sorted) {
-      const last = this.reach[this.reach.length - 1];
-      this.starts.push(r.start);
-      this.reach.push(last && before(r.end, last) ? last : r.end);
-    }
-  }
-
-  covers(p: SourceRef): boolean {
-    let lo = 0;
-    let hi = this.starts.length;
+function rangeIndex(ranges: readonly SourceRange[]): (p: SourceRef) => boolean {
+  const sorted = [...ranges].sort((a, b) => compare(a.start, b.start));
+  const reach: SourceRef[] = [];
+  for (const r of sorted) reach.push(reach.length > 0 && compare(r.end, reach.at(-1)!) <= 0 ? reach.at(-1)! : r.end);
+  return (p) => {
+    let [lo, hi] = [0, sorted.length];
     while (lo < hi) {
       countWork(1);
       const mid = (lo + hi) >> 1;
-      if (before(this.starts[mid]!, p)) lo = mid + 1;
+      if (compare(sorted[mid]!.start, p) <= 0) lo = mid + 1;
       else hi = mid;
     }
-    return lo > 0 && before(p, this.reach[lo - 1]!);
-  }
+    return lo > 0 && compare(p, reach[lo - 1]!) <= 0;
+  };
 }
 
 /** One index per group (a file; a file and a code), made on the first question: the lists are complete by then. */
-const indexes = new WeakMap<readonly unknown[], Map<string, RangeIndex>>();
+const indexes = new WeakMap<readonly unknown[], Map<string, (p: SourceRef) => boolean>>();
 
-function indexOf<T>(items: readonly T[], groups: (item: T) => string[], range: (item: T) => SourceRange): Map<string, RangeIndex> {
+function indexOf<T>(items: readonly T[], groups: (item: T) => string[], range: (item: T) => SourceRange): Map<string, (p: SourceRef) => boolean> {
   let made = indexes.get(items);
   if (!made) {
     const grouped = new Map<string, SourceRange[]>();
-    for (const item of items) {
-      for (const group of groups(item)) {
-        const list = grouped.get(group);
-        if (list) list.push(range(item));
-        else grouped.set(group, [range(item)]);
-      }
-    }
-    made = new Map([...grouped].map(([key, ranges]) => [key, new RangeIndex(ranges)]));
-    indexes.set(items, made);
+    for (const item of items) for (const group of groups(item)) grouped.set(group, grouped.get(group) ?? []).get(group)!.push(range(item));
+    indexes.set(items, (made = new Map([...grouped].map(([key, ranges]) => [key, rangeIndex(ranges)]))));
   }
   return made;
 }
@@ -97,7 +74,7 @@ export function isSchemaFollowOn(d: Diagnostic, suspects: readonly SchemaSuspect
   // A suspect of every code is filed under its file; one of some codes under the file and each code.
   const index = indexOf(suspects, (s) => (s.codes ? s.codes.map((code) => `${s.range.start.file}\0${code}`) : [s.range.start.file]), (s) => s.range);
   const { source } = d;
-  return index.get(source.file)?.covers(source) === true || (d.code !== undefined && index.get(`${source.file}\0${d.code}`)?.covers(source) === true);
+  return index.get(source.file)?.(source) === true || index.get(`${source.file}\0${d.code}`)?.(source) === true;
 }
 
 /** True when a rule's diagnostic is about a suspect place. */
@@ -106,5 +83,5 @@ export function isRuleFollowOn(d: Diagnostic, ranges: readonly SourceRange[]): b
   const index = indexOf(ranges, (r) => [r.start.file], (r) => r);
   const places = d.source ? [d.source] : [];
   for (const file of index.keys()) places.push(...citedPositions(d.message, file));
-  return places.some((p) => index.get(p.file)?.covers(p) === true);
+  return places.some((p) => index.get(p.file)?.(p) === true);
 }

@@ -45,9 +45,7 @@ export function formatConfigText(text: string): FormatResult {
   return { ok: false, line: 1, col: 1, message: 'cannot be formatted without changing its meaning (please report this); the file is left as it is' };
 }
 
-function meaning(text: string): unknown {
-  return parseDocument(text, { uniqueKeys: false, merge: true }).toJS({ maxAliasCount: 1000 }) as unknown;
-}
+const meaning = (text: string): unknown => parseDocument(text, { uniqueKeys: false, merge: true }).toJS({ maxAliasCount: 1000 }) as unknown;
 
 class Formatter {
   private readonly schema = buildConfigSchema();
@@ -87,7 +85,7 @@ class Formatter {
   private item(item: Item, start: number, end: number, delta: number, indent: number, type: 'block-map' | 'block-seq', schema: Schema | undefined): string {
     const nested = isBlock(item.value) ? item.value : undefined;
     if (!nested) return shiftLines(this.text.slice(start, end), delta);
-    const childSchema = schema === undefined ? undefined : type === 'block-map' ? schemaOfKey(schema, keyText(item)) : itemSchema(schema);
+    const inner = schema && childSchema(schema, type === 'block-map' ? keyText(item) : undefined);
     const nestedStart = this.lineStart(nested.offset);
     const nestedEnd = nestedStart + this.extent(nested, nestedStart);
     // Comment lines between the key and its collection belong to the collection's indentation.
@@ -95,12 +93,12 @@ class Formatter {
     const before = shiftLines(this.text.slice(start, keyLineEnd), delta) + shiftLines(this.text.slice(keyLineEnd, nestedStart), indent + 2 - nested.indent);
     const after = shiftLines(this.text.slice(nestedEnd, end), delta);
     const dash = item.start.find((t) => t.type === 'seq-item-ind');
-    if (dash === undefined || this.lineStart(dash.offset) !== nestedStart) return before + this.block(nested, indent + 2, childSchema) + after;
+    if (dash === undefined || this.lineStart(dash.offset) !== nestedStart) return before + this.block(nested, indent + 2, inner) + after;
     // `- key: v` with more keys below: the collection starts on the dash's line. Format it with the
     // dash blanked out, then put the dash on the line that now comes first.
     const dashLine = nestedStart;
     const masked = this.text.slice(0, dashLine) + ' '.repeat(nested.offset - dashLine) + this.text.slice(nested.offset);
-    const body = new Formatter(masked, this.reorder).block(nested, indent + 2, childSchema);
+    const body = new Formatter(masked, this.reorder).block(nested, indent + 2, inner);
     return before + withDash(body, indent) + after;
   }
 
@@ -114,24 +112,12 @@ class Formatter {
     return (this.text.slice(lineStart, end).trim() === '' && lineStart > from ? lineStart : end) - from;
   }
 
-  private lineStart(offset: number): number {
-    return this.text.lastIndexOf('\n', offset - 1) + 1;
-  }
+  private readonly lineStart = (offset: number): number => this.text.lastIndexOf('\n', offset - 1) + 1;
 }
 
-function isBlock(node: Token | undefined): node is CST.BlockMap | CST.BlockSequence {
-  return node !== undefined && (node.type === 'block-map' || node.type === 'block-seq');
-}
-
-function firstOffset(item: Item): number {
-  return item.start[0]?.offset ?? item.key?.offset ?? item.sep?.[0]?.offset ?? item.value?.offset ?? 0;
-}
-
-function keyText(item: Item): string {
-  if (!item.key) return '';
-  const scalar = CST.isScalar(item.key) ? CST.resolveAsScalar(item.key) : null;
-  return scalar ? scalar.value : CST.stringify(item.key);
-}
+const isBlock = (node: Token | undefined): node is CST.BlockMap | CST.BlockSequence => node?.type === 'block-map' || node?.type === 'block-seq';
+const firstOffset = (item: Item): number => item.start[0]?.offset ?? item.key?.offset ?? item.sep?.[0]?.offset ?? item.value?.offset ?? 0;
+const keyText = (item: Item): string => (!item.key ? '' : ((CST.isScalar(item.key) ? CST.resolveAsScalar(item.key)?.value : undefined) ?? CST.stringify(item.key)));
 
 /** The first line that is not blank or a comment gets the dash of its sequence item at column `indent`. */
 function withDash(body: string, indent: number): string {
@@ -176,23 +162,12 @@ function propertyOrder(schema: Schema): string[] {
   return order;
 }
 
-/** The schema of the value under `key`, wherever the schema (or one of its alternatives) names it. */
-function schemaOfKey(schema: Schema, key: string): Schema | undefined {
-  const props = schema.properties as Schema | undefined;
-  if (props && key in props) return props[key] as Schema;
-  for (const alt of alternatives(schema)) {
-    const found = schemaOfKey(alt, key);
-    if (found) return found;
-  }
-  const extra = schema.additionalProperties;
-  return extra !== null && typeof extra === 'object' ? (extra as Schema) : undefined;
-}
+const isSchema = (v: unknown): v is Schema => v !== null && typeof v === 'object';
 
-function itemSchema(schema: Schema): Schema | undefined {
-  if (schema.items && typeof schema.items === 'object') return schema.items as Schema;
-  for (const alt of alternatives(schema)) {
-    const found = itemSchema(alt);
-    if (found) return found;
-  }
-  return undefined;
+/** The schema of the value under `key` (undefined: of a list's items), wherever the schema or one of its alternatives names it. */
+function childSchema(schema: Schema, key?: string): Schema | undefined {
+  const props = schema.properties as Schema | undefined;
+  if (key === undefined ? isSchema(schema.items) : props && key in props) return (key === undefined ? schema.items : props![key]) as Schema;
+  for (const found of alternatives(schema).map((alt) => childSchema(alt, key))) if (found) return found;
+  return key !== undefined && isSchema(schema.additionalProperties) ? schema.additionalProperties : undefined;
 }

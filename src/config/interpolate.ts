@@ -1,7 +1,7 @@
 // `${env:NAME}` and `${workspace}` in any string value; `$${` writes a literal `${`. Keys are
 // never interpolated: they are addresses, and an address that depends on the environment would
 // break the lockfile.
-import type { PathSeg } from './locate.js';
+import type { PathSeg } from './positions.js';
 import { formatPath } from './paths.js';
 import { isPasswordPath } from './password-messages.js';
 import { quoteCode } from './quote.js';

@@ -5,13 +5,13 @@ import type { DesiredState } from '../model/resources.js';
 import { childKinds, TOP_KINDS, type AnyKind } from '../kinds/index.js';
 import { buildDesiredState } from './build-desired.js';
 import { decodeConfigBytes } from './decode.js';
-import { isRuleFollowOn, isSchemaFollowOn, noSuspects, type Suspects } from './follow-ons.js';
+import { isRuleFollowOn, isSchemaFollowOn } from './follow-ons.js';
 import { credentialVariables, interpolateEnv, markUnresolved } from './interpolate.js';
 import { configKey } from './kind-paths.js';
-import type { PathSeg } from './locate.js';
+import type { PathSeg } from './positions.js';
 import { mergeFiles, type LoadedFile } from './merge.js';
 import { formatPath } from './paths.js';
-import { parseYamlText, type ParsedYaml } from './parse-yaml.js';
+import { parseYamlText, type ParsedYaml } from './read-yaml.js';
 import { oneLine } from './quote.js';
 import { readConfigFiles, type ConfigInput } from './read-files.js';
 import { RULES } from './rules/index.js';
@@ -29,49 +29,29 @@ export interface LoadOptions {
   cwd?: string;
 }
 
-interface LoadedOne {
-  loaded?: LoadedFile;
-  diagnostics: Diagnostic[];
-  suspects?: Suspects;
-}
+type Parsed = Extract<ParsedYaml, { ok: true }>;
 
-type ReadOne = { file: string; parsed: Extract<ParsedYaml, { ok: true }> } | { file: string; diagnostics: Diagnostic[] };
-
-/** Bytes -> text -> YAML data (not yet interpolated). */
-function readOne(input: ConfigInput): ReadOne {
-  const { file } = input;
-  let text: string;
-  if (typeof input.content === 'string') text = input.content.replace(/^\uFEFF/, '');
-  else {
-    const decoded = decodeConfigBytes(input.content, file);
-    if (!decoded.ok) return { file, diagnostics: [decoded.error] };
-    text = decoded.text;
-  }
-  const parsed = parseSafely(text, file);
+/** Bytes -> text -> YAML data (not yet interpolated), or what is wrong with them. */
+function readOne({ file, content }: ConfigInput): { file: string; parsed: Parsed } | { file: string; diagnostics: Diagnostic[] } {
+  const decoded = typeof content === 'string' ? { ok: true as const, text: content.replace(/^\uFEFF/, '') } : decodeConfigBytes(content, file);
+  if (!decoded.ok) return { file, diagnostics: [decoded.error] };
+  const parsed = parseSafely(decoded.text, file);
   if (!parsed.ok) return { file, diagnostics: parsed.errors };
-  if (parsed.empty) {
-    const message = 'the file is empty; a config needs at least `version: 1` and `project_id: <your project ID>`';
-    return { file, diagnostics: [{ severity: 'error', message, source: { file, line: 1, col: 1 }, code: 'empty-file' }] };
-  }
-  return { file, parsed };
+  if (!parsed.empty) return { file, parsed };
+  const message = 'the file is empty; a config needs at least `version: 1` and `project_id: <your project ID>`';
+  return { file, diagnostics: [{ severity: 'error', message, source: { file, line: 1, col: 1 }, code: 'empty-file' }] };
 }
 
-interface CheckOptions {
-  env: NodeJS.ProcessEnv;
-  workspace: string | undefined;
-  /** Variables that may not be read outside `password:` (credentialVariables, over every file). */
-  credentials: ReadonlyMap<string, string>;
-}
-
-/** YAML data -> interpolated data checked against the schema. */
-function checkOne(file: string, parsed: Extract<ParsedYaml, { ok: true }>, options: CheckOptions): LoadedOne {
+/**
+ * YAML data -> interpolated data checked against the schema, into `diagnostics`. `credentials`:
+ * the variables that may not be read outside `password:` (credentialVariables, over every file).
+ */
+function checkOne(file: string, parsed: Parsed, options: LoadOptions, credentials: ReadonlyMap<string, string>, diagnostics: Diagnostic[]): LoadedFile {
   const { locator, suspects } = parsed;
-  const diagnostics: Diagnostic[] = [...parsed.errors];
-  const { env, workspace, credentials } = options;
-  const { data, problems, interpolated } = interpolateEnv(parsed.data, env, { inPlace: !parsed.shared, credentials, ...(workspace !== undefined ? { workspace } : {}) });
-  for (const p of problems) {
-    diagnostics.push({ severity: 'error', message: p.message, path: formatPath(p.path), source: locator.at(p.path), code: p.code });
-  }
+  diagnostics.push(...parsed.errors);
+  const { env = {}, workspace } = options;
+  const { data, problems, interpolated } = interpolateEnv(parsed.data, env, { inPlace: !parsed.shared, credentials, ...(workspace !== undefined && { workspace }) });
+  for (const p of problems) diagnostics.push({ severity: 'error', message: p.message, path: formatPath(p.path), source: locator.at(p.path), code: p.code });
   // A string whose interpolation failed is wrong only because of that: say it once.
   const failed = new Set(diagnostics.map((d) => positionKey(d.source)));
   // Found by position: a value used through an alias is interpolated (and recorded) once. Only a
@@ -88,7 +68,7 @@ function checkOne(file: string, parsed: Extract<ParsedYaml, { ok: true }>, optio
     if (!failed.has(positionKey(d.source)) && !isSchemaFollowOn(d, suspects.schema)) diagnostics.push(d);
   }
   markUnresolved(data, problems.map((p) => p.path));
-  return { loaded: { file, locator, data }, diagnostics, suspects };
+  return { file, locator, data };
 }
 
 /**
@@ -126,57 +106,34 @@ function emptySections(data: unknown): void {
 
 const positionKey = (s: SourceRef | undefined) => (s ? `${s.file}:${s.line}:${s.col}` : '');
 
-function compareDiagnostics(files: readonly string[]) {
-  return (a: Diagnostic, b: Diagnostic): number => {
-    const fa = a.source ? files.indexOf(a.source.file) : -1;
-    const fb = b.source ? files.indexOf(b.source.file) : -1;
-    if (fa !== fb) return fa - fb;
-    return (a.source?.line ?? 0) - (b.source?.line ?? 0) || (a.source?.col ?? 0) - (b.source?.col ?? 0);
-  };
-}
-
 /** Loads config contents already in memory (tests, and the CLI after reading the files). */
 export function loadConfigInputs(inputs: readonly ConfigInput[], options: LoadOptions = {}): Result<DesiredState> {
   if (inputs.length === 0) return { ok: false, errors: [{ severity: 'error', message: 'no config file given', code: 'no-config' }] };
-  const env = options.env ?? {};
   const diagnostics: Diagnostic[] = [];
-  const loaded: LoadedFile[] = [];
-  const suspects = noSuspects();
   const read = inputs.map(readOne);
-  const credentials = credentialVariables(read.flatMap((r) => ('parsed' in r ? [r.parsed.data] : [])));
-  for (const r of read) {
-    const one = 'parsed' in r ? checkOne(r.file, r.parsed, { env, workspace: options.workspace, credentials }) : { diagnostics: r.diagnostics };
-    diagnostics.push(...one.diagnostics);
-    if (one.loaded) loaded.push(one.loaded);
-    if (one.suspects) {
-      suspects.rules.push(...one.suspects.rules);
-      suspects.skipRules ||= one.suspects.skipRules;
-    }
-  }
+  const parsed = read.flatMap((r) => ('parsed' in r ? [r.parsed] : []));
+  const credentials = credentialVariables(parsed.map((p) => p.data));
+  const loaded = read.flatMap((r) => ('parsed' in r ? [checkOne(r.file, r.parsed, options, credentials, diagnostics)] : (diagnostics.push(...r.diagnostics), [])));
+  const suspects = parsed.flatMap((p) => p.suspects.rules);
   const { config, errors } = mergeFiles(loaded);
   diagnostics.push(...errors);
   // Rules compare resources across files: with a file unread, they would report its resources
   // as missing. Its own problems come first; the rules run once every file loads.
-  if (loaded.length === inputs.length && !suspects.skipRules) {
-    for (const rule of RULES) diagnostics.push(...rule.check(config).filter((d) => !isRuleFollowOn(d, suspects.rules)));
+  if (loaded.length === inputs.length && !parsed.some((p) => p.suspects.skipRules)) {
+    for (const rule of RULES) diagnostics.push(...rule.check(config).filter((d) => !isRuleFollowOn(d, suspects)));
   }
 
   // One problem per node and kind: a node shared through a YAML alias is reported once, where
   // it is written, not once for every place that uses it.
   const seen = new Set<string>();
-  const unique = diagnostics
-    .filter((d) => {
-      const id = d.source ? `${positionKey(d.source)}:${d.code}` : d.message;
-      return seen.has(id) ? false : (seen.add(id), true);
-    })
-    .map((d) => ({ ...d, message: oneLine(d.message) }));
-  unique.sort(compareDiagnostics(inputs.map((i) => i.file)));
-  const errorList = unique.filter((d) => d.severity === 'error');
-  const warnings = unique.filter((d) => d.severity === 'warning');
+  const id = (d: Diagnostic) => (d.source ? `${positionKey(d.source)}:${d.code}` : d.message);
+  const unique = diagnostics.filter((d) => !seen.has(id(d)) && !!seen.add(id(d))).map((d) => ({ ...d, message: oneLine(d.message) }));
+  const fileIndex = (d: Diagnostic) => (d.source ? inputs.findIndex((i) => i.file === d.source!.file) : -1);
+  unique.sort((a, b) => fileIndex(a) - fileIndex(b) || (a.source?.line ?? 0) - (b.source?.line ?? 0) || (a.source?.col ?? 0) - (b.source?.col ?? 0));
   // A file that did not parse has no data: its resources are unknown, so never report success.
   // Warnings ride along with the errors of a failed load (each carries its severity).
-  if (errorList.length > 0 || loaded.length < inputs.length) return { ok: false, errors: unique };
-  return { ok: true, value: buildDesiredState(config), warnings };
+  if (unique.some((d) => d.severity === 'error') || loaded.length < inputs.length) return { ok: false, errors: unique };
+  return { ok: true, value: buildDesiredState(config), warnings: unique };
 }
 
 /** Loads one config text (tests and property tests). */

@@ -2,7 +2,7 @@
 // a key defined in two files is an error naming both places; all files target one project.
 import type { Diagnostic, SourceRef } from '../model/diagnostics.js';
 import { UNRESOLVED } from './interpolate.js';
-import type { Locator, PathSeg, Target } from './locate.js';
+import type { Locator, PathSeg, Target } from './positions.js';
 import { formatPath } from './paths.js';
 
 /** Where something sits: which file, and its path in that file's data. */

@@ -4,7 +4,7 @@
 // service key. The schema knows where each setting belongs, so the message says where to move it.
 import { nounOf } from '../model/address.js';
 import { kindOfCollection } from './kind-paths.js';
-import type { PathSeg } from './locate.js';
+import type { PathSeg } from './positions.js';
 import { formatPath } from './paths.js';
 import { quoteCode } from './quote.js';
 import { buildConfigSchema } from './schema.js';
@@ -20,7 +20,7 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
  * list branch of a union). With `plain`, undefined for a union: its mapping branch is a reference
  * form (`vpc: { id }`), where an unknown key is a wrong form, not a line indented too far.
  */
-function schemaAt(path: readonly PathSeg[], plain = false): Json | undefined {
+export function schemaAt(path: readonly PathSeg[], plain = false): Json | undefined {
   let schema: Json | undefined = rootSchema();
   for (const seg of path) {
     if (Array.isArray(schema?.anyOf)) schema = (schema.anyOf as Json[]).find((b) => b.type === 'object' || b.type === 'array');
@@ -35,9 +35,9 @@ function schemaAt(path: readonly PathSeg[], plain = false): Json | undefined {
 const fieldsOf = (schema: Json | undefined): string[] => (isObject(schema?.properties) ? Object.keys(schema.properties) : []);
 
 /** What the entries of the collection at `path` are called, in messages. */
-function entryNoun(path: readonly PathSeg[]): string {
-  const kind = kindOfCollection(path[path.length - 1]);
-  return kind === undefined ? 'entry' : nounOf(kind.kind);
+export function entryNoun(path: readonly PathSeg[]): string {
+  const kind = kindOfCollection(path.at(-1))?.kind;
+  return kind === undefined ? 'entry' : nounOf(kind);
 }
 
 /**

@@ -2,10 +2,10 @@
 // config. Whatever is written under `password` may be the secret itself (`password: "hunter2"`,
 // `password: { value: ... }`, even a key `{ hunter2 }`), so its problems never quote a value or a
 // key: they say what was found (`(sensitive)`) and name the one accepted form.
-import type { PathSeg, Target } from './locate.js';
-import { formatPath } from './paths.js';
-import type { KeywordError } from './schema-messages.js';
 import { closestMatch } from '../model/suggest.js';
+import { formatPath } from './paths.js';
+import type { PathSeg } from './positions.js';
+import type { KeywordError, Problem } from './schema-messages.js';
 
 export const PASSWORD_FORM = '{ from_env: VARIABLE, version: 1 }';
 const READ_AT_APPLY = 'the password is read from that environment variable at apply time and never written in the config';
@@ -14,23 +14,8 @@ const FIELDS = ['from_env', 'version'];
 /** True for `services.<key>.password` and everything under it. */
 export const isPasswordPath = (path: readonly PathSeg[]): boolean => path.length >= 3 && path[0] === 'services' && path[2] === 'password';
 
-export interface PasswordProblem {
-  /** Where the problem is (an unknown key: the key). */
-  path: PathSeg[];
-  target: Target;
-  /** The path a message or `--json` names: never an unknown key under `password`. */
-  shownPath: PathSeg[];
-  message: string;
-  code: string;
-}
-
-function kindOf(v: unknown): string {
-  if (v === null || v === undefined) return 'nothing (null)';
-  if (typeof v === 'string') return 'a string';
-  if (typeof v === 'number') return 'a number';
-  if (typeof v === 'boolean') return 'true or false';
-  return Array.isArray(v) ? 'a list' : 'a mapping';
-}
+const KIND_WORDS: Record<string, string> = { string: 'a string', number: 'a number', boolean: 'true or false', object: 'a mapping' };
+const kindOf = (v: unknown): string => (v === null || v === undefined ? 'nothing (null)' : Array.isArray(v) ? 'a list' : (KIND_WORDS[typeof v] ?? typeof v));
 
 /** `${env:NAME}` written as the whole password: the variable the user meant to read. */
 const variableOf = (written: string | undefined): string | undefined => /^\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(written ?? '')?.[1];
@@ -40,8 +25,9 @@ const variableOf = (written: string | undefined): string | undefined => /^\$\{en
  * the problems of the accepted form itself (a `from_env` that is not a variable name, a `version`
  * out of range, a missing `from_env`), whose usual messages show only a name or a number.
  */
-export function describePasswordProblem(e: KeywordError, path: PathSeg[], written?: string): PasswordProblem | undefined {
-  const at = (message: string): PasswordProblem => ({ path, target: 'value', shownPath: path, message: `${formatPath(path)}: ${message}`, code: 'password' });
+export function describePasswordProblem(e: KeywordError, path: PathSeg[], written?: string): Problem | undefined {
+  // The path a message or `--json` names is never an unknown key under `password`.
+  const at = (message: string): Problem => ({ path, target: 'value', shownPath: path, message: `${formatPath(path)}: ${message}`, code: 'password' });
   if (e.keyword === 'additionalProperties') {
     const key = String(e.params.additionalProperty);
     const guess = closestMatch(key, FIELDS);

@@ -1,5 +1,5 @@
 // Paths inside the config data: segments for walking, dotted text for messages.
-import type { PathSeg } from './locate.js';
+import type { PathSeg } from './positions.js';
 import { escapeUnshown } from './quote.js';
 
 /** `services.db.ha.replicas`, `vpcs.main.<list>[0].<field>`, `moved[1].to`. */

@@ -1,18 +1,27 @@
 // Where the nodes of a file read by read-yaml.ts are: a second pass of js-yaml's event parser over
 // the file, made the first time a diagnostic asks for a position (a valid file never does), then
-// each position in a few steps. The same positions as YamlLocator gives over the `yaml` package's
-// document: a value at its first character (a quoted one at its quote, a block scalar at its `|`
-// or `>`, an alias at its `*`, `key:` with nothing at its key), a key at its first character.
+// each position in a few steps: a value at its first character (a quoted one at its quote, a block
+// scalar at its `|` or `>`, an alias at its `*`, `key:` with nothing at its key), a key at its
+// first character. Follows aliases and `<<` merges; a path that leaves the tree (a missing key)
+// stops at the deepest node it reached.
 import { EVENT_ID, getScalarValue, parseEvents, SCALAR_STYLE, type Event } from 'js-yaml';
 import type { SourceRef } from '../model/diagnostics.js';
-import type { Locator, PathSeg, Target } from './locate.js';
 import { countWork } from './work-meter.js';
-import { MAX_NESTING } from './yaml-syntax.js';
 
-interface Pair {
-  keyOffset: number;
-  value: PosNode;
+/** Collections nested deeper than this are refused (a config needs fewer than ten levels). */
+export const MAX_NESTING = 100;
+
+export type PathSeg = string | number;
+/** `key`: the key of the last segment (unknown keys, duplicates); `value`: the node it holds. */
+export type Target = 'value' | 'key';
+
+/** Positions of the nodes of one parsed file. */
+export interface Locator {
+  readonly file: string;
+  at(path: readonly PathSeg[], target?: Target): SourceRef;
 }
+
+type Pair = { keyOffset: number; value: PosNode };
 
 /**
  * A scalar is its offset alone (-1: a value written as nothing, `key:`, positioned at its key):
@@ -30,26 +39,20 @@ type MapNode = Extract<PosNode, { kind: 'map' }>;
 const offsetOf = (node: PosNode): number => (typeof node === 'number' ? node : node.offset);
 type ScalarEvent = Extract<Event, { type: typeof EVENT_ID.SCALAR }>;
 
-/** `a: |` or `- >-2 # c`: the offset of the indicator on the line before the content (-1: none found). */
-function blockHeaderOffset(text: string, contentStart: number): number {
-  const lineEnd = text.lastIndexOf('\n', contentStart - 1);
-  const lineStart = text.lastIndexOf('\n', lineEnd - 1) + 1;
-  const header = /(?:^|[\s:-])([|>])[0-9+-]*[ \t]*(?:#.*)?\r?$/.exec(text.slice(lineStart, lineEnd));
-  return header ? lineStart + header.index + header[0].indexOf(header[1]!) : -1;
-}
+export const scalarText = (text: string, e: ScalarEvent): string => (e.fast ? text.slice(e.valueStart, e.valueEnd) : getScalarValue(text, e));
 
-const scalarText = (text: string, e: ScalarEvent): string => (e.fast ? text.slice(e.valueStart, e.valueEnd) : getScalarValue(text, e));
-
-function scalarOffset(text: string, e: ScalarEvent): number {
+/** A scalar's first character: a quoted one's quote, a block scalar's `|` or `>` (`a: |`, `- >-2 # c`) on the line before its content. */
+export function scalarOffset(text: string, e: ScalarEvent): number {
   if (e.style === SCALAR_STYLE.PLAIN) return e.valueStart;
   if (e.style === SCALAR_STYLE.SINGLE_QUOTED || e.style === SCALAR_STYLE.DOUBLE_QUOTED) return e.valueStart - 1;
-  const header = blockHeaderOffset(text, e.valueStart);
-  return header >= 0 ? header : e.valueStart;
+  const lineEnd = text.lastIndexOf('\n', e.valueStart - 1);
+  const lineStart = text.lastIndexOf('\n', lineEnd - 1) + 1;
+  const header = /(?:^|[\s:-])([|>])[0-9+-]*[ \t]*(?:#.*)?\r?$/.exec(text.slice(lineStart, lineEnd));
+  return header ? lineStart + header.index + header[0].indexOf(header[1]!) : e.valueStart;
 }
 
-/** The nodes of a document the reader accepted (so every key is a string, every alias has its anchor). */
-function readNodes(text: string): PosNode | undefined {
-  const events = parseEvents(text, { maxDepth: MAX_NESTING });
+/** The nodes of a document the reader accepted (so every key is a scalar). */
+function readNodes(text: string, events = parseEvents(text, { maxDepth: MAX_NESTING })): PosNode | undefined {
   countWork(events.length);
   const stack: Array<{ node: Collection; key?: { text: string; offset: number; merge: boolean } }> = [];
   const anchors = new Map<string, PosNode>();
@@ -88,7 +91,7 @@ function readNodes(text: string): PosNode | undefined {
 const resolve = (node: PosNode | undefined): PosNode | undefined => (typeof node === 'object' && node.kind === 'alias' ? node.target : node);
 const isMap = (node: PosNode | undefined): node is MapNode => typeof node === 'object' && node.kind === 'map';
 
-/** Own keys first, then those merged in with `<<` (in order, and theirs), as YamlLocator.findPair. */
+/** Own keys first, then those merged in with `<<` (in order, and theirs). */
 function findPair(map: MapNode, key: string, depth = 0): Pair | undefined {
   countWork(1);
   const own = map.pairs.get(key);
@@ -109,13 +112,16 @@ export class EventLocator implements Locator {
   private root: PosNode | undefined | null = null;
   private lineStarts: number[] | undefined;
 
+  /** `events`: the file's events when they are at hand (a file with problems: read-yaml.ts left them out or made them null). */
   constructor(
     readonly file: string,
     private readonly text: string,
+    private events?: Event[],
   ) {}
 
   at(path: readonly PathSeg[], target: Target = 'value'): SourceRef {
-    if (this.root === null) this.root = readNodes(this.text);
+    if (this.root === null) this.root = readNodes(this.text, this.events);
+    this.events = undefined;
     let node = this.root;
     let best = node === undefined ? 0 : Math.max(0, offsetOf(node));
     for (let i = 0; i < path.length && node !== undefined; i++) {
@@ -137,7 +143,7 @@ export class EventLocator implements Locator {
     return this.position(best);
   }
 
-  private position(offset: number): SourceRef {
+  position(offset: number): SourceRef {
     const starts = (this.lineStarts ??= lineStartsOf(this.text));
     let lo = 0;
     let hi = starts.length - 1;
@@ -154,6 +160,8 @@ export class EventLocator implements Locator {
 function lineStartsOf(text: string): number[] {
   const starts = [0];
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  // A CR alone ends a line too (YAML reads it so); rare enough to look for only when there is one.
+  if (/\r(?!\n)/.test(text)) return [0, ...[...text.matchAll(/\r\n?|\n/g)].map((m) => m.index + m[0].length)];
   countWork(starts.length);
   return starts;
 }

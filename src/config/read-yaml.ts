@@ -1,42 +1,30 @@
 // The one reader of config data: js-yaml (its event parser, then its constructor, as its `load`
-// does), with the YAML 1.2 core schema and `<<` merges, as the `yaml` package reads them. Positions
-// are not read here: a diagnostic asks for them (positions.ts), and a valid file never does. A
-// file of several MB is read a part at a time (read-parts.ts).
-//
-// What js-yaml refuses, and what it would read otherwise than the `yaml` package (tags,
-// directives, keys that are not plain or quoted strings, characters YAML forbids, a `...` the
-// packages read differently, aliases that never end or multiply), is left to the `yaml` package,
-// whose Document API words the diagnostics (parse-yaml.ts, yaml-syntax.ts, yaml-structure.ts).
-import { COLLECTION_STYLE, constructFromEvents, CORE_SCHEMA, defineMappingTag, EVENT_ID, mergeTag, parseEvents, SCALAR_STYLE, type Event } from 'js-yaml';
+// does), with the YAML 1.2 core schema and `<<` merges. A file that reads without a problem costs
+// one read (a file of several MB a part at a time: read-parts.ts), and no position: a diagnostic
+// asks for them (positions.ts), and a valid file never does. Any other file is read again event
+// by event, so that every YAML problem (syntax, tabs, duplicate keys, unknown aliases, alias
+// bombs) becomes a positioned diagnostic and the rest of the file is still read for the schema
+// and the rules (yaml-syntax.ts, yaml-structure.ts).
+import { COLLECTION_STYLE, constructFromEvents, CORE_SCHEMA, defineMappingTag, EVENT_ID, mergeTag, parseEvents, type Event } from 'js-yaml';
+import type { Diagnostic } from '../model/diagnostics.js';
+import { noSuspects, type Suspects } from './follow-ons.js';
+import { EventLocator, MAX_NESTING, type Locator } from './positions.js';
 import { readInParts } from './read-parts.js';
-import { MAX_NESTING } from './yaml-syntax.js';
+import { checkStructure } from './yaml-structure.js';
+import { explainSyntaxError, explainYamlError, type SyntaxProblem } from './yaml-syntax.js';
 
-/** Characters the `yaml` package refuses or reads differently (controls, a BOM inside, U+2028/9, a lone CR). */
-const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFEFF\u2028\u2029]|\r(?!\n)/;
-const DOCUMENT_END = /^\.\.\.(?:[ \t].*)?$/m;
-const ONLY_COMMENTS = /^(?:[ \t]*(?:#.*)?(?:\r?\n|$))*$/;
-
-/** One `...` after the content and before nothing but comments; the `yaml` package reads any other as a second document. */
-function endsOneDocument(text: string): boolean {
-  const end = DOCUMENT_END.exec(text);
-  if (!end) return true;
-  return ONLY_COMMENTS.test(text.slice(end.index + end[0].length)) && !ONLY_COMMENTS.test(text.slice(0, end.index).replace(/^---.*$/m, ''));
-}
-
-/**
- * Mappings as plain objects whose keys are strings: a number, null, list or `"<<"` as a key, and
- * a key longer than YAML's 1,024 characters for an implicit key, go to the `yaml` package.
- */
+/** Keys as the data knows them: scalars as strings (null as ''); a list or mapping is refused. */
 const stringKeyedMap = defineMappingTag<Record<string, unknown>>('tag:yaml.org,2002:map', {
   create: () => ({}),
   addPair: (map, key, value) => {
-    if (typeof key !== 'string' || key === '<<' || key.length > 1000) return 'a key the yaml package words';
+    if (key !== null && typeof key === 'object') return 'keys must be plain strings, not lists or mappings';
+    const k = key === null ? '' : String(key);
     // `__proto__` stays data (the schema refuses it), never a prototype.
-    if (key === '__proto__') Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
-    else map[key] = value;
+    if (k === '__proto__') Object.defineProperty(map, k, { value, enumerable: true, writable: true, configurable: true });
+    else map[k] = value;
     return '';
   },
-  has: (map, key) => Object.hasOwn(map, key as string),
+  has: (map, key) => Object.hasOwn(map, key === null ? '' : String(key)),
   keys: (map) => Object.keys(map),
   get: (map, key) => map[key as string],
   identify: () => false,
@@ -45,12 +33,17 @@ const stringKeyedMap = defineMappingTag<Record<string, unknown>>('tag:yaml.org,2
 const SCHEMA = CORE_SCHEMA.withTags(mergeTag, stringKeyedMap);
 
 /**
- * Whether every key is a plain or quoted scalar without an anchor, nothing has a tag or a
- * directive, and no alias is inside the value of its own anchor (the data would contain itself).
+ * Values a file's aliases may expand to, and keys its merges may copy, beyond its own size
+ * (js-yaml reads an alias once): generous for real files, fatal to alias bombs.
  */
-function isPlainDocument(events: readonly Event[], text: string): { shared: boolean; rootKeys: Set<number> } | undefined {
-  const first = events[0];
-  if (first?.type !== EVENT_ID.DOCUMENT || first.directives.length > 0) return undefined;
+const MAX_ALIAS_COUNT = 10_000;
+const expansionLimit = (text: string): number => text.length + MAX_ALIAS_COUNT;
+
+/**
+ * One document whose keys are scalars and whose aliases are all outside the value of their own
+ * anchor (the data would contain itself); where each key of a root block mapping starts.
+ */
+function scanEvents(events: readonly Event[], text: string): { shared: boolean; rootKeys: Set<number> } | undefined {
   // Per open collection: 1 a mapping whose next node is a key, 0 one whose next is a value, -1 a list.
   const open: number[] = [];
   // Each anchor name's latest node (a number), and the anchored collections still open.
@@ -67,11 +60,10 @@ function isPlainDocument(events: readonly Event[], text: string): { shared: bool
       openAnchors.pop();
       continue;
     }
-    if (e.type === EVENT_ID.DOCUMENT || (e.type !== EVENT_ID.ALIAS && e.tagStart >= 0)) return undefined;
+    if (e.type === EVENT_ID.DOCUMENT) return undefined;
     const top = open.length - 1;
     if (open[top] === 1) {
-      const quoted = e.type === EVENT_ID.SCALAR && (e.style === SCALAR_STYLE.PLAIN || e.style === SCALAR_STYLE.SINGLE_QUOTED || e.style === SCALAR_STYLE.DOUBLE_QUOTED);
-      if (!quoted || e.anchorStart >= 0 || e.valueStart < 0) return undefined;
+      if (e.type !== EVENT_ID.SCALAR) return undefined;
       if (top === 0 && rootIsBlock) rootKeys.add(e.valueStart);
     }
     if (open[top]! >= 0) open[top] = 1 - open[top]!;
@@ -111,25 +103,80 @@ export type DocumentRead = { data: unknown; shared: boolean; rootKeys: ReadonlyS
 export function readDocument(text: string, depth = 0): DocumentRead | undefined {
   try {
     const events = parseEvents(text, { maxDepth: MAX_NESTING - depth });
-    const plain = isPlainDocument(events, text);
+    const plain = events[0]?.type === EVENT_ID.DOCUMENT ? scanEvents(events, text) : undefined;
     if (!plain) return undefined;
-    // A merge copies keys: bounded by the text's size, so that a small file cannot make a large config.
-    const documents = constructFromEvents(events, { source: text, schema: SCHEMA, maxTotalMergeKeys: text.length + 10_000 });
-    const data = documents.length === 1 ? documents[0] : undefined;
+    const documents = constructFromEvents(events, { source: text, schema: SCHEMA, maxTotalMergeKeys: expansionLimit(text) });
+    const data = documents[0];
     return data !== null && typeof data === 'object' ? { data, ...plain } : undefined;
   } catch {
     return undefined;
   }
 }
 
-/**
- * The data of a config text, or undefined when the `yaml` package must read it. `shared`: some
- * containers are reached twice (through aliases), so nothing may update them in place.
- */
-export function readYaml(text: string): { data: unknown; shared: boolean } | undefined {
-  if (FORBIDDEN.test(text) || !endsOneDocument(text)) return undefined;
+export type ParsedYaml =
+  | {
+      ok: true;
+      data: unknown;
+      locator: Locator;
+      empty: boolean;
+      /** Containers may be reached twice (YAML aliases), so never update them in place. */
+      shared: boolean;
+      /** Problems of a well-formed document (duplicate keys...); `data` leaves out what they make unclear. */
+      errors: Diagnostic[];
+      suspects: Suspects;
+    }
+  | { ok: false; errors: Diagnostic[] };
+
+export function parseYamlText(text: string, file: string): ParsedYaml {
   const read = readInParts(text, readDocument) ?? readDocument(text);
-  // An alias is read once, whatever it expands to: bounded by the file's size too (alias bombs).
-  if (!read || (read.shared && expandedSize(read.data, text.length + 10_000) > text.length + 10_000)) return undefined;
-  return { data: read.data, shared: read.shared };
+  if (!read || (read.shared && expandedSize(read.data, expansionLimit(text)) > expansionLimit(text))) return diagnoseYaml(text, file);
+  return { ok: true, data: read.data, locator: new EventLocator(file, text), empty: false, shared: read.shared, errors: [], suspects: noSuspects() };
+}
+
+const parse = (text: string): Event[] => parseEvents(text, { maxDepth: MAX_NESTING });
+
+/** Where the second document starts: its `---`, or its first node after a `...`. */
+function secondDocument(text: string, events: readonly Event[]): number {
+  const second = events.findIndex((e, i) => i > 0 && e.type === EVENT_ID.DOCUMENT);
+  const next = events.slice(second).find((e) => e.type !== EVENT_ID.DOCUMENT && e.type !== EVENT_ID.POP);
+  const at = !next ? text.length : 'start' in next ? next.start : next.type === EVENT_ID.SCALAR && next.valueStart >= 0 ? next.valueStart : next.anchorStart;
+  const marker = Math.max(text.lastIndexOf('\n---', at - 1), text.startsWith('---') ? -1 : -2);
+  const end = text.lastIndexOf('\n...', at - 1);
+  return marker >= -1 && marker > end ? marker + 1 : at;
+}
+
+/** A file read event by event, each problem at its place. */
+function diagnoseYaml(text: string, file: string): ParsedYaml {
+  const locator = new EventLocator(file, text);
+  const errors: Diagnostic[] = [];
+  const fail = (...problems: SyntaxProblem[]): ParsedYaml => ({
+    ok: false,
+    errors: [...errors, ...problems.map((p): Diagnostic => ({ severity: 'error', message: p.message, source: locator.position(p.offset), code: p.code }))],
+  });
+  let events: Event[];
+  try {
+    events = parse(text);
+  } catch (err) {
+    return fail(...explainSyntaxError(text, err, parse));
+  }
+  if (events.filter((e) => e.type === EVENT_ID.DOCUMENT).length > 1) {
+    const message = 'the file holds more than one YAML document (separated by ---); dbform reads one document per file';
+    return fail({ offset: secondDocument(text, events), message, code: 'yaml-syntax' });
+  }
+  const structure = checkStructure(text, events, locator);
+  errors.push(...structure.errors);
+  const limit = expansionLimit(text);
+  let documents: unknown[] | undefined;
+  try {
+    documents = constructFromEvents(structure.events, { source: text, schema: SCHEMA, json: true, maxTotalMergeKeys: limit });
+  } catch (err) {
+    // A merge that copies more keys than the file could write is an alias bomb too.
+    if (!/maxTotalMergeKeys/.test((err as Error).message)) return fail(explainYamlError(text, err));
+  }
+  if (!documents || expandedSize(documents[0], limit) > limit) {
+    const message = `too many alias expansions (more than ${MAX_ALIAS_COUNT}); anchors that nest aliases multiply, simplify them`;
+    return fail({ offset: structure.firstAlias ?? 0, message, code: 'yaml-alias' });
+  }
+  const { suspects } = structure;
+  return { ok: true, data: documents[0] ?? null, locator: new EventLocator(file, text, structure.events), empty: documents.length === 0, shared: true, errors, suspects };
 }

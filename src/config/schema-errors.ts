@@ -1,32 +1,18 @@
 // ajv's errors -> one plain message per problem. ajv reports every failed branch of a union
 // and several errors per value; a developer wants the one that explains their mistake.
 import { kindOfCollection } from './kind-paths.js';
-import type { PathSeg, Target } from './locate.js';
+import type { PathSeg } from './positions.js';
 import { describeMisindentedEntry, describeMisindentedKey } from './misindent.js';
 import { describePasswordProblem, isPasswordPath } from './password-messages.js';
 import { pointerToPath } from './paths.js';
-import { describeProblem, type KeywordError } from './schema-messages.js';
+import { describeProblem, type KeywordError, type Problem as SchemaProblem } from './schema-messages.js';
 import { countWork } from './work-meter.js';
 
-export type { KeywordError } from './schema-messages.js';
+export type { KeywordError, SchemaProblem };
 
-export interface SchemaProblem {
-  path: PathSeg[];
-  target: Target;
-  message: string;
-  code: string;
-  /** The path to name in the diagnostic, when it is not `path` (a key under `password` is never named). */
-  shownPath?: PathSeg[];
-}
-
-const typeOfValue = (v: unknown): string =>
-  v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : typeof v === 'object' ? 'object' : typeof v;
-
-function branchAccepts(branch: Record<string, unknown> | undefined, value: unknown): boolean {
-  const declared = branch?.type;
-  if (declared === undefined) return false;
-  const types = Array.isArray(declared) ? declared : [declared];
-  const actual = typeOfValue(value);
+function branchAccepts(branch: { type?: unknown } | undefined, v: unknown): boolean {
+  const types = [branch?.type].flat();
+  const actual = v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : typeof v === 'object' ? 'object' : typeof v;
   return types.includes(actual) || (actual === 'integer' && types.includes('number'));
 }
 
@@ -42,8 +28,7 @@ function resolveUnions(errors: readonly KeywordError[]): KeywordError[] {
   const dropped = new Set<KeywordError>();
   errors.forEach((union, at) => {
     if (union.keyword !== 'anyOf') return;
-    const branches = ((union.schema as unknown[]) ?? []) as Record<string, unknown>[];
-    const fitting = branches.findIndex((b) => branchAccepts(b, union.data));
+    const fitting = ((union.schema as Array<{ type?: unknown }>) ?? []).findIndex((b) => branchAccepts(b, union.data));
     for (let i = at - 1; i >= 0; i--) {
       const e = errors[i]!;
       countWork(1);
@@ -152,24 +137,15 @@ export function translateSchemaErrors(errors: readonly KeywordError[], data: unk
   const pathOf: PathOf = (pointer) => paths.get(pointer) ?? (paths.set(pointer, pointerToPath(pointer, data)), paths.get(pointer)!);
   const entries = takeMisindentedEntries(resolved, data, pathOf);
   const keys = takeMisindentedKeys(entries.rest, pathOf);
-  const kept = keys.rest;
   const problems = [...entries.problems, ...keys.problems];
+  // Several missing keys of one mapping read better as one message.
   const missing = new Map<string, { path: PathSeg[]; keys: string[] }>();
-  for (const e of kept) {
+  for (const e of keys.rest) {
     const path = pathOf(e.instancePath);
     const password = isPasswordPath(path) ? describePasswordProblem(e, path, typeof e.data === 'string' ? e.data : undefined) : undefined;
-    if (password) {
-      problems.push(password);
-      continue;
-    }
-    if (e.keyword === 'required') {
-      // Several missing keys of one mapping read better as one message.
-      const entry = missing.get(e.instancePath) ?? { path, keys: [] };
-      entry.keys.push(String(e.params.missingProperty));
-      missing.set(e.instancePath, entry);
-      continue;
-    }
-    problems.push(describeProblem(e, path, writtenAs(path)));
+    if (password) problems.push(password);
+    else if (e.keyword !== 'required') problems.push(describeProblem(e, path, writtenAs(path)));
+    else missing.set(e.instancePath, missing.get(e.instancePath) ?? { path, keys: [] }).get(e.instancePath)!.keys.push(String(e.params.missingProperty));
   }
   for (const { path, keys } of missing.values()) {
     problems.push(describeProblem({ keyword: 'required', instancePath: '', schemaPath: '', params: { keys } }, path));

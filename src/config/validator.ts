@@ -1,4 +1,4 @@
-// The precompiled schema validator (see generate.ts), behind a typed function.
+// The precompiled schema validator (src/codegen/validators.ts), behind a typed function.
 import { validate } from './generated/config-validator.js';
 import type { KeywordError } from './schema-messages.js';
 

@@ -13,22 +13,9 @@ export function show(v: unknown): string {
 }
 
 /** What a message says was found instead: `the string "x"`, `the number 3`, `nothing (null)`. */
-export function found(v: unknown): string {
-  if (v === null) return 'nothing (null)';
-  if (typeof v === 'string') return `the string ${show(v)}`;
-  if (typeof v === 'number') return `the number ${v}`;
-  return show(v);
-}
+export const found = (v: unknown): string => (v === null ? 'nothing (null)' : typeof v === 'string' || typeof v === 'number' ? `the ${typeof v} ${show(v)}` : show(v));
 
-const TYPE_WORDS: Record<string, string> = {
-  string: 'a string',
-  integer: 'a whole number',
-  number: 'a number',
-  boolean: 'true or false',
-  object: 'a mapping',
-  array: 'a list',
-  null: 'null',
-};
+const TYPE_WORDS: Record<string, string> = { string: 'a string', integer: 'a whole number', number: 'a number', boolean: 'true or false', object: 'a mapping', array: 'a list', null: 'null' };
 
 /** `a, b or c`. */
 export function joinList(items: readonly string[], word: 'or' | 'and'): string {

@@ -1,208 +1,207 @@
-// Problems a YAML document can have while being well-formed: duplicate keys, keys that are lists
-// or mappings, `<<` merges of something other than a mapping, aliases to no anchor. Each is
-// reported, then made harmless (last duplicate wins, as in the data; the other three are left
-// out), so that the schema and the rules still report everything else in the file at once.
-// What those checks would say about the nodes involved is a follow-on, not news: the places are
-// returned as suspect ranges for the loader to filter by.
-import type { Alias, Document, Node, Pair, YAMLMap } from 'yaml';
+// Problems a YAML document can have while being well-formed: duplicate keys, keys that are lists,
+// mappings or aliases, `<<` merges of something other than a mapping, aliases to no anchor or
+// inside their own anchor's value. One pass over js-yaml's events reports each, then makes it
+// harmless in the events the data is built from (the last duplicate wins, as js-yaml's `json`
+// option reads it; a bad key or merge is left out; a bad alias reads as null), so that the schema
+// and the rules still report everything else in the file at once. What those checks would say
+// about the nodes involved is a follow-on, not news: the places are returned as suspect ranges.
+import { EVENT_ID, SCALAR_STYLE, type Event } from 'js-yaml';
 import type { Diagnostic } from '../model/diagnostics.js';
-import type { SourceRange, Suspects } from './follow-ons.js';
-import { isMergeKey, keyText, type PathSeg, type YamlLocator } from './locate.js';
+import type { Suspects } from './follow-ons.js';
 import { formatPath } from './paths.js';
 import { isPasswordPath } from './password-messages.js';
+import { scalarOffset, scalarText, type EventLocator, type PathSeg } from './positions.js';
 import { quoteCode } from './quote.js';
-import { yamlLib } from './yaml-lib.js';
-
-type Diag = (node: unknown, message: string, code: string) => Diagnostic;
 
 /** Sections of the file whose entries are resources (or `moved` items): a problem inside one taints it. */
 const SECTIONS = new Set(['vpcs', 'services', 'moved']);
 
-interface Place {
-  /** Data path of the node. */
-  path: PathSeg[];
-  /** The node at each prefix of `path` (nodes[i] holds path.slice(0, i + 1)). */
-  nodes: unknown[];
+interface YNode {
+  kind: 'map' | 'seq' | 'scalar' | 'alias';
+  start: number;
+  /** Where its last scalar ends (a collection's is known once it closes). */
+  end: number;
+  /** A mapping's pairs by key (the last of two equal keys wins). */
+  pairs?: Map<string, Pair>;
+  /** A list whose every item is (an alias of) a mapping: what `<<` may merge. */
+  mapsOnly?: boolean;
+  /** An alias's anchored node (undefined: none, or one still open around it). */
+  target?: YNode;
+  open?: boolean;
 }
 
-/** Each list's items by node, made on the first question about it (indexOf for each would be quadratic). */
-const itemIndexes = new WeakMap<object, Map<unknown, number>>();
+type Pair = { keyStart: number; value: YNode };
+/** A pending key of a mapping (`done`: false while a list or mapping as a key is read; `mark`: its event's index in the output). */
+type Key = { text: string; start: number; merge: boolean; bad: boolean; done: boolean; mark: number };
+type Frame = { node: YNode; path: PathSeg[]; key?: Key; index: number };
 
-function indexIn(list: { items: unknown[] }, item: unknown): number {
-  let index = itemIndexes.get(list);
-  if (!index) itemIndexes.set(list, (index = new Map(list.items.map((x, i) => [x, i]))));
-  return index.get(item) ?? -1;
-}
+/** A range from a node's (or offset's) start to a node's end; without `to`, the start alone. */
+type Lazy = { from: YNode | number; to?: YNode; codes?: readonly string[] };
 
-/** Where the visitor's node sits, from its ancestors (pairs carry the keys, sequences the indices). */
-function placeOf(ancestors: readonly unknown[], self: unknown): Place {
-  const { isPair, isSeq } = yamlLib();
-  const place: Place = { path: [], nodes: [] };
-  for (let i = 0; i < ancestors.length; i++) {
-    const node = ancestors[i];
-    if (isSeq(node)) {
-      const child = ancestors[i + 1] ?? self;
-      place.path.push(indexIn(node, child));
-      place.nodes.push(child);
-    } else if (isPair(node)) {
-      place.path.push(keyText(node.key) ?? '?');
-      place.nodes.push(node.value);
-    }
-  }
-  return place;
-}
-
-export interface StructureCheck {
-  errors: Diagnostic[];
-  suspects: Suspects;
-}
+const resolve = (node: YNode | undefined): YNode | undefined => (node?.kind === 'alias' ? node.target : node);
+const NULL_SCALAR = { type: EVENT_ID.SCALAR, anchorStart: -1, anchorEnd: -1, tagStart: -1, tagEnd: -1, style: SCALAR_STYLE.PLAIN, chomping: 1, indent: 0, fast: true } as const;
 
 class StructureChecker {
   readonly errors: Diagnostic[] = [];
-  readonly suspects: Suspects = { schema: [], rules: [], skipRules: false };
-  private readonly removals: Array<{ map: YAMLMap; pair: Pair }> = [];
-  private readonly unresolved = new Set<Alias>();
+  readonly out: Event[] = [];
+  private readonly stack: Frame[] = [];
+  private readonly anchors = new Map<string, YNode>();
+  private readonly schema: Lazy[] = [];
+  private readonly rules: Lazy[] = [];
+  private skipRules = false;
+  private lastEnd = 0;
+  firstAlias: number | undefined;
 
   constructor(
-    private readonly locator: YamlLocator,
-    private readonly diag: Diag,
+    private readonly text: string,
+    private readonly locator: EventLocator,
   ) {}
 
-  private range(node: unknown): SourceRange {
-    const range = (node as { range?: [number, number, number] } | undefined)?.range ?? [0, 0, 0];
-    return { start: this.locator.positionAt(range[0]), end: this.locator.positionAt(range[1]) };
+  private diag(offset: number, message: string, code: string): void {
+    this.errors.push({ severity: 'error', message, source: this.locator.position(offset), code });
   }
 
-  /** The range of the resource (or `x-` block) around `place`, or undefined outside of one. */
-  private resourceAround(place: Place, depth: number): SourceRange | undefined {
-    const top = String(place.path[0] ?? '');
+  /** The resource (or `x-` block) around a node `depth` deep under `path`, whose frame is open (stack[0] is the document). */
+  private resourceAround(path: readonly PathSeg[], depth: number): YNode | undefined {
+    const top = String(path[0] ?? '');
     const size = SECTIONS.has(top) ? 2 : top.startsWith('x-') ? 1 : 0;
-    return size > 0 && depth > size ? this.range(place.nodes[size - 1]) : undefined;
+    return size > 0 && depth > size ? this.stack[size + 1]?.node : undefined;
   }
 
-  /**
-   * A problem with `node`, a key or value of the mapping at `place`: schema errors inside it
-   * and rule errors about its resource are follow-ons.
-   */
-  private taint(place: Place, node: unknown): void {
-    this.suspects.schema.push({ range: this.range(node) });
-    this.suspects.rules.push(this.resourceAround(place, place.path.length + 1) ?? this.range(node));
+  /** A problem from `from` to `to` in the mapping at `path`: what is said inside it and about its resource is a follow-on. */
+  private taint(path: readonly PathSeg[], from: YNode | number, to: YNode): void {
+    this.schema.push({ from, to });
+    const resource = this.resourceAround(path, path.length + 1);
+    this.rules.push(resource ? { from: resource, to: resource } : { from, to });
   }
 
-  checkMap(map: YAMLMap, place: Place): void {
-    const seen = new Map<string, Pair>();
-    for (const pair of map.items) {
-      if (isMergeKey(pair.key)) {
-        this.checkMerge(map, pair, place);
+  run(events: readonly Event[]): void {
+    for (const e of events) {
+      if (e.type === EVENT_ID.POP) {
+        const { node } = this.stack.pop()!;
+        [node.end, node.open] = [this.lastEnd, false];
+        this.out.push(e);
+        if (this.stack.length > 0) this.complete(node);
         continue;
       }
-      const text = keyText(pair.key);
-      if (text === undefined || yamlLib().isCollection(pair.key)) {
-        this.errors.push(this.diag(pair.key, 'keys must be plain strings, not lists or mappings', 'yaml-key'));
-        this.taint(place, pair);
-        this.removals.push({ map, pair });
-        continue;
-      }
-      const first = seen.get(text);
-      if (first) this.reportDuplicate(first, pair, text, place);
-      else seen.set(text, pair);
+      const mark = this.out.push(e) - 1;
+      if (e.type === EVENT_ID.DOCUMENT) this.stack.push({ node: { kind: 'seq', start: 0, end: 0 }, path: [], index: 0 });
+      else this.node(e, mark);
     }
   }
 
-  private checkMerge(map: YAMLMap, pair: Pair, place: Place): void {
-    const { isAlias, isMap, isSeq } = yamlLib();
-    const value = this.locator.resolve(pair.value as Node | null);
-    if (isMap(value) || (isSeq(value) && value.items.every((i) => isMap(this.locator.resolve(i as Node))))) return;
-    // `<<: *nope`: the alias's own error says it.
-    if (!(isAlias(pair.value) && value === undefined)) {
-      this.errors.push(this.diag(pair.value ?? pair.key, '`<<` merges a mapping: write `<<: *anchor` (or a list of anchors of mappings)', 'yaml-merge'));
+  private node(e: Exclude<Event, { type: typeof EVENT_ID.DOCUMENT | typeof EVENT_ID.POP }>, mark: number): void {
+    const top = this.stack.at(-1)!;
+    const wantKey = top.node.kind === 'map' && !top.key;
+    if (wantKey && e.type === EVENT_ID.SCALAR) {
+      const text = scalarText(this.text, e);
+      top.key = { text, start: scalarOffset(this.text, e), merge: e.style === SCALAR_STYLE.PLAIN && text === '<<', bad: false, done: true, mark };
+      this.lastEnd = Math.max(this.lastEnd, e.valueEnd);
+      return;
     }
-    this.taint(place, pair);
-    // Without the merge, the mapping misses the keys it meant to bring in: say nothing of them.
-    this.suspectMissingKeys(map);
-    this.removals.push({ map, pair });
+    let node: YNode;
+    if (e.type === EVENT_ID.ALIAS) {
+      const name = this.text.slice(e.anchorStart, e.anchorEnd);
+      const anchored = this.anchors.get(name);
+      node = { kind: 'alias', start: e.anchorStart - 1, end: e.anchorEnd, target: anchored?.open ? undefined : anchored };
+      this.firstAlias ??= node.start;
+      if (!node.target && !wantKey) {
+        const message = anchored
+          ? `alias *${name} is used inside the value anchored &${name}, so that value would contain itself without end; anchor a part that does not hold the alias`
+          : `alias *${name} refers to no anchor &${name} defined before it`;
+        this.diag(node.start, message, 'yaml-alias');
+        this.taint(top.path, node, node);
+        // Read as null where it is written (positions.ts places it at its `*`).
+        this.out[mark] = { ...NULL_SCALAR, valueStart: node.start, valueEnd: node.start };
+      }
+    } else if (e.type === EVENT_ID.SCALAR) {
+      const start = e.valueStart < 0 ? (top.key?.start ?? 0) : scalarOffset(this.text, e);
+      node = { kind: 'scalar', start, end: Math.max(start, e.valueEnd) };
+    } else {
+      node = { kind: e.type === EVENT_ID.MAPPING ? 'map' : 'seq', start: e.start, end: e.start, open: true, pairs: new Map(), mapsOnly: true };
+    }
+    this.lastEnd = Math.max(this.lastEnd, node.end);
+    if (e.type !== EVENT_ID.ALIAS && e.anchorStart >= 0) this.anchors.set(this.text.slice(e.anchorStart, e.anchorEnd), node);
+    if (wantKey) {
+      // A list, mapping or alias as a key: reported, and the pair left out.
+      this.diag(node.start, 'keys must be plain strings, not lists or mappings', 'yaml-key');
+      top.key = { text: '', start: node.start, merge: false, bad: true, done: false, mark };
+    }
+    if (node.kind !== 'map' && node.kind !== 'seq') return this.complete(node);
+    const seg = top.node.kind === 'seq' ? top.index : (top.key?.text ?? '');
+    this.stack.push({ node, path: this.stack.length > 1 ? [...top.path, seg] : [], index: 0 });
   }
 
-  private reportDuplicate(first: Pair, pair: Pair, text: string, place: Place): void {
-    const firstLine = this.locator.positionOf(first.key).line;
-    const where = place.path.length === 0 ? 'at the top level' : `under ${formatPath(place.path)}`;
-    const shown = isPasswordPath(place.path) ? '(sensitive)' : quoteCode(text);
-    this.errors.push(this.diag(pair.key, `duplicate key ${shown} ${where} (first defined on line ${firstLine})`, 'duplicate-key'));
+  /** `node` is read whole: an item of a list, a key or value of a mapping. */
+  private complete(node: YNode): void {
+    const top = this.stack.at(-1)!;
+    const key = top.key;
+    if (top.node.kind === 'seq') {
+      top.node.mapsOnly &&= resolve(node)?.kind === 'map';
+      top.index++;
+    } else if (key && !key.done) key.done = true; // the key itself; its value follows
+    else if (key) {
+      top.key = undefined;
+      if (key.bad) this.taint(top.path, key.start, node);
+      else if (!key.merge) return this.checkDuplicate(top, key, node);
+      else if (resolve(node)?.kind === 'map' || resolve(node)?.mapsOnly) return;
+      else {
+        // `<<: *nope`: the alias's own error says it.
+        if (!(node.kind === 'alias' && !node.target)) this.diag(node.start, '`<<` merges a mapping: write `<<: *anchor` (or a list of anchors of mappings)', 'yaml-merge');
+        this.taint(top.path, key.start, node);
+        // Without the merge, the mapping misses the keys it meant to bring in: say nothing of them.
+        this.schema.push({ from: top.node, codes: MISSING });
+      }
+      this.out.length = key.mark;
+    }
+  }
+
+  private checkDuplicate(top: Frame, key: Key, value: YNode): void {
+    const pairs = top.node.pairs!;
+    const first = pairs.get(key.text);
+    const pair = { keyStart: key.start, value };
+    pairs.set(key.text, pair);
+    if (!first) return;
+    const { path } = top;
+    const where = path.length === 0 ? 'at the top level' : `under ${formatPath(path)}`;
+    const shown = isPasswordPath(path) ? '(sensitive)' : quoteCode(key.text);
+    this.diag(key.start, `duplicate key ${shown} ${where} (first defined on line ${this.locator.position(first.keyStart).line})`, 'duplicate-key');
     // Two sections of resources: the first is lost, so references into it would fail.
-    if (place.path.length === 0 && SECTIONS.has(text)) this.suspects.skipRules = true;
-    const keyPlace: Place = { path: [...place.path, text], nodes: [...place.nodes, pair.value] };
+    if (path.length === 0 && SECTIONS.has(key.text)) this.skipRules = true;
+    const resource = this.resourceAround([...path, key.text], path.length + 1);
     for (const dup of [first, pair]) {
       this.suspectSchema(dup);
-      this.suspects.rules.push(this.resourceAround(keyPlace, keyPlace.path.length) ?? this.pairRange(dup));
+      this.rules.push(resource ? { from: resource, to: resource } : { from: dup.keyStart, to: dup.value });
     }
     // Two mappings under one key are likely to be merged by the fix: a key of both is a duplicate too.
-    const { isMap } = yamlLib();
-    if (isMap(first.value) && isMap(pair.value)) {
-      const earlier = new Set(first.value.items.map((p) => keyText(p.key)));
-      for (const item of pair.value.items) if (earlier.has(keyText(item.key))) this.suspectSchema(item);
+    if (first.value.kind === 'map' && value.kind === 'map') {
+      for (const [k, item] of value.pairs!) if (first.value.pairs!.has(k)) this.suspectSchema(item);
     }
   }
 
   /**
    * Which of two scalars stays is the user's choice: say nothing of either. Two mappings or lists
    * are more likely to be merged, so what is wrong inside them stays news, except what the other
-   * one may hold (missing keys).
+   * one may hold (missing keys, reported at the start of the mapping).
    */
-  private suspectSchema(pair: Pair): void {
-    if (yamlLib().isCollection(pair.value)) this.suspectMissingKeys(pair.value);
-    else this.suspects.schema.push({ range: this.pairRange(pair) });
+  private suspectSchema({ keyStart, value }: Pair): void {
+    this.schema.push(value.kind === 'map' || value.kind === 'seq' ? { from: value, codes: MISSING } : { from: keyStart, to: value });
   }
 
-  /** Missing keys (and half a size) are reported at the start of their mapping. */
-  private suspectMissingKeys(map: unknown): void {
-    const start = this.range(map).start;
-    this.suspects.schema.push({ range: { start, end: start }, codes: ['missing-key', 'incomplete-size'] });
-  }
-
-  private pairRange(pair: Pair): SourceRange {
-    const key = pair.key as Node;
-    const value = (pair.value ?? key) as Node;
-    return { start: this.locator.positionAt(key.range?.[0] ?? 0), end: this.locator.positionAt(value.range?.[1] ?? 0) };
-  }
-
-  checkAlias(alias: Alias, place: Place): void {
-    if (this.locator.aliasTargets.get(alias) !== undefined) return;
-    const message = this.locator.recursiveAliases.has(alias)
-      ? `alias *${alias.source} is used inside the value anchored &${alias.source}, so that value would contain itself without end; anchor a part that does not hold the alias`
-      : `alias *${alias.source} refers to no anchor &${alias.source} defined before it`;
-    this.errors.push(this.diag(alias, message, 'yaml-alias'));
-    this.taint(place, alias);
-    this.unresolved.add(alias);
-  }
-
-  /** Leaves out what was reported: the data holds only what the file says unambiguously. */
-  repair(doc: Document): void {
-    for (const { map, pair } of this.removals) map.items.splice(map.items.indexOf(pair), 1);
-    if (this.unresolved.size === 0) return;
-    const { Scalar, visit } = yamlLib();
-    visit(doc, {
-      Alias: (_key, alias) => {
-        if (!this.unresolved.has(alias)) return undefined;
-        const empty = new Scalar(null);
-        empty.range = alias.range;
-        return empty;
-      },
-    });
+  suspects(): Suspects {
+    const range = ({ from, to }: Lazy) => {
+      const start = typeof from === 'number' ? from : from.start;
+      return { start: this.locator.position(start), end: this.locator.position(Math.max(start, to?.end ?? start)) };
+    };
+    return { schema: this.schema.map((s) => ({ range: range(s), ...(s.codes && { codes: s.codes }) })), rules: this.rules.map(range), skipRules: this.skipRules };
   }
 }
 
-/** Reports and repairs the structural problems of `doc` (all of them, in document order). */
-export function checkStructure(doc: Document, locator: YamlLocator, diag: Diag): StructureCheck {
-  const checker = new StructureChecker(locator, diag);
-  const { visit } = yamlLib();
-  visit(doc, {
-    Alias(_key, alias, ancestors) {
-      checker.checkAlias(alias, placeOf(ancestors, alias));
-    },
-    Map(_key, map, ancestors) {
-      checker.checkMap(map, placeOf(ancestors, map));
-    },
-  });
-  checker.repair(doc);
-  return { errors: checker.errors, suspects: checker.suspects };
+const MISSING = ['missing-key', 'incomplete-size'];
+
+/** Reports the structural problems of a file's events (all of them, in document order) and the events made harmless. */
+export function checkStructure(text: string, events: readonly Event[], locator: EventLocator) {
+  const checker = new StructureChecker(text, locator);
+  checker.run(events);
+  return { errors: checker.errors, suspects: checker.suspects(), events: checker.out, firstAlias: checker.firstAlias };
 }

@@ -1,63 +1,92 @@
-// The yaml package's syntax errors, worded for a config author. Two mistakes get their own
-// message at the place to fix: an unquoted `${env:...}` inside `[ ]` or `{ }` (YAML reads its
-// `{` as a mapping and every later line breaks), and a quote or bracket that is never closed
-// (the package reports where it gave up, often a line or more later). The yaml package's lexer
-// finds them: it knows quotes, comments and flow context, and never recurses.
-import type { YAMLError } from 'yaml';
-import { yamlLib } from './yaml-lib.js';
-
-/**
- * Collections nested deeper than this are refused (a config needs fewer than ten levels): the
- * `yaml` package recurses when it composes, and a file of 20,000 `[` must get a diagnostic, not
- * a stack overflow.
- */
-export const MAX_NESTING = 100;
+// js-yaml's syntax errors, worded for a config author. Some mistakes get their own message at the
+// place to fix: an unquoted `${env:...}` inside `[ ]` or `{ }` (YAML reads its `{` as a mapping
+// and every later line breaks), a quote or bracket that is never closed (js-yaml stops where the
+// next line is less indented), a mapping begun on the line of its key, a tab, a tag. A scan of the
+// text, one pass that knows quotes, comments, block scalars and flow context, finds them.
+import { YAMLException } from 'js-yaml';
+import { MAX_NESTING } from './positions.js';
 
 export const tooDeepMessage = (): string =>
   `collections nest more than ${MAX_NESTING} levels deep here; dbform reads at most ${MAX_NESTING} (a config needs fewer than ten)`;
 
-export interface SyntaxProblem {
-  offset: number;
-  message: string;
-  code: string;
-}
+export type SyntaxProblem = { offset: number; message: string; code: string };
 
-const YAML_MESSAGES: Record<string, (message: string) => string> = {
-  TAB_AS_INDENT: () => 'a tab is used for indentation; YAML indents with spaces only',
-  MULTIPLE_DOCS: () => 'the file holds more than one YAML document (separated by ---); dbform reads one document per file',
-  TAG_RESOLVE_FAILED: (m) => `YAML tags such as ${m.replace(/^Unresolved tag: /, '')} are not supported; write plain values`,
-  BAD_DIRECTIVE: (m) => `${m}; dbform reads plain YAML 1.2`,
-};
+/** An opening bracket or quote and where it closes (-1: never). */
+type Opened = { offset: number; char: string; close: number };
 
-export function yamlMessage(code: string, message: string): string {
-  return YAML_MESSAGES[code]?.(message) ?? `YAML syntax error: ${message}`;
-}
+/** `unquoted`: where plain text inside `[ ]` or `{ }` that ends in `$` just before a `{` starts. */
+type Scan = { brackets: Opened[]; quotes: Opened[]; unquoted: number[] };
 
-interface Token {
-  offset: number;
-  source: string;
-  /** A plain scalar (the lexer marks them with U+001F). */
-  plain: boolean;
-}
+const isSpace = (c: string | undefined): boolean => c === undefined || c === ' ' || c === '\t' || c === '\n' || c === '\r';
+const FLOW = ',[]{}';
 
-/** The lexer's tokens with their offsets; its control characters (U+0002, U+0018, U+001F) take no room. */
-function lex(text: string): Token[] {
-  const tokens: Token[] = [];
-  let offset = 0;
-  let plain = false;
-  for (const source of new (yamlLib().Lexer)().lex(text)) {
-    if (source === '\u001f') {
-      plain = true;
-      continue;
-    }
-    tokens.push({ offset, source, plain });
-    if (source !== '\u0002' && source !== '\u0018') offset += source.length;
-    plain = false;
+/** Where the quoted scalar opened at `i` ends (its closing quote), or -1. */
+function closingQuote(text: string, i: number): number {
+  const q = text[i]!;
+  for (let j = i + 1; j < text.length; j++) {
+    if (q === '"' && text[j] === '\\') j++;
+    else if (text[j] === q && !(q === "'" && text[j + 1] === "'")) return j;
+    else if (q === "'" && text[j] === "'") j++;
   }
-  return tokens;
+  return -1;
 }
 
-const FLOW_DELIMITERS = ',[]{}#\n';
+/** Past a block scalar whose `|` or `>` is at `i`: its header line and the lines indented past `indent`. */
+function endOfBlockScalar(text: string, i: number, indent: number): number {
+  let at = text.indexOf('\n', i);
+  while (at >= 0) {
+    let k = at + 1;
+    while (text[k] === ' ') k++;
+    if (k - at - 1 <= indent && text[k] !== '\n' && text[k] !== '\r' && k < text.length) return at;
+    at = text.indexOf('\n', k);
+  }
+  return text.length;
+}
+
+/** One pass over the text: brackets, quotes and unquoted `${` in flow context. */
+function scan(text: string): Scan {
+  const out: Scan = { brackets: [], quotes: [], unquoted: [] };
+  const open: Opened[] = [];
+  let nodeStart = true;
+  let lineStart = 0;
+  for (let i = 0; i < text.length; ) {
+    const c = text[i]!;
+    if (c === '\n') [i, lineStart, nodeStart] = [i + 1, i + 1, true];
+    else if (c === ' ' || c === '\t' || c === '\r') i++;
+    else if (c === '#' && isSpace(text[i - 1])) i = text.indexOf('\n', i) < 0 ? text.length : text.indexOf('\n', i);
+    else if ((c === '"' || c === "'") && nodeStart) {
+      const close = closingQuote(text, i);
+      out.quotes.push({ offset: i, char: c, close });
+      [i, nodeStart] = [close < 0 ? text.length : close + 1, false];
+    } else if ((c === '[' || c === '{') && (nodeStart || open.length > 0)) {
+      open.push({ offset: i, char: c, close: -1 });
+      out.brackets.push(open.at(-1)!);
+      [i, nodeStart] = [i + 1, true];
+    } else if ((c === ']' || c === '}') && open.length > 0) {
+      if (open.at(-1)!.char === (c === ']' ? '[' : '{')) open.pop()!.close = i;
+      [i, nodeStart] = [i + 1, false];
+    } else if ((c === ',' && open.length > 0) || ('-?:'.includes(c) && isSpace(text[i + 1]))) [i, nodeStart] = [i + 1, true];
+    else if ((c === '|' || c === '>') && nodeStart && open.length === 0) {
+      let indent = 0;
+      while (text[lineStart + indent] === ' ') indent++;
+      i = endOfBlockScalar(text, i, indent);
+    } else if ((c === '&' || c === '!') && nodeStart) while (i < text.length && !isSpace(text[i])) i++;
+    else i = plainScalar(text, i, open.length > 0, out);
+  }
+  return out;
+}
+
+/** Past the plain scalar starting at `start`; notes a `$` just before a `{` in flow context. */
+function plainScalar(text: string, start: number, flow: boolean, out: Scan): number {
+  let i = start;
+  for (; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === '\n' || (flow && FLOW.includes(ch)) || (ch === '#' && isSpace(text[i - 1]))) break;
+    if (ch === ':' && (isSpace(text[i + 1]) || (flow && FLOW.includes(text[i + 1]!)))) break;
+  }
+  if (flow && text[i] === '{' && text[i - 1] === '$') out.unquoted.push(start);
+  return i === start ? i + 1 : i;
+}
 
 /** Where the plain text holding `${` at `brace - 1` ends: past its `}` and any `-suffix` or further `${...}`. */
 function endOfInterpolatedText(text: string, brace: number): number | undefined {
@@ -66,10 +95,7 @@ function endOfInterpolatedText(text: string, brace: number): number | undefined 
     const close = text.indexOf('}', k);
     if (close < 0 || text.slice(k, close).includes('\n')) return undefined;
     k = close + 1;
-    while (k < text.length && !FLOW_DELIMITERS.includes(text[k]!)) {
-      if (text[k] === '$' && text[k + 1] === '{') break;
-      k += 1;
-    }
+    while (k < text.length && !`${FLOW}#\n`.includes(text[k]!) && !(text[k] === '$' && text[k + 1] === '{')) k += 1;
     if (!(text[k] === '$' && text[k + 1] === '{')) break;
     k += 1;
   }
@@ -80,118 +106,76 @@ function endOfInterpolatedText(text: string, brace: number): number | undefined 
 const quoteForYaml = (s: string): string => (/["\\]/.test(s) ? `'${s.replace(/'/g, "''")}'` : `"${s}"`);
 
 /**
- * Every `${` written unquoted inside a flow collection: the lexer ends the plain scalar at the `$`
- * and starts a flow mapping at the `{`. Also the text with each such value replaced by a quoted
- * placeholder of the same length, to find the file's other syntax errors without the cascade.
+ * Every `${` written unquoted inside a flow collection, and the text with each such value replaced
+ * by a quoted placeholder of the same length, to find the file's next syntax error without the cascade.
  */
-function findUnquotedInterpolations(text: string, tokens: readonly Token[]): { problems: SyntaxProblem[]; masked: string } {
+function unquotedInterpolations(text: string, starts: readonly number[]): { problems: SyntaxProblem[]; masked: string } {
   const problems: SyntaxProblem[] = [];
-  let masked = text;
+  // The text in pieces, joined once: a file of many such values stays linear.
+  const pieces: string[] = [];
   let maskedUpTo = 0;
-  for (let i = 0; i + 1 < tokens.length; i++) {
-    const [scalar, next] = [tokens[i]!, tokens[i + 1]!];
-    if (!scalar.plain || !scalar.source.endsWith('$') || next.source !== '{' || scalar.offset < maskedUpTo) continue;
-    const brace = scalar.offset + scalar.source.length;
-    if (next.offset !== brace) continue;
-    const end = endOfInterpolatedText(text, brace);
+  for (const start of starts) {
+    const brace = text.indexOf('{', start);
+    const end = start < maskedUpTo ? undefined : endOfInterpolatedText(text, brace);
     if (end === undefined) continue;
-    const written = text.slice(scalar.offset, end);
-    const dollar = brace - (scalar.source.endsWith('$$') ? 2 : 1);
+    const written = text.slice(start, end);
     problems.push({
-      offset: dollar,
+      offset: brace - (text[brace - 2] === '$' && brace - 2 >= start ? 2 : 1),
       code: 'yaml-unquoted-interpolation',
       message: `YAML syntax error: \${...} inside [ ] or { } must be in quotes, or YAML reads its { as a mapping; write ${quoteForYaml(written)}`,
     });
-    masked = masked.slice(0, scalar.offset) + `"${'x'.repeat(written.length - 2)}"` + masked.slice(end);
+    pieces.push(text.slice(maskedUpTo, start), `"${'x'.repeat(written.length - 2)}"`);
     maskedUpTo = end;
   }
-  return { problems, masked };
+  return { problems, masked: pieces.join('') + text.slice(maskedUpTo) };
 }
 
-/** The innermost `[` (or `{`) still open just before `offset`, as the lexer paired them. */
-function openBracketBefore(tokens: readonly Token[], offset: number, open: '[' | '{'): number | undefined {
-  const stack: Token[] = [];
-  for (const t of tokens) {
-    if (t.offset >= offset) break;
-    if (t.plain) continue;
-    if (t.source === '\u0018') stack.length = 0; // the lexer cut the open collections here
-    else if (t.source === '[' || t.source === '{') stack.push(t);
-    else if ((t.source === ']' || t.source === '}') && stack.at(-1)?.source === (t.source === ']' ? '[' : '{')) stack.pop();
+/** One error of js-yaml (its parser, or its constructor: a tag it does not know), worded at its place. */
+export function explainYamlError(text: string, err: unknown): SyntaxProblem {
+  const [reason, at] = err instanceof YAMLException ? [err.reason, err.mark?.position ?? 0] : [(err as Error).message.replace(/\s*\n\s*/g, ' '), 0];
+  const problem = (message: string, offset = at, code = 'yaml-syntax') => ({ offset, message, code });
+  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+  // js-yaml stops at the key whose value nests too deep: point at that value, on the next line.
+  const deeper = /^[^\n]*:[ \t]*(?:#.*)?\n\s*/.exec(text.slice(at));
+  if (/nesting exceeded/.test(reason)) return problem(tooDeepMessage(), deeper ? at + deeper[0].length : at, 'yaml-too-deep');
+  if (/^tab characters/.test(reason) || (/indentation/.test(reason) && /^ *\t/.test(text.slice(lineStart, at + 1)))) {
+    return problem('a tab is used for indentation; YAML indents with spaces only', lineStart);
   }
-  for (let k = stack.length - 1; k >= 0; k--) if (stack[k]!.source === open) return stack[k]!.offset;
-  return undefined;
-}
-
-/** The quoted scalar that runs up to `offset` without its closing quote. */
-function openQuoteBefore(tokens: readonly Token[], offset: number, quote: string): number | undefined {
-  for (let k = tokens.length - 1; k >= 0; k--) {
-    const t = tokens[k]!;
-    if (t.offset >= offset || t.plain) continue;
-    if (t.source.startsWith(quote)) return t.offset + t.source.length >= offset ? t.offset : undefined;
+  const code = text.codePointAt(at) ?? 0;
+  if (/character/.test(reason) && (code < 0x20 || (code >= 0x7f && code <= 0x9f) || code >= 0xfffe)) {
+    const hex = code.toString(16).toUpperCase().padStart(4, '0');
+    return problem(`YAML syntax error: the character U+${hex} cannot be written as is; write it as "\\u${hex}" inside double quotes`);
   }
-  return undefined;
-}
-
-function explainOne(e: YAMLError, tokens: readonly Token[]): SyntaxProblem {
-  const offset = e.pos[0];
-  const flow = /^Flow (sequence|map) in block collection must be sufficiently indented and end with a/.exec(e.message);
-  if (e.code === 'BAD_INDENT' && flow) {
-    const [open, close, noun] = flow[1] === 'sequence' ? (['[', ']', 'list'] as const) : (['{', '}', 'mapping'] as const);
-    const at = openBracketBefore(tokens, offset, open);
-    if (at !== undefined) {
-      const message = `YAML syntax error: this ${open} is never closed; end the ${noun} with ${close} (on this line, or on later lines indented past its key)`;
-      return { offset: at, message, code: 'yaml-syntax' };
-    }
+  if (/escape/.test(reason) && text[at - 1] === '\\') return problem(`YAML syntax error: ${reason} \\${text[at]}`, at - 1);
+  const tag = /^unknown \w+ tag/.test(reason) ? /^![^\s,[\]{}]*/.exec(text.slice(at))?.[0] : undefined;
+  if (tag) return problem(`YAML tags such as ${tag} are not supported; write plain values`);
+  const found = /escape|character/.test(reason) ? undefined : scan(text);
+  const quote = found?.quotes.find((q) => q.offset < at && (q.close < 0 || q.close >= at));
+  if (quote) return problem(`YAML syntax error: the ${quote.char} that opens this string is never closed`, quote.offset);
+  const bracket = found?.brackets.findLast((b) => b.offset < at && b.close < 0);
+  if (bracket) {
+    const [close, noun] = bracket.char === '[' ? [']', 'list'] : ['}', 'mapping'];
+    return problem(`YAML syntax error: this ${bracket.char} is never closed; end the ${noun} with ${close} (on this line, or on later lines indented past its key)`, bracket.offset);
   }
-  const quote = /^Missing closing (["'])quote/.exec(e.message);
-  if (e.code === 'MISSING_CHAR' && quote) {
-    const at = openQuoteBefore(tokens, offset, quote[1]!);
-    if (at !== undefined) return { offset: at, message: `YAML syntax error: the ${quote[1]} that opens this string is never closed`, code: 'yaml-syntax' };
+  // `db: environment: DEV`: the inner mapping's key.
+  const inner = /^bad indentation of a mapping entry/.test(reason) && /^[ \t]*(?:- +)?[^\s:#][^:#]*:[ \t]+(?=[^\s#])/.exec(text.slice(lineStart, at));
+  if (inner && lineStart + inner[0].length < at) {
+    return problem('YAML syntax error: a mapping cannot start on the line of its key; put this key on a line of its own, indented under its parent', lineStart + inner[0].length);
   }
-  return { offset, message: yamlMessage(e.code, e.message), code: 'yaml-syntax' };
-}
-
-interface CstNode {
-  type: string;
-  offset: number;
-  value?: CstNode;
-  items?: Array<{ key?: CstNode | null; value?: CstNode | null }>;
+  return problem(`YAML syntax error: ${reason}`);
 }
 
 /**
- * Offset of the first collection nested deeper than MAX_NESTING, from the yaml package's
- * concrete syntax tree (its parser keeps an explicit stack; only composing recurses).
+ * The syntax errors of `text`, which `parse` refused with `err`: every unquoted `${` in flow
+ * context, then the first other error (`parse` reads a text of the same length with them quoted).
  */
-export function findTooDeepOffset(text: string): number | undefined {
-  const stack: Array<[CstNode, number]> = [];
-  for (const doc of new (yamlLib().Parser)().parse(text)) if ((doc as CstNode).value) stack.push([(doc as CstNode).value!, 1]);
-  stack.reverse();
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (!node.items || !/^(block-map|block-seq|flow-collection)$/.test(node.type)) continue;
-    if (depth > MAX_NESTING) return node.offset;
-    for (let i = node.items.length - 1; i >= 0; i--) {
-      const { key, value } = node.items[i]!;
-      if (value) stack.push([value, depth + 1]);
-      if (key) stack.push([key, depth + 1]);
-    }
+export function explainSyntaxError(text: string, err: unknown, parse: (text: string) => unknown): SyntaxProblem[] {
+  const { problems, masked } = unquotedInterpolations(text, scan(text).unquoted);
+  if (problems.length === 0) return [explainYamlError(text, err)];
+  try {
+    parse(masked);
+    return problems;
+  } catch (next) {
+    return [...problems, explainYamlError(masked, next)];
   }
-  return undefined;
-}
-
-/**
- * The syntax errors of `text` (as the yaml package found them) as problems to report.
- * `reparse` parses a text of the same length and returns its errors.
- */
-export function explainSyntaxErrors(text: string, errors: readonly YAMLError[], reparse: (text: string) => readonly YAMLError[]): SyntaxProblem[] {
-  // The yaml package catches its own stack overflow; where it ran out depends on the stack size.
-  if (errors.some((e) => e.code === 'RESOURCE_EXHAUSTION')) {
-    const offset = findTooDeepOffset(text);
-    if (offset !== undefined) return [{ offset, message: tooDeepMessage(), code: 'yaml-too-deep' }];
-  }
-  const tokens = lex(text);
-  const { problems, masked } = findUnquotedInterpolations(text, tokens);
-  if (problems.length === 0) return errors.map((e) => explainOne(e, tokens));
-  const maskedTokens = lex(masked);
-  return [...problems, ...reparse(masked).map((e) => explainOne(e, maskedTokens))];
 }

@@ -59,12 +59,38 @@ interface BuildContext {
   projectId: string;
   /** Existing lockfile bindings of the kinds written by key: ID -> address. */
   bound: Map<Kind, Map<string, string>>;
+  /** Bindings a restore retired (SPEC section 17), by `kind:id`: the state keeps them, the config never held them. */
+  retired: Map<string, string>;
+  /** Those of them whose resource is live: carried over into the export's state as they are. */
+  retained: string[];
   /** The key each exported resource got, by `kind:id`. */
   keys: Map<string, string>;
   skipped: string[];
 }
 
 const KIT = { quote: quotedName, comment: commentText, describe: (kind: Kind, name: string, id: string) => describeResource(nounOf(kind), name, id) };
+
+function retiredIds(previous: Lockfile | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [address, e] of Object.entries(previous?.resources ?? {})) {
+    const kind = parseAddress(address)?.kind;
+    if (e.retired !== undefined && kind !== undefined) out.set(`${kind}:${e.id}`, address);
+  }
+  return out;
+}
+
+/**
+ * A live resource a restore retired, and its own resources, stay out of the YAML: written there it
+ * would become the config's again (in the seed dialect under the name of the service restored in
+ * its place). Their bindings go into the export's state unchanged.
+ */
+function retainRetired(def: AnyKind, l: Live, ctx: BuildContext): boolean {
+  const address = ctx.retired.get(`${def.kind}:${l.id}`);
+  if (address === undefined) return false;
+  ctx.retained.push(address);
+  for (const child of childKinds(def.kind)) for (const c of (liveIn(child, l) ?? []) as Live[]) retainRetired(child, c, ctx);
+  return true;
+}
 
 function boundIds(previous: Lockfile | undefined): BuildContext['bound'] {
   const bound = new Map<Kind, Map<string, string>>();
@@ -104,6 +130,10 @@ function noteOf(def: AnyKind, l: Live, parent: Parent | undefined): string {
 /** The ones a config can hold: writable, one per name (the best ranked), and what the kind keeps together. */
 function selectMapped(def: AnyKind, items: readonly Live[], ctx: BuildContext, parent: Parent | undefined): Live[] {
   const writable = items.filter((l) => {
+    if (retainRetired(def, l, ctx)) {
+      ctx.skipped.push(`${noteOf(def, l, parent)}: retired by a restore; the state keeps it as ${ctx.retired.get(`${def.kind}:${l.id}`)}`);
+      return false;
+    }
     const why = def.export.unwritable?.(l, KIT, new Set());
     if (why !== undefined) ctx.skipped.push(`${noteOf(def, l, parent)}: ${why}`);
     return why === undefined;
@@ -174,7 +204,7 @@ function collectionOf(def: AnyKind, items: readonly Live[], ctx: BuildContext, p
  * in registry order, so a field that names another kind's resource (a service's VPC) finds its key.
  */
 export function buildExportDocument(live: LiveState, previous?: Lockfile): ExportDocument {
-  const ctx: BuildContext = { projectId: live.projectId, bound: boundIds(previous), keys: new Map(), skipped: [] };
+  const ctx: BuildContext = { projectId: live.projectId, bound: boundIds(previous), retired: retiredIds(previous), retained: [], keys: new Map(), skipped: [] };
   const collections = TOP_KINDS.map((def) => collectionOf(def, (liveIn(def, live) ?? []) as Live[], ctx));
-  return { projectId: live.projectId, collections, skipped: [...new Set(ctx.skipped)].sort() };
+  return { projectId: live.projectId, collections, skipped: [...new Set(ctx.skipped)].sort(), retained: ctx.retained.sort() };
 }

@@ -28,6 +28,8 @@ export interface ExportDocument {
   collections: ExportedCollection[];
   /** Live resources not exported, and why: written in the header and reported on stderr. */
   skipped: string[];
+  /** Addresses of the previous state that a restore retired and whose resources are live: kept bound, outside the YAML. */
+  retained: string[];
 }
 
 /** How many entries of each kind the document holds. */

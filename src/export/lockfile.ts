@@ -5,7 +5,7 @@ import type { ExportDocument, ExportedCollection } from './document.js';
 /**
  * Binds every exported address to its ID. From `previous` (same project) an entry for the same
  * address and ID keeps its `password_version` and `protect`: neither can be read from the API;
- * and the state keeps its lineage (its serial goes on from there when written).
+ * the bindings a restore retired are kept as they are (doc.retained); and the state keeps its lineage (its serial goes on from there when written).
  */
 export function buildExportLockfile(doc: ExportDocument, previous?: Lockfile): Lockfile {
   const resources: Record<Address, LockEntry> = {};
@@ -21,6 +21,7 @@ export function buildExportLockfile(doc: ExportDocument, previous?: Lockfile): L
     }
   };
   doc.collections.forEach((c) => walk(c));
+  for (const address of doc.retained) if (previous?.resources[address]) resources[address] = { ...previous.resources[address] };
   const identity = previous?.lineage !== undefined ? { lineage: previous.lineage, ...(previous.serial !== undefined ? { serial: previous.serial } : {}) } : {};
   return { version: 1, projectId: doc.projectId, ...identity, resources };
 }

@@ -13,17 +13,32 @@ import { ignoreNotFound, isConflict } from '../../executor/errors.js';
 const MAX_SENDS = 12;
 const RS_SETTLES_TO_ACTIVE = new Set(['creating', 'resizing']);
 
-/** The same for operations that need a replica set `active`. */
-async function sendWhenReplicaSetSettled<T>(ctx: ActionContext, action: Action, serviceId: string, replicaSetId: string, send: () => Promise<T>): Promise<T> {
+/**
+ * Sends an operation that needs the replica set `active`, waiting out its transitions. `achieved`:
+ * the operation's goal already holds, so a 409 means it was done; looked at again once a
+ * transition has ended, since that transition may have been this very operation, sent by an
+ * attempt whose answer was lost (its repeat refused): sending it again would make it twice.
+ */
+async function sendWhenReplicaSetSettled(
+  ctx: ActionContext,
+  action: Action,
+  ids: { service: string; replicaSet: string },
+  send: () => Promise<unknown>,
+  achieved: (rs: Dto.ReadReplicaSetDto) => boolean,
+): Promise<void> {
   for (let sends = 1; ; sends++) {
     try {
-      return await send();
+      await send();
+      return;
     } catch (err) {
       if (!isConflict(err) || sends >= MAX_SENDS) throw err;
-      const rs = await findReplicaSet(ctx, serviceId, replicaSetId);
+      const rs = await findReplicaSet(ctx, ids.service, ids.replicaSet);
+      if (rs !== undefined && achieved(rs)) return;
       if (rs === undefined || !RS_SETTLES_TO_ACTIVE.has(String(rs.status))) throw err;
       ctx.emit({ type: 'action-status', action: { id: action.id, address: action.address, op: action.op }, status: `waiting for ${rs.status} to finish` });
-      await ctx.waits.until('replica_set', { id: replicaSetId, parentId: serviceId }, 'ready', waitOptions(ctx, action));
+      await ctx.waits.until('replica_set', { id: ids.replicaSet, parentId: ids.service }, 'ready', waitOptions(ctx, action));
+      const settled = await findReplicaSet(ctx, ids.service, ids.replicaSet);
+      if (settled !== undefined && achieved(settled)) return;
     }
   }
 }
@@ -95,7 +110,8 @@ async function resizeReplicaSet(ctx: ActionContext, action: Action): Promise<Act
   const service = idOf(ctx, action, 'service');
   const id = targetId(ctx, action);
   const body = requestOf<Dto.ResizeRequestDto>(action);
-  await sendWhenReplicaSetSettled(ctx, action, service, id, () => ctx.api.resizeReplicaSet(ctx.projectId, service, id, body));
+  const sized = (rs: Dto.ReadReplicaSetDto) => String(rs.cpu_millis) === body.cpu_millis && String(rs.memory_gbs) === body.memory_gbs;
+  await sendWhenReplicaSetSettled(ctx, action, { service, replicaSet: id }, () => ctx.api.resizeReplicaSet(ctx.projectId, service, id, body), sized);
   await ctx.waits.until('replica_set', { id, parentId: service }, 'ready', waitOptions(ctx, action));
   return {};
 }

@@ -55,7 +55,7 @@ async function sendWhenServiceSettled<T>(
       return await send();
     } catch (err) {
       if (!isConflict(err) || sends >= MAX_SENDS) throw err;
-      const svc = (await ctx.api.listServices(ctx.projectId)).find((s) => s.service_id === serviceId);
+      const svc = await findService(ctx, serviceId);
       if (svc === undefined) throw err;
       if (rules.achieved?.(svc)) return undefined;
       const status = String(svc.status);
@@ -68,6 +68,10 @@ async function sendWhenServiceSettled<T>(
       if (SETTLES_TO_READY.has(status) || status === 'PAUSING') {
         ctx.emit({ type: 'action-status', action: { id: action.id, address: action.address, op: action.op }, status: `waiting for ${status} to finish` });
         await ctx.waits.until('service', { id: serviceId }, status === 'PAUSING' ? 'paused' : 'ready', waitOptions(ctx, action));
+        // The transition may have been this very operation, sent by an attempt whose answer was
+        // lost (its repeat refused): its values show only now. Sending it again would make it twice.
+        const settled = await findService(ctx, serviceId);
+        if (settled !== undefined && rules.achieved?.(settled)) return undefined;
         continue;
       }
       if (!rules.retryWhenReady || status !== 'READY') throw err;
@@ -77,9 +81,13 @@ async function sendWhenServiceSettled<T>(
   }
 }
 
+async function findService(ctx: ActionContext, serviceId: string): Promise<Dto.ServiceDto | undefined> {
+  return (await ctx.api.listServices(ctx.projectId)).find((s) => s.service_id === serviceId);
+}
+
 /** A service that is still settling refuses what needs READY: wait, and say whether to retry. */
 export async function waitIfServiceSettling(ctx: ActionContext, action: Action, serviceId: string): Promise<boolean> {
-  const svc = (await ctx.api.listServices(ctx.projectId)).find((s) => s.service_id === serviceId);
+  const svc = await findService(ctx, serviceId);
   if (svc === undefined || !SETTLES_TO_READY.has(String(svc.status))) return false;
   ctx.emit({ type: 'action-status', action: { id: action.id, address: action.address, op: action.op }, status: `waiting for ${svc.status} to finish` });
   await ctx.waits.until('service', { id: serviceId }, 'ready', waitOptions(ctx, action));

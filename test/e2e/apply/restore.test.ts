@@ -1,14 +1,16 @@
 // `dbform restore service.KEY --to TIME` over real HTTP (SPEC section 17), against both dialects:
 // one reviewed plan that forks the service to TIME with the config's settings, binds the address
 // (and its replica sets') to the fork, and keeps the original retired and protected; refused at
-// plan time outside [created, now); saved and verified like any plan; finished after a kill.
-import { readFileSync, writeFileSync } from 'node:fs';
+// plan time outside [created, now); saved and verified like any plan; finished after a kill; the
+// same with the state in a real PostgreSQL.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fetchLiveState } from '../../../src/api/index.js';
 import type { EmulatorHandle } from '../../../src/emulator/index.js';
 import type { LiveService } from '../../../src/model/index.js';
 import { DIALECT_FACTS, itDialectBlind, startTestEmulator, testClient } from '../../support/dialect.js';
+import { createTestDatabase, type TestDatabase } from '../../support/pg.js';
 import { removeTempDirs } from '../../support/temp-dir.js';
 import { runCli, spawnCli, workspace, type CliResult, type Workspace } from './cli-harness.js';
 
@@ -57,46 +59,54 @@ async function liveServices(): Promise<LiveService[]> {
   }
 }
 
-const lockOf = (ws: Workspace) => JSON.parse(readFileSync(ws.lockfile, 'utf8')) as { resources: Record<string, { id: string; protect?: boolean; retired?: unknown; restoring?: unknown }> };
+type Resources = Record<string, { id: string; protect?: boolean; retired?: unknown; restoring?: unknown }>;
+const lockOf = (ws: Workspace) => JSON.parse(readFileSync(ws.lockfile, 'utf8')) as { resources: Resources };
+
+/** Where the state lives: the flags every command of the test gets, and what the state binds. */
+interface StateAt {
+  args: string[];
+  resources(ws: Workspace): Promise<Resources>;
+}
+const FILE_STATE: StateAt = { args: [], resources: async (ws) => lockOf(ws).resources };
 const mutations = () => Object.entries(emulator!.stats().requests).filter(([k]) => MUTATING.test(k));
 const forksSent = () => Object.entries(emulator!.stats().requests).filter(([k]) => k.endsWith('/forkService')).reduce((n, [, c]) => n + c, 0);
 
 /** An emulator, and the config applied to it: the service with its pooler and replica set. */
-async function applied(): Promise<Applied> {
+async function applied(state: StateAt = FILE_STATE): Promise<Applied> {
   emulator = await startTestEmulator({ timeScale: 0.01, now: () => (onRequest?.(), Date.now()) });
   const ws = workspace(CONFIG, emulator.url);
-  const run = await runCli(ws, ['apply', '--auto-approve']);
+  const run = await runCli(ws, ['apply', '--auto-approve', ...state.args]);
   expect(run.code, run.stderr).toBe(0);
-  const lock = lockOf(ws);
-  const originalId = lock.resources['service.db']!.id;
+  const resources = await state.resources(ws);
+  const originalId = resources['service.db']!.id;
   const original = (await liveServices()).find((s) => s.id === originalId)!;
   // The restore goes back to a moment after creation that has happened: the creation itself.
-  return { ws, originalId, originalSetId: lock.resources['replica_set.db.r1']!.id, created: original.created };
+  return { ws, originalId, originalSetId: resources['replica_set.db.r1']!.id, created: original.created };
 }
 
 /** What a finished restore leaves, whichever way it got there. */
-async function expectRestored(a: Applied): Promise<{ forkId: string; retired: string }> {
-  const lock = lockOf(a.ws);
-  const forkId = lock.resources['service.db']!.id;
+async function expectRestored(a: Applied, state: StateAt = FILE_STATE): Promise<{ forkId: string; retired: string }> {
+  const resources = await state.resources(a.ws);
+  const forkId = resources['service.db']!.id;
   expect(forkId).not.toBe(a.originalId);
-  const retired = Object.keys(lock.resources).find((k) => RETIRED.test(k))!;
-  expect(lock.resources[retired]).toEqual({ id: a.originalId, protect: true, retired: { from: 'service.db', target_time: a.created } });
+  const retired = Object.keys(resources).find((k) => RETIRED.test(k))!;
+  expect(resources[retired]).toEqual({ id: a.originalId, protect: true, retired: { from: 'service.db', target_time: a.created } });
   const retiredSet = `replica_set.${retired.slice('service.'.length)}.r1`;
-  expect(lock.resources[retiredSet]).toEqual({ id: a.originalSetId, retired: { from: 'replica_set.db.r1', target_time: a.created } });
-  expect(Object.values(lock.resources).some((e) => e.restoring !== undefined)).toBe(false);
+  expect(resources[retiredSet]).toEqual({ id: a.originalSetId, retired: { from: 'replica_set.db.r1', target_time: a.created } });
+  expect(Object.values(resources).some((e) => e.restoring !== undefined)).toBe(false);
   const services = await liveServices();
   const fork = services.find((s) => s.id === forkId)!;
   const original = services.find((s) => s.id === a.originalId)!;
   // Exactly one fork, with the config's settings; the original and its set are live and untouched.
   expect(services.filter((s) => s.forkedFrom?.serviceId === a.originalId).map((s) => s.id)).toEqual([forkId]);
   expect(fork).toMatchObject({ name: 'db', status: 'READY', pooler: true, size: { cpuMillis: 1000, memoryGbs: 4 } });
-  expect(fork.replicaSets.map((r) => [r.name, r.nodes, r.id === lock.resources['replica_set.db.r1']!.id])).toEqual([['r1', 1, true]]);
+  expect(fork.replicaSets.map((r) => [r.name, r.nodes, r.id === resources['replica_set.db.r1']!.id])).toEqual([['r1', 1, true]]);
   expect(original.status).toBe('READY');
   expect(original.replicaSets.map((r) => r.id)).toEqual([a.originalSetId]);
   // Where the API renames services in place, the original is renamed <name>-before-<stamp>; else both are "db".
   expect(original.name).toBe(DIALECT_FACTS.renamesServices ? retired.slice('service.'.length) : 'db');
   // The next plan is empty: the retired original is not "removed from the config".
-  const next = await runCli(a.ws, ['plan', '--detailed-exitcode']);
+  const next = await runCli(a.ws, ['plan', '--detailed-exitcode', ...state.args]);
   expect(next.code, next.stdout + next.stderr).toBe(0);
   return { forkId, retired };
 }
@@ -140,6 +150,27 @@ describe('dbform restore service.db --to TIME', () => {
     expect(password.length).toBeGreaterThan(7);
     const historyText = (await runCli(a.ws, ['history', '--json'])).stdout;
     for (const text of [run.stdout, run.stderr, readFileSync(a.ws.lockfile, 'utf8'), historyText]) expect(text).not.toContain(password);
+  });
+
+  it('is exported as the fork under the address: the retired original stays out of the YAML and bound in the state, the export plans nothing', async () => {
+    const a = await applied();
+    expect((await runCli(a.ws, ['restore', 'service.db', '--to', a.created, '--auto-approve'])).code).toBe(0);
+    const { forkId, retired } = await expectRestored(a);
+    const before = readFileSync(a.ws.lockfile, 'utf8');
+
+    // The export goes beside the state it keeps (the lockfile beside -o), then replaces the config.
+    const run = await runCli(a.ws, ['export', '-o', 'exported.yaml']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(`service "${DIALECT_FACTS.renamesServices ? retired.slice('service.'.length) : 'db'}" (${a.originalId}): retired by a restore; the state keeps it as ${retired}`);
+    const yaml = readFileSync(join(a.ws.dir, 'exported.yaml'), 'utf8');
+    expect(yaml).toMatch(/^ {2}db:$/m);
+    expect(yaml).not.toMatch(/^ {2}db-before-/m);
+    // Nothing lost or rebound: the fork at service.db, the original and its set still retired.
+    expect(readFileSync(a.ws.lockfile, 'utf8')).toBe(before);
+    expect(lockOf(a.ws).resources['service.db']!.id).toBe(forkId);
+    writeFileSync(a.ws.config, yaml);
+    const plan = await runCli(a.ws, ['plan', '--detailed-exitcode']);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
   });
 
   it('lets the original go once its protect is lifted: state rm refuses it protected, destroy --target deletes it with its set', async () => {
@@ -310,5 +341,61 @@ describe('dbform restore service.db --to TIME', () => {
       expect(forksSent()).toBe(1);
       await expectRestored(a);
     });
+  });
+});
+
+describe('with the state in PostgreSQL (--state postgres://...)', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(async () => db?.drop());
+
+  const stateRow = async () => {
+    const { rows } = await db.query<{ serial: number; document: { resources: Resources } }>(
+      'SELECT serial::int AS serial, document FROM dbform.states WHERE project_id = $1 AND workspace = $2',
+      ['proj-demo', 'default'],
+    );
+    return rows[0]!;
+  };
+  const history = async () =>
+    (await db.query<{ record: Record<string, unknown> }>('SELECT record FROM dbform.history WHERE project_id = $1 ORDER BY seq', ['proj-demo'])).rows.map((r) => r.record);
+
+  it('restore --out, then apply of that plan: the database binds service.db to the fork, keeps the original retired and protected, and has the apply in its history; a second apply plans nothing', async () => {
+    const state: StateAt = { args: ['--state', db.url], resources: async () => (await stateRow()).document.resources };
+    const a = await applied(state);
+    const planFile = join(a.ws.dir, 'restore.json');
+    emulator!.resetStats();
+    const saved = await runCli(a.ws, ['restore', 'service.db', '--to', a.created, '--out', planFile, ...state.args]);
+    expect(saved.code, saved.stderr).toBe(0);
+    expect(mutations()).toEqual([]);
+    const before = await stateRow();
+    const json = JSON.parse(readFileSync(planFile, 'utf8'));
+    expect(json.options.restore).toMatchObject({ address: 'service.db', target_time: a.created });
+    expect(json.serial).toBe(before.serial);
+
+    const run = await runCli(a.ws, ['apply', planFile, ...state.args]);
+    expect(run.code, run.stderr).toBe(0);
+    const { forkId, retired } = await expectRestored(a, state);
+    // Nothing went to a lockfile: the database holds it all.
+    expect(existsSync(a.ws.lockfile)).toBe(false);
+    const after = await stateRow();
+    expect(after.serial).toBeGreaterThan(before.serial);
+    expect(after.document.resources['service.db']).toEqual({ id: forkId, applied: expect.any(Object) });
+    const claims = await db.query<{ resource_id: string; address: string }>('SELECT resource_id, address FROM dbform.claims WHERE project_id = $1 AND workspace = $2', ['proj-demo', 'default']);
+    expect(Object.fromEntries(claims.rows.map((c) => [c.address, c.resource_id]))).toMatchObject({ 'service.db': forkId, [retired]: a.originalId });
+
+    const records = await history();
+    expect(records.map((r) => r.command)).toEqual([`dbform apply --auto-approve --state ${db.url}`, `dbform apply ${planFile} --state ${db.url}`]);
+    expect(records[1]).toMatchObject({ workspace: 'default', state: db.url, exit_code: 0, serial_before: before.serial, serial_after: after.serial });
+    const actions = (records[1]!.actions as Array<{ address: string; op: string; outcome: string }>).map((x) => `${x.address} ${x.op} ${x.outcome}`);
+    expect(actions).toEqual(expect.arrayContaining(['service.db forkService done', 'replica_set.db.r1 createReplicaSet done']));
+
+    emulator!.resetStats();
+    const again = await runCli(a.ws, ['apply', '--auto-approve', ...state.args]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/^No changes/m);
+    expect(mutations()).toEqual([]);
+    expect(await stateRow()).toEqual(after);
   });
 });

@@ -108,9 +108,11 @@ describe('verification after an unknown outcome', () => {
     expect(verify.showsDeletion(svc({ status: 'READY' }))).toBe(false);
   });
 
-  it('resize and setHA accept UPGRADING or the requested values', () => {
-    expect(verify.showsServiceResize(svc({ status: 'UPGRADING' }), { cpu_millis: '2000', memory_gbs: '8' })).toBe(true);
+  it('resize and setHA are confirmed only by the requested values: UPGRADING may be another change, which refused this one', () => {
+    expect(verify.showsServiceResize(svc({ status: 'UPGRADING' }), { cpu_millis: '2000', memory_gbs: '8' })).toBe(false);
+    expect(verify.showsServiceResize(svc({ status: 'UPGRADING' }), { cpu_millis: '1000', memory_gbs: '4' })).toBe(true);
     expect(verify.showsServiceResize(svc({}), { cpu_millis: '1000', memory_gbs: '4' })).toBe(true);
+    expect(verify.showsHa(svc({ status: 'UPGRADING', ha_replicas: { replica_count: 0 } }), { replica_count: 1, sync_replica_count: 0 })).toBe(false);
     expect(verify.showsServiceResize(svc({}), { cpu_millis: '2000', memory_gbs: '8' })).toBe(false);
     expect(verify.showsHa(svc({ ha_replicas: { replica_count: 2, sync_replica_count: 1 } }), { replica_count: 2, sync_replica_count: 1 })).toBe(true);
     expect(verify.showsHa(svc({ ha_replicas: { replica_count: 1 } }), { replica_count: 2 })).toBe(false);
@@ -132,7 +134,8 @@ describe('verification after an unknown outcome', () => {
     const rs = { id: 'r', cpu_millis: 1000, memory_gbs: 4, name: 'n', nodes: 1, status: 'active' };
     expect(verify.showsReplicaSetResize(rs, { cpu_millis: '1000', memory_gbs: '4' })).toBe(true);
     expect(verify.showsReplicaSetResize(rs, { cpu_millis: '2000', memory_gbs: '8' })).toBe(false);
-    expect(verify.showsReplicaSetResize({ ...rs, status: 'resizing' }, { cpu_millis: '2000', memory_gbs: '8' })).toBe(true);
+    expect(verify.showsReplicaSetResize({ ...rs, status: 'resizing' }, { cpu_millis: '2000', memory_gbs: '8' })).toBe(false);
+    expect(verify.showsReplicaSetResize({ ...rs, status: 'resizing' }, { cpu_millis: '1000', memory_gbs: '4' })).toBe(true);
     expect(verify.showsReplicaSetDeletion(undefined)).toBe(true);
     expect(verify.showsReplicaSetDeletion(rs)).toBe(false);
   });

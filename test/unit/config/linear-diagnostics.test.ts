@@ -31,7 +31,7 @@ const KINDS: Record<string, (services: number) => string> = {
       .replace(/^ {4}vpc: vpc-(\d+)$/gm, '    vpc: vpc-gone-$1')
       .replace(/^ {8}nodes: 2$/gm, '        nodes: 11'),
   'a setting written at the level of the replica sets (mis-indented)': (n) => gen(n).replace(/^ {8}nodes: 1$/gm, '      nodes: 1'),
-  'a duplicate key and a wrong size in every service (the yaml package, follow-ons)': (n) =>
+  'a duplicate key and a wrong size in every service (read event by event, follow-ons)': (n) =>
     gen(n).replace(/^ {4}environment: PROD$/gm, '    environment: PROD\n    environment: DEV').replace(/^ {4}memory_gbs: 8$/gm, '    memory_gbs: 9'),
 };
 

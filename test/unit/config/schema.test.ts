@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { renderSchemaJson, renderValidatorSource } from '../../../src/config/generate.js';
+import { renderSchemaJson, renderValidatorSource } from '../../../src/codegen/validators.js';
 import { buildConfigSchema } from '../../../src/config/schema.js';
 import { findSchemaErrors } from '../../../src/config/validator.js';
 

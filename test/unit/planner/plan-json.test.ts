@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { renderPlanValidatorSource } from '../../../src/config/generate.js';
+import { renderPlanValidatorSource } from '../../../src/codegen/validators.js';
 import { validate as generatedValidate } from '../../../src/planner/generated/plan-validator.js';
 import { fromPlanJson, toPlanJson } from '../../../src/planner/index.js';
 import { desiredService, desiredState, liveState, plan } from './builders.js';

@@ -3,7 +3,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { renderPolicyValidatorSource } from '../../../src/config/generate.js';
+import { renderPolicyValidatorSource } from '../../../src/codegen/validators.js';
 import { formatDiagnostic } from '../../../src/model/index.js';
 import { compilePolicies, loadPolicyFiles } from '../../../src/policy/index.js';
 import { removeTempDirs, tempDir } from '../../support/temp-dir.js';
