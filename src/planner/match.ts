@@ -14,7 +14,7 @@ import {
   type SourceRef,
 } from '../model/index.js';
 import { effectiveProtect, type LiveIndex, type LiveResource, type Match, type Matching, type RemovedEntry } from './context.js';
-import { applyExplicitMoves, buildLockView, moveEntry, type LockView } from './moves.js';
+import { applyExplicitMoves, buildLockView, moveEntry, type HeldEntry, type LockView } from './moves.js';
 
 /** What the lockfile's entries hold, by `kind:id`, as matching by name asks it. */
 interface Claims {
@@ -112,11 +112,20 @@ interface Wanted<D> {
 /** `name "db"`, or the field that identifies the kind: `peer_vpc_id "vpc-0a"`. */
 const identity = (w: Wanted<unknown>): string => `${kindDef(w.kind).naming.key} "${w.name}"`;
 
-function matchOne<D>(st: MatchState, w: Wanted<D>, scope: Scope | undefined): Match<D, LiveResource> | undefined {
-  const bound = st.view.entries.get(w.address);
+/** A desired resource as matching holds it (its kind's own type is its kind's business). */
+type Desired = { address: Address; source?: SourceRef };
+
+function matchOne(st: MatchState, def: AnyKind, d: Desired, scope: Scope | undefined): Match<Desired, LiveResource> | undefined {
+  const bound = st.view.entries.get(d.address);
+  const live = bound && scope?.withId(bound.entry.id);
+  // The usual case, bound by its lockfile ID to a live resource: what identifies it is not asked.
+  if (bound && live) return { address: d.address, desired: d, how: 'lock', live, entry: bound.entry };
+  return matchOther(st, { kind: def.kind, address: d.address, desired: d, name: def.naming.desired(d), source: d.source }, scope, bound);
+}
+
+/** Matching by name: not bound (`bound` undefined), or bound to an ID that is not live under its parent. */
+function matchOther<D>(st: MatchState, w: Wanted<D>, scope: Scope | undefined, bound: HeldEntry | undefined): Match<D, LiveResource> | undefined {
   if (bound) {
-    const live = scope?.withId(bound.entry.id);
-    if (live) return { address: w.address, desired: w.desired, how: 'lock', live, entry: bound.entry };
     const elsewhere = otherParent(st.index, w.kind, bound.entry.id);
     if (elsewhere === undefined) return matchStale(st, w, scope, bound.entry);
     st.skipped.add(w.address);
@@ -296,11 +305,12 @@ function scopeOfKind(def: AnyKind, items: readonly LiveResource[] | undefined): 
  * resource it matched; a resource that matched nothing leaves its children skipped.
  */
 function matchKind(st: MatchState, m: Matching, def: AnyKind, container: unknown, scope: Scope | undefined, parentMatched: boolean): void {
-  for (const d of desiredIn(def, container) as Array<{ address: Address; source?: SourceRef }>) {
+  const children = childKinds(def.kind);
+  for (const d of desiredIn(def, container) as Desired[]) {
     if (!parentMatched) st.skipped.add(d.address);
-    const match = parentMatched ? matchOne(st, { kind: def.kind, address: d.address, desired: d, name: def.naming.desired(d), source: d.source }, scope) : undefined;
+    const match = parentMatched ? matchOne(st, def, d, scope) : undefined;
     if (match) m.matches[def.kind].push(match);
-    for (const child of childKinds(def.kind)) {
+    for (const child of children) {
       const childScope = match?.live ? scopeOfKind(child, liveIn(child, match.live)) : undefined;
       matchKind(st, m, child, d, childScope, match !== undefined);
     }
