@@ -3,6 +3,7 @@
 import { childKinds, desiredIn, KINDS, liveIn, TOP_KINDS } from '../kinds/index.js';
 import { addressForms, compareAddresses, kindOf, nounOf, parseAddress, type Address, type DesiredState, type Diagnostic, type Kind, type LiveState, type Lockfile } from '../model/index.js';
 import { liveKey, type PlanContext } from './context.js';
+import type { ListedEntry } from './lock-entries.js';
 
 export function projectChecks(desired: DesiredState, live: LiveState, lock: Lockfile, diagnostics: Diagnostic[]): void {
   if (live.projectId !== desired.projectId) {
@@ -110,14 +111,13 @@ export function renameHints(ctx: PlanContext): void {
  * it for one address while updating it for the other, or delete the wrong one), so nothing is
  * planned: one error per ID, naming every address that binds it.
  */
-export function duplicateIdErrors(lock: Lockfile): Diagnostic[] {
+export function duplicateIdErrors(entries: readonly ListedEntry[]): Diagnostic[] {
   // The first address of each ID by kind; a `kind:id` key and a list only for an ID seen again.
   const first = new Map<Kind, Map<string, Address>>();
   const duplicated = new Map<string, Address[]>();
-  for (const address of Object.keys(lock.resources)) {
-    const kind = kindOf(address);
+  for (const { address, kind, entry } of entries) {
     if (kind === undefined) continue;
-    const id = lock.resources[address]!.id;
+    const id = entry.id;
     let byId = first.get(kind);
     if (!byId) first.set(kind, (byId = new Map()));
     const earlier = byId.get(id);

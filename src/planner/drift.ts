@@ -5,17 +5,16 @@
 // Pure.
 import { indexLive, kindDef, liveIn, type AnyKind, type LiveById } from '../kinds/index.js';
 import { driftScalar, fieldBase, fieldIdsOfPaths, pathValues } from '../kinds/field-paths.js';
+import { listEntries, type ListedEntry } from './lock-entries.js';
 import {
   compareAddresses,
   driftedFields,
-  kindOf,
   parentAddressOf,
   type Drift,
   type DriftChange,
   type DriftValue,
   type FieldDescriptor,
   type LiveState,
-  type LockEntry,
   type Lockfile,
   type PendingOp,
 } from '../model/index.js';
@@ -30,8 +29,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * parent the state binds: its parent's list not read (or the parent gone, which the parent
  * reports) says nothing.
  */
-function liveOf(address: string, entry: LockEntry, index: LiveById, lock: Lockfile): { def: AnyKind; resource: unknown } | 'gone' | undefined {
-  const kind = kindOf(address);
+function liveOf({ address, kind, entry }: ListedEntry, index: LiveById, lock: Lockfile): { def: AnyKind; resource: unknown } | 'gone' | undefined {
   if (kind === undefined) return undefined;
   const def = kindDef(kind);
   let live: { id: string } | undefined;
@@ -74,13 +72,13 @@ function changedFields(def: AnyKind, resource: unknown, applied: Record<string, 
   return (def.fields.fields as AnyField[]).filter((f) => drifted.has(f.id)).flatMap((f) => changesOf(f, applied[f.id], f.live!(resource)));
 }
 
-/** Every bound resource that changed outside dbform, in address order; fields in the kind's order. */
-export function findDrift(live: LiveState, lock: Lockfile): Drift[] {
+/** Every bound resource that changed outside dbform, in address order; fields in the kind's order (`entries`: the lockfile's, when listed already). */
+export function findDrift(live: LiveState, lock: Lockfile, entries: readonly ListedEntry[] = listEntries(lock)): Drift[] {
   const out: Drift[] = [];
   const index = indexLive(live);
-  for (const address of Object.keys(lock.resources)) {
-    const entry = lock.resources[address]!;
-    const found = liveOf(address, entry, index, lock);
+  for (const listed of entries) {
+    const { address, entry } = listed;
+    const found = liveOf(listed, index, lock);
     if (found === undefined) continue;
     if (found === 'gone') {
       out.push({ address, id: entry.id, deleted: true, changes: [] });

@@ -14,6 +14,7 @@ import {
   type SourceRef,
 } from '../model/index.js';
 import { effectiveProtect, type LiveIndex, type LiveResource, type Match, type Matching, type RemovedEntry } from './context.js';
+import { listEntries, type ListedEntry } from './lock-entries.js';
 import { applyExplicitMoves, buildLockView, moveEntry, type HeldEntry, type LockView } from './moves.js';
 
 /** What the lockfile's entries hold, by `kind:id`, as matching by name asks it. */
@@ -249,11 +250,13 @@ export interface MatchOptions {
   noAdopt?: ReadonlySet<Address>;
   /** A destroy: retired bindings are removed like the others. */
   deleteRetired?: boolean;
+  /** The lockfile's entries as listEntries gives them, when the caller has listed them already. */
+  entries?: readonly ListedEntry[];
 }
 
 export function matchResources(desired: DesiredState, lock: Lockfile, index: LiveIndex, diagnostics: Diagnostic[], o: MatchOptions = {}): Matching {
   const wanted = desiredAddresses(desired);
-  const view = buildLockView(lock, diagnostics);
+  const view = buildLockView(o.entries ?? listEntries(lock), diagnostics);
   applyExplicitMoves(view, desired.moved, wanted, diagnostics);
   const kept = (e: LockEntry) => e.retired !== undefined && !o.deleteRetired;
   let claims: Claims | undefined;

@@ -1,5 +1,6 @@
 // The lockfile as the plan sees it: entries keyed by address after `moved:` entries are applied.
-import { kindOf, type Address, type Binding, type Diagnostic, type Kind, type Lockfile, type LockEntry, type MovedEntry } from '../model/index.js';
+import { kindOf, type Address, type Binding, type Diagnostic, type Kind, type LockEntry, type MovedEntry } from '../model/index.js';
+import type { ListedEntry } from './lock-entries.js';
 
 /** A lockfile entry as matching holds it: the address it was read under, and its kind (parsed once: a move keeps the kind). */
 export interface HeldEntry {
@@ -13,10 +14,9 @@ export interface LockView {
   bindings: Binding[];
 }
 
-export function buildLockView(lock: Lockfile, diagnostics: Diagnostic[]): LockView {
+export function buildLockView(listed: readonly ListedEntry[], diagnostics: Diagnostic[]): LockView {
   const entries = new Map<Address, HeldEntry>();
-  for (const address of Object.keys(lock.resources)) {
-    const kind = kindOf(address);
+  for (const { address, kind, entry } of listed) {
     if (kind === undefined) {
       diagnostics.push({
         severity: 'warning',
@@ -25,7 +25,7 @@ export function buildLockView(lock: Lockfile, diagnostics: Diagnostic[]): LockVi
       });
       continue;
     }
-    entries.set(address, { entry: lock.resources[address]!, origin: address, kind });
+    entries.set(address, { entry, origin: address, kind });
   }
   return { entries, bindings: [] };
 }

@@ -6,6 +6,7 @@ import { liveKey, type LiveIndex, type LiveResource, type PlanContext, type Plan
 import type { Draft } from './drafts.js';
 import { fingerprintLive, fingerprintSubjects, stateFingerprint } from './fingerprint.js';
 import { findDrift } from './drift.js';
+import { listEntries, type ListedEntry } from './lock-entries.js';
 import { matchResources } from './match.js';
 import { linkDrafts, selectTargets, sortDrafts, type DepGraph } from './ordering.js';
 import { withoutResends } from './pending.js';
@@ -18,11 +19,12 @@ import { twinChecks } from './twins.js';
 
 export type { PlanOptions } from './context.js';
 
-function newContext(desired: DesiredState, live: LiveState, lock: Lockfile, options: PlanOptions, diagnostics: Diagnostic[], noAdopt: ReadonlySet<Address>): PlanContext {
+function newContext(desired: DesiredState, live: LiveState, lock: Lockfile, options: PlanOptions, diagnostics: Diagnostic[], noAdopt: ReadonlySet<Address>, entries: readonly ListedEntry[]): PlanContext {
   const index = indexLive(live, false) as LiveIndex;
   const matching = matchResources(desired, lock, index, diagnostics, {
     ...(options.claimedElsewhere ? { claimedElsewhere: options.claimedElsewhere } : {}),
     noAdopt,
+    entries,
     ...(options.deleteRetired ? { deleteRetired: true } : {}),
   });
   const liveIds = new Map<Address, string>();
@@ -116,14 +118,17 @@ function nothingPlanned(desired: DesiredState, diagnostics: Diagnostic[]): Plan 
 export function planChanges(config: DesiredState, live: LiveState, state: Lockfile, options: PlanOptions): Plan {
   const diagnostics: Diagnostic[] = [];
   projectChecks(config, live, state, diagnostics);
-  const duplicates = duplicateIdErrors(state);
+  const listed = listEntries(state);
+  const duplicates = duplicateIdErrors(listed);
   if (duplicates.length > 0) return nothingPlanned(config, [...diagnostics, ...duplicates]);
   // A restore is the config and the state as it wants them (restore.ts), planned like any other.
-  const restore = restoreView(config, live, state, options);
+  const restore = restoreView(config, live, state, options, listed);
   diagnostics.push(...restore.diagnostics);
   if (restore.diagnostics.some((d) => d.severity === 'error')) return nothingPlanned(config, diagnostics);
   const { desired, lock } = restore;
-  const ctx = newContext(desired, live, lock, options, diagnostics, restore.noAdopt);
+  // The state is listed once, again only when a restore changed it.
+  const entries = lock === state ? listed : listEntries(lock);
+  const ctx = newContext(desired, live, lock, options, diagnostics, restore.noAdopt, entries);
   for (const c of restore.consulted) ctx.consulted.add(c);
   addressChecks(ctx);
   const drafts = withoutResends(ctx, planAll(ctx));
@@ -153,7 +158,7 @@ export function planChanges(config: DesiredState, live: LiveState, state: Lockfi
   for (const set of [touched, stillChanging, ctx.matching.skipped]) for (const a of set) if (ctx.matching.wanted.has(a)) notUnchanged.add(a);
   const unchanged = ctx.matching.wanted.size - notUnchanged.size;
   const fingerprints = fingerprintLive(live, fingerprintSubjects({ actions, bindings }));
-  const drift = findDrift(live, lock);
+  const drift = findDrift(live, lock, entries);
   const { api, needs } = apiOf(ctx);
   return {
     formatVersion: 1,

@@ -35,6 +35,7 @@ import {
   type RestoreRequest,
 } from '../model/index.js';
 import type { PlanOptions } from './context.js';
+import { listEntries, type ListedEntry } from './lock-entries.js';
 
 /** The config and state as the restores want them, and what the plan adds of its own. */
 export interface RestoreView {
@@ -246,9 +247,9 @@ function keepRetiredNames(desired: DesiredState, resources: Record<Address, Lock
  * The config and state as the restores want them (see the top of this file). A destroy plans no
  * restore: it deletes what the state binds as it is.
  */
-export function restoreView(desired: DesiredState, live: LiveState, lock: Lockfile, options: PlanOptions): RestoreView {
+export function restoreView(desired: DesiredState, live: LiveState, lock: Lockfile, options: PlanOptions, entries: readonly ListedEntry[] = listEntries(lock)): RestoreView {
   const diagnostics: Diagnostic[] = [];
-  const hasRetired = Object.values(lock.resources).some((e) => e.retired || e.restoring);
+  const hasRetired = entries.some(({ entry }) => entry.retired || entry.restoring);
   if (options.deleteRetired || (!hasRetired && !options.restore)) return { desired, lock, bindings: [], noAdopt: new Set(), diagnostics, consulted: [] };
   const index = indexLive(live, false);
   const w: Working = { desired, resources: { ...lock.resources }, bindings: [], noAdopt: new Set(), diagnostics, ownRetired: new Set(), consulted: new Set() };
