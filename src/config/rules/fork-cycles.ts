@@ -2,12 +2,12 @@
 // that could be created first.
 import type { Diagnostic } from '../../model/diagnostics.js';
 import { diagnosticAt, type Entry } from '../merge.js';
-import { record, str, type Rule } from './rule.js';
+import { entriesByKey, record, str, type Rule } from './rule.js';
 
 export const forkCyclesRule: Rule = {
   code: 'fork-cycle',
   check(config) {
-    const byKey = new Map(config.services.map((s) => [s.key, s]));
+    const byKey = entriesByKey(config.services);
     const parentOf = (s: Entry): Entry | undefined => {
       const from = str(record(s.value, 'fork'), 'from');
       return from === undefined || from === s.key ? undefined : byKey.get(from);

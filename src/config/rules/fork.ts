@@ -4,7 +4,7 @@
 import type { Diagnostic } from '../../model/diagnostics.js';
 import { parseRfc3339 } from '../../model/rfc3339.js';
 import { diagnosticAt, type Entry } from '../merge.js';
-import { record, str, type Rule } from './rule.js';
+import { entriesByKey, record, str, type Rule } from './rule.js';
 
 /** True for an RFC 3339 date-time with a real calendar date, a `T` and an explicit offset. */
 export const isRfc3339 = (text: string): boolean => parseRfc3339(text, { space: false }) !== undefined;
@@ -55,7 +55,7 @@ function checkInherited(service: Entry, byKey: ReadonlyMap<string, Entry>): Diag
 export const forkRule: Rule = {
   code: 'fork-target-time',
   check(config) {
-    const byKey = new Map(config.services.map((s) => [s.key, s]));
+    const byKey = entriesByKey(config.services);
     return config.services.flatMap((s) => [...checkTargetTime(s), ...checkInherited(s, byKey)]);
   },
 };

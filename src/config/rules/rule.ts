@@ -28,3 +28,13 @@ export const record = (obj: unknown, key: string): Record<string, unknown> | und
 /** `name`, or the key when it is left out (SPEC section 1). */
 export const nameOf = (entry: Entry): string | undefined =>
   entry.value.name === undefined ? entry.key : str(entry.value, 'name');
+
+// Three rules look the services up by key: the map is made once per list of entries.
+const byKeyMaps = new WeakMap<readonly Entry[], ReadonlyMap<string, Entry>>();
+
+/** The entries of a section (the merged config's `services`, `vpcs`) by key. */
+export function entriesByKey(entries: readonly Entry[]): ReadonlyMap<string, Entry> {
+  let map = byKeyMaps.get(entries);
+  if (!map) byKeyMaps.set(entries, (map = new Map(entries.map((e) => [e.key, e]))));
+  return map;
+}
