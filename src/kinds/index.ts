@@ -91,9 +91,10 @@ export function mapLive(kind: Kind, dto: unknown, parentId = ''): { id: string }
  */
 export function eachDesired(state: DesiredState, visit: (def: AnyKind, resource: Resource, parent?: Resource) => void): void {
   const walk = (def: AnyKind, container: unknown, parent?: Resource) => {
+    const children = childKinds(def.kind);
     for (const r of desiredIn(def, container)) {
       visit(def, r, parent);
-      for (const child of childKinds(def.kind)) walk(child, r, r);
+      for (const child of children) walk(child, r, r);
     }
   };
   for (const top of TOP_KINDS) walk(top, state);
@@ -105,10 +106,11 @@ export function eachDesired(state: DesiredState, visit: (def: AnyKind, resource:
  */
 export function eachLive(live: LiveState, visit: (def: AnyKind, resource: { id: string }, parent?: { id: string }) => void, keepGone = true): void {
   const walk = (def: AnyKind, container: unknown, parent?: { id: string }) => {
+    const children = childKinds(def.kind);
     for (const r of liveIn(def, container) ?? []) {
       if (!keepGone && def.live.gone(r)) continue;
       visit(def, r, parent);
-      for (const child of childKinds(def.kind)) walk(child, r, r);
+      for (const child of children) walk(child, r, r);
     }
   };
   for (const top of TOP_KINDS) walk(top, live);
