@@ -24,14 +24,12 @@ type AnyField = FieldDescriptor<unknown, unknown, unknown>;
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * The live resource an entry binds, with its kind; 'gone' when it is not live (or on its way out);
- * undefined when not read. A kind read only for the parents asked for is looked up under the
- * parent the state binds: its parent's list not read (or the parent gone, which the parent
+ * The live resource an entry of `def`'s kind binds; 'gone' when it is not live (or on its way
+ * out); undefined when not read. A kind read only for the parents asked for is looked up under
+ * the parent the state binds: its parent's list not read (or the parent gone, which the parent
  * reports) says nothing.
  */
-function liveOf({ address, kind, entry }: ListedEntry, index: LiveById, lock: Lockfile): { def: AnyKind; resource: unknown } | 'gone' | undefined {
-  if (kind === undefined) return undefined;
-  const def = kindDef(kind);
+function liveOf(def: AnyKind, { address, entry }: ListedEntry, index: LiveById, lock: Lockfile): { id: string } | 'gone' | undefined {
   let live: { id: string } | undefined;
   if (def.parent !== undefined && def.read.unread === 'absent') {
     const parentId = lock.resources[parentAddressOf(address)!]?.id;
@@ -39,8 +37,8 @@ function liveOf({ address, kind, entry }: ListedEntry, index: LiveById, lock: Lo
     const siblings = parent && liveIn(def, parent);
     if (!siblings) return undefined;
     live = siblings.find((x) => x.id === entry.id);
-  } else live = index[kind].get(entry.id);
-  return !live || def.live.gone(live) ? 'gone' : { def, resource: live };
+  } else live = index[def.kind].get(entry.id);
+  return !live || def.live.gone(live) ? 'gone' : live;
 }
 
 /**
@@ -77,8 +75,10 @@ export function findDrift(live: LiveState, lock: Lockfile, entries: readonly Lis
   const out: Drift[] = [];
   const index = indexLive(live);
   for (const listed of entries) {
-    const { address, entry } = listed;
-    const found = liveOf(listed, index, lock);
+    const { address, kind, entry } = listed;
+    if (kind === undefined) continue;
+    const def = kindDef(kind);
+    const found = liveOf(def, listed, index, lock);
     if (found === undefined) continue;
     if (found === 'gone') {
       out.push({ address, id: entry.id, deleted: true, changes: [] });
@@ -86,7 +86,7 @@ export function findDrift(live: LiveState, lock: Lockfile, entries: readonly Lis
     }
     // Nothing recorded (most entries), nothing to compare.
     if (!entry.applied) continue;
-    const changes = changedFields(found.def, found.resource, entry.applied, entry.pending);
+    const changes = changedFields(def, found, entry.applied, entry.pending);
     if (changes.length > 0) out.push({ address, id: entry.id, deleted: false, changes });
   }
   // Sorted once found: usually nothing drifted, and a project's every address need not be ordered.
