@@ -55,8 +55,20 @@ const positionOf = (ref: object): SourceRef => {
 
 // One pair of getters for every source: 30,000 sources of a large config held two closures each.
 const LAZY_POSITION: PropertyDescriptorMap = {
-  line: { enumerable: true, configurable: true, get: function (this: object) { return positionOf(this).line; } },
-  col: { enumerable: true, configurable: true, get: function (this: object) { return positionOf(this).col; } },
+  line: {
+    enumerable: true,
+    configurable: true,
+    get(this: object) {
+      return positionOf(this).line;
+    },
+  },
+  col: {
+    enumerable: true,
+    configurable: true,
+    get(this: object) {
+      return positionOf(this).col;
+    },
+  },
 };
 
 /**
