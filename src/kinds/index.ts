@@ -126,6 +126,20 @@ export function indexLive(live: LiveState, keepGone = true): LiveById {
   return index;
 }
 
+/**
+ * Both indexes of `live`: with every resource, and without those on their way out (and their
+ * children). When none is on its way out (the usual state) they are one and the same, made by
+ * one walk.
+ */
+export function indexLiveBoth(live: LiveState): { all: LiveById; kept: LiveById } {
+  const all = indexLive(live);
+  const someGone = KINDS.some((def) => {
+    for (const r of all[def.kind].values()) if (def.live.gone(r)) return true;
+    return false;
+  });
+  return { all, kept: someGone ? indexLive(live, false) : all };
+}
+
 // ---- the op table ---------------------------------------------------------------------------
 
 // Every kind's rows; a name of model/operations.ts without a row fails to compile here.

@@ -70,10 +70,12 @@ function changedFields(def: AnyKind, resource: unknown, applied: Record<string, 
   return (def.fields.fields as AnyField[]).filter((f) => drifted.has(f.id)).flatMap((f) => changesOf(f, applied[f.id], f.live!(resource)));
 }
 
-/** Every bound resource that changed outside dbform, in address order; fields in the kind's order (`entries`: the lockfile's, when listed already). */
-export function findDrift(live: LiveState, lock: Lockfile, entries: readonly ListedEntry[] = listEntries(lock)): Drift[] {
+/**
+ * Every bound resource that changed outside dbform, in address order; fields in the kind's order.
+ * `entries` and `index` (every live resource, those on their way out too): when the caller has them.
+ */
+export function findDrift(live: LiveState, lock: Lockfile, entries: readonly ListedEntry[] = listEntries(lock), index: LiveById = indexLive(live)): Drift[] {
   const out: Drift[] = [];
-  const index = indexLive(live);
   for (const listed of entries) {
     const { address, kind, entry } = listed;
     if (kind === undefined) continue;

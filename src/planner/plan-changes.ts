@@ -1,5 +1,5 @@
 // planChanges: the pure core. One function of its inputs: match, diff per kind, order, guard.
-import { indexLive, KINDS, kindDef, OPERATIONS } from '../kinds/index.js';
+import { indexLiveBoth, KINDS, kindDef, OPERATIONS } from '../kinds/index.js';
 import { API_CAPABILITIES, compareAddresses, type Action, type Address, type ApiCapabilities, type ApiCapability, type Binding, type DesiredState, type Diagnostic, type Kind, type LiveState, type Lockfile, type Plan } from '../model/index.js';
 import { addressChecks, duplicateIdErrors, projectChecks, renameHints, unmanagedBlockers } from './checks.js';
 import { liveKey, type LiveIndex, type LiveResource, type PlanContext, type PlanOptions } from './context.js';
@@ -19,8 +19,7 @@ import { twinChecks } from './twins.js';
 
 export type { PlanOptions } from './context.js';
 
-function newContext(desired: DesiredState, live: LiveState, lock: Lockfile, options: PlanOptions, diagnostics: Diagnostic[], noAdopt: ReadonlySet<Address>, entries: readonly ListedEntry[]): PlanContext {
-  const index = indexLive(live, false) as LiveIndex;
+function newContext(desired: DesiredState, live: LiveState, lock: Lockfile, options: PlanOptions, diagnostics: Diagnostic[], noAdopt: ReadonlySet<Address>, entries: readonly ListedEntry[], index: LiveIndex): PlanContext {
   const matching = matchResources(desired, lock, index, diagnostics, {
     ...(options.claimedElsewhere ? { claimedElsewhere: options.claimedElsewhere } : {}),
     noAdopt,
@@ -128,7 +127,9 @@ export function planChanges(config: DesiredState, live: LiveState, state: Lockfi
   const { desired, lock } = restore;
   // The state is listed once, again only when a restore changed it.
   const entries = lock === state ? listed : listEntries(lock);
-  const ctx = newContext(desired, live, lock, options, diagnostics, restore.noAdopt, entries);
+  // Drift reads every live resource, the plan those not on their way out: usually one index.
+  const indexes = indexLiveBoth(live);
+  const ctx = newContext(desired, live, lock, options, diagnostics, restore.noAdopt, entries, indexes.kept as LiveIndex);
   for (const c of restore.consulted) ctx.consulted.add(c);
   addressChecks(ctx);
   const drafts = withoutResends(ctx, planAll(ctx));
@@ -158,7 +159,7 @@ export function planChanges(config: DesiredState, live: LiveState, state: Lockfi
   for (const set of [touched, stillChanging, ctx.matching.skipped]) for (const a of set) if (ctx.matching.wanted.has(a)) notUnchanged.add(a);
   const unchanged = ctx.matching.wanted.size - notUnchanged.size;
   const fingerprints = fingerprintLive(live, fingerprintSubjects({ actions, bindings }));
-  const drift = findDrift(live, lock, entries);
+  const drift = findDrift(live, lock, entries, indexes.all);
   const { api, needs } = apiOf(ctx);
   return {
     formatVersion: 1,
