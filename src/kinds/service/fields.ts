@@ -192,7 +192,8 @@ const addons: Field = {
     },
   },
   desired: (raw, into) => {
-    if (Array.isArray(raw.addons)) into.addons = [...new Set(raw.addons as Addon[])].sort();
+    // Sorted, each once; a list of one (the usual) is both already.
+    if (Array.isArray(raw.addons)) into.addons = raw.addons.length < 2 ? [...(raw.addons as Addon[])] : [...new Set(raw.addons as Addon[])].sort();
   },
   wire: (w, into) => {
     into.serviceType = str(w.service_type) ?? 'UNKNOWN';
