@@ -45,6 +45,8 @@ function forkParentAddress(from: ForkSource, ctx: Pick<PlanContext, 'boundTo'>):
 
 /** The services' matches with every fork parent the config manages before its forks. */
 export function forkParentsFirst(services: Array<Match<DesiredService, LiveService>>, ctx: PlanContext): Array<Match<DesiredService, LiveService>> {
+  // No fork (the usual config): the order stands, and no index of the services is made.
+  if (!services.some((m) => m.desired.fork !== undefined)) return services;
   const byAddress = new Map(services.map((m) => [m.address, m]));
   const done = new Set<Address>();
   const out: Array<Match<DesiredService, LiveService>> = [];
