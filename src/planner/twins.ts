@@ -9,7 +9,9 @@ import type { LiveResource, PlanContext } from './context.js';
 
 /** Adds an error for every create of this plan that would make a twin, then each kind's own checks. */
 export function twinChecks(ctx: PlanContext): void {
-  for (const def of TOP_KINDS) {
+  // A twin is of a resource another workspace binds: with none (one workspace, or no create), no walk.
+  const twinsPossible = ctx.fresh.size > 0 && (ctx.options.claimedElsewhere?.size ?? 0) > 0;
+  for (const def of twinsPossible ? TOP_KINDS : []) {
     if (def.naming.key !== 'name') continue;
     const created = desiredIn(def, ctx.desired).filter((d) => ctx.fresh.has(d.address!));
     if (created.length === 0) continue;
