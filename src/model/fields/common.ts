@@ -54,8 +54,10 @@ export const sizeSchema = (field: 'cpu_millis' | 'memory_gbs', shared: boolean):
   };
 };
 
-const sizeValue = (v: unknown): number | 'shared' | undefined =>
-  v === 'shared' || (typeof v === 'number' && ALLOWED_SERVICE_SIZES.some((s) => s.cpuMillis === v || s.memoryGbs === v)) ? (v as number | 'shared') : undefined;
+// Every number of an allowed pair, either side: looked up for each size of a config, not searched.
+const SIZE_NUMBERS: ReadonlySet<unknown> = new Set(ALLOWED_SERVICE_SIZES.flatMap((s) => [s.cpuMillis, s.memoryGbs]));
+
+const sizeValue = (v: unknown): number | 'shared' | undefined => (v === 'shared' || (typeof v === 'number' && SIZE_NUMBERS.has(v)) ? (v as number | 'shared') : undefined);
 
 /**
  * cpu_millis and memory_gbs come in fixed pairs (SPEC section 9): each value alone the schema
