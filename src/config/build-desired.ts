@@ -6,7 +6,7 @@ import { addressOf } from '../model/address.js';
 import { readDesiredFields } from '../model/fields/index.js';
 import type { DesiredState, MovedEntry } from '../model/resources.js';
 import { childEntries, topEntries } from './kind-entries.js';
-import { sourceOf, type Entry, type MergedConfig } from './merge.js';
+import { AT_ORIGIN, sourceOf, type Entry, type MergedConfig } from './merge.js';
 
 /** The parent's key, as a resource of a kind with a parent holds it: `serviceKey`, `vpcKey`. */
 // By parent kind, computed once: every child entry of 10,000 services asks.
@@ -25,7 +25,7 @@ function build(def: AnyKind, entry: Entry, parentKey?: string): Record<string, u
   if (def.parent !== undefined) into[parentKeyProp(def.parent)] = parentKey;
   if (keyed) into.key = entry.key;
   for (const child of childKinds(def.kind)) into[child.listKey] = childEntries(entry, child).map((c) => build(child, c, entry.key));
-  into.source = keyed ? sourceOf(entry.origin, [], 'key') : sourceOf(entry.origin);
+  into.source = keyed ? sourceOf(entry.origin, AT_ORIGIN, 'key') : sourceOf(entry.origin);
   readDesiredFields(def.fields, entry.value, into, keyed ? entry.key : '');
   into.address = addressOf(def.kind, parentKey, keyed ? entry.key : def.naming.desired(into));
   if (def.config.protect && entry.value.protect !== undefined) into.protect = entry.value.protect as boolean;
