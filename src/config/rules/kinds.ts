@@ -27,9 +27,10 @@ function check(config: MergedConfig): Diagnostic[] {
   const out: Diagnostic[] = [];
   const walk = (def: AnyKind, entries: Entry[], label: (e: Entry) => string) => {
     kindProblems(def, entries, label, out);
+    const children = childKinds(def.kind);
     for (const e of entries) {
       fieldProblems(def, e, () => label(e), out);
-      for (const child of childKinds(def.kind)) walk(child, childEntries(e, child), (c) => entryLabel(label(e), child)(c));
+      for (const child of children) walk(child, childEntries(e, child), (c) => entryLabel(label(e), child)(c));
     }
   };
   for (const top of TOP_KINDS) walk(top, topEntries(config, top), entryLabel(undefined, top));
