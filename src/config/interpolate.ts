@@ -122,6 +122,13 @@ function credentialMessage(names: readonly string[], what: ReadonlyMap<string, s
 }
 
 /**
+ * Whether a YAML text can hold a value to interpolate. A value's `${` is written as such, or made
+ * by an escape of a double-quoted string (`"\u0024{...}"`): a text with neither `${` nor a
+ * backslash has nothing to expand, and its values need no walk.
+ */
+export const mayInterpolate = (text: string): boolean => text.includes('${') || text.includes('\\');
+
+/**
  * `data` with every string value interpolated, and the problems found on the way. With `inPlace`
  * the containers are updated rather than copied: only for data that shares no container (data
  * built through YAML aliases does, and an escape `$${` must not be undone by a second visit).

@@ -6,7 +6,7 @@ import { childKinds, TOP_KINDS, type AnyKind } from '../kinds/index.js';
 import { buildDesiredState } from './build-desired.js';
 import { decodeConfigBytes } from './decode.js';
 import { isRuleFollowOn, isSchemaFollowOn } from './follow-ons.js';
-import { credentialVariables, interpolateEnv, markUnresolved } from './interpolate.js';
+import { credentialVariables, interpolateEnv, markUnresolved, mayInterpolate } from './interpolate.js';
 import { configKey } from './kind-paths.js';
 import type { PathSeg } from './positions.js';
 import { mergeFiles, type LoadedFile } from './merge.js';
@@ -32,25 +32,30 @@ export interface LoadOptions {
 type Parsed = Extract<ParsedYaml, { ok: true }>;
 
 /** Bytes -> text -> YAML data (not yet interpolated), or what is wrong with them. */
-function readOne({ file, content }: ConfigInput): { file: string; parsed: Parsed } | { file: string; diagnostics: Diagnostic[] } {
+function readOne({ file, content }: ConfigInput): { file: string; parsed: Parsed; expands: boolean } | { file: string; diagnostics: Diagnostic[] } {
   const decoded = typeof content === 'string' ? { ok: true as const, text: content.replace(/^\uFEFF/, '') } : decodeConfigBytes(content, file);
   if (!decoded.ok) return { file, diagnostics: [decoded.error] };
   const parsed = parseSafely(decoded.text, file);
   if (!parsed.ok) return { file, diagnostics: parsed.errors };
-  if (!parsed.empty) return { file, parsed };
+  if (!parsed.empty) return { file, parsed, expands: mayInterpolate(decoded.text) };
   const message = 'the file is empty; a config needs at least `version: 1` and `project_id: <your project ID>`';
   return { file, diagnostics: [{ severity: 'error', message, source: { file, line: 1, col: 1 }, code: 'empty-file' }] };
 }
 
 /**
- * YAML data -> interpolated data checked against the schema, into `diagnostics`. `credentials`:
- * the variables that may not be read outside `password:` (credentialVariables, over every file).
+ * YAML data -> interpolated data checked against the schema, into `diagnostics`. `expands`: the
+ * file's text may hold something to interpolate (mayInterpolate). `credentials`: the variables
+ * that may not be read outside `password:` (credentialVariables, over every file).
  */
-function checkOne(file: string, parsed: Parsed, options: LoadOptions, credentials: ReadonlyMap<string, string>, diagnostics: Diagnostic[]): LoadedFile {
+function checkOne(file: string, parsed: Parsed, expands: boolean, options: LoadOptions, credentials: ReadonlyMap<string, string>, diagnostics: Diagnostic[]): LoadedFile {
   const { locator, suspects } = parsed;
   diagnostics.push(...parsed.errors);
   const { env = {}, workspace } = options;
-  const { data, problems, interpolated } = interpolateEnv(parsed.data, env, { inPlace: !parsed.shared, credentials, ...(workspace !== undefined && { workspace }) });
+  // In place, a text with nothing to expand (mayInterpolate) would come out of the walk as it went in.
+  const { data, problems, interpolated } =
+    !expands && !parsed.shared
+      ? { data: parsed.data, problems: [], interpolated: [] }
+      : interpolateEnv(parsed.data, env, { inPlace: !parsed.shared, credentials, ...(workspace !== undefined && { workspace }) });
   for (const p of problems) diagnostics.push({ severity: 'error', message: p.message, path: formatPath(p.path), source: locator.at(p.path), code: p.code });
   // A string whose interpolation failed is wrong only because of that: say it once.
   const failed = new Set(diagnostics.map((d) => positionKey(d.source)));
@@ -113,7 +118,7 @@ export function loadConfigInputs(inputs: readonly ConfigInput[], options: LoadOp
   const read = inputs.map(readOne);
   const parsed = read.flatMap((r) => ('parsed' in r ? [r.parsed] : []));
   const credentials = credentialVariables(parsed.map((p) => p.data));
-  const loaded = read.flatMap((r) => ('parsed' in r ? [checkOne(r.file, r.parsed, options, credentials, diagnostics)] : (diagnostics.push(...r.diagnostics), [])));
+  const loaded = read.flatMap((r) => ('parsed' in r ? [checkOne(r.file, r.parsed, r.expands, options, credentials, diagnostics)] : (diagnostics.push(...r.diagnostics), [])));
   const suspects = parsed.flatMap((p) => p.suspects.rules);
   const { config, errors } = mergeFiles(loaded);
   diagnostics.push(...errors);

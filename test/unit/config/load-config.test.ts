@@ -160,6 +160,18 @@ describe('loadConfigText: ${env:NAME} interpolation', () => {
     expect(db!.name).toBe('cost-$5-${env:X}');
   });
 
+  it('interpolates a ${ that a double-quoted escape writes (\\u0024{), though the text has no ${', () => {
+    // The loader skips the walk of a text with neither `${` nor a backslash: this one has a backslash.
+    const [db] = load(`${HEAD}services:\n  db:\n    name: "\\u0024{env:APP}"\n`, { APP: 'from-env' }).services;
+    expect(db!.name).toBe('from-env');
+  });
+
+  it('leaves a text with nothing to interpolate as written: $ and { apart, no escape', () => {
+    const [db] = load(`${HEAD}services:\n  db:\n    name: cost-$5-{x}\n    replica_sets:\n      r: {name: '$', cpu_millis: 500, memory_gbs: 2, nodes: 1}\n`).services;
+    expect(db!.name).toBe('cost-$5-{x}');
+    expect(db!.replicaSets[0]!.name).toBe('$');
+  });
+
   it('does not interpolate keys', () => {
     expect(errorsOf(`${HEAD}services:\n  \${env:KEY}: {}\n`, { KEY: 'db' })[0]).toContain('is not a valid service key');
   });
