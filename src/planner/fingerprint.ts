@@ -84,10 +84,11 @@ function scopeItems(index: LiveById, s: FingerprintSubject): Array<{ id: string 
   return ((parent && liveIn(def, parent)) ?? []).filter((x) => !def.live.gone(x));
 }
 
-export function fingerprintLive(live: LiveState, subjects: readonly FingerprintSubject[]): Record<Address, string> {
+/** `index`: the live state without what is on its way out, when the caller has it (planChanges does). */
+export function fingerprintLive(live: LiveState, subjects: readonly FingerprintSubject[], index?: LiveById): Record<Address, string> {
   // A plan without actions or bindings (the usual one) has nothing to fingerprint: no index.
   if (subjects.length === 0) return {};
-  const index = indexLive(live, false);
+  index ??= indexLive(live, false);
   const out: Record<Address, string> = {};
   const cache = new Map<string, Map<string, string[]>>();
   for (const s of [...subjects].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0))) {

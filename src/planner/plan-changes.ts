@@ -120,15 +120,16 @@ export function planChanges(config: DesiredState, live: LiveState, state: Lockfi
   const listed = listEntries(state);
   const duplicates = duplicateIdErrors(listed);
   if (duplicates.length > 0) return nothingPlanned(config, [...diagnostics, ...duplicates]);
+  // Drift reads every live resource; restores, the plan and its fingerprints those not on their
+  // way out: usually one index.
+  const indexes = indexLiveBoth(live);
   // A restore is the config and the state as it wants them (restore.ts), planned like any other.
-  const restore = restoreView(config, live, state, options, listed);
+  const restore = restoreView(config, live, state, options, listed, indexes.kept);
   diagnostics.push(...restore.diagnostics);
   if (restore.diagnostics.some((d) => d.severity === 'error')) return nothingPlanned(config, diagnostics);
   const { desired, lock } = restore;
   // The state is listed once, again only when a restore changed it.
   const entries = lock === state ? listed : listEntries(lock);
-  // Drift reads every live resource, the plan those not on their way out: usually one index.
-  const indexes = indexLiveBoth(live);
   const ctx = newContext(desired, live, lock, options, diagnostics, restore.noAdopt, entries, indexes.kept as LiveIndex);
   for (const c of restore.consulted) ctx.consulted.add(c);
   addressChecks(ctx);
@@ -158,7 +159,7 @@ export function planChanges(config: DesiredState, live: LiveState, state: Lockfi
   const notUnchanged = new Set<Address>();
   for (const set of [touched, stillChanging, ctx.matching.skipped]) for (const a of set) if (ctx.matching.wanted.has(a)) notUnchanged.add(a);
   const unchanged = ctx.matching.wanted.size - notUnchanged.size;
-  const fingerprints = fingerprintLive(live, fingerprintSubjects({ actions, bindings }));
+  const fingerprints = fingerprintLive(live, fingerprintSubjects({ actions, bindings }), indexes.kept);
   const drift = findDrift(live, lock, entries, indexes.all);
   const { api, needs } = apiOf(ctx);
   return {

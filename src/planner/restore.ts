@@ -247,11 +247,11 @@ function keepRetiredNames(desired: DesiredState, resources: Record<Address, Lock
  * The config and state as the restores want them (see the top of this file). A destroy plans no
  * restore: it deletes what the state binds as it is.
  */
-export function restoreView(desired: DesiredState, live: LiveState, lock: Lockfile, options: PlanOptions, entries: readonly ListedEntry[] = listEntries(lock)): RestoreView {
+export function restoreView(desired: DesiredState, live: LiveState, lock: Lockfile, options: PlanOptions, entries: readonly ListedEntry[] = listEntries(lock), kept?: LiveById): RestoreView {
   const diagnostics: Diagnostic[] = [];
   const hasRetired = entries.some(({ entry }) => entry.retired || entry.restoring);
   if (options.deleteRetired || (!hasRetired && !options.restore)) return { desired, lock, bindings: [], noAdopt: new Set(), diagnostics, consulted: [] };
-  const index = indexLive(live, false);
+  const index = kept ?? indexLive(live, false);
   const w: Working = { desired, resources: { ...lock.resources }, bindings: [], noAdopt: new Set(), diagnostics, ownRetired: new Set(), consulted: new Set() };
   for (const r of restoresOf(lock, options.restore, diagnostics)) planRestore(w, r, lock, live, index, options);
   return {
