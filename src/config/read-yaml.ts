@@ -174,7 +174,7 @@ function diagnoseYaml(text: string, file: string): ParsedYaml {
     if (!/maxTotalMergeKeys/.test((err as Error).message)) return fail(explainYamlError(text, err));
   }
   if (!documents || expandedSize(documents[0], limit) > limit) {
-    const message = `too many alias expansions (more than ${MAX_ALIAS_COUNT}); anchors that nest aliases multiply, simplify them`;
+    const message = `too many alias expansions: the data would hold more than ${limit} values (the length of this file plus ${MAX_ALIAS_COUNT}); anchors that nest aliases multiply, simplify them`;
     return fail({ offset: structure.firstAlias ?? 0, message, code: 'yaml-alias' });
   }
   const { suspects } = structure;
