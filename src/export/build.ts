@@ -82,13 +82,19 @@ function retiredIds(previous: Lockfile | undefined): Map<string, string> {
 /**
  * A live resource a restore retired, and its own resources, stay out of the YAML: written there it
  * would become the config's again (in the seed dialect under the name of the service restored in
- * its place). Their bindings go into the export's state unchanged.
+ * its place). Their bindings go into the export's state unchanged; one made on it since (a replica
+ * set added by hand to the original) has none, and is named as left out.
  */
-function retainRetired(def: AnyKind, l: Live, ctx: BuildContext): boolean {
+function retainRetired(def: AnyKind, l: Live, ctx: BuildContext, parent?: Parent): boolean {
   const address = ctx.retired.get(`${def.kind}:${l.id}`);
   if (address === undefined) return false;
   ctx.retained.push(address);
-  for (const child of childKinds(def.kind)) for (const c of (liveIn(child, l) ?? []) as Live[]) retainRetired(child, c, ctx);
+  const self: Parent = { key: '', address, note: noteOf(def, l, parent) };
+  for (const child of childKinds(def.kind)) {
+    for (const c of (liveIn(child, l) ?? []) as Live[]) {
+      if (!retainRetired(child, c, ctx, self)) ctx.skipped.push(`${noteOf(child, c, self)}: its ${nounOf(def.kind)} was retired by a restore, so it stays out of the config too`);
+    }
+  }
   return true;
 }
 
@@ -130,7 +136,7 @@ function noteOf(def: AnyKind, l: Live, parent: Parent | undefined): string {
 /** The ones a config can hold: writable, one per name (the best ranked), and what the kind keeps together. */
 function selectMapped(def: AnyKind, items: readonly Live[], ctx: BuildContext, parent: Parent | undefined): Live[] {
   const writable = items.filter((l) => {
-    if (retainRetired(def, l, ctx)) {
+    if (retainRetired(def, l, ctx, parent)) {
       ctx.skipped.push(`${noteOf(def, l, parent)}: retired by a restore; the state keeps it as ${ctx.retired.get(`${def.kind}:${l.id}`)}`);
       return false;
     }

@@ -129,6 +129,19 @@ describe('module boundaries (STYLE.md)', () => {
     }
   });
 
+  // `dbform fmt` rewrites a config's text in canonical form: it needs the config's schema (for the
+  // key order) and the `yaml` package's concrete syntax tree, never the config reader, the API or
+  // the state; only the CLI's fmt command calls it.
+  it('fmt imports only the config schema and yaml; only the cli imports fmt', () => {
+    for (const f of files.filter((f) => layerOf(f) === 'fmt')) {
+      expect(importsIn(f).flatMap((r) => (r.target === undefined || r.target.startsWith('fmt/') ? [] : [r.target])), f).toEqual(['config/schema.js']);
+      expect([...importsOf(f).packages].filter((p) => !['yaml', 'node:util'].includes(p)), f).toEqual([]);
+    }
+    for (const f of files.filter((f) => !['fmt', 'cli'].includes(layerOf(f)))) {
+      expect([...importsOf(f).layers].includes('fmt'), `${f} imports fmt`).toBe(false);
+    }
+  });
+
   // The use cases (src/app) run every command's pipeline: they use every layer below them and
   // are used only by the CLI, which parses flags, calls one and renders what it returns. `dbform
   // mcp` needs none: each tool runs the built CLI as a child (src/mcp/tools.ts builds its command

@@ -1,5 +1,5 @@
 // `dbform fmt [--check] [--diff] [FILE]...` (SPEC section 14): rewrites config files in canonical
-// form (src/config/format-config.ts). Exit 0 when every file is (now) canonical; with --check
+// form (src/fmt/format-config.ts). Exit 0 when every file is (now) canonical; with --check
 // nothing is written and the exit is 2 when a file would change; 1 when a file cannot be read
 // or is not YAML (FILE:LINE:COL: message).
 import { readFile, stat } from 'node:fs/promises';
@@ -28,7 +28,7 @@ export function registerFmt(program: Command): void {
 }
 
 async function runFmt(args: string[], flags: FmtFlags): Promise<number> {
-  const { formatConfigText } = await import('../../config/format-config.js');
+  const { formatConfigText } = await import('../../fmt/format-config.js');
   const files = args.length > 0 ? args : flags.file && flags.file.length > 0 ? flags.file : ['dbform.yaml'];
   let failed = false;
   let changed = 0;

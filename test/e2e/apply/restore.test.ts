@@ -157,12 +157,22 @@ describe('dbform restore service.db --to TIME', () => {
     expect((await runCli(a.ws, ['restore', 'service.db', '--to', a.created, '--auto-approve'])).code).toBe(0);
     const { forkId, retired } = await expectRestored(a);
     const before = readFileSync(a.ws.lockfile, 'utf8');
+    // A replica set added by hand to the original since: no binding, so named as left out.
+    const client = testClient(emulator!.url);
+    try {
+      await client.createReplicaSet('proj-demo', a.originalId, { name: 'by-hand', cpu_millis: 500, memory_gbs: 2, nodes: 1 });
+    } finally {
+      await client.close();
+    }
 
     // The export goes beside the state it keeps (the lockfile beside -o), then replaces the config.
     const run = await runCli(a.ws, ['export', '-o', 'exported.yaml']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain(`service "${DIALECT_FACTS.renamesServices ? retired.slice('service.'.length) : 'db'}" (${a.originalId}): retired by a restore; the state keeps it as ${retired}`);
+    expect(run.stderr).toMatch(/replica set "by-hand" \(\w+\) of .*: its service was retired by a restore, so it stays out of the config too/);
     const yaml = readFileSync(join(a.ws.dir, 'exported.yaml'), 'utf8');
+    expect(yaml).not.toMatch(/^ +by-hand:/m);
+    expect(yaml).toMatch(/^#   - replica set "by-hand" .*: its service was retired by a restore/m);
     expect(yaml).toMatch(/^ {2}db:$/m);
     expect(yaml).not.toMatch(/^ {2}db-before-/m);
     // Nothing lost or rebound: the fork at service.db, the original and its set still retired.

@@ -1,10 +1,10 @@
-// `dbform fmt`'s canonical form (src/config/format-config.ts): the schema's key order and
+// `dbform fmt`'s canonical form (src/fmt/format-config.ts): the schema's key order and
 // two-space indentation, with every comment, quote and blank line the user wrote kept.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { formatConfigText } from '../../../src/config/format-config.js';
+import { formatConfigText } from '../../../src/fmt/format-config.js';
 
 const EXAMPLES = join(import.meta.dirname, '..', '..', '..', 'examples');
 

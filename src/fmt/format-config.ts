@@ -10,7 +10,7 @@
 // meant; it is parsed again and compared, and refused if it does not.
 import { isDeepStrictEqual } from 'node:util';
 import { CST, LineCounter, parseDocument, Parser } from 'yaml';
-import { buildConfigSchema } from './schema.js';
+import { buildConfigSchema } from '../config/schema.js';
 
 type Schema = Record<string, unknown>;
 type Token = CST.Token;
