@@ -44,7 +44,7 @@ function resolveUnions(errors: readonly KeywordError[]): KeywordError[] {
 
 /**
  * fork's PITR if/then/else and target_time's pattern are in the schema for editors; the loader
- * reports both through rules/fork.ts, in its own words (and with the calendar checked).
+ * reports both through kinds/service/config-rules.ts, in its own words (and checks the calendar).
  */
 const isReportedByRules = (e: KeywordError): boolean =>
   e.keyword === 'if' || /\/(then|else)\//.test(e.schemaPath) || (e.keyword === 'pattern' && e.instancePath.endsWith('/fork/target_time'));

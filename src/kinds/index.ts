@@ -22,7 +22,7 @@ import { serviceKind } from './service/kind.js';
 import type { AnyKind } from './types.js';
 import { vpcKind } from './vpc/kind.js';
 
-export type { AnyKind, ConfigEntry, ConfigProblem, KindDefinition } from './types.js';
+export type { AnyKind, ConfigEntry, ConfigKit, ConfigProblem, KindDefinition } from './types.js';
 
 /** Every kind, parents before the kinds that belong to them. */
 export const KINDS: readonly AnyKind[] = [vpcKind, peeringKind, serviceKind, replicaSetKind];

@@ -45,6 +45,14 @@ export interface ConfigProblem {
   severity?: 'warning';
 }
 
+/** What the loader lends a kind's `check`: how messages name an entry, and where one's value is written. */
+export interface ConfigKit {
+  /** `services.db`, `vpcs.main.peerings[0]`. */
+  where(entry: ConfigEntry): string;
+  /** `file:line:col` of the value at `path` within `entry`: looked up only for a message that names it. */
+  place(entry: ConfigEntry, path: readonly string[]): string;
+}
+
 /** How the kind is written in the config (SPEC section 1); its YAML key is its `listKey` in snake_case. */
 export interface KindConfig<D> {
   /** A map of entries by key (`vpcs:`, `services:`), or a list whose entries `naming.key` identifies (under a VPC). */
@@ -70,8 +78,8 @@ export interface KindConfig<D> {
    * what it says of them (a service attached to a VPC that goes is detached); default: as it is.
    */
   without?(d: D, gone: (address: Address) => boolean): D;
-  /** Problems of one parent's entries (or all entries of a top kind) beyond the schema; `where` names an entry as messages do. */
-  check?(entries: readonly ConfigEntry[], where: (entry: ConfigEntry) => string): ConfigProblem[];
+  /** Problems of one parent's entries (or all entries of a top kind) beyond the schema. */
+  check?(entries: readonly ConfigEntry[], kit: ConfigKit): ConfigProblem[];
 }
 
 /** What export lends a kind's hooks: how a note quotes a name, and names a resource. */

@@ -1,5 +1,5 @@
 // IPv4 CIDR blocks (`a.b.c.d/n`), read one way wherever dbform meets one: the config's VPC
-// blocks (config/rules/cidr.ts), the VPCs an export can write (export/build.ts), and the
+// blocks (kinds/vpc/kind.ts), the VPCs an export can write (export/build.ts), and the
 // emulator's createVPC.
 
 export interface Cidr {

@@ -1,11 +1,11 @@
 // The rules each kind declares beyond the schema, run over its entries: its fields' (a size pair,
 // `check` of a field descriptor) on each entry, and its own (`config.check` of its definition) on
 // the entries of each parent, or all of a top kind's.
-import { childKinds, TOP_KINDS, type AnyKind, type ConfigEntry, type ConfigProblem } from '../../kinds/index.js';
+import { childKinds, TOP_KINDS, type AnyKind, type ConfigKit, type ConfigProblem } from '../../kinds/index.js';
 import type { Diagnostic } from '../../model/diagnostics.js';
 import type { FieldDescriptor } from '../../model/fields/index.js';
 import { childEntries, entryLabel, topEntries } from '../kind-entries.js';
-import { diagnosticAt, type Entry, type MergedConfig } from '../merge.js';
+import { describeSource, diagnosticAt, sourceOf, type Entry, type MergedConfig } from '../merge.js';
 import type { Rule } from './rule.js';
 
 /** `label` is asked for only when there is a problem to name: most entries have none. */
@@ -16,11 +16,12 @@ function fieldProblems(def: AnyKind, entry: Entry, label: () => string, out: Dia
   }
 }
 
+// The check is given the config's own entries, so every entry it names is one of them.
 function kindProblems(def: AnyKind, entries: Entry[], label: (e: Entry) => string, out: Diagnostic[]): void {
   if (!def.config.check) return;
-  const byEntry = new Map<ConfigEntry, Entry>(entries.map((e) => [e, e]));
-  const at = (p: ConfigProblem) => diagnosticAt(byEntry.get(p.entry)!.origin, p.path, p.message, p.code, p.severity ? { severity: p.severity } : {});
-  for (const p of def.config.check(entries, (e) => label(byEntry.get(e)!))) out.push(at(p));
+  const kit: ConfigKit = { where: (e) => label(e as Entry), place: (e, path) => describeSource(sourceOf((e as Entry).origin, path)) };
+  const at = (p: ConfigProblem) => diagnosticAt((p.entry as Entry).origin, p.path, p.message, p.code, p.severity ? { severity: p.severity } : {});
+  for (const p of def.config.check(entries, kit)) out.push(at(p));
 }
 
 function check(config: MergedConfig): Diagnostic[] {

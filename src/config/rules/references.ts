@@ -4,7 +4,7 @@ import type { Diagnostic } from '../../model/diagnostics.js';
 import { KEY_PATTERN } from '../../model/address.js';
 import { diagnosticAt, type Entry } from '../merge.js';
 import { suggester } from '../../model/suggest.js';
-import { entriesByKey, record, str, type Rule } from './rule.js';
+import { record, str, type Rule } from './rule.js';
 
 /** The keys of one section, and the closest of them to a typo. */
 interface Known {
@@ -56,8 +56,8 @@ function checkForkRef(service: Entry, services: ReadonlyMap<string, Entry>, know
 export const referencesRule: Rule = {
   code: 'unresolved-reference',
   check(config) {
-    const vpcs = entriesByKey(config.vpcs);
-    const services = entriesByKey(config.services);
+    const vpcs = new Map(config.vpcs.map((e) => [e.key, e]));
+    const services = new Map(config.services.map((e) => [e.key, e]));
     const [knownVpcs, knownServices] = [knownKeys([...vpcs.keys()]), knownKeys([...services.keys()])];
     return config.services.flatMap((service) => [...checkVpcRef(service, vpcs, knownVpcs), ...checkForkRef(service, services, knownServices)]);
   },

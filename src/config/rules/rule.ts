@@ -5,7 +5,7 @@ import type { Diagnostic } from '../../model/diagnostics.js';
 import { isRecord, type Entry, type MergedConfig } from '../merge.js';
 
 export interface Rule {
-  /** Code of the diagnostics it produces, e.g. `cidr-overlap`. */
+  /** Code of the diagnostics it produces, e.g. `duplicate-name`. */
   code: string;
   check(config: MergedConfig): Diagnostic[];
 }
@@ -13,11 +13,6 @@ export interface Rule {
 export const str = (obj: unknown, key: string): string | undefined => {
   const v = isRecord(obj) ? obj[key] : undefined;
   return typeof v === 'string' ? v : undefined;
-};
-
-export const int = (obj: unknown, key: string): number | undefined => {
-  const v = isRecord(obj) ? obj[key] : undefined;
-  return typeof v === 'number' && Number.isInteger(v) ? v : undefined;
 };
 
 export const record = (obj: unknown, key: string): Record<string, unknown> | undefined => {
@@ -28,13 +23,3 @@ export const record = (obj: unknown, key: string): Record<string, unknown> | und
 /** `name`, or the key when it is left out (SPEC section 1). */
 export const nameOf = (entry: Entry): string | undefined =>
   entry.value.name === undefined ? entry.key : str(entry.value, 'name');
-
-// Three rules look the services up by key: the map is made once per list of entries.
-const byKeyMaps = new WeakMap<readonly Entry[], ReadonlyMap<string, Entry>>();
-
-/** The entries of a section (the merged config's `services`, `vpcs`) by key. */
-export function entriesByKey(entries: readonly Entry[]): ReadonlyMap<string, Entry> {
-  let map = byKeyMaps.get(entries);
-  if (!map) byKeyMaps.set(entries, (map = new Map(entries.map((e) => [e.key, e]))));
-  return map;
-}

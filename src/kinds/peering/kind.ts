@@ -25,7 +25,7 @@ import {
 } from '../../model/index.js';
 import { effectiveProtect, liveKey, refTo, type PlanContext } from '../../planner/context.js';
 import { change, createdAfresh, draft, type Draft } from '../../planner/drafts.js';
-import type { ConfigEntry, ConfigProblem, KindDefinition, KindPlanner } from '../types.js';
+import type { ConfigEntry, ConfigKit, ConfigProblem, KindDefinition, KindPlanner } from '../types.js';
 
 // ---- statuses (cloud-api.md 3.3: a free string) ---------------------------------------------
 
@@ -256,20 +256,20 @@ const ACTIVE = { what: () => 'to be active', done: (p: LivePeering | undefined) 
  * peer account that is not 12 digits is a warning: the cloud accepts the request, and the peering
  * fails later.
  */
-function checkPeerings(entries: readonly ConfigEntry[], where: (e: ConfigEntry) => string): ConfigProblem[] {
+function checkPeerings(entries: readonly ConfigEntry[], kit: ConfigKit): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   const seen = new Map<string, ConfigEntry>();
   for (const entry of entries) {
     const account = entry.value.peer_account_id;
     if (typeof account === 'string' && !/^\d{12}$/.test(account)) {
-      const message = `${where(entry)}.peer_account_id: ${JSON.stringify(account)} is not a 12-digit account ID; the peering will fail`;
+      const message = `${kit.where(entry)}.peer_account_id: ${JSON.stringify(account)} is not a 12-digit account ID; the peering will fail`;
       problems.push({ entry, path: ['peer_account_id'], message, code: 'peer-account-id', severity: 'warning' });
     }
     const peerVpcId = entry.value.peer_vpc_id;
     if (typeof peerVpcId !== 'string') continue;
     const first = seen.get(peerVpcId);
     if (first) {
-      const message = `${where(entry)}.peer_vpc_id: ${peerVpcId} is already peered by peerings[${first.key}] of this VPC; a VPC peers each peer VPC once`;
+      const message = `${kit.where(entry)}.peer_vpc_id: ${peerVpcId} is already peered by peerings[${first.key}] of this VPC; a VPC peers each peer VPC once`;
       problems.push({ entry, path: ['peer_vpc_id'], message, code: 'duplicate-peering' });
     } else seen.set(peerVpcId, entry);
   }

@@ -2,6 +2,7 @@
 // (plan.ts), what its statuses mean, and the kind's definition.
 import { isWritableName, keySchema as key, recordFields, RFC3339_SHAPE_REGEX, vpcAddress, type DesiredFork, type DesiredService, type ForkStrategy, type Json, type LiveService, type Lockfile } from '../../model/index.js';
 import type { ExportScope, KindDefinition } from '../types.js';
+import { checkServices } from './config-rules.js';
 import { mapService, SERVICE_FIELDS, SERVICE_OPS, type ServiceOwnDto } from './fields.js';
 import { servicePlanner } from './plan.js';
 
@@ -37,7 +38,7 @@ const FORK_SCHEMA: Json = {
       description: 'Point in time to restore, RFC 3339 (e.g. 2026-11-01T00:00:00Z). Required with strategy PITR, not allowed otherwise.',
     },
   },
-  // For editors: the loader reports these through rules/fork.ts, with its own words.
+  // For editors: the loader reports these through config-rules.ts, with its own words.
   if: { properties: { strategy: { const: 'PITR' } }, required: ['strategy'] },
   then: { properties: { target_time: true }, required: ['target_time'] },
   else: { properties: { target_time: false } },
@@ -131,6 +132,7 @@ export const serviceKind = {
     },
     built: (d) => ({ fork: d.fork }),
     without: (d, gone) => (d.vpc && 'key' in d.vpc && gone(vpcAddress(d.vpc.key)) ? { ...d, vpc: null } : d),
+    check: checkServices,
   },
   export: {
     keyPrefix: 'svc',

@@ -31,7 +31,7 @@ import {
 } from '../../model/index.js';
 import { effectiveProtect, liveKey, refTo, type PlanContext } from '../../planner/context.js';
 import { createdAfresh, draft, type Draft } from '../../planner/drafts.js';
-import type { ExportKit, KindDefinition, KindPlanner } from '../types.js';
+import type { ConfigEntry, ConfigKit, ConfigProblem, ExportKit, KindDefinition, KindPlanner } from '../types.js';
 
 // ---- statuses -------------------------------------------------------------------------------
 
@@ -245,6 +245,36 @@ const planner: KindPlanner<DesiredVpc, LiveVpc> = {
   },
 };
 
+// ---- config rules ---------------------------------------------------------------------------
+
+const CIDR_SHAPE = new RegExp(CIDR_SHAPE_REGEX);
+
+/**
+ * A VPC's block is a valid IPv4 `a.b.c.d/n` with the host bits zero, and no two VPCs of the
+ * project overlap (routes between VPCs need disjoint blocks).
+ */
+function checkVpcs(entries: readonly ConfigEntry[], kit: ConfigKit): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const valid: Array<{ entry: ConfigEntry; text: string; cidr: Cidr }> = [];
+  for (const entry of entries) {
+    const text = entry.value.cidr;
+    // A string without the a.b.c.d/n shape is reported by the schema.
+    if (typeof text !== 'string' || !CIDR_SHAPE.test(text)) continue;
+    const parsed = parseCidr(text);
+    if (!isCidr(parsed)) {
+      problems.push({ entry, path: ['cidr'], message: `${kit.where(entry)}.cidr: ${JSON.stringify(text)} ${parsed.message}`, code: 'cidr' });
+      continue;
+    }
+    const clash = valid.find((o) => cidrsOverlap(o.cidr, parsed));
+    if (clash) {
+      const message = `${kit.where(entry)}.cidr: ${text} overlaps ${clash.text} of ${kit.where(clash.entry)} (${kit.place(clash.entry, ['cidr'])}); VPC blocks of a project must not overlap`;
+      problems.push({ entry, path: ['cidr'], message, code: 'cidr-overlap' });
+    }
+    valid.push({ entry, text, cidr: parsed });
+  }
+  return problems;
+}
+
 // ---- the kind -------------------------------------------------------------------------------
 
 export const vpcKind = {
@@ -259,6 +289,7 @@ export const vpcKind = {
     entry: { description: 'A VPC managed by dbform (address vpc.<key>).', required: ['cidr', 'region_code'] },
     protect: true,
     needs: 'a VPC needs at least cidr and region_code',
+    check: checkVpcs,
   },
   export: {
     keyPrefix: 'vpc',

@@ -9,7 +9,7 @@ export const KEY_REGEX = '^[a-z][a-z0-9-]{0,62}$';
 /** An open pattern (SPEC section 12): the API decides which regions exist. */
 export const REGION_REGEX = REGION_CODE_PATTERN;
 export const ENV_NAME_REGEX = '^[A-Za-z_][A-Za-z0-9_]*$';
-/** The shape of a CIDR block; octet ranges and host bits are checked by config/rules/cidr.ts. */
+/** The shape of a CIDR block; octet ranges and host bits are checked by kinds/vpc/kind.ts. */
 export const CIDR_SHAPE_REGEX = '^[0-9]{1,3}(\\.[0-9]{1,3}){3}/[0-9]{1,2}$';
 
 export const keySchema = (what: string): Json => ({

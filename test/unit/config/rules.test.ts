@@ -1,7 +1,7 @@
 // The small pure helpers behind the rules and the decoder.
 import { describe, expect, it } from 'vitest';
 import { decodeConfigBytes, findInvalidUtf8 } from '../../../src/config/decode.js';
-import { isRfc3339 } from '../../../src/config/rules/fork.js';
+import { isRfc3339 } from '../../../src/kinds/service/config-rules.js';
 import { closestMatch, editDistance, suggester } from '../../../src/model/suggest.js';
 import { loadConfigText } from '../../../src/config/index.js';
 
