@@ -51,6 +51,8 @@ export interface ConfigKit {
   where(entry: ConfigEntry): string;
   /** `file:line:col` of the value at `path` within `entry`: looked up only for a message that names it. */
   place(entry: ConfigEntry, path: readonly string[]): string;
+  /** The entries of a top kind, which another kind's entries name by key (a service's `vpc:`). */
+  entriesOf(kind: Kind): readonly ConfigEntry[];
 }
 
 /** How the kind is written in the config (SPEC section 1); its YAML key is its `listKey` in snake_case. */

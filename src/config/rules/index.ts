@@ -1,7 +1,6 @@
 // The semantic rules of SPEC section 1 that a JSON Schema cannot express, in reporting order.
 import { kindRulesRule } from './kinds.js';
 import { movedRule } from './moved.js';
-import { referencesRule } from './references.js';
 import type { Rule } from './rule.js';
 import { uniqueNamesRule } from './unique-names.js';
 
@@ -10,6 +9,5 @@ export type { Rule } from './rule.js';
 export const RULES: readonly Rule[] = [
   kindRulesRule,
   uniqueNamesRule,
-  referencesRule,
   movedRule,
 ];

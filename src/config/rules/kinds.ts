@@ -1,7 +1,7 @@
 // The rules each kind declares beyond the schema, run over its entries: its fields' (a size pair,
 // `check` of a field descriptor) on each entry, and its own (`config.check` of its definition) on
 // the entries of each parent, or all of a top kind's.
-import { childKinds, TOP_KINDS, type AnyKind, type ConfigKit, type ConfigProblem } from '../../kinds/index.js';
+import { childKinds, kindDef, TOP_KINDS, type AnyKind, type ConfigKit, type ConfigProblem } from '../../kinds/index.js';
 import type { Diagnostic } from '../../model/diagnostics.js';
 import type { FieldDescriptor } from '../../model/fields/index.js';
 import { childEntries, entryLabel, topEntries } from '../kind-entries.js';
@@ -17,9 +17,13 @@ function fieldProblems(def: AnyKind, entry: Entry, label: () => string, out: Dia
 }
 
 // The check is given the config's own entries, so every entry it names is one of them.
-function kindProblems(def: AnyKind, entries: Entry[], label: (e: Entry) => string, out: Diagnostic[]): void {
+function kindProblems(config: MergedConfig, def: AnyKind, entries: Entry[], label: (e: Entry) => string, out: Diagnostic[]): void {
   if (!def.config.check) return;
-  const kit: ConfigKit = { where: (e) => label(e as Entry), place: (e, path) => describeSource(sourceOf((e as Entry).origin, path)) };
+  const kit: ConfigKit = {
+    where: (e) => label(e as Entry),
+    place: (e, path) => describeSource(sourceOf((e as Entry).origin, path)),
+    entriesOf: (kind) => topEntries(config, kindDef(kind)),
+  };
   const at = (p: ConfigProblem) => diagnosticAt((p.entry as Entry).origin, p.path, p.message, p.code, p.severity ? { severity: p.severity } : {});
   for (const p of def.config.check(entries, kit)) out.push(at(p));
 }
@@ -27,7 +31,7 @@ function kindProblems(def: AnyKind, entries: Entry[], label: (e: Entry) => strin
 function check(config: MergedConfig): Diagnostic[] {
   const out: Diagnostic[] = [];
   const walk = (def: AnyKind, entries: Entry[], label: (e: Entry) => string) => {
-    kindProblems(def, entries, label, out);
+    kindProblems(config, def, entries, label, out);
     const children = childKinds(def.kind);
     for (const e of entries) {
       fieldProblems(def, e, () => label(e), out);

@@ -15,11 +15,6 @@ export const str = (obj: unknown, key: string): string | undefined => {
   return typeof v === 'string' ? v : undefined;
 };
 
-export const record = (obj: unknown, key: string): Record<string, unknown> | undefined => {
-  const v = isRecord(obj) ? obj[key] : undefined;
-  return isRecord(v) ? v : undefined;
-};
-
 /** `name`, or the key when it is left out (SPEC section 1). */
 export const nameOf = (entry: Entry): string | undefined =>
   entry.value.name === undefined ? entry.key : str(entry.value, 'name');

@@ -1,8 +1,8 @@
-// The services' config rules beyond the schema (SPEC section 1): fork chains, a fork's target
-// time and what it inherits, and HA. They run on the entries even when the schema found problems
-// (so that all errors come at once), so they skip whatever has the wrong type: the schema has
-// already said so.
-import { parseRfc3339, type Json } from '../../model/index.js';
+// The services' config rules beyond the schema (SPEC section 1): what `vpc:` and `fork.from`
+// name, fork chains, a fork's target time and what it inherits, and HA. They run on the entries
+// even when the schema found problems (so that all errors come at once), so they skip whatever has
+// the wrong type: the schema has already said so.
+import { KEY_PATTERN, parseRfc3339, suggester, type Json } from '../../model/index.js';
 import type { ConfigEntry, ConfigKit, ConfigProblem } from '../types.js';
 
 const mapping = (v: unknown): Json | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : undefined);
@@ -15,6 +15,57 @@ export const isRfc3339 = (t: string): boolean => parseRfc3339(t, { space: false 
 function parentOf(service: ConfigEntry, byKey: ReadonlyMap<string, ConfigEntry>): ConfigEntry | undefined {
   const from = text(mapping(service.value.fork)?.from);
   return from === undefined || from === service.key ? undefined : byKey.get(from);
+}
+
+// `vpc:` and `fork.from` name other resources by key; a typo there would otherwise surface only
+// at apply time, as an attach to nothing or a fork of nothing.
+
+/** Keys a message lists: a few, then how many more (10,000 keys in each of 10,000 messages would be quadratic). */
+const LISTED = 10;
+
+/** Says that no entry of `entries` (a section of the config) has the key `key`, and which one may be meant. */
+function unknownKeyMessage(where: string, key: string, kind: 'VPC' | 'service', entries: ReadonlyMap<string, ConfigEntry>, suggest: (key: string) => string | undefined): string {
+  const section = kind === 'VPC' ? 'vpcs' : 'services';
+  const guess = suggest(key);
+  if (guess) return `${where}: no ${kind} \`${key}\` under ${section}:; did you mean \`${guess}\`?`;
+  const byId = kind === 'VPC' ? '{ id: "<vpc id>" }' : '{ service_id: "<service id>" }';
+  const keys = [...entries.keys()];
+  const more = keys.length > LISTED ? ` and ${keys.length - LISTED} more` : '';
+  const list = keys.length > 0 ? `defined ${section}: ${keys.slice(0, LISTED).join(', ')}${more}` : `there are no ${section}`;
+  return `${where}: no ${kind} \`${key}\` under ${section}: (${list}); for a ${kind} dbform does not manage write ${byId}`;
+}
+
+/** A section's entries by key, and a suggester over the keys made on the first typo. */
+function section(entries: readonly ConfigEntry[]): { byKey: ReadonlyMap<string, ConfigEntry>; suggest: (key: string) => string | undefined } {
+  const byKey = new Map(entries.map((e) => [e.key, e]));
+  let suggest: ((key: string) => string | undefined) | undefined;
+  return { byKey, suggest: (key) => (suggest ??= suggester([...byKey.keys()]))(key) };
+}
+
+function checkVpcRef(service: ConfigEntry, vpcs: ReturnType<typeof section>, kit: ConfigKit): ConfigProblem[] {
+  const key = text(service.value.vpc);
+  // A string that is not a valid key is reported by the schema.
+  if (key === undefined || !KEY_PATTERN.test(key)) return [];
+  const where = `${kit.where(service)}.vpc`;
+  const vpc = vpcs.byKey.get(key);
+  if (!vpc) return [{ entry: service, path: ['vpc'], message: unknownKeyMessage(where, key, 'VPC', vpcs.byKey, vpcs.suggest), code: 'unresolved-reference' }];
+  // The cloud refuses to attach a service to a VPC of another region (409): say so now.
+  const serviceRegion = text(service.value.region_code);
+  const vpcRegion = text(vpc.value.region_code);
+  if (serviceRegion && vpcRegion && serviceRegion !== vpcRegion) {
+    const message = `${where}: VPC \`${key}\` is in ${vpcRegion} but the service is in ${serviceRegion}; a service attaches only to a VPC of its own region`;
+    return [{ entry: service, path: ['vpc'], message, code: 'vpc-region' }];
+  }
+  return [];
+}
+
+function checkForkRef(service: ConfigEntry, services: ReturnType<typeof section>, kit: ConfigKit): ConfigProblem[] {
+  const key = text(mapping(service.value.fork)?.from);
+  if (key === undefined || !KEY_PATTERN.test(key)) return [];
+  const where = `${kit.where(service)}.fork.from`;
+  if (key === service.key) return [{ entry: service, path: ['fork', 'from'], message: `${where}: a service cannot fork itself`, code: 'fork-cycle' }];
+  if (services.byKey.has(key)) return [];
+  return [{ entry: service, path: ['fork', 'from'], message: unknownKeyMessage(where, key, 'service', services.byKey, services.suggest), code: 'unresolved-reference' }];
 }
 
 // Fork chains must end at a service that is not a fork of the config: a cycle has no service
@@ -107,8 +158,11 @@ function checkHa(services: readonly ConfigEntry[], kit: ConfigKit): ConfigProble
 /** The rules over all the services, in the order they report. */
 export function checkServices(services: readonly ConfigEntry[], kit: ConfigKit): ConfigProblem[] {
   const forks = services.filter((s) => mapping(s.value.fork) !== undefined);
-  // Most configs fork nothing: then the services are not indexed by key.
-  const byKey: ReadonlyMap<string, ConfigEntry> = forks.length === 0 ? new Map() : new Map(services.map((s) => [s.key, s]));
-  const forkProblems = forks.flatMap((s) => [...checkTargetTime(s, kit), ...checkInherited(s, byKey, kit)]);
-  return [...forkCycles(forks, byKey, kit), ...forkProblems, ...checkHa(services, kit)];
+  const attached = services.filter((s) => s.value.vpc !== undefined);
+  // Most configs fork nothing and attach little: then the sections are not indexed by key.
+  const all = forks.length === 0 ? section([]) : section(services);
+  const vpcs = attached.length === 0 ? section([]) : section(kit.entriesOf('vpc'));
+  const references = [...attached.flatMap((s) => checkVpcRef(s, vpcs, kit)), ...forks.flatMap((s) => checkForkRef(s, all, kit))];
+  const forkProblems = forks.flatMap((s) => [...checkTargetTime(s, kit), ...checkInherited(s, all.byKey, kit)]);
+  return [...forkCycles(forks, all.byKey, kit), ...forkProblems, ...checkHa(services, kit), ...references];
 }
