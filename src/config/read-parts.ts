@@ -15,16 +15,20 @@ import type { DocumentRead } from './read-yaml.js';
 type Read = (text: string, depth: number) => DocumentRead | undefined;
 
 /**
- * Files this long or longer are read in parts of about this much of a body each (~2,000 services).
- * Smaller parts cost more CPU: each call of js-yaml's parseEvents after the first runs slower code
- * until V8 optimizes it again (64 KB parts: +0.5 s at 10,000 services).
+ * Files this long or longer are read in parts of about `part` of a body each (~2,000 services), and
+ * a body in at most `most` parts (larger ones beyond 6 MB). More calls cost more CPU: each call of
+ * js-yaml's parseEvents after the first runs slower code until V8 optimizes it again (64 KB parts:
+ * +0.5 s at 10,000 services), and after about ten calls every later read of the process is slower:
+ * `validate` of 20,000 services with an error each took 3.0 s of CPU in 1 MB parts against 2.0-2.3 s
+ * in six, where 10,000 take 1.4 s either way (BENCHMARKS.md).
  */
 export interface PartSizes {
   over: number;
   part: number;
+  most: number;
 }
 
-const SIZES: PartSizes = { over: 1 << 21, part: 1 << 20 };
+const SIZES: PartSizes = { over: 1 << 21, part: 1 << 20, most: 6 };
 
 const ROOT_BLOCK_KEY = /^([A-Za-z_][A-Za-z0-9_-]*):[ \t]*(?:#.*)?\r?$/;
 const ENTRY_START = /[A-Za-z0-9_"']/;
@@ -113,7 +117,7 @@ export function readInParts(text: string, read: Read, sizes: PartSizes = SIZES):
   if (!rest || !data || Array.isArray(data) || sections.some((s, k) => !rest.rootKeys.has(keyAt[k]!) || data[s.key] !== null)) return undefined;
   let shared = rest.shared;
   for (const section of sections) {
-    const body = readSection(text, section, read, sizes.part);
+    const body = readSection(text, section, read, Math.max(sizes.part, Math.ceil((section.bodyEnd - section.bodyStart) / sizes.most)));
     if (!body) return undefined;
     shared ||= body.shared;
     data[section.key] = body.map;

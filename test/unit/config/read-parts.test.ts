@@ -10,7 +10,7 @@ import { readDocument } from '../../../src/config/read-yaml.js';
 import { generateLargeConfig, STYLES } from '../../../scripts/gen-large-config.js';
 import { HOSTILE_YAML } from '../../support/hostile-yaml.js';
 
-const EVERY_ENTRY = { over: 0, part: 1 };
+const EVERY_ENTRY = { over: 0, part: 1, most: Infinity };
 const gen = generateLargeConfig as (services: number, vpcs?: number, style?: string) => string;
 
 /** 'parts' when the text was read in parts (then with the whole read's data), 'whole' when it was left to it. */
@@ -49,9 +49,20 @@ describe('reading a large file in parts', () => {
     expect(read(text)).toBe('whole');
   });
 
+  it('reads a body in at most `most` parts, each as large as it takes, to the same data', () => {
+    const text = gen(50, 5);
+    const parts: string[] = [];
+    const counted = (part: string, depth: number) => (depth === 1 && parts.push(part), readDocument(part, depth));
+    const read = readInParts(text, counted, { over: 0, part: 1, most: 3 });
+    expect(read?.data).toStrictEqual(readDocument(text)?.data);
+    // Two sections cut (vpcs, services), three parts each; without the bound, one per entry.
+    expect(parts).toHaveLength(6);
+    expect(Object.keys((readDocument(parts.at(-1)!, 1)!.data as object)).length).toBeGreaterThan(10);
+  });
+
   it('keeps a file under the size it cuts from whole, and leaves a small body alone', () => {
     const text = gen(50);
     expect(readInParts(text, readDocument)).toBeUndefined();
-    expect(readInParts(text, readDocument, { over: 0, part: text.length })).toBeUndefined();
+    expect(readInParts(text, readDocument, { over: 0, part: text.length, most: Infinity })).toBeUndefined();
   });
 });
