@@ -10,9 +10,10 @@ export type DecodeResult = { ok: true; text: string } | { ok: false; error: Diag
  */
 function validPrefix(bytes: Uint8Array): { text: string; at: number } {
   const lenient = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+  const encoder = new TextEncoder();
   let at = 0;
   for (let i = 0, next = lenient.indexOf('\uFFFD'); next >= 0; i = next, next = lenient.indexOf('\uFFFD', next + 1)) {
-    at += new TextEncoder().encode(lenient.slice(i, next)).length;
+    at += encoder.encode(lenient.slice(i, next)).length;
     if (!(bytes[at] === 0xef && bytes[at + 1] === 0xbf && bytes[at + 2] === 0xbd)) return { text: lenient.slice(0, next), at };
   }
   return { text: lenient, at: -1 };

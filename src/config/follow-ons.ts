@@ -52,7 +52,13 @@ function indexOf<T>(items: readonly T[], groups: (item: T) => string[], range: (
   let made = indexes.get(items);
   if (!made) {
     const grouped = new Map<string, SourceRange[]>();
-    for (const item of items) for (const group of groups(item)) grouped.set(group, grouped.get(group) ?? []).get(group)!.push(range(item));
+    for (const item of items) {
+      for (const group of groups(item)) {
+        const list = grouped.get(group);
+        if (list) list.push(range(item));
+        else grouped.set(group, [range(item)]);
+      }
+    }
     indexes.set(items, (made = new Map([...grouped].map(([key, ranges]) => [key, rangeIndex(ranges)]))));
   }
   return made;

@@ -132,7 +132,13 @@ export function loadConfigInputs(inputs: readonly ConfigInput[], options: LoadOp
   // it is written, not once for every place that uses it.
   const seen = new Set<string>();
   const id = (d: Diagnostic) => (d.source ? `${positionKey(d.source)}:${d.code}` : d.message);
-  const unique = diagnostics.filter((d) => !seen.has(id(d)) && !!seen.add(id(d))).map((d) => ({ ...d, message: oneLine(d.message) }));
+  const unique: Diagnostic[] = [];
+  for (const d of diagnostics) {
+    const key = id(d);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    unique.push({ ...d, message: oneLine(d.message) });
+  }
   const fileIndex = (d: Diagnostic) => (d.source ? inputs.findIndex((i) => i.file === d.source!.file) : -1);
   unique.sort((a, b) => fileIndex(a) - fileIndex(b) || (a.source?.line ?? 0) - (b.source?.line ?? 0) || (a.source?.col ?? 0) - (b.source?.col ?? 0));
   // A file that did not parse has no data: its resources are unknown, so never report success.

@@ -71,13 +71,13 @@ const LAZY_POSITION: PropertyDescriptorMap = {
   },
 };
 
+/** No path below the origin: one array for every source that needs none (each resource's). */
+export const AT_ORIGIN: readonly PathSeg[] = [];
+
 /**
  * Where `sub` below `origin` is written. Its line and column are looked up when first read: every
  * resource of the desired state carries one, and only a diagnostic reads it (positions.ts).
  */
-/** No path below the origin: one array for every source that needs none (each resource's). */
-export const AT_ORIGIN: readonly PathSeg[] = [];
-
 export function sourceOf(origin: Origin, sub: readonly PathSeg[] = AT_ORIGIN, target: Target = 'value'): SourceRef {
   const ref = { file: origin.file };
   Object.defineProperty(ref, WHERE, { value: { origin, sub, target } satisfies Where });

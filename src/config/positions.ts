@@ -112,12 +112,18 @@ export class EventLocator implements Locator {
   private root: PosNode | undefined | null = null;
   private lineStarts: number[] | undefined;
 
-  /** `events`: the file's events when they are at hand (a file with problems: read-yaml.ts left them out or made them null). */
+  private events: Event[] | undefined;
+
   constructor(
     readonly file: string,
     private readonly text: string,
-    private events?: Event[],
   ) {}
+
+  /** The file's events, when they are at hand before the first question (a file with problems: read-yaml.ts left them out or made them null). */
+  readFrom(events: Event[]): this {
+    this.events = events;
+    return this;
+  }
 
   at(path: readonly PathSeg[], target: Target = 'value'): SourceRef {
     if (this.root === null) this.root = readNodes(this.text, this.events);

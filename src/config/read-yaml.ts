@@ -178,5 +178,5 @@ function diagnoseYaml(text: string, file: string): ParsedYaml {
     return fail({ offset: structure.firstAlias ?? 0, message, code: 'yaml-alias' });
   }
   const { suspects } = structure;
-  return { ok: true, data: documents[0] ?? null, locator: new EventLocator(file, text, structure.events), empty: documents.length === 0, shared: true, errors, suspects };
+  return { ok: true, data: documents[0] ?? null, locator: locator.readFrom(structure.events), empty: documents.length === 0, shared: true, errors, suspects };
 }

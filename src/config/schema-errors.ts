@@ -145,7 +145,11 @@ export function translateSchemaErrors(errors: readonly KeywordError[], data: unk
     const password = isPasswordPath(path) ? describePasswordProblem(e, path, typeof e.data === 'string' ? e.data : undefined) : undefined;
     if (password) problems.push(password);
     else if (e.keyword !== 'required') problems.push(describeProblem(e, path, writtenAs(path)));
-    else missing.set(e.instancePath, missing.get(e.instancePath) ?? { path, keys: [] }).get(e.instancePath)!.keys.push(String(e.params.missingProperty));
+    else {
+      const entry = missing.get(e.instancePath);
+      if (entry) entry.keys.push(String(e.params.missingProperty));
+      else missing.set(e.instancePath, { path, keys: [String(e.params.missingProperty)] });
+    }
   }
   for (const { path, keys } of missing.values()) {
     problems.push(describeProblem({ keyword: 'required', instancePath: '', schemaPath: '', params: { keys } }, path));
