@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { buildConfigSchema } from '../config/schema.js';
+import { buildEditorSchema } from './editor-schema.js';
 
 /** schemas/plan.schema.json, from src/config or dist/config alike. */
 export const PLAN_SCHEMA_PATH = join(import.meta.dirname, '..', '..', 'schemas', 'plan.schema.json');
@@ -31,12 +32,12 @@ function ucs2length(str) {
 
 /** Text of schemas/dbform.schema.json. */
 export function renderSchemaJson(): string {
-  return `${JSON.stringify(buildConfigSchema(), null, 2)}\n`;
+  return `${JSON.stringify(buildEditorSchema(), null, 2)}\n`;
 }
 
 /** Text of src/config/generated/config-validator.ts. */
 export function renderValidatorSource(): string {
-  return renderStandaloneValidator(buildConfigSchema({ forLoader: true }), 'src/config/schema.ts');
+  return renderStandaloneValidator(buildConfigSchema(), 'src/config/schema.ts');
 }
 
 /**

@@ -12,7 +12,7 @@ import { buildConfigSchema } from './schema.js';
 type Json = Record<string, unknown>;
 
 let root: Json | undefined;
-const rootSchema = () => (root ??= buildConfigSchema({ forLoader: true }));
+const rootSchema = () => (root ??= buildConfigSchema());
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**

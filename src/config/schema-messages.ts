@@ -1,6 +1,7 @@
 // One ajv keyword error -> a sentence for someone who never read the API docs.
 import { KIND_NOUNS, nounOf } from '../model/address.js';
 import type { KeywordError } from '../model/schema-error.js';
+import { KEY_REGEX } from '../model/index.js';
 import { describeAllowedSizes } from '../model/sizes.js';
 import { closestMatch } from '../model/suggest.js';
 import { kindAtPath, kindOfCollection } from './kind-paths.js';
@@ -8,7 +9,6 @@ import { entryNoun, schemaAt } from './misindent.js';
 import { formatPath } from './paths.js';
 import type { PathSeg, Target } from './positions.js';
 import { quoteCode, quoteIfUnshown } from './quote.js';
-import { KEY_REGEX } from './schema.js';
 import { expectedTypes, found, joinList, orList, show } from './value-words.js';
 
 export type { KeywordError };

@@ -1,24 +1,13 @@
-// The JSON Schema of dbform.yaml (SPEC section 1), written here once. The committed
-// schemas/dbform.schema.json and the precompiled validator are generated from it
-// (`npm run schema`) and compared to it by a golden test.
-//
-// The two differ in one way. Editors check the file as written, before interpolation, so the
-// committed schema lets a pattern field (cidr, region_code...) hold `${env:NAME}`. The loader
-// checks values after interpolation, where the only way to get `${env:` is a `$${` escape: its
-// validator keeps the patterns strict. Editors also accept an empty section (`services:` with
-// every entry commented out reads as null); the loader turns one into `{}` or `[]` before it
-// validates, so its messages never mention null.
+// The JSON Schema of dbform.yaml (SPEC section 1), written here once: what the loader checks a
+// config's values against, after interpolation. The precompiled validator and the schema that
+// editors read (schemas/dbform.schema.json, which also accepts `${env:NAME}` in pattern fields
+// and empty sections: src/codegen/editor-schema.ts) are generated from it (`npm run schema`) and
+// compared to it by golden tests.
 import { childKinds, KINDS, TOP_KINDS, type AnyKind } from '../kinds/index.js';
-import { CIDR_SHAPE_REGEX, ENV_NAME_REGEX, fieldSchemas, KEY_REGEX, keySchema as key, KIND_NOUNS, nounOf, PROJECT_ID_PATTERN, REGION_REGEX } from '../model/index.js';
+import { fieldSchemas, keySchema as key, KIND_NOUNS, nounOf, PROJECT_ID_PATTERN } from '../model/index.js';
 import { configKey } from './kind-paths.js';
 
-export { CIDR_SHAPE_REGEX, ENV_NAME_REGEX, KEY_REGEX, REGION_REGEX };
-
-export const SCHEMA_ID = 'https://dbform.dev/schemas/dbform.schema.json';
-
-
-/** A reference to an environment variable, as editors see it before interpolation. */
-const ENV_REFERENCE_REGEX = '\\$\\{env:[A-Za-z_][A-Za-z0-9_]*\\}';
+const SCHEMA_ID = 'https://dbform.dev/schemas/dbform.schema.json';
 
 type Json = Record<string, unknown>;
 
@@ -61,45 +50,8 @@ const movedEntry: Json = {
   },
 };
 
-/** A copy of `schema` whose patterns also accept a `${env:NAME}` reference (property names excepted). */
-function allowEnvReferences(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(allowEnvReferences);
-  if (schema === null || typeof schema !== 'object') return schema;
-  const out: Json = {};
-  for (const [key, value] of Object.entries(schema)) {
-    if (key === 'propertyNames') out[key] = value;
-    else if (key === 'pattern' && typeof value === 'string') out[key] = `${value}|${ENV_REFERENCE_REGEX}`;
-    else out[key] = allowEnvReferences(value);
-  }
-  return out;
-}
-
-/**
- * Builds the schema object; the single source of schemas/dbform.schema.json (for editors) and
- * of the loader's validator (`forLoader`: strict patterns, see the top of this file).
- */
-export function buildConfigSchema(options: { forLoader?: boolean } = {}): Json {
-  const schema = buildLoaderSchema();
-  return options.forLoader ? schema : allowEmptySections(allowEnvReferences(schema) as Json);
-}
-
-/** Paths (through `properties` and `additionalProperties`) of the sections that may be left empty: every kind's collection, and `moved`. */
-function sections(): string[][] {
-  const pathOf = (def: AnyKind): string[] => (def.parent === undefined ? [configKey(def)] : [...pathOf(KINDS.find((k) => k.kind === def.parent)!), '*', configKey(def)]);
-  return [...TOP_KINDS.map(pathOf), ['moved'], ...KINDS.filter((k) => k.parent !== undefined).map(pathOf)];
-}
-
-function allowEmptySections(schema: Json): Json {
-  for (const path of sections()) {
-    let node = schema;
-    for (const seg of path) node = (seg === '*' ? node.additionalProperties : (node.properties as Json)[seg]) as Json;
-    node.type = [node.type, 'null'];
-    node.description = `${node.description as string} Left empty (null) it means none.`;
-  }
-  return schema;
-}
-
-function buildLoaderSchema(): Json {
+/** Builds the schema object: the loader's validator, and through codegen the editors' schema. */
+export function buildConfigSchema(): Json {
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: SCHEMA_ID,

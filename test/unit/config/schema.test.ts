@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
+import { buildEditorSchema } from '../../../src/codegen/editor-schema.js';
 import { renderSchemaJson, renderValidatorSource } from '../../../src/codegen/validators.js';
 import { buildConfigSchema } from '../../../src/config/schema.js';
 import { findSchemaErrors } from '../../../src/config/validator.js';
@@ -36,13 +37,14 @@ describe('config schema', () => {
     expect(readFileSync(join(ROOT, 'src', 'config', 'generated', 'config-validator.ts'), 'utf8')).toBe(renderValidatorSource());
   });
 
-  it('is a valid draft 2020-12 schema', () => {
+  it('is a valid draft 2020-12 schema, for the loader and for editors', () => {
     const ajv = new Ajv2020({ strict: true, validateFormats: false });
     expect(ajv.validateSchema(buildConfigSchema())).toBe(true);
+    expect(ajv.validateSchema(buildEditorSchema())).toBe(true);
   });
 
   it('describes every field and refuses unknown keys everywhere', () => {
-    for (const { path, schema } of subschemas(buildConfigSchema())) {
+    for (const { path, schema } of [buildConfigSchema(), buildEditorSchema()].flatMap((s) => subschemas(s))) {
       expect(typeof schema.description === 'string' && schema.description.length > 10, `${path} has a description`).toBe(true);
       if (schema.type === 'object' || (Array.isArray(schema.type) && schema.type.includes('object'))) {
         expect(schema.additionalProperties, `${path} refuses unknown keys`).not.toBe(undefined);
