@@ -2,6 +2,7 @@
 // rules -> desired state. Every stage reports all it finds; nothing is thrown at the caller.
 import type { Diagnostic, Result, SourceRef } from '../model/diagnostics.js';
 import type { DesiredState } from '../model/resources.js';
+import { terminalLine } from '../model/terminal-text.js';
 import { childKinds, TOP_KINDS, type AnyKind } from '../kinds/index.js';
 import { buildDesiredState } from './build-desired.js';
 import { decodeConfigBytes } from './decode.js';
@@ -12,7 +13,6 @@ import type { PathSeg } from './positions.js';
 import { mergeFiles, type LoadedFile } from './merge.js';
 import { formatPath } from './paths.js';
 import { parseYamlText, type ParsedYaml } from './read-yaml.js';
-import { oneLine } from './quote.js';
 import { readConfigFiles, type ConfigInput } from './read-files.js';
 import { RULES } from './rules/index.js';
 import { translateSchemaErrors } from './schema-errors.js';
@@ -137,7 +137,7 @@ export function loadConfigInputs(inputs: readonly ConfigInput[], options: LoadOp
     const key = id(d);
     if (seen.has(key)) continue;
     seen.add(key);
-    unique.push({ ...d, message: oneLine(d.message) });
+    unique.push({ ...d, message: terminalLine(d.message) });
   }
   const fileIndex = (d: Diagnostic) => (d.source ? inputs.findIndex((i) => i.file === d.source!.file) : -1);
   unique.sort((a, b) => fileIndex(a) - fileIndex(b) || (a.source?.line ?? 0) - (b.source?.line ?? 0) || (a.source?.col ?? 0) - (b.source?.col ?? 0));

@@ -1,13 +1,13 @@
 // Paths inside the config data: segments for walking, dotted text for messages.
 import type { PathSeg } from './positions.js';
-import { escapeUnshown } from './quote.js';
+import { terminalLine } from '../model/terminal-text.js';
 
 /** `services.db.ha.replicas`, `vpcs.main.<list>[0].<field>`, `moved[1].to`. */
 export function formatPath(path: readonly PathSeg[]): string {
   let out = '';
   for (const seg of path) {
     if (typeof seg === 'number') out += `[${seg}]`;
-    else out += out === '' ? escapeUnshown(seg) : `.${escapeUnshown(seg)}`;
+    else out += out === '' ? terminalLine(seg) : `.${terminalLine(seg)}`;
   }
   return out;
 }

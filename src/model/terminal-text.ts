@@ -5,12 +5,18 @@
 // reorder what a reader sees) never reach a terminal or a log as themselves. JSON output keeps
 // them as JSON escapes, which decode to the same string.
 
-/** Controls other than tab and newline, DEL, C1, line and paragraph separators, bidi controls. */
-const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/**
+ * What shows as nothing or reorders what a reader sees: soft hyphen, Arabic letter mark, Mongolian
+ * vowel separator, zero-width and bidi controls, line and paragraph separators, word joiners,
+ * byte order mark, interlinear annotations.
+ */
+const INVISIBLE = '\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f\\ufeff\\ufff9-\\ufffb';
+/** Controls other than tab and newline, DEL, C1, and the invisible characters. */
+const CONTROLS = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${INVISIBLE}]`, 'g');
 /** The same, and tab and newline: for text that must stay one line. */
-const LINE_CONTROLS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-/** What JSON.stringify leaves as itself but a terminal would act on. */
-const JSON_CONTROLS = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const LINE_CONTROLS = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f${INVISIBLE}]`, 'g');
+/** What JSON.stringify leaves as itself but a terminal would act on, or a reader would not see. */
+const JSON_CONTROLS = new RegExp(`[\\u007f-\\u009f${INVISIBLE}]`, 'g');
 
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
@@ -26,7 +32,7 @@ export function terminalText(text: string): string {
   return text.replace(CONTROLS, visible);
 }
 
-/** Text that must stay on its line (a log line, a name, an ID): tab and newline made visible too. */
+/** Text that must stay on its line (a log line, a name, an ID, a diagnostic): tab and newline made visible too. */
 export function terminalLine(text: string): string {
   return text.replace(LINE_CONTROLS, visible);
 }

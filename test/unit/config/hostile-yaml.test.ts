@@ -2,7 +2,8 @@
 // the user's text escaped instead of printing its line breaks and invisible characters raw.
 import { describe, expect, it } from 'vitest';
 import { loadConfigInputs } from '../../../src/config/index.js';
-import { escapeUnshown, quoteCode, quoteValue } from '../../../src/config/quote.js';
+import { quoteCode, quoteValue } from '../../../src/config/quote.js';
+import { terminalLine } from '../../../src/model/terminal-text.js';
 import { formatDiagnostic, type Diagnostic } from '../../../src/model/diagnostics.js';
 import { HOSTILE_ENV, HOSTILE_YAML } from '../../support/hostile-yaml.js';
 
@@ -56,8 +57,9 @@ describe('quoting helpers', () => {
     expect(quoteCode('cpu_millis')).toBe('`cpu_millis`');
     expect(quoteCode('a`b')).toBe('"a`b"');
     expect(quoteCode('a\nb')).toBe('"a\\nb"');
-    expect(quoteValue('x\u2028y\u0085z\u202e')).toBe('"x\\u2028y\\u0085z\\u202e"');
-    expect(escapeUnshown('tab\there\r\n')).toBe('tab\\there\\r\\n');
-    expect(escapeUnshown('Zürich, 東京')).toBe('Zürich, 東京');
+    expect(quoteValue('x\u2028y\u0085z\u202e')).toBe('"x\\u2028y\\x85z\\u202e"');
+    expect(quoteCode('zero\u200bwidth')).toBe('"zero\\u200bwidth"');
+    expect(terminalLine('tab\there\r\n')).toBe('tab\\there\\r\\n');
+    expect(terminalLine('Zürich, 東京')).toBe('Zürich, 東京');
   });
 });

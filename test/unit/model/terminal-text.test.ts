@@ -6,6 +6,8 @@ describe('terminal text (SPEC section 13: text from the API is data)', () => {
     expect(terminalText('a\u001b]0;t\u0007b\u001b[2Jc\rd\u009be\u202ef\tg\nh\u0000')).toBe('a\\x1b]0;t\\x07b\\x1b[2Jc\\rd\\x9be\\u202ef\tg\nh\\x00');
     expect(terminalLine('one\ntwo\tthree\r')).toBe('one\\ntwo\\tthree\\r');
     expect(terminalLine('plain text, ünïcode ✓')).toBe('plain text, ünïcode ✓');
+    // What shows as nothing: a name that looks like another one is told apart.
+    expect(terminalLine('db\u200b-prod\u00ad\ufeff')).toBe('db\\u200b-prod\\xad\\ufeff');
   });
 
   it('JSON keeps the same value, with nothing a terminal acts on left raw', () => {
