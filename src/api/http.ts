@@ -66,9 +66,9 @@ export interface ApiResponse {
 // talks to the API starts about 8 MiB smaller and 30 ms sooner (BENCHMARKS.md, "Plan of 1,000
 // services"). undici 7 has no exports map; its files are where the lockfile's version keeps them,
 // and every e2e test loads them.
-const undiciFile = createRequire(import.meta.url);
-const Pool = undiciFile('undici/lib/dispatcher/pool.js') as typeof UndiciPool;
-const request = undiciFile('undici/lib/api/api-request.js') as (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+const require = createRequire(import.meta.url);
+const Pool = require('undici/lib/dispatcher/pool.js') as typeof UndiciPool;
+const request = require('undici/lib/api/api-request.js') as (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
 
 /** Thrown inside an attempt when its own timer fired (as opposed to the caller's signal). */
 class AttemptTimeout extends Error {}

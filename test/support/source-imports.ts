@@ -32,14 +32,15 @@ export interface ImportRef {
   dynamic: boolean;
 }
 
-const IMPORT = /(?:^|[\n;])\s*(import|export)\s+(type\s+)?[^'";]*?\bfrom\s+['"]([^'"]+)['"]|(?:^|[\n;])\s*import\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
+// The last branch: a CommonJS file loaded through `const require = createRequire(import.meta.url)`.
+const IMPORT = /(?:^|[\n;])\s*(import|export)\s+(type\s+)?[^'";]*?\bfrom\s+['"]([^'"]+)['"]|(?:^|[\n;])\s*import\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)|\brequire\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 /** Every import and re-export of a file, static and dynamic. */
 export function importsIn(file: string): ImportRef[] {
   const text = withoutComments(readFileSync(file, 'utf8'));
   const out: ImportRef[] = [];
   for (const m of text.matchAll(IMPORT)) {
-    const spec = (m[3] ?? m[4] ?? m[5])!;
+    const spec = (m[3] ?? m[4] ?? m[5] ?? m[6])!;
     const ref: ImportRef = { spec, typeOnly: m[2] !== undefined, dynamic: m[5] !== undefined };
     if (spec.startsWith('.')) ref.target = relative(SRC, join(file, '..', spec)).split(/[\\/]/).join('/');
     out.push(ref);
