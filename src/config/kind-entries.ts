@@ -1,6 +1,6 @@
 // The entries of each kind in a merged config, over the kind registry: a top kind's, a parent
-// entry's children, every entry parents first with the label messages give it, and how many a
-// desired state holds.
+// entry's children, every collection parents first with the label messages give an entry, and how
+// many a desired state holds.
 import { childKinds, configKey, eachDesired, KINDS, TOP_KINDS, type AnyKind } from '../kinds/index.js';
 import { KIND_NOUNS, type Kind } from '../model/address.js';
 import type { DesiredState } from '../model/resources.js';
@@ -47,14 +47,15 @@ export function childEntries(parent: Entry, def: AnyKind): Entry[] {
   return entries;
 }
 
-/** Every entry of every kind, parents before their children: `visit(def, entry, label, parent)`, `label` as messages name it (`services.db`, `vpcs.main.<list>[0]`). */
-export function eachEntry(config: MergedConfig, visit: (def: AnyKind, entry: Entry, label: string, parent?: Entry) => void): void {
+/**
+ * Every collection of entries, parents before their children: a top kind's, then under each of its
+ * entries each child kind's. `label` names an entry as messages do (`services.db`,
+ * `vpcs.main.<list>[0]`), made only when asked: most entries have nothing to report.
+ */
+export function eachCollection(config: MergedConfig, visit: (def: AnyKind, entries: Entry[], label: (e: Entry) => string, parent?: Entry) => void): void {
   const walk = (def: AnyKind, entries: Entry[], label: (e: Entry) => string, parent?: Entry) => {
-    for (const entry of entries) {
-      const own = label(entry);
-      visit(def, entry, own, parent);
-      for (const child of childKinds(def.kind)) walk(child, childEntries(entry, child), entryLabel(own, child), entry);
-    }
+    visit(def, entries, label, parent);
+    for (const child of childKinds(def.kind)) for (const e of entries) walk(child, childEntries(e, child), (c) => entryLabel(label(e), child)(c), e);
   };
   for (const top of TOP_KINDS) walk(top, topEntries(config, top), entryLabel(undefined, top));
 }

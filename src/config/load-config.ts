@@ -125,7 +125,7 @@ export function loadConfigInputs(inputs: readonly ConfigInput[], options: LoadOp
   // Rules compare resources across files: with a file unread, they would report its resources
   // as missing. Its own problems come first; the rules run once every file loads.
   if (loaded.length === inputs.length && !parsed.some((p) => p.suspects.skipRules)) {
-    for (const rule of RULES) diagnostics.push(...rule.check(config).filter((d) => !isRuleFollowOn(d, suspects)));
+    for (const rule of RULES) diagnostics.push(...rule(config).filter((d) => !isRuleFollowOn(d, suspects)));
   }
 
   // One problem per node and kind: a node shared through a YAML alias is reported once, where

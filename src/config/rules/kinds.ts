@@ -1,12 +1,11 @@
 // The rules each kind declares beyond the schema, run over its entries: its fields' (a size pair,
 // `check` of a field descriptor) on each entry, and its own (`config.check` of its definition) on
 // the entries of each parent, or all of a top kind's.
-import { childKinds, kindDef, TOP_KINDS, type AnyKind, type ConfigKit, type ConfigProblem } from '../../kinds/index.js';
+import { kindDef, type AnyKind, type ConfigKit, type ConfigProblem } from '../../kinds/index.js';
 import type { Diagnostic } from '../../model/diagnostics.js';
 import type { FieldDescriptor } from '../../model/fields/index.js';
-import { childEntries, entryLabel, topEntries } from '../kind-entries.js';
+import { eachCollection, topEntries } from '../kind-entries.js';
 import { describeSource, diagnosticAt, sourceOf, type Entry, type MergedConfig } from '../merge.js';
-import type { Rule } from './rule.js';
 
 /** `label` is asked for only when there is a problem to name: most entries have none. */
 function fieldProblems(def: AnyKind, entry: Entry, label: () => string, out: Diagnostic[]): void {
@@ -28,18 +27,11 @@ function kindProblems(config: MergedConfig, def: AnyKind, entries: Entry[], labe
   for (const p of def.config.check(entries, kit)) out.push(at(p));
 }
 
-function check(config: MergedConfig): Diagnostic[] {
+export function kindRules(config: MergedConfig): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const walk = (def: AnyKind, entries: Entry[], label: (e: Entry) => string) => {
+  eachCollection(config, (def, entries, label) => {
     kindProblems(config, def, entries, label, out);
-    const children = childKinds(def.kind);
-    for (const e of entries) {
-      fieldProblems(def, e, () => label(e), out);
-      for (const child of children) walk(child, childEntries(e, child), (c) => entryLabel(label(e), child)(c));
-    }
-  };
-  for (const top of TOP_KINDS) walk(top, topEntries(config, top), entryLabel(undefined, top));
+    for (const e of entries) fieldProblems(def, e, () => label(e), out);
+  });
   return out;
 }
-
-export const kindRulesRule: Rule = { code: 'kind-rules', check };

@@ -3,18 +3,20 @@
 // entry must say where the resource is now, not where it went next.
 import { addressForms, addressOf, parseAddress } from '../../model/address.js';
 import type { Diagnostic } from '../../model/diagnostics.js';
-import { eachEntry } from '../kind-entries.js';
+import { eachCollection } from '../kind-entries.js';
 import { describeSource, diagnosticAt, sourceOf, type Entry, type MergedConfig } from '../merge.js';
-import { str, type Rule } from './rule.js';
+import { str } from './rule.js';
 
 const ADDRESS_FORMS = addressForms('camel');
 
 /** The address of every entry of the config: a map entry's by its key, a list entry's by the field that identifies it (when written). */
 function configuredAddresses(config: MergedConfig): Set<string> {
   const addresses = new Set<string>();
-  eachEntry(config, (def, entry, _label, parent) => {
-    const ident = def.config.shape === 'map' ? entry.key : str(entry.value, def.naming.key);
-    if (ident) addresses.add(addressOf(def.kind, parent?.key, ident));
+  eachCollection(config, (def, entries, _label, parent) => {
+    for (const entry of entries) {
+      const ident = def.config.shape === 'map' ? entry.key : str(entry.value, def.naming.key);
+      if (ident) addresses.add(addressOf(def.kind, parent?.key, ident));
+    }
   });
   return addresses;
 }
@@ -51,11 +53,8 @@ function checkEntry(entry: Entry, all: readonly Entry[], addresses: ReadonlySet<
 
 const describe = (e: Entry) => `moved[${String(e.origin.path[1])}] (${describeSource(sourceOf(e.origin))})`;
 
-export const movedRule: Rule = {
-  code: 'moved',
-  check(config) {
-    if (config.moved.length === 0) return [];
-    const addresses = configuredAddresses(config);
-    return config.moved.flatMap((entry) => checkEntry(entry, config.moved, addresses));
-  },
-};
+export function movedEntries(config: MergedConfig): Diagnostic[] {
+  if (config.moved.length === 0) return [];
+  const addresses = configuredAddresses(config);
+  return config.moved.flatMap((entry) => checkEntry(entry, config.moved, addresses));
+}

@@ -1,14 +1,6 @@
-// What every rule sees and returns. Rules run on the merged data even when the schema found
-// problems (so that all errors come at once), so they read values through these guards and
-// skip whatever has the wrong type: the schema has already said so.
-import type { Diagnostic } from '../../model/diagnostics.js';
-import { isRecord, type Entry, type MergedConfig } from '../merge.js';
-
-export interface Rule {
-  /** Code of the diagnostics it produces, e.g. `duplicate-name`. */
-  code: string;
-  check(config: MergedConfig): Diagnostic[];
-}
+// How rules read the merged data: through guards that skip a value of the wrong type (the schema
+// has already reported it).
+import { isRecord, type Entry } from '../merge.js';
 
 export const str = (obj: unknown, key: string): string | undefined => {
   const v = isRecord(obj) ? obj[key] : undefined;

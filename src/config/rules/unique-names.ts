@@ -1,11 +1,11 @@
 // Names (the `name` field, or the key when left out) are how dbform adopts live resources, so
 // two resources of one kind with one name would make adoption ambiguous.
-import { childKinds, TOP_KINDS, type AnyKind } from '../../kinds/index.js';
+import type { AnyKind } from '../../kinds/index.js';
 import { nounOf } from '../../model/address.js';
 import type { Diagnostic } from '../../model/diagnostics.js';
-import { childEntries, entryLabel, topEntries } from '../kind-entries.js';
+import { eachCollection } from '../kind-entries.js';
 import { describeSource, diagnosticAt, sourceOf, type Entry, type MergedConfig } from '../merge.js';
-import { nameOf, type Rule } from './rule.js';
+import { nameOf } from './rule.js';
 
 const scope = (def: AnyKind) => `${nounOf(def.kind)} names must be unique ${def.parent === undefined ? 'in the project' : `within their ${nounOf(def.parent)}`}`;
 
@@ -28,18 +28,10 @@ function findDuplicates(entries: readonly Entry[], label: (e: Entry) => string, 
 }
 
 /** Names are unique among the entries of a kind named by `name`: in the project, or within their parent. */
-function namedDuplicates(config: MergedConfig): Diagnostic[] {
+export function uniqueNames(config: MergedConfig): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const walk = (def: AnyKind, entries: Entry[], label: (e: Entry) => string) => {
+  eachCollection(config, (def, entries, label) => {
     if (def.naming.key === 'name') findDuplicates(entries, label, def, out);
-    // A child's label is made only for a message (most entries have none to name).
-    for (const child of childKinds(def.kind)) for (const e of entries) walk(child, childEntries(e, child), (c) => entryLabel(label(e), child)(c));
-  };
-  for (const top of TOP_KINDS) walk(top, topEntries(config, top), entryLabel(undefined, top));
+  });
   return out;
 }
-
-export const uniqueNamesRule: Rule = {
-  code: 'duplicate-name',
-  check: namedDuplicates,
-};
