@@ -8,9 +8,8 @@
 import { COLLECTION_STYLE, constructFromEvents, CORE_SCHEMA, defineMappingTag, EVENT_ID, mergeTag, parseEvents, type Event } from 'js-yaml';
 import type { Diagnostic } from '../model/diagnostics.js';
 import { noSuspects, type Suspects } from './follow-ons.js';
-import { EventLocator, MAX_NESTING, type Locator } from './positions.js';
+import { Locator, MAX_NESTING } from './positions.js';
 import { readInParts } from './read-parts.js';
-import { checkStructure } from './yaml-structure.js';
 import { explainSyntaxError, explainYamlError, type SyntaxProblem } from './yaml-syntax.js';
 
 /** Keys as the data knows them: scalars as strings (null as ''); a list or mapping is refused. */
@@ -130,7 +129,7 @@ export type ParsedYaml =
 export function parseYamlText(text: string, file: string): ParsedYaml {
   const read = readInParts(text, readDocument) ?? readDocument(text);
   if (!read || (read.shared && expandedSize(read.data, expansionLimit(text)) > expansionLimit(text))) return diagnoseYaml(text, file);
-  return { ok: true, data: read.data, locator: new EventLocator(file, text), empty: false, shared: read.shared, errors: [], suspects: noSuspects() };
+  return { ok: true, data: read.data, locator: new Locator(file, text), empty: false, shared: read.shared, errors: [], suspects: noSuspects() };
 }
 
 const parse = (text: string): Event[] => parseEvents(text, { maxDepth: MAX_NESTING });
@@ -147,7 +146,7 @@ function secondDocument(text: string, events: readonly Event[]): number {
 
 /** A file read event by event, each problem at its place. */
 function diagnoseYaml(text: string, file: string): ParsedYaml {
-  const locator = new EventLocator(file, text);
+  const locator = new Locator(file, text);
   const errors: Diagnostic[] = [];
   const fail = (...problems: SyntaxProblem[]): ParsedYaml => ({
     ok: false,
@@ -163,12 +162,12 @@ function diagnoseYaml(text: string, file: string): ParsedYaml {
     const message = 'the file holds more than one YAML document (separated by ---); dbform reads one document per file';
     return fail({ offset: secondDocument(text, events), message, code: 'yaml-syntax' });
   }
-  const structure = checkStructure(text, events, locator);
+  const structure = locator.read(events);
   errors.push(...structure.errors);
   const limit = expansionLimit(text);
   let documents: unknown[] | undefined;
   try {
-    documents = constructFromEvents(structure.events, { source: text, schema: SCHEMA, json: true, maxTotalMergeKeys: limit });
+    documents = constructFromEvents(structure.repaired(), { source: text, schema: SCHEMA, json: true, maxTotalMergeKeys: limit });
   } catch (err) {
     // A merge that copies more keys than the file could write is an alias bomb too.
     if (!/maxTotalMergeKeys/.test((err as Error).message)) return fail(explainYamlError(text, err));
@@ -177,6 +176,5 @@ function diagnoseYaml(text: string, file: string): ParsedYaml {
     const message = `too many alias expansions: the data would hold more than ${limit} values (the length of this file plus ${MAX_ALIAS_COUNT}); anchors that nest aliases multiply, simplify them`;
     return fail({ offset: structure.firstAlias ?? 0, message, code: 'yaml-alias' });
   }
-  const { suspects } = structure;
-  return { ok: true, data: documents[0] ?? null, locator: locator.readFrom(structure.events), empty: documents.length === 0, shared: true, errors, suspects };
+  return { ok: true, data: documents[0] ?? null, locator, empty: documents.length === 0, shared: true, errors, suspects: structure.suspects() };
 }
