@@ -117,6 +117,33 @@ describe('loadConfigText: normalization', () => {
     expect(errorsOf(text)).toEqual(['dbform.yaml:6:16: services.s0.region_code: environment variable REGION is not set (used as ${env:REGION})']);
   });
 
+  it('places what a list of merges brings in where each anchor is, in a file with or without a YAML problem', () => {
+    const text = `${HEAD}x-env: &env {environment: PRDO}\nx-size: &size {cpu_millis: 500, memory_gbs: 9}\nservices:\n  db:\n    <<: [*env, *size]\n`;
+    const placed = [
+      'dbform.yaml:3:27: services.db.environment: "PRDO" is not an environment tag; use DEV or PROD (null means DEV); did you mean PROD?',
+      expect.stringMatching(/^dbform\.yaml:4:45: services\.db\.memory_gbs: 9 is not an allowed size/),
+    ];
+    expect(errorsOf(text)).toEqual(placed);
+    // A duplicate key makes the file read event by event: the same places, and the duplicate's.
+    expect(errorsOf(`${text}    pooler: true\n    pooler: false\n`)).toEqual([...placed, expect.stringMatching(/^dbform\.yaml:9:5: duplicate key `pooler`/)]);
+  });
+
+  it('places what an alias brings in where the data takes it from when its anchor was redefined in a merge left out', () => {
+    // The merge of a list of scalars is refused and left out, and with it `&ha [1]`: `*ha` reads the first `&ha`.
+    const text = `${HEAD}x-ha: &ha {replicas: 3, sync_replicas: 0}\nservices:\n  db:\n    <<: &ha [1]\n    ha: *ha\n`;
+    expect(errorsOf(text)).toEqual([
+      'dbform.yaml:3:22: services.db.ha.replicas: 3 is out of range; replicas is 0-2',
+      'dbform.yaml:6:13: `<<` merges a mapping: write `<<: *anchor` (or a list of anchors of mappings)',
+    ]);
+  });
+
+  it('keeps what follows a duplicate key written with neither key text nor value out of its suspect range', () => {
+    // Two `:` under db: the duplicate says where, and the setting between them is still checked.
+    expect(errorsOf(`${HEAD}services:\n  db:\n    :\n    environment: PRDO\n    :\n`)).toContain(
+      'dbform.yaml:6:18: services.db.environment: "PRDO" is not an environment tag; use DEV or PROD (null means DEV); did you mean PROD?',
+    );
+  });
+
   it('reads CRLF line endings, a UTF-8 byte order mark and non-ASCII names', () => {
     const bytes = new TextEncoder().encode(`\uFEFF${HEAD}services:\r\n  db:\r\n    name: "café-ü"\r\n`.replace(/\n/g, '\r\n').replace(/\r\r/g, '\r'));
     const result = loadConfigText(bytes, 'dbform.yaml', { env: {} });
