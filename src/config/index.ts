@@ -1,4 +1,3 @@
 // Public surface of the config layer.
 export { loadConfig, loadConfigInputs, loadConfigText, type ConfigInput, type LoadOptions } from './load-config.js';
 export { fileOf, type FileDiagnostic } from './read-files.js';
-export { countByCollection } from './kind-entries.js';

@@ -1,9 +1,6 @@
 // The entries of each kind in a merged config, over the kind registry: a top kind's, a parent
-// entry's children, every collection parents first with the label messages give an entry, and how
-// many a desired state holds.
-import { childKinds, configKey, eachDesired, KINDS, TOP_KINDS, type AnyKind } from '../kinds/index.js';
-import { KIND_NOUNS, type Kind } from '../model/address.js';
-import type { DesiredState } from '../model/resources.js';
+// entry's children, and every collection parents first with the label messages give an entry.
+import { childKinds, configKey, TOP_KINDS, type AnyKind } from '../kinds/index.js';
 import { isRecord, type Entry, type MergedConfig, type Origin } from './merge.js';
 
 type PathSeg = string | number;
@@ -64,11 +61,4 @@ export function eachCollection(config: MergedConfig, visit: (def: AnyKind, entri
 export function entryLabel(parent: string | undefined, def: AnyKind): (e: Entry) => string {
   const at = parent === undefined ? configKey(def) : `${parent}.${configKey(def)}`;
   return def.config.shape === 'map' ? (e) => `${at}.${e.key}` : (e) => `${at}[${e.key}]`;
-}
-
-/** How many resources of each kind a desired state holds, by collection key (`vpcs`, `services`, ...), in registry order; with each kind's nouns. */
-export function countByCollection(desired: DesiredState): Array<{ key: string; count: number; one: string; many: string }> {
-  const counts = new Map<Kind, number>(KINDS.map((k) => [k.kind, 0]));
-  eachDesired(desired, (def) => counts.set(def.kind, counts.get(def.kind)! + 1));
-  return KINDS.map((k) => ({ key: configKey(k), count: counts.get(k.kind)!, ...KIND_NOUNS[k.kind] }));
 }

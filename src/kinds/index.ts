@@ -2,6 +2,7 @@
 // in the order plans, the state and output list them (SPEC section 2), and the op table their
 // rows make. Generic code asks here; a kind's own code lives in its folder.
 import {
+  KIND_NOUNS,
   nounOf,
   OPERATION_NAMES,
   fillRoute,
@@ -98,6 +99,13 @@ export function eachDesired(state: DesiredState, visit: (def: AnyKind, resource:
     }
   };
   for (const top of TOP_KINDS) walk(top, state);
+}
+
+/** How many resources of each kind a desired state holds, in registry order, by collection key (`vpcs`, `services`...), with each kind's nouns. */
+export function countByCollection(desired: DesiredState): Array<{ key: string; count: number; one: string; many: string }> {
+  const counts = new Map<Kind, number>(KINDS.map((k) => [k.kind, 0]));
+  eachDesired(desired, (def) => counts.set(def.kind, counts.get(def.kind)! + 1));
+  return KINDS.map((k) => ({ key: configKey(k), count: counts.get(k.kind)!, ...KIND_NOUNS[k.kind] }));
 }
 
 /**

@@ -35,7 +35,7 @@ function moreLine(errors: number, warnings: number): string[] {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** What the config holds, by kind (countByCollection of the config layer), and its moved entries. */
+/** What the config holds, by kind (countByCollection of the kind registry), and its moved entries. */
 type Counts = Array<{ key: string; count: number; one: string; many: string }>;
 
 function summaryJson(counts: Counts, moved: number): Record<string, number> {
@@ -67,7 +67,8 @@ export function registerValidate(program: Command): void {
   addConfigOptions(cmd).action(
     action(async (opts: ValidateOptions) => {
       // The loader pulls in the YAML parser and the validator: load it only when validating.
-      const { countByCollection, fileOf, loadConfig } = await import('../../config/index.js');
+      const { fileOf, loadConfig } = await import('../../config/index.js');
+      const { countByCollection } = await import('../../kinds/index.js');
       const files = configFiles(opts);
       const max = parseMaxErrors(opts.maxErrors);
       // No network and no state: the workspace only names what `${workspace}` expands to.
