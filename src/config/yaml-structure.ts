@@ -201,6 +201,8 @@ export class StructureChecker {
     else if (key.bad === node) return; // the key itself; its value follows
     else {
       top.key = undefined;
+      // A key written as nothing (`: x`) has no place of its own: its value's, or its mapping's.
+      if (key.start < 0) key.start = typeof node === 'object' ? node.start : node >= 0 ? node : top.node.start;
       // A value ends where its last scalar does; one written as nothing, where its key starts.
       const end = node === -1 ? key.start : this.lastEnd;
       if (key.bad) this.taint(top.path, key.start, end);

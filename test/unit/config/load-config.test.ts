@@ -137,6 +137,12 @@ describe('loadConfigText: normalization', () => {
     ]);
   });
 
+  it('places a key written as nothing at its value, or at its mapping when it has none: never at column 0', () => {
+    expect(errorsOf(`${HEAD}services:\n  db:\n    name: a\n    : 5\n`)[0]).toMatch(/^dbform\.yaml:6:7: unknown key `` under services\.db;/);
+    expect(errorsOf(`${HEAD}services:\n  db:\n    : x\n    : y\n`)).toEqual(['dbform.yaml:6:7: duplicate key `` under services.db (first defined on line 5)']);
+    expect(errorsOf(`${HEAD}services:\n  db:\n    :\n    :\n`)).toEqual(['dbform.yaml:5:5: duplicate key `` under services.db (first defined on line 5)']);
+  });
+
   it('keeps what follows a duplicate key written with neither key text nor value out of its suspect range', () => {
     // Two `:` under db: the duplicate says where, and the setting between them is still checked.
     expect(errorsOf(`${HEAD}services:\n  db:\n    :\n    environment: PRDO\n    :\n`)).toContain(
