@@ -62,7 +62,7 @@ export interface ApiResponse {
 }
 
 // undici's index also loads its fetch, WebSocket, cache, mock and proxy modules: 110 modules
-// where the transport needs the pool and its request() (22). Loaded alone, every command that
+// where the transport needs the pool and its request() (24). Loaded alone, every command that
 // talks to the API starts about 8 MiB smaller and 30 ms sooner (BENCHMARKS.md, "Plan of 1,000
 // services"). undici 7 has no exports map; its files are where the lockfile's version keeps them,
 // and every e2e test loads them.
