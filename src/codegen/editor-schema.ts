@@ -4,7 +4,7 @@
 // checks values after interpolation, where the only way to get `${env:` is a `$${` escape, and
 // turns an empty section into `{}` or `[]` before it validates: its patterns stay strict and its
 // messages never mention null.
-import { configKey, KINDS, TOP_KINDS, type AnyKind } from '../kinds/index.js';
+import { configKey, kindDef, KINDS, TOP_KINDS, type AnyKind } from '../kinds/index.js';
 import { buildConfigSchema } from '../config/schema.js';
 
 type Json = Record<string, unknown>;
@@ -32,7 +32,7 @@ function allowEnvReferences(schema: unknown): unknown {
 
 /** Paths (through `properties` and `additionalProperties`) of the sections that may be left empty: every kind's collection, and `moved`. */
 function sections(): string[][] {
-  const pathOf = (def: AnyKind): string[] => (def.parent === undefined ? [configKey(def)] : [...pathOf(KINDS.find((k) => k.kind === def.parent)!), '*', configKey(def)]);
+  const pathOf = (def: AnyKind): string[] => (def.parent === undefined ? [configKey(def)] : [...pathOf(kindDef(def.parent)), '*', configKey(def)]);
   return [...TOP_KINDS.map(pathOf), ['moved'], ...KINDS.filter((k) => k.parent !== undefined).map(pathOf)];
 }
 
