@@ -196,28 +196,27 @@ export class StructureChecker {
   /** `node` is read whole (its last event at `last`): an item of a list, a key or value of a mapping. */
   private complete(node: YNode, last: number): void {
     const top = this.stack.at(-1)!;
+    if (top.node.kind === 'seq') return void top.node.items.push(node);
     const key = top.key!;
-    if (top.node.kind === 'seq') top.node.items.push(node);
-    else if (key.bad === node) return; // the key itself; its value follows
+    if (key.bad === node) return; // the key itself; its value follows
+    top.key = undefined;
+    // A key written as nothing (`: x`) has no place of its own: its value's, or its mapping's.
+    if (key.start < 0) key.start = typeof node === 'object' ? node.start : node >= 0 ? node : top.node.start;
+    // A value ends where its last scalar does; one written as nothing, where its key starts.
+    const end = node === -1 ? key.start : this.lastEnd;
+    if (key.bad) this.taint(top.path, key.start, end);
+    else if (!key.merge) return this.checkDuplicate(top.node, top.path, key, node, end);
+    else if (isMergeable(node)) return void (top.node.merges ??= []).push(node);
     else {
-      top.key = undefined;
-      // A key written as nothing (`: x`) has no place of its own: its value's, or its mapping's.
-      if (key.start < 0) key.start = typeof node === 'object' ? node.start : node >= 0 ? node : top.node.start;
-      // A value ends where its last scalar does; one written as nothing, where its key starts.
-      const end = node === -1 ? key.start : this.lastEnd;
-      if (key.bad) this.taint(top.path, key.start, end);
-      else if (!key.merge) return this.checkDuplicate(top.node, top.path, key, node, end);
-      else if (isMergeable(node)) return void (top.node.merges ??= []).push(node);
-      else {
-        const start = typeof node === 'object' ? node.start : node < 0 ? key.start : node;
-        // `<<: *nope`: the alias's own error says it.
-        if (written(node) !== undefined) this.diag(start, '`<<` merges a mapping: write `<<: *anchor` (or a list of anchors of mappings)', 'yaml-merge');
-        this.taint(top.path, key.start, end);
-        // Without the merge, the mapping misses the keys it meant to bring in: say nothing of them.
-        this.schema.push({ from: top.node.start, codes: MISSING });
-      }
-      this.left.fill(1, key.mark, last + 1);
+      const start = typeof node === 'object' ? node.start : node < 0 ? key.start : node;
+      // `<<: *nope`: the alias's own error says it.
+      if (written(node) !== undefined) this.diag(start, '`<<` merges a mapping: write `<<: *anchor` (or a list of anchors of mappings)', 'yaml-merge');
+      this.taint(top.path, key.start, end);
+      // Without the merge, the mapping misses the keys it meant to bring in: say nothing of them.
+      this.schema.push({ from: top.node.start, codes: MISSING });
     }
+    // A bad key or merge is left out of the data, with its value.
+    this.left.fill(1, key.mark, last + 1);
   }
 
   private checkDuplicate(map: MapNode, path: readonly PathSeg[], key: Key, value: YNode, end: number): void {
