@@ -141,6 +141,12 @@ describe('loadConfigText: normalization', () => {
     expect(errorsOf(`${HEAD}services:\n  db:\n    name: a\n    : 5\n`)[0]).toMatch(/^dbform\.yaml:6:7: unknown key `` under services\.db;/);
     expect(errorsOf(`${HEAD}services:\n  db:\n    : x\n    : y\n`)).toEqual(['dbform.yaml:6:7: duplicate key `` under services.db (first defined on line 5)']);
     expect(errorsOf(`${HEAD}services:\n  db:\n    :\n    :\n`)).toEqual(['dbform.yaml:5:5: duplicate key `` under services.db (first defined on line 5)']);
+    // Placed at the start of the file, the two empty keys' range hid every problem between them.
+    expect(errorsOf(`:\n${HEAD}vpcs:\n  s:\n    memory_gbs: 9\n: ~\n`)).toEqual([
+      expect.stringMatching(/^dbform\.yaml:6:5: unknown key `memory_gbs` under vpcs\.s;/),
+      'dbform.yaml:6:5: vpcs.s: missing required keys `cidr` and `region_code`',
+      'dbform.yaml:7:3: duplicate key `` at the top level (first defined on line 1)',
+    ]);
   });
 
   it('keeps what follows a duplicate key written with neither key text nor value out of its suspect range', () => {
